@@ -1,0 +1,22 @@
+// App preview of spec §2: phone variant below 768 px, desktop from 768 px. <picture> chooses, so the
+// server HTML is already right and no script decides.
+import { PHONE_BREAKPOINT_PX } from '../../shared/constants';
+
+export function AppPreview() {
+  return (
+    <section className="preview" aria-label="App preview">
+      <picture>
+        <source media={`(max-width: ${PHONE_BREAKPOINT_PX - 0.02}px)`} srcSet="/images/preview-phone.svg" width="360" height="720" />
+        <img
+          className="preview-image"
+          src="/images/preview-desktop.svg"
+          width="1200"
+          height="750"
+          alt="OrgNote showing a note with its headings, links and the graph of connected notes"
+          loading="lazy"
+          decoding="async"
+        />
+      </picture>
+    </section>
+  );
+}

@@ -1,0 +1,30 @@
+// Footer of spec §1: copyright 2023 and the headings 'Concacts' (sic) and 'Social'.
+import { COPYRIGHT_YEAR } from '../../shared/constants';
+import { useSiteLinks } from '../public-config';
+import { ExternalLink } from './ExternalLink';
+
+export function Footer() {
+  const links = useSiteLinks();
+  return (
+    <footer className="footer">
+      <div className="footer-columns">
+        <section aria-labelledby="footer-contacts">
+          <h2 id="footer-contacts" className="footer-heading">Concacts</h2>
+          <ul className="footer-list">
+            <li><a href={links.email}>{links.emailAddress}</a></li>
+            <li><ExternalLink href={links.issues}>Issue tracker</ExternalLink></li>
+          </ul>
+        </section>
+        <section aria-labelledby="footer-social">
+          <h2 id="footer-social" className="footer-heading">Social</h2>
+          <ul className="footer-list">
+            <li><ExternalLink href={links.social}>Twitter</ExternalLink></li>
+            <li><ExternalLink href={links.chat}>Discord</ExternalLink></li>
+            <li><ExternalLink href={links.donation}>Patreon</ExternalLink></li>
+          </ul>
+        </section>
+      </div>
+      <p className="copyright">© {COPYRIGHT_YEAR} OrgNote. Free software under the GNU GPL v3.</p>
+    </footer>
+  );
+}

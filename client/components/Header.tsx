@@ -1,0 +1,26 @@
+// Header of spec §2: logo, title, BETA tag, the menu button with its dropdown, and the actions slot.
+import { Link } from 'react-router-dom';
+import { useSiteLinks } from '../public-config';
+import { ExternalLink } from './ExternalLink';
+import { MenuDropdown } from './MenuDropdown';
+import { GithubIcon } from './icons';
+
+export function Header() {
+  const links = useSiteLinks();
+  return (
+    <header className="header">
+      <a className="skip-link" href="#main">Skip to content</a>
+      <MenuDropdown />
+      <Link to="/" className="brand">
+        <img className="brand-logo" src="/images/logo.svg" width="32" height="32" alt="OrgNote logo" />
+        <span className="brand-title">OrgNote</span>
+        <span className="beta-tag">BETA</span>
+      </Link>
+      <div className="header-actions">
+        <ExternalLink href={links.repository} className="icon-button" aria-label="Source code on GitHub">
+          <GithubIcon />
+        </ExternalLink>
+      </div>
+    </header>
+  );
+}

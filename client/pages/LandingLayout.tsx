@@ -1,0 +1,19 @@
+// Landing page of spec §2: a nested layout whose hero holds the child route's form.
+import { Outlet } from 'react-router-dom';
+import { Hero } from '../components/Hero';
+import { AppPreview } from '../components/AppPreview';
+import { PlainTextDemo } from '../components/PlainTextDemo';
+import { FeaturesGrid } from '../components/FeaturesGrid';
+
+export function LandingLayout() {
+  return (
+    <>
+      <Hero>
+        <Outlet />
+      </Hero>
+      <AppPreview />
+      <PlainTextDemo />
+      <FeaturesGrid />
+    </>
+  );
+}

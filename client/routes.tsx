@@ -1,0 +1,33 @@
+// The one route table (spec §2), imported by the server renderer and the browser entry alike.
+import type { RouteObject } from 'react-router-dom';
+import { RootLayout } from './pages/RootLayout';
+import { LandingLayout } from './pages/LandingLayout';
+import { WaitlistPage } from './pages/WaitlistPage';
+import { ActivatePage } from './pages/ActivatePage';
+import { ErrorScreen } from './pages/ErrorScreen';
+
+/** Unknown paths are a real 404 (status on the server, error screen inside the layout). */
+function notFound(): never {
+  throw new Response(null, { status: 404, statusText: 'Not Found' });
+}
+
+export const routes: RouteObject[] = [
+  {
+    id: 'root',
+    path: '/',
+    element: <RootLayout />,
+    // Last resort when the layout itself fails: the screen stands alone.
+    errorElement: <ErrorScreen />,
+    children: [
+      {
+        id: 'landing',
+        element: <LandingLayout />,
+        children: [
+          { id: 'waitlist', index: true, element: <WaitlistPage /> },
+          { id: 'activate', path: 'activate', element: <ActivatePage /> },
+        ],
+      },
+      { id: 'not-found', path: '*', loader: notFound, element: null, errorElement: <ErrorScreen /> },
+    ],
+  },
+];

@@ -1,0 +1,29 @@
+// Three projects: server (node), client components (jsdom) and the browser suite (real Chromium).
+// TypeScript goes through @swc/jest; the client build is made once in globalSetup.
+const transform = {
+  '^.+\\.(t|j)sx?$': [
+    '@swc/jest',
+    { jsc: { parser: { syntax: 'typescript', tsx: true }, transform: { react: { runtime: 'automatic' } }, target: 'es2022' } },
+  ],
+};
+const common = {
+  transform,
+  setupFilesAfterEnv: ['<rootDir>/test/support/fail-on-console.ts'],
+  moduleNameMapper: { '\\.css$': '<rootDir>/test/support/empty-module.ts' },
+};
+
+module.exports = {
+  globalSetup: '<rootDir>/test/support/global-setup.ts',
+  testTimeout: 20000,
+  projects: [
+    { ...common, displayName: 'server', testEnvironment: 'node', testMatch: ['<rootDir>/test/{server,shared,scripts}/**/*.test.ts?(x)'] },
+    {
+      ...common,
+      displayName: 'client',
+      testEnvironment: 'jest-fixed-jsdom',
+      testMatch: ['<rootDir>/test/client/**/*.test.tsx'],
+      setupFilesAfterEnv: [...common.setupFilesAfterEnv, '<rootDir>/test/support/jsdom.ts'],
+    },
+    { ...common, displayName: 'e2e', testEnvironment: 'node', testMatch: ['<rootDir>/test/e2e/**/*.test.ts'] },
+  ],
+};

@@ -1,0 +1,122 @@
+// Production build: the client bundle (content-hashed JS + CSS, a manifest, precompressed copies)
+// and the server bundle that `node dist/server/index.js` runs.
+//   tsx scripts/build.ts             build
+//   tsx scripts/build.ts --if-stale  build only when dist is missing or older than its sources
+import fs from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
+import * as esbuild from 'esbuild';
+import type { AssetManifest } from '../shared/manifest';
+
+const ROOT = path.resolve(__dirname, '..');
+const DIST = path.join(ROOT, 'dist');
+const CLIENT_DIR = path.join(DIST, 'client');
+const ASSETS_DIR = path.join(CLIENT_DIR, 'assets');
+const STAMP = path.join(DIST, '.build-stamp');
+const SOURCES = ['client', 'server', 'shared', 'scripts/build.ts', 'package-lock.json', 'tsconfig.json'];
+
+const gzip = promisify(zlib.gzip);
+const brotli = promisify(zlib.brotliCompress);
+
+function newestMtime(entry: string): number {
+  const stat = fs.statSync(entry, { throwIfNoEntry: false });
+  if (!stat) return 0;
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return Math.max(stat.mtimeMs, ...fs.readdirSync(entry).map((name) => newestMtime(path.join(entry, name))));
+}
+
+export function isBuildStale(): boolean {
+  const stamp = fs.statSync(STAMP, { throwIfNoEntry: false });
+  if (!stamp) return true;
+  return SOURCES.some((source) => newestMtime(path.join(ROOT, source)) > stamp.mtimeMs);
+}
+
+async function buildClient(): Promise<AssetManifest> {
+  fs.rmSync(CLIENT_DIR, { recursive: true, force: true });
+  const result = await esbuild.build({
+    absWorkingDir: ROOT,
+    entryPoints: { entry: 'client/entry.tsx' },
+    outdir: ASSETS_DIR,
+    entryNames: '[name]-[hash]',
+    chunkNames: 'chunk-[hash]',
+    assetNames: '[name]-[hash]',
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'browser',
+    target: ['es2020', 'chrome100', 'firefox100', 'safari15'],
+    jsx: 'automatic',
+    minify: true,
+    legalComments: 'none',
+    define: { 'process.env.NODE_ENV': '"production"' },
+    metafile: true,
+    logLevel: 'warning',
+  });
+
+  const url = (file: string) => `/${path.relative(CLIENT_DIR, path.join(ROOT, file)).split(path.sep).join('/')}`;
+  const outputs = Object.entries(result.metafile.outputs);
+  const [entryFile, entry] = outputs.find(([, out]) => out.entryPoint === 'client/entry.tsx')!;
+  const manifest: AssetManifest = {
+    scripts: [url(entryFile)],
+    styles: entry.cssBundle ? [url(entry.cssBundle)] : [],
+    preloads: entry.imports.filter((i) => i.kind === 'import-statement' && !i.external).map((i) => url(i.path)),
+  };
+  fs.writeFileSync(path.join(CLIENT_DIR, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  await precompress(outputs.map(([file]) => path.join(ROOT, file)));
+  return manifest;
+}
+
+/** Writes .br and .gz beside each text asset, so they are compressed once, at their best level. */
+async function precompress(files: string[]): Promise<void> {
+  await Promise.all(
+    files
+      .filter((file) => /\.(js|css|svg|json)$/.test(file))
+      .map(async (file) => {
+        const data = fs.readFileSync(file);
+        const [gz, br] = await Promise.all([
+          gzip(data, { level: 9 }),
+          brotli(data, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }),
+        ]);
+        fs.writeFileSync(`${file}.gz`, gz);
+        fs.writeFileSync(`${file}.br`, br);
+      }),
+  );
+}
+
+async function buildServer(): Promise<void> {
+  await esbuild.build({
+    absWorkingDir: ROOT,
+    entryPoints: { index: 'server/index.ts' },
+    outdir: path.join(DIST, 'server'),
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    jsx: 'automatic',
+    packages: 'external',
+    loader: { '.css': 'empty' },
+    sourcemap: true,
+    logLevel: 'warning',
+  });
+}
+
+export async function build(): Promise<AssetManifest> {
+  const started = Date.now();
+  const [manifest] = await Promise.all([buildClient(), buildServer()]);
+  fs.writeFileSync(STAMP, new Date().toISOString());
+  console.log(`build: done in ${Date.now() - started} ms`);
+  return manifest;
+}
+
+if (require.main === module) {
+  const ifStale = process.argv.includes('--if-stale');
+  if (ifStale && !isBuildStale()) {
+    console.log('build: up to date');
+  } else {
+    build().catch((err) => {
+      console.error(err);
+      process.exit(1);
+    });
+  }
+}

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# No Docker engine runs on our machines, so this replays the Dockerfile's runtime stage by hand
+# in a clean folder: production install of the runtime file set, start as in CMD, request pages.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+work=$(mktemp -d)
+port=${PORT:-3917}
+trap 'kill "$pid" 2>/dev/null || true; rm -rf "$work"' EXIT
+
+[ -f "$root/dist/server/index.js" ] || (cd "$root" && npm run build)
+cp "$root/package.json" "$root/package-lock.json" "$work/"
+(cd "$work" && npm ci --omit=dev --no-audit --no-fund --loglevel=error)
+cp -r "$root/dist" "$work/dist"
+cp -r "$root/public" "$work/public"
+mkdir -p "$work/data"
+
+(cd "$work" && NODE_ENV=production PORT=$port HOST=127.0.0.1 DATA_DIR="$work/data" node dist/server/index.js) &
+pid=$!
+for _ in $(seq 1 50); do curl -fsS "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && break; sleep 0.2; done
+
+echo "runtime node_modules: $(du -sh "$work/node_modules" | cut -f1)"
+echo "GET /healthz -> $(curl -s "http://127.0.0.1:$port/healthz")"
+for path in / /activate /missing; do
+  echo "GET $path -> $(curl -s -o /dev/null -w '%{http_code} %{content_type} %{size_download}B' "http://127.0.0.1:$port$path")"
+done
+curl -s "http://127.0.0.1:$port/" | grep -q 'Join wait list' && echo "page content: ok"
+kill -TERM "$pid"; wait "$pid" && echo "SIGTERM: exit 0"

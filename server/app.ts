@@ -1,0 +1,71 @@
+// createApp(config): the fully wired Express app, without listening (server/index.ts listens;
+// tests drive this with supertest). Middleware order is behaviour, so it lives here in one place.
+import compression from 'compression';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import type { AssetManifest } from '../shared/manifest';
+import { apiRouter } from './api/router';
+import { ASSETS_URL_PREFIX, hashedAssets, loadManifest, publicFiles } from './assets';
+import { publicConfigOf, type Config } from './config';
+import { healthCheck } from './health';
+import { createLogger, requestLogger, type Logger } from './logger';
+import { createRenderer } from './render';
+import { securityHeaders } from './security';
+
+export interface AppDeps {
+  logger?: Logger;
+  /** Client build manifest; read from dist/client once, here, when not given. */
+  assets?: AssetManifest;
+}
+
+export function createApp(config: Config, deps: AppDeps = {}) {
+  const logger = deps.logger ?? createLogger(config);
+  const assets = deps.assets ?? loadManifest();
+  const app = express();
+
+  // Proxy trust: req.ip, req.protocol and req.host honour X-Forwarded-* only from TRUST_PROXY.
+  app.set('trust proxy', config.trustProxy);
+  app.disable('x-powered-by');
+
+  // Compression (gzip, brotli where accepted). React calls res.flush() after each chunk, so
+  // streamed HTML still leaves in pieces.
+  app.use(compression());
+
+  // Security headers and the per-request CSP nonce, before the first byte of any answer.
+  app.use(securityHeaders(config));
+
+  // Structured request logs: method, path and status only.
+  app.use(requestLogger(logger));
+
+  // Health probe.
+  app.get('/healthz', healthCheck);
+
+  // API proxy, before any body parser so it sees the raw body.
+  app.use('/api', apiRouter(config, logger));
+
+  // Content-hashed build output: long-lived cache; a miss is a plain 404.
+  app.use(ASSETS_URL_PREFIX, hashedAssets());
+
+  // Files from public/ with a short cache.
+  app.use(publicFiles());
+
+  // Everything else is a page, rendered by React on the server.
+  const renderPage = createRenderer({ assets, publicConfig: publicConfigOf(config), logger });
+  app.use((req, res, next) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.setHeader('Allow', 'GET, HEAD');
+      return res.status(405).type('text/plain').send('Method not allowed');
+    }
+    renderPage(req, res, next);
+  });
+
+  // Last resort: log the details, show the client nothing internal.
+  app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    const status = (err as { status?: number }).status;
+    const clientError = typeof status === 'number' && status >= 400 && status < 500;
+    if (!clientError) logger.error({ err }, 'unhandled error');
+    if (res.headersSent) return res.destroy();
+    res.status(clientError ? status : 500).type('text/plain').send(clientError ? 'Bad request' : 'Internal server error');
+  });
+
+  return app;
+}

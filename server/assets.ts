@@ -1,0 +1,49 @@
+// Static files. Build output under /assets has content-hashed names, so it is cached for a year
+// and marked immutable; a miss there is a plain 404 (never the HTML page, which a browser would
+// try to run as a script). Files in public/ keep their names, so they get a short max-age.
+import fs from 'node:fs';
+import express, { type Request, type Response, type Router } from 'express';
+import type { AssetManifest } from '../shared/manifest';
+import { ASSETS_DIR, ASSETS_URL_PREFIX, MANIFEST_PATH, PUBLIC_DIR } from './paths';
+
+const ONE_YEAR_S = 31_536_000;
+const PUBLIC_MAX_AGE_S = 3600;
+
+export class MissingBuildError extends Error {}
+
+export function loadManifest(file = MANIFEST_PATH): AssetManifest {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch {
+    throw new MissingBuildError(`No client build at ${file}. Run "npm run build" (npm start does it for you).`);
+  }
+  return JSON.parse(text) as AssetManifest;
+}
+
+function plainNotFound(_req: Request, res: Response) {
+  res.status(404).type('text/plain').send('Not found');
+}
+
+export function hashedAssets(dir = ASSETS_DIR): Router {
+  const router = express.Router();
+  router.use(
+    express.static(dir, {
+      index: false,
+      redirect: false,
+      setHeaders: (res) => res.setHeader('Cache-Control', `public, max-age=${ONE_YEAR_S}, immutable`),
+    }),
+  );
+  router.use(plainNotFound);
+  return router;
+}
+
+export { ASSETS_URL_PREFIX };
+
+export function publicFiles(dir = PUBLIC_DIR) {
+  return express.static(dir, {
+    index: false,
+    redirect: false,
+    setHeaders: (res) => res.setHeader('Cache-Control', `public, max-age=${PUBLIC_MAX_AGE_S}`),
+  });
+}

@@ -1,0 +1,74 @@
+// The one place that reads process.env: every setting is validated once at start-up, with a
+// message that names the variable, and handed to the rest of the server as a typed object.
+import path from 'node:path';
+import { z } from 'zod';
+import type { PublicConfig } from '../shared/public-config';
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+const httpUrl = z
+  .string()
+  .trim()
+  .refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), 'must be an http(s) URL');
+
+const integer = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+
+/** Express 'trust proxy': true/false, a hop count, or addresses/subnets/names like 'loopback'. */
+function parseTrustProxy(value: string): boolean | number | string {
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value;
+}
+
+const schema = z.object({
+  NODE_ENV: z.enum(['production', 'development', 'test']).default('development'),
+  PORT: integer(0, 65535).default(3000),
+  HOST: z.string().trim().min(1).default('0.0.0.0'),
+  BACKEND_URL: z.preprocess((v) => (v === '' ? undefined : v), httpUrl.optional()),
+  WEB_APP_URL: httpUrl.default('https://org-note.com'),
+  DATA_DIR: z.string().trim().min(1).default('./data'),
+  TRUST_PROXY: z.string().trim().min(1).default('loopback').transform(parseTrustProxy),
+  UPSTREAM_TIMEOUT_MS: integer(1, 600_000).default(10_000),
+  LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+});
+
+export interface Config {
+  env: 'production' | 'development' | 'test';
+  port: number;
+  host: string;
+  /** Subscription service; unset means the site answers /api itself. */
+  backendUrl: string | undefined;
+  webAppUrl: string;
+  dataDir: string;
+  trustProxy: boolean | number | string;
+  upstreamTimeoutMs: number;
+  logLevel: (typeof LOG_LEVELS)[number];
+}
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
+  }
+  const e = parsed.data;
+  return {
+    env: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    backendUrl: e.BACKEND_URL?.replace(/\/+$/, ''),
+    webAppUrl: e.WEB_APP_URL.replace(/\/+$/, ''),
+    dataDir: path.resolve(e.DATA_DIR),
+    trustProxy: e.TRUST_PROXY,
+    upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
+    logLevel: e.LOG_LEVEL,
+  };
+}
+
+/** The whitelisted part of the config that the browser may see. */
+export function publicConfigOf(config: Config): PublicConfig {
+  return { webAppUrl: config.webAppUrl };
+}

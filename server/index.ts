@@ -1,0 +1,76 @@
+// Entry point: read config, listen, and shut down gracefully on SIGTERM/SIGINT.
+import type { Server } from 'node:http';
+import { createApp } from './app';
+import { ConfigError, loadConfig, type Config } from './config';
+import { createLogger, type Logger } from './logger';
+
+/** Above common proxy idle timeouts (AWS ALB 60 s, nginx 75 s keepalive is client-side). */
+export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+export const HEADERS_TIMEOUT_MS = 66_000;
+export const REQUEST_TIMEOUT_MS = 30_000;
+export const SHUTDOWN_GRACE_MS = 10_000;
+
+export function startServer(config: Config, logger: Logger): Promise<Server> {
+  const app = createApp(config, { logger });
+  return new Promise((resolve, reject) => {
+    const server = app.listen(config.port, config.host, () => resolve(server));
+    server.once('error', reject);
+    server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+    server.headersTimeout = HEADERS_TIMEOUT_MS;
+    server.requestTimeout = REQUEST_TIMEOUT_MS;
+  });
+}
+
+/** Stops accepting, lets in-flight requests finish (up to the grace period), then resolves. */
+export function shutdown(server: Server, graceMs = SHUTDOWN_GRACE_MS): Promise<'clean' | 'forced'> {
+  return new Promise((resolve) => {
+    const force = setTimeout(() => {
+      server.closeAllConnections();
+      resolve('forced');
+    }, graceMs);
+    force.unref();
+    server.close(() => {
+      clearTimeout(force);
+      resolve('clean');
+    });
+    // Idle keep-alive sockets would otherwise hold close() open until they time out.
+    server.closeIdleConnections();
+  });
+}
+
+async function main() {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const logger = createLogger(config);
+  const server = await startServer(config, logger);
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  logger.info({ port, backend: config.backendUrl ? 'proxy' : 'none' }, `OrgNote site listening on http://localhost:${port}`);
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    const result = await shutdown(server);
+    logger.info({ result }, 'stopped');
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+if (require.main === module) {
+  main().catch((err) => {
+    console.error(err instanceof Error ? err.message : err);
+    process.exit(1);
+  });
+}

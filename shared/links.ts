@@ -1,0 +1,33 @@
+// Every outside address the site links to, in one place (spec §1). The web app address is
+// configurable (WEB_APP_URL) and so comes from the public config.
+import type { PublicConfig } from './public-config';
+
+const REPOSITORY = 'https://github.com/Artawower/orgnote';
+
+export const STATIC_LINKS = {
+  googlePlay: 'https://play.google.com/store/apps/details?id=com.artawower.orgnote',
+  releases: `${REPOSITORY}/releases`,
+  repository: REPOSITORY,
+  issues: `${REPOSITORY}/issues`,
+  email: 'mailto:artawower@protonmail.com',
+  emailAddress: 'artawower@protonmail.com',
+  social: 'https://twitter.com/artawower',
+  chat: 'https://discord.gg/SFpUb2vSDm',
+  donation: 'https://www.patreon.com/artawower',
+} as const;
+
+export type SiteLinks = typeof STATIC_LINKS & { webApp: string };
+
+function trimTrailingSlash(url: string): string {
+  return url.replace(/\/+$/, '');
+}
+
+export function siteLinks(config: PublicConfig): SiteLinks {
+  return { ...STATIC_LINKS, webApp: trimTrailingSlash(config.webAppUrl) };
+}
+
+/** Spec §4: the activation tab opens the web app's /auth/activate with email and token. */
+export function activationUrl(webAppUrl: string, email: string, key: string): string {
+  const params = new URLSearchParams({ email, token: key });
+  return `${trimTrailingSlash(webAppUrl)}/auth/activate?${params.toString()}`;
+}

@@ -1,0 +1,9 @@
+// Shape of dist/client/manifest.json, written by the build and read once by the server.
+export interface AssetManifest {
+  /** Entry script URLs (content-hashed), in load order. */
+  scripts: string[];
+  /** Stylesheet URLs (content-hashed). */
+  styles: string[];
+  /** Chunks the entry imports statically, to modulepreload. */
+  preloads: string[];
+}

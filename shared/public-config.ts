@@ -1,0 +1,9 @@
+// The only server settings the browser may see. The server builds this from its validated config
+// and embeds it in the page; nothing else about the server's configuration reaches the client.
+
+export interface PublicConfig {
+  /** Origin of the online web app ('Use online', activation tab), from WEB_APP_URL. */
+  webAppUrl: string;
+}
+
+export const DEFAULT_PUBLIC_CONFIG: PublicConfig = { webAppUrl: 'https://org-note.com' };

@@ -1,0 +1,61 @@
+// Validation rules and messages of spec §5, shared by the browser forms and the server.
+// React-free so the server (native form POST, embedded store) checks exactly what the client checks.
+
+export const MESSAGES = {
+  emailRequired: 'Email address is required',
+  required: 'Required',
+} as const;
+
+/**
+ * Spec §5: "must match {email}, with no whitespace". Something@something.tld with no whitespace
+ * and a single @; deliberately loose, the backend is the authority on deliverability.
+ */
+export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export type FieldErrors<K extends string> = Partial<Record<K, string>>;
+
+/**
+ * Checks one email value. Returns the message to show, '' for a pattern mismatch (the spec sets
+ * no message, but the field still gets the error style), or undefined when valid.
+ */
+export function checkEmail(value: string | undefined | null): string | undefined {
+  if (value == null || value === '') return MESSAGES.emailRequired;
+  if (!EMAIL_PATTERN.test(value)) return '';
+  return undefined;
+}
+
+function checkRequired(value: string | undefined | null): string | undefined {
+  return value == null || value === '' ? MESSAGES.required : undefined;
+}
+
+export interface WaitlistFields {
+  email: string;
+  description: string;
+}
+
+export interface ActivationFields {
+  email: string;
+  key: string;
+}
+
+function collect<K extends string>(checks: Record<K, string | undefined>): FieldErrors<K> {
+  const errors: FieldErrors<K> = {};
+  for (const [field, message] of Object.entries(checks) as [K, string | undefined][]) {
+    if (message !== undefined) errors[field] = message;
+  }
+  return errors;
+}
+
+/** Spec §5, waitlist form: email required + pattern, description required. */
+export function validateWaitlist(values: Partial<WaitlistFields>): FieldErrors<keyof WaitlistFields> {
+  return collect({ email: checkEmail(values.email), description: checkRequired(values.description) });
+}
+
+/** Spec §5, activation form: email required + pattern, key required. */
+export function validateActivation(values: Partial<ActivationFields>): FieldErrors<keyof ActivationFields> {
+  return collect({ email: checkEmail(values.email), key: checkRequired(values.key) });
+}
+
+export function hasErrors(errors: object): boolean {
+  return Object.keys(errors).length > 0;
+}

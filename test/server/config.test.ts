@@ -1,0 +1,62 @@
+import path from 'node:path';
+import { ConfigError, loadConfig, publicConfigOf } from '../../server/config';
+
+describe('configuration', () => {
+  it('has working defaults for a fresh clone', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 3000,
+      host: '0.0.0.0',
+      backendUrl: undefined,
+      webAppUrl: 'https://org-note.com',
+      dataDir: path.resolve('./data'),
+      trustProxy: 'loopback',
+      upstreamTimeoutMs: 10000,
+      logLevel: 'info',
+    });
+  });
+
+  it('parses every setting', () => {
+    const config = loadConfig({
+      PORT: '8080',
+      HOST: '127.0.0.1',
+      BACKEND_URL: 'http://backend:4000/',
+      WEB_APP_URL: 'https://app.example.com/',
+      DATA_DIR: '/var/lib/orgnote',
+      TRUST_PROXY: '2',
+      UPSTREAM_TIMEOUT_MS: '2500',
+      LOG_LEVEL: 'warn',
+    });
+    expect(config).toMatchObject({
+      port: 8080,
+      host: '127.0.0.1',
+      backendUrl: 'http://backend:4000',
+      webAppUrl: 'https://app.example.com',
+      dataDir: '/var/lib/orgnote',
+      trustProxy: 2,
+      upstreamTimeoutMs: 2500,
+      logLevel: 'warn',
+    });
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, loopback' }).trustProxy).toBe('10.0.0.0/8, loopback');
+    expect(loadConfig({ BACKEND_URL: '' }).backendUrl).toBeUndefined();
+  });
+
+  it.each([
+    ['PORT', 'eighty'],
+    ['PORT', '70000'],
+    ['BACKEND_URL', 'not a url'],
+    ['BACKEND_URL', 'ftp://files.example.com'],
+    ['WEB_APP_URL', 'javascript:alert(1)'],
+    ['UPSTREAM_TIMEOUT_MS', '-5'],
+    ['LOG_LEVEL', 'loud'],
+  ])('refuses %s=%s with a message naming the variable', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ [name]: value })).toThrow(name);
+  });
+
+  it('exposes only the web app URL to the browser', () => {
+    const config = loadConfig({ BACKEND_URL: 'http://internal:4000', DATA_DIR: '/secret' });
+    expect(publicConfigOf(config)).toEqual({ webAppUrl: 'https://org-note.com' });
+  });
+});

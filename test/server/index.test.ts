@@ -1,0 +1,81 @@
+// The production entry point: listening, health, graceful shutdown and bad configuration,
+// exercised on the built server in a child process with real signals.
+import http from 'node:http';
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { startBackend, type TestBackend } from '../support/backend';
+import { startServerProcess, type ServerProcess } from '../support/server-process';
+
+let backend: TestBackend;
+let server: ServerProcess | undefined;
+
+beforeAll(async () => {
+  backend = await startBackend();
+});
+afterAll(() => backend.close());
+afterEach(() => {
+  if (server && server.child.exitCode === null) server.child.kill('SIGKILL');
+  server = undefined;
+});
+
+function get(url: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { agent: false }, (res) => {
+        let body = '';
+        res.on('data', (c) => (body += c));
+        res.on('end', () => resolve({ status: res.statusCode!, body }));
+      })
+      .on('error', reject);
+  });
+}
+
+describe('server entry point', () => {
+  it('answers /healthz with 200 {"status":"ok"}', async () => {
+    server = await startServerProcess();
+    const res = await get(`${server.url}/healthz`);
+    expect(res.status).toBe(200);
+    expect(JSON.parse(res.body)).toEqual({ status: 'ok' });
+  });
+
+  it.each(['SIGTERM', 'SIGINT'] as const)('on %s lets an in-flight request finish, refuses new ones and exits 0', async (signal) => {
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    backend.respondWith(async (req, res) => {
+      await released;
+      res.status(201).json({ done: true });
+    });
+    server = await startServerProcess({ BACKEND_URL: backend.url });
+    const inFlight = get(`${server.url}/api/slow`);
+    await new Promise((r) => setTimeout(r, 200)); // the request is now waiting on the backend
+    const started = Date.now();
+    server.child.kill(signal);
+    await new Promise((r) => setTimeout(r, 200));
+    await expect(get(`${server.url}/healthz`)).rejects.toThrow(/ECONNREFUSED/);
+    release();
+    await expect(inFlight).resolves.toEqual({ status: 201, body: '{"done":true}' });
+    await expect(server.exited).resolves.toEqual({ code: 0, signal: null });
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
+  it('refuses to start on a bad setting, naming it, with exit code 1', () => {
+    const result = spawnSync(process.execPath, [path.resolve(__dirname, '../../dist/server/index.js')], {
+      env: { PATH: process.env.PATH, PORT: 'eighty' },
+      encoding: 'utf8',
+      timeout: 10_000,
+    });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain('Invalid configuration');
+    expect(result.stderr).toContain('PORT');
+  });
+
+  it('writes structured JSON request logs without query strings', async () => {
+    server = await startServerProcess();
+    await get(`${server.url}/activate?email=someone%40example.org`);
+    await new Promise((r) => setTimeout(r, 100));
+    const lines = server.output().trim().split('\n').map((line) => JSON.parse(line));
+    const entry = lines.find((l) => l.req?.path === '/activate');
+    expect(entry).toMatchObject({ level: 30, req: { method: 'GET', path: '/activate' }, res: { status: 200 } });
+    expect(server.output()).not.toContain('example.org');
+  });
+});

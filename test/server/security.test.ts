@@ -1,0 +1,58 @@
+// Security headers: strict CSP with a fresh nonce per request that matches the rendered scripts.
+import request from 'supertest';
+import { createApp } from '../../server/app';
+import { testConfig } from '../support/config';
+
+const app = createApp(testConfig({ WEB_APP_URL: 'https://app.example.com/' }));
+
+function directives(csp: string): Map<string, string[]> {
+  return new Map(
+    csp.split(';').map((part) => {
+      const [name, ...values] = part.trim().split(/\s+/);
+      return [name, values] as [string, string[]];
+    }),
+  );
+}
+
+describe('security headers', () => {
+  it('sends a strict CSP whose nonce is on every script the page renders', async () => {
+    const res = await request(app).get('/');
+    const csp = directives(res.headers['content-security-policy']);
+    const scriptSrc = csp.get('script-src')!;
+    const nonce = scriptSrc.find((v) => v.startsWith("'nonce-"))!.slice(7, -1);
+    expect(nonce.length).toBeGreaterThanOrEqual(16);
+    expect(scriptSrc).not.toContain("'unsafe-inline'");
+    expect(scriptSrc).not.toContain("'unsafe-eval'");
+    expect(csp.get('object-src')).toEqual(["'none'"]);
+    expect(csp.get('base-uri')).toEqual(["'none'"]);
+    expect(csp.get('frame-ancestors')).toEqual(["'none'"]);
+    expect(csp.get('form-action')).toEqual(["'self'", 'https://app.example.com']);
+
+    // every executable script carries the nonce; the JSON config block is data, not script
+    const scripts = [...res.text.matchAll(/<script\b([^>]*)>/g)].map((m) => m[1]);
+    const executable = scripts.filter((attrs) => !attrs.includes('type="application/json"'));
+    expect(executable.length).toBeGreaterThanOrEqual(2); // hydration data + entry module
+    for (const attrs of executable) expect(attrs).toContain(`nonce="${nonce}"`);
+  });
+
+  it('uses a different nonce for every request', async () => {
+    const a = await request(app).get('/');
+    const b = await request(app).get('/');
+    expect(a.headers['content-security-policy']).not.toBe(b.headers['content-security-policy']);
+  });
+
+  it('sets nosniff and a referrer policy, and hides the framework', async () => {
+    const res = await request(app).get('/');
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+    expect(res.headers['x-powered-by']).toBeUndefined();
+  });
+
+  it('sends the headers on API answers and assets too', async () => {
+    for (const path of ['/api/subscriptions', '/healthz', '/robots.txt']) {
+      const res = await request(app).get(path);
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['x-powered-by']).toBeUndefined();
+    }
+  });
+});

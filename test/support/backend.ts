@@ -1,0 +1,80 @@
+// A real multer backend on 127.0.0.1, standing in for the subscription service. It records what
+// it received (method, path, headers, parsed fields or raw body) and answers as a test tells it.
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import express, { type Request, type Response } from 'express';
+import multer from 'multer';
+
+export interface Received {
+  method: string;
+  url: string;
+  headers: Request['headers'];
+  fields?: Record<string, unknown>;
+  raw?: Buffer;
+}
+
+export type Responder = (req: Request, res: Response) => unknown;
+
+export interface TestBackend {
+  url: string;
+  port: number;
+  received: Received[];
+  respondWith(responder: Responder): void;
+  close(): Promise<void>;
+}
+
+const defaultResponder: Responder = (req, res) => {
+  res.status(201).json({ ok: true, path: req.path });
+};
+
+export async function startBackend(port = 0): Promise<TestBackend> {
+  const received: Received[] = [];
+  let responder = defaultResponder;
+  const app = express();
+  const upload = multer().none();
+
+  app.use((req, res, next) => {
+    if (req.is('multipart/form-data')) {
+      upload(req, res, (err) => {
+        if (err) return res.status(400).json({ error: String(err) });
+        received.push({ method: req.method, url: req.originalUrl, headers: req.headers, fields: { ...req.body } });
+        next();
+      });
+      return;
+    }
+    express.raw({ type: () => true, limit: '1mb' })(req, res, () => {
+      received.push({ method: req.method, url: req.originalUrl, headers: req.headers, raw: Buffer.isBuffer(req.body) ? req.body : undefined });
+      next();
+    });
+  });
+  app.use((req, res) => responder(req, res));
+
+  const server: Server = await new Promise((resolve) => {
+    const s = app.listen(port, '127.0.0.1', () => resolve(s));
+  });
+  const actualPort = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${actualPort}`,
+    port: actualPort,
+    received,
+    respondWith(next) {
+      responder = next;
+    },
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** A port on 127.0.0.1 where nothing listens (taken, then released). */
+export async function freePort(): Promise<number> {
+  const net = await import('node:net');
+  return new Promise((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+}

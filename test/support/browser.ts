@@ -1,0 +1,45 @@
+// Debian's Chromium driven by playwright-core (no browser download). Every page records its
+// console errors/warnings and uncaught errors, so a test can require there were none.
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+const ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+];
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: ARGS, headless: true });
+}
+
+export interface WatchedPage {
+  page: Page;
+  context: BrowserContext;
+  /** console errors/warnings and page errors, in order */
+  problems: string[];
+}
+
+export async function openPage(
+  browser: Browser,
+  options: { width?: number; height?: number; javaScriptEnabled?: boolean; reducedMotion?: 'reduce' | 'no-preference' } = {},
+): Promise<WatchedPage> {
+  const context = await browser.newContext({
+    viewport: { width: options.width ?? 1280, height: options.height ?? 800 },
+    javaScriptEnabled: options.javaScriptEnabled ?? true,
+    reducedMotion: options.reducedMotion,
+  });
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('console', (msg) => {
+    if (msg.type() === 'error' || msg.type() === 'warning') problems.push(`${msg.type()}: ${msg.text()}`);
+  });
+  page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
+  return { page, context, problems };
+}

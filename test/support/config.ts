@@ -1,0 +1,14 @@
+// A validated Config for tests, from env-style overrides (so the real parsing runs too).
+import { loadConfig, type Config } from '../../server/config';
+import { createLogger, type Logger } from '../../server/logger';
+
+export function testConfig(env: Record<string, string | undefined> = {}): Config {
+  return loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', ...env });
+}
+
+/** A logger that keeps every line it writes, to check what reaches the log. */
+export function capturingLogger(): { logger: Logger; lines: string[] } {
+  const lines: string[] = [];
+  const logger = createLogger({ logLevel: 'debug' }, { write: (line: string) => void lines.push(line) });
+  return { logger, lines };
+}

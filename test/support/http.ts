@@ -1,0 +1,47 @@
+// Plain node:http requests for what supertest hides: the raw (still compressed) bytes, chunk
+// timing and request paths it would normalise.
+import http, { type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Express } from 'express';
+
+export interface RawResponse {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+  /** ms after the request was sent at which each chunk arrived */
+  chunkTimes: number[];
+}
+
+export async function listen(app: Express): Promise<{ server: Server; port: number }> {
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  return { server, port: (server.address() as AddressInfo).port };
+}
+
+export function rawRequest(port: number, path: string, headers: Record<string, string> = {}, method = 'GET'): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const started = Date.now();
+    const req = http.request({ host: '127.0.0.1', port, path, method, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      const chunkTimes: number[] = [];
+      res.on('data', (chunk: Buffer) => {
+        chunks.push(chunk);
+        chunkTimes.push(Date.now() - started);
+      });
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks), chunkTimes }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** One raw GET against an app on an ephemeral port. */
+export async function rawGet(app: Express, path: string, headers: Record<string, string> = {}): Promise<RawResponse> {
+  const { server, port } = await listen(app);
+  try {
+    return await rawRequest(port, path, headers);
+  } finally {
+    server.close();
+  }
+}
