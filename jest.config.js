@@ -20,7 +20,7 @@ module.exports = {
     {
       ...common,
       displayName: 'client',
-      testEnvironment: 'jest-fixed-jsdom',
+      testEnvironment: '<rootDir>/test/support/jsdom-environment.js',
       testMatch: ['<rootDir>/test/client/**/*.test.tsx'],
       setupFilesAfterEnv: [...common.setupFilesAfterEnv, '<rootDir>/test/support/jsdom.ts'],
     },

@@ -27,7 +27,15 @@ export const routes: RouteObject[] = [
           { id: 'activate', path: 'activate', element: <ActivatePage /> },
         ],
       },
-      { id: 'not-found', path: '*', loader: notFound, element: null, errorElement: <ErrorScreen /> },
+      {
+        id: 'not-found',
+        path: '*',
+        loader: notFound,
+        element: null,
+        errorElement: <ErrorScreen />,
+        // Only shown if a 404 page starts without server hydration data (e.g. a test's memory router).
+        HydrateFallback: () => null,
+      },
     ],
   },
 ];

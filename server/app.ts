@@ -10,6 +10,7 @@ import { healthCheck } from './health';
 import { createLogger, requestLogger, type Logger } from './logger';
 import { createRenderer } from './render';
 import { securityHeaders } from './security';
+import { seoFiles } from './seo';
 
 export interface AppDeps {
   logger?: Logger;
@@ -45,11 +46,12 @@ export function createApp(config: Config, deps: AppDeps = {}) {
   // Content-hashed build output: long-lived cache; a miss is a plain 404.
   app.use(ASSETS_URL_PREFIX, hashedAssets());
 
-  // Files from public/ with a short cache.
+  // Files from public/ with a short cache; robots.txt and sitemap.xml name the site's origin.
   app.use(publicFiles());
+  app.use(seoFiles(config));
 
   // Everything else is a page, rendered by React on the server.
-  const renderPage = createRenderer({ assets, publicConfig: publicConfigOf(config), logger });
+  const renderPage = createRenderer({ assets, publicConfig: publicConfigOf(config), logger, siteUrl: config.siteUrl });
   app.use((req, res, next) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.setHeader('Allow', 'GET, HEAD');

@@ -27,6 +27,7 @@ const schema = z.object({
   HOST: z.string().trim().min(1).default('0.0.0.0'),
   BACKEND_URL: z.preprocess((v) => (v === '' ? undefined : v), httpUrl.optional()),
   WEB_APP_URL: httpUrl.default('https://org-note.com'),
+  SITE_URL: z.preprocess((v) => (v === '' ? undefined : v), httpUrl.optional()),
   DATA_DIR: z.string().trim().min(1).default('./data'),
   TRUST_PROXY: z.string().trim().min(1).default('loopback').transform(parseTrustProxy),
   UPSTREAM_TIMEOUT_MS: integer(1, 600_000).default(10_000),
@@ -40,6 +41,8 @@ export interface Config {
   /** Subscription service; unset means the site answers /api itself. */
   backendUrl: string | undefined;
   webAppUrl: string;
+  /** Public address of this site for canonical links, sitemap and social cards; unset: the request's own origin. */
+  siteUrl: string | undefined;
   dataDir: string;
   trustProxy: boolean | number | string;
   upstreamTimeoutMs: number;
@@ -61,6 +64,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     backendUrl: e.BACKEND_URL?.replace(/\/+$/, ''),
     webAppUrl: e.WEB_APP_URL.replace(/\/+$/, ''),
+    siteUrl: e.SITE_URL?.replace(/\/+$/, ''),
     dataDir: path.resolve(e.DATA_DIR),
     trustProxy: e.TRUST_PROXY,
     upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,

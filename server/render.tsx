@@ -11,6 +11,7 @@ import type { AssetManifest } from '../shared/manifest';
 import type { PublicConfig } from '../shared/public-config';
 import { Document } from './document';
 import type { Logger } from './logger';
+import { siteOrigin } from './seo';
 import { cspNonceOf } from './security';
 
 /** A stalled render is cut off after this long, so a request never hangs. */
@@ -36,17 +37,20 @@ export interface RendererOptions {
   assets: AssetManifest;
   publicConfig: PublicConfig;
   logger: Logger;
+  /** SITE_URL, when configured (see seo.ts). */
+  siteUrl?: string;
   /** The site's route table unless a test renders its own. */
   routes?: RouteObject[];
 }
 
-export function createRenderer({ assets, publicConfig, logger, routes = siteRoutes }: RendererOptions) {
+export function createRenderer({ assets, publicConfig, logger, siteUrl, routes = siteRoutes }: RendererOptions) {
   const handler = createStaticHandler(routes);
 
   return async function renderPage(req: Request, res: Response, next: NextFunction): Promise<void> {
+    const request = toFetchRequest(req, res);
     let context;
     try {
-      context = await handler.query(toFetchRequest(req, res));
+      context = await handler.query(request);
     } catch (err) {
       return next(err);
     }
@@ -60,6 +64,8 @@ export function createRenderer({ assets, publicConfig, logger, routes = siteRout
 
     const router = createStaticRouter(handler.dataRoutes, context);
     const nonce = cspNonceOf(res);
+    const origin = siteOrigin({ siteUrl }, req);
+    const canonicalUrl = `${origin}${new URL(request.url).pathname}`;
     let renderFailed = false;
 
     const sendWhenReady = () => {
@@ -69,7 +75,7 @@ export function createRenderer({ assets, publicConfig, logger, routes = siteRout
     };
 
     const stream = renderToPipeableStream(
-      <Document assets={assets} publicConfig={publicConfig} nonce={nonce}>
+      <Document canonicalUrl={canonicalUrl} origin={origin} assets={assets} publicConfig={publicConfig} nonce={nonce}>
         <PublicConfigProvider value={publicConfig}>
           <StaticRouterProvider router={router} context={context} nonce={nonce} />
         </PublicConfigProvider>

@@ -12,7 +12,7 @@ export const STATIC_LINKS = {
   email: 'mailto:artawower@protonmail.com',
   emailAddress: 'artawower@protonmail.com',
   social: 'https://twitter.com/artawower',
-  chat: 'https://discord.gg/SFpUb2vSDm',
+  chat: `${REPOSITORY}/discussions`,
   donation: 'https://www.patreon.com/artawower',
 } as const;
 

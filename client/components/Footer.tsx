@@ -19,7 +19,7 @@ export function Footer() {
           <h2 id="footer-social" className="footer-heading">Social</h2>
           <ul className="footer-list">
             <li><ExternalLink href={links.social}>Twitter</ExternalLink></li>
-            <li><ExternalLink href={links.chat}>Discord</ExternalLink></li>
+            <li><ExternalLink href={links.chat}>Discussions</ExternalLink></li>
             <li><ExternalLink href={links.donation}>Patreon</ExternalLink></li>
           </ul>
         </section>

@@ -1,18 +1,105 @@
-// '/activate' child route: the activation form (first version; behaviour in the pages issue).
+// '/activate' child route: the activation form (spec §4). On submit it opens the web app's
+// /auth/activate in a new tab with email and token, then shows success. Without JavaScript the
+// same form is a plain GET to that page in a new tab.
+import { useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
+import { errorMessage } from '../../shared/api';
+import { activationUrl } from '../../shared/links';
+import { validateActivation } from '../../shared/validation';
+import { ExternalLink } from '../components/ExternalLink';
+import { ResultView } from '../components/ResultView';
+import { SubmitButton } from '../components/SubmitButton';
+import { TextField } from '../components/TextField';
+import { useValidatedForm } from '../hooks/useValidatedForm';
+import { useSiteLinks } from '../public-config';
+
+type Status =
+  | { kind: 'idle' }
+  | { kind: 'activated' }
+  | { kind: 'blocked'; url: string }
+  | { kind: 'error'; message: string };
+
+export const ACTIVATED_TEXT = 'You are successfully activated your free subscription'; // sic, spec §4
+
 export function ActivatePage() {
   return (
-    <form className="form-card">
-      <title>OrgNote · Activate your subscription</title>
-      <h2 className="form-title">Enter your activation key</h2>
-      <label className="field">
-        <span className="field-label">Email</span>
-        <input name="email" type="email" autoComplete="email" />
-      </label>
-      <label className="field">
-        <span className="field-label">Activation key</span>
-        <input name="token" autoComplete="off" />
-      </label>
-      <button type="submit" className="button button-primary">Activate</button>
+    <>
+      <title>Activate your subscription · OrgNote</title>
+      <ActivationForm />
+    </>
+  );
+}
+
+function ActivationForm() {
+  const [params] = useSearchParams();
+  const prefilledEmail = params.get('email') ?? '';
+  const links = useSiteLinks();
+  const [status, setStatus] = useState<Status>({ kind: 'idle' });
+  const form = useValidatedForm({ email: prefilledEmail, key: '' }, validateActivation);
+
+  const submit = form.handleSubmit(({ email, key }) => {
+    try {
+      const url = activationUrl(links.webApp, email, key);
+      const tab = window.open(url, '_blank');
+      if (!tab) {
+        setStatus({ kind: 'blocked', url });
+        return;
+      }
+      tab.opener = null; // the web app gets no handle on this page
+      setStatus({ kind: 'activated' });
+    } catch (error) {
+      setStatus({ kind: 'error', message: errorMessage(error) });
+    }
+  });
+
+  const backToForm = () => {
+    setStatus({ kind: 'idle' });
+    // Focus returns to the form once it is back on screen.
+    setTimeout(() => form.focusField('email'));
+  };
+
+  switch (status.kind) {
+    case 'activated':
+      return (
+        <ResultView kind="success">
+          <p>{ACTIVATED_TEXT}</p>
+        </ResultView>
+      );
+    case 'blocked':
+      return (
+        <ResultView kind="success" title="One more step">
+          <p>Your browser blocked the new tab. Open the activation page to finish:</p>
+          <p>
+            <ExternalLink href={status.url} className="button button-primary">
+              Open the activation page
+            </ExternalLink>
+          </p>
+        </ResultView>
+      );
+    case 'error':
+      return (
+        <ResultView kind="error" onBack={backToForm}>
+          <p>{status.message}</p>
+        </ResultView>
+      );
+  }
+
+  return (
+    <form
+      className="form-card"
+      action={`${links.webApp}/auth/activate`}
+      method="get"
+      target="_blank"
+      noValidate
+      onSubmit={submit}
+      aria-labelledby="activate-title"
+    >
+      <h2 id="activate-title" className="form-title">
+        Enter your activation key
+      </h2>
+      <TextField label="Email" type="email" autoComplete="email" autoFocus={!prefilledEmail} {...form.field('email')} />
+      <TextField label="Activation key" autoComplete="one-time-code" autoFocus={Boolean(prefilledEmail)} {...form.field('key')} name="token" />
+      <SubmitButton>Activate</SubmitButton>
     </form>
   );
 }

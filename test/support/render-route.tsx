@@ -1,19 +1,35 @@
-// Renders the real route table (or one element) in a memory router, as the browser would.
+// Renders the real route table (or one element) in a memory router, as the browser would, with
+// the public config and an API client pointed wherever the test says (a real backend on 127.0.0.1).
 import { render } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router-dom';
 import { routes } from '../../client/routes';
+import { ApiClientProvider } from '../../client/api-client';
 import { PublicConfigProvider } from '../../client/public-config';
+import { createApiClient, type ApiClient } from '../../shared/api';
 import { DEFAULT_PUBLIC_CONFIG, type PublicConfig } from '../../shared/public-config';
 
-export function renderRoutes(url: string, options: { config?: PublicConfig; routeTable?: RouteObject[] } = {}) {
+export interface RenderOptions {
+  config?: PublicConfig;
+  api?: ApiClient;
+  routeTable?: RouteObject[];
+}
+
+export function appTree(url: string, options: RenderOptions = {}) {
   const router = createMemoryRouter(options.routeTable ?? routes, { initialEntries: [url] });
-  const view = render(
+  const tree = (
     <PublicConfigProvider value={options.config ?? DEFAULT_PUBLIC_CONFIG}>
-      <RouterProvider router={router} />
-    </PublicConfigProvider>,
+      <ApiClientProvider value={options.api ?? createApiClient({ baseUrl: 'http://127.0.0.1:9' })}>
+        <RouterProvider router={router} />
+      </ApiClientProvider>
+    </PublicConfigProvider>
   );
-  return { router, ...view };
+  return { router, tree };
+}
+
+export function renderRoutes(url: string, options: RenderOptions = {}) {
+  const { router, tree } = appTree(url, options);
+  return { router, ...render(tree) };
 }
 
 export function renderInRouter(element: ReactElement, url = '/') {

@@ -1,0 +1,41 @@
+// The success and error views that replace a form (spec §4). The title takes focus when the
+// view appears after an action, so keyboard and screen-reader users land on the news.
+import { useEffect, useRef, type ReactNode } from 'react';
+import { ArrowBackIcon } from './icons';
+
+export const DEFAULT_TITLES = { success: 'Congratulations', error: 'Error' } as const;
+
+export interface ResultViewProps {
+  kind: 'success' | 'error';
+  title?: string;
+  children: ReactNode;
+  /** Shows the back arrow (error view). */
+  onBack?: () => void;
+  /** Move focus to the title on mount; off when the view is simply how the page starts. */
+  focusOnMount?: boolean;
+}
+
+export function ResultView({ kind, title = DEFAULT_TITLES[kind], children, onBack, focusOnMount = true }: ResultViewProps) {
+  const titleRef = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    if (focusOnMount) titleRef.current?.focus();
+  }, [focusOnMount]);
+
+  return (
+    <section className={`form-card result result-${kind}`} aria-labelledby="result-title">
+      <div className="result-header">
+        {onBack ? (
+          <button type="button" className="icon-button result-back" aria-label="Back to the form" onClick={onBack}>
+            <ArrowBackIcon />
+          </button>
+        ) : null}
+        <h2 id="result-title" className="form-title" tabIndex={-1} ref={titleRef}>
+          {title}
+        </h2>
+      </div>
+      <div className="result-body" role={kind === 'error' ? 'alert' : 'status'}>
+        {children}
+      </div>
+    </section>
+  );
+}

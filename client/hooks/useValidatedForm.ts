@@ -1,0 +1,47 @@
+// Form state for the two small forms: validation on submit, then again on every change (spec §5),
+// focus on the first invalid field. Written here rather than pulling in a form library because
+// the first-load JS budget has no room for one (docs/decisions/0004-form-state.md).
+import { useCallback, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
+import type { FieldErrors } from '../../shared/validation';
+
+type FieldElement = HTMLInputElement | HTMLTextAreaElement;
+
+export function useValidatedForm<K extends string>(initial: Record<K, string>, validate: (values: Record<K, string>) => FieldErrors<K>) {
+  const [values, setValues] = useState(initial);
+  const [errors, setErrors] = useState<FieldErrors<K>>({});
+  const [submitted, setSubmitted] = useState(false);
+  const elements = useRef<Partial<Record<K, FieldElement | null>>>({});
+  const order = Object.keys(initial) as K[];
+
+  const field = (name: K) => ({
+    name,
+    value: values[name],
+    invalid: errors[name] !== undefined,
+    error: errors[name],
+    ref: (element: FieldElement | null) => {
+      elements.current[name] = element;
+    },
+    onChange: (event: ChangeEvent<FieldElement>) => {
+      const next = { ...values, [name]: event.target.value };
+      setValues(next);
+      if (submitted) setErrors(validate(next));
+    },
+  });
+
+  const focusField = useCallback((name: K) => elements.current[name]?.focus(), []);
+
+  const handleSubmit = (onValid: (values: Record<K, string>) => void) => (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const found = validate(values);
+    setErrors(found);
+    setSubmitted(true);
+    const firstInvalid = order.find((name) => found[name] !== undefined);
+    if (firstInvalid) {
+      focusField(firstInvalid);
+      return;
+    }
+    onValid(values);
+  };
+
+  return { values, errors, field, handleSubmit, focusField };
+}

@@ -1,0 +1,121 @@
+// The site's API client (spec §7): multipart POSTs to the page origin, no timeout, no
+// Authorization header. Errors carry exactly the texts of spec §8.
+import { API_PATHS, HTTP_TIMEOUT_MS } from './constants';
+
+export interface SubscribeRequest {
+  email: string;
+  description?: string;
+}
+
+export interface ActivationRequest {
+  key: string;
+  email: string;
+}
+
+/** A missing required parameter (spec §8). */
+export class RequiredError extends Error {
+  constructor(
+    readonly field: string,
+    operation: string,
+  ) {
+    super(`Required parameter ${field} was null or undefined when calling ${operation}.`);
+    this.name = 'RequiredError';
+  }
+}
+
+/** A failed call: no answer, aborted, timed out, or a non-2xx status (spec §8). */
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    readonly status?: number,
+    /** The parsed body of a non-2xx answer, when there was one. */
+    readonly data?: unknown,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+/**
+ * What to show the user for an error (spec §8): the `error` field of an API error response,
+ * otherwise the error's own message.
+ */
+export function errorMessage(error: unknown): string {
+  if (error instanceof ApiError && error.data && typeof error.data === 'object') {
+    const field = (error.data as { error?: unknown }).error;
+    if (typeof field === 'string' && field) return field;
+  }
+  if (error instanceof Error) return error.message;
+  return String(error);
+}
+
+export interface ApiClientOptions {
+  /** Base address; '' means the page origin. */
+  baseUrl?: string;
+  /** 0 = no timeout (spec §7, §9). */
+  timeoutMs?: number;
+  fetch?: typeof fetch;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
+function required<T extends object>(params: T, fields: (keyof T & string)[], operation: string): void {
+  for (const field of fields) {
+    if (params[field] === null || params[field] === undefined) throw new RequiredError(field, operation);
+  }
+}
+
+async function readBody(response: Response): Promise<unknown> {
+  const text = await response.text();
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+export function createApiClient({ baseUrl = '', timeoutMs = HTTP_TIMEOUT_MS, fetch: fetchImpl }: ApiClientOptions = {}) {
+  async function postForm(path: string, fields: Record<string, string | undefined>, options: CallOptions = {}): Promise<unknown> {
+    const form = new FormData();
+    for (const [name, value] of Object.entries(fields)) {
+      if (value !== undefined) form.append(name, value);
+    }
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = timeoutMs > 0 ? setTimeout(() => ((timedOut = true), controller.abort()), timeoutMs) : undefined;
+    const onAbort = () => controller.abort();
+    options.signal?.addEventListener('abort', onAbort);
+    let response: Response;
+    try {
+      response = await (fetchImpl ?? fetch)(`${baseUrl}${path}`, { method: 'POST', body: form, signal: controller.signal });
+    } catch {
+      if (timedOut) throw new ApiError(`timeout of ${timeoutMs}ms exceeded`);
+      if (controller.signal.aborted) throw new ApiError('Request aborted');
+      throw new ApiError('Network Error');
+    } finally {
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
+    }
+    const data = await readBody(response).catch(() => undefined);
+    if (!response.ok) throw new ApiError(`Request failed with status code ${response.status}`, response.status, data);
+    return data;
+  }
+
+  return {
+    /** POST /api/subscriptions: join the waitlist. */
+    subscriptionsPost(params: SubscribeRequest, options?: CallOptions) {
+      required(params, ['email'], 'subscriptionsPost');
+      return postForm(API_PATHS.subscriptions, { email: params.email, description: params.description }, options);
+    },
+    /** POST /api/subscription-activation: defined by the spec, not called by the activation form. */
+    subscriptionActivationPost(params: ActivationRequest, options?: CallOptions) {
+      required(params, ['key', 'email'], 'subscriptionActivationPost');
+      return postForm(API_PATHS.subscriptionActivation, { key: params.key, email: params.email }, options);
+    },
+  };
+}
+
+export type ApiClient = ReturnType<typeof createApiClient>;

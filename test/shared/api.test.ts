@@ -1,0 +1,91 @@
+// The API client against a real multer backend on 127.0.0.1: the calls of spec §7 and the
+// error texts of spec §8.
+import { ApiError, createApiClient, errorMessage, RequiredError } from '../../shared/api';
+import { freePort, startBackend, type TestBackend } from '../support/backend';
+
+let backend: TestBackend;
+beforeAll(async () => {
+  backend = await startBackend();
+});
+afterAll(() => backend.close());
+beforeEach(() => {
+  backend.received.length = 0;
+  backend.respondWith((req, res) => res.status(201).json({ email: 'a@b.co' }));
+});
+
+describe('API client', () => {
+  it('posts the waitlist fields as multipart, with no Authorization header', async () => {
+    const api = createApiClient({ baseUrl: backend.url });
+    await expect(api.subscriptionsPost({ email: 'a@b.co', description: 'github.com/me\r\nzweite Zeile ü' })).resolves.toEqual({ email: 'a@b.co' });
+    const got = backend.received[0];
+    expect(got.method).toBe('POST');
+    expect(got.url).toBe('/api/subscriptions');
+    expect(got.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
+    expect(got.headers.authorization).toBeUndefined();
+    expect(got.fields).toEqual({ email: 'a@b.co', description: 'github.com/me\r\nzweite Zeile ü' });
+  });
+
+  it('leaves out an absent description and posts activation fields', async () => {
+    const api = createApiClient({ baseUrl: backend.url });
+    await api.subscriptionsPost({ email: 'a@b.co' });
+    await api.subscriptionActivationPost({ key: 'k-123', email: 'a@b.co' });
+    expect(backend.received[0].fields).toEqual({ email: 'a@b.co' });
+    expect(backend.received[1].url).toBe('/api/subscription-activation');
+    expect(backend.received[1].fields).toEqual({ key: 'k-123', email: 'a@b.co' });
+  });
+
+  it('refuses a missing required parameter with the spec text', () => {
+    const api = createApiClient({ baseUrl: backend.url });
+    expect(() => api.subscriptionsPost({ email: undefined as unknown as string })).toThrow(
+      new RequiredError('email', 'subscriptionsPost'),
+    );
+    expect(() => api.subscriptionsPost({ email: null as unknown as string })).toThrow(
+      'Required parameter email was null or undefined when calling subscriptionsPost.',
+    );
+    expect(() => api.subscriptionActivationPost({ key: undefined as unknown as string, email: 'a@b.co' })).toThrow(
+      'Required parameter key was null or undefined when calling subscriptionActivationPost.',
+    );
+  });
+
+  it('reports a non-2xx answer with its status and body', async () => {
+    backend.respondWith((req, res) => res.status(400).json({ error: 'Invalid activation key' }));
+    const api = createApiClient({ baseUrl: backend.url });
+    const error = await api.subscriptionActivationPost({ key: 'x', email: 'a@b.co' }).catch((e: ApiError) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error.message).toBe('Request failed with status code 400');
+    expect(error.status).toBe(400);
+    expect(errorMessage(error)).toBe('Invalid activation key');
+  });
+
+  it('falls back to the error message when the answer has no error field', async () => {
+    backend.respondWith((req, res) => res.status(500).send('oops'));
+    const api = createApiClient({ baseUrl: backend.url });
+    const error = await api.subscriptionsPost({ email: 'a@b.co' }).catch((e: ApiError) => e);
+    expect(errorMessage(error)).toBe('Request failed with status code 500');
+  });
+
+  it("says 'Network Error' when nothing answers", async () => {
+    const api = createApiClient({ baseUrl: `http://127.0.0.1:${await freePort()}` });
+    await expect(api.subscriptionsPost({ email: 'a@b.co' })).rejects.toThrow(new ApiError('Network Error'));
+  });
+
+  it("says 'timeout of {n}ms exceeded' when a timeout is set and passes", async () => {
+    backend.respondWith(() => new Promise(() => {}));
+    const api = createApiClient({ baseUrl: backend.url, timeoutMs: 50 });
+    await expect(api.subscriptionsPost({ email: 'a@b.co' })).rejects.toThrow('timeout of 50ms exceeded');
+  });
+
+  it("says 'Request aborted' when the caller aborts, and waits without limit by default", async () => {
+    backend.respondWith(() => new Promise(() => {}));
+    const api = createApiClient({ baseUrl: backend.url });
+    const controller = new AbortController();
+    const call = api.subscriptionsPost({ email: 'a@b.co' }, { signal: controller.signal });
+    setTimeout(() => controller.abort(), 100);
+    await expect(call).rejects.toThrow('Request aborted');
+  });
+
+  it('shows other errors as they are', () => {
+    expect(errorMessage(new Error('Something else'))).toBe('Something else');
+    expect(errorMessage('plain')).toBe('plain');
+  });
+});

@@ -1,0 +1,26 @@
+import { EMAIL_PATTERN, MESSAGES, validateActivation, validateWaitlist } from '../../shared/validation';
+
+describe('validation rules (spec §5)', () => {
+  it('requires the email with the exact message', () => {
+    expect(validateWaitlist({ email: '', description: 'me' })).toEqual({ email: 'Email address is required' });
+    expect(validateActivation({ key: 'k' })).toEqual({ email: 'Email address is required' });
+  });
+
+  it('flags an email that does not match the pattern, with no message', () => {
+    for (const email of ['plainaddress', 'a@b', 'a b@c.de', 'a@b.co ', ' a@b.co', 'a@@b.co', 'a@b.co\n']) {
+      expect(validateWaitlist({ email, description: 'x' })).toEqual({ email: '' });
+    }
+  });
+
+  it('accepts ordinary addresses, unicode included', () => {
+    for (const email of ['a@b.co', 'first.last+tag@sub.example.org', 'zoë@exämple.de']) {
+      expect(EMAIL_PATTERN.test(email)).toBe(true);
+      expect(validateWaitlist({ email, description: 'x' })).toEqual({});
+    }
+  });
+
+  it('requires the description on the waitlist and the key on activation', () => {
+    expect(validateWaitlist({ email: 'a@b.co', description: '' })).toEqual({ description: MESSAGES.required });
+    expect(validateActivation({ email: 'a@b.co', key: '' })).toEqual({ key: 'Required' });
+  });
+});
