@@ -50,7 +50,7 @@ describe('API client', () => {
   it('reports a non-2xx answer with its status and body', async () => {
     backend.respondWith((req, res) => res.status(400).json({ error: 'Invalid activation key' }));
     const api = createApiClient({ baseUrl: backend.url });
-    const error = await api.subscriptionActivationPost({ key: 'x', email: 'a@b.co' }).catch((e: ApiError) => e);
+    const error = (await api.subscriptionActivationPost({ key: 'x', email: 'a@b.co' }).catch((e: unknown) => e)) as ApiError;
     expect(error).toBeInstanceOf(ApiError);
     expect(error.message).toBe('Request failed with status code 400');
     expect(error.status).toBe(400);
