@@ -87,7 +87,7 @@ async function precompress(files: string[]): Promise<void> {
 async function buildServer(): Promise<void> {
   await esbuild.build({
     absWorkingDir: ROOT,
-    entryPoints: { index: 'server/index.ts' },
+    entryPoints: { index: 'server/index.ts', waitlist: 'server/cli/waitlist.ts' },
     outdir: path.join(DIST, 'server'),
     bundle: true,
     platform: 'node',

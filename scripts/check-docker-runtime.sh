@@ -24,4 +24,6 @@ for path in / /activate /missing; do
   echo "GET $path -> $(curl -s -o /dev/null -w '%{http_code} %{content_type} %{size_download}B' "http://127.0.0.1:$port$path")"
 done
 curl -s "http://127.0.0.1:$port/" | grep -q 'Join wait list' && echo "page content: ok"
+echo "POST /api/subscriptions -> $(curl -s -w ' %{http_code}' -F email=docker@example.org -F description=smoke "http://127.0.0.1:$port/api/subscriptions")"
+echo "CLI count (node dist/server/waitlist.js) -> $(cd "$work" && DATA_DIR="$work/data" node dist/server/waitlist.js count)"
 kill -TERM "$pid"; wait "$pid" && echo "SIGTERM: exit 0"

@@ -7,6 +7,7 @@ import { apiRouter } from './api/router';
 import { ASSETS_URL_PREFIX, hashedAssets, loadManifest, publicFiles } from './assets';
 import { publicConfigOf, type Config } from './config';
 import { healthCheck } from './health';
+import { openServices, type Services } from './services';
 import { createLogger, requestLogger, type Logger } from './logger';
 import { createRenderer } from './render';
 import { securityHeaders } from './security';
@@ -14,6 +15,8 @@ import { seoFiles } from './seo';
 
 export interface AppDeps {
   logger?: Logger;
+  /** Database-backed services; opened from config.dataDir when not given. */
+  services?: Services;
   /** Client build manifest; read from dist/client once, here, when not given. */
   assets?: AssetManifest;
 }
@@ -21,6 +24,7 @@ export interface AppDeps {
 export function createApp(config: Config, deps: AppDeps = {}) {
   const logger = deps.logger ?? createLogger(config);
   const assets = deps.assets ?? loadManifest();
+  const services = deps.services ?? openServices(config);
   const app = express();
 
   // Proxy trust: req.ip, req.protocol and req.host honour X-Forwarded-* only from TRUST_PROXY.
@@ -38,10 +42,10 @@ export function createApp(config: Config, deps: AppDeps = {}) {
   app.use(requestLogger(logger));
 
   // Health probe.
-  app.get('/healthz', healthCheck);
+  app.get('/healthz', healthCheck(services.outbox));
 
-  // API proxy, before any body parser so it sees the raw body.
-  app.use('/api', apiRouter(config, logger));
+  // API (embedded store or proxy), before any body parser so it sees the raw body.
+  app.use('/api', apiRouter(config, services, logger));
 
   // Content-hashed build output: long-lived cache; a miss is a plain 404.
   app.use(ASSETS_URL_PREFIX, hashedAssets());

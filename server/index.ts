@@ -3,6 +3,8 @@ import type { Server } from 'node:http';
 import { createApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
 import { createLogger, type Logger } from './logger';
+import { startOutboxWorker } from './outbox-worker';
+import { openServices, type Services } from './services';
 
 /** Above common proxy idle timeouts (AWS ALB 60 s, nginx 75 s keepalive is client-side). */
 export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
@@ -10,8 +12,8 @@ export const HEADERS_TIMEOUT_MS = 66_000;
 export const REQUEST_TIMEOUT_MS = 30_000;
 export const SHUTDOWN_GRACE_MS = 10_000;
 
-export function startServer(config: Config, logger: Logger): Promise<Server> {
-  const app = createApp(config, { logger });
+export function startServer(config: Config, logger: Logger, services: Services): Promise<Server> {
+  const app = createApp(config, { logger, services });
   return new Promise((resolve, reject) => {
     const server = app.listen(config.port, config.host, () => resolve(server));
     server.once('error', reject);
@@ -50,10 +52,17 @@ async function main() {
     throw err;
   }
   const logger = createLogger(config);
-  const server = await startServer(config, logger);
+  const services = openServices(config);
+  const server = await startServer(config, logger, services);
+  const worker = config.backendUrl
+    ? startOutboxWorker({ outbox: services.outbox, backendUrl: config.backendUrl, timeoutMs: config.upstreamTimeoutMs, logger })
+    : undefined;
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  logger.info({ port, backend: config.backendUrl ? 'proxy' : 'none' }, `OrgNote site listening on http://localhost:${port}`);
+  logger.info(
+    { port, api: config.backendUrl ? 'proxy' : 'embedded', outbox: services.outbox.depth() },
+    `OrgNote site listening on http://localhost:${port}`,
+  );
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -61,6 +70,8 @@ async function main() {
     stopping = true;
     logger.info({ signal }, 'shutting down');
     const result = await shutdown(server);
+    await worker?.stop();
+    services.close();
     logger.info({ result }, 'stopped');
     process.exit(0);
   };

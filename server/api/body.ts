@@ -74,19 +74,3 @@ export function readApiBody(req: Request, res: Response, next: NextFunction): vo
   }
   rawBody(req, res, next);
 }
-
-/** Rebuilds multer's field object as FormData, so a multer backend parses the same fields back. */
-export function toFormData(fields: FormFields): FormData {
-  const form = new FormData();
-  const append = (name: string, value: unknown) => {
-    if (Array.isArray(value)) {
-      for (const item of value) append(name, item);
-    } else if (value !== null && typeof value === 'object') {
-      for (const [key, inner] of Object.entries(value)) append(`${name}[${key}]`, inner);
-    } else {
-      form.append(name, String(value));
-    }
-  };
-  for (const [name, value] of Object.entries(fields)) append(name, value);
-  return form;
-}

@@ -1,6 +1,7 @@
 // forwardToBackend: relays one /api request to BACKEND_URL and the answer back unchanged.
 import type { Request, Response } from 'express';
-import { isMultipart, toFormData, type FormFields } from './body';
+import { isMultipart, type FormFields } from './body';
+import { toFieldList, toFormData } from './submission';
 
 /** Hop-by-hop headers (RFC 9110 §7.6.1) plus those we recompute; never forwarded either way. */
 const HOP_BY_HOP = new Set([
@@ -46,7 +47,7 @@ function requestHeaders(req: Request, multipart: boolean): Headers {
 
 function requestBody(req: Request): BodyInit | undefined {
   if (req.method === 'GET' || req.method === 'HEAD') return undefined;
-  if (isMultipart(req)) return toFormData((req.body ?? {}) as FormFields);
+  if (isMultipart(req)) return toFormData(toFieldList((req.body ?? {}) as FormFields));
   return Buffer.isBuffer(req.body) && req.body.length > 0 ? new Uint8Array(req.body) : undefined;
 }
 

@@ -31,11 +31,11 @@ function get(url: string): Promise<{ status: number; body: string }> {
 }
 
 describe('server entry point', () => {
-  it('answers /healthz with 200 {"status":"ok"}', async () => {
+  it('answers /healthz with 200 {"status":"ok","outbox":0}', async () => {
     server = await startServerProcess();
     const res = await get(`${server.url}/healthz`);
     expect(res.status).toBe(200);
-    expect(JSON.parse(res.body)).toEqual({ status: 'ok' });
+    expect(JSON.parse(res.body)).toEqual({ status: 'ok', outbox: 0 });
   });
 
   it.each(['SIGTERM', 'SIGINT'] as const)('on %s lets an in-flight request finish, refuses new ones and exits 0', async (signal) => {

@@ -1,9 +1,18 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 // A validated Config for tests, from env-style overrides (so the real parsing runs too).
 import { loadConfig, type Config } from '../../server/config';
 import { createLogger, type Logger } from '../../server/logger';
 
+/** A fresh, empty data directory under the OS temp folder. */
+export function tempDataDir(): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), 'orgnote-test-'));
+}
+
+/** Each config gets its own empty DATA_DIR unless the test names one. */
 export function testConfig(env: Record<string, string | undefined> = {}): Config {
-  return loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', ...env });
+  return loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATA_DIR: tempDataDir(), ...env });
 }
 
 /** A logger that keeps every line it writes, to check what reaches the log. */

@@ -4,6 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import path from 'node:path';
 import { freePort } from './backend';
+import { tempDataDir } from './config';
 
 export interface ServerProcess {
   child: ChildProcess;
@@ -18,7 +19,7 @@ const ENTRY = path.resolve(__dirname, '../../dist/server/index.js');
 export async function startServerProcess(env: Record<string, string> = {}): Promise<ServerProcess> {
   const port = await freePort();
   const child = spawn(process.execPath, [ENTRY], {
-    env: { PATH: process.env.PATH, NODE_ENV: 'production', HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'info', ...env },
+    env: { PATH: process.env.PATH, NODE_ENV: 'production', HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'info', DATA_DIR: tempDataDir(), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

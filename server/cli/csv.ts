@@ -1,0 +1,9 @@
+// RFC 4180 CSV: CRLF line ends; a field with a comma, quote, CR or LF is quoted, quotes doubled.
+export function csvField(value: string | null | undefined): string {
+  const text = value ?? '';
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+export function toCsv(header: string[], rows: (string | null)[][]): string {
+  return [header, ...rows].map((row) => row.map(csvField).join(',')).join('\r\n') + '\r\n';
+}

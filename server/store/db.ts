@@ -1,0 +1,68 @@
+// The site's own SQLite file (DATA_DIR/waitlist.db): waitlist signups, activation keys and the
+// outbox of submissions waiting for the backend. WAL + synchronous=FULL: once a statement has
+// returned, the row survives a crash or kill -9 (the 2xx is only sent after that).
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+
+export type Db = Database.Database;
+
+export const DB_FILE_NAME = 'waitlist.db';
+
+/** Schema versions, applied in order; PRAGMA user_version records how far a file has come. */
+const MIGRATIONS: string[] = [
+  // 1: signups, activation keys, outbox
+  `
+  CREATE TABLE signups (
+    id INTEGER PRIMARY KEY,
+    email TEXT NOT NULL,
+    email_key TEXT NOT NULL UNIQUE,
+    description TEXT NOT NULL DEFAULT '',
+    created_at TEXT NOT NULL,
+    activated_at TEXT
+  );
+  CREATE INDEX signups_created_at ON signups (created_at);
+  CREATE TABLE activation_keys (
+    key_hash TEXT PRIMARY KEY,
+    email_key TEXT NOT NULL REFERENCES signups (email_key),
+    created_at TEXT NOT NULL
+  );
+  CREATE TABLE outbox (
+    id INTEGER PRIMARY KEY,
+    path TEXT NOT NULL,
+    fields TEXT NOT NULL,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    next_attempt_at INTEGER NOT NULL,
+    last_error TEXT,
+    created_at TEXT NOT NULL
+  );
+  CREATE INDEX outbox_next_attempt_at ON outbox (next_attempt_at);
+  `,
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+function migrate(db: Db): void {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  if (current > SCHEMA_VERSION) {
+    throw new Error(`${db.name} has schema version ${current}, newer than this release knows (${SCHEMA_VERSION}).`);
+  }
+  for (let version = current; version < SCHEMA_VERSION; version++) {
+    db.transaction(() => {
+      db.exec(MIGRATIONS[version]);
+      db.pragma(`user_version = ${version + 1}`);
+    })();
+  }
+}
+
+export function openDatabase(dataDir: string): Db {
+  fs.mkdirSync(dataDir, { recursive: true });
+  const db = new Database(path.join(dataDir, DB_FILE_NAME));
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+  db.pragma('foreign_keys = ON');
+  // Concurrent CLI commands wait for the server's write instead of failing at once.
+  db.pragma('busy_timeout = 5000');
+  migrate(db);
+  return db;
+}

@@ -1,0 +1,56 @@
+// What a waitlist or activation submission must look like once it reaches a server: the spec §5
+// rules plus the limits a store needs (RFC 5321 address length, a bounded description).
+import { checkEmail, MESSAGES } from './validation';
+
+export const EMAIL_MAX_LENGTH = 254;
+export const DESCRIPTION_MAX_LENGTH = 2000;
+
+export interface Signup {
+  /** trimmed, as the visitor typed it */
+  email: string;
+  description: string;
+}
+
+export type Checked<T> = { ok: true; value: T } | { ok: false; error: string };
+
+function text(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  return undefined;
+}
+
+export function checkSignupEmail(raw: unknown): Checked<string> {
+  if (raw !== undefined && typeof raw !== 'string') return { ok: false, error: 'Email must be a single text value' };
+  const email = (raw ?? '').trim();
+  const problem = checkEmail(email);
+  if (problem !== undefined) return { ok: false, error: problem || 'Email address is invalid' };
+  if (email.length > EMAIL_MAX_LENGTH) return { ok: false, error: `Email address is longer than ${EMAIL_MAX_LENGTH} characters` };
+  return { ok: true, value: email };
+}
+
+/** Server-side check of a waitlist submission (spec §7: description optional for the API). */
+export function checkSignup(fields: Record<string, unknown>): Checked<Signup> {
+  const email = checkSignupEmail(fields.email);
+  if (!email.ok) return email;
+  if (fields.description !== undefined && typeof fields.description !== 'string') {
+    return { ok: false, error: 'Description must be a single text value' };
+  }
+  const description = text(fields.description) ?? '';
+  if (description.length > DESCRIPTION_MAX_LENGTH) {
+    return { ok: false, error: `Description is longer than ${DESCRIPTION_MAX_LENGTH} characters` };
+  }
+  return { ok: true, value: { email: email.value, description } };
+}
+
+export function checkActivation(fields: Record<string, unknown>): Checked<{ email: string; key: string }> {
+  const email = checkSignupEmail(fields.email);
+  if (!email.ok) return email;
+  const key = text(fields.key)?.trim() ?? '';
+  if (!key) return { ok: false, error: `key: ${MESSAGES.required}` };
+  if (key.length > 200) return { ok: false, error: 'Invalid activation key' };
+  return { ok: true, value: { email: email.value, key } };
+}
+
+/** How two addresses are compared: trimmed and case-insensitive. */
+export function emailKey(email: string): string {
+  return email.trim().toLowerCase();
+}
