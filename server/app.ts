@@ -8,6 +8,7 @@ import { ASSETS_URL_PREFIX, hashedAssets, loadManifest, publicFiles } from './as
 import { publicConfigOf, type Config } from './config';
 import { healthCheck } from './health';
 import { openServices, type Services } from './services';
+import { createSignupDesk } from './signups';
 import { createLogger, requestLogger, type Logger } from './logger';
 import { createRenderer } from './render';
 import { securityHeaders } from './security';
@@ -25,6 +26,7 @@ export function createApp(config: Config, deps: AppDeps = {}) {
   const logger = deps.logger ?? createLogger(config);
   const assets = deps.assets ?? loadManifest();
   const services = deps.services ?? openServices(config);
+  const deliverSignup = createSignupDesk(config, services, logger);
   const app = express();
 
   // Proxy trust: req.ip, req.protocol and req.host honour X-Forwarded-* only from TRUST_PROXY.
@@ -45,7 +47,7 @@ export function createApp(config: Config, deps: AppDeps = {}) {
   app.get('/healthz', healthCheck(services.outbox));
 
   // API (embedded store or proxy), before any body parser so it sees the raw body.
-  app.use('/api', apiRouter(config, services, logger));
+  app.use('/api', apiRouter(config, services, deliverSignup, logger));
 
   // Content-hashed build output: long-lived cache; a miss is a plain 404.
   app.use(ASSETS_URL_PREFIX, hashedAssets());

@@ -1,24 +1,15 @@
-// The API answered by the site itself when no BACKEND_URL is set: the waitlist lives in SQLite.
+// The rest of the API answered by the site itself when no BACKEND_URL is set: activation keys
+// from the embedded store, and clear JSON for anything else.
 import express, { type Router } from 'express';
-import { checkActivation, checkSignup } from '../../shared/signup';
-import type { Logger } from '../logger';
+import { checkActivation } from '../../shared/signup';
 import type { Waitlist } from '../store/waitlist';
 import { ApiError } from './errors';
 import { fieldsOf } from './submission';
 
 export const INVALID_KEY = 'Invalid activation key';
 
-export function embeddedApi(waitlist: Waitlist, logger: Logger): Router {
+export function embeddedApi(waitlist: Waitlist): Router {
   const router = express.Router();
-
-  router.post('/subscriptions', (req, res) => {
-    const checked = checkSignup(fieldsOf(req));
-    if (!checked.ok) throw new ApiError(400, checked.error);
-    // Same answer for a new and a repeated address: the API never tells who is on the list.
-    const added = waitlist.add(checked.value);
-    logger.info({ event: 'signup', added }, 'waitlist signup');
-    res.status(201).json({ email: checked.value.email });
-  });
 
   router.post('/subscription-activation', (req, res) => {
     const checked = checkActivation(fieldsOf(req));

@@ -1,18 +1,21 @@
-// /api/*: path guard → body → either the embedded store (no BACKEND_URL) or the backend proxy.
-// Mounted before any body parser, so the raw request reaches this router untouched.
+// /api/*: path guard → body → waitlist signups (both modes) → the embedded store (no BACKEND_URL)
+// or the backend proxy. Mounted before any body parser, so the raw request reaches it untouched.
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
 import type { Services } from '../services';
+import type { DeliverSignup } from '../signups';
 import { readApiBody } from './body';
 import { embeddedApi } from './embedded';
 import { ApiError, sendApiError } from './errors';
 import { proxyApi } from './proxy';
 import { isSafeApiPath } from './safe-path';
+import { subscriptionsHandler } from './subscriptions';
 
 export function apiRouter(
   config: Pick<Config, 'backendUrl' | 'upstreamTimeoutMs'>,
-  services: Pick<Services, 'waitlist' | 'outbox'>,
+  services: Pick<Services, 'waitlist'>,
+  deliverSignup: DeliverSignup,
   logger: Logger,
 ): Router {
   const router = express.Router();
@@ -23,12 +26,10 @@ export function apiRouter(
 
   router.use(readApiBody);
 
+  router.post('/subscriptions', subscriptionsHandler(deliverSignup));
+
   const { backendUrl } = config;
-  router.use(
-    backendUrl
-      ? proxyApi({ ...config, backendUrl }, services.outbox, logger)
-      : embeddedApi(services.waitlist, logger),
-  );
+  router.use(backendUrl ? proxyApi({ ...config, backendUrl }, logger) : embeddedApi(services.waitlist));
 
   // Every /api error is JSON; details stay in the log.
   router.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {

@@ -1,0 +1,57 @@
+// One place that takes a checked waitlist signup and makes it durable, whichever way it arrived
+// (the API or the no-JavaScript form): the embedded store when there is no BACKEND_URL, otherwise
+// the backend, with the outbox when the backend cannot take it (docs/decisions/0005-outbox.md).
+import type { Request, Response } from 'express';
+import type { Signup } from '../shared/signup';
+import { callBackend, ClientGoneError, type UpstreamAnswer } from './api/forward';
+import type { FormFields } from './api/body';
+import { upstreamUrl } from './api/safe-path';
+import { fieldsOf, toFieldList } from './api/submission';
+import type { Config } from './config';
+import type { Logger } from './logger';
+import type { Services } from './services';
+
+export const SUBSCRIPTIONS_PATH = '/api/subscriptions';
+
+export type Delivery =
+  | { kind: 'stored' }
+  | { kind: 'answered'; answer: UpstreamAnswer }
+  | { kind: 'queued' }
+  | { kind: 'client-gone' };
+
+export function createSignupDesk(
+  config: Pick<Config, 'backendUrl' | 'upstreamTimeoutMs'>,
+  services: Pick<Services, 'waitlist' | 'outbox'>,
+  logger: Logger,
+) {
+  const queue = (path: string, fields: FormFields, reason: string): Delivery => {
+    const id = services.outbox.enqueue(path, toFieldList(fields));
+    logger.warn({ outboxId: id, reason }, 'backend could not take a signup; queued');
+    return { kind: 'queued' };
+  };
+
+  /**
+   * `req` carries the submission as parsed fields (req.body); `path` is the API path and query
+   * it goes to upstream. Returns only after the signup is committed somewhere.
+   */
+  return async function deliverSignup(req: Request, res: Response, signup: Signup, path = SUBSCRIPTIONS_PATH): Promise<Delivery> {
+    if (!config.backendUrl) {
+      const added = services.waitlist.add(signup);
+      logger.info({ event: 'signup', added }, 'waitlist signup');
+      return { kind: 'stored' };
+    }
+    const fields = fieldsOf(req);
+    const target = upstreamUrl(config.backendUrl, path)!;
+    let answer: UpstreamAnswer;
+    try {
+      answer = await callBackend(req, res, target, config.upstreamTimeoutMs);
+    } catch (err) {
+      if (err instanceof ClientGoneError) return { kind: 'client-gone' };
+      return queue(path, fields, (err as Error).constructor.name);
+    }
+    if (answer.status >= 500) return queue(path, fields, `status ${answer.status}`);
+    return { kind: 'answered', answer };
+  };
+}
+
+export type DeliverSignup = ReturnType<typeof createSignupDesk>;
