@@ -2,7 +2,7 @@
 import type { RouteObject } from 'react-router-dom';
 import { RootLayout } from './pages/RootLayout';
 import { LandingLayout } from './pages/LandingLayout';
-import { WaitlistPage } from './pages/WaitlistPage';
+import { waitlistAction, WaitlistPage } from './pages/WaitlistPage';
 import { ActivatePage } from './pages/ActivatePage';
 import { ErrorScreen } from './pages/ErrorScreen';
 
@@ -23,7 +23,7 @@ export const routes: RouteObject[] = [
         id: 'landing',
         element: <LandingLayout />,
         children: [
-          { id: 'waitlist', index: true, element: <WaitlistPage /> },
+          { id: 'waitlist', index: true, element: <WaitlistPage />, action: waitlistAction },
           { id: 'activate', path: 'activate', element: <ActivatePage /> },
         ],
       },

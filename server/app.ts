@@ -3,7 +3,10 @@
 import compression from 'compression';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { AssetManifest } from '../shared/manifest';
+import { readApiBody } from './api/body';
+import { ApiError, sendApiError } from './api/errors';
 import { apiRouter } from './api/router';
+import { nativeFormContext } from './waitlist-form';
 import { ASSETS_URL_PREFIX, hashedAssets, loadManifest, publicFiles } from './assets';
 import { publicConfigOf, type Config } from './config';
 import { healthCheck } from './health';
@@ -57,7 +60,16 @@ export function createApp(config: Config, deps: AppDeps = {}) {
   app.use(seoFiles(config));
 
   // Everything else is a page, rendered by React on the server.
-  const renderPage = createRenderer({ assets, publicConfig: publicConfigOf(config), logger, siteUrl: config.siteUrl });
+  // The waitlist form also works without JavaScript: a native POST to /?index (spec §4 states,
+  // docs/decisions/0006-no-javascript.md).
+  const renderPage = createRenderer({
+    assets,
+    publicConfig: publicConfigOf(config),
+    logger,
+    siteUrl: config.siteUrl,
+    actionContext: nativeFormContext(deliverSignup),
+  });
+  app.post('/', readApiBody, renderPage);
   app.use((req, res, next) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.setHeader('Allow', 'GET, HEAD');
@@ -68,6 +80,7 @@ export function createApp(config: Config, deps: AppDeps = {}) {
 
   // Last resort: log the details, show the client nothing internal.
   app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    if (err instanceof ApiError) return sendApiError(res, err.status, err.message);
     const status = (err as { status?: number }).status;
     const clientError = typeof status === 'number' && status >= 400 && status < 500;
     if (!clientError) logger.error({ err }, 'unhandled error');

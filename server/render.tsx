@@ -39,18 +39,20 @@ export interface RendererOptions {
   logger: Logger;
   /** SITE_URL, when configured (see seo.ts). */
   siteUrl?: string;
+  /** Per-request context for route actions (the native form POST). */
+  actionContext?: (req: Request, res: Response) => unknown;
   /** The site's route table unless a test renders its own. */
   routes?: RouteObject[];
 }
 
-export function createRenderer({ assets, publicConfig, logger, siteUrl, routes = siteRoutes }: RendererOptions) {
+export function createRenderer({ assets, publicConfig, logger, siteUrl, actionContext, routes = siteRoutes }: RendererOptions) {
   const handler = createStaticHandler(routes);
 
   return async function renderPage(req: Request, res: Response, next: NextFunction): Promise<void> {
     const request = toFetchRequest(req, res);
     let context;
     try {
-      context = await handler.query(request);
+      context = await handler.query(request, { requestContext: actionContext?.(req, res) as never });
     } catch (err) {
       return next(err);
     }

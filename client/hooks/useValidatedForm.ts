@@ -6,10 +6,15 @@ import type { FieldErrors } from '../../shared/validation';
 
 type FieldElement = HTMLInputElement | HTMLTextAreaElement;
 
-export function useValidatedForm<K extends string>(initial: Record<K, string>, validate: (values: Record<K, string>) => FieldErrors<K>) {
+/** `initialErrors` come from a server-side check (the no-JavaScript form); they count as a submit. */
+export function useValidatedForm<K extends string>(
+  initial: Record<K, string>,
+  validate: (values: Record<K, string>) => FieldErrors<K>,
+  initialErrors?: FieldErrors<K>,
+) {
   const [values, setValues] = useState(initial);
-  const [errors, setErrors] = useState<FieldErrors<K>>({});
-  const [submitted, setSubmitted] = useState(false);
+  const [errors, setErrors] = useState<FieldErrors<K>>(initialErrors ?? {});
+  const [submitted, setSubmitted] = useState(initialErrors !== undefined);
   const elements = useRef<Partial<Record<K, FieldElement | null>>>({});
   const order = Object.keys(initial) as K[];
 
@@ -43,5 +48,8 @@ export function useValidatedForm<K extends string>(initial: Record<K, string>, v
     onValid(values);
   };
 
-  return { values, errors, field, handleSubmit, focusField };
+  /** The field that should have focus first: the first invalid one, else the first empty one. */
+  const firstField = order.find((name) => errors[name] !== undefined) ?? order.find((name) => !values[name]) ?? order[0];
+
+  return { values, errors, field, handleSubmit, focusField, firstField };
 }

@@ -32,10 +32,9 @@ export function ActivatePage() {
 
 function ActivationForm() {
   const [params] = useSearchParams();
-  const prefilledEmail = params.get('email') ?? '';
   const links = useSiteLinks();
   const [status, setStatus] = useState<Status>({ kind: 'idle' });
-  const form = useValidatedForm({ email: prefilledEmail, key: '' }, validateActivation);
+  const form = useValidatedForm({ email: params.get('email') ?? '', key: '' }, validateActivation);
 
   const submit = form.handleSubmit(({ email, key }) => {
     try {
@@ -97,8 +96,8 @@ function ActivationForm() {
       <h2 id="activate-title" className="form-title">
         Enter your activation key
       </h2>
-      <TextField label="Email" type="email" autoComplete="email" autoFocus={!prefilledEmail} {...form.field('email')} />
-      <TextField label="Activation key" autoComplete="one-time-code" autoFocus={Boolean(prefilledEmail)} {...form.field('key')} name="token" />
+      <TextField label="Email" type="email" autoComplete="email" autoFocus={form.firstField === 'email'} {...form.field('email')} />
+      <TextField label="Activation key" autoComplete="one-time-code" autoFocus={form.firstField === 'key'} {...form.field('key')} name="token" />
       <SubmitButton>Activate</SubmitButton>
     </form>
   );

@@ -1,7 +1,8 @@
 // '/' child route: the waitlist form (spec §3–§5, §7). idle → submitting → joined; the call's
 // outcome is never shown (spec §4, §8), and the 'subscribed' flag makes joined the starting state.
-import { useState } from 'react';
-import { useSearchParams } from 'react-router-dom';
+import { useEffect, useState } from 'react';
+import { data, redirect, useActionData, useSearchParams, type ActionFunctionArgs } from 'react-router-dom';
+import { JOINED_PARAM, WAITLIST_FORM_ACTION, type ServerActionContext, type WaitlistSubmission } from '../../shared/native-form';
 import { validateWaitlist } from '../../shared/validation';
 import { useApiClient } from '../api-client';
 import { ExternalLink } from '../components/ExternalLink';
@@ -24,6 +25,18 @@ export function WaitlistJoined({ focusOnMount }: { focusOnMount: boolean }) {
   );
 }
 
+/**
+ * The index route's action: only the server runs it, for the native (no-JavaScript) POST; with
+ * JavaScript the form submits through the API client instead.
+ */
+export async function waitlistAction({ context }: ActionFunctionArgs) {
+  const server = context as Partial<ServerActionContext> | undefined;
+  if (!server?.submitWaitlist) throw new Response(null, { status: 405, statusText: 'Method Not Allowed' });
+  const result = await server.submitWaitlist();
+  if (result.ok) return redirect(`/?${JOINED_PARAM}`, 303);
+  return data(result, { status: 400 });
+}
+
 export function WaitlistPage() {
   return (
     <>
@@ -35,13 +48,19 @@ export function WaitlistPage() {
 
 function WaitlistForm() {
   const [params] = useSearchParams();
-  const prefilledEmail = params.get('email') ?? '';
+  const rejected = useActionData() as Extract<WaitlistSubmission, { ok: false }> | undefined;
+  const joinedWithoutScript = params.has(JOINED_PARAM);
   const alreadySubscribed = useSubscribedFlag();
   const [status, setStatus] = useState<'idle' | 'submitting' | 'joined'>('idle');
   const api = useApiClient();
-  const form = useValidatedForm({ email: prefilledEmail, description: '' }, validateWaitlist);
+  const form = useValidatedForm(rejected?.values ?? { email: params.get('email') ?? '', description: '' }, validateWaitlist, rejected?.errors);
 
-  if (status === 'joined' || (alreadySubscribed && status === 'idle')) {
+  // A native submission that ended on /?joined counts as joined for later visits too.
+  useEffect(() => {
+    if (joinedWithoutScript) setSubscribedFlag();
+  }, [joinedWithoutScript]);
+
+  if (status === 'joined' || ((alreadySubscribed || joinedWithoutScript) && status === 'idle')) {
     return <WaitlistJoined focusOnMount={status === 'joined'} />;
   }
 
@@ -58,12 +77,25 @@ function WaitlistForm() {
   });
 
   return (
-    <form className="form-card" method="post" encType="multipart/form-data" noValidate onSubmit={submit} aria-labelledby="waitlist-title">
+    <form
+      className="form-card"
+      action={WAITLIST_FORM_ACTION}
+      method="post"
+      encType="multipart/form-data"
+      noValidate
+      onSubmit={submit}
+      aria-labelledby="waitlist-title"
+    >
       <h2 id="waitlist-title" className="form-title">
         Join wait list
       </h2>
-      <TextField label="Email" type="email" autoComplete="email" autoFocus={!prefilledEmail} {...form.field('email')} />
-      <TextField label="About me (or github profile)" multiline autoFocus={Boolean(prefilledEmail)} {...form.field('description')} />
+      <TextField label="Email" type="email" autoComplete="email" autoFocus={form.firstField === 'email'} {...form.field('email')} />
+      <TextField
+        label="About me (or github profile)"
+        multiline
+        autoFocus={form.firstField === 'description'}
+        {...form.field('description')}
+      />
       <SubmitButton busy={status === 'submitting'}>Join</SubmitButton>
     </form>
   );

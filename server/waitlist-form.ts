@@ -1,0 +1,34 @@
+// The waitlist form without JavaScript: a native multipart POST to /?index. The server checks it
+// with the same rules and messages as the browser, then records it exactly like the API does.
+import type { Request, Response } from 'express';
+import type { ServerActionContext, WaitlistSubmission } from '../shared/native-form';
+import { checkSignup } from '../shared/signup';
+import { validateWaitlist, type WaitlistFields } from '../shared/validation';
+import { fieldsOf } from './api/submission';
+import type { DeliverSignup } from './signups';
+
+const asText = (value: unknown): string => (typeof value === 'string' ? value : '');
+
+export async function submitNativeWaitlist(req: Request, res: Response, deliverSignup: DeliverSignup): Promise<WaitlistSubmission> {
+  const fields = fieldsOf(req);
+  const values: WaitlistFields = { email: asText(fields.email), description: asText(fields.description) };
+  const errors = validateWaitlist(values);
+  if (Object.keys(errors).length === 0) {
+    const checked = checkSignup({ ...fields, ...values });
+    if (!checked.ok) {
+      const field = checked.error.startsWith('Description') ? 'description' : 'email';
+      errors[field] = checked.error;
+    } else {
+      await deliverSignup(req, res, checked.value);
+      // Spec §4: what the backend thought is not shown; the visitor is joined either way.
+      return { ok: true };
+    }
+  }
+  return { ok: false, values, errors };
+}
+
+export function nativeFormContext(deliverSignup: DeliverSignup) {
+  return (req: Request, res: Response): ServerActionContext => ({
+    submitWaitlist: () => submitNativeWaitlist(req, res, deliverSignup),
+  });
+}

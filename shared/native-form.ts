@@ -1,0 +1,18 @@
+// The contract between the no-JavaScript waitlist form (a native POST to /?index, handled by the
+// index route's action on the server) and the server that records it.
+import type { FieldErrors, WaitlistFields } from './validation';
+
+export type WaitlistSubmission =
+  | { ok: true }
+  | { ok: false; values: WaitlistFields; errors: FieldErrors<keyof WaitlistFields> };
+
+/** What the server hands the route action as its context. */
+export interface ServerActionContext {
+  submitWaitlist(): Promise<WaitlistSubmission>;
+}
+
+/** After a native submission the visitor lands on /?joined, which shows the joined view. */
+export const JOINED_PARAM = 'joined';
+
+/** Where the native form posts: '?index' makes React Router pick the index route's action. */
+export const WAITLIST_FORM_ACTION = '/?index';
