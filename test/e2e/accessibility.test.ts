@@ -1,0 +1,105 @@
+// axe-core in Chromium on every screen of the spec, at phone and desktop widths.
+import fs from 'node:fs';
+import type { Page } from 'playwright-core';
+import { hydrated, startSite, VIEWPORTS, type Site } from '../support/site';
+
+const AXE_SOURCE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+let site: Site;
+beforeAll(async () => {
+  site = await startSite();
+}, 30_000);
+afterAll(() => site?.close());
+
+interface Violation {
+  id: string;
+  impact: string;
+  nodes: { target: string[] }[];
+}
+
+/** Runs axe (injected through the devtools protocol, so the page's CSP stays as it is). */
+async function axeViolations(page: Page): Promise<string[]> {
+  await page.evaluate(AXE_SOURCE);
+  const violations = (await page.evaluate(() =>
+    (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: Violation[] }> } }).axe
+      .run(document, { resultTypes: ['violations'] })
+      .then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => ({ target: n.target })) }))),
+  )) as Violation[];
+  return violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+const screens: [string, (page: Page) => Promise<void>][] = [
+  ['/', async (page) => void (await page.goto(site.url('/')))],
+  ['/activate', async (page) => void (await page.goto(site.url('/activate')))],
+  [
+    'the joined view',
+    async (page) => {
+      await page.goto(site.url('/'));
+      await page.evaluate(() => localStorage.setItem('subscribed', 'true'));
+      await page.reload();
+      await page.getByRole('heading', { name: 'Congratulations' }).waitFor();
+    },
+  ],
+  [
+    'the error view',
+    async (page) => {
+      await page.addInitScript(() => {
+        window.open = () => {
+          throw new Error('Tabs are blocked');
+        };
+      });
+      await page.goto(site.url('/activate?email=a%40b.co'));
+      await hydrated(page);
+      await page.getByLabel('Activation key', { exact: true }).fill('KEY');
+      await page.getByRole('button', { name: 'Activate' }).click();
+      await page.getByRole('heading', { name: 'Error' }).waitFor();
+    },
+  ],
+  [
+    'the form with validation errors',
+    async (page) => {
+      await page.goto(site.url('/'));
+      await hydrated(page);
+      await page.getByRole('button', { name: 'Join' }).click();
+      await page.getByText('Email address is required').waitFor();
+    },
+  ],
+];
+
+describe.each(VIEWPORTS)('axe at $width px', ({ width, height }) => {
+  it.each(screens)('reports no violations on %s', async (_name, reach) => {
+    const { page, context } = await site.open({ width, height });
+    await reach(page);
+    await hydrated(page);
+    expect(await axeViolations(page)).toEqual([]);
+    await context.close();
+  });
+});
+
+describe('focus', () => {
+  it('shows a visible focus ring on every control reached by Tab', async () => {
+    const { page, context } = await site.open();
+    await page.goto(site.url('/'));
+    await hydrated(page);
+    // Start from the top of the page, then walk every control with Tab.
+    await page.locator('.skip-link').focus();
+    const missing: string[] = [];
+    const visited: string[] = [];
+    for (let i = 0; i < 30; i++) {
+      if (i > 0) await page.keyboard.press('Tab');
+      const focus = await page.evaluate(() => {
+        const el = document.activeElement as HTMLElement;
+        if (el === document.body) return null;
+        const style = getComputedStyle(el);
+        return { name: el.getAttribute('aria-label') ?? el.textContent?.trim().slice(0, 20) ?? el.tagName, width: style.outlineWidth, style: style.outlineStyle };
+      });
+      if (!focus) break; // past the last control
+      visited.push(focus.name);
+      if (focus.style === 'none' || focus.width === '0px') missing.push(focus.name);
+    }
+    expect(visited.length).toBeGreaterThanOrEqual(12);
+    expect(visited.slice(0, 2)).toEqual(['Skip to content', 'Menu']);
+    expect(missing).toEqual([]);
+    await context.close();
+  });
+});

@@ -1,0 +1,97 @@
+// Rendering, hydration, navigation, the dropdown, the preview variant and the 404 screen in
+// Chromium against the production build.
+import { hydrated, screenshot, startSite, unexpected, VIEWPORTS, type Site } from '../support/site';
+
+let site: Site;
+beforeAll(async () => {
+  site = await startSite();
+}, 30_000);
+afterAll(() => site?.close());
+
+describe.each(VIEWPORTS)('layout at $width px', ({ name, width, height }) => {
+  it('renders every part of the landing page and hydrates without a warning', async () => {
+    const { page, context, problems } = await site.open({ width, height });
+    await page.goto(site.url('/'));
+    await hydrated(page);
+    for (const text of ['BETA', 'From an org-mode lover to org-mode lovers', 'Join wait list', 'Everything is plain text', 'Features', 'Concacts', 'Social', '© 2023']) {
+      expect(await page.getByText(text, { exact: false }).first().isVisible()).toBe(true);
+    }
+    expect(await page.locator('.feature-card').count()).toBe(7);
+    // usable width: nothing wider than the viewport
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+    await screenshot(page, `${name}-landing`);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it(`shows the ${width < 768 ? 'phone' : 'desktop'} preview`, async () => {
+    const { page, context } = await site.open({ width, height });
+    await page.goto(site.url('/'));
+    const preview = page.locator('.preview-image');
+    await preview.scrollIntoViewIfNeeded();
+    await page.waitForFunction(() => (document.querySelector('.preview-image') as HTMLImageElement).complete);
+    const src = await preview.evaluate((img: HTMLImageElement) => img.currentSrc);
+    expect(src.endsWith(width < 768 ? '/images/preview-phone.svg' : '/images/preview-desktop.svg')).toBe(true);
+    await context.close();
+  });
+
+  it('opens the dropdown, closes it on an item, Escape and a click outside, and navigates without reloading', async () => {
+    const { page, context, problems } = await site.open({ width, height });
+    const documents: string[] = [];
+    page.on('request', (req) => req.resourceType() === 'document' && documents.push(req.url()));
+    await page.goto(site.url('/'));
+    await hydrated(page);
+    const button = page.getByRole('button', { name: 'Menu' });
+    const dropdown = page.locator('.menu-dropdown');
+
+    await button.click();
+    expect(await button.getAttribute('aria-expanded')).toBe('true');
+    expect(await dropdown.evaluate((el) => getComputedStyle(el).width)).toBe('208px'); // 13rem
+    await screenshot(page, `${name}-menu-open`);
+    await page.keyboard.press('Escape');
+    expect(await dropdown.isVisible()).toBe(false);
+    expect(await button.evaluate((el) => el === document.activeElement)).toBe(true);
+
+    await button.click();
+    await page.locator('footer').click({ position: { x: 5, y: 5 } });
+    expect(await dropdown.isVisible()).toBe(false);
+
+    await button.click();
+    await page.getByRole('link', { name: 'Activate' }).click();
+    await page.getByRole('heading', { name: 'Enter your activation key' }).waitFor();
+    expect(await dropdown.isVisible()).toBe(false);
+    await button.click();
+    await page.getByRole('link', { name: 'Waitlis' }).click();
+    await page.getByRole('heading', { name: 'Join wait list' }).waitFor();
+    expect(documents).toEqual([site.url('/')]);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});
+
+describe('unknown pages', () => {
+  it("answers 404 with 'Unexpected Application Error!' and hydrates it cleanly", async () => {
+    const { page, context, problems } = await site.open();
+    const res = await page.goto(site.url('/no/such/page'));
+    expect(res?.status()).toBe(404);
+    await hydrated(page);
+    await page.getByRole('heading', { name: 'Unexpected Application Error!' }).waitFor();
+    expect(await page.getByText('404 Not Found').isVisible()).toBe(true);
+    await screenshot(page, 'desktop-404');
+    expect(unexpected(problems, [404])).toEqual([]);
+    await context.close();
+  });
+});
+
+describe('motion', () => {
+  it('stops the starfall when the visitor prefers reduced motion', async () => {
+    const { page, context } = await site.open({ reducedMotion: 'reduce' });
+    await page.goto(site.url('/'));
+    expect(await page.locator('.star').first().evaluate((el) => getComputedStyle(el).animationName)).toBe('none');
+    const moving = await site.open({ reducedMotion: 'no-preference' });
+    await moving.page.goto(site.url('/'));
+    expect(await moving.page.locator('.star').first().evaluate((el) => getComputedStyle(el).animationName)).toBe('starfall');
+    await moving.context.close();
+    await context.close();
+  });
+});
