@@ -2,7 +2,8 @@
 // and marked immutable; a miss there is a plain 404 (never the HTML page, which a browser would
 // try to run as a script). Files in public/ keep their names, so they get a short max-age.
 import fs from 'node:fs';
-import express, { type Request, type Response, type Router } from 'express';
+import path from 'node:path';
+import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
 import type { AssetManifest } from '../shared/manifest';
 import { ASSETS_DIR, ASSETS_URL_PREFIX, MANIFEST_PATH, PUBLIC_DIR } from './paths';
 
@@ -25,8 +26,38 @@ function plainNotFound(_req: Request, res: Response) {
   res.status(404).type('text/plain').send('Not found');
 }
 
+/** Encodings the build writes beside each asset, in order of preference. */
+const PRECOMPRESSED = [
+  { encoding: 'br', extension: '.br' },
+  { encoding: 'gzip', extension: '.gz' },
+] as const;
+
+/**
+ * Serves the build's .br/.gz copies (compressed once, at the highest level) to browsers that
+ * accept them. The compression middleware leaves a response alone once Content-Encoding is set.
+ */
+function precompressedVariants(dir: string): RequestHandler {
+  const files = new Set(fs.existsSync(dir) ? fs.readdirSync(dir) : []);
+  return (req, res, next) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return next();
+    const name = req.path.slice(1);
+    if (!files.has(name)) return next();
+    const offered = PRECOMPRESSED.filter((variant) => files.has(name + variant.extension));
+    if (offered.length === 0) return next();
+    res.vary('Accept-Encoding');
+    const chosen = req.acceptsEncodings(...offered.map((variant) => variant.encoding));
+    const variant = offered.find((v) => v.encoding === chosen);
+    if (!variant) return next();
+    res.setHeader('Content-Encoding', variant.encoding);
+    res.type(path.extname(name));
+    req.url = `/${name}${variant.extension}`;
+    next();
+  };
+}
+
 export function hashedAssets(dir = ASSETS_DIR): Router {
   const router = express.Router();
+  router.use(precompressedVariants(dir));
   router.use(
     express.static(dir, {
       index: false,

@@ -1,8 +1,11 @@
-// Streams the React Router route tree as HTML, in React Router's data-router order:
+// Renders the React Router route tree as HTML, in React Router's data-router order:
 // query(request) → redirect Response sent as is → createStaticRouter → <StaticRouterProvider nonce>
-// → status from context.statusCode, with renderToPipeableStream writing straight into res.
+// → status from context.statusCode. Personal pages (a query string, a POST) stream straight into
+// res with renderToPipeableStream; pages that are the same for everyone come from a cache.
+import { PassThrough } from 'node:stream';
 import type { NextFunction, Request, Response } from 'express';
 import { isbot } from 'isbot';
+import type { ReactNode } from 'react';
 import { renderToPipeableStream } from 'react-dom/server';
 import { createStaticHandler, createStaticRouter, StaticRouterProvider, type RouteObject } from 'react-router-dom';
 import { routes as siteRoutes } from '../client/routes';
@@ -11,11 +14,14 @@ import type { AssetManifest } from '../shared/manifest';
 import type { PublicConfig } from '../shared/public-config';
 import { Document } from './document';
 import type { Logger } from './logger';
+import { createPageCache, NONCE_PLACEHOLDER, withNonce, type CachedPage } from './page-cache';
 import { siteOrigin } from './seo';
 import { cspNonceOf } from './security';
 
 /** A stalled render is cut off after this long, so a request never hangs. */
 export const RENDER_ABORT_MS = 10_000;
+
+const HTML = 'text/html; charset=utf-8';
 
 const SHELL_ERROR_PAGE =
   '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Server error · OrgNote</title></head>' +
@@ -33,6 +39,36 @@ export function toFetchRequest(req: Request, res: Response): globalThis.Request 
   return new Request(url, { method: req.method, headers, signal: controller.signal });
 }
 
+/** Renders the whole document to a string (for the cache): waits for everything, like a bot. */
+function renderToHtml(element: ReactNode): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    const sink = new PassThrough();
+    sink.on('data', (chunk: Buffer) => chunks.push(chunk));
+    sink.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    const stream = renderToPipeableStream(element, {
+      nonce: NONCE_PLACEHOLDER,
+      onAllReady: () => stream.pipe(sink),
+      onShellError: reject,
+      onError: reject,
+    });
+    setTimeout(() => stream.abort(new Error('render timed out')), RENDER_ABORT_MS).unref();
+  });
+}
+
+/** A plain 500 page: the details go to the log, never to the visitor. */
+function sendShellError(res: Response, logger: Logger, err: unknown): void {
+  logger.error({ err }, 'render failed before the shell was ready');
+  if (res.headersSent) return void res.destroy();
+  res.status(500).setHeader('Content-Type', HTML);
+  res.end(SHELL_ERROR_PAGE);
+}
+
+function sendPage(res: Response, page: CachedPage, nonce: string): void {
+  res.status(page.status).setHeader('Content-Type', HTML);
+  res.end(withNonce(page, nonce));
+}
+
 export interface RendererOptions {
   assets: AssetManifest;
   publicConfig: PublicConfig;
@@ -41,14 +77,24 @@ export interface RendererOptions {
   siteUrl?: string;
   /** Per-request context for route actions (the native form POST). */
   actionContext?: (req: Request, res: Response) => unknown;
+  /** Keep rendered pages that are the same for everyone (on unless a test turns it off). */
+  cache?: boolean;
   /** The site's route table unless a test renders its own. */
   routes?: RouteObject[];
 }
 
-export function createRenderer({ assets, publicConfig, logger, siteUrl, actionContext, routes = siteRoutes }: RendererOptions) {
+export function createRenderer({ assets, publicConfig, logger, siteUrl, actionContext, cache = true, routes = siteRoutes }: RendererOptions) {
   const handler = createStaticHandler(routes);
+  const pageCache = createPageCache();
 
   return async function renderPage(req: Request, res: Response, next: NextFunction): Promise<void> {
+    const nonce = cspNonceOf(res);
+    const origin = siteOrigin({ siteUrl }, req);
+    const shared = cache && (req.method === 'GET' || req.method === 'HEAD') && !req.originalUrl.includes('?');
+    const cacheKey = `${origin}${req.path}`;
+    const cached = shared ? pageCache.get(cacheKey) : undefined;
+    if (cached) return sendPage(res, cached, nonce);
+
     const request = toFetchRequest(req, res);
     let context;
     try {
@@ -65,39 +111,43 @@ export function createRenderer({ assets, publicConfig, logger, siteUrl, actionCo
     }
 
     const router = createStaticRouter(handler.dataRoutes, context);
-    const nonce = cspNonceOf(res);
-    const origin = siteOrigin({ siteUrl }, req);
     const canonicalUrl = `${origin}${new URL(request.url).pathname}`;
-    let renderFailed = false;
+    const documentFor = (documentNonce: string) => (
+      <Document canonicalUrl={canonicalUrl} origin={origin} assets={assets} publicConfig={publicConfig} nonce={documentNonce}>
+        <PublicConfigProvider value={publicConfig}>
+          <StaticRouterProvider router={router} context={context} nonce={documentNonce} />
+        </PublicConfigProvider>
+      </Document>
+    );
 
+    if (shared && context.statusCode === 200) {
+      let page: CachedPage;
+      try {
+        page = { html: await renderToHtml(documentFor(NONCE_PLACEHOLDER)), status: 200 };
+      } catch (err) {
+        return sendShellError(res, logger, err);
+      }
+      pageCache.set(cacheKey, page);
+      return sendPage(res, page, nonce);
+    }
+
+    let renderFailed = false;
     const sendWhenReady = () => {
       res.status(renderFailed ? 500 : context.statusCode);
-      res.setHeader('Content-Type', 'text/html; charset=utf-8');
+      res.setHeader('Content-Type', HTML);
       stream.pipe(res);
     };
 
-    const stream = renderToPipeableStream(
-      <Document canonicalUrl={canonicalUrl} origin={origin} assets={assets} publicConfig={publicConfig} nonce={nonce}>
-        <PublicConfigProvider value={publicConfig}>
-          <StaticRouterProvider router={router} context={context} nonce={nonce} />
-        </PublicConfigProvider>
-      </Document>,
-      {
-        nonce,
-        // Crawlers get the complete document at once; people get the shell as soon as it is ready.
-        ...(isbot(req.get('user-agent')) ? { onAllReady: sendWhenReady } : { onShellReady: sendWhenReady }),
-        onShellError(err) {
-          logger.error({ err }, 'render failed before the shell was ready');
-          if (res.headersSent) return res.destroy();
-          res.status(500).setHeader('Content-Type', 'text/html; charset=utf-8');
-          res.end(SHELL_ERROR_PAGE);
-        },
-        onError(err) {
-          renderFailed = true;
-          logger.error({ err }, 'render error');
-        },
+    const stream = renderToPipeableStream(documentFor(nonce), {
+      nonce,
+      // Crawlers get the complete document at once; people get the shell as soon as it is ready.
+      ...(isbot(req.get('user-agent')) ? { onAllReady: sendWhenReady } : { onShellReady: sendWhenReady }),
+      onShellError: (err) => sendShellError(res, logger, err),
+      onError(err) {
+        renderFailed = true;
+        logger.error({ err }, 'render error');
       },
-    );
+    });
 
     const abortTimer = setTimeout(() => stream.abort(new Error('render timed out')), RENDER_ABORT_MS);
     res.on('close', () => clearTimeout(abortTimer));

@@ -1,10 +1,13 @@
 // Static files: hashed build output cached for a year, public/ briefly; misses are plain 404s;
 // everything text-like is compressed.
+import fs from 'node:fs';
+import path from 'node:path';
 import zlib from 'node:zlib';
 import request from 'supertest';
 import { rawGet } from '../support/http';
 import { createApp } from '../../server/app';
 import { loadManifest } from '../../server/assets';
+import { ASSETS_DIR } from '../../server/paths';
 import { testConfig } from '../support/config';
 
 const app = createApp(testConfig());
@@ -22,6 +25,25 @@ describe('static assets', () => {
     }
     expect((await request(app).get(script)).headers['content-type']).toMatch(/javascript/);
     expect((await request(app).get(style)).headers['content-type']).toMatch(/text\/css/);
+  });
+
+  it.each([
+    ['br', 'br', '.br'],
+    ['gzip', 'gzip', '.gz'],
+    ['br;q=0.5, gzip', 'gzip', '.gz'],
+  ])('serves the precompressed copy for Accept-Encoding: %s', async (accept, encoding, extension) => {
+    const res = await rawGet(app, script, { 'Accept-Encoding': accept });
+    expect(res.headers['content-encoding']).toBe(encoding);
+    expect(res.headers['content-type']).toMatch(/javascript/);
+    expect(res.headers.vary).toMatch(/Accept-Encoding/);
+    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(res.body.equals(fs.readFileSync(path.join(ASSETS_DIR, `${path.basename(script)}${extension}`)))).toBe(true);
+  });
+
+  it('serves the plain file to a client that accepts no compression', async () => {
+    const res = await rawGet(app, script, {});
+    expect(res.headers['content-encoding']).toBeUndefined();
+    expect(res.body.equals(fs.readFileSync(path.join(ASSETS_DIR, path.basename(script))))).toBe(true);
   });
 
   it('answers a missing asset with a plain 404, never the HTML page', async () => {
