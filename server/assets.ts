@@ -71,10 +71,24 @@ export function hashedAssets(dir = ASSETS_DIR): Router {
 
 export { ASSETS_URL_PREFIX };
 
-export function publicFiles(dir = PUBLIC_DIR) {
-  return express.static(dir, {
+/** Every file under dir, as URL paths ('/images/logo.svg'). */
+function listFiles(dir: string, prefix = ''): string[] {
+  if (!fs.existsSync(dir)) return [];
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? listFiles(path.join(dir, entry.name), `${prefix}/${entry.name}`) : [`${prefix}/${entry.name}`],
+  );
+}
+
+/**
+ * public/ is read once at start: only its known files reach the static server, so a page
+ * request costs no file-system lookup (public/ ships with the build and does not change).
+ */
+export function publicFiles(dir = PUBLIC_DIR): RequestHandler {
+  const known = new Set(listFiles(dir));
+  const serve = express.static(dir, {
     index: false,
     redirect: false,
     setHeaders: (res) => res.setHeader('Cache-Control', `public, max-age=${PUBLIC_MAX_AGE_S}`),
   });
+  return (req, res, next) => (known.has(req.path) ? serve(req, res, next) : next());
 }

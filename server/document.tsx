@@ -23,7 +23,8 @@ export interface DocumentProps {
   origin: string;
   assets: AssetManifest;
   publicConfig: PublicConfig;
-  nonce: string;
+  /** CSP nonce for the scripts; none when the page's policy lists script hashes instead. */
+  nonce?: string;
   children: ReactNode;
 }
 

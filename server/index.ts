@@ -1,5 +1,5 @@
 // Entry point: read config, listen, and shut down gracefully on SIGTERM/SIGINT.
-import type { Server } from 'node:http';
+import http, { type Server } from 'node:http';
 import { createApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
 import { createLogger, type Logger } from './logger';
@@ -13,9 +13,9 @@ export const REQUEST_TIMEOUT_MS = 30_000;
 export const SHUTDOWN_GRACE_MS = 10_000;
 
 export function startServer(config: Config, logger: Logger, services: Services): Promise<Server> {
-  const app = createApp(config, { logger, services });
+  const server = http.createServer(createApp(config, { logger, services }));
   return new Promise((resolve, reject) => {
-    const server = app.listen(config.port, config.host, () => resolve(server));
+    server.listen(config.port, config.host, () => resolve(server));
     server.once('error', reject);
     server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
     server.headersTimeout = HEADERS_TIMEOUT_MS;

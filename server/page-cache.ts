@@ -1,16 +1,25 @@
-// Rendered HTML of pages that are the same for everyone: a GET of a known route, no query string,
-// status 200. Rendered once with a placeholder where the CSP nonce goes, then every response gets
-// a fresh nonce put in (docs/decisions/0007-html-cache.md). Bounded, because the key includes the
-// request's origin when SITE_URL is unset, and Host headers are the client's to choose.
-import { randomBytes } from 'node:crypto';
-
-/** Base64-alphabet letters only, so React writes it into attributes unchanged. */
-export const NONCE_PLACEHOLDER = `nonce${randomBytes(12).toString('hex')}`;
+// Pages that are the same for everyone (a GET of a route, no query string, status 200) are
+// rendered once and then answered before Express even runs: the stored bytes, brotli/gzip made
+// once, and the exact headers the full middleware stack produced the first time. Their CSP uses
+// hashes of the page's inline scripts instead of a nonce, so the bytes never change
+// (docs/decisions/0007-html-cache.md). Bounded: without SITE_URL the key includes the Host,
+// which is the client's to choose.
+import { createHash, randomUUID } from 'node:crypto';
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import zlib from 'node:zlib';
+import Negotiator from 'negotiator';
+import type { Logger } from './logger';
+import { requestOrigin, type TrustProxy } from './seo';
 
 export interface CachedPage {
-  html: string;
-  status: number;
+  headers: OutgoingHttpHeaders;
+  identity: Buffer;
+  br: Buffer;
+  gzip: Buffer;
 }
+
+/** Per-response or length-dependent headers that are never replayed from the cache. */
+const NOT_REPLAYED = new Set(['content-length', 'content-encoding', 'vary', 'date', 'connection', 'keep-alive', 'transfer-encoding']);
 
 export function createPageCache(maxEntries = 32) {
   const pages = new Map<string, CachedPage>();
@@ -35,6 +44,76 @@ export function createPageCache(maxEntries = 32) {
   };
 }
 
-export function withNonce(page: CachedPage, nonce: string): string {
-  return page.html.replaceAll(NONCE_PLACEHOLDER, nonce);
+export type PageCache = ReturnType<typeof createPageCache>;
+
+export function pageCacheKey(origin: string, path: string): string {
+  return `${origin}${path}`;
+}
+
+/** Only a plain GET/HEAD of a path (no query string) may be answered from the cache. */
+export function isShareable(method: string | undefined, url: string | undefined): boolean {
+  return (method === 'GET' || method === 'HEAD') && !!url && !url.includes('?');
+}
+
+/** 'sha256-…' sources for every inline script the page executes (JSON data blocks excluded). */
+export function inlineScriptHashes(html: string): string[] {
+  const hashes: string[] = [];
+  for (const match of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)) {
+    const [, attributes, body] = match;
+    if (/\bsrc=/.test(attributes) || /type="application\/json"/.test(attributes) || !body) continue;
+    hashes.push(`'sha256-${createHash('sha256').update(body, 'utf8').digest('base64')}'`);
+  }
+  return hashes;
+}
+
+/** The same policy with the request's nonce swapped for the page's script hashes. */
+export function hashedPolicy(policy: string, nonce: string, hashes: string[]): string {
+  return policy.replace(`'nonce-${nonce}'`, hashes.join(' ') || "'none'");
+}
+
+/** Stores a page rendered by the full stack, with the headers it was sent with. */
+export function toCachedPage(html: string, headers: OutgoingHttpHeaders): CachedPage {
+  const identity = Buffer.from(html, 'utf8');
+  const replayed: OutgoingHttpHeaders = {};
+  for (const [name, value] of Object.entries(headers)) if (!NOT_REPLAYED.has(name) && value !== undefined) replayed[name] = value;
+  return {
+    headers: replayed,
+    identity,
+    br: zlib.brotliCompressSync(identity, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }),
+    gzip: zlib.gzipSync(identity, { level: 9 }),
+  };
+}
+
+export interface CachedPagesOptions {
+  cache: PageCache;
+  trust: TrustProxy;
+  siteUrl?: string;
+  logger: Logger;
+}
+
+/**
+ * The request listener's first step: answers a cache hit and returns true, or returns false and
+ * leaves the request to Express. Logs like the request logger does.
+ */
+export function answerFromCache({ cache, trust, siteUrl, logger }: CachedPagesOptions) {
+  return (req: IncomingMessage, res: ServerResponse): boolean => {
+    if (!isShareable(req.method, req.url)) return false;
+    const page = cache.get(pageCacheKey(siteUrl ?? requestOrigin(req, trust), req.url!));
+    if (!page) return false;
+    const started = Date.now();
+    const encoding = new Negotiator(req).encoding(['br', 'gzip', 'identity']);
+    const body = encoding === 'br' ? page.br : encoding === 'gzip' ? page.gzip : page.identity;
+    res.writeHead(200, {
+      ...page.headers,
+      Vary: 'Accept-Encoding',
+      ...(encoding === 'br' || encoding === 'gzip' ? { 'Content-Encoding': encoding } : {}),
+      'Content-Length': body.length,
+    });
+    res.end(req.method === 'HEAD' ? undefined : body);
+    logger.info(
+      { req: { id: randomUUID(), method: req.method, path: req.url }, res: { status: 200 }, responseTime: Date.now() - started, cache: 'hit' },
+      'request completed',
+    );
+    return true;
+  };
 }

@@ -14,7 +14,7 @@ import type { AssetManifest } from '../shared/manifest';
 import type { PublicConfig } from '../shared/public-config';
 import { Document } from './document';
 import type { Logger } from './logger';
-import { createPageCache, NONCE_PLACEHOLDER, withNonce, type CachedPage } from './page-cache';
+import { hashedPolicy, inlineScriptHashes, isShareable, pageCacheKey, toCachedPage, type PageCache } from './page-cache';
 import { siteOrigin } from './seo';
 import { cspNonceOf } from './security';
 
@@ -47,7 +47,6 @@ function renderToHtml(element: ReactNode): Promise<string> {
     sink.on('data', (chunk: Buffer) => chunks.push(chunk));
     sink.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
     const stream = renderToPipeableStream(element, {
-      nonce: NONCE_PLACEHOLDER,
       onAllReady: () => stream.pipe(sink),
       onShellError: reject,
       onError: reject,
@@ -64,11 +63,6 @@ function sendShellError(res: Response, logger: Logger, err: unknown): void {
   res.end(SHELL_ERROR_PAGE);
 }
 
-function sendPage(res: Response, page: CachedPage, nonce: string): void {
-  res.status(page.status).setHeader('Content-Type', HTML);
-  res.end(withNonce(page, nonce));
-}
-
 export interface RendererOptions {
   assets: AssetManifest;
   publicConfig: PublicConfig;
@@ -77,23 +71,19 @@ export interface RendererOptions {
   siteUrl?: string;
   /** Per-request context for route actions (the native form POST). */
   actionContext?: (req: Request, res: Response) => unknown;
-  /** Keep rendered pages that are the same for everyone (on unless a test turns it off). */
-  cache?: boolean;
+  /** Where pages that are the same for everyone are kept; none: every page renders per request. */
+  pageCache?: PageCache;
   /** The site's route table unless a test renders its own. */
   routes?: RouteObject[];
 }
 
-export function createRenderer({ assets, publicConfig, logger, siteUrl, actionContext, cache = true, routes = siteRoutes }: RendererOptions) {
+export function createRenderer({ assets, publicConfig, logger, siteUrl, actionContext, pageCache, routes = siteRoutes }: RendererOptions) {
   const handler = createStaticHandler(routes);
-  const pageCache = createPageCache();
 
   return async function renderPage(req: Request, res: Response, next: NextFunction): Promise<void> {
     const nonce = cspNonceOf(res);
     const origin = siteOrigin({ siteUrl }, req);
-    const shared = cache && (req.method === 'GET' || req.method === 'HEAD') && !req.originalUrl.includes('?');
-    const cacheKey = `${origin}${req.path}`;
-    const cached = shared ? pageCache.get(cacheKey) : undefined;
-    if (cached) return sendPage(res, cached, nonce);
+    const shared = pageCache !== undefined && isShareable(req.method, req.originalUrl);
 
     const request = toFetchRequest(req, res);
     let context;
@@ -112,7 +102,7 @@ export function createRenderer({ assets, publicConfig, logger, siteUrl, actionCo
 
     const router = createStaticRouter(handler.dataRoutes, context);
     const canonicalUrl = `${origin}${new URL(request.url).pathname}`;
-    const documentFor = (documentNonce: string) => (
+    const documentFor = (documentNonce: string | undefined) => (
       <Document canonicalUrl={canonicalUrl} origin={origin} assets={assets} publicConfig={publicConfig} nonce={documentNonce}>
         <PublicConfigProvider value={publicConfig}>
           <StaticRouterProvider router={router} context={context} nonce={documentNonce} />
@@ -121,14 +111,19 @@ export function createRenderer({ assets, publicConfig, logger, siteUrl, actionCo
     );
 
     if (shared && context.statusCode === 200) {
-      let page: CachedPage;
+      // Rendered without a nonce; the policy allows exactly this page's inline scripts by hash.
+      let html: string;
       try {
-        page = { html: await renderToHtml(documentFor(NONCE_PLACEHOLDER)), status: 200 };
+        html = await renderToHtml(documentFor(undefined));
       } catch (err) {
         return sendShellError(res, logger, err);
       }
-      pageCache.set(cacheKey, page);
-      return sendPage(res, page, nonce);
+      const policy = String(res.getHeader('Content-Security-Policy') ?? '');
+      res.status(200).setHeader('Content-Type', HTML);
+      res.setHeader('Content-Security-Policy', hashedPolicy(policy, nonce, inlineScriptHashes(html)));
+      pageCache.set(pageCacheKey(origin, req.path), toCachedPage(html, res.getHeaders()));
+      res.end(html);
+      return;
     }
 
     let renderFailed = false;

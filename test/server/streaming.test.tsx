@@ -18,7 +18,7 @@ function appWith(routes: RouteObject[]) {
   app.use(compression());
   app.use(securityHeaders(DEFAULT_PUBLIC_CONFIG));
   const { logger, lines } = capturingLogger();
-  app.use(createRenderer({ assets: { scripts: [], styles: [], preloads: [] }, publicConfig: DEFAULT_PUBLIC_CONFIG, logger, routes, cache: false }));
+  app.use(createRenderer({ assets: { scripts: [], styles: [], preloads: [] }, publicConfig: DEFAULT_PUBLIC_CONFIG, logger, routes }));
   return { app, lines };
 }
 
@@ -60,7 +60,7 @@ describe('streamed rendering', () => {
       throw new Error('secret internal detail at /srv/app/broken.tsx:12');
     }
     const { app, lines } = appWith([{ path: '/', element: <Broken /> }]);
-    const res = await rawGet(app, '/?personal=1');
+    const res = await rawGet(app, '/');
     expect(res.status).toBe(500);
     expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
     const html = res.body.toString();

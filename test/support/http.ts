@@ -1,8 +1,7 @@
 // Plain node:http requests for what supertest hides: the raw (still compressed) bytes, chunk
 // timing and request paths it would normalise.
-import http, { type IncomingHttpHeaders, type Server } from 'node:http';
+import http, { type IncomingHttpHeaders, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Express } from 'express';
 
 export interface RawResponse {
   status: number;
@@ -12,8 +11,8 @@ export interface RawResponse {
   chunkTimes: number[];
 }
 
-export async function listen(app: Express): Promise<{ server: Server; port: number }> {
-  const server = app.listen(0, '127.0.0.1');
+export async function listen(app: RequestListener): Promise<{ server: Server; port: number }> {
+  const server = http.createServer(app).listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   return { server, port: (server.address() as AddressInfo).port };
 }
@@ -37,7 +36,7 @@ export function rawRequest(port: number, path: string, headers: Record<string, s
 }
 
 /** One raw GET against an app on an ephemeral port. */
-export async function rawGet(app: Express, path: string, headers: Record<string, string> = {}): Promise<RawResponse> {
+export async function rawGet(app: RequestListener, path: string, headers: Record<string, string> = {}): Promise<RawResponse> {
   const { server, port } = await listen(app);
   try {
     return await rawRequest(port, path, headers);

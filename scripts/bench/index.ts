@@ -1,0 +1,132 @@
+// npm run bench: builds, starts the production server, warms up, then measures with autocannon
+// (50 connections, BENCH_SECONDS each, default 10):
+//   1. GET / rendered by the site            2. the same bytes from a bare node:http server
+//   3. POST /api/subscriptions via the proxy  4. the same POST straight to the multer backend
+// and prints req/s, p50/p99 latency, the SSR/reference and proxy/direct ratios, and the
+// first-load JS/CSS sizes (gzip -9 and brotli). Everything runs on 127.0.0.1.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import autocannon from 'autocannon';
+import { build } from '../build';
+
+const ROOT = path.resolve(__dirname, '../..');
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = 50;
+const WARMUP_SECONDS = 3;
+
+interface Measured {
+  name: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+}
+
+const children: ChildProcess[] = [];
+process.on('exit', () => children.forEach((child) => child.kill('SIGKILL')));
+
+/** Starts a process and resolves with the port it reports ("listening N") or /healthz answers on. */
+function start(args: string[], env: NodeJS.ProcessEnv = {}): Promise<number> {
+  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  children.push(child);
+  return new Promise((resolve, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
+      const match = chunk.toString().match(/listening (\d+)|localhost:(\d+)/);
+      if (match) resolve(Number(match[1] ?? match[2]));
+    });
+    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}`)));
+  });
+}
+
+function multipart(fields: Record<string, string>): { body: string; contentType: string } {
+  const boundary = '----orgnotebench';
+  const parts = Object.entries(fields).map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`);
+  return { body: `${parts.join('')}--${boundary}--\r\n`, contentType: `multipart/form-data; boundary=${boundary}` };
+}
+
+async function measure(name: string, options: autocannon.Options): Promise<Measured> {
+  await autocannon({ ...options, connections: CONNECTIONS, duration: WARMUP_SECONDS });
+  const result = await autocannon({ ...options, connections: CONNECTIONS, duration: SECONDS });
+  return {
+    name,
+    rps: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+  };
+}
+
+function sizes() {
+  const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'dist/client/manifest.json'), 'utf8')) as { scripts: string[]; preloads: string[]; styles: string[] };
+  const measure = (urls: string[]) => {
+    const data = urls.map((url) => fs.readFileSync(path.join(ROOT, 'dist/client', url)));
+    return {
+      raw: data.reduce((n, d) => n + d.length, 0),
+      gzip9: data.reduce((n, d) => n + zlib.gzipSync(d, { level: 9 }).length, 0),
+      brotli: data.reduce((n, d) => n + zlib.brotliCompressSync(d, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }).length, 0),
+    };
+  };
+  return { js: measure([...manifest.scripts, ...manifest.preloads]), css: measure(manifest.styles) };
+}
+
+async function main(): Promise<void> {
+  await build();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'orgnote-bench-'));
+  const backendPort = await start(['--import', 'tsx', 'scripts/bench/backend.ts']);
+  const backend = `http://127.0.0.1:${backendPort}`;
+  const sitePort = await start(['dist/server/index.js'], {
+    NODE_ENV: 'production',
+    HOST: '127.0.0.1',
+    PORT: '0',
+    BACKEND_URL: backend,
+    DATA_DIR: dataDir,
+    SIGNUP_RATE_LIMIT: '0', // the benchmark is one client sending thousands of signups
+  });
+  const site = `http://127.0.0.1:${sitePort}`;
+
+  const html = Buffer.from(await (await fetch(`${site}/`)).arrayBuffer());
+  const htmlFile = path.join(dataDir, 'index.html');
+  fs.writeFileSync(htmlFile, html);
+  const referencePort = await start(['--import', 'tsx', 'scripts/bench/reference.ts', htmlFile]);
+
+  const form = multipart({ email: 'bench@example.org', description: 'benchmark' });
+  const post = { method: 'POST' as const, body: form.body, headers: { 'content-type': form.contentType } };
+
+  const results = [
+    await measure('GET / (site, SSR + cache)', { url: `${site}/` }),
+    await measure('GET / (bare node:http, same bytes)', { url: `http://127.0.0.1:${referencePort}/` }),
+    await measure('POST /api/subscriptions via proxy', { url: `${site}/api/subscriptions`, ...post }),
+    await measure('POST /api/subscriptions direct', { url: `${backend}/api/subscriptions`, ...post }),
+  ];
+  const [ssr, reference, proxy, direct] = results;
+  const weights = sizes();
+
+  const cpu = os.cpus()[0]?.model.trim() ?? 'unknown CPU';
+  console.log(`\nMachine: ${os.cpus().length} × ${cpu}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`);
+  console.log(`autocannon: ${CONNECTIONS} connections, ${SECONDS} s each after ${WARMUP_SECONDS} s warm-up; HTML ${html.length} bytes\n`);
+  console.table(results.map((r) => ({ case: r.name, 'req/s': r.rps, 'p50 ms': r.p50, 'p99 ms': r.p99, errors: r.errors, non2xx: r.non2xx })));
+  const ssrRatio = ssr.rps / reference.rps;
+  const p99Ratio = proxy.p99 / Math.max(direct.p99, 1);
+  console.log(`SSR / reference throughput: ${ssrRatio.toFixed(2)}×  (target ≥ 0.50)`);
+  console.log(`proxy / direct p99 latency: ${p99Ratio.toFixed(2)}×  (target ≤ 2.00)`);
+  console.log(`first-load JS: ${weights.js.raw} B raw, ${weights.js.gzip9} B gzip -9, ${weights.js.brotli} B brotli  (budget 105000 B gzip)`);
+  console.log(`CSS:           ${weights.css.raw} B raw, ${weights.css.gzip9} B gzip -9, ${weights.css.brotli} B brotli  (budget 12000 B gzip)`);
+
+  const report = { machine: { cpus: os.cpus().length, cpu, node: process.version }, seconds: SECONDS, connections: CONNECTIONS, results, ssrRatio, p99Ratio, weights };
+  fs.mkdirSync(path.join(ROOT, 'test-artifacts'), { recursive: true });
+  fs.writeFileSync(path.join(ROOT, 'test-artifacts/bench.json'), `${JSON.stringify(report, null, 2)}\n`);
+  const failed = ssrRatio < 0.5 || p99Ratio > 2 || weights.js.gzip9 > 105_000 || weights.css.gzip9 > 12_000 || results.some((r) => r.errors > 0);
+  process.exitCode = failed ? 1 : 0;
+}
+
+main()
+  .catch((err) => {
+    console.error(err);
+    process.exitCode = 1;
+  })
+  .finally(() => children.forEach((child) => child.kill('SIGTERM')));
