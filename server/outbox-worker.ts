@@ -2,7 +2,7 @@
 // to the same path, one send in flight per item, and removes it once the backend answers anything
 // but a 5xx. Failures back off (see store/outbox.ts). stop() waits for sends in flight.
 import type { Logger } from './logger';
-import { toFormData } from './api/submission';
+import { callUpstream, encodeMultipart } from './api/upstream';
 import type { Outbox, OutboxItem } from './store/outbox';
 
 export interface OutboxWorkerOptions {
@@ -23,19 +23,21 @@ export function startOutboxWorker({ outbox, backendUrl, timeoutMs, logger, pollM
   async function deliver(item: OutboxItem): Promise<void> {
     inFlight.add(item.id);
     try {
-      const res = await fetch(`${backendUrl}${item.path}`, {
+      const { body, contentType } = encodeMultipart(item.fields);
+      const answer = await callUpstream({
+        url: new URL(`${backendUrl}${item.path}`),
         method: 'POST',
-        body: toFormData(item.fields),
-        signal: AbortSignal.timeout(timeoutMs),
+        headers: { 'content-type': contentType },
+        body,
+        timeoutMs,
       });
-      await res.arrayBuffer();
-      if (res.status >= 500) {
-        outbox.failed(item, `status ${res.status}`);
+      if (answer.status >= 500) {
+        outbox.failed(item, `status ${answer.status}`);
         return;
       }
       outbox.delivered(item.id);
-      const level = res.status >= 400 ? 'warn' : 'info';
-      logger[level]({ outboxId: item.id, status: res.status, attempts: item.attempts + 1 }, 'outbox item delivered');
+      const level = answer.status >= 400 ? 'warn' : 'info';
+      logger[level]({ outboxId: item.id, status: answer.status, attempts: item.attempts + 1 }, 'outbox item delivered');
     } catch (err) {
       outbox.failed(item, (err as Error).message);
     } finally {

@@ -4,11 +4,11 @@
 // hashes of the page's inline scripts instead of a nonce, so the bytes never change
 // (docs/decisions/0007-html-cache.md). Bounded: without SITE_URL the key includes the Host,
 // which is the client's to choose.
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import zlib from 'node:zlib';
 import Negotiator from 'negotiator';
-import type { Logger } from './logger';
+import { logRequest, type Logger } from './logger';
 import { requestOrigin, type TrustProxy } from './seo';
 
 export interface CachedPage {
@@ -100,7 +100,7 @@ export function answerFromCache({ cache, trust, siteUrl, logger }: CachedPagesOp
     if (!isShareable(req.method, req.url)) return false;
     const page = cache.get(pageCacheKey(siteUrl ?? requestOrigin(req, trust), req.url!));
     if (!page) return false;
-    const started = Date.now();
+    const startedAt = Date.now();
     const encoding = new Negotiator(req).encoding(['br', 'gzip', 'identity']);
     const body = encoding === 'br' ? page.br : encoding === 'gzip' ? page.gzip : page.identity;
     res.writeHead(200, {
@@ -110,10 +110,7 @@ export function answerFromCache({ cache, trust, siteUrl, logger }: CachedPagesOp
       'Content-Length': body.length,
     });
     res.end(req.method === 'HEAD' ? undefined : body);
-    logger.info(
-      { req: { id: randomUUID(), method: req.method, path: req.url }, res: { status: 200 }, responseTime: Date.now() - started, cache: 'hit' },
-      'request completed',
-    );
+    logRequest(logger, req, res, startedAt, { cache: 'hit' });
     return true;
   };
 }

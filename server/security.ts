@@ -2,7 +2,7 @@
 // put into the CSP header, and handed to React (renderToPipeableStream + StaticRouterProvider)
 // through res.locals, so only the scripts the server rendered can run.
 import { randomBytes } from 'node:crypto';
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { RequestHandler, Response } from 'express';
 import helmet from 'helmet';
 import type { Config } from './config';
 
@@ -10,22 +10,20 @@ export function cspNonceOf(res: Response): string {
   return res.locals.cspNonce as string;
 }
 
-function assignNonce(_req: Request, res: Response, next: NextFunction) {
-  res.locals.cspNonce = randomBytes(16).toString('base64');
-  next();
+/** Pages need a nonce; API answers and static files run no script, so theirs is fixed. */
+function needsNonce(path: string): boolean {
+  return !path.startsWith('/api/') && !path.startsWith('/assets/') && path !== '/healthz';
 }
 
-export function securityHeaders(config: Pick<Config, 'webAppUrl'>): RequestHandler[] {
+export function securityHeaders(config: Pick<Config, 'webAppUrl'>): RequestHandler {
   const webAppOrigin = new URL(config.webAppUrl).origin;
-  const nonce = (_req: unknown, res: unknown) => `'nonce-${cspNonceOf(res as Response)}'`;
-  return [
-    assignNonce,
+  const policy = (scriptSrc: (string | ((req: unknown, res: unknown) => string))[]) =>
     helmet({
       contentSecurityPolicy: {
         useDefaults: false,
         directives: {
           defaultSrc: ["'self'"],
-          scriptSrc: ["'self'", nonce],
+          scriptSrc,
           scriptSrcAttr: ["'none'"],
           styleSrc: ["'self'"],
           imgSrc: ["'self'", 'data:'],
@@ -40,6 +38,13 @@ export function securityHeaders(config: Pick<Config, 'webAppUrl'>): RequestHandl
         },
       },
       referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
-    }),
-  ];
+    });
+  const forPages = policy(["'self'", (_req, res) => `'nonce-${cspNonceOf(res as Response)}'`]);
+  // Same headers, but a policy helmet can build once instead of per request.
+  const forOthers = policy(["'self'"]);
+  return (req, res, next) => {
+    if (!needsNonce(req.path)) return forOthers(req, res, next);
+    res.locals.cspNonce = randomBytes(16).toString('base64');
+    forPages(req, res, next);
+  };
 }

@@ -40,9 +40,3 @@ export function toFieldList(fields: FormFields): FormFieldList {
   for (const [name, value] of Object.entries(fields)) add(name, value);
   return list;
 }
-
-export function toFormData(list: FormFieldList): FormData {
-  const form = new FormData();
-  for (const [name, value] of list) form.append(name, value);
-  return form;
-}

@@ -1,0 +1,87 @@
+// HTTP calls to BACKEND_URL over a keep-alive pool, with an overall timeout and cancellation.
+// node:http rather than fetch: per call it costs a fraction of fetch's streams and signals,
+// which is what keeps the proxy's p99 close to a direct call (npm run bench).
+import { randomBytes } from 'node:crypto';
+import http, { type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http';
+import https from 'node:https';
+import type { FormFieldList } from '../store/outbox';
+
+export interface UpstreamAnswer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+}
+
+export class UpstreamTimeoutError extends Error {}
+export class UpstreamUnreachableError extends Error {}
+export class ClientGoneError extends Error {}
+
+const agents = {
+  'http:': new http.Agent({ keepAlive: true, maxSockets: 256 }),
+  'https:': new https.Agent({ keepAlive: true, maxSockets: 256 }),
+};
+
+/** Field names are escaped the way browsers do (WHATWG), values go as they are. */
+const escapeName = (name: string) => name.replace(/"/g, '%22').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+
+/** multipart/form-data for text fields, with a boundary that occurs in no value. */
+export function encodeMultipart(fields: FormFieldList): { body: Buffer; contentType: string } {
+  let boundary: string;
+  do boundary = `----orgnote${randomBytes(12).toString('hex')}`;
+  while (fields.some(([name, value]) => name.includes(boundary) || value.includes(boundary)));
+  const parts = fields.map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${escapeName(name)}"\r\n\r\n${value}\r\n`);
+  return { body: Buffer.from(`${parts.join('')}--${boundary}--\r\n`, 'utf8'), contentType: `multipart/form-data; boundary=${boundary}` };
+}
+
+export interface UpstreamCall {
+  url: URL;
+  method: string;
+  headers: OutgoingHttpHeaders;
+  body?: Buffer;
+  timeoutMs: number;
+  /** Aborting it cancels the call with ClientGoneError. */
+  signal?: AbortSignal;
+}
+
+/** Resolves with the full answer, or rejects with one of the three errors above. */
+export function callUpstream({ url, method, headers, body, timeoutMs, signal }: UpstreamCall): Promise<UpstreamAnswer> {
+  return new Promise((resolve, reject) => {
+    const transport = url.protocol === 'https:' ? https : http;
+    let failure: Error | undefined;
+    const request = transport.request(url, {
+      method,
+      headers: body ? { ...headers, 'content-length': body.length } : headers,
+      agent: agents[url.protocol as 'http:' | 'https:'],
+    });
+    const fail = (error: Error) => {
+      failure ??= error;
+      request.destroy(error);
+    };
+    const timer = setTimeout(() => fail(new UpstreamTimeoutError(`no answer within ${timeoutMs} ms`)), timeoutMs);
+    const onAbort = () => fail(new ClientGoneError('client disconnected'));
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    };
+
+    request.on('response', (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => {
+        done();
+        resolve({ status: response.statusCode ?? 502, headers: response.headers, body: Buffer.concat(chunks) });
+      });
+      response.on('error', (error) => {
+        done();
+        reject(failure ?? new UpstreamUnreachableError(error.message));
+      });
+    });
+    request.on('error', (error) => {
+      done();
+      reject(failure ?? new UpstreamUnreachableError(error.message));
+    });
+    if (signal?.aborted) onAbort();
+    request.end(body);
+  });
+}
