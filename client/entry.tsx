@@ -1,4 +1,5 @@
 // Browser entry: hydrate the server-rendered route tree (the same table the server used).
+import { startTransition } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import { createBrowserRouter, RouterProvider } from 'react-router-dom';
 import { routes } from './routes';
@@ -9,9 +10,13 @@ import './styles/app.css';
 const router = createBrowserRouter(routes);
 const publicConfig = readEmbeddedPublicConfig(document);
 
-hydrateRoot(
-  document.getElementById('root')!,
-  <PublicConfigProvider value={publicConfig}>
-    <RouterProvider router={router} />
-  </PublicConfigProvider>,
-);
+// As a transition, hydration yields to the browser every few milliseconds instead of holding
+// the main thread in one long task (the page is already visible and usable as server HTML).
+startTransition(() => {
+  hydrateRoot(
+    document.getElementById('root')!,
+    <PublicConfigProvider value={publicConfig}>
+      <RouterProvider router={router} />
+    </PublicConfigProvider>,
+  );
+});
