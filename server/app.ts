@@ -14,6 +14,7 @@ import { publicConfigOf, type Config } from './config';
 import { healthCheck } from './health';
 import { openServices, type Services } from './services';
 import { createSignupDesk } from './signups';
+import { signupRateLimit } from './rate-limit';
 import { createLogger, requestLogger, type Logger } from './logger';
 import { answerFromCache, createPageCache } from './page-cache';
 import { createRenderer } from './render';
@@ -33,6 +34,8 @@ export function createApp(config: Config, deps: AppDeps = {}) {
   const assets = deps.assets ?? loadManifest();
   const services = deps.services ?? openServices(config);
   const deliverSignup = createSignupDesk(config, services, logger);
+  // One budget per client IP, shared by every way of submitting a form.
+  const limitSubmissions = signupRateLimit(config, logger);
   const app = express();
 
   // Proxy trust: req.ip, req.protocol and req.host honour X-Forwarded-* only from TRUST_PROXY.
@@ -53,7 +56,7 @@ export function createApp(config: Config, deps: AppDeps = {}) {
   app.get('/healthz', healthCheck(services.outbox));
 
   // API (embedded store or proxy), before any body parser so it sees the raw body.
-  app.use('/api', apiRouter(config, services, deliverSignup, logger));
+  app.use('/api', apiRouter(config, services, deliverSignup, limitSubmissions, logger));
 
   // Content-hashed build output: long-lived cache; a miss is a plain 404.
   app.use(ASSETS_URL_PREFIX, hashedAssets());
@@ -71,10 +74,10 @@ export function createApp(config: Config, deps: AppDeps = {}) {
     publicConfig: publicConfigOf(config),
     logger,
     siteUrl: config.siteUrl,
-    actionContext: nativeFormContext(deliverSignup),
+    actionContext: nativeFormContext(deliverSignup, logger),
     pageCache,
   });
-  app.post('/', readApiBody, renderPage);
+  app.post('/', limitSubmissions, readApiBody, renderPage);
   app.use((req, res, next) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.setHeader('Allow', 'GET, HEAD');

@@ -32,6 +32,7 @@ const schema = z.object({
   TRUST_PROXY: z.string().trim().min(1).default('loopback').transform(parseTrustProxy),
   UPSTREAM_TIMEOUT_MS: integer(1, 600_000).default(10_000),
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+  SIGNUP_RATE_LIMIT: integer(0, 100_000).default(10),
 });
 
 export interface Config {
@@ -47,6 +48,8 @@ export interface Config {
   trustProxy: boolean | number | string;
   upstreamTimeoutMs: number;
   logLevel: (typeof LOG_LEVELS)[number];
+  /** Form submissions per client IP per minute; 0 turns the limit off. */
+  signupRateLimit: number;
 }
 
 export class ConfigError extends Error {}
@@ -69,6 +72,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY,
     upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
     logLevel: e.LOG_LEVEL,
+    signupRateLimit: e.SIGNUP_RATE_LIMIT,
   };
 }
 

@@ -5,6 +5,8 @@ import { API_PATHS, HTTP_TIMEOUT_MS } from './constants';
 export interface SubscribeRequest {
   email: string;
   description?: string;
+  /** The honeypot (shared/signup.ts); sent only when something filled it. */
+  website?: string;
 }
 
 export interface ActivationRequest {
@@ -108,7 +110,7 @@ export function createApiClient({ baseUrl = '', timeoutMs = HTTP_TIMEOUT_MS, fet
     /** POST /api/subscriptions: join the waitlist. */
     subscriptionsPost(params: SubscribeRequest, options?: CallOptions) {
       required(params, ['email'], 'subscriptionsPost');
-      return postForm(API_PATHS.subscriptions, { email: params.email, description: params.description }, options);
+      return postForm(API_PATHS.subscriptions, { email: params.email, description: params.description, website: params.website || undefined }, options);
     },
     /** POST /api/subscription-activation: defined by the spec, not called by the activation form. */
     subscriptionActivationPost(params: ActivationRequest, options?: CallOptions) {

@@ -50,6 +50,18 @@ export function checkActivation(fields: Record<string, unknown>): Checked<{ emai
   return { ok: true, value: { email: email.value, key } };
 }
 
+/**
+ * A form field people never see or fill (hidden off-screen, out of the tab order and from
+ * assistive technology). Bots that fill every field fill it; such a submission gets the normal
+ * answer and is dropped.
+ */
+export const HONEYPOT_FIELD = 'website';
+
+export function isHoneypotFilled(fields: Record<string, unknown>): boolean {
+  const value = fields[HONEYPOT_FIELD];
+  return value !== undefined && value !== '';
+}
+
 /** How two addresses are compared: trimmed and case-insensitive. */
 export function emailKey(email: string): string {
   return email.trim().toLowerCase();

@@ -1,8 +1,9 @@
 // '/' child route: the waitlist form (spec §3–§5, §7). idle → submitting → joined; the call's
 // outcome is never shown (spec §4, §8), and the 'subscribed' flag makes joined the starting state.
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState, type RefObject } from 'react';
 import { data, redirect, useActionData, useSearchParams, type ActionFunctionArgs } from 'react-router-dom';
 import { JOINED_PARAM, WAITLIST_FORM_ACTION, type ServerActionContext, type WaitlistSubmission } from '../../shared/native-form';
+import { HONEYPOT_FIELD } from '../../shared/signup';
 import { validateWaitlist } from '../../shared/validation';
 import { useApiClient } from '../api-client';
 import { ExternalLink } from '../components/ExternalLink';
@@ -12,6 +13,18 @@ import { TextField } from '../components/TextField';
 import { setSubscribedFlag, useSubscribedFlag } from '../hooks/useSubscribedFlag';
 import { useValidatedForm } from '../hooks/useValidatedForm';
 import { useSiteLinks } from '../public-config';
+
+/** Invisible to people, to assistive technology and to Tab; bots filling every field fill it. */
+function Honeypot({ inputRef }: { inputRef: RefObject<HTMLInputElement | null> }) {
+  return (
+    <div className="honeypot" aria-hidden="true">
+      <label>
+        Leave this field empty
+        <input ref={inputRef} type="text" name={HONEYPOT_FIELD} tabIndex={-1} autoComplete="off" defaultValue="" />
+      </label>
+    </div>
+  );
+}
 
 export function WaitlistJoined({ focusOnMount }: { focusOnMount: boolean }) {
   const links = useSiteLinks();
@@ -53,6 +66,7 @@ function WaitlistForm() {
   const alreadySubscribed = useSubscribedFlag();
   const [status, setStatus] = useState<'idle' | 'submitting' | 'joined'>('idle');
   const api = useApiClient();
+  const honeypot = useRef<HTMLInputElement>(null);
   const form = useValidatedForm(rejected?.values ?? { email: params.get('email') ?? '', description: '' }, validateWaitlist, rejected?.errors);
 
   // A native submission that ended on /?joined counts as joined for later visits too.
@@ -67,7 +81,7 @@ function WaitlistForm() {
   const submit = form.handleSubmit(async ({ email, description }) => {
     setStatus('submitting');
     try {
-      await api.subscriptionsPost({ email, description });
+      await api.subscriptionsPost({ email, description, website: honeypot.current?.value });
     } catch {
       // Spec §4/§8: failures are not shown; the visitor still ends in joined.
     } finally {
@@ -96,6 +110,7 @@ function WaitlistForm() {
         autoFocus={form.firstField === 'description'}
         {...form.field('description')}
       />
+      <Honeypot inputRef={honeypot} />
       <SubmitButton busy={status === 'submitting'}>Join</SubmitButton>
     </form>
   );

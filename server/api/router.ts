@@ -1,6 +1,6 @@
 // /api/*: path guard → body → waitlist signups (both modes) → the embedded store (no BACKEND_URL)
 // or the backend proxy. Mounted before any body parser, so the raw request reaches it untouched.
-import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import express, { type NextFunction, type Request, type RequestHandler, type Response, type Router } from 'express';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
 import type { Services } from '../services';
@@ -16,6 +16,7 @@ export function apiRouter(
   config: Pick<Config, 'backendUrl' | 'upstreamTimeoutMs'>,
   services: Pick<Services, 'waitlist'>,
   deliverSignup: DeliverSignup,
+  limitSubmissions: RequestHandler,
   logger: Logger,
 ): Router {
   const router = express.Router();
@@ -24,9 +25,12 @@ export function apiRouter(
     next(isSafeApiPath(req.originalUrl.split('?')[0]) ? undefined : new ApiError(400, 'Invalid API path'));
   });
 
+  // Counted before the body is even read, so a flood costs little.
+  router.post(['/subscriptions', '/subscription-activation'], limitSubmissions);
+
   router.use(readApiBody);
 
-  router.post('/subscriptions', subscriptionsHandler(deliverSignup));
+  router.post('/subscriptions', subscriptionsHandler(deliverSignup, logger));
 
   const { backendUrl } = config;
   router.use(backendUrl ? proxyApi({ ...config, backendUrl }, logger) : embeddedApi(services.waitlist));

@@ -10,9 +10,9 @@ export function tempDataDir(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'orgnote-test-'));
 }
 
-/** Each config gets its own empty DATA_DIR unless the test names one. */
+/** Each config gets its own empty DATA_DIR and no rate limit, unless the test says otherwise. */
 export function testConfig(env: Record<string, string | undefined> = {}): Config {
-  return loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATA_DIR: tempDataDir(), ...env });
+  return loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATA_DIR: tempDataDir(), SIGNUP_RATE_LIMIT: '0', ...env });
 }
 
 /** A logger that keeps every line it writes, to check what reaches the log. */
