@@ -33,7 +33,14 @@ const schema = z.object({
   UPSTREAM_TIMEOUT_MS: integer(1, 600_000).default(10_000),
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
   SIGNUP_RATE_LIMIT: integer(0, 100_000).default(10),
-});
+  KEEP_ALIVE_TIMEOUT_MS: integer(1, 600_000).default(65_000),
+  HEADERS_TIMEOUT_MS: integer(1, 600_000).default(66_000),
+  REQUEST_TIMEOUT_MS: integer(1, 3_600_000).default(120_000),
+})
+  // Headers must outlast an idle keep-alive connection (or a proxy reusing it races the close),
+  // and a whole request gets at least as long as its headers.
+  .refine((e) => e.HEADERS_TIMEOUT_MS > e.KEEP_ALIVE_TIMEOUT_MS, { message: 'must be above KEEP_ALIVE_TIMEOUT_MS', path: ['HEADERS_TIMEOUT_MS'] })
+  .refine((e) => e.REQUEST_TIMEOUT_MS >= e.HEADERS_TIMEOUT_MS, { message: 'must be at least HEADERS_TIMEOUT_MS', path: ['REQUEST_TIMEOUT_MS'] });
 
 export interface Config {
   env: 'production' | 'development' | 'test';
@@ -50,6 +57,12 @@ export interface Config {
   logLevel: (typeof LOG_LEVELS)[number];
   /** Form submissions per client IP per minute; 0 turns the limit off. */
   signupRateLimit: number;
+  /** Idle keep-alive connections close after this (above common proxy idle timeouts). */
+  keepAliveTimeoutMs: number;
+  /** A client must send complete headers within this, or it is dropped (slow-loris). */
+  headersTimeoutMs: number;
+  /** A client must send the whole request within this. */
+  requestTimeoutMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -73,6 +86,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
     logLevel: e.LOG_LEVEL,
     signupRateLimit: e.SIGNUP_RATE_LIMIT,
+    keepAliveTimeoutMs: e.KEEP_ALIVE_TIMEOUT_MS,
+    headersTimeoutMs: e.HEADERS_TIMEOUT_MS,
+    requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
   };
 }
 

@@ -6,20 +6,23 @@ import { createLogger, type Logger } from './logger';
 import { startOutboxWorker } from './outbox-worker';
 import { openServices, type Services } from './services';
 
-/** Above common proxy idle timeouts (AWS ALB 60 s, nginx 75 s keepalive is client-side). */
-export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
-export const HEADERS_TIMEOUT_MS = 66_000;
-export const REQUEST_TIMEOUT_MS = 30_000;
 export const SHUTDOWN_GRACE_MS = 10_000;
 
 export function startServer(config: Config, logger: Logger, services: Services): Promise<Server> {
-  const server = http.createServer(createApp(config, { logger, services }));
+  const server = http.createServer(
+    {
+      headersTimeout: config.headersTimeoutMs,
+      requestTimeout: config.requestTimeoutMs,
+      // How often Node looks for clients over those limits; the default 30 s would let a
+      // slow-loris client hold its socket half a minute longer.
+      connectionsCheckingInterval: Math.min(5_000, Math.ceil(config.headersTimeoutMs / 4)),
+    },
+    createApp(config, { logger, services }),
+  );
+  server.keepAliveTimeout = config.keepAliveTimeoutMs;
   return new Promise((resolve, reject) => {
     server.listen(config.port, config.host, () => resolve(server));
     server.once('error', reject);
-    server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
-    server.headersTimeout = HEADERS_TIMEOUT_MS;
-    server.requestTimeout = REQUEST_TIMEOUT_MS;
   });
 }
 

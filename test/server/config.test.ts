@@ -55,6 +55,13 @@ describe('configuration', () => {
     expect(() => loadConfig({ [name]: value })).toThrow(name);
   });
 
+  it('keeps the timeouts in a working order', () => {
+    expect(loadConfig({})).toMatchObject({ keepAliveTimeoutMs: 65000, headersTimeoutMs: 66000, requestTimeoutMs: 120000, signupRateLimit: 10 });
+    expect(() => loadConfig({ KEEP_ALIVE_TIMEOUT_MS: '70000' })).toThrow('HEADERS_TIMEOUT_MS: must be above KEEP_ALIVE_TIMEOUT_MS');
+    expect(() => loadConfig({ HEADERS_TIMEOUT_MS: '200000' })).toThrow('REQUEST_TIMEOUT_MS: must be at least HEADERS_TIMEOUT_MS');
+    expect(() => loadConfig({ SIGNUP_RATE_LIMIT: '-1' })).toThrow('SIGNUP_RATE_LIMIT');
+  });
+
   it('exposes only the web app URL to the browser', () => {
     const config = loadConfig({ BACKEND_URL: 'http://internal:4000', DATA_DIR: '/secret' });
     expect(publicConfigOf(config)).toEqual({ webAppUrl: 'https://org-note.com' });

@@ -3,7 +3,9 @@
 import http from 'node:http';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { startBackend, type TestBackend } from '../support/backend';
+import { openServices } from '../../server/services';
+import { freePort, startBackend, type TestBackend } from '../support/backend';
+import { tempDataDir } from '../support/config';
 import { startServerProcess, type ServerProcess } from '../support/server-process';
 
 let backend: TestBackend;
@@ -56,6 +58,27 @@ describe('server entry point', () => {
     await expect(inFlight).resolves.toEqual({ status: 201, body: '{"done":true}' });
     await expect(server.exited).resolves.toEqual({ code: 0, signal: null });
     expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
+  it('on SIGTERM stops the outbox worker cleanly and keeps what is queued', async () => {
+    const dataDir = tempDataDir();
+    const down = `http://127.0.0.1:${await freePort()}`;
+    server = await startServerProcess({ BACKEND_URL: down, DATA_DIR: dataDir });
+    const form = new FormData();
+    form.append('email', 'queued@example.org');
+    expect((await fetch(`${server.url}/api/subscriptions`, { method: 'POST', body: form })).status).toBe(202);
+    await new Promise((r) => setTimeout(r, 1200)); // at least one worker round has run
+    const started = Date.now();
+    server.child.kill('SIGTERM');
+    await expect(server.exited).resolves.toEqual({ code: 0, signal: null });
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(server.output()).toContain('"msg":"stopped"');
+    const services = openServices({ dataDir });
+    try {
+      expect(services.outbox.depth()).toBe(1);
+    } finally {
+      services.close();
+    }
   });
 
   it('refuses to start on a bad setting, naming it, with exit code 1', () => {
