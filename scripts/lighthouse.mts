@@ -3,50 +3,20 @@
 // Prints the four category scores, LCP, TBT and CLS; exits 1 when a target is missed.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
+import { ROOT, startSiteProcess } from './site-process';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const TARGETS = { performance: 0.98, accessibility: 1, 'best-practices': 1, seo: 1 } as const;
 const PAGES = (process.env.LIGHTHOUSE_PAGES ?? '/,/activate').split(',');
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
 async function startSite(): Promise<{ url: string; stop: () => void }> {
   const build = spawn(process.execPath, ['--import', 'tsx', 'scripts/build.ts', '--if-stale'], { cwd: ROOT, stdio: 'inherit' });
   await new Promise((resolve) => build.once('exit', resolve));
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ['dist/server/index.js'], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'orgnote-lighthouse-')),
-      LOG_LEVEL: 'warn',
-    },
-    stdio: 'inherit',
-  });
-  for (let attempt = 0; attempt < 100; attempt++) {
-    if (await fetch(`${url}/healthz`).then((r) => r.ok, () => false)) return { url, stop: () => child.kill('SIGTERM') };
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  child.kill('SIGKILL');
-  throw new Error('the server did not start');
+  const site = await startSiteProcess({ LOG_LEVEL: 'warn' });
+  return { url: site.url, stop: () => void site.stop() };
 }
 
 async function main(): Promise<void> {

@@ -6,14 +6,13 @@
 // first-load JS/CSS sizes (gzip -9 and brotli). Everything runs on 127.0.0.1.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import autocannon from 'autocannon';
 import { build } from '../build';
+import { ROOT, startSiteProcess } from '../site-process';
 
-const ROOT = path.resolve(__dirname, '../..');
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 50;
 const WARMUP_SECONDS = 3;
@@ -41,28 +40,6 @@ function start(args: string[], env: NodeJS.ProcessEnv = {}): Promise<number> {
     });
     child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}`)));
   });
-}
-
-/**
- * The site writes one log line per request. Its stdout goes to a file, as a log collector would
- * drain it: a pipe read by this (busy) process would fill up and stall the server's writes.
- */
-async function startSite(env: NodeJS.ProcessEnv, logFile: string): Promise<string> {
-  const port = await new Promise<number>((resolve) => {
-    const probe = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port: free } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(free));
-    });
-  });
-  const log = fs.openSync(logFile, 'a');
-  const child = spawn(process.execPath, ['dist/server/index.js'], { cwd: ROOT, env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', log, 'inherit'] });
-  children.push(child);
-  const url = `http://127.0.0.1:${port}`;
-  for (let attempt = 0; attempt < 100; attempt++) {
-    if (await fetch(`${url}/healthz`).then((r) => r.ok, () => false)) return url;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('the site did not start');
 }
 
 function multipart(fields: Record<string, string>): { body: string; contentType: string } {
@@ -102,13 +79,12 @@ async function main(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'orgnote-bench-'));
   const backendPort = await start(['--import', 'tsx', 'scripts/bench/backend.ts']);
   const backend = `http://127.0.0.1:${backendPort}`;
-  const site = await startSite({
-    NODE_ENV: 'production',
-    HOST: '127.0.0.1',
+  const siteProcess = await startSiteProcess({
     BACKEND_URL: backend,
-    DATA_DIR: dataDir,
     SIGNUP_RATE_LIMIT: '0', // the benchmark is one client sending thousands of signups
-  }, path.join(dataDir, 'site.log'));
+  });
+  children.push(siteProcess.child);
+  const site = siteProcess.url;
 
   const html = Buffer.from(await (await fetch(`${site}/`)).arrayBuffer());
   const htmlFile = path.join(dataDir, 'index.html');

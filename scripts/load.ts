@@ -1,0 +1,81 @@
+// npm run load: 50 connections for 30 s (LOAD_SECONDS) against / and /activate, mixed with
+// waitlist signups and a personal (?email=) page, on the production server with its embedded
+// store. Passes with zero errors, zero non-2xx answers and RSS growth under 50 MB.
+import autocannon from 'autocannon';
+import { startSiteProcess } from './site-process';
+
+export const RSS_GROWTH_LIMIT = 50 * 1024 * 1024;
+
+export interface LoadResult {
+  requests: number;
+  errors: number;
+  non2xx: number;
+  statuses: Record<string, number>;
+  rssBefore: number;
+  rssAfter: number;
+  signups: number;
+}
+
+export async function runLoad({ seconds, connections }: { seconds: number; connections: number }): Promise<LoadResult> {
+  // No submission limit: one load generator stands in for thousands of visitors.
+  const site = await startSiteProcess({ SIGNUP_RATE_LIMIT: '0', LOG_LEVEL: 'warn' });
+  try {
+    let counter = 0;
+    const signup = {
+      method: 'POST' as const,
+      path: '/api/subscriptions',
+      headers: { 'content-type': 'application/json' },
+      setupRequest: (request: autocannon.Request) => ({
+        ...request,
+        body: JSON.stringify({ email: `load${process.pid}-${counter++}@example.org`, description: 'load test' }),
+      }),
+    };
+    const requests = [
+      { method: 'GET' as const, path: '/' },
+      { method: 'GET' as const, path: '/activate' },
+      signup,
+      { method: 'GET' as const, path: '/?email=visitor%40example.org' },
+      { method: 'GET' as const, path: '/activate' },
+    ];
+    // Warm-up first, so the RSS baseline includes JIT code and the page cache.
+    await autocannon({ url: site.url, connections, duration: Math.min(3, seconds), requests });
+    const rssBefore = site.rss();
+    const statuses: Record<string, number> = {};
+    const instance = autocannon({ url: site.url, connections, duration: seconds, requests });
+    instance.on('response', (_client: unknown, statusCode: number) => {
+      statuses[statusCode] = (statuses[statusCode] ?? 0) + 1;
+    });
+    const result = await instance;
+    const rssAfter = site.rss();
+    const health = (await (await fetch(`${site.url}/healthz`)).json()) as { status: string };
+    if (health.status !== 'ok') throw new Error('the site is unhealthy after the load');
+    return {
+      requests: result.requests.total,
+      errors: result.errors + result.timeouts,
+      non2xx: result.non2xx,
+      statuses,
+      rssBefore,
+      rssAfter,
+      signups: counter,
+    };
+  } finally {
+    await site.stop();
+  }
+}
+
+if (require.main === module) {
+  const seconds = Number(process.env.LOAD_SECONDS ?? 30);
+  runLoad({ seconds, connections: 50 })
+    .then((r) => {
+      const growth = r.rssAfter - r.rssBefore;
+      const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+      console.log(`${r.requests} requests in ${seconds} s (${Math.round(r.requests / seconds)} req/s), statuses ${JSON.stringify(r.statuses)}`);
+      console.log(`errors ${r.errors}, non-2xx ${r.non2xx}, signups sent ${r.signups} (warm-up included)`);
+      console.log(`RSS ${mb(r.rssBefore)} → ${mb(r.rssAfter)} (growth ${mb(growth)}, limit ${mb(RSS_GROWTH_LIMIT)})`);
+      process.exitCode = r.errors === 0 && r.non2xx === 0 && growth < RSS_GROWTH_LIMIT ? 0 : 1;
+    })
+    .catch((err) => {
+      console.error(err);
+      process.exitCode = 1;
+    });
+}

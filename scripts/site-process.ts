@@ -1,0 +1,62 @@
+// Starts the built production server as a child process for the measuring scripts (bench, load,
+// lighthouse), on 127.0.0.1 and a free port, with its log going to a file.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+export const ROOT = path.resolve(__dirname, '..');
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+export interface SiteProcess {
+  url: string;
+  child: ChildProcess;
+  dataDir: string;
+  /** Resident memory of the server process in bytes (Linux /proc). */
+  rss(): number;
+  stop(): Promise<void>;
+}
+
+/**
+ * The server's stdout goes to a file, as a log collector would drain it: a pipe read by a busy
+ * load-generating process would fill up and stall the server's writes.
+ */
+export async function startSiteProcess(env: NodeJS.ProcessEnv = {}): Promise<SiteProcess> {
+  const port = await freePort();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'orgnote-site-'));
+  const log = fs.openSync(path.join(dataDir, 'site.log'), 'a');
+  const child = spawn(process.execPath, ['dist/server/index.js'], {
+    cwd: ROOT,
+    env: { ...process.env, NODE_ENV: 'production', HOST: '127.0.0.1', DATA_DIR: dataDir, ...env, PORT: String(port) },
+    stdio: ['ignore', log, 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (let attempt = 0; attempt < 100; attempt++) {
+    if (await fetch(`${url}/healthz`).then((r) => r.ok, () => false)) {
+      return {
+        url,
+        child,
+        dataDir,
+        rss: () => Number(fs.readFileSync(`/proc/${child.pid}/status`, 'utf8').match(/VmRSS:\s+(\d+) kB/)![1]) * 1024,
+        stop: () =>
+          new Promise((resolve) => {
+            if (child.exitCode !== null) return resolve();
+            child.once('exit', () => resolve());
+            child.kill('SIGTERM');
+          }),
+      };
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  child.kill('SIGKILL');
+  throw new Error('the site did not start');
+}
