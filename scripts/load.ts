@@ -41,7 +41,8 @@ export async function runLoad({ seconds, connections }: { seconds: number; conne
     await autocannon({ url: site.url, connections, duration: Math.min(3, seconds), requests });
     const rssBefore = site.rss();
     const statuses: Record<string, number> = {};
-    const instance = autocannon({ url: site.url, connections, duration: seconds, requests });
+    // Without a callback autocannon returns an instance that is both an emitter and a promise.
+    const instance = autocannon({ url: site.url, connections, duration: seconds, requests }) as unknown as autocannon.Instance & Promise<autocannon.Result>;
     instance.on('response', (_client: unknown, statusCode: number) => {
       statuses[statusCode] = (statuses[statusCode] ?? 0) + 1;
     });
