@@ -8,7 +8,7 @@ import type { AssetManifest } from '../shared/manifest';
 import { readApiBody } from './api/body';
 import { ApiError, sendApiError } from './api/errors';
 import { apiRouter } from './api/router';
-import { nativeFormContext } from './waitlist-form';
+import { nativeFormContext, readNativeFields } from './waitlist-form';
 import { ASSETS_URL_PREFIX, hashedAssets, loadManifest, publicFiles } from './assets';
 import { publicConfigOf, type Config } from './config';
 import { healthCheck } from './health';
@@ -77,7 +77,7 @@ export function createApp(config: Config, deps: AppDeps = {}) {
     actionContext: nativeFormContext(deliverSignup, logger),
     pageCache,
   });
-  app.post('/', limitSubmissions, readApiBody, renderPage);
+  app.post('/', limitSubmissions, readApiBody, readNativeFields, renderPage);
   app.use((req, res, next) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.setHeader('Allow', 'GET, HEAD');

@@ -1,8 +1,9 @@
 // The waitlist form without JavaScript: a native multipart POST to /?index. The server checks it
 // with the same rules and messages as the browser, then records it exactly like the API does.
-import type { Request, Response } from 'express';
+import type { NextFunction, Request, Response } from 'express';
+import type { FormFields } from './api/body';
 import type { ServerActionContext, WaitlistSubmission } from '../shared/native-form';
-import { checkSignup, isHoneypotFilled } from '../shared/signup';
+import { checkSignup, HONEYPOT_FIELD, isHoneypotFilled } from '../shared/signup';
 import type { Logger } from './logger';
 import { validateWaitlist, type WaitlistFields } from '../shared/validation';
 import { fieldsOf } from './api/submission';
@@ -10,8 +11,17 @@ import type { DeliverSignup } from './signups';
 
 const asText = (value: unknown): string => (typeof value === 'string' ? value : '');
 
+/**
+ * Reads the native form's fields before React Router runs the action, so a body that is no form
+ * at all (bad JSON, an unknown type) gets a 4xx from the error handler, not an error page.
+ */
+export function readNativeFields(req: Request, res: Response, next: NextFunction): void {
+  res.locals.formFields = fieldsOf(req);
+  next();
+}
+
 export async function submitNativeWaitlist(req: Request, res: Response, deliverSignup: DeliverSignup, logger: Logger): Promise<WaitlistSubmission> {
-  const fields = fieldsOf(req);
+  const fields = res.locals.formFields as FormFields;
   const values: WaitlistFields = { email: asText(fields.email), description: asText(fields.description) };
   const errors = validateWaitlist(values);
   if (Object.keys(errors).length === 0) {
@@ -23,6 +33,8 @@ export async function submitNativeWaitlist(req: Request, res: Response, deliverS
       logger.info({ event: 'honeypot' }, 'dropped a submission that filled the honeypot');
       return { ok: true };
     } else {
+      // The backend never sees our anti-spam field.
+      if (req.body && typeof req.body === 'object' && !Buffer.isBuffer(req.body)) delete (req.body as FormFields)[HONEYPOT_FIELD];
       await deliverSignup(req, res, checked.value);
       // Spec §4: what the backend thought is not shown; the visitor is joined either way.
       return { ok: true };

@@ -18,9 +18,13 @@ function text(value: unknown): string | undefined {
   return undefined;
 }
 
+/** Control characters, and U+FFFD (what undecodable bytes become): never part of a real address or note. */
+const GARBAGE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\ufffd]/;
+
 export function checkSignupEmail(raw: unknown): Checked<string> {
   if (raw !== undefined && typeof raw !== 'string') return { ok: false, error: 'Email must be a single text value' };
   const email = (raw ?? '').trim();
+  if (GARBAGE.test(email)) return { ok: false, error: 'Email address is invalid' };
   const problem = checkEmail(email);
   if (problem !== undefined) return { ok: false, error: problem || 'Email address is invalid' };
   if (email.length > EMAIL_MAX_LENGTH) return { ok: false, error: `Email address is longer than ${EMAIL_MAX_LENGTH} characters` };
@@ -35,6 +39,7 @@ export function checkSignup(fields: Record<string, unknown>): Checked<Signup> {
     return { ok: false, error: 'Description must be a single text value' };
   }
   const description = text(fields.description) ?? '';
+  if (GARBAGE.test(description)) return { ok: false, error: 'Description contains characters that are not text' };
   if (description.length > DESCRIPTION_MAX_LENGTH) {
     return { ok: false, error: `Description is longer than ${DESCRIPTION_MAX_LENGTH} characters` };
   }

@@ -4,7 +4,7 @@ import express, { type NextFunction, type Request, type RequestHandler, type Res
 import multer, { MulterError } from 'multer';
 import { ApiError } from './errors';
 
-/** Limits on what one form submission may carry (see docs/decisions/0002-input-limits.md). */
+/** Limits on what one form submission may carry (see docs/decisions/0008-abuse.md). */
 export const BODY_LIMITS = {
   multipartFields: 10,
   multipartFieldBytes: 16 * 1024,
