@@ -83,7 +83,7 @@ export function createApp(config: Config, deps: AppDeps = {}) {
       res.setHeader('Allow', 'GET, HEAD');
       return res.status(405).type('text/plain').send('Method not allowed');
     }
-    renderPage(req, res, next);
+    return renderPage(req, res, next);
   });
 
   // Last resort: log the details, show the client nothing internal.

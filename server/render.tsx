@@ -15,7 +15,7 @@ import type { PublicConfig } from '../shared/public-config';
 import { Document } from './document';
 import type { Logger } from './logger';
 import { hashedPolicy, inlineScriptHashes, isShareable, pageCacheKey, toCachedPage, type PageCache } from './page-cache';
-import { siteOrigin } from './seo';
+import { INDEXED_PATHS, siteOrigin } from './seo';
 import { cspNonceOf } from './security';
 
 /** A stalled render is cut off after this long, so a request never hangs. */
@@ -27,9 +27,13 @@ const SHELL_ERROR_PAGE =
   '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Server error · OrgNote</title></head>' +
   '<body><h1>Something went wrong</h1><p>Please try again in a moment.</p></body></html>';
 
-/** Express request → Fetch Request, which React Router's static handler expects. */
+/**
+ * Express request → Fetch Request, which React Router's static handler expects. Routing needs only
+ * the path and query, so the URL is built on a fixed origin: a hostile Host header or a path like
+ * '//[' can never make it throw. (Canonical links use siteOrigin, not this URL.)
+ */
 export function toFetchRequest(req: Request, res: Response): globalThis.Request {
-  const url = new URL(req.originalUrl, `${req.protocol}://${req.get('host') ?? 'localhost'}`);
+  const url = new URL(`http://site.internal${req.originalUrl.startsWith('/') ? '' : '/'}${req.originalUrl}`);
   const controller = new AbortController();
   res.on('close', () => controller.abort());
   const headers = new Headers();
@@ -45,13 +49,19 @@ function renderToHtml(element: ReactNode): Promise<string> {
     const chunks: Buffer[] = [];
     const sink = new PassThrough();
     sink.on('data', (chunk: Buffer) => chunks.push(chunk));
-    sink.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    const timer = setTimeout(() => stream.abort(new Error('render timed out')), RENDER_ABORT_MS);
+    sink.on('end', () => {
+      clearTimeout(timer);
+      resolve(Buffer.concat(chunks).toString('utf8'));
+    });
     const stream = renderToPipeableStream(element, {
       onAllReady: () => stream.pipe(sink),
-      onShellError: reject,
+      onShellError: (err) => {
+        clearTimeout(timer);
+        reject(err);
+      },
       onError: reject,
     });
-    setTimeout(() => stream.abort(new Error('render timed out')), RENDER_ABORT_MS).unref();
   });
 }
 
@@ -83,7 +93,9 @@ export function createRenderer({ assets, publicConfig, logger, siteUrl, actionCo
   return async function renderPage(req: Request, res: Response, next: NextFunction): Promise<void> {
     const nonce = cspNonceOf(res);
     const origin = siteOrigin({ siteUrl }, req);
-    const shared = pageCache !== undefined && isShareable(req.method, req.originalUrl);
+    // Only the site's own pages, exactly as linked: '/ACTIVATE' or '/activate/' render fine but
+    // must not each take a cache slot.
+    const shared = pageCache !== undefined && isShareable(req.method, req.originalUrl) && (INDEXED_PATHS as readonly string[]).includes(req.path);
 
     const request = toFetchRequest(req, res);
     let context;
@@ -145,6 +157,10 @@ export function createRenderer({ assets, publicConfig, logger, siteUrl, actionCo
     });
 
     const abortTimer = setTimeout(() => stream.abort(new Error('render timed out')), RENDER_ABORT_MS);
-    res.on('close', () => clearTimeout(abortTimer));
+    res.on('close', () => {
+      clearTimeout(abortTimer);
+      // The visitor left before the end: stop rendering for nobody.
+      if (!res.writableFinished) stream.abort(new Error('client disconnected'));
+    });
   };
 }

@@ -3,7 +3,7 @@
 // the backend, with the outbox when the backend cannot take it (docs/decisions/0005-outbox.md).
 import type { Request, Response } from 'express';
 import type { Signup } from '../shared/signup';
-import { callBackend, ClientGoneError, type UpstreamAnswer } from './api/forward';
+import { callBackend, type UpstreamAnswer } from './api/forward';
 import type { FormFields } from './api/body';
 import { upstreamUrl } from './api/safe-path';
 import { fieldsOf, toFieldList } from './api/submission';
@@ -13,11 +13,7 @@ import type { Services } from './services';
 
 export const SUBSCRIPTIONS_PATH = '/api/subscriptions';
 
-export type Delivery =
-  | { kind: 'stored' }
-  | { kind: 'answered'; answer: UpstreamAnswer }
-  | { kind: 'queued' }
-  | { kind: 'client-gone' };
+export type Delivery = { kind: 'stored' } | { kind: 'answered'; answer: UpstreamAnswer } | { kind: 'queued' };
 
 export function createSignupDesk(
   config: Pick<Config, 'backendUrl' | 'upstreamTimeoutMs'>,
@@ -44,9 +40,9 @@ export function createSignupDesk(
     const target = upstreamUrl(config.backendUrl, path)!;
     let answer: UpstreamAnswer;
     try {
-      answer = await callBackend(req, res, target, config.upstreamTimeoutMs);
+      // A signup is finished even if the visitor closes the tab: the call is never cancelled.
+      answer = await callBackend(req, res, target, config.upstreamTimeoutMs, { cancelWhenClientLeaves: false });
     } catch (err) {
-      if (err instanceof ClientGoneError) return { kind: 'client-gone' };
       return queue(path, fields, (err as Error).constructor.name);
     }
     if (answer.status >= 500) return queue(path, fields, `status ${answer.status}`);

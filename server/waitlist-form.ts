@@ -45,6 +45,15 @@ export async function submitNativeWaitlist(req: Request, res: Response, deliverS
 
 export function nativeFormContext(deliverSignup: DeliverSignup, logger: Logger) {
   return (req: Request, res: Response): ServerActionContext => ({
-    submitWaitlist: () => submitNativeWaitlist(req, res, deliverSignup, logger),
+    submitWaitlist: async () => {
+      try {
+        return await submitNativeWaitlist(req, res, deliverSignup, logger);
+      } catch (err) {
+        // The error page shows a status, never our internals (they would also reach the
+        // hydration data).
+        logger.error({ err }, 'native waitlist submission failed');
+        throw new Response(null, { status: 503, statusText: 'Service Unavailable' });
+      }
+    },
   });
 }

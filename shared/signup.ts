@@ -1,8 +1,8 @@
 // What a waitlist or activation submission must look like once it reaches a server: the spec §5
 // rules plus the limits a store needs (RFC 5321 address length, a bounded description).
-import { checkEmail, MESSAGES } from './validation';
+import { checkEmail, EMAIL_MAX_LENGTH, MESSAGES } from './validation';
 
-export const EMAIL_MAX_LENGTH = 254;
+export { EMAIL_MAX_LENGTH };
 export const DESCRIPTION_MAX_LENGTH = 2000;
 
 export interface Signup {
@@ -24,10 +24,10 @@ const GARBAGE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\ufffd]/;
 export function checkSignupEmail(raw: unknown): Checked<string> {
   if (raw !== undefined && typeof raw !== 'string') return { ok: false, error: 'Email must be a single text value' };
   const email = (raw ?? '').trim();
+  if (email.length > EMAIL_MAX_LENGTH) return { ok: false, error: `Email address is longer than ${EMAIL_MAX_LENGTH} characters` };
   if (GARBAGE.test(email)) return { ok: false, error: 'Email address is invalid' };
   const problem = checkEmail(email);
   if (problem !== undefined) return { ok: false, error: problem || 'Email address is invalid' };
-  if (email.length > EMAIL_MAX_LENGTH) return { ok: false, error: `Email address is longer than ${EMAIL_MAX_LENGTH} characters` };
   return { ok: true, value: email };
 }
 

@@ -63,14 +63,21 @@ function requestBody(req: Request, headers: OutgoingHttpHeaders): Buffer | undef
  * Sends the request upstream and resolves with the full answer. Rejects with
  * UpstreamTimeoutError, UpstreamUnreachableError, or ClientGoneError when the client disconnects.
  */
-export function callBackend(req: Request, res: Response, target: URL, timeoutMs: number): Promise<UpstreamAnswer> {
+export function callBackend(
+  req: Request,
+  res: Response,
+  target: URL,
+  timeoutMs: number,
+  { cancelWhenClientLeaves = true }: { cancelWhenClientLeaves?: boolean } = {},
+): Promise<UpstreamAnswer> {
+  const headers = requestHeaders(req);
+  const body = requestBody(req, headers);
+  if (!cancelWhenClientLeaves) return callUpstream({ url: target, method: req.method, headers, body, timeoutMs });
   const clientGone = new AbortController();
   const onClose = () => {
     if (!res.writableFinished) clientGone.abort();
   };
   res.on('close', onClose);
-  const headers = requestHeaders(req);
-  const body = requestBody(req, headers);
   return callUpstream({ url: target, method: req.method, headers, body, timeoutMs, signal: clientGone.signal }).finally(() =>
     res.off('close', onClose),
   );
@@ -81,7 +88,8 @@ export function sendUpstreamAnswer(res: Response, answer: UpstreamAnswer): void 
   const connection = answer.headers.connection;
   const named = connectionTokens(Array.isArray(connection) ? connection.join(',') : connection);
   for (const [name, value] of Object.entries(answer.headers)) {
-    if (value === undefined || isHopByHop(name, named) || name === 'content-encoding') continue;
+    // Content-Encoding stays: the body is relayed as it came, and compression skips encoded bodies.
+    if (value === undefined || isHopByHop(name, named)) continue;
     res.setHeader(name, value);
   }
   res.status(answer.status).end(answer.body);

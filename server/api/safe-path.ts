@@ -2,7 +2,7 @@
 // Dot segments and encoded separators are refused outright rather than normalised, because the
 // backend (or a proxy in front of it) may decode once more than we do.
 
-const MAX_DECODE_ROUNDS = 3;
+const MAX_DECODE_ROUNDS = 8;
 
 function decodeRounds(segment: string): string[] | null {
   const forms = [segment];
@@ -15,11 +15,16 @@ function decodeRounds(segment: string): string[] | null {
     }
     forms.push(current);
   }
-  return forms;
+  // Still encoded after that many rounds: nobody legitimate nests encodings this deep.
+  return current.includes('%') && /%[0-9a-f]{2}/i.test(current) ? null : forms;
 }
 
+/**
+ * Dot segments, separators, NUL, and ';' (matrix parameters: some servers read '/..;/' as '/../'),
+ * and anything starting with '..'.
+ */
 function isUnsafeForm(form: string): boolean {
-  return form === '.' || form === '..' || /[/\\\0]/.test(form);
+  return form === '.' || form.startsWith('..') || /[/\\\0;]/.test(form);
 }
 
 /** True when the raw request path (no query) is a plain path under /api with no way out. */

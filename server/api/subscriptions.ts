@@ -29,8 +29,6 @@ export function subscriptionsHandler(deliverSignup: DeliverSignup, logger: Logge
       case 'answered':
         sendUpstreamAnswer(res, delivery.answer);
         return;
-      case 'client-gone':
-        return;
     }
   };
 }

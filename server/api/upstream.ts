@@ -16,6 +16,9 @@ export class UpstreamTimeoutError extends Error {}
 export class UpstreamUnreachableError extends Error {}
 export class ClientGoneError extends Error {}
 
+/** The subscription service answers with small JSON; anything this big is a fault. */
+export const MAX_ANSWER_BYTES = 1024 * 1024;
+
 const agents = {
   'http:': new http.Agent({ keepAlive: true, maxSockets: 256 }),
   'https:': new https.Agent({ keepAlive: true, maxSockets: 256 }),
@@ -67,7 +70,12 @@ export function callUpstream({ url, method, headers, body, timeoutMs, signal }: 
 
     request.on('response', (response) => {
       const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      let size = 0;
+      response.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > MAX_ANSWER_BYTES) return fail(new UpstreamUnreachableError(`answer over ${MAX_ANSWER_BYTES} bytes`));
+        chunks.push(chunk);
+      });
       response.on('end', () => {
         done();
         resolve({ status: response.statusCode ?? 502, headers: response.headers, body: Buffer.concat(chunks) });

@@ -77,7 +77,7 @@ function generateCases(count: number): Case[] {
     () => ({ name: 'urlencoded with bad encoding', raw: simpleRaw('POST', rnd.pick(TARGETS), 'application/x-www-form-urlencoded', Buffer.from(`email=${rnd.pick(['%', '%E0%A4', encodeURIComponent(maybeEmail())])}&description=${rnd.pick(['%ff', nasty().replace(/[&=]/g, '')])}`)) }),
     () => ({ name: 'oversized body', raw: simpleRaw('POST', rnd.pick(TARGETS), rnd.pick(['application/json', 'text/plain', 'application/x-www-form-urlencoded']), Buffer.alloc(33_000 + rnd.int(100_000), 'a')) }),
     () => ({ name: 'lying content-length', raw: Buffer.from(`POST ${rnd.pick(TARGETS)} HTTP/1.1\r\nHost: fuzz.test\r\nContent-Type: application/json\r\nContent-Length: ${rnd.pick(['-1', '99999999999', 'abc', '5'])}\r\nConnection: close\r\n\r\n{"email":"a@b.co"}`) }),
-    () => ({ name: 'odd method or host', raw: Buffer.from(`${rnd.pick(['PUT', 'DELETE', 'OPTIONS', 'PATCH', 'TRACE'])} ${rnd.pick(['/', '/activate', ...TARGETS])} HTTP/1.1\r\nHost: ${rnd.pick(['fuzz.test', '', 'a b', '<x>', 'x'.repeat(3000)])}\r\nConnection: close\r\n\r\n`) }),
+    () => ({ name: 'odd method or host', raw: Buffer.from(`${rnd.pick(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS', 'PATCH', 'TRACE'])} ${rnd.pick(['/', '/activate', ...TARGETS])} HTTP/1.1\r\nHost: ${rnd.pick(['fuzz.test', '', 'a b', '<x>', '[::1', 'x'.repeat(3000)])}\r\nConnection: close\r\n\r\n`) }),
   ];
   return Array.from({ length: count }, () => rnd.pick(makers)());
 }

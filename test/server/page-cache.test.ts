@@ -90,6 +90,13 @@ describe('page cache', () => {
     }
   });
 
+  it('caches only the pages as linked, not case or slash variants', async () => {
+    const { logger, lines } = capturingLogger();
+    const app = createApp(testConfig(), { logger });
+    for (const path of ['/ACTIVATE', '/activate/', '/ACTIVATE', '/activate/']) expect((await request(app).get(path).set(HOST)).status).toBe(200);
+    expect(lines.some((l) => l.includes('"cache":"hit"'))).toBe(false);
+  });
+
   it('does not cache a 404', async () => {
     const { logger, lines } = capturingLogger();
     const app = createApp(testConfig(), { logger });

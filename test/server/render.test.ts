@@ -45,6 +45,20 @@ describe('server-rendered pages', () => {
     expect(res.text.trimEnd().endsWith('</html>')).toBe(true);
   });
 
+  it('survives a hostile Host header or path and keeps serving', async () => {
+    const { rawRequest, listen } = await import('../support/http');
+    const { server, port } = await listen(app);
+    try {
+      for (const [path, host] of [['/', 'a b'], ['/activate', '[::1'], ['//[/', 'localhost'], ['/?email=x', '%%']]) {
+        const res = await rawRequest(port, path, { Host: host });
+        expect({ path, host, ok: res.status < 500 }).toEqual({ path, host, ok: true });
+      }
+      expect((await rawRequest(port, '/healthz')).status).toBe(200);
+    } finally {
+      server.close();
+    }
+  });
+
   it('answers HEAD like GET without a body', async () => {
     const res = await request(app).head('/activate');
     expect(res.status).toBe(200);

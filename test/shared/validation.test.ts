@@ -19,6 +19,15 @@ describe('validation rules (spec §5)', () => {
     }
   });
 
+  it('rejects huge or pathological input in linear time (no ReDoS)', () => {
+    const started = Date.now();
+    for (const email of [`a@${'.'.repeat(30_000)}@`, `a@${'b.'.repeat(15_000)}`, `${'a'.repeat(30_000)}@b`]) {
+      expect(validateWaitlist({ email, description: 'x' })).toEqual({ email: '' });
+      expect(EMAIL_PATTERN.test(email.slice(0, 5_000))).toBe(false);
+    }
+    expect(Date.now() - started).toBeLessThan(100);
+  });
+
   it('requires the description on the waitlist and the key on activation', () => {
     expect(validateWaitlist({ email: 'a@b.co', description: '' })).toEqual({ description: MESSAGES.required });
     expect(validateActivation({ email: 'a@b.co', key: '' })).toEqual({ key: 'Required' });

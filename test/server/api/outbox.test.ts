@@ -148,6 +148,25 @@ describe('outbox', () => {
     expect(services.outbox.depth()).toBe(0);
   });
 
+  it('finishes a signup whose visitor disconnected, and queues it if the backend then fails', async () => {
+    const http = await import('node:http');
+    const { listen } = await import('../../support/http');
+    const { app, services, port } = await setup();
+    const backend = await backendOn(port);
+    backend.respondWith(() => new Promise(() => {})); // takes longer than UPSTREAM_TIMEOUT_MS (500)
+    const { server, port: sitePort } = await listen(app);
+    const body = 'email=gone%40example.org';
+    const client = http.request({ host: '127.0.0.1', port: sitePort, path: '/api/subscriptions', method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': body.length } });
+    client.on('error', () => {});
+    client.end(body);
+    await new Promise((r) => setTimeout(r, 150));
+    client.destroy(); // the visitor closes the tab while the backend is still thinking
+    await new Promise((r) => setTimeout(r, 900));
+    server.close();
+    expect(backend.received).toHaveLength(1);
+    expect(services.outbox.all().map((i) => i.fields)).toEqual([[['email', 'gone@example.org']]]);
+  });
+
   it('backs off exponentially, capped at about five minutes', () => {
     const mid = () => 0.5;
     expect([1, 2, 3, 4].map((n) => backoffMs(n, mid))).toEqual([2000, 4000, 8000, 16000]);

@@ -109,6 +109,17 @@ describe('answers from the backend', () => {
     expect(res.text).toBe('{"error":"Email is taken"}');
   });
 
+  it('relays a compressed answer with its Content-Encoding', async () => {
+    const zlib = await import('node:zlib');
+    backend.respondWith((req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' });
+      res.end(zlib.gzipSync('{"ok":true}'));
+    });
+    const res = await request(app).get('/api/status');
+    expect(res.headers['content-encoding']).toBe('gzip');
+    expect(res.body).toEqual({ ok: true });
+  });
+
   it('relays a backend 500 as it is', async () => {
     backend.respondWith((req, res) => res.status(500).type('text/plain').send('boom'));
     const res = await request(app).get('/api/anything');
@@ -164,6 +175,9 @@ describe('path traversal', () => {
     '/api/..%5csecret',
     '/api/subscriptions/..%2F..%2Fadmin',
     '/api/sub\\..\\..\\secret',
+    '/api/..;/admin',
+    '/api/subscriptions;jsessionid=1/../x',
+    '/api/%25252525252e%25252525252e/secret',
     '/api/%zz',
   ])('refuses %s with 400 JSON and never calls the backend', async (path) => {
     // supertest would normalise the path, so it goes out as a raw request line
