@@ -43,8 +43,10 @@ export function createApp(config: Config, deps: AppDeps = {}) {
   app.disable('x-powered-by');
 
   // Compression (gzip, brotli where accepted). React calls res.flush() after each chunk, so
-  // streamed HTML still leaves in pieces.
-  app.use(compression());
+  // streamed HTML still leaves in pieces. /api answers are small JSON, relayed as they came, so
+  // they skip it (and its per-response wrapping, measurable on the proxy's hot path).
+  const compress = compression();
+  app.use((req, res, next) => (req.url.startsWith('/api/') ? next() : compress(req, res, next)));
 
   // Security headers and the per-request CSP nonce, before the first byte of any answer.
   app.use(securityHeaders(config));

@@ -18,6 +18,10 @@ function pathOnly(url: string | undefined): string {
   return path.length > 200 ? `${path.slice(0, 200)}…` : path;
 }
 
+/** Request ids: unique per process start, cheap per request (a counter, not a UUID each time). */
+const idPrefix = randomUUID().slice(0, 8);
+let requestCount = 0;
+
 /** One JSON line per finished (or aborted) request; shared by Express and the page cache. */
 export function logRequest(logger: Logger, req: IncomingMessage, res: ServerResponse, startedAt: number, extra?: object): void {
   const status = res.statusCode;
@@ -26,7 +30,7 @@ export function logRequest(logger: Logger, req: IncomingMessage, res: ServerResp
   logger[level](
     {
       // originalUrl: Express rewrites req.url inside mounted routers
-      req: { id: randomUUID(), method: req.method, path: pathOnly((req as { originalUrl?: string }).originalUrl ?? req.url) },
+      req: { id: `${idPrefix}-${++requestCount}`, method: req.method, path: pathOnly((req as { originalUrl?: string }).originalUrl ?? req.url) },
       res: { status },
       responseTime: Date.now() - startedAt,
       ...(res.writableFinished ? {} : { aborted: true }),

@@ -83,13 +83,16 @@ export function callBackend(
   );
 }
 
+/** What the backend says about its own software stays between us: we never advertise a stack. */
+const NOT_RELAYED = new Set(['x-powered-by', 'server']);
+
 /** Relays an upstream answer: status, content-type and body unchanged, end-to-end headers kept. */
 export function sendUpstreamAnswer(res: Response, answer: UpstreamAnswer): void {
   const connection = answer.headers.connection;
   const named = connectionTokens(Array.isArray(connection) ? connection.join(',') : connection);
   for (const [name, value] of Object.entries(answer.headers)) {
     // Content-Encoding stays: the body is relayed as it came, and compression skips encoded bodies.
-    if (value === undefined || isHopByHop(name, named)) continue;
+    if (value === undefined || isHopByHop(name, named) || NOT_RELAYED.has(name)) continue;
     res.setHeader(name, value);
   }
   res.status(answer.status).end(answer.body);

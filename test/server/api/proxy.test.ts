@@ -109,6 +109,18 @@ describe('answers from the backend', () => {
     expect(res.text).toBe('{"error":"Email is taken"}');
   });
 
+  it("never relays the backend's X-Powered-By or Server header", async () => {
+    backend.respondWith((req, res) => {
+      res.setHeader('X-Powered-By', 'Express');
+      res.setHeader('Server', 'backend/1.0');
+      res.status(200).json({ ok: true });
+    });
+    const res = await request(app).get('/api/status');
+    expect(res.status).toBe(200);
+    expect(res.headers['x-powered-by']).toBeUndefined();
+    expect(res.headers.server).toBeUndefined();
+  });
+
   it('relays a compressed answer with its Content-Encoding', async () => {
     const zlib = await import('node:zlib');
     backend.respondWith((req, res) => {
