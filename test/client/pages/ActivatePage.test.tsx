@@ -1,5 +1,5 @@
 // The activation form (spec §4, §5): validation, the new tab, success, blocked tab, error view.
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { renderRoutes } from '../../support/render-route';
 
@@ -51,7 +51,9 @@ describe('activation form', () => {
     expect(opened.searchParams.get('email')).toBe('zoë+1@example.org');
     expect(opened.searchParams.get('token')).toBe('k&y=1 2');
     expect(tab.opener).toBeNull();
-    expect(await screen.findByRole('heading', { name: 'Congratulations' })).toHaveFocus();
+    // focus moves in an effect after the view renders
+    const congratulations = await screen.findByRole('heading', { name: 'Congratulations' });
+    await waitFor(() => expect(congratulations).toHaveFocus());
     expect(screen.getByText('You are successfully activated your free subscription')).toBeInTheDocument();
   });
 
@@ -70,15 +72,13 @@ describe('activation form', () => {
     stubWindowOpen(new Error('Blocked by a sandbox'));
     renderRoutes('/activate');
     await fillAndSubmit('a@b.co', 'KEY');
-    expect(screen.getByRole('heading', { name: 'Error' })).toHaveFocus();
+    await waitFor(() => expect(screen.getByRole('heading', { name: 'Error' })).toHaveFocus());
     expect(screen.getByRole('alert')).toHaveTextContent('Blocked by a sandbox');
 
     await userEvent.click(screen.getByRole('button', { name: 'Back to the form' }));
     expect(screen.queryByRole('heading', { name: 'Error' })).not.toBeInTheDocument();
     expect(screen.getByRole('heading', { name: 'Enter your activation key' })).toBeInTheDocument();
-    await screen.findByRole('button', { name: 'Activate' });
-    await new Promise((r) => setTimeout(r, 0));
-    expect(email()).toHaveFocus();
+    await waitFor(() => expect(email()).toHaveFocus());
   });
 
   it('prefills the email from ?email= and focuses the key', () => {

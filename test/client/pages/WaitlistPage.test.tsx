@@ -88,7 +88,9 @@ describe('waitlist form', () => {
     expect(localStorage.getItem('subscribed')).toBeNull();
 
     answer();
-    expect(await screen.findByRole('heading', { name: 'Congratulations' })).toHaveFocus();
+    // focus moves in an effect after the view renders
+    const congratulations = await screen.findByRole('heading', { name: 'Congratulations' });
+    await waitFor(() => expect(congratulations).toHaveFocus());
     expect(screen.getByRole('status')).toHaveTextContent(JOINED);
     expect(screen.getByRole('link', { name: 'Join patreon' })).toHaveAttribute('href', 'https://www.patreon.com/artawower');
     expect(localStorage.getItem('subscribed')).toBe('true');
