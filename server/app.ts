@@ -6,7 +6,8 @@ import compression from 'compression';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { AssetManifest } from '../shared/manifest';
 import { readApiBody } from './api/body';
-import { ApiError, sendApiError } from './api/errors';
+import { ApiError } from './api/errors';
+import { sendFormError } from './form-error-page';
 import { apiRouter } from './api/router';
 import { nativeFormContext, readNativeFields } from './waitlist-form';
 import { ASSETS_URL_PREFIX, hashedAssets, loadManifest, publicFiles } from './assets';
@@ -89,8 +90,8 @@ export function createApp(config: Config, deps: AppDeps = {}) {
   });
 
   // Last resort: log the details, show the client nothing internal.
-  app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
-    if (err instanceof ApiError) return sendApiError(res, err.status, err.message);
+  app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
+    if (err instanceof ApiError) return sendFormError(req, res, err.status, err.message);
     const status = (err as { status?: number }).status;
     const clientError = typeof status === 'number' && status >= 400 && status < 500;
     if (!clientError) logger.error({ err }, 'unhandled error');

@@ -4,6 +4,7 @@
 import type { RequestHandler } from 'express';
 import { rateLimit } from 'express-rate-limit';
 import type { Config } from './config';
+import { sendFormError } from './form-error-page';
 import type { Logger } from './logger';
 
 export const RATE_LIMIT_WINDOW_MS = 60_000;
@@ -18,7 +19,8 @@ export function signupRateLimit(config: Pick<Config, 'signupRateLimit'>, logger:
     logger,
     handler: (req, res) => {
       logger.warn({ event: 'rate-limited', path: req.path }, 'too many form submissions');
-      res.status(429).json({ error: 'Too many submissions; please try again in a minute' });
+      // JSON for the API and scripts; a page for a browser that posted the no-JavaScript form.
+      sendFormError(req, res, 429, 'Too many submissions; please try again in a minute');
     },
   });
 }

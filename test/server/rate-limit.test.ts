@@ -33,6 +33,11 @@ describe('rate limit on form submissions', () => {
     const native = await request(app).post('/?index').set('X-Forwarded-For', '203.0.113.1').field('email', 'c@d.co').field('description', 'x');
     expect(native.status).toBe(429);
     expect(native.body).toEqual({ error: expect.any(String) });
+    const browser = await request(app).post('/?index').set('X-Forwarded-For', '203.0.113.1').set('Accept', 'text/html').field('email', 'c@d.co');
+    expect(browser.status).toBe(429);
+    expect(browser.headers['content-type']).toMatch(/^text\/html/);
+    expect(browser.headers['retry-after']).toBeDefined();
+    expect(browser.text).toContain('Too many submissions');
   });
 
   it('counts each client behind a trusted proxy on its own', async () => {

@@ -69,6 +69,15 @@ describe('native waitlist form POST', () => {
     expect(services.waitlist.count()).toBe(0);
   });
 
+  it('shows a browser that posted something unacceptable an HTML page with a way back', async () => {
+    const { app } = embedded();
+    const res = await post(app).set('Accept', 'text/html,application/xhtml+xml,*/*;q=0.8').field('email', 'a@b.co').attach('f', Buffer.from('x'), 'x.txt');
+    expect(res.status).toBe(400);
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(res.text).toContain('File uploads are not accepted');
+    expect(res.text).toContain('<a href="/">Back to the waitlist</a>');
+  });
+
   it('forwards to the backend as the API does, and queues when the backend is down', async () => {
     const port = await freePort();
     const config = testConfig({ BACKEND_URL: `http://127.0.0.1:${port}` });
