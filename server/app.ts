@@ -106,5 +106,3 @@ export function createApp(config: Config, deps: AppDeps = {}) {
     if (!fromCache(req, res)) app(req, res);
   };
 }
-
-export type SiteHandler = ReturnType<typeof createApp>;

@@ -5,7 +5,7 @@ import type { FormFields } from './api/body';
 import type { ServerActionContext, WaitlistSubmission } from '../shared/native-form';
 import { checkSignup, HONEYPOT_FIELD, isHoneypotFilled } from '../shared/signup';
 import type { Logger } from './logger';
-import { validateWaitlist, type WaitlistFields } from '../shared/validation';
+import { hasErrors, validateWaitlist, type WaitlistFields } from '../shared/validation';
 import { fieldsOf } from './api/submission';
 import type { DeliverSignup } from './signups';
 
@@ -24,7 +24,7 @@ export async function submitNativeWaitlist(req: Request, res: Response, deliverS
   const fields = res.locals.formFields as FormFields;
   const values: WaitlistFields = { email: asText(fields.email), description: asText(fields.description) };
   const errors = validateWaitlist(values);
-  if (Object.keys(errors).length === 0) {
+  if (!hasErrors(errors)) {
     const checked = checkSignup({ ...fields, ...values });
     if (!checked.ok) {
       const field = checked.error.startsWith('Description') ? 'description' : 'email';

@@ -44,3 +44,18 @@ export async function rawGet(app: RequestListener, path: string, headers: Record
     server.close();
   }
 }
+
+/** One POST of `body` to /api/subscriptions over `agent`; resolves with the status code. */
+export function postSignup(port: number, body: string, contentType: string, agent: http.Agent): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      { host: '127.0.0.1', port, path: '/api/subscriptions', method: 'POST', agent, headers: { 'content-type': contentType, 'content-length': Buffer.byteLength(body) } },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode!));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}

@@ -4,7 +4,7 @@ import request from 'supertest';
 import { createApp } from '../../../server/app';
 import { openServices } from '../../../server/services';
 import { testConfig } from '../../support/config';
-import { listen } from '../../support/http';
+import { listen, postSignup } from '../../support/http';
 
 function freshApp() {
   const config = testConfig();
@@ -95,19 +95,7 @@ describe('POST /api/subscriptions (embedded store)', () => {
     const { app, services } = freshApp();
     const { server, port } = await listen(app);
     const agent = new http.Agent({ keepAlive: true, maxSockets: 50 });
-    const post = (email: string) =>
-      new Promise<number>((resolve, reject) => {
-        const body = JSON.stringify({ email, description: 'load' });
-        const req = http.request(
-          { host: '127.0.0.1', port, path: '/api/subscriptions', method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
-          (res) => {
-            res.resume();
-            res.on('end', () => resolve(res.statusCode!));
-          },
-        );
-        req.on('error', reject);
-        req.end(body);
-      });
+    const post = (email: string) => postSignup(port, JSON.stringify({ email, description: 'load' }), 'application/json', agent);
     const unique = Array.from({ length: 300 }, (_, i) => `user${i}@example.org`);
     const repeats = unique.slice(0, 100).map((email) => `  ${email.toUpperCase()} `);
     const statuses = await Promise.all([...unique, ...repeats].map(post));

@@ -4,22 +4,11 @@ import http from 'node:http';
 import { openServices } from '../../../server/services';
 import { freePort, startBackend } from '../../support/backend';
 import { tempDataDir } from '../../support/config';
+import { postSignup } from '../../support/http';
 import { startServerProcess } from '../../support/server-process';
 
-function postSignup(port: number, email: string, agent: http.Agent): Promise<number> {
-  const body = `email=${encodeURIComponent(email)}&description=durable`;
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      { host: '127.0.0.1', port, path: '/api/subscriptions', method: 'POST', agent, headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(body) } },
-      (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode!));
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
+const postForm = (port: number, email: string, agent: http.Agent) =>
+  postSignup(port, `email=${encodeURIComponent(email)}&description=durable`, 'application/x-www-form-urlencoded', agent);
 
 describe('durability under kill -9', () => {
   it('keeps every acknowledged signup of the embedded store', async () => {
@@ -27,7 +16,7 @@ describe('durability under kill -9', () => {
     const server = await startServerProcess({ DATA_DIR: dataDir, LOG_LEVEL: 'warn' });
     const agent = new http.Agent({ keepAlive: true, maxSockets: 20 });
     const emails = Array.from({ length: 200 }, (_, i) => `durable${i}@example.org`);
-    const statuses = await Promise.all(emails.map((email) => postSignup(server.port, email, agent)));
+    const statuses = await Promise.all(emails.map((email) => postForm(server.port, email, agent)));
     server.child.kill('SIGKILL');
     await server.exited;
     agent.destroy();
@@ -49,7 +38,7 @@ describe('durability under kill -9', () => {
     const first = await startServerProcess(env);
     const agent = new http.Agent({ keepAlive: true, maxSockets: 10 });
     const emails = Array.from({ length: 20 }, (_, i) => `queued${i}@example.org`);
-    const statuses = await Promise.all(emails.map((email) => postSignup(first.port, email, agent)));
+    const statuses = await Promise.all(emails.map((email) => postForm(first.port, email, agent)));
     first.child.kill('SIGKILL');
     await first.exited;
     agent.destroy();
