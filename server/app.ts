@@ -1,6 +1,7 @@
 // createApp(config): the site's request listener, fully wired, without listening (server/index.ts
-// listens; tests drive it with supertest). In front: answers from the page cache, which replay what
-// this stack sent before. Then Express, whose middleware order is behaviour, kept here in one place.
+// listens; tests drive it with supertest). Three doors, tried in order: /api/* (plain node:http,
+// server/api/handler.ts), the page cache (replaying what this stack sent before), then Express for
+// pages, assets and the native form, whose middleware order is behaviour, kept here in one place.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import compression from 'compression';
 import express, { type NextFunction, type Request, type Response } from 'express';
@@ -8,7 +9,8 @@ import type { AssetManifest } from '../shared/manifest';
 import { readApiBody } from './api/body';
 import { ApiError } from './api/errors';
 import { sendFormError } from './form-error-page';
-import { apiRouter } from './api/router';
+import { createApiHandler } from './api/handler';
+import { isApiUrl } from './api/routes';
 import { nativeFormContext, readNativeFields } from './waitlist-form';
 import { ASSETS_URL_PREFIX, hashedAssets, loadManifest, publicFiles } from './assets';
 import { publicConfigOf, type Config } from './config';
@@ -16,6 +18,7 @@ import { healthCheck } from './health';
 import { openServices, type Services } from './services';
 import { createSignupDesk } from './signups';
 import { signupRateLimit } from './rate-limit';
+import type { TrustProxy } from './forwarded';
 import { createLogger, requestLogger, type Logger } from './logger';
 import { answerFromCache, createPageCache } from './page-cache';
 import { createRenderer } from './render';
@@ -34,20 +37,24 @@ export function createApp(config: Config, deps: AppDeps = {}) {
   const logger = deps.logger ?? createLogger(config);
   const assets = deps.assets ?? loadManifest();
   const services = deps.services ?? openServices(config);
-  const deliverSignup = createSignupDesk(config, services, logger);
-  // One budget per client IP, shared by every way of submitting a form.
-  const limitSubmissions = signupRateLimit(config, logger);
   const app = express();
 
   // Proxy trust: req.ip, req.protocol and req.host honour X-Forwarded-* only from TRUST_PROXY.
+  // The API and the page cache, which answer before Express, use the same compiled test.
   app.set('trust proxy', config.trustProxy);
+  const trust = app.get('trust proxy fn') as TrustProxy;
   app.disable('x-powered-by');
 
+  const deliverSignup = createSignupDesk(config, services, logger, trust);
+  // One budget per client IP, shared by every way of submitting a form.
+  const limitSubmissions = signupRateLimit(config, trust, logger);
+
+  // API (embedded store or proxy): small JSON answers, relayed as they came, so no compression.
+  const api = createApiHandler({ config, waitlist: services.waitlist, deliverSignup, limitSubmissions, trust, logger });
+
   // Compression (gzip, brotli where accepted). React calls res.flush() after each chunk, so
-  // streamed HTML still leaves in pieces. /api answers are small JSON, relayed as they came, so
-  // they skip it (and its per-response wrapping, measurable on the proxy's hot path).
-  const compress = compression();
-  app.use((req, res, next) => (req.url.startsWith('/api/') ? next() : compress(req, res, next)));
+  // streamed HTML still leaves in pieces.
+  app.use(compression());
 
   // Security headers and the per-request CSP nonce, before the first byte of any answer.
   app.use(securityHeaders(config));
@@ -57,9 +64,6 @@ export function createApp(config: Config, deps: AppDeps = {}) {
 
   // Health probe.
   app.get('/healthz', healthCheck(services.outbox));
-
-  // API (embedded store or proxy), before any body parser so it sees the raw body.
-  app.use('/api', apiRouter(config, services, deliverSignup, limitSubmissions, logger));
 
   // Content-hashed build output: long-lived cache; a miss is a plain 404.
   app.use(ASSETS_URL_PREFIX, hashedAssets());
@@ -101,8 +105,9 @@ export function createApp(config: Config, deps: AppDeps = {}) {
 
   // Cache hits skip Express entirely: the same bytes and headers, a fraction of the work
   // (npm run bench measures both).
-  const fromCache = answerFromCache({ cache: pageCache, trust: app.get('trust proxy fn'), siteUrl: config.siteUrl, logger });
+  const fromCache = answerFromCache({ cache: pageCache, trust, siteUrl: config.siteUrl, logger });
   return function site(req: IncomingMessage, res: ServerResponse): void {
-    if (!fromCache(req, res)) app(req, res);
+    if (isApiUrl(req.url!)) api(req, res);
+    else if (!fromCache(req, res)) app(req, res);
   };
 }

@@ -40,15 +40,20 @@ export function logRequest(logger: Logger, req: IncomingMessage, res: ServerResp
   );
 }
 
+/** Logs the request once its answer is finished or abandoned. */
+export function logWhenDone(logger: Logger, req: IncomingMessage, res: ServerResponse): void {
+  const startedAt = Date.now();
+  // The health probe runs every few seconds; logging it drowns real traffic.
+  if (req.url !== '/healthz') res.once('close', () => logRequest(logger, req, res, startedAt));
+}
+
 /**
  * Express middleware for the request log. Hand-written rather than pino-http: it makes no child
  * logger per request, which was a measurable share of each request's CPU (npm run bench).
  */
 export function requestLogger(logger: Logger) {
   return (req: IncomingMessage, res: ServerResponse, next: () => void): void => {
-    const startedAt = Date.now();
-    // The health probe runs every few seconds; logging it drowns real traffic.
-    if (req.url !== '/healthz') res.once('close', () => logRequest(logger, req, res, startedAt));
+    logWhenDone(logger, req, res);
     next();
   };
 }

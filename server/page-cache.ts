@@ -9,7 +9,7 @@ import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:
 import zlib from 'node:zlib';
 import Negotiator from 'negotiator';
 import { logRequest, type Logger } from './logger';
-import { requestOrigin, type TrustProxy } from './seo';
+import { requestOrigin, type TrustProxy } from './forwarded';
 
 export interface CachedPage {
   headers: OutgoingHttpHeaders;

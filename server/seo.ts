@@ -1,30 +1,8 @@
 // What crawlers and link previews need: the site's public origin, robots.txt and sitemap.xml.
-import type { IncomingMessage } from 'node:http';
-import type { TLSSocket } from 'node:tls';
 import type { Request, Response, Router } from 'express';
 import express from 'express';
 import type { Config } from './config';
-
-/** Express's compiled 'trust proxy' test: is the hop at this address trusted? */
-export type TrustProxy = (address: string | undefined, hop: number) => boolean;
-
-function firstValue(header: string | string[] | undefined): string | undefined {
-  const value = Array.isArray(header) ? header[0] : header;
-  return value?.split(',')[0].trim() || undefined;
-}
-
-/**
- * The origin a request came to, decided exactly as Express's req.protocol and req.host do
- * (X-Forwarded-Proto/Host only from a trusted proxy). Written out so the page cache, which
- * answers before Express, keys pages the same way the renderer does.
- */
-export function requestOrigin(req: IncomingMessage, trust: TrustProxy): string {
-  const trusted = trust(req.socket.remoteAddress, 0);
-  const direct = (req.socket as TLSSocket).encrypted ? 'https' : 'http';
-  const protocol = (trusted && firstValue(req.headers['x-forwarded-proto'])) || direct;
-  const host = (trusted && firstValue(req.headers['x-forwarded-host'])) || req.headers.host || 'localhost';
-  return `${protocol}://${host}`;
-}
+import { requestOrigin, type TrustProxy } from './forwarded';
 
 /** Pages worth indexing (spec §2). */
 export const INDEXED_PATHS = ['/', '/activate'] as const;

@@ -1,13 +1,15 @@
 // One place that takes a checked waitlist signup and makes it durable, whichever way it arrived
 // (the API or the no-JavaScript form): the embedded store when there is no BACKEND_URL, otherwise
 // the backend, with the outbox when the backend cannot take it (docs/decisions/0005-outbox.md).
-import type { Request, Response } from 'express';
+import type { ServerResponse } from 'node:http';
 import type { Signup } from '../shared/signup';
 import { callBackend, type UpstreamAnswer } from './api/forward';
 import type { FormFields } from './api/body';
+import type { ApiRequest } from './api/http';
 import { upstreamUrl } from './api/safe-path';
 import { fieldsOf, toFieldList } from './api/submission';
 import type { Config } from './config';
+import type { TrustProxy } from './forwarded';
 import type { Logger } from './logger';
 import type { Services } from './services';
 
@@ -19,6 +21,7 @@ export function createSignupDesk(
   config: Pick<Config, 'backendUrl' | 'upstreamTimeoutMs'>,
   services: Pick<Services, 'waitlist' | 'outbox'>,
   logger: Logger,
+  trust: TrustProxy,
 ) {
   const queue = (path: string, fields: FormFields, reason: string): Delivery => {
     const id = services.outbox.enqueue(path, toFieldList(fields));
@@ -30,7 +33,7 @@ export function createSignupDesk(
    * `req` carries the submission as parsed fields (req.body); `path` is the API path and query
    * it goes to upstream. Returns only after the signup is committed somewhere.
    */
-  return async function deliverSignup(req: Request, res: Response, signup: Signup, path = SUBSCRIPTIONS_PATH): Promise<Delivery> {
+  return async function deliverSignup(req: ApiRequest, res: ServerResponse, signup: Signup, path = SUBSCRIPTIONS_PATH): Promise<Delivery> {
     if (!config.backendUrl) {
       const added = services.waitlist.add(signup);
       logger.info({ event: 'signup', added }, 'waitlist signup');
@@ -41,7 +44,7 @@ export function createSignupDesk(
     let answer: UpstreamAnswer;
     try {
       // A signup is finished even if the visitor closes the tab: the call is never cancelled.
-      answer = await callBackend(req, res, target, config.upstreamTimeoutMs, { cancelWhenClientLeaves: false });
+      answer = await callBackend(req, res, { target, timeoutMs: config.upstreamTimeoutMs, trust, cancelWhenClientLeaves: false });
     } catch (err) {
       return queue(path, fields, (err as Error).constructor.name);
     }

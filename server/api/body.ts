@@ -1,8 +1,10 @@
 // Reads /api request bodies so they can be forwarded (or handled locally) intact:
 // multipart through multer (fields only, with limits), everything else as raw bytes.
-import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import type { IncomingMessage } from 'node:http';
+import express from 'express';
 import multer, { MulterError } from 'multer';
 import { ApiError } from './errors';
+import { hasType, type Middleware } from './http';
 
 /** Limits on what one form submission may carry (see docs/decisions/0008-abuse.md). */
 export const BODY_LIMITS = {
@@ -16,8 +18,8 @@ export const BODY_LIMITS = {
 /** A parsed multipart body as multer gives it: names mapped to strings, arrays or nested objects. */
 export type FormFields = Record<string, unknown>;
 
-export function isMultipart(req: Request): boolean {
-  return req.is('multipart/form-data') === 'multipart/form-data';
+export function isMultipart(req: IncomingMessage): boolean {
+  return hasType(req, 'multipart/form-data');
 }
 
 const multipartFields = multer({
@@ -28,7 +30,7 @@ const multipartFields = multer({
     parts: BODY_LIMITS.multipartParts,
     files: 0,
   },
-}).none();
+}).none() as Middleware;
 
 const MULTER_STATUS: Record<string, [number, string]> = {
   LIMIT_UNEXPECTED_FILE: [400, 'File uploads are not accepted'],
@@ -49,13 +51,13 @@ function toApiError(err: unknown): ApiError {
   return new ApiError(400, 'Malformed form data');
 }
 
-const multipartBody: RequestHandler = (req, res, next) => {
+const multipartBody: Middleware = (req, res, next) => {
   multipartFields(req, res, (err?: unknown) => next(err ? toApiError(err) : undefined));
 };
 
-const rawParser = express.raw({ type: () => true, limit: BODY_LIMITS.rawBytes });
+const rawParser = express.raw({ type: () => true, limit: BODY_LIMITS.rawBytes }) as Middleware;
 
-const rawBody: RequestHandler = (req, res, next) => {
+const rawBody: Middleware = (req, res, next) => {
   rawParser(req, res, (err?: unknown) => {
     if (!err) return next();
     const e = err as { status?: number; type?: string };
@@ -66,11 +68,11 @@ const rawBody: RequestHandler = (req, res, next) => {
 };
 
 /** Parses the body: multipart → req.body (fields), anything else → req.body (Buffer), no body → undefined. */
-export function readApiBody(req: Request, res: Response, next: NextFunction): void {
+export const readApiBody: Middleware = (req, res, next) => {
   if (req.method === 'GET' || req.method === 'HEAD') return next();
   if (isMultipart(req)) {
     multipartBody(req, res, next);
     return;
   }
   rawBody(req, res, next);
-}
+};

@@ -1,5 +1,6 @@
 // JSON errors for /api: `{ "error": "..." }` with the right status, never a stack trace.
-import type { Response } from 'express';
+import type { ServerResponse } from 'node:http';
+import { sendJson } from './http';
 
 export class ApiError extends Error {
   constructor(
@@ -10,10 +11,10 @@ export class ApiError extends Error {
   }
 }
 
-export function sendApiError(res: Response, status: number, message: string): void {
+export function sendApiError(res: ServerResponse, status: number, message: string): void {
   if (res.headersSent) {
     res.destroy();
     return;
   }
-  res.status(status).json({ error: message });
+  sendJson(res, status, { error: message });
 }

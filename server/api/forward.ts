@@ -1,7 +1,8 @@
 // forwardToBackend: relays one /api request to BACKEND_URL and the answer back unchanged.
-import type { Request, Response } from 'express';
-import type { OutgoingHttpHeaders } from 'node:http';
+import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { forwardedHeaders, type TrustProxy } from '../forwarded';
 import { isMultipart, type FormFields } from './body';
+import type { ApiRequest } from './http';
 import { toFieldList } from './submission';
 import { callUpstream, encodeMultipart, type UpstreamAnswer } from './upstream';
 
@@ -31,8 +32,9 @@ function isHopByHop(name: string, named: Set<string>): boolean {
   return HOP_BY_HOP.has(name) || name.startsWith('proxy-') || named.has(name);
 }
 
-function requestHeaders(req: Request): OutgoingHttpHeaders {
-  const named = connectionTokens(req.get('connection'));
+function requestHeaders(req: ApiRequest, trust: TrustProxy): OutgoingHttpHeaders {
+  const connection = req.headers.connection;
+  const named = connectionTokens(Array.isArray(connection) ? connection.join(',') : connection);
   const headers: OutgoingHttpHeaders = {};
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined || isHopByHop(name, named)) continue;
@@ -41,15 +43,12 @@ function requestHeaders(req: Request): OutgoingHttpHeaders {
   }
   // The body is relayed byte for byte; compression toward the client is ours to do.
   headers['accept-encoding'] = 'identity';
-  const chain = [...req.ips, req.socket.remoteAddress].filter(Boolean);
-  headers['x-forwarded-for'] = chain.length ? chain.join(', ') : (req.ip ?? '');
-  headers['x-forwarded-proto'] = req.protocol;
-  if (req.host) headers['x-forwarded-host'] = req.host;
+  Object.assign(headers, forwardedHeaders(req, trust));
   return headers;
 }
 
 /** The body to send: multipart fields re-encoded (multer consumed the original), anything else as received. */
-function requestBody(req: Request, headers: OutgoingHttpHeaders): Buffer | undefined {
+function requestBody(req: ApiRequest, headers: OutgoingHttpHeaders): Buffer | undefined {
   if (req.method === 'GET' || req.method === 'HEAD') return undefined;
   if (isMultipart(req)) {
     const { body, contentType } = encodeMultipart(toFieldList((req.body ?? {}) as FormFields));
@@ -59,26 +58,29 @@ function requestBody(req: Request, headers: OutgoingHttpHeaders): Buffer | undef
   return Buffer.isBuffer(req.body) && req.body.length > 0 ? req.body : undefined;
 }
 
+export interface BackendCall {
+  target: URL;
+  timeoutMs: number;
+  /** Which hops' X-Forwarded-* to believe when passing the client's address on. */
+  trust: TrustProxy;
+  /** Cancel the call when the client disconnects (default); a signup is finished regardless. */
+  cancelWhenClientLeaves?: boolean;
+}
+
 /**
  * Sends the request upstream and resolves with the full answer. Rejects with
  * UpstreamTimeoutError, UpstreamUnreachableError, or ClientGoneError when the client disconnects.
  */
-export function callBackend(
-  req: Request,
-  res: Response,
-  target: URL,
-  timeoutMs: number,
-  { cancelWhenClientLeaves = true }: { cancelWhenClientLeaves?: boolean } = {},
-): Promise<UpstreamAnswer> {
-  const headers = requestHeaders(req);
+export function callBackend(req: ApiRequest, res: ServerResponse, { target, timeoutMs, trust, cancelWhenClientLeaves = true }: BackendCall): Promise<UpstreamAnswer> {
+  const headers = requestHeaders(req, trust);
   const body = requestBody(req, headers);
-  if (!cancelWhenClientLeaves) return callUpstream({ url: target, method: req.method, headers, body, timeoutMs });
+  if (!cancelWhenClientLeaves) return callUpstream({ url: target, method: req.method!, headers, body, timeoutMs });
   const clientGone = new AbortController();
   const onClose = () => {
     if (!res.writableFinished) clientGone.abort();
   };
   res.on('close', onClose);
-  return callUpstream({ url: target, method: req.method, headers, body, timeoutMs, signal: clientGone.signal }).finally(() =>
+  return callUpstream({ url: target, method: req.method!, headers, body, timeoutMs, signal: clientGone.signal }).finally(() =>
     res.off('close', onClose),
   );
 }
@@ -87,7 +89,7 @@ export function callBackend(
 const NOT_RELAYED = new Set(['x-powered-by', 'server']);
 
 /** Relays an upstream answer: status, content-type and body unchanged, end-to-end headers kept. */
-export function sendUpstreamAnswer(res: Response, answer: UpstreamAnswer): void {
+export function sendUpstreamAnswer(res: ServerResponse, answer: UpstreamAnswer): void {
   const connection = answer.headers.connection;
   const named = connectionTokens(Array.isArray(connection) ? connection.join(',') : connection);
   for (const [name, value] of Object.entries(answer.headers)) {
@@ -95,5 +97,6 @@ export function sendUpstreamAnswer(res: Response, answer: UpstreamAnswer): void 
     if (value === undefined || isHopByHop(name, named) || NOT_RELAYED.has(name)) continue;
     res.setHeader(name, value);
   }
-  res.status(answer.status).end(answer.body);
+  res.statusCode = answer.status;
+  res.end(answer.body);
 }

@@ -1,14 +1,14 @@
 // A form submission as plain fields, whichever encoding it came in (multipart, urlencoded, JSON),
 // so the embedded store, the outbox and validation all see the same thing.
-import type { Request } from 'express';
 import { isMultipart, type FormFields } from './body';
 import { ApiError } from './errors';
+import { hasType, type ApiRequest } from './http';
 import type { FormFieldList } from '../store/outbox';
 
-export function fieldsOf(req: Request): FormFields {
+export function fieldsOf(req: ApiRequest): FormFields {
   if (isMultipart(req)) return (req.body ?? {}) as FormFields;
   const raw = Buffer.isBuffer(req.body) ? req.body.toString('utf8') : '';
-  if (req.is('application/json')) {
+  if (hasType(req, 'application/json')) {
     let parsed: unknown;
     try {
       parsed = JSON.parse(raw);
@@ -18,7 +18,7 @@ export function fieldsOf(req: Request): FormFields {
     if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new ApiError(400, 'Expected a JSON object');
     return parsed as FormFields;
   }
-  if (req.is('application/x-www-form-urlencoded')) {
+  if (hasType(req, 'application/x-www-form-urlencoded')) {
     const fields: FormFields = {};
     for (const [name, value] of new URLSearchParams(raw)) {
       const previous = fields[name];

@@ -55,4 +55,19 @@ describe('security headers', () => {
       expect(res.headers['x-powered-by']).toBeUndefined();
     }
   });
+
+  it('gives API answers, written outside Express, the same headers and fixed policy as the health probe', async () => {
+    const helmetHeaders = (headers: Record<string, string>) =>
+      Object.fromEntries(Object.entries(headers).filter(([name]) => /^(content-security-policy|x-|cross-origin|origin-agent|referrer|strict-transport)/.test(name)));
+    const probe = helmetHeaders((await request(app).get('/healthz')).headers);
+    for (const call of [request(app).get('/api/nowhere'), request(app).post('/api/subscriptions').send({ email: 'not an address' })]) {
+      const res = await call;
+      expect(res.status).toBeGreaterThanOrEqual(400);
+      expect(helmetHeaders(res.headers)).toEqual(probe);
+    }
+    const csp = directives(probe['content-security-policy']);
+    expect(csp.get('script-src')).toEqual(["'self'"]);
+    expect(csp.get('frame-ancestors')).toEqual(["'none'"]);
+    expect(probe['x-frame-options']).toBe('SAMEORIGIN');
+  });
 });

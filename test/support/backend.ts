@@ -78,3 +78,25 @@ export async function freePort(): Promise<number> {
     });
   });
 }
+
+/**
+ * A port on 127.0.0.1 where nothing listens, for "the backend is down" cases. Taken from below
+ * the kernel's ephemeral range: a port from freePort() can be handed out again meanwhile, to
+ * another test's server or as the source port of our own connection (a TCP self-connect, which
+ * then hangs instead of being refused).
+ */
+export async function closedPort(): Promise<number> {
+  const net = await import('node:net');
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 10_000);
+    const refused = await new Promise<boolean>((resolve) => {
+      const socket = net.connect(port, '127.0.0.1');
+      socket.once('connect', () => {
+        socket.destroy();
+        resolve(false);
+      });
+      socket.once('error', () => resolve(true));
+    });
+    if (refused) return port;
+  }
+}

@@ -3,7 +3,7 @@ import http from 'node:http';
 import request from 'supertest';
 import { createApp } from '../../../server/app';
 import { capturingLogger, testConfig } from '../../support/config';
-import { freePort, startBackend, type TestBackend } from '../../support/backend';
+import { closedPort, startBackend, type TestBackend } from '../../support/backend';
 import { listen, rawGet } from '../../support/http';
 
 let backend: TestBackend;
@@ -200,9 +200,37 @@ describe('path traversal', () => {
   });
 });
 
+describe('route spellings', () => {
+  /** A JSON POST whose path goes out exactly as written (no client-side normalising). */
+  async function postRaw(path: string, body: object): Promise<number> {
+    const { server, port } = await listen(app);
+    try {
+      return await new Promise((resolve, reject) => {
+        const payload = JSON.stringify(body);
+        const req = http.request({ host: '127.0.0.1', port, path, method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } }, (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode!));
+        });
+        req.on('error', reject);
+        req.end(payload);
+      });
+    } finally {
+      server.close();
+    }
+  }
+
+  it.each(['/api/Subscriptions', '/api/subscriptions/', '/api/%73ubscriptions', '/api/%2573ubscriptions', '/api/SUBSCRIPTION-ACTIVATION', '/api/subscription%2Dactivation'])(
+    'checks %s like the route it spells, so nothing malformed reaches the backend',
+    async (path) => {
+      expect(await postRaw(path, { email: 'not an address', token: '' })).toBe(400);
+      expect(backend.received).toHaveLength(0);
+    },
+  );
+});
+
 describe('failures', () => {
   it('answers 502 JSON when the backend is unreachable', async () => {
-    const down = createApp(testConfig({ BACKEND_URL: `http://127.0.0.1:${await freePort()}` }));
+    const down = createApp(testConfig({ BACKEND_URL: `http://127.0.0.1:${await closedPort()}` }));
     const res = await request(down).post('/api/subscription-activation').field('email', 'a@b.co').field('key', 'k');
     expect(res.status).toBe(502);
     expect(res.body).toEqual({ error: 'The backend is unavailable' });
