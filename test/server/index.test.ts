@@ -4,7 +4,7 @@ import http from 'node:http';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { openServices } from '../../server/services';
-import { freePort, startBackend, type TestBackend } from '../support/backend';
+import { closedPort, startBackend, type TestBackend } from '../support/backend';
 import { tempDataDir } from '../support/config';
 import { startServerProcess, type ServerProcess } from '../support/server-process';
 
@@ -62,7 +62,7 @@ describe('server entry point', () => {
 
   it('on SIGTERM stops the outbox worker cleanly and keeps what is queued', async () => {
     const dataDir = tempDataDir();
-    const down = `http://127.0.0.1:${await freePort()}`;
+    const down = `http://127.0.0.1:${await closedPort()}`;
     server = await startServerProcess({ BACKEND_URL: down, DATA_DIR: dataDir });
     const form = new FormData();
     form.append('email', 'queued@example.org');

@@ -1,7 +1,7 @@
 // The API client against a real multer backend on 127.0.0.1: the calls of spec §7 and the
 // error texts of spec §8.
 import { ApiError, createApiClient, errorMessage, RequiredError } from '../../shared/api';
-import { freePort, startBackend, type TestBackend } from '../support/backend';
+import { closedPort, startBackend, type TestBackend } from '../support/backend';
 
 let backend: TestBackend;
 beforeAll(async () => {
@@ -65,7 +65,7 @@ describe('API client', () => {
   });
 
   it("says 'Network Error' when nothing answers", async () => {
-    const api = createApiClient({ baseUrl: `http://127.0.0.1:${await freePort()}` });
+    const api = createApiClient({ baseUrl: `http://127.0.0.1:${await closedPort()}` });
     await expect(api.subscriptionsPost({ email: 'a@b.co' })).rejects.toThrow(new ApiError('Network Error'));
   });
 

@@ -2,7 +2,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createApiClient } from '../../../shared/api';
-import { freePort, startBackend, type TestBackend } from '../../support/backend';
+import { closedPort, startBackend, type TestBackend } from '../../support/backend';
 import { renderRoutes } from '../../support/render-route';
 
 const JOINED = 'You are successfully joined to the wait list. Want to get your invitation faster? Join patreon';
@@ -99,7 +99,7 @@ describe('waitlist form', () => {
 
   it.each([
     ['the backend answers 500', async () => createApiClient({ baseUrl: backend.url }), () => backend.respondWith((req, res) => res.status(500).json({ error: 'down' }))],
-    ['nothing answers', async () => createApiClient({ baseUrl: `http://127.0.0.1:${await freePort()}` }), () => {}],
+    ['nothing answers', async () => createApiClient({ baseUrl: `http://127.0.0.1:${await closedPort()}` }), () => {}],
   ])('still ends in joined, with no error shown, when %s', async (_case, makeApi, arrange) => {
     arrange();
     renderWaitlist('/', await makeApi());
