@@ -14,6 +14,7 @@ const common = {
 
 module.exports = {
   globalSetup: '<rootDir>/test/support/global-setup.ts',
+  globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   testTimeout: 20000,
   projects: [
     { ...common, displayName: 'server', testEnvironment: 'node', testMatch: ['<rootDir>/test/{server,shared,scripts}/**/*.test.ts?(x)'] },

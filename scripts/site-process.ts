@@ -47,12 +47,13 @@ export async function startSiteProcess(env: NodeJS.ProcessEnv = {}): Promise<Sit
         child,
         dataDir,
         rss: () => Number(fs.readFileSync(`/proc/${child.pid}/status`, 'utf8').match(/VmRSS:\s+(\d+) kB/)![1]) * 1024,
+        // Stopping also removes the throwaway data folder (waitlist and log).
         stop: () =>
-          new Promise((resolve) => {
+          new Promise<void>((resolve) => {
             if (child.exitCode !== null) return resolve();
             child.once('exit', () => resolve());
             child.kill('SIGTERM');
-          }),
+          }).then(() => fs.rmSync(dataDir, { recursive: true, force: true })),
       };
     }
     await new Promise((r) => setTimeout(r, 100));

@@ -28,6 +28,8 @@ interface Measured {
 
 const children: ChildProcess[] = [];
 process.on('exit', () => children.forEach((child) => child.kill('SIGKILL')));
+/** Run at the end: stop the site (which removes its data folder) and remove ours. */
+const cleanups: (() => unknown)[] = [];
 
 /** Starts a helper process and resolves with the port it reports ("listening N"). */
 function start(args: string[], env: NodeJS.ProcessEnv = {}): Promise<number> {
@@ -79,11 +81,13 @@ async function main(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'orgnote-bench-'));
   const backendPort = await start(['--import', 'tsx', 'scripts/bench/backend.ts']);
   const backend = `http://127.0.0.1:${backendPort}`;
+  cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
   const siteProcess = await startSiteProcess({
     BACKEND_URL: backend,
     SIGNUP_RATE_LIMIT: '0', // the benchmark is one client sending thousands of signups
   });
   children.push(siteProcess.child);
+  cleanups.push(siteProcess.stop);
   const site = siteProcess.url;
 
   const html = Buffer.from(await (await fetch(`${site}/`)).arrayBuffer());
@@ -126,4 +130,7 @@ main()
     console.error(err);
     process.exitCode = 1;
   })
-  .finally(() => children.forEach((child) => child.kill('SIGTERM')));
+  .finally(async () => {
+    children.forEach((child) => child.kill('SIGTERM'));
+    for (const cleanup of cleanups) await cleanup();
+  });

@@ -5,9 +5,12 @@ import path from 'node:path';
 import { loadConfig, type Config } from '../../server/config';
 import { createLogger, type Logger } from '../../server/logger';
 
-/** A fresh, empty data directory under the OS temp folder. */
+/** Names the run's temporary folder (made in global-setup.ts, removed in global-teardown.ts). */
+export const TEST_TMP_ENV = 'ORGNOTE_TEST_TMP';
+
+/** A fresh, empty data directory under the run's temporary folder. */
 export function tempDataDir(): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), 'orgnote-test-'));
+  return fs.mkdtempSync(path.join(process.env[TEST_TMP_ENV] ?? os.tmpdir(), 'orgnote-test-'));
 }
 
 /** Each config gets its own empty DATA_DIR and no rate limit, unless the test says otherwise. */
