@@ -4,7 +4,6 @@
 import type { ServerResponse } from 'node:http';
 import type { Signup } from '../shared/signup';
 import { callBackend, type UpstreamAnswer } from './api/forward';
-import type { FormFields } from './api/body';
 import type { ApiRequest } from './api/http';
 import { upstreamUrl } from './api/safe-path';
 import { fieldsOf, toFieldList } from './api/submission';
@@ -23,8 +22,9 @@ export function createSignupDesk(
   logger: Logger,
   trust: TrustProxy,
 ) {
-  const queue = (path: string, fields: FormFields, reason: string): Delivery => {
-    const id = services.outbox.enqueue(path, toFieldList(fields));
+  // The fields are read again only here: the caller has already checked that they parse.
+  const queue = (path: string, req: ApiRequest, reason: string): Delivery => {
+    const id = services.outbox.enqueue(path, toFieldList(fieldsOf(req)));
     logger.warn({ outboxId: id, reason }, 'backend could not take a signup; queued');
     return { kind: 'queued' };
   };
@@ -39,16 +39,15 @@ export function createSignupDesk(
       logger.info({ event: 'signup', added }, 'waitlist signup');
       return { kind: 'stored' };
     }
-    const fields = fieldsOf(req);
     const target = upstreamUrl(config.backendUrl, path)!;
     let answer: UpstreamAnswer;
     try {
       // A signup is finished even if the visitor closes the tab: the call is never cancelled.
       answer = await callBackend(req, res, { target, timeoutMs: config.upstreamTimeoutMs, trust, cancelWhenClientLeaves: false });
     } catch (err) {
-      return queue(path, fields, (err as Error).constructor.name);
+      return queue(path, req, (err as Error).constructor.name);
     }
-    if (answer.status >= 500) return queue(path, fields, `status ${answer.status}`);
+    if (answer.status >= 500) return queue(path, req, `status ${answer.status}`);
     return { kind: 'answered', answer };
   };
 }
