@@ -1,4 +1,4 @@
-// forwardToBackend: relays one /api request to BACKEND_URL and the answer back unchanged.
+// callBackend: relays one /api request to BACKEND_URL and the answer back unchanged.
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { forwardedHeaders, type TrustProxy } from '../forwarded';
 import { isMultipart, type FormFields } from './body';
