@@ -15,6 +15,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import autocannon from 'autocannon';
 import { build } from '../build';
+import { cpuSeconds } from './cpu';
 import { ROOT, startSiteProcess } from '../site-process';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -29,6 +30,8 @@ interface Measured {
   p99: number;
   errors: number;
   non2xx: number;
+  /** CPU µs per request of each watched process (Linux only). */
+  cpuMicros: Record<string, number>;
 }
 
 const children: ChildProcess[] = [];
@@ -36,14 +39,14 @@ process.on('exit', () => children.forEach((child) => child.kill('SIGKILL')));
 /** Run at the end: stop the site (which removes its data folder) and remove ours. */
 const cleanups: (() => unknown)[] = [];
 
-/** Starts a helper process and resolves with the port it reports ("listening N"). */
-function start(args: string[], env: NodeJS.ProcessEnv = {}): Promise<number> {
+/** Starts a helper process and resolves with the port it reports ("listening N") and its pid. */
+function start(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ port: number; pid: number | undefined }> {
   const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   children.push(child);
   return new Promise((resolve, reject) => {
     child.stdout!.on('data', (chunk: Buffer) => {
       const match = chunk.toString().match(/listening (\d+)/);
-      if (match) resolve(Number(match[1]));
+      if (match) resolve({ port: Number(match[1]), pid: child.pid });
     });
     child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}`)));
   });
@@ -55,9 +58,16 @@ function multipart(fields: Record<string, string>): { body: string; contentType:
   return { body: `${parts.join('')}--${boundary}--\r\n`, contentType: `multipart/form-data; boundary=${boundary}` };
 }
 
-async function measure(name: string, options: autocannon.Options, warmUp: boolean): Promise<Measured> {
+/** `watch` names the processes whose CPU per request to report, e.g. { site: pid, backend: pid }. */
+async function measure(name: string, options: autocannon.Options, warmUp: boolean, watch: Record<string, number | undefined>): Promise<Measured> {
   if (warmUp) await autocannon({ ...options, connections: CONNECTIONS, duration: WARMUP_SECONDS });
+  const before = Object.entries(watch).map(([who, pid]) => [who, pid, cpuSeconds(pid)] as const);
   const result = await autocannon({ ...options, connections: CONNECTIONS, duration: SECONDS });
+  const cpuMicros: Record<string, number> = {};
+  for (const [who, pid, start] of before) {
+    const end = cpuSeconds(pid);
+    if (start !== undefined && end !== undefined && result.requests.total > 0) cpuMicros[who] = Math.round(((end - start) * 1e6) / result.requests.total);
+  }
   return {
     name,
     rps: Math.round(result.requests.average),
@@ -65,6 +75,7 @@ async function measure(name: string, options: autocannon.Options, warmUp: boolea
     p99: result.latency.p99,
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
+    cpuMicros,
   };
 }
 
@@ -90,8 +101,8 @@ function sizes() {
 async function main(): Promise<void> {
   await build();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'orgnote-bench-'));
-  const backendPort = await start(['--import', 'tsx', 'scripts/bench/backend.ts']);
-  const backend = `http://127.0.0.1:${backendPort}`;
+  const backendProcess = await start(['--import', 'tsx', 'scripts/bench/backend.ts']);
+  const backend = `http://127.0.0.1:${backendProcess.port}`;
   cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
   const siteProcess = await startSiteProcess({
     BACKEND_URL: backend,
@@ -104,21 +115,22 @@ async function main(): Promise<void> {
   const html = Buffer.from(await (await fetch(`${site}/`)).arrayBuffer());
   const htmlFile = path.join(dataDir, 'index.html');
   fs.writeFileSync(htmlFile, html);
-  const referencePort = await start(['--import', 'tsx', 'scripts/bench/reference.ts', htmlFile]);
+  const reference = await start(['--import', 'tsx', 'scripts/bench/reference.ts', htmlFile]);
 
   const form = multipart({ email: 'bench@example.org', description: 'benchmark' });
   const post = { method: 'POST' as const, body: form.body, headers: { 'content-type': form.contentType } };
 
-  const cases: [string, autocannon.Options][] = [
-    ['GET / (site, SSR + cache)', { url: `${site}/` }],
-    ['GET / (bare node:http, same bytes)', { url: `http://127.0.0.1:${referencePort}/` }],
-    ['POST /api/subscriptions via proxy', { url: `${site}/api/subscriptions`, ...post }],
-    ['POST /api/subscriptions direct', { url: `${backend}/api/subscriptions`, ...post }],
+  const sitePid = siteProcess.child.pid;
+  const cases: [string, autocannon.Options, Record<string, number | undefined>][] = [
+    ['GET / (site, SSR + cache)', { url: `${site}/` }, { site: sitePid }],
+    ['GET / (bare node:http, same bytes)', { url: `http://127.0.0.1:${reference.port}/` }, { reference: reference.pid }],
+    ['POST /api/subscriptions via proxy', { url: `${site}/api/subscriptions`, ...post }, { site: sitePid, backend: backendProcess.pid }],
+    ['POST /api/subscriptions direct', { url: `${backend}/api/subscriptions`, ...post }, { backend: backendProcess.pid }],
   ];
   const rounds: Measured[][] = [];
   for (let round = 0; round < ROUNDS; round++) {
     const measured: Measured[] = [];
-    for (const [name, options] of cases) measured.push(await measure(name, options, round === 0));
+    for (const [name, options, watch] of cases) measured.push(await measure(name, options, round === 0, watch));
     rounds.push(measured);
   }
   const ssrRatios = rounds.map(([ssr, reference]) => ssr.rps / reference.rps);
@@ -131,7 +143,10 @@ async function main(): Promise<void> {
     p99: median(rounds.map((r) => r[i].p99)),
     errors: rounds.reduce((n, r) => n + r[i].errors, 0),
     non2xx: rounds.reduce((n, r) => n + r[i].non2xx, 0),
+    cpuMicros: Object.fromEntries(Object.keys(rounds[0][i].cpuMicros).map((who) => [who, median(rounds.map((r) => r[i].cpuMicros[who]))])),
   }));
+  // What the proxy itself costs: our CPU per proxied signup against the backend's, same window.
+  const proxyCpuRatios = rounds.flatMap(([, , { cpuMicros }]) => (cpuMicros.site && cpuMicros.backend ? [cpuMicros.site / cpuMicros.backend] : []));
   const ssrRatio = median(ssrRatios);
   const p99Ratio = median(p99Ratios);
   const weights = sizes();
@@ -143,10 +158,17 @@ async function main(): Promise<void> {
   console.table(results.map((r) => ({ case: r.name, 'req/s': r.rps, 'p50 ms': r.p50, 'p99 ms': r.p99, errors: r.errors, non2xx: r.non2xx })));
   console.log(`SSR / reference throughput: ${ssrRatio.toFixed(2)}×  (target ≥ 0.50; rounds: ${list(ssrRatios)})`);
   console.log(`proxy / direct p99 latency: ${p99Ratio.toFixed(2)}×  (target ≤ 2.00; rounds: ${list(p99Ratios)})`);
+  if (proxyCpuRatios.length) {
+    const [, , proxy, direct] = results;
+    console.log(
+      `proxied signup, CPU per request: site ${proxy.cpuMicros.site} µs, backend ${proxy.cpuMicros.backend} µs behind the proxy and ${direct.cpuMicros.backend} µs called directly; ` +
+        `site / backend ${median(proxyCpuRatios).toFixed(2)}× (rounds: ${list(proxyCpuRatios)})`,
+    );
+  }
   console.log(`first-load JS: ${weights.js.raw} B raw, ${weights.js.gzip9} B gzip -9, ${weights.js.brotli} B brotli  (budget 105000 B gzip)`);
   console.log(`CSS:           ${weights.css.raw} B raw, ${weights.css.gzip9} B gzip -9, ${weights.css.brotli} B brotli  (budget 12000 B gzip)`);
 
-  const report = { machine: { cpus: os.cpus().length, cpu, node: process.version }, seconds: SECONDS, connections: CONNECTIONS, rounds, results, ssrRatios, ssrRatio, p99Ratios, p99Ratio, weights };
+  const report = { machine: { cpus: os.cpus().length, cpu, node: process.version }, seconds: SECONDS, connections: CONNECTIONS, rounds, results, ssrRatios, ssrRatio, p99Ratios, p99Ratio, proxyCpuRatios, weights };
   fs.mkdirSync(path.join(ROOT, 'test-artifacts'), { recursive: true });
   fs.writeFileSync(path.join(ROOT, 'test-artifacts/bench.json'), `${JSON.stringify(report, null, 2)}\n`);
   const failed = ssrRatio < 0.5 || p99Ratio > 2 || weights.js.gzip9 > 105_000 || weights.css.gzip9 > 12_000 || results.some((r) => r.errors > 0);
