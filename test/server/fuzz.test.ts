@@ -2,13 +2,12 @@
 // invalid UTF-8, CRLF in values and very long paths, thrown at both API endpoints, the native
 // form and the pages of two real servers (embedded store; proxy to a multer backend). Never a
 // 5xx, never a crash, and nothing that fails validation is stored or forwarded.
-import http from 'node:http';
 import net from 'node:net';
 import { openServices } from '../../server/services';
 import { checkActivation, checkSignup, HONEYPOT_FIELD } from '../../shared/signup';
 import { startBackend, type TestBackend } from '../support/backend';
 import { tempDataDir } from '../support/config';
-import { startServerProcess, type ServerProcess } from '../support/server-process';
+import { isHealthy, startServerProcess, type ServerProcess } from '../support/server-process';
 
 /** mulberry32: small, fast and reproducible. */
 function prng(seed: number) {
@@ -96,15 +95,6 @@ function sendRaw(port: number, raw: Buffer): Promise<number> {
   });
 }
 
-function healthy(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    http.get({ host: '127.0.0.1', port, path: '/healthz', agent: false }, (res) => {
-      res.resume();
-      resolve(res.statusCode === 200);
-    }).on('error', () => resolve(false));
-  });
-}
-
 const CASES = generateCases(320);
 
 describe('fuzz', () => {
@@ -138,7 +128,7 @@ describe('fuzz', () => {
         });
       }
       expect(server.child.exitCode).toBeNull();
-      expect(await healthy(server.port)).toBe(true);
+      expect(await isHealthy(server.port)).toBe(true);
     }
     expect(fiveHundreds).toEqual([]);
     // the fuzz reached the code: plenty of real answers, not just dropped sockets

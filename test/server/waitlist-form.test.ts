@@ -3,7 +3,7 @@
 import request from 'supertest';
 import { createApp } from '../../server/app';
 import { openServices } from '../../server/services';
-import { freePort, startBackend } from '../support/backend';
+import { closedPort, startBackend } from '../support/backend';
 import { testConfig } from '../support/config';
 
 function embedded() {
@@ -79,7 +79,7 @@ describe('native waitlist form POST', () => {
   });
 
   it('forwards to the backend as the API does, and queues when the backend is down', async () => {
-    const port = await freePort();
+    const port = await closedPort();
     const config = testConfig({ BACKEND_URL: `http://127.0.0.1:${port}` });
     const services = openServices(config);
     const app = createApp(config, { services });

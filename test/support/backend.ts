@@ -68,16 +68,8 @@ export async function startBackend(port = 0): Promise<TestBackend> {
   };
 }
 
-/** A port on 127.0.0.1 where nothing listens (taken, then released). */
-export async function freePort(): Promise<number> {
-  const net = await import('node:net');
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
+/** A port on 127.0.0.1 where nothing listens (taken, then released): the measuring scripts' own. */
+export { freePort } from '../../scripts/site-process';
 
 /**
  * A port on 127.0.0.1 where nothing listens, for "the backend is down" cases. Taken from below

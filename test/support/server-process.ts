@@ -44,7 +44,8 @@ export async function startServerProcess(env: Record<string, string> = {}): Prom
   return { child, port, url: `http://127.0.0.1:${port}`, output: () => output, exited };
 }
 
-function isHealthy(port: number): Promise<boolean> {
+/** Does the server on this port answer its health probe with 200? */
+export function isHealthy(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     http
       .get({ host: '127.0.0.1', port, path: '/healthz', agent: false }, (res) => {

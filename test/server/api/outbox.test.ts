@@ -6,7 +6,7 @@ import { createLogger } from '../../../server/logger';
 import { startOutboxWorker } from '../../../server/outbox-worker';
 import { openServices, type Services } from '../../../server/services';
 import { BACKOFF_CAP_MS, backoffMs } from '../../../server/store/outbox';
-import { freePort, startBackend, type TestBackend } from '../../support/backend';
+import { closedPort, startBackend, type TestBackend } from '../../support/backend';
 import { testConfig } from '../../support/config';
 
 const silent = createLogger({ logLevel: 'silent' });
@@ -21,7 +21,7 @@ afterEach(async () => {
 });
 
 async function setup(backendPort?: number) {
-  const port = backendPort ?? (await freePort());
+  const port = backendPort ?? (await closedPort());
   const config = testConfig({ BACKEND_URL: `http://127.0.0.1:${port}`, UPSTREAM_TIMEOUT_MS: '500' });
   const services = openServices(config, now);
   opened.push(services);

@@ -2,7 +2,7 @@
 // acknowledgements, and everything it acknowledged is in the SQLite file afterwards.
 import http from 'node:http';
 import { openServices } from '../../../server/services';
-import { freePort, startBackend } from '../../support/backend';
+import { closedPort, startBackend } from '../../support/backend';
 import { tempDataDir } from '../../support/config';
 import { postSignup } from '../../support/http';
 import { startServerProcess } from '../../support/server-process';
@@ -33,7 +33,7 @@ describe('durability under kill -9', () => {
 
   it('keeps every queued signup of the outbox, and delivers it after the restart', async () => {
     const dataDir = tempDataDir();
-    const backendPort = await freePort();
+    const backendPort = await closedPort();
     const env = { DATA_DIR: dataDir, LOG_LEVEL: 'warn', BACKEND_URL: `http://127.0.0.1:${backendPort}` };
     const first = await startServerProcess(env);
     const agent = new http.Agent({ keepAlive: true, maxSockets: 10 });
