@@ -22,7 +22,7 @@ import type { TrustProxy } from './forwarded';
 import { createLogger, requestLogger, type Logger } from './logger';
 import { answerFromCache, createPageCache } from './page-cache';
 import { createRenderer } from './render';
-import { securityHeaders } from './security';
+import { fixedHeaders, securityHeaders } from './security';
 import { seoFiles } from './seo';
 
 export interface AppDeps {
@@ -49,15 +49,18 @@ export function createApp(config: Config, deps: AppDeps = {}) {
   // One budget per client IP, shared by every way of submitting a form.
   const limitSubmissions = signupRateLimit(config, trust, logger);
 
+  // What helmet sets on answers that run no script: the API, assets and the health probe.
+  const noScriptHeaders = fixedHeaders(config);
+
   // API (embedded store or proxy): small JSON answers, relayed as they came, so no compression.
-  const api = createApiHandler({ config, waitlist: services.waitlist, deliverSignup, limitSubmissions, trust, logger });
+  const api = createApiHandler({ config, waitlist: services.waitlist, deliverSignup, limitSubmissions, trust, logger, securityHeaders: noScriptHeaders });
 
   // Compression (gzip, brotli where accepted). React calls res.flush() after each chunk, so
   // streamed HTML still leaves in pieces.
   app.use(compression());
 
   // Security headers and the per-request CSP nonce, before the first byte of any answer.
-  app.use(securityHeaders(config));
+  app.use(securityHeaders(config, noScriptHeaders));
 
   // Structured request logs: method, path and status only.
   app.use(requestLogger(logger));

@@ -6,6 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler, Response } from 'express';
 import helmet from 'helmet';
 import type { Config } from './config';
+import { ASSETS_URL_PREFIX } from './paths';
 
 export function cspNonceOf(res: Response): string {
   return res.locals.cspNonce as string;
@@ -13,7 +14,7 @@ export function cspNonceOf(res: Response): string {
 
 /** Pages need a nonce; static files and the health probe run no script, so theirs is fixed. */
 function needsNonce(path: string): boolean {
-  return !path.startsWith('/assets/') && path !== '/healthz';
+  return !path.startsWith(`${ASSETS_URL_PREFIX}/`) && path !== '/healthz';
 }
 
 type ScriptSource = string | ((req: IncomingMessage, res: ServerResponse) => string);
@@ -43,10 +44,9 @@ function securityPolicy(config: Pick<Config, 'webAppUrl'>, scriptSrc: ScriptSour
   });
 }
 
-export function securityHeaders(config: Pick<Config, 'webAppUrl'>): RequestHandler {
+/** `fixed`: the same headers with a policy that never changes, worked out once (fixedHeaders). */
+export function securityHeaders(config: Pick<Config, 'webAppUrl'>, fixed: FixedHeaders = fixedHeaders(config)): RequestHandler {
   const forPages = securityPolicy(config, ["'self'", (_req, res) => `'nonce-${cspNonceOf(res as Response)}'`]);
-  // The same headers with a policy that never changes, worked out once.
-  const fixed = fixedHeaders(config);
   return (req, res, next) => {
     if (!needsNonce(req.path)) {
       for (const [name, value] of fixed) res.setHeader(name, value);
@@ -57,12 +57,14 @@ export function securityHeaders(config: Pick<Config, 'webAppUrl'>): RequestHandl
   };
 }
 
+export type FixedHeaders = ReadonlyArray<readonly [string, string]>;
+
 /**
  * What helmet sets on answers that run no script (API answers, assets, the health probe), with a
  * policy of 'self' scripts only. Recorded once from helmet itself, so the policy lives in one place
  * while the API, which answers without Express, still sends every header.
  */
-export function fixedHeaders(config: Pick<Config, 'webAppUrl'>): ReadonlyArray<readonly [string, string]> {
+export function fixedHeaders(config: Pick<Config, 'webAppUrl'>): FixedHeaders {
   const headers = new Map<string, string>();
   const recorder = {
     setHeader: (name: string, value: string | number) => headers.set(name, String(value)),

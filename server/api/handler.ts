@@ -7,7 +7,7 @@ import type { ServerResponse } from 'node:http';
 import type { Config } from '../config';
 import type { TrustProxy } from '../forwarded';
 import { logWhenDone, type Logger } from '../logger';
-import { fixedHeaders } from '../security';
+import type { FixedHeaders } from '../security';
 import type { DeliverSignup } from '../signups';
 import type { Waitlist } from '../store/waitlist';
 import { readApiBody } from './body';
@@ -27,12 +27,13 @@ export interface ApiDeps {
   limitSubmissions: Middleware;
   trust: TrustProxy;
   logger: Logger;
+  /** Security headers for answers that run no script (fixedHeaders), shared with Express. */
+  securityHeaders: FixedHeaders;
 }
 
 const noLimit: Middleware = (_req, _res, next) => next();
 
-export function createApiHandler({ config, waitlist, deliverSignup, limitSubmissions, trust, logger }: ApiDeps) {
-  const securityHeaders = fixedHeaders(config);
+export function createApiHandler({ config, waitlist, deliverSignup, limitSubmissions, trust, logger, securityHeaders }: ApiDeps) {
   const subscribe = subscriptionsHandler(deliverSignup, logger);
   const { backendUrl } = config;
   const rest = backendUrl ? proxyApi({ ...config, backendUrl }, trust, logger) : embeddedApi(waitlist);
