@@ -7,7 +7,7 @@ work=$(mktemp -d)
 port=${PORT:-3917}
 trap 'kill "$pid" 2>/dev/null || true; rm -rf "$work"' EXIT
 
-[ -f "$root/dist/server/index.js" ] || (cd "$root" && npm run build)
+(cd "$root" && npx tsx scripts/build.ts --if-stale) # an old dist may lack the CLI bundle
 cp "$root/package.json" "$root/package-lock.json" "$work/"
 (cd "$work" && npm ci --omit=dev --no-audit --no-fund --loglevel=error)
 cp -r "$root/dist" "$work/dist"
