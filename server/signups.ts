@@ -2,6 +2,7 @@
 // (the API or the no-JavaScript form): the embedded store when there is no BACKEND_URL, otherwise
 // the backend, with the outbox when the backend cannot take it (docs/decisions/0005-outbox.md).
 import type { ServerResponse } from 'node:http';
+import { API_PATHS } from '../shared/constants';
 import type { Signup } from '../shared/signup';
 import { callBackend, type UpstreamAnswer } from './api/forward';
 import type { ApiRequest } from './api/http';
@@ -11,8 +12,6 @@ import type { Config } from './config';
 import type { TrustProxy } from './forwarded';
 import type { Logger } from './logger';
 import type { Services } from './services';
-
-export const SUBSCRIPTIONS_PATH = '/api/subscriptions';
 
 export type Delivery = { kind: 'stored' } | { kind: 'answered'; answer: UpstreamAnswer } | { kind: 'queued' };
 
@@ -33,7 +32,7 @@ export function createSignupDesk(
    * `req` carries the submission as parsed fields (req.body); `path` is the API path and query
    * it goes to upstream. Returns only after the signup is committed somewhere.
    */
-  return async function deliverSignup(req: ApiRequest, res: ServerResponse, signup: Signup, path = SUBSCRIPTIONS_PATH): Promise<Delivery> {
+  return async function deliverSignup(req: ApiRequest, res: ServerResponse, signup: Signup, path: string = API_PATHS.subscriptions): Promise<Delivery> {
     if (!config.backendUrl) {
       const added = services.waitlist.add(signup);
       logger.info({ event: 'signup', added }, 'waitlist signup');

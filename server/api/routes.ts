@@ -1,12 +1,10 @@
 // The API's own routes, recognised the way Express matched them (any letter case, one optional
 // trailing slash) and through percent-encoding too, so no spelling of a form POST slips past
 // the rate limit and the checks on its way to the backend.
-export const API_ROUTES = {
-  subscriptions: '/api/subscriptions',
-  activation: '/api/subscription-activation',
-} as const;
+import { API_PATHS } from '../../shared/constants';
+import { MAX_DECODE_ROUNDS } from './safe-path';
 
-export type ApiRoute = keyof typeof API_ROUTES;
+export type ApiRoute = 'subscriptions' | 'activation';
 
 /** True for every request the API answers: /api and anything under it. */
 export function isApiUrl(url: string): boolean {
@@ -17,9 +15,9 @@ export function isApiUrl(url: string): boolean {
 export function routeOf(path: string): ApiRoute | undefined {
   let normal = path;
   // As many rounds as isSafeApiPath allows: a backend may decode more than once.
-  for (let round = 0; round < 8 && normal.includes('%'); round++) normal = decodeURIComponent(normal);
+  for (let round = 0; round < MAX_DECODE_ROUNDS && normal.includes('%'); round++) normal = decodeURIComponent(normal);
   normal = normal.toLowerCase().replace(/\/$/, '');
-  if (normal === API_ROUTES.subscriptions) return 'subscriptions';
-  if (normal === API_ROUTES.activation) return 'activation';
+  if (normal === API_PATHS.subscriptions) return 'subscriptions';
+  if (normal === API_PATHS.subscriptionActivation) return 'activation';
   return undefined;
 }

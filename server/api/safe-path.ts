@@ -2,7 +2,7 @@
 // Dot segments and encoded separators are refused outright rather than normalised, because the
 // backend (or a proxy in front of it) may decode once more than we do.
 
-const MAX_DECODE_ROUNDS = 8;
+export const MAX_DECODE_ROUNDS = 8;
 
 function decodeRounds(segment: string): string[] | null {
   const forms = [segment];
