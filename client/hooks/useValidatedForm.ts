@@ -51,5 +51,5 @@ export function useValidatedForm<K extends string>(
   /** The field that should have focus first: the first invalid one, else the first empty one. */
   const firstField = order.find((name) => errors[name] !== undefined) ?? order.find((name) => !values[name]) ?? order[0];
 
-  return { values, errors, field, handleSubmit, focusField, firstField };
+  return { values, errors, field, handleSubmit, firstField };
 }

@@ -51,11 +51,8 @@ function ActivationForm() {
     }
   });
 
-  const backToForm = () => {
-    setStatus({ kind: 'idle' });
-    // Focus returns to the form once it is back on screen.
-    setTimeout(() => form.focusField('email'));
-  };
+  // The form mounts again with its email field autofocused (firstField), so focus returns there.
+  const backToForm = () => setStatus({ kind: 'idle' });
 
   switch (status.kind) {
     case 'activated':
