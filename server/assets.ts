@@ -10,7 +10,7 @@ import { ASSETS_DIR, ASSETS_URL_PREFIX, MANIFEST_PATH, PUBLIC_DIR } from './path
 const ONE_YEAR_S = 31_536_000;
 const PUBLIC_MAX_AGE_S = 3600;
 
-export class MissingBuildError extends Error {}
+class MissingBuildError extends Error {}
 
 export function loadManifest(file = MANIFEST_PATH): AssetManifest {
   let text: string;

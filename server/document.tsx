@@ -5,14 +5,14 @@ import type { AssetManifest } from '../shared/manifest';
 import type { PublicConfig } from '../shared/public-config';
 import { PUBLIC_CONFIG_ELEMENT_ID } from '../client/public-config';
 
-export const SITE_DESCRIPTION =
+const SITE_DESCRIPTION =
   'OrgNote: a free, open-source note-taking app for org-mode lovers, built on the Zettelkasten idea. Join the waitlist.';
 
-export const SOCIAL_TITLE = 'OrgNote: from an org-mode lover to org-mode lovers';
-export const SOCIAL_IMAGE = { path: '/images/og-card.png', width: 1200, height: 630, alt: 'OrgNote: notes in org-mode, linked like a Zettelkasten' };
+const SOCIAL_TITLE = 'OrgNote: from an org-mode lover to org-mode lovers';
+const SOCIAL_IMAGE = { path: '/images/og-card.png', width: 1200, height: 630, alt: 'OrgNote: notes in org-mode, linked like a Zettelkasten' };
 
 /** JSON that is safe inside a <script> element: no way to close the tag or open a comment. */
-export function scriptSafeJson(value: unknown): string {
+function scriptSafeJson(value: unknown): string {
   return JSON.stringify(value).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026');
 }
 

@@ -9,7 +9,7 @@ import { sendFormError } from './form-error-page';
 import { clientAddress, type TrustProxy } from './forwarded';
 import type { Logger } from './logger';
 
-export const RATE_LIMIT_WINDOW_MS = 60_000;
+const RATE_LIMIT_WINDOW_MS = 60_000;
 
 export function signupRateLimit(config: Pick<Config, 'signupRateLimit'>, trust: TrustProxy, logger: Logger): Middleware {
   if (config.signupRateLimit === 0) return (_req, _res, next) => next();

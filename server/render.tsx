@@ -19,7 +19,7 @@ import { INDEXED_PATHS, siteOrigin } from './seo';
 import { cspNonceOf } from './security';
 
 /** A stalled render is cut off after this long, so a request never hangs. */
-export const RENDER_ABORT_MS = 10_000;
+const RENDER_ABORT_MS = 10_000;
 
 const HTML = 'text/html; charset=utf-8';
 
@@ -32,7 +32,7 @@ const SHELL_ERROR_PAGE =
  * the path and query, so the URL is built on a fixed origin: a hostile Host header or a path like
  * '//[' can never make it throw. (Canonical links use siteOrigin, not this URL.)
  */
-export function toFetchRequest(req: Request, res: Response): globalThis.Request {
+function toFetchRequest(req: Request, res: Response): globalThis.Request {
   const url = new URL(`http://site.internal${req.originalUrl.startsWith('/') ? '' : '/'}${req.originalUrl}`);
   const controller = new AbortController();
   res.on('close', () => controller.abort());

@@ -20,7 +20,7 @@ export function readNativeFields(req: Request, res: Response, next: NextFunction
   next();
 }
 
-export async function submitNativeWaitlist(req: Request, res: Response, deliverSignup: DeliverSignup, logger: Logger): Promise<WaitlistSubmission> {
+async function submitNativeWaitlist(req: Request, res: Response, deliverSignup: DeliverSignup, logger: Logger): Promise<WaitlistSubmission> {
   const fields = res.locals.formFields as FormFields;
   const values: WaitlistFields = { email: asText(fields.email), description: asText(fields.description) };
   const errors = validateWaitlist(values);

@@ -2,8 +2,7 @@
 // rules plus the limits a store needs (RFC 5321 address length, a bounded description).
 import { checkEmail, EMAIL_MAX_LENGTH, MESSAGES } from './validation';
 
-export { EMAIL_MAX_LENGTH };
-export const DESCRIPTION_MAX_LENGTH = 2000;
+const DESCRIPTION_MAX_LENGTH = 2000;
 
 export interface Signup {
   /** trimmed, as the visitor typed it */
@@ -21,7 +20,7 @@ function text(value: unknown): string | undefined {
 /** Control characters, and U+FFFD (what undecodable bytes become): never part of a real address or note. */
 const GARBAGE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\ufffd]/;
 
-export function checkSignupEmail(raw: unknown): Checked<string> {
+function checkSignupEmail(raw: unknown): Checked<string> {
   if (raw !== undefined && typeof raw !== 'string') return { ok: false, error: 'Email must be a single text value' };
   const email = (raw ?? '').trim();
   if (email.length > EMAIL_MAX_LENGTH) return { ok: false, error: `Email address is longer than ${EMAIL_MAX_LENGTH} characters` };

@@ -7,7 +7,7 @@ interface Feature {
   image?: { src: string; alt: string; width: number; height: number };
 }
 
-export const FEATURES: Feature[] = [
+const FEATURES: Feature[] = [
   { title: 'Open Source', text: 'Free software under the GNU GPL v3. Read the code, fork it, improve it.' },
   {
     title: 'Links between notes',

@@ -5,7 +5,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { NavLink } from 'react-router-dom';
 import { MenuIcon } from './icons';
 
-export const NAV_ITEMS = [
+const NAV_ITEMS = [
   { to: '/', label: 'Waitlis' }, // sic, spec §2
   { to: '/activate', label: 'Activate' },
 ] as const;

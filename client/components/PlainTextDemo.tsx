@@ -1,5 +1,5 @@
 // 'Everything is plain text' (spec §1): a sample note in real org-mode syntax.
-export const SAMPLE_NOTE = `:PROPERTIES:
+const SAMPLE_NOTE = `:PROPERTIES:
 :ID:       5f1c2a9e-7b3d-4e8a-9c61-2d4f8b0a6e13
 :END:
 #+TITLE: Zettelkasten in org-mode

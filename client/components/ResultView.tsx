@@ -3,7 +3,7 @@
 import { useEffect, useRef, type ReactNode } from 'react';
 import { ArrowBackIcon } from './icons';
 
-export const DEFAULT_TITLES = { success: 'Congratulations', error: 'Error' } as const;
+const DEFAULT_TITLES = { success: 'Congratulations', error: 'Error' } as const;
 
 export interface ResultViewProps {
   kind: 'success' | 'error';

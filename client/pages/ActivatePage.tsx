@@ -19,7 +19,7 @@ type Status =
   | { kind: 'blocked'; url: string }
   | { kind: 'error'; message: string };
 
-export const ACTIVATED_TEXT = 'You are successfully activated your free subscription'; // sic, spec §4
+const ACTIVATED_TEXT = 'You are successfully activated your free subscription'; // sic, spec §4
 
 export function ActivatePage() {
   return (

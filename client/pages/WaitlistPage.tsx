@@ -26,7 +26,7 @@ function Honeypot({ inputRef }: { inputRef: RefObject<HTMLInputElement | null> }
   );
 }
 
-export function WaitlistJoined({ focusOnMount }: { focusOnMount: boolean }) {
+function WaitlistJoined({ focusOnMount }: { focusOnMount: boolean }) {
   const links = useSiteLinks();
   return (
     <ResultView kind="success" focusOnMount={focusOnMount}>

@@ -7,7 +7,7 @@ import { ApiError } from './errors';
 import { hasType, type Middleware } from './http';
 
 /** Limits on what one form submission may carry (see docs/decisions/0008-abuse.md). */
-export const BODY_LIMITS = {
+const BODY_LIMITS = {
   multipartFields: 10,
   multipartFieldBytes: 16 * 1024,
   multipartParts: 12,

@@ -6,7 +6,7 @@ import type { ApiRequest } from './http';
 import { toFieldList } from './submission';
 import { callUpstream, encodeMultipart, type UpstreamAnswer } from './upstream';
 
-export { ClientGoneError, UpstreamTimeoutError, UpstreamUnreachableError, type UpstreamAnswer } from './upstream';
+export { ClientGoneError, UpstreamTimeoutError, type UpstreamAnswer } from './upstream';
 
 /** Hop-by-hop headers (RFC 9110 §7.6.1) plus those we recompute; never forwarded either way. */
 const HOP_BY_HOP = new Set([

@@ -17,7 +17,7 @@ export class UpstreamUnreachableError extends Error {}
 export class ClientGoneError extends Error {}
 
 /** The subscription service answers with small JSON; anything this big is a fault. */
-export const MAX_ANSWER_BYTES = 1024 * 1024;
+const MAX_ANSWER_BYTES = 1024 * 1024;
 
 const agents = {
   'http:': new http.Agent({ keepAlive: true, maxSockets: 256 }),

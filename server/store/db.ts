@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 
 export type Db = Database.Database;
 
-export const DB_FILE_NAME = 'waitlist.db';
+const DB_FILE_NAME = 'waitlist.db';
 
 /** Schema versions, applied in order; PRAGMA user_version records how far a file has come. */
 const MIGRATIONS: string[] = [
@@ -40,7 +40,7 @@ const MIGRATIONS: string[] = [
   `,
 ];
 
-export const SCHEMA_VERSION = MIGRATIONS.length;
+const SCHEMA_VERSION = MIGRATIONS.length;
 
 function migrate(db: Db): void {
   const current = db.pragma('user_version', { simple: true }) as number;

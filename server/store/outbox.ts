@@ -15,7 +15,7 @@ export interface OutboxItem {
   createdAt: string;
 }
 
-export const BACKOFF_BASE_MS = 2_000;
+const BACKOFF_BASE_MS = 2_000;
 export const BACKOFF_CAP_MS = 5 * 60_000;
 
 /** Delay before retry number `attempts` (1-based): 2 s, 4 s, 8 s … capped at 5 min, ±20 % jitter. */

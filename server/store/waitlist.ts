@@ -11,7 +11,7 @@ export interface SignupRow {
   activated_at: string | null;
 }
 
-export class UnknownEmailError extends Error {}
+class UnknownEmailError extends Error {}
 
 /** Keys are stored only as SHA-256 hashes: a copied database file activates nobody. */
 function hashKey(key: string): string {
@@ -19,7 +19,7 @@ function hashKey(key: string): string {
 }
 
 /** 24 random bytes (192 bits) as URL-safe base64: 32 characters, no padding. */
-export function newActivationKey(): string {
+function newActivationKey(): string {
   return randomBytes(24).toString('base64url');
 }
 

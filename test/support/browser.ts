@@ -2,7 +2,7 @@
 // console errors/warnings and uncaught errors, so a test can require there were none.
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 const ARGS = [
   '--no-sandbox',

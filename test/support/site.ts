@@ -7,7 +7,7 @@ import { startBackend, type TestBackend } from './backend';
 import { launchBrowser, openPage, type WatchedPage } from './browser';
 import { startServerProcess, type ServerProcess } from './server-process';
 
-export const SCREENSHOT_DIR = path.resolve(__dirname, '../../test-artifacts/screenshots');
+const SCREENSHOT_DIR = path.resolve(__dirname, '../../test-artifacts/screenshots');
 export const VIEWPORTS = [
   { name: 'phone', width: 375, height: 740 },
   { name: 'desktop', width: 1280, height: 800 },
