@@ -26,8 +26,13 @@ export function siteLinks(config: PublicConfig): SiteLinks {
   return { ...STATIC_LINKS, webApp: trimTrailingSlash(config.webAppUrl) };
 }
 
-/** Spec §4: the activation tab opens the web app's /auth/activate with email and token. */
+/**
+ * Spec §4: the activation tab opens the web app's /auth/activate with email and token. The
+ * no-JavaScript form submits the same query, so both take the path and names from here.
+ */
+export const ACTIVATION = { path: '/auth/activate', emailParam: 'email', keyParam: 'token' } as const;
+
 export function activationUrl(webAppUrl: string, email: string, key: string): string {
-  const params = new URLSearchParams({ email, token: key });
-  return `${trimTrailingSlash(webAppUrl)}/auth/activate?${params.toString()}`;
+  const params = new URLSearchParams({ [ACTIVATION.emailParam]: email, [ACTIVATION.keyParam]: key });
+  return `${trimTrailingSlash(webAppUrl)}${ACTIVATION.path}?${params.toString()}`;
 }

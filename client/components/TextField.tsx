@@ -2,7 +2,7 @@
 // aria-describedby, role="alert" so the message is announced when it appears).
 import { useId, type ChangeEvent, type InputHTMLAttributes } from 'react';
 
-type FieldElement = HTMLInputElement | HTMLTextAreaElement;
+export type FieldElement = HTMLInputElement | HTMLTextAreaElement;
 
 export interface TextFieldProps {
   label: string;
@@ -10,7 +10,6 @@ export interface TextFieldProps {
   value: string;
   /** undefined: valid; '': invalid without a message (spec §5 pattern rule); text: the message */
   error?: string;
-  invalid: boolean;
   onChange: (event: ChangeEvent<FieldElement>) => void;
   ref: (element: FieldElement | null) => void;
   multiline?: boolean;
@@ -19,8 +18,9 @@ export interface TextFieldProps {
   autoFocus?: boolean;
 }
 
-export function TextField({ label, error, invalid, multiline, ref, ...input }: TextFieldProps) {
+export function TextField({ label, error, multiline, ref, ...input }: TextFieldProps) {
   const id = useId();
+  const invalid = error !== undefined;
   const messageId = `${id}-message`;
   const common = {
     id,

@@ -3,8 +3,7 @@
 // the first-load JS budget has no room for one (docs/decisions/0004-form-state.md).
 import { useCallback, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import type { FieldErrors } from '../../shared/validation';
-
-type FieldElement = HTMLInputElement | HTMLTextAreaElement;
+import type { FieldElement } from '../components/TextField';
 
 /** `initialErrors` come from a server-side check (the no-JavaScript form); they count as a submit. */
 export function useValidatedForm<K extends string>(
@@ -17,12 +16,15 @@ export function useValidatedForm<K extends string>(
   const [submitted, setSubmitted] = useState(initialErrors !== undefined);
   const elements = useRef<Partial<Record<K, FieldElement | null>>>({});
   const order = Object.keys(initial) as K[];
+  /** The field that should have focus first: the first invalid one, else the first empty one. */
+  const firstField = order.find((name) => errors[name] !== undefined) ?? order.find((name) => !values[name]) ?? order[0];
 
+  /** Everything a TextField needs for one field. */
   const field = (name: K) => ({
     name,
     value: values[name],
-    invalid: errors[name] !== undefined,
     error: errors[name],
+    autoFocus: name === firstField,
     ref: (element: FieldElement | null) => {
       elements.current[name] = element;
     },
@@ -48,8 +50,5 @@ export function useValidatedForm<K extends string>(
     onValid(values);
   };
 
-  /** The field that should have focus first: the first invalid one, else the first empty one. */
-  const firstField = order.find((name) => errors[name] !== undefined) ?? order.find((name) => !values[name]) ?? order[0];
-
-  return { values, errors, field, handleSubmit, firstField };
+  return { values, errors, field, handleSubmit };
 }

@@ -4,7 +4,7 @@
 import { useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { errorMessage } from '../../shared/api';
-import { activationUrl } from '../../shared/links';
+import { ACTIVATION, activationUrl } from '../../shared/links';
 import { validateActivation } from '../../shared/validation';
 import { ExternalLink } from '../components/ExternalLink';
 import { ResultView } from '../components/ResultView';
@@ -51,7 +51,7 @@ function ActivationForm() {
     }
   });
 
-  // The form mounts again with its email field autofocused (firstField), so focus returns there.
+  // The form mounts again with its email field autofocused (useValidatedForm's firstField), so focus returns there.
   const backToForm = () => setStatus({ kind: 'idle' });
 
   switch (status.kind) {
@@ -83,7 +83,7 @@ function ActivationForm() {
   return (
     <form
       className="form-card"
-      action={`${links.webApp}/auth/activate`}
+      action={`${links.webApp}${ACTIVATION.path}`}
       method="get"
       target="_blank"
       noValidate
@@ -93,8 +93,8 @@ function ActivationForm() {
       <h2 id="activate-title" className="form-title">
         Enter your activation key
       </h2>
-      <TextField label="Email" type="email" autoComplete="email" autoFocus={form.firstField === 'email'} {...form.field('email')} />
-      <TextField label="Activation key" autoComplete="one-time-code" autoFocus={form.firstField === 'key'} {...form.field('key')} name="token" />
+      <TextField label="Email" type="email" autoComplete="email" {...form.field('email')} name={ACTIVATION.emailParam} />
+      <TextField label="Activation key" autoComplete="one-time-code" {...form.field('key')} name={ACTIVATION.keyParam} />
       <SubmitButton>Activate</SubmitButton>
     </form>
   );

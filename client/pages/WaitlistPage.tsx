@@ -103,13 +103,8 @@ function WaitlistForm() {
       <h2 id="waitlist-title" className="form-title">
         Join wait list
       </h2>
-      <TextField label="Email" type="email" autoComplete="email" autoFocus={form.firstField === 'email'} {...form.field('email')} />
-      <TextField
-        label="About me (or github profile)"
-        multiline
-        autoFocus={form.firstField === 'description'}
-        {...form.field('description')}
-      />
+      <TextField label="Email" type="email" autoComplete="email" {...form.field('email')} />
+      <TextField label="About me (or github profile)" multiline {...form.field('description')} />
       <Honeypot inputRef={honeypot} />
       <SubmitButton busy={status === 'submitting'}>Join</SubmitButton>
     </form>
