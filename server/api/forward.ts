@@ -24,8 +24,10 @@ const HOP_BY_HOP = new Set([
   'expect',
 ]);
 
-function connectionTokens(value: string | undefined): Set<string> {
-  return new Set((value ?? '').split(',').map((t) => t.trim().toLowerCase()).filter(Boolean));
+/** The header names a Connection header lists; those are hop-by-hop too (RFC 9110 §7.6.1). */
+function connectionTokens(value: string | string[] | undefined): Set<string> {
+  const joined = Array.isArray(value) ? value.join(',') : (value ?? '');
+  return new Set(joined.split(',').map((t) => t.trim().toLowerCase()).filter(Boolean));
 }
 
 function isHopByHop(name: string, named: Set<string>): boolean {
@@ -33,8 +35,7 @@ function isHopByHop(name: string, named: Set<string>): boolean {
 }
 
 function requestHeaders(req: ApiRequest, trust: TrustProxy): OutgoingHttpHeaders {
-  const connection = req.headers.connection;
-  const named = connectionTokens(Array.isArray(connection) ? connection.join(',') : connection);
+  const named = connectionTokens(req.headers.connection);
   const headers: OutgoingHttpHeaders = {};
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined || isHopByHop(name, named)) continue;
@@ -90,8 +91,7 @@ const NOT_RELAYED = new Set(['x-powered-by', 'server']);
 
 /** Relays an upstream answer: status, content-type and body unchanged, end-to-end headers kept. */
 export function sendUpstreamAnswer(res: ServerResponse, answer: UpstreamAnswer): void {
-  const connection = answer.headers.connection;
-  const named = connectionTokens(Array.isArray(connection) ? connection.join(',') : connection);
+  const named = connectionTokens(answer.headers.connection);
   for (const [name, value] of Object.entries(answer.headers)) {
     // Content-Encoding stays: the body is relayed as it came, and compression skips encoded bodies.
     if (value === undefined || isHopByHop(name, named) || NOT_RELAYED.has(name)) continue;

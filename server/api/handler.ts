@@ -16,7 +16,7 @@ import { ApiError, sendApiError } from './errors';
 import type { ApiRequest, Middleware } from './http';
 import { proxyApi } from './proxy';
 import { routeOf } from './routes';
-import { isSafeApiPath } from './safe-path';
+import { decodeApiPath } from './safe-path';
 import { subscriptionsHandler } from './subscriptions';
 
 export interface ApiDeps {
@@ -48,8 +48,8 @@ export function createApiHandler({ config, waitlist, deliverSignup, limitSubmiss
   return function api(req: ApiRequest, res: ServerResponse): void {
     for (const [name, value] of securityHeaders) res.setHeader(name, value);
     logWhenDone(logger, req, res);
-    const path = req.url!.split('?')[0];
-    if (!isSafeApiPath(path)) return failed(res, new ApiError(400, 'Invalid API path'));
+    const path = decodeApiPath(req.url!.split('?')[0]);
+    if (path === null) return failed(res, new ApiError(400, 'Invalid API path'));
     const route = routeOf(path);
     const isFormPost = req.method === 'POST' && route !== undefined;
     // Counted before the body is even read, so a flood costs little.

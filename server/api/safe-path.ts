@@ -2,7 +2,7 @@
 // Dot segments and encoded separators are refused outright rather than normalised, because the
 // backend (or a proxy in front of it) may decode once more than we do.
 
-export const MAX_DECODE_ROUNDS = 8;
+const MAX_DECODE_ROUNDS = 8;
 
 function decodeRounds(segment: string): string[] | null {
   const forms = [segment];
@@ -27,15 +27,21 @@ function isUnsafeForm(form: string): boolean {
   return form === '.' || form.startsWith('..') || /[/\\\0;]/.test(form);
 }
 
-/** True when the raw request path (no query) is a plain path under /api with no way out. */
-export function isSafeApiPath(rawPath: string): boolean {
-  if (!rawPath.startsWith('/api/') && rawPath !== '/api') return false;
-  if (rawPath.includes('\\')) return false;
+/**
+ * The raw request path (no query) with every segment fully decoded, when it is a plain path under
+ * /api with no way out; null when it is not. Route matching reads the decoded form, so an encoded
+ * spelling of a form POST still meets the rate limit and the checks.
+ */
+export function decodeApiPath(rawPath: string): string | null {
+  if (!rawPath.startsWith('/api/') && rawPath !== '/api') return null;
+  if (rawPath.includes('\\')) return null;
+  const decoded: string[] = [];
   for (const segment of rawPath.split('/').slice(1)) {
     const forms = decodeRounds(segment);
-    if (forms === null || forms.some(isUnsafeForm)) return false;
+    if (forms === null || forms.some(isUnsafeForm)) return null;
+    decoded.push(forms[forms.length - 1]);
   }
-  return true;
+  return `/${decoded.join('/')}`;
 }
 
 /** BACKEND_URL + the same path and query; null if the result would leave the backend's /api/. */
