@@ -10,6 +10,7 @@ import zlib from 'node:zlib';
 import Negotiator from 'negotiator';
 import { logRequest, type Logger } from './logger';
 import { requestOrigin, type TrustProxy } from './forwarded';
+import { INDEXED_PATHS } from './seo';
 
 export interface CachedPage {
   headers: OutgoingHttpHeaders;
@@ -50,9 +51,13 @@ export function pageCacheKey(origin: string, path: string): string {
   return `${origin}${path}`;
 }
 
-/** Only a plain GET/HEAD of a path (no query string) may be answered from the cache. */
+/**
+ * Only a plain GET/HEAD (no query string) of one of the site's own pages, exactly as linked, is
+ * cached: '/ACTIVATE' or '/activate/' render fine but must not each take a cache slot. Checked
+ * before anything else, so assets and the API never pay for a cache lookup.
+ */
 export function isShareable(method: string | undefined, url: string | undefined): boolean {
-  return (method === 'GET' || method === 'HEAD') && !!url && !url.includes('?');
+  return (method === 'GET' || method === 'HEAD') && (INDEXED_PATHS as readonly (string | undefined)[]).includes(url);
 }
 
 /** 'sha256-…' sources for every inline script the page executes (JSON data blocks excluded). */

@@ -15,7 +15,7 @@ import type { PublicConfig } from '../shared/public-config';
 import { Document } from './document';
 import type { Logger } from './logger';
 import { hashedPolicy, inlineScriptHashes, isShareable, pageCacheKey, toCachedPage, type PageCache } from './page-cache';
-import { INDEXED_PATHS, siteOrigin } from './seo';
+import { siteOrigin } from './seo';
 import { cspNonceOf } from './security';
 
 /** A stalled render is cut off after this long, so a request never hangs. */
@@ -93,9 +93,7 @@ export function createRenderer({ assets, publicConfig, logger, siteUrl, actionCo
   return async function renderPage(req: Request, res: Response, next: NextFunction): Promise<void> {
     const nonce = cspNonceOf(res);
     const origin = siteOrigin({ siteUrl }, req);
-    // Only the site's own pages, exactly as linked: '/ACTIVATE' or '/activate/' render fine but
-    // must not each take a cache slot.
-    const shared = pageCache !== undefined && isShareable(req.method, req.originalUrl) && (INDEXED_PATHS as readonly string[]).includes(req.path);
+    const shared = pageCache !== undefined && isShareable(req.method, req.originalUrl);
 
     const request = toFetchRequest(req, res);
     let context;
