@@ -19,6 +19,8 @@ COPY client ./client
 COPY server ./server
 RUN npm run build
 
+# A second install rather than pruning the build stage: this layer depends on the lockfile only,
+# so a source change rebuilds the app without reinstalling, and BuildKit runs it beside the build.
 FROM toolchain AS prod-deps
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 

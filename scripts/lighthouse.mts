@@ -14,7 +14,9 @@ const PAGES = (process.env.LIGHTHOUSE_PAGES ?? '/,/activate').split(',');
 
 async function startSite(): Promise<{ url: string; stop: () => void }> {
   const build = spawn(process.execPath, ['--import', 'tsx', 'scripts/build.ts', '--if-stale'], { cwd: ROOT, stdio: 'inherit' });
-  await new Promise((resolve) => build.once('exit', resolve));
+  const code = await new Promise((resolve) => build.once('exit', resolve));
+  // A failed build would leave an old dist behind, and the scores would describe that.
+  if (code !== 0) throw new Error(`the build failed (exit ${code})`);
   const site = await startSiteProcess({ LOG_LEVEL: 'warn' });
   return { url: site.url, stop: () => void site.stop() };
 }
