@@ -12,11 +12,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import zlib from 'node:zlib';
 import autocannon from 'autocannon';
+import { encodeMultipart } from '../../server/api/upstream';
 import { build } from '../build';
 import { cpuSeconds } from './cpu';
 import { ROOT, startSiteProcess } from '../site-process';
+import { BUDGET, firstLoadWeights } from '../weights';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -52,12 +53,6 @@ function start(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ port: num
   });
 }
 
-function multipart(fields: Record<string, string>): { body: string; contentType: string } {
-  const boundary = '----orgnotebench';
-  const parts = Object.entries(fields).map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`);
-  return { body: `${parts.join('')}--${boundary}--\r\n`, contentType: `multipart/form-data; boundary=${boundary}` };
-}
-
 /** `watch` names the processes whose CPU per request to report, e.g. { site: pid, backend: pid }. */
 async function measure(name: string, options: autocannon.Options, warmUp: boolean, watch: Record<string, number | undefined>): Promise<Measured> {
   if (warmUp) await autocannon({ ...options, connections: CONNECTIONS, duration: WARMUP_SECONDS });
@@ -85,19 +80,6 @@ function median(values: number[]): number {
   return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
-function sizes() {
-  const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'dist/client/manifest.json'), 'utf8')) as { scripts: string[]; preloads: string[]; styles: string[] };
-  const measure = (urls: string[]) => {
-    const data = urls.map((url) => fs.readFileSync(path.join(ROOT, 'dist/client', url)));
-    return {
-      raw: data.reduce((n, d) => n + d.length, 0),
-      gzip9: data.reduce((n, d) => n + zlib.gzipSync(d, { level: 9 }).length, 0),
-      brotli: data.reduce((n, d) => n + zlib.brotliCompressSync(d, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }).length, 0),
-    };
-  };
-  return { js: measure([...manifest.scripts, ...manifest.preloads]), css: measure(manifest.styles) };
-}
-
 async function main(): Promise<void> {
   await build();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'orgnote-bench-'));
@@ -117,7 +99,10 @@ async function main(): Promise<void> {
   fs.writeFileSync(htmlFile, html);
   const reference = await start(['--import', 'tsx', 'scripts/bench/reference.ts', htmlFile]);
 
-  const form = multipart({ email: 'bench@example.org', description: 'benchmark' });
+  const form = encodeMultipart([
+    ['email', 'bench@example.org'],
+    ['description', 'benchmark'],
+  ]);
   const post = { method: 'POST' as const, body: form.body, headers: { 'content-type': form.contentType } };
 
   const sitePid = siteProcess.child.pid;
@@ -149,7 +134,7 @@ async function main(): Promise<void> {
   const proxyCpuRatios = rounds.flatMap(([, , { cpuMicros }]) => (cpuMicros.site && cpuMicros.backend ? [cpuMicros.site / cpuMicros.backend] : []));
   const ssrRatio = median(ssrRatios);
   const p99Ratio = median(p99Ratios);
-  const weights = sizes();
+  const weights = firstLoadWeights();
 
   const cpu = os.cpus()[0]?.model.trim() ?? 'unknown CPU';
   const list = (ratios: number[]) => ratios.map((r) => r.toFixed(2)).join(', ');
@@ -165,13 +150,13 @@ async function main(): Promise<void> {
         `site / backend ${median(proxyCpuRatios).toFixed(2)}× (rounds: ${list(proxyCpuRatios)})`,
     );
   }
-  console.log(`first-load JS: ${weights.js.raw} B raw, ${weights.js.gzip9} B gzip -9, ${weights.js.brotli} B brotli  (budget 105000 B gzip)`);
-  console.log(`CSS:           ${weights.css.raw} B raw, ${weights.css.gzip9} B gzip -9, ${weights.css.brotli} B brotli  (budget 12000 B gzip)`);
+  console.log(`first-load JS: ${weights.js.raw} B raw, ${weights.js.gzip9} B gzip -9, ${weights.js.brotli} B brotli  (budget ${BUDGET.firstLoadJsGzip} B gzip)`);
+  console.log(`CSS:           ${weights.css.raw} B raw, ${weights.css.gzip9} B gzip -9, ${weights.css.brotli} B brotli  (budget ${BUDGET.cssGzip} B gzip)`);
 
   const report = { machine: { cpus: os.cpus().length, cpu, node: process.version }, seconds: SECONDS, connections: CONNECTIONS, rounds, results, ssrRatios, ssrRatio, p99Ratios, p99Ratio, proxyCpuRatios, weights };
   fs.mkdirSync(path.join(ROOT, 'test-artifacts'), { recursive: true });
   fs.writeFileSync(path.join(ROOT, 'test-artifacts/bench.json'), `${JSON.stringify(report, null, 2)}\n`);
-  const failed = ssrRatio < 0.5 || p99Ratio > 2 || weights.js.gzip9 > 105_000 || weights.css.gzip9 > 12_000 || results.some((r) => r.errors > 0);
+  const failed = ssrRatio < 0.5 || p99Ratio > 2 || weights.js.gzip9 > BUDGET.firstLoadJsGzip || weights.css.gzip9 > BUDGET.cssGzip || results.some((r) => r.errors > 0);
   process.exitCode = failed ? 1 : 0;
 }
 

@@ -1,0 +1,34 @@
+// What a first visit downloads from the client build, as the server sends it: the raw files
+// and their precompressed .gz (level 9) and .br (quality 11) copies. The budget is issue #6's.
+import fs from 'node:fs';
+import path from 'node:path';
+import { loadManifest } from '../server/assets';
+import { MANIFEST_PATH } from '../server/paths';
+
+export const BUDGET = { firstLoadJsGzip: 105_000, cssGzip: 12_000 } as const;
+
+export interface Weight {
+  raw: number;
+  gzip9: number;
+  brotli: number;
+}
+
+/** The file behind a manifest URL such as /assets/entry-HASH.js. */
+export const builtFile = (url: string) => path.join(path.dirname(MANIFEST_PATH), url);
+
+function weigh(urls: string[]): Weight {
+  const size = (file: string) => fs.statSync(file).size;
+  return urls.reduce(
+    (sum, url) => ({
+      raw: sum.raw + size(builtFile(url)),
+      gzip9: sum.gzip9 + size(`${builtFile(url)}.gz`),
+      brotli: sum.brotli + size(`${builtFile(url)}.br`),
+    }),
+    { raw: 0, gzip9: 0, brotli: 0 },
+  );
+}
+
+/** First-load JS (entry scripts and their preloads) and CSS. */
+export function firstLoadWeights(manifest = loadManifest()): { js: Weight; css: Weight } {
+  return { js: weigh([...manifest.scripts, ...manifest.preloads]), css: weigh(manifest.styles) };
+}
