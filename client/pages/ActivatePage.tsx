@@ -51,7 +51,8 @@ function ActivationForm() {
     }
   });
 
-  // The form mounts again with its email field autofocused (useValidatedForm's firstField), so focus returns there.
+  // The form mounts again with its email field autofocused (useValidatedForm's firstField), so
+  // focus returns there.
   const backToForm = () => setStatus({ kind: 'idle' });
 
   switch (status.kind) {
