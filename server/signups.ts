@@ -1,13 +1,13 @@
 // One place that takes a checked waitlist signup and makes it durable, whichever way it arrived
 // (the API or the no-JavaScript form): the embedded store when there is no BACKEND_URL, otherwise
 // the backend, with the outbox when the backend cannot take it (docs/decisions/0005-outbox.md).
-import type { ServerResponse } from 'node:http';
 import { API_PATHS } from '../shared/constants';
 import type { Signup } from '../shared/signup';
-import { callBackend, type UpstreamAnswer } from './api/forward';
+import { callBackend } from './api/forward';
 import type { ApiRequest } from './api/http';
 import { upstreamUrl } from './api/safe-path';
 import { fieldsOf, toFieldList } from './api/submission';
+import type { UpstreamAnswer } from './api/upstream';
 import type { Config } from './config';
 import type { TrustProxy } from './forwarded';
 import type { Logger } from './logger';
@@ -32,7 +32,7 @@ export function createSignupDesk(
    * `req` carries the submission as parsed fields (req.body); `path` is the API path and query
    * it goes to upstream. Returns only after the signup is committed somewhere.
    */
-  return async function deliverSignup(req: ApiRequest, res: ServerResponse, signup: Signup, path: string = API_PATHS.subscriptions): Promise<Delivery> {
+  return async function deliverSignup(req: ApiRequest, signup: Signup, path: string = API_PATHS.subscriptions): Promise<Delivery> {
     if (!config.backendUrl) {
       const added = services.waitlist.add(signup);
       logger.info({ event: 'signup', added }, 'waitlist signup');
@@ -41,8 +41,9 @@ export function createSignupDesk(
     const target = upstreamUrl(config.backendUrl, path)!;
     let answer: UpstreamAnswer;
     try {
-      // A signup is finished even if the visitor closes the tab: the call is never cancelled.
-      answer = await callBackend(req, res, { target, timeoutMs: config.upstreamTimeoutMs, trust, cancelWhenClientLeaves: false });
+      // A signup is finished even if the visitor closes the tab: no response is passed, so the
+      // call is never cancelled.
+      answer = await callBackend(req, { target, timeoutMs: config.upstreamTimeoutMs, trust });
     } catch (err) {
       return queue(path, req, (err as Error).constructor.name);
     }

@@ -35,7 +35,7 @@ async function submitNativeWaitlist(req: Request, res: Response, deliverSignup: 
     } else {
       // The backend never sees our anti-spam field.
       if (req.body && typeof req.body === 'object' && !Buffer.isBuffer(req.body)) delete (req.body as FormFields)[HONEYPOT_FIELD];
-      await deliverSignup(req, res, checked.value);
+      await deliverSignup(req, checked.value);
       // Spec §4: what the backend thought is not shown; the visitor is joined either way.
       return { ok: true };
     }

@@ -6,8 +6,6 @@ import type { ApiRequest } from './http';
 import { toFieldList } from './submission';
 import { callUpstream, encodeMultipart, type UpstreamAnswer } from './upstream';
 
-export { ClientGoneError, UpstreamTimeoutError, type UpstreamAnswer } from './upstream';
-
 /** Hop-by-hop headers (RFC 9110 §7.6.1) plus those we recompute; never forwarded either way. */
 const HOP_BY_HOP = new Set([
   'connection',
@@ -64,18 +62,17 @@ export interface BackendCall {
   timeoutMs: number;
   /** Which hops' X-Forwarded-* to believe when passing the client's address on. */
   trust: TrustProxy;
-  /** Cancel the call when the client disconnects (default); a signup is finished regardless. */
-  cancelWhenClientLeaves?: boolean;
 }
 
 /**
  * Sends the request upstream and resolves with the full answer. Rejects with
- * UpstreamTimeoutError, UpstreamUnreachableError, or ClientGoneError when the client disconnects.
+ * UpstreamTimeoutError or UpstreamUnreachableError; given `res`, the call is cancelled with
+ * ClientGoneError when that client disconnects (a signup passes none: it finishes regardless).
  */
-export function callBackend(req: ApiRequest, res: ServerResponse, { target, timeoutMs, trust, cancelWhenClientLeaves = true }: BackendCall): Promise<UpstreamAnswer> {
+export function callBackend(req: ApiRequest, { target, timeoutMs, trust }: BackendCall, res?: ServerResponse): Promise<UpstreamAnswer> {
   const headers = requestHeaders(req, trust);
   const body = requestBody(req, headers);
-  if (!cancelWhenClientLeaves) return callUpstream({ url: target, method: req.method!, headers, body, timeoutMs });
+  if (!res) return callUpstream({ url: target, method: req.method!, headers, body, timeoutMs });
   const clientGone = new AbortController();
   const onClose = () => {
     if (!res.writableFinished) clientGone.abort();

@@ -20,7 +20,7 @@ import { decodeApiPath } from './safe-path';
 import { subscriptionsHandler } from './subscriptions';
 
 export interface ApiDeps {
-  config: Pick<Config, 'backendUrl' | 'upstreamTimeoutMs' | 'webAppUrl'>;
+  config: Pick<Config, 'backendUrl' | 'upstreamTimeoutMs'>;
   waitlist: Waitlist;
   deliverSignup: DeliverSignup;
   /** The per-IP budget for form submissions, shared with the native form. */

@@ -8,10 +8,11 @@ import type { TrustProxy } from '../forwarded';
 import type { Logger } from '../logger';
 import { INVALID_KEY } from './embedded';
 import { ApiError } from './errors';
-import { callBackend, ClientGoneError, sendUpstreamAnswer, UpstreamTimeoutError } from './forward';
+import { callBackend, sendUpstreamAnswer } from './forward';
 import type { ApiRequest } from './http';
 import type { ApiRoute } from './routes';
 import { upstreamUrl } from './safe-path';
+import { ClientGoneError, UpstreamTimeoutError } from './upstream';
 import { fieldsOf } from './submission';
 
 export function proxyApi(config: Pick<Config, 'upstreamTimeoutMs'> & { backendUrl: string }, trust: TrustProxy, logger: Logger) {
@@ -20,7 +21,7 @@ export function proxyApi(config: Pick<Config, 'upstreamTimeoutMs'> & { backendUr
     const target = upstreamUrl(config.backendUrl, req.url!);
     if (!target) throw new ApiError(400, 'Invalid API path');
     try {
-      sendUpstreamAnswer(res, await callBackend(req, res, { target, timeoutMs: config.upstreamTimeoutMs, trust }));
+      sendUpstreamAnswer(res, await callBackend(req, { target, timeoutMs: config.upstreamTimeoutMs, trust }, res));
     } catch (err) {
       if (err instanceof ClientGoneError) return; // nobody is listening any more
       const timedOut = err instanceof UpstreamTimeoutError;

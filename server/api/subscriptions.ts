@@ -19,7 +19,7 @@ export function subscriptionsHandler(deliverSignup: DeliverSignup, logger: Logge
       sendJson(res, 201, { email: checked.value.email });
       return;
     }
-    const delivery = await deliverSignup(req, res, checked.value, req.url);
+    const delivery = await deliverSignup(req, checked.value, req.url);
     switch (delivery.kind) {
       case 'stored':
         sendJson(res, 201, { email: checked.value.email });
