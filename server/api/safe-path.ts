@@ -16,7 +16,7 @@ function decodeRounds(segment: string): string[] | null {
     forms.push(current);
   }
   // Still encoded after that many rounds: nobody legitimate nests encodings this deep.
-  return current.includes('%') && /%[0-9a-f]{2}/i.test(current) ? null : forms;
+  return /%[0-9a-f]{2}/i.test(current) ? null : forms;
 }
 
 /**
@@ -28,9 +28,10 @@ function isUnsafeForm(form: string): boolean {
 }
 
 /**
- * The raw request path (no query) with every segment fully decoded, when it is a plain path under
- * /api with no way out; null when it is not. Route matching reads the decoded form, so an encoded
- * spelling of a form POST still meets the rate limit and the checks.
+ * The raw request path (no query) with every segment fully decoded and empty ones dropped, when it
+ * is a plain path under /api with no way out; null when it is not. Route matching reads this form,
+ * so an encoded spelling of a form POST, or one with doubled or trailing slashes (which many
+ * backends and proxies merge), still meets the rate limit and the checks.
  */
 export function decodeApiPath(rawPath: string): string | null {
   if (!rawPath.startsWith('/api/') && rawPath !== '/api') return null;
@@ -39,7 +40,8 @@ export function decodeApiPath(rawPath: string): string | null {
   for (const segment of rawPath.split('/').slice(1)) {
     const forms = decodeRounds(segment);
     if (forms === null || forms.some(isUnsafeForm)) return null;
-    decoded.push(forms[forms.length - 1]);
+    const plain = forms[forms.length - 1];
+    if (plain !== '') decoded.push(plain);
   }
   return `/${decoded.join('/')}`;
 }

@@ -219,7 +219,7 @@ describe('route spellings', () => {
     }
   }
 
-  it.each(['/api/Subscriptions', '/api/subscriptions/', '/api/%73ubscriptions', '/api/%2573ubscriptions', '/api/SUBSCRIPTION-ACTIVATION', '/api/subscription%2Dactivation'])(
+  it.each(['/api/Subscriptions', '/api/subscriptions/', '/api//subscriptions', '/api/subscriptions//', '/api/%73ubscriptions', '/api/%2573ubscriptions', '/api/SUBSCRIPTION-ACTIVATION', '/api/subscription%2Dactivation'])(
     'checks %s like the route it spells, so nothing malformed reaches the backend',
     async (path) => {
       expect(await postRaw(path, { email: 'not an address', token: '' })).toBe(400);
