@@ -3,9 +3,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import Negotiator from 'negotiator';
 import { sendApiError } from './api/errors';
+import { escapeMarkup } from './markup';
 
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ESCAPES[c]);
 
 /** True for a browser navigation (a form post) rather than fetch or an API client. */
 function wantsHtml(req: IncomingMessage): boolean {
@@ -16,7 +15,7 @@ export function sendFormError(req: IncomingMessage, res: ServerResponse, status:
   if (!wantsHtml(req) || res.headersSent) return sendApiError(res, status, message);
   const page =
     '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">' +
-    `<title>Could not send the form · OrgNote</title></head><body><main><h1>Could not send the form</h1><p>${escapeHtml(message)}</p>` +
+    `<title>Could not send the form · OrgNote</title></head><body><main><h1>Could not send the form</h1><p>${escapeMarkup(message)}</p>` +
     '<p><a href="/">Back to the waitlist</a></p></main></body></html>';
   res.statusCode = status;
   res.setHeader('Content-Type', 'text/html; charset=utf-8');

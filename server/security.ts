@@ -1,6 +1,7 @@
-// Security headers (helmet) with a per-request CSP nonce. The nonce is made before the first byte,
-// put into the CSP header, and handed to React (renderToPipeableStream + StaticRouterProvider)
-// through res.locals, so only the scripts the server rendered can run.
+// Security headers (helmet). Pages get a per-request CSP nonce, made before the first byte, put into
+// the CSP header and handed to React through res.locals, so only the scripts the server rendered
+// can run; the page cache swaps it for hashes of those scripts (page-cache.ts). Answers that run
+// no script (the API, assets, the health probe) get fixed headers worked out once.
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler, Response } from 'express';

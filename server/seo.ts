@@ -3,6 +3,7 @@ import type { Request, Response, Router } from 'express';
 import express from 'express';
 import type { Config } from './config';
 import { requestOrigin, type TrustProxy } from './forwarded';
+import { escapeMarkup } from './markup';
 
 /** Pages worth indexing (spec §2). */
 export const INDEXED_PATHS = ['/', '/activate'] as const;
@@ -11,9 +12,6 @@ export const INDEXED_PATHS = ['/', '/activate'] as const;
 export function siteOrigin(config: Pick<Config, 'siteUrl'>, req: Request): string {
   return config.siteUrl ?? requestOrigin(req, req.app.get('trust proxy fn') as TrustProxy);
 }
-
-const XML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
-const escapeXml = (text: string) => text.replace(/[&<>"']/g, (c) => XML_ESCAPES[c]);
 
 export function seoFiles(config: Pick<Config, 'siteUrl'>): Router {
   const router = express.Router();
@@ -26,7 +24,7 @@ export function seoFiles(config: Pick<Config, 'siteUrl'>): Router {
 
   router.get('/sitemap.xml', (req, res) => {
     const origin = siteOrigin(config, req);
-    const urls = INDEXED_PATHS.map((path) => `  <url><loc>${escapeXml(origin + path)}</loc></url>`).join('\n');
+    const urls = INDEXED_PATHS.map((path) => `  <url><loc>${escapeMarkup(origin + path)}</loc></url>`).join('\n');
     cache(res);
     res
       .type('application/xml')

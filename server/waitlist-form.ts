@@ -33,8 +33,9 @@ async function submitNativeWaitlist(req: Request, res: Response, deliverSignup: 
       logger.info({ event: 'honeypot' }, 'dropped a submission that filled the honeypot');
       return { ok: true };
     } else {
-      // The backend never sees our anti-spam field.
-      if (req.body && typeof req.body === 'object' && !Buffer.isBuffer(req.body)) delete (req.body as FormFields)[HONEYPOT_FIELD];
+      // A multipart form is forwarded re-encoded from these fields (they are req.body), so the
+      // backend does not get our empty anti-spam field. Urlencoded and JSON go as they were sent.
+      delete fields[HONEYPOT_FIELD];
       await deliverSignup(req, checked.value);
       // Spec §4: what the backend thought is not shown; the visitor is joined either way.
       return { ok: true };
