@@ -5,6 +5,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
 port=${PORT:-3917}
+pid= # set once the server starts; the trap may run before that
 trap 'kill "$pid" 2>/dev/null || true; rm -rf "$work"' EXIT
 
 (cd "$root" && npx tsx scripts/build.ts --if-stale) # an old dist may lack the CLI bundle

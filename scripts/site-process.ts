@@ -38,8 +38,9 @@ export async function startSiteProcess(env: NodeJS.ProcessEnv = {}): Promise<Sit
     env: { ...process.env, NODE_ENV: 'production', HOST: '127.0.0.1', DATA_DIR: dataDir, ...env, PORT: String(port) },
     stdio: ['ignore', log, 'inherit'],
   });
+  fs.closeSync(log); // the child has its own copy
   const url = `http://127.0.0.1:${port}`;
-  for (let attempt = 0; attempt < 100; attempt++) {
+  for (let attempt = 0; attempt < 100 && child.exitCode === null; attempt++) {
     if (await fetch(`${url}/healthz`).then((r) => r.ok, () => false)) {
       return {
         url,
@@ -56,6 +57,8 @@ export async function startSiteProcess(env: NodeJS.ProcessEnv = {}): Promise<Sit
     }
     await new Promise((r) => setTimeout(r, 100));
   }
+  const exited = child.exitCode !== null;
   child.kill('SIGKILL');
-  throw new Error('the site did not start');
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  throw new Error(exited ? `the site exited with ${child.exitCode} (is dist/ built?)` : 'the site did not start');
 }
