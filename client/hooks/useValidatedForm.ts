@@ -1,7 +1,7 @@
 // Form state for the two small forms: validation on submit, then again on every change (spec §5),
 // focus on the first invalid field. Written here rather than pulling in a form library because
 // the first-load JS budget has no room for one (docs/decisions/0004-form-state.md).
-import { useCallback, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
+import { useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import type { FieldErrors } from '../../shared/validation';
 import type { FieldElement } from '../components/TextField';
 
@@ -35,7 +35,7 @@ export function useValidatedForm<K extends string>(
     },
   });
 
-  const focusField = useCallback((name: K) => elements.current[name]?.focus(), []);
+  const focusField = (name: K) => elements.current[name]?.focus();
 
   const handleSubmit = (onValid: (values: Record<K, string>) => void) => (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
