@@ -111,7 +111,13 @@ describe('fuzz', () => {
     ]);
   });
   afterAll(async () => {
-    for (const server of [embedded, proxy]) server?.child.kill('SIGTERM');
+    // Waited for: global teardown removes their data folders, which must not be in use.
+    await Promise.all(
+      [embedded, proxy].map((server) => {
+        server?.child.kill('SIGTERM');
+        return server?.exited;
+      }),
+    );
     await backend?.close();
   });
 

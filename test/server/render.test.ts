@@ -2,6 +2,7 @@
 import request from 'supertest';
 import { createApp } from '../../server/app';
 import { testConfig } from '../support/config';
+import { listen, rawRequest } from '../support/http';
 
 const app = createApp(testConfig());
 
@@ -46,7 +47,6 @@ describe('server-rendered pages', () => {
   });
 
   it('survives a hostile Host header or path and keeps serving', async () => {
-    const { rawRequest, listen } = await import('../support/http');
     const { server, port } = await listen(app);
     try {
       for (const [path, host] of [['/', 'a b'], ['/activate', '[::1'], ['//[/', 'localhost'], ['/?email=x', '%%']]) {

@@ -68,9 +68,6 @@ export async function startBackend(port = 0): Promise<TestBackend> {
   };
 }
 
-/** A port on 127.0.0.1 where nothing listens (taken, then released): the measuring scripts' own. */
-export { freePort } from '../../scripts/site-process';
-
 /**
  * A port on 127.0.0.1 where nothing listens, for "the backend is down" cases. Taken from below
  * the kernel's ephemeral range: a port from freePort() can be handed out again meanwhile, to

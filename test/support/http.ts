@@ -17,10 +17,11 @@ export async function listen(app: RequestListener): Promise<{ server: Server; po
   return { server, port: (server.address() as AddressInfo).port };
 }
 
-export function rawRequest(port: number, path: string, headers: Record<string, string> = {}, method = 'GET'): Promise<RawResponse> {
+export function rawRequest(port: number, path: string, headers: Record<string, string> = {}, method = 'GET', body?: string): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const started = Date.now();
-    const req = http.request({ host: '127.0.0.1', port, path, method, headers }, (res) => {
+    const sized = body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) };
+    const req = http.request({ host: '127.0.0.1', port, path, method, headers: sized }, (res) => {
       const chunks: Buffer[] = [];
       const chunkTimes: number[] = [];
       res.on('data', (chunk: Buffer) => {
@@ -31,8 +32,18 @@ export function rawRequest(port: number, path: string, headers: Record<string, s
       res.on('error', reject);
     });
     req.on('error', reject);
-    req.end();
+    req.end(body);
   });
+}
+
+/** One raw POST against an app on an ephemeral port, the path sent exactly as written. */
+export async function rawPost(app: RequestListener, path: string, body: string, contentType: string): Promise<RawResponse> {
+  const { server, port } = await listen(app);
+  try {
+    return await rawRequest(port, path, { 'content-type': contentType }, 'POST', body);
+  } finally {
+    server.close();
+  }
 }
 
 /** One raw GET against an app on an ephemeral port. */

@@ -3,7 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import path from 'node:path';
-import { freePort } from './backend';
+import { freePort } from '../../scripts/site-process';
 import { tempDataDir } from './config';
 
 export interface ServerProcess {

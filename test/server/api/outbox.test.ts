@@ -1,5 +1,6 @@
 // Signups are never lost while BACKEND_URL is down: the outbox keeps them in SQLite and the
 // worker delivers them, exactly once, to a real multer backend on 127.0.0.1.
+import http from 'node:http';
 import request from 'supertest';
 import { createApp } from '../../../server/app';
 import { createLogger } from '../../../server/logger';
@@ -8,6 +9,8 @@ import { openServices, type Services } from '../../../server/services';
 import { BACKOFF_CAP_MS, backoffMs } from '../../../server/store/outbox';
 import { closedPort, startBackend, type TestBackend } from '../../support/backend';
 import { testConfig } from '../../support/config';
+import { listen } from '../../support/http';
+import { until } from '../../support/wait';
 
 const silent = createLogger({ logLevel: 'silent' });
 let clock = Date.now();
@@ -149,8 +152,6 @@ describe('outbox', () => {
   });
 
   it('finishes a signup whose visitor disconnected, and queues it if the backend then fails', async () => {
-    const http = await import('node:http');
-    const { listen } = await import('../../support/http');
     const { app, services, port } = await setup();
     const backend = await backendOn(port);
     backend.respondWith(() => new Promise(() => {})); // takes longer than UPSTREAM_TIMEOUT_MS (500)
@@ -159,9 +160,9 @@ describe('outbox', () => {
     const client = http.request({ host: '127.0.0.1', port: sitePort, path: '/api/subscriptions', method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': body.length } });
     client.on('error', () => {});
     client.end(body);
-    await new Promise((r) => setTimeout(r, 150));
+    await until('the backend has the signup', () => backend.received.length === 1);
     client.destroy(); // the visitor closes the tab while the backend is still thinking
-    await new Promise((r) => setTimeout(r, 900));
+    await until('the timed-out signup is queued', () => services.outbox.depth() === 1);
     server.close();
     expect(backend.received).toHaveLength(1);
     expect(services.outbox.all().map((i) => i.fields)).toEqual([[['email', 'gone@example.org']]]);

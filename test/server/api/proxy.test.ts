@@ -1,10 +1,11 @@
 // The /api proxy against a real multer backend on 127.0.0.1.
 import http from 'node:http';
+import zlib from 'node:zlib';
 import request from 'supertest';
 import { createApp } from '../../../server/app';
 import { capturingLogger, testConfig } from '../../support/config';
 import { closedPort, startBackend, type TestBackend } from '../../support/backend';
-import { listen, rawGet } from '../../support/http';
+import { listen, rawGet, rawPost } from '../../support/http';
 
 let backend: TestBackend;
 let app: ReturnType<typeof createApp>;
@@ -122,7 +123,6 @@ describe('answers from the backend', () => {
   });
 
   it('relays a compressed answer with its Content-Encoding', async () => {
-    const zlib = await import('node:zlib');
     backend.respondWith((req, res) => {
       res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' });
       res.end(zlib.gzipSync('{"ok":true}'));
@@ -201,28 +201,10 @@ describe('path traversal', () => {
 });
 
 describe('route spellings', () => {
-  /** A JSON POST whose path goes out exactly as written (no client-side normalising). */
-  async function postRaw(path: string, body: object): Promise<number> {
-    const { server, port } = await listen(app);
-    try {
-      return await new Promise((resolve, reject) => {
-        const payload = JSON.stringify(body);
-        const req = http.request({ host: '127.0.0.1', port, path, method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } }, (res) => {
-          res.resume();
-          res.on('end', () => resolve(res.statusCode!));
-        });
-        req.on('error', reject);
-        req.end(payload);
-      });
-    } finally {
-      server.close();
-    }
-  }
-
   it.each(['/api/Subscriptions', '/api/subscriptions/', '/api//subscriptions', '/api/subscriptions//', '/api/%73ubscriptions', '/api/%2573ubscriptions', '/api/SUBSCRIPTION-ACTIVATION', '/api/subscription%2Dactivation'])(
     'checks %s like the route it spells, so nothing malformed reaches the backend',
     async (path) => {
-      expect(await postRaw(path, { email: 'not an address', token: '' })).toBe(400);
+      expect((await rawPost(app, path, JSON.stringify({ email: 'not an address', token: '' }), 'application/json')).status).toBe(400);
       expect(backend.received).toHaveLength(0);
     },
   );
