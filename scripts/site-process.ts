@@ -20,6 +20,8 @@ export function freePort(): Promise<number> {
 export interface SiteProcess {
   url: string;
   child: ChildProcess;
+  /** Its DATA_DIR (the waitlist database and the log), removed by stop(). */
+  dataDir: string;
   /** Resident memory of the server process in bytes (Linux /proc). */
   rss(): number;
   stop(): Promise<void>;
@@ -45,6 +47,7 @@ export async function startSiteProcess(env: NodeJS.ProcessEnv = {}): Promise<Sit
       return {
         url,
         child,
+        dataDir,
         rss: () => Number(fs.readFileSync(`/proc/${child.pid}/status`, 'utf8').match(/VmRSS:\s+(\d+) kB/)![1]) * 1024,
         // Stopping also removes the throwaway data folder (waitlist and log).
         stop: () =>
