@@ -6,6 +6,7 @@ import path from 'node:path';
 import { openServices } from '../../server/services';
 import { closedPort, startBackend, type TestBackend } from '../support/backend';
 import { tempDataDir } from '../support/config';
+import { until } from '../support/wait';
 import { startServerProcess, type ServerProcess } from '../support/server-process';
 
 let backend: TestBackend;
@@ -60,25 +61,65 @@ describe('server entry point', () => {
     expect(Date.now() - started).toBeLessThan(10_000);
   });
 
-  it('on SIGTERM stops the outbox worker cleanly and keeps what is queued', async () => {
+  /** Queues one signup: the backend refuses it (5xx or down), so the visitor gets 202. */
+  async function queueSignup(url: string): Promise<void> {
+    const form = new FormData();
+    form.append('email', 'queued@example.org');
+    expect((await fetch(`${url}/api/subscriptions`, { method: 'POST', body: form })).status).toBe(202);
+  }
+
+  /** Reads the outbox as a second process would, beside the running server. */
+  function outboxIn(dataDir: string) {
+    const services = openServices({ dataDir });
+    try {
+      return services.outbox.all();
+    } finally {
+      services.close();
+    }
+  }
+
+  it('on SIGTERM keeps what the outbox could not deliver, and exits 0', async () => {
     const dataDir = tempDataDir();
     const down = `http://127.0.0.1:${await closedPort()}`;
     server = await startServerProcess({ BACKEND_URL: down, DATA_DIR: dataDir });
-    const form = new FormData();
-    form.append('email', 'queued@example.org');
-    expect((await fetch(`${server.url}/api/subscriptions`, { method: 'POST', body: form })).status).toBe(202);
-    await new Promise((r) => setTimeout(r, 1200)); // at least one worker round has run
+    await queueSignup(server.url);
+    // The first retry is due about 2 s after the signup.
+    await until('the outbox worker has tried once', () => outboxIn(dataDir)[0]?.attempts >= 1);
     const started = Date.now();
     server.child.kill('SIGTERM');
     await expect(server.exited).resolves.toEqual({ code: 0, signal: null });
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(server.output()).toContain('"msg":"stopped"');
-    const services = openServices({ dataDir });
-    try {
-      expect(services.outbox.depth()).toBe(1);
-    } finally {
-      services.close();
-    }
+    const [item, ...others] = outboxIn(dataDir);
+    expect(others).toEqual([]);
+    expect(item.fields).toEqual([['email', 'queued@example.org']]);
+    expect(item.lastError).toBeTruthy();
+  });
+
+  it('on SIGTERM finishes an outbox delivery in flight before exiting, sending it once', async () => {
+    const dataDir = tempDataDir();
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    let calls = 0;
+    backend.respondWith(async (_req, res) => {
+      // The signup itself is refused; the worker's retry waits until the test lets it through.
+      if (++calls === 1) return res.status(503).json({ error: 'busy' });
+      await released;
+      res.status(201).json({ ok: true });
+    });
+    const before = backend.received.length;
+    server = await startServerProcess({ BACKEND_URL: backend.url, DATA_DIR: dataDir });
+    await queueSignup(server.url);
+    await until('the outbox worker is sending the signup', () => calls === 2);
+    server.child.kill('SIGTERM');
+    await until('the server is shutting down', () => server!.output().includes('"msg":"shutting down"'));
+    await new Promise((r) => setTimeout(r, 300)); // time in which an impatient server would exit
+    expect(server.child.exitCode).toBeNull();
+    release();
+    await expect(server.exited).resolves.toEqual({ code: 0, signal: null });
+    expect(outboxIn(dataDir)).toEqual([]);
+    const sent = backend.received.slice(before).map((r) => r.fields);
+    expect(sent).toEqual([{ email: 'queued@example.org' }, { email: 'queued@example.org' }]);
   });
 
   it('refuses to start on a bad setting, naming it, with exit code 1', () => {
