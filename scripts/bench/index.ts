@@ -4,10 +4,11 @@
 //   3. POST /api/subscriptions via the proxy  4. the same POST straight to the multer backend
 // and prints req/s, p50/p99 latency, the SSR/reference and proxy/direct ratios, and the
 // first-load JS/CSS sizes (gzip -9 and brotli). Everything runs on 127.0.0.1.
-// The four run in BENCH_ROUNDS rounds (default 3), one after the other, and each ratio is the
+// The four run in BENCH_ROUNDS rounds (default 5), one after the other, and each ratio is the
 // median of its per-round ratios. This shared two-vCPU machine drifts by ±20 % within a minute:
-// the multer backend's CPU per request measured 141–236 µs for the same work. Pairing each case
-// with its reference in the same round keeps that drift out of the ratios, and favours neither side.
+// the multer backend's CPU per request measured 119–235 µs for the same work. Pairing each case
+// with its reference in the same round, swapping which of the two goes first every other round,
+// and taking the median of five keeps one slow window from deciding a ratio, and favours neither side.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -19,9 +20,10 @@ import { ROOT, startSiteProcess } from '../site-process';
 import { BUDGET, firstLoadWeights } from '../weights';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const CONNECTIONS = 50;
-const WARMUP_SECONDS = 3;
+/** Before every window: a process that sat idle while the other cases ran starts cold. */
+const WARMUP_SECONDS = 2;
 
 interface Measured {
   name: string;
@@ -53,8 +55,11 @@ function start(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ port: num
 }
 
 /** `watch` names the processes whose CPU per request to report, e.g. { site: pid, backend: pid }. */
-async function measure(name: string, options: autocannon.Options, warmUp: boolean, watch: Record<string, number | undefined>): Promise<Measured> {
-  if (warmUp) await autocannon({ ...options, connections: CONNECTIONS, duration: WARMUP_SECONDS });
+async function measure(name: string, options: autocannon.Options, watch: Record<string, number | undefined>): Promise<Measured> {
+  await autocannon({ ...options, connections: CONNECTIONS, duration: WARMUP_SECONDS });
+  // Every window starts with this process's heap collected: autocannon records each request, and
+  // without this the garbage of the case before (400 000 GETs) is collected inside the next one.
+  collectGarbage();
   const before = Object.entries(watch).map(([who, pid]) => [who, pid, cpuSeconds(pid)] as const);
   const result = await autocannon({ ...options, connections: CONNECTIONS, duration: SECONDS });
   const cpuMicros: Record<string, number> = {};
@@ -71,6 +76,11 @@ async function measure(name: string, options: autocannon.Options, warmUp: boolea
     non2xx: result.non2xx,
     cpuMicros,
   };
+}
+
+/** global.gc when the bench runs with --expose-gc (its npm script does); otherwise nothing. */
+function collectGarbage(): void {
+  (globalThis as { gc?: () => void }).gc?.();
 }
 
 function median(values: number[]): number {
@@ -112,8 +122,14 @@ async function main(): Promise<void> {
   ];
   const rounds: Measured[][] = [];
   for (let round = 0; round < ROUNDS; round++) {
+    // Each pair swaps its order every other round, so whatever the window before leaves behind
+    // (a busier machine, garbage to collect) falls on both sides of a ratio alike.
+    const order = round % 2 === 0 ? [0, 1, 2, 3] : [1, 0, 3, 2];
     const measured: Measured[] = [];
-    for (const [name, options, watch] of cases) measured.push(await measure(name, options, round === 0, watch));
+    for (const i of order) {
+      const [name, options, watch] = cases[i];
+      measured[i] = await measure(name, options, watch);
+    }
     rounds.push(measured);
   }
   const ssrRatios = rounds.map(([ssr, reference]) => ssr.rps / reference.rps);
@@ -137,7 +153,7 @@ async function main(): Promise<void> {
   const cpu = os.cpus()[0]?.model.trim() ?? 'unknown CPU';
   const list = (ratios: number[]) => ratios.map((r) => r.toFixed(2)).join(', ');
   console.log(`\nMachine: ${os.cpus().length} × ${cpu}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`);
-  console.log(`autocannon: ${CONNECTIONS} connections, ${SECONDS} s per case and round, ${ROUNDS} rounds, ${WARMUP_SECONDS} s warm-up; HTML ${html.length} bytes\n`);
+  console.log(`autocannon: ${CONNECTIONS} connections, ${SECONDS} s per case and round, ${ROUNDS} rounds, ${WARMUP_SECONDS} s warm-up before each; HTML ${html.length} bytes\n`);
   console.table(results.map((r) => ({ case: r.name, 'req/s': r.rps, 'p50 ms': r.p50, 'p99 ms': r.p99, errors: r.errors, non2xx: r.non2xx })));
   console.log(`SSR / reference throughput: ${ssrRatio.toFixed(2)}×  (target ≥ 0.50; rounds: ${list(ssrRatios)})`);
   console.log(`proxy / direct p99 latency: ${p99Ratio.toFixed(2)}×  (target ≤ 2.00; rounds: ${list(p99Ratios)})`);
