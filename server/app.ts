@@ -22,7 +22,7 @@ import type { TrustProxy } from './forwarded';
 import { createLogger, requestLogger, type Logger } from './logger';
 import { answerFromCache, createPageCache } from './page-cache';
 import { createRenderer } from './render';
-import { fixedHeaders, securityHeaders } from './security';
+import { fixedHeaders, pageSecurityHeaders, setFixedHeaders } from './security';
 import { seoFiles } from './seo';
 
 export interface AppDeps {
@@ -49,18 +49,18 @@ export function createApp(config: Config, deps: AppDeps = {}) {
   // One budget per client IP, shared by every way of submitting a form.
   const limitSubmissions = signupRateLimit(config, trust, logger);
 
-  // What helmet sets on answers that run no script: the API, assets and the health probe.
-  const noScriptHeaders = fixedHeaders(config);
+  // What helmet sets, worked out once: every answer gets it; pages swap in a nonce (below).
+  const securityHeaders = fixedHeaders(config);
 
   // API (embedded store or proxy): small JSON answers, relayed as they came, so no compression.
-  const api = createApiHandler({ config, waitlist: services.waitlist, deliverSignup, limitSubmissions, trust, logger, securityHeaders: noScriptHeaders });
+  const api = createApiHandler({ config, waitlist: services.waitlist, deliverSignup, limitSubmissions, trust, logger, securityHeaders });
 
   // Compression (gzip, brotli where accepted). React calls res.flush() after each chunk, so
   // streamed HTML still leaves in pieces.
   app.use(compression());
 
-  // Security headers and the per-request CSP nonce, before the first byte of any answer.
-  app.use(securityHeaders(config, noScriptHeaders));
+  // Security headers, before the first byte of any answer.
+  app.use(setFixedHeaders(securityHeaders));
 
   // Structured request logs: method, path and status only.
   app.use(requestLogger(logger));
@@ -87,14 +87,18 @@ export function createApp(config: Config, deps: AppDeps = {}) {
     actionContext: nativeFormContext(deliverSignup, logger),
     pageCache,
   });
-  app.post('/', limitSubmissions, readApiBody, readNativeFields, renderPage);
-  app.use((req, res, next) => {
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
+  // Pages run React's inline scripts: each gets a CSP nonce of its own, made just before it renders.
+  const pageHeaders = pageSecurityHeaders(config);
+  app.post('/', limitSubmissions, readApiBody, readNativeFields, pageHeaders, renderPage);
+  app.use(
+    (req, res, next) => {
+      if (req.method === 'GET' || req.method === 'HEAD') return next();
       res.setHeader('Allow', 'GET, HEAD');
-      return res.status(405).type('text/plain').send('Method not allowed');
-    }
-    return renderPage(req, res, next);
-  });
+      res.status(405).type('text/plain').send('Method not allowed');
+    },
+    pageHeaders,
+    renderPage,
+  );
 
   // Last resort: log the details, show the client nothing internal.
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {

@@ -1,21 +1,16 @@
-// Security headers (helmet). Pages get a per-request CSP nonce, made before the first byte, put into
-// the CSP header and handed to React through res.locals, so only the scripts the server rendered
-// can run; the page cache swaps it for hashes of those scripts (page-cache.ts). Answers that run
-// no script (the API, assets, the health probe) get fixed headers worked out once.
+// Security headers (helmet). Every answer gets fixed headers worked out once, with a policy that
+// lets only the site's own script files run; the API, which answers without Express, sets the same
+// ones. Pages carry React's inline bootstrap scripts, so right before the renderer they get a
+// per-request CSP nonce instead, put into the CSP header and handed to React through res.locals;
+// the page cache swaps it for hashes of those scripts (page-cache.ts).
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler, Response } from 'express';
 import helmet from 'helmet';
 import type { Config } from './config';
-import { ASSETS_URL_PREFIX } from './paths';
 
 export function cspNonceOf(res: Response): string {
   return res.locals.cspNonce as string;
-}
-
-/** Pages need a nonce; static files and the health probe run no script, so theirs is fixed. */
-function needsNonce(path: string): boolean {
-  return !path.startsWith(`${ASSETS_URL_PREFIX}/`) && path !== '/healthz';
 }
 
 type ScriptSource = string | ((req: IncomingMessage, res: ServerResponse) => string);
@@ -45,14 +40,18 @@ function securityPolicy(config: Pick<Config, 'webAppUrl'>, scriptSrc: ScriptSour
   });
 }
 
-/** `fixed`: the same headers with a policy that never changes, worked out once (fixedHeaders). */
-export function securityHeaders(config: Pick<Config, 'webAppUrl'>, fixed: FixedHeaders = fixedHeaders(config)): RequestHandler {
+/** Every answer: the fixed headers (fixedHeaders), set as recorded, without running helmet again. */
+export function setFixedHeaders(fixed: FixedHeaders): RequestHandler {
+  return (_req, res, next) => {
+    for (const [name, value] of fixed) res.setHeader(name, value);
+    next();
+  };
+}
+
+/** In front of the renderer: a fresh nonce for this page, in its CSP and in res.locals for React. */
+export function pageSecurityHeaders(config: Pick<Config, 'webAppUrl'>): RequestHandler {
   const forPages = securityPolicy(config, ["'self'", (_req, res) => `'nonce-${cspNonceOf(res as Response)}'`]);
   return (req, res, next) => {
-    if (!needsNonce(req.path)) {
-      for (const [name, value] of fixed) res.setHeader(name, value);
-      return next();
-    }
     res.locals.cspNonce = randomBytes(16).toString('base64');
     forPages(req, res, next);
   };
@@ -61,9 +60,9 @@ export function securityHeaders(config: Pick<Config, 'webAppUrl'>, fixed: FixedH
 export type FixedHeaders = ReadonlyArray<readonly [string, string]>;
 
 /**
- * What helmet sets on answers that run no script (API answers, assets, the health probe), with a
- * policy of 'self' scripts only. Recorded once from helmet itself, so the policy lives in one place
- * while the API, which answers without Express, still sends every header.
+ * What helmet sets with a policy of 'self' scripts only, for every answer but a page. Recorded once
+ * from helmet itself, so the policy lives in one place while the API, which answers without
+ * Express, still sends every header.
  */
 export function fixedHeaders(config: Pick<Config, 'webAppUrl'>): FixedHeaders {
   const headers = new Map<string, string>();

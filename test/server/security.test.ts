@@ -70,4 +70,16 @@ describe('security headers', () => {
     expect(csp.get('frame-ancestors')).toEqual(["'none'"]);
     expect(probe['x-frame-options']).toBe('SAMEORIGIN');
   });
+
+  it('keeps nonces for pages: files, robots.txt and refused methods get the fixed policy', async () => {
+    const probe = (await request(app).get('/healthz')).headers['content-security-policy'];
+    for (const call of [request(app).get('/favicon.svg'), request(app).get('/robots.txt'), request(app).put('/activate')]) {
+      const res = await call;
+      expect(res.headers['content-security-policy']).toBe(probe);
+    }
+    for (const call of [request(app).get('/'), request(app).get('/no-such-page')]) {
+      const res = await call;
+      expect(directives(res.headers['content-security-policy']).get('script-src')!.join(' ')).toMatch(/'nonce-|'sha256-/);
+    }
+  });
 });

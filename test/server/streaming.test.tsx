@@ -6,7 +6,7 @@ import compression from 'compression';
 import express from 'express';
 import type { RouteObject } from 'react-router-dom';
 import { createRenderer } from '../../server/render';
-import { securityHeaders } from '../../server/security';
+import { pageSecurityHeaders } from '../../server/security';
 import { DEFAULT_PUBLIC_CONFIG } from '../../shared/public-config';
 import { capturingLogger } from '../support/config';
 import { rawGet } from '../support/http';
@@ -16,7 +16,7 @@ const SLOW_MS = 400;
 function appWith(routes: RouteObject[]) {
   const app = express();
   app.use(compression());
-  app.use(securityHeaders(DEFAULT_PUBLIC_CONFIG));
+  app.use(pageSecurityHeaders(DEFAULT_PUBLIC_CONFIG));
   const { logger, lines } = capturingLogger();
   app.use(createRenderer({ assets: { scripts: [], styles: [], preloads: [] }, publicConfig: DEFAULT_PUBLIC_CONFIG, logger, routes }));
   return { app, lines };
