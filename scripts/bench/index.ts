@@ -4,11 +4,13 @@
 //   3. POST /api/subscriptions via the proxy  4. the same POST straight to the multer backend
 // and prints req/s, p50/p99 latency, the SSR/reference and proxy/direct ratios, and the
 // first-load JS/CSS sizes (gzip -9 and brotli). Everything runs on 127.0.0.1.
-// The four run in BENCH_ROUNDS rounds (default 5), one after the other, and each ratio is the
+// The four run in BENCH_ROUNDS rounds (default 6), one after the other, and each ratio is the
 // median of its per-round ratios. This shared two-vCPU machine drifts by ±20 % within a minute:
-// the multer backend's CPU per request measured 119–235 µs for the same work. Pairing each case
-// with its reference in the same round, swapping which of the two goes first every other round,
-// and taking the median of five keeps one slow window from deciding a ratio, and favours neither side.
+// the multer backend's CPU per request measured 119–236 µs for the same work. Pairing each case
+// with its reference in the same round keeps that drift out of the ratios, and the median keeps
+// one slow window from deciding them. Which side of a pair goes first matters too (the proxy
+// measured 1.87× on average when it went first, 1.55× when the direct call did), so each pair
+// swaps its order every other round: with an even number of rounds, that favours neither side.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -20,9 +22,9 @@ import { ROOT, startSiteProcess } from '../site-process';
 import { BUDGET, firstLoadWeights } from '../weights';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
 const CONNECTIONS = 50;
-/** Before every window: a process that sat idle while the other cases ran starts cold. */
+/** Before every window, so no case is measured on processes that sat idle while the others ran. */
 const WARMUP_SECONDS = 2;
 
 interface Measured {
@@ -122,8 +124,7 @@ async function main(): Promise<void> {
   ];
   const rounds: Measured[][] = [];
   for (let round = 0; round < ROUNDS; round++) {
-    // Each pair swaps its order every other round, so whatever the window before leaves behind
-    // (a busier machine, garbage to collect) falls on both sides of a ratio alike.
+    // Each pair swaps its order every other round (see the top of this file).
     const order = round % 2 === 0 ? [0, 1, 2, 3] : [1, 0, 3, 2];
     const measured: Measured[] = [];
     for (const i of order) {
