@@ -10,6 +10,8 @@ import { ROOT, startSiteProcess } from './site-process';
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const TARGETS = { performance: 0.98, accessibility: 1, 'best-practices': 1, seo: 1 } as const;
 const PAGES = (process.env.LIGHTHOUSE_PAGES ?? '/,/activate').split(',');
+/** Lighthouse sometimes fails to record its trace (e.g. NO_NAVSTART) and asks to be run again. */
+const ATTEMPTS = 3;
 
 async function main(): Promise<void> {
   // chrome-launcher reports a missing binary as an unhandled 'error' event that kills this
@@ -23,9 +25,20 @@ async function main(): Promise<void> {
       chromePath: CHROMIUM,
       chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
     });
+    const port = chrome.port;
+    const measure = async (page: string) => (await lighthouse(`${site.url}${page}`, { port, output: 'json', logLevel: 'error' }))!.lhr;
     for (const page of PAGES) {
-      const result = await lighthouse(`${site.url}${page}`, { port: chrome.port, output: 'json', logLevel: 'error' });
-      const lhr = result!.lhr;
+      let lhr = await measure(page);
+      for (let attempt = 2; lhr.runtimeError && attempt <= ATTEMPTS; attempt++) {
+        console.log(`\n${page}: Lighthouse could not measure (${lhr.runtimeError.code}); attempt ${attempt} of ${ATTEMPTS}`);
+        lhr = await measure(page);
+      }
+      // Scores from a failed run are zeros that say nothing about the page; name the failure instead.
+      if (lhr.runtimeError) {
+        console.log(`\n${page}\n  not measured: ${lhr.runtimeError.message}`);
+        failed = true;
+        continue;
+      }
       const metric = (id: string) => lhr.audits[id]?.displayValue ?? 'n/a';
       console.log(`\n${page}`);
       for (const [id, target] of Object.entries(TARGETS)) {
