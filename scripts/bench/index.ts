@@ -6,7 +6,7 @@
 // first-load JS/CSS sizes (gzip -9 and brotli). Everything runs on 127.0.0.1.
 // The four run in BENCH_ROUNDS rounds (default 6), one after the other, and each ratio is the
 // median of its per-round ratios. This shared two-vCPU machine drifts by ±20 % within a minute:
-// the multer backend's CPU per request measured 119–236 µs for the same work. Pairing each case
+// the multer backend's CPU per request measured about 120–240 µs for the same work. Pairing each case
 // with its reference in the same round keeps that drift out of the ratios, and the median keeps
 // one slow window from deciding them. Which side of a pair goes first matters too (the proxy
 // measured 1.87× on average when it went first, 1.55× when the direct call did), so each pair
