@@ -1,12 +1,12 @@
 // Security headers (helmet). Every answer gets fixed headers worked out once, with a policy that
-// lets only the site's own script files run; the API, which answers without Express, sets the same
-// ones. Pages carry React's inline bootstrap scripts, so right before the renderer they get a
-// per-request CSP nonce instead, put into the CSP header and handed to React through res.locals;
-// the page cache swaps it for hashes of those scripts (page-cache.ts).
+// lets only the site's own script files run; the API, which answers without Express, sets the
+// same ones. Pages carry React's inline bootstrap scripts, so right before the renderer their
+// policy is replaced by one with a per-request nonce, which res.locals hands to React; the page
+// cache swaps it for hashes of those scripts (page-cache.ts).
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler, Response } from 'express';
-import helmet from 'helmet';
+import helmet, { contentSecurityPolicy } from 'helmet';
 import type { Config } from './config';
 
 export function cspNonceOf(res: Response): string {
@@ -15,29 +15,26 @@ export function cspNonceOf(res: Response): string {
 
 type ScriptSource = string | ((req: IncomingMessage, res: ServerResponse) => string);
 
-function securityPolicy(config: Pick<Config, 'webAppUrl'>, scriptSrc: ScriptSource[]) {
-  const webAppOrigin = new URL(config.webAppUrl).origin;
-  return helmet({
-    contentSecurityPolicy: {
-      useDefaults: false,
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc,
-        scriptSrcAttr: ["'none'"],
-        styleSrc: ["'self'"],
-        imgSrc: ["'self'", 'data:'],
-        fontSrc: ["'self'"],
-        connectSrc: ["'self'"],
-        manifestSrc: ["'self'"],
-        objectSrc: ["'none'"],
-        baseUri: ["'none'"],
-        frameAncestors: ["'none'"],
-        // The native activation form submits to the web app (spec §4).
-        formAction: ["'self'", webAppOrigin],
-      },
+/** The Content-Security-Policy options, the same everywhere but for where scripts may come from. */
+function cspOptions(config: Pick<Config, 'webAppUrl'>, scriptSrc: ScriptSource[]) {
+  return {
+    useDefaults: false,
+    directives: {
+      defaultSrc: ["'self'"],
+      scriptSrc,
+      scriptSrcAttr: ["'none'"],
+      styleSrc: ["'self'"],
+      imgSrc: ["'self'", 'data:'],
+      fontSrc: ["'self'"],
+      connectSrc: ["'self'"],
+      manifestSrc: ["'self'"],
+      objectSrc: ["'none'"],
+      baseUri: ["'none'"],
+      frameAncestors: ["'none'"],
+      // The native activation form submits to the web app (spec §4).
+      formAction: ["'self'", new URL(config.webAppUrl).origin],
     },
-    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
-  });
+  };
 }
 
 /** Every answer: the fixed headers (fixedHeaders), set as recorded, without running helmet again. */
@@ -50,7 +47,8 @@ export function setFixedHeaders(fixed: FixedHeaders): RequestHandler {
 
 /** In front of the renderer: a fresh nonce for this page, in its CSP and in res.locals for React. */
 export function pageSecurityHeaders(config: Pick<Config, 'webAppUrl'>): RequestHandler {
-  const forPages = securityPolicy(config, ["'self'", (_req, res) => `'nonce-${cspNonceOf(res as Response)}'`]);
+  // Only the policy changes: every other header is already set (setFixedHeaders).
+  const forPages = contentSecurityPolicy(cspOptions(config, ["'self'", (_req, res) => `'nonce-${cspNonceOf(res as Response)}'`]));
   return (req, res, next) => {
     res.locals.cspNonce = randomBytes(16).toString('base64');
     forPages(req, res, next);
@@ -70,6 +68,7 @@ export function fixedHeaders(config: Pick<Config, 'webAppUrl'>): FixedHeaders {
     setHeader: (name: string, value: string | number) => headers.set(name, String(value)),
     removeHeader: (name: string) => headers.delete(name),
   };
-  securityPolicy(config, ["'self'"])({} as IncomingMessage, recorder as unknown as ServerResponse, () => {});
+  const policy = helmet({ contentSecurityPolicy: cspOptions(config, ["'self'"]), referrerPolicy: { policy: 'strict-origin-when-cross-origin' } });
+  policy({} as IncomingMessage, recorder as unknown as ServerResponse, () => {});
   return [...headers];
 }
