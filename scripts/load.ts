@@ -3,7 +3,7 @@
 // store. Passes with zero errors, zero non-2xx answers, every signup answered 201 found in the
 // database afterwards, and RSS growth under 50 MB.
 import autocannon from 'autocannon';
-import { openServices } from '../server/services';
+import { openStore } from '../server/store';
 import { startSiteProcess } from './site-process';
 
 export const RSS_GROWTH_LIMIT = 50 * 1024 * 1024;
@@ -62,9 +62,9 @@ export async function runLoad({ seconds, connections }: { seconds: number; conne
     const health = (await (await fetch(`${site.url}/healthz`)).json()) as { status: string };
     if (health.status !== 'ok') throw new Error('the site is unhealthy after the load');
     // Read as the waitlist CLI does, beside the running server.
-    const services = openServices({ dataDir: site.dataDir });
-    const stored = services.waitlist.count();
-    services.close();
+    const store = openStore({ dataDir: site.dataDir });
+    const stored = store.signups.count();
+    store.close();
     return {
       requests: result.requests.total,
       errors: result.errors + result.timeouts,

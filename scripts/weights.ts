@@ -2,7 +2,7 @@
 // and their precompressed .gz (level 9) and .br (quality 11) copies. The budget is issue #6's.
 import fs from 'node:fs';
 import path from 'node:path';
-import { loadManifest } from '../server/assets';
+import { loadPageAssets } from '../server/pages/static-files';
 import { MANIFEST_PATH } from '../server/paths';
 
 export const BUDGET = { firstLoadJsGzip: 105_000, cssGzip: 12_000 } as const;
@@ -29,6 +29,6 @@ function weigh(urls: string[]): Weight {
 }
 
 /** First-load JS (entry scripts and their preloads) and CSS. */
-export function firstLoadWeights(manifest = loadManifest()): { js: Weight; css: Weight } {
+export function firstLoadWeights(manifest = loadPageAssets()): { js: Weight; css: Weight } {
   return { js: weigh([...manifest.scripts, ...manifest.preloads]), css: weigh(manifest.styles) };
 }

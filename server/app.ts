@@ -1,72 +1,81 @@
-// createApp(config): the site's request listener, fully wired, without listening (server/index.ts
-// listens; tests drive it with supertest). Three doors, tried in order: /api/* (plain node:http,
-// server/api/handler.ts), the page cache (replaying what this stack sent before), then Express for
-// pages, assets and the native form, whose middleware order is behaviour, kept here in one place.
-import type { IncomingMessage, ServerResponse } from 'node:http';
+// createApp(config): the site's one request handler, fully wired, without listening
+// (server/index.ts listens; tests drive the same handler with supertest). Every request crosses
+// the front door's preamble (http/front-door.ts), then the first matching door answers it:
+//   /api/*              → the API on plain node:http (api/router.ts)
+//   a prerendered page  → the prerendered store (pages/prerendered.ts)
+//   everything else     → Express, whose middleware order below is behaviour.
 import compression from 'compression';
 import express, { type NextFunction, type Request, type Response } from 'express';
-import type { AssetManifest } from '../shared/manifest';
-import { readApiBody } from './api/body';
-import { ApiError } from './api/errors';
-import { sendFormError } from './form-error-page';
-import { createApiHandler } from './api/handler';
+import { apiDoor } from './api/router';
 import { isApiUrl } from './api/routes';
-import { nativeFormContext, readNativeFields } from './waitlist-form';
-import { ASSETS_URL_PREFIX, hashedAssets, loadManifest, publicFiles } from './assets';
 import { publicConfigOf, type Config } from './config';
 import { healthCheck } from './health';
-import { openServices, type Services } from './services';
-import { createSignupDesk } from './signups';
-import { signupRateLimit } from './rate-limit';
-import type { TrustProxy } from './forwarded';
-import { createLogger, requestLogger, type Logger } from './logger';
-import { answerFromCache, createPageCache } from './page-cache';
-import { createRenderer } from './render';
-import { fixedHeaders, pageSecurityHeaders, setFixedHeaders } from './security';
-import { seoFiles } from './seo';
+import { readBody, type Middleware } from './http/body';
+import { compileTrust } from './http/client';
+import { CROSS_SITE_REFUSED, crossSiteCheck } from './http/cross-site';
+import { HttpError } from './http/errors';
+import { contextOf, frontDoor } from './http/front-door';
+import { signupRateLimit } from './http/rate-limit';
+import { securityHeaders } from './http/security-headers';
+import { createLogger, type Logger } from './logger';
+import { sendFormError } from './pages/error-page';
+import { isPrerendered, prerenderedPages, sha256Source } from './pages/prerendered';
+import { createRenderer } from './pages/render';
+import { seoFiles } from './pages/seo';
+import { hashedAssets, loadPageAssets, publicFiles, type PageAssets } from './pages/static-files';
+import { ASSETS_URL_PREFIX } from './paths';
+import { nativeForm } from './signups/native-form';
+import { createSubmitSignup } from './signups/submit';
+import { openStore, type Store } from './store';
 
 export interface AppDeps {
   logger?: Logger;
-  /** Database-backed services; opened from config.dataDir when not given. */
-  services?: Services;
-  /** Client build manifest; read from dist/client once, here, when not given. */
-  assets?: AssetManifest;
+  /** The store; opened from config.dataDir when not given. */
+  store?: Store;
+  /** The client build (manifest and inline CSS); read from dist/client once, here, when not given. */
+  assets?: PageAssets;
 }
 
 export function createApp(config: Config, deps: AppDeps = {}) {
   const logger = deps.logger ?? createLogger(config);
-  const assets = deps.assets ?? loadManifest();
-  const services = deps.services ?? openServices(config);
+  const assets = deps.assets ?? loadPageAssets();
+  const store = deps.store ?? openStore(config);
+  const trust = compileTrust(config.trustProxy);
+  const headers = securityHeaders(config, assets.css ? [sha256Source(assets.css)] : []);
+
+  // Shared by every door that takes a signup or another form.
+  const submitSignup = createSubmitSignup(config, store, logger);
+  const limitSubmissions = signupRateLimit(config, logger);
+  const allowCrossSite = crossSiteCheck(config);
+
+  const renderer = createRenderer({
+    assets,
+    publicConfig: publicConfigOf(config),
+    logger,
+    siteUrl: config.siteUrl,
+    pagePolicy: headers.pagePolicy,
+    actionContext: (req) => form.contextFor(req),
+  });
+  const form = nativeForm(submitSignup, logger);
+  const prerendered = prerenderedPages({
+    render: renderer.renderShared,
+    pagePolicy: headers.pagePolicy,
+    cacheSeconds: config.pageCacheSeconds,
+    siteUrl: config.siteUrl,
+    logger,
+  });
+
   const app = express();
-
-  // Proxy trust: req.ip, req.protocol and req.host honour X-Forwarded-* only from TRUST_PROXY.
-  // The API and the page cache, which answer before Express, use the same compiled test.
-  app.set('trust proxy', config.trustProxy);
-  const trust = app.get('trust proxy fn') as TrustProxy;
+  // Express's own getters (req.ip, req.protocol) agree with the front door's client.
+  app.set('trust proxy', trust);
   app.disable('x-powered-by');
-
-  const deliverSignup = createSignupDesk(config, services, logger, trust);
-  // One budget per client IP, shared by every way of submitting a form.
-  const limitSubmissions = signupRateLimit(config, trust, logger);
-
-  // What helmet sets, worked out once: every answer gets it; pages swap in a nonce (below).
-  const securityHeaders = fixedHeaders(config);
-
-  // API (embedded store or proxy): small JSON answers, relayed as they came, so no compression.
-  const api = createApiHandler({ config, waitlist: services.waitlist, deliverSignup, limitSubmissions, trust, logger, securityHeaders });
 
   // Compression (gzip, brotli where accepted). React calls res.flush() after each chunk, so
   // streamed HTML still leaves in pieces.
   app.use(compression());
 
-  // Security headers, before the first byte of any answer.
-  app.use(setFixedHeaders(securityHeaders));
-
-  // Structured request logs: method, path and status only.
-  app.use(requestLogger(logger));
-
-  // Health probe.
-  app.get('/healthz', healthCheck(services.outbox));
+  // Health probe for load balancers and the Docker HEALTHCHECK.
+  app.get('/healthz', healthCheck(store.outbox));
 
   // Content-hashed build output: long-lived cache; a miss is a plain 404.
   app.use(ASSETS_URL_PREFIX, hashedAssets());
@@ -75,34 +84,21 @@ export function createApp(config: Config, deps: AppDeps = {}) {
   app.use(publicFiles());
   app.use(seoFiles(config));
 
-  // Everything else is a page, rendered by React on the server.
-  // The waitlist form also works without JavaScript: a native POST to /?index (spec §4 states,
-  // docs/decisions/0006-no-javascript.md).
-  const pageCache = createPageCache();
-  const renderPage = createRenderer({
-    assets,
-    publicConfig: publicConfigOf(config),
-    logger,
-    siteUrl: config.siteUrl,
-    actionContext: nativeFormContext(deliverSignup, logger),
-    pageCache,
-  });
-  // Pages run React's inline scripts: each gets a CSP nonce of its own, made just before it renders.
-  const pageHeaders = pageSecurityHeaders(config);
-  app.post('/', limitSubmissions, readApiBody, readNativeFields, pageHeaders, renderPage);
-  app.use(
-    (req, res, next) => {
-      if (req.method === 'GET' || req.method === 'HEAD') return next();
-      res.setHeader('Allow', 'GET, HEAD');
-      res.status(405).type('text/plain').send('Method not allowed');
-    },
-    pageHeaders,
-    renderPage,
-  );
+  // The waitlist form without JavaScript: a native POST to /?index (docs/product.md §4,
+  // docs/decisions/0006-no-javascript.md), refused cross-site before anything is read or counted.
+  const sameSiteOnly: Middleware = (req, _res, next) => next(allowCrossSite(req, contextOf(req).client) ? undefined : new HttpError(403, CROSS_SITE_REFUSED));
+  app.post('/', sameSiteOnly, limitSubmissions, readBody, form.read, renderer.streamPage);
 
-  // Last resort: log the details, show the client nothing internal.
+  // Everything else is a page, rendered by React on the server for this request.
+  app.use((req, res, next) => {
+    if (req.method === 'GET' || req.method === 'HEAD') return next();
+    res.setHeader('Allow', 'GET, HEAD');
+    res.status(405).type('text/plain').send('Method not allowed');
+  }, renderer.streamPage);
+
+  // Last resort: a client's mistake gets its status; ours is logged, and the client sees nothing internal.
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
-    if (err instanceof ApiError) return sendFormError(req, res, err.status, err.message);
+    if (err instanceof HttpError) return sendFormError(req, res, err.status, err.message);
     const status = (err as { status?: number }).status;
     const clientError = typeof status === 'number' && status >= 400 && status < 500;
     if (!clientError) logger.error({ err }, 'unhandled error');
@@ -110,11 +106,15 @@ export function createApp(config: Config, deps: AppDeps = {}) {
     res.status(clientError ? status : 500).type('text/plain').send(clientError ? 'Bad request' : 'Internal server error');
   });
 
-  // Cache hits skip Express entirely: the same bytes and headers, a fraction of the work
-  // (npm run bench measures both).
-  const fromCache = answerFromCache({ cache: pageCache, trust, siteUrl: config.siteUrl, logger });
-  return function site(req: IncomingMessage, res: ServerResponse): void {
-    if (isApiUrl(req.url!)) api(req, res);
-    else if (!fromCache(req, res)) app(req, res);
-  };
+  const api = apiDoor({ config, signups: store.signups, submitSignup, limitSubmissions, allowCrossSite, logger });
+  return frontDoor({
+    trust,
+    securityHeaders: headers.fixed,
+    logger,
+    doors: [
+      { kind: 'api', matches: (req) => isApiUrl(req.url!), handle: api },
+      { kind: 'page', matches: isPrerendered, handle: prerendered.serve },
+      { kind: 'app', matches: () => true, handle: (req, res) => app(req, res) },
+    ],
+  });
 }

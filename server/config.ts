@@ -11,6 +11,23 @@ const httpUrl = z
   .trim()
   .refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), 'must be an http(s) URL');
 
+/** ALLOWED_ORIGINS: comma-separated http(s) origins, each kept as its serialised origin. */
+const originList = z
+  .string()
+  .default('')
+  .transform((value, ctx) => {
+    const origins: string[] = [];
+    for (const item of value.split(',').map((part) => part.trim()).filter(Boolean)) {
+      const url = URL.canParse(item) ? new URL(item) : undefined;
+      if (!url || !/^https?:$/.test(url.protocol) || url.origin !== item.replace(/\/+$/, '')) {
+        ctx.addIssue({ code: 'custom', message: `not an origin (scheme://host[:port]): ${item}` });
+        return z.NEVER;
+      }
+      origins.push(url.origin);
+    }
+    return origins;
+  });
+
 const integer = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 
 /** Express 'trust proxy': true/false, a hop count, or addresses/subnets/names like 'loopback'. */
@@ -36,6 +53,8 @@ const schema = z.object({
   KEEP_ALIVE_TIMEOUT_MS: integer(1, 600_000).default(65_000),
   HEADERS_TIMEOUT_MS: integer(1, 600_000).default(66_000),
   REQUEST_TIMEOUT_MS: integer(1, 3_600_000).default(120_000),
+  ALLOWED_ORIGINS: originList,
+  PAGE_CACHE_SECONDS: integer(0, 31_536_000).default(300),
 })
   // Headers must outlast an idle keep-alive connection (or a proxy reusing it races the close),
   // and a whole request gets at least as long as its headers.
@@ -46,14 +65,15 @@ export interface Config {
   env: 'production' | 'development' | 'test';
   port: number;
   host: string;
-  /** Subscription service; unset means the site answers /api itself. */
+  /** The backend (the subscription service); unset means the site answers /api itself. */
   backendUrl: string | undefined;
   webAppUrl: string;
   /** Public address of this site for canonical links, sitemap and social cards; unset: the request's own origin. */
   siteUrl: string | undefined;
   dataDir: string;
   trustProxy: boolean | number | string;
-  upstreamTimeoutMs: number;
+  /** How long a call to the backend may take (UPSTREAM_TIMEOUT_MS). */
+  backendTimeoutMs: number;
   logLevel: (typeof LOG_LEVELS)[number];
   /** Form submissions per client IP per minute; 0 turns the limit off. */
   signupRateLimit: number;
@@ -63,6 +83,10 @@ export interface Config {
   headersTimeoutMs: number;
   /** A client must send the whole request within this. */
   requestTimeoutMs: number;
+  /** Other sites' origins whose pages may post our forms (cross-site check). */
+  allowedOrigins: string[];
+  /** How long a shared cache (CDN, reverse proxy) may keep a page that is the same for everyone. */
+  pageCacheSeconds: number;
 }
 
 export class ConfigError extends Error {}
@@ -83,12 +107,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     siteUrl: e.SITE_URL?.replace(/\/+$/, ''),
     dataDir: path.resolve(e.DATA_DIR),
     trustProxy: e.TRUST_PROXY,
-    upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
+    backendTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
     logLevel: e.LOG_LEVEL,
     signupRateLimit: e.SIGNUP_RATE_LIMIT,
     keepAliveTimeoutMs: e.KEEP_ALIVE_TIMEOUT_MS,
     headersTimeoutMs: e.HEADERS_TIMEOUT_MS,
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
+    allowedOrigins: e.ALLOWED_ORIGINS,
+    pageCacheSeconds: e.PAGE_CACHE_SECONDS,
   };
 }
 

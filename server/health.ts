@@ -1,5 +1,5 @@
 // GET /healthz for load balancers and the Docker HEALTHCHECK, with the outbox depth so an
-// operator sees submissions waiting for the backend.
+// operator sees signups waiting for the backend.
 import type { Request, Response } from 'express';
 import type { Outbox } from './store/outbox';
 

@@ -3,12 +3,12 @@ import http, { type Server } from 'node:http';
 import { createApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
 import { createLogger, type Logger } from './logger';
-import { startOutboxWorker } from './outbox-worker';
-import { openServices, type Services } from './services';
+import { startOutboxWorker } from './delivery/outbox-worker';
+import { openStore, type Store } from './store';
 
 export const SHUTDOWN_GRACE_MS = 10_000;
 
-export function startServer(config: Config, logger: Logger, services: Services): Promise<Server> {
+export function startServer(config: Config, logger: Logger, store: Store): Promise<Server> {
   const server = http.createServer(
     {
       headersTimeout: config.headersTimeoutMs,
@@ -17,7 +17,7 @@ export function startServer(config: Config, logger: Logger, services: Services):
       // slow-loris client hold its socket half a minute longer.
       connectionsCheckingInterval: Math.min(5_000, Math.ceil(config.headersTimeoutMs / 4)),
     },
-    createApp(config, { logger, services }),
+    createApp(config, { logger, store }),
   );
   server.keepAliveTimeout = config.keepAliveTimeoutMs;
   return new Promise((resolve, reject) => {
@@ -55,15 +55,15 @@ async function main() {
     throw err;
   }
   const logger = createLogger(config);
-  const services = openServices(config);
-  const server = await startServer(config, logger, services);
+  const store = openStore(config);
+  const server = await startServer(config, logger, store);
   const worker = config.backendUrl
-    ? startOutboxWorker({ outbox: services.outbox, backendUrl: config.backendUrl, timeoutMs: config.upstreamTimeoutMs, logger })
+    ? startOutboxWorker({ outbox: store.outbox, backendUrl: config.backendUrl, timeoutMs: config.backendTimeoutMs, logger })
     : undefined;
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   logger.info(
-    { port, api: config.backendUrl ? 'proxy' : 'embedded', outbox: services.outbox.depth() },
+    { port, api: config.backendUrl ? 'proxy' : 'embedded', outbox: store.outbox.depth() },
     `OrgNote site listening on http://localhost:${port}`,
   );
 
@@ -74,7 +74,7 @@ async function main() {
     logger.info({ signal }, 'shutting down');
     const result = await shutdown(server);
     await worker?.stop();
-    services.close();
+    store.close();
     logger.info({ result }, 'stopped');
     process.exit(0);
   };

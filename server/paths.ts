@@ -16,7 +16,7 @@ function findProjectRoot(start: string): string {
 
 const PROJECT_ROOT = findProjectRoot(__dirname);
 export const PUBLIC_DIR = path.join(PROJECT_ROOT, 'public');
-const CLIENT_BUILD_DIR = path.join(PROJECT_ROOT, 'dist', 'client');
+export const CLIENT_BUILD_DIR = path.join(PROJECT_ROOT, 'dist', 'client');
 export const ASSETS_DIR = path.join(CLIENT_BUILD_DIR, 'assets');
 export const MANIFEST_PATH = path.join(CLIENT_BUILD_DIR, 'manifest.json');
 /** URL prefix of the content-hashed build output. */

@@ -10,7 +10,8 @@ export interface Signup {
   description: string;
 }
 
-export type Checked<T> = { ok: true; value: T } | { ok: false; error: string };
+/** A refusal names its field as data, so a form can put the message under it. */
+export type Checked<T, Field extends string = string> = { ok: true; value: T } | { ok: false; field: Field; error: string };
 
 function text(value: unknown): string | undefined {
   if (typeof value === 'string') return value;
@@ -20,37 +21,35 @@ function text(value: unknown): string | undefined {
 /** Control characters, and U+FFFD (what undecodable bytes become): never part of a real address or note. */
 const GARBAGE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\ufffd]/;
 
-function checkSignupEmail(raw: unknown): Checked<string> {
-  if (raw !== undefined && typeof raw !== 'string') return { ok: false, error: 'Email must be a single text value' };
+function checkSignupEmail(raw: unknown): Checked<string, 'email'> {
+  const refuse = (error: string) => ({ ok: false, field: 'email', error }) as const;
+  if (raw !== undefined && typeof raw !== 'string') return refuse('Email must be a single text value');
   const email = (raw ?? '').trim();
-  if (email.length > EMAIL_MAX_LENGTH) return { ok: false, error: `Email address is longer than ${EMAIL_MAX_LENGTH} characters` };
-  if (GARBAGE.test(email)) return { ok: false, error: 'Email address is invalid' };
+  if (email.length > EMAIL_MAX_LENGTH) return refuse(`Email address is longer than ${EMAIL_MAX_LENGTH} characters`);
+  if (GARBAGE.test(email)) return refuse('Email address is invalid');
   const problem = checkEmail(email);
-  if (problem !== undefined) return { ok: false, error: problem || 'Email address is invalid' };
+  if (problem !== undefined) return refuse(problem || 'Email address is invalid');
   return { ok: true, value: email };
 }
 
-/** Server-side check of a waitlist submission (spec §7: description optional for the API). */
-export function checkSignup(fields: Record<string, unknown>): Checked<Signup> {
+/** Server-side check of a signup (docs/product.md §7: description optional for the API). */
+export function checkSignup(fields: Record<string, unknown>): Checked<Signup, 'email' | 'description'> {
   const email = checkSignupEmail(fields.email);
   if (!email.ok) return email;
-  if (fields.description !== undefined && typeof fields.description !== 'string') {
-    return { ok: false, error: 'Description must be a single text value' };
-  }
+  const refuse = (error: string) => ({ ok: false, field: 'description', error }) as const;
+  if (fields.description !== undefined && typeof fields.description !== 'string') return refuse('Description must be a single text value');
   const description = text(fields.description) ?? '';
-  if (GARBAGE.test(description)) return { ok: false, error: 'Description contains characters that are not text' };
-  if (description.length > DESCRIPTION_MAX_LENGTH) {
-    return { ok: false, error: `Description is longer than ${DESCRIPTION_MAX_LENGTH} characters` };
-  }
+  if (GARBAGE.test(description)) return refuse('Description contains characters that are not text');
+  if (description.length > DESCRIPTION_MAX_LENGTH) return refuse(`Description is longer than ${DESCRIPTION_MAX_LENGTH} characters`);
   return { ok: true, value: { email: email.value, description } };
 }
 
-export function checkActivation(fields: Record<string, unknown>): Checked<{ email: string; key: string }> {
+export function checkActivation(fields: Record<string, unknown>): Checked<{ email: string; key: string }, 'email' | 'key'> {
   const email = checkSignupEmail(fields.email);
   if (!email.ok) return email;
   const key = text(fields.key)?.trim() ?? '';
-  if (!key) return { ok: false, error: `key: ${MESSAGES.required}` };
-  if (key.length > 200) return { ok: false, error: 'Invalid activation key' };
+  if (!key) return { ok: false, field: 'key', error: `key: ${MESSAGES.required}` };
+  if (key.length > 200) return { ok: false, field: 'key', error: 'Invalid activation key' };
   return { ok: true, value: { email: email.value, key } };
 }
 

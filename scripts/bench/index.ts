@@ -16,7 +16,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { encodeMultipart } from '../../server/api/upstream';
+import { encodeMultipart } from '../../server/delivery/backend-client';
 import { cpuSeconds } from './cpu';
 import { ROOT, startSiteProcess } from '../site-process';
 import { BUDGET, firstLoadWeights } from '../weights';

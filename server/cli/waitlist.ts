@@ -1,8 +1,8 @@
 // Operator CLI for the embedded waitlist: `npm run waitlist -- <command>` (uses DATA_DIR).
-// In the Docker image: `node dist/server/waitlist.js <command>`.
+// In the Docker image: `node dist/server/signups.js <command>`.
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config';
-import { openServices, type Services } from '../services';
+import { openStore, type Store } from '../store';
 import { toCsv } from './csv';
 
 export const HELP = `Usage: npm run waitlist -- <command> [options]
@@ -19,7 +19,7 @@ Options:
   --since DATE           only signups created at or after DATE (e.g. 2026-11-01)
   -h, --help             show this help
 
-The database is DATA_DIR/waitlist.db (DATA_DIR defaults to ./data).
+The database is DATA_DIR/signups.db (DATA_DIR defaults to ./data).
 `;
 
 export class UsageError extends Error {}
@@ -46,7 +46,7 @@ function oneLine(text: string, max = 40): string {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
-export async function runCommand(services: Services, argv: string[], io: CliIo): Promise<void> {
+export async function runCommand(store: Store, argv: string[], io: CliIo): Promise<void> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -57,26 +57,26 @@ export async function runCommand(services: Services, argv: string[], io: CliIo):
     io.out(HELP);
     return;
   }
-  const { waitlist, outbox } = services;
+  const { signups, outbox } = store;
   switch (command) {
     case 'list': {
-      const rows = waitlist.list(sinceOf(values.since));
+      const rows = signups.list(sinceOf(values.since));
       io.out(table(['created_at', 'email', 'activated_at', 'description'], rows.map((r) => [r.created_at, r.email, r.activated_at ?? '', oneLine(r.description)])));
       io.out(`${rows.length} signup(s)\n`);
       return;
     }
     case 'count':
-      io.out(`${waitlist.count()}\n`);
+      io.out(`${signups.count()}\n`);
       return;
     case 'export': {
-      const rows = waitlist.list(sinceOf(values.since));
+      const rows = signups.list(sinceOf(values.since));
       io.out(toCsv(['email', 'description', 'created_at', 'activated_at'], rows.map((r) => [r.email, r.description, r.created_at, r.activated_at])));
       return;
     }
     case 'issue-key': {
       const email = rest[0];
       if (!email) throw new UsageError('issue-key needs an email address');
-      const key = waitlist.issueKey(email);
+      const key = signups.issueKey(email);
       io.out(`Activation key for ${email.trim()} (shown once, stored only as a hash):\n${key}\n`);
       return;
     }
@@ -85,7 +85,7 @@ export async function runCommand(services: Services, argv: string[], io: CliIo):
       io.out(
         table(
           ['id', 'created_at', 'path', 'attempts', 'next_attempt_at', 'last_error'],
-          items.map((i) => [String(i.id), i.createdAt, i.path, String(i.attempts), new Date(i.nextAttemptAt).toISOString(), oneLine(i.lastError ?? '')]),
+          items.map((i) => [String(i.id), i.createdAt, i.request.path, String(i.attempts), new Date(i.nextAttemptAt).toISOString(), oneLine(i.lastError ?? '')]),
         ),
       );
       io.out(`${items.length} pending\n`);
@@ -94,8 +94,8 @@ export async function runCommand(services: Services, argv: string[], io: CliIo):
     case 'backup': {
       const file = rest[0];
       if (!file) throw new UsageError('backup needs a destination file');
-      await services.db.backup(file);
-      io.out(`Backed up ${waitlist.count()} signup(s) to ${file}\n`);
+      await store.db.backup(file);
+      io.out(`Backed up ${signups.count()} signup(s) to ${file}\n`);
       return;
     }
     default:
@@ -105,17 +105,17 @@ export async function runCommand(services: Services, argv: string[], io: CliIo):
 
 /** Exit code: 0 ok, 1 failure (unknown email, bad config), 2 usage error. */
 export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  let services: Services | undefined;
+  let store: Store | undefined;
   try {
-    services = openServices(loadConfig(env));
-    await runCommand(services, argv, { out: (text) => process.stdout.write(text) });
+    store = openStore(loadConfig(env));
+    await runCommand(store, argv, { out: (text) => process.stdout.write(text) });
     return 0;
   } catch (err) {
     const usage = err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
     process.stderr.write(`waitlist: ${(err as Error).message}\n${usage ? 'Run with --help for usage.\n' : ''}`);
     return usage ? 2 : 1;
   } finally {
-    services?.close();
+    store?.close();
   }
 }
 

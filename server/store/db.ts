@@ -1,5 +1,5 @@
-// The site's own SQLite file (DATA_DIR/waitlist.db): waitlist signups, activation keys and the
-// outbox of submissions waiting for the backend. WAL + synchronous=FULL: once a statement has
+// The site's own SQLite file (DATA_DIR/waitlist.db): signups, activation keys and the
+// outbox of signups waiting for the backend. WAL + synchronous=FULL: once a statement has
 // returned, the row survives a crash or kill -9 (the 2xx is only sent after that).
 import fs from 'node:fs';
 import path from 'node:path';
@@ -37,6 +37,12 @@ const MIGRATIONS: string[] = [
     created_at TEXT NOT NULL
   );
   CREATE INDEX outbox_next_attempt_at ON outbox (next_attempt_at);
+  `,
+  // 2: an outbox item is the whole signup request, so a retry sends exactly what the first attempt
+  // sent: the visitor's X-Forwarded-* headers and one Idempotency-Key for every attempt.
+  `
+  ALTER TABLE outbox ADD COLUMN headers TEXT NOT NULL DEFAULT '{}';
+  ALTER TABLE outbox ADD COLUMN idempotency_key TEXT;
   `,
 ];
 

@@ -1,14 +1,13 @@
-// Durable queue of waitlist submissions the backend could not take (refused, timed out, 5xx).
-// A row is written before the visitor gets 202, and removed once the backend answers anything
-// but a 5xx. Retries back off exponentially, capped at about five minutes.
+// Durable queue of signups the backend could not take (refused, timed out, 5xx). A row is the
+// whole request the first attempt sent (path, fields, forwarded headers, Idempotency-Key), written
+// before the visitor gets 202 and removed once the backend answers anything but a 5xx. Retries
+// back off exponentially, capped at about five minutes.
+import type { SignupRequest } from '../delivery/backend-client';
 import type { Db } from './db';
-
-export type FormFieldList = [name: string, value: string][];
 
 export interface OutboxItem {
   id: number;
-  path: string;
-  fields: FormFieldList;
+  request: SignupRequest;
   attempts: number;
   nextAttemptAt: number;
   lastError: string | null;
@@ -28,6 +27,8 @@ interface Row {
   id: number;
   path: string;
   fields: string;
+  headers: string;
+  idempotency_key: string | null;
   attempts: number;
   next_attempt_at: number;
   last_error: string | null;
@@ -36,8 +37,13 @@ interface Row {
 
 const toItem = (row: Row): OutboxItem => ({
   id: row.id,
-  path: row.path,
-  fields: JSON.parse(row.fields) as FormFieldList,
+  request: {
+    path: row.path,
+    fields: JSON.parse(row.fields) as SignupRequest['fields'],
+    forwarded: JSON.parse(row.headers) as SignupRequest['forwarded'],
+    // Rows queued before schema 2 had none; their id is stable across attempts all the same.
+    idempotencyKey: row.idempotency_key ?? `outbox-${row.id}`,
+  },
   attempts: row.attempts,
   nextAttemptAt: row.next_attempt_at,
   lastError: row.last_error,
@@ -45,7 +51,9 @@ const toItem = (row: Row): OutboxItem => ({
 });
 
 export function createOutbox(db: Db, now: () => number = Date.now) {
-  const insert = db.prepare('INSERT INTO outbox (path, fields, next_attempt_at, created_at) VALUES (?, ?, ?, ?)');
+  const insert = db.prepare(
+    'INSERT INTO outbox (path, fields, headers, idempotency_key, next_attempt_at, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+  );
   const due = db.prepare('SELECT * FROM outbox WHERE next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?');
   const all = db.prepare('SELECT * FROM outbox ORDER BY id');
   const depth = db.prepare('SELECT COUNT(*) AS n FROM outbox');
@@ -54,9 +62,10 @@ export function createOutbox(db: Db, now: () => number = Date.now) {
   const earliest = db.prepare('SELECT MIN(next_attempt_at) AS t FROM outbox');
 
   return {
-    /** Stores a submission for later delivery; committed when this returns. */
-    enqueue(path: string, fields: FormFieldList, firstAttemptAt = now() + BACKOFF_BASE_MS): number {
-      const result = insert.run(path, JSON.stringify(fields), firstAttemptAt, new Date(now()).toISOString());
+    /** Stores a signup request for later delivery; committed when this returns. */
+    enqueue(request: SignupRequest, firstAttemptAt = now() + BACKOFF_BASE_MS): number {
+      const { path, fields, forwarded, idempotencyKey } = request;
+      const result = insert.run(path, JSON.stringify(fields), JSON.stringify(forwarded), idempotencyKey, firstAttemptAt, new Date(now()).toISOString());
       return Number(result.lastInsertRowid);
     },
     due(limit = 10): OutboxItem[] {

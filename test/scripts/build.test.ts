@@ -2,10 +2,10 @@
 // as the server sends it, and the precompressed copies it hands out.
 import fs from 'node:fs';
 import zlib from 'node:zlib';
-import { loadManifest } from '../../server/assets';
+import { loadPageAssets } from '../../server/pages/static-files';
 import { BUDGET, builtFile as file, firstLoadWeights } from '../../scripts/weights';
 
-const manifest = loadManifest();
+const manifest = loadPageAssets();
 const weights = firstLoadWeights(manifest);
 
 describe('client build budget', () => {

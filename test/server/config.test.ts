@@ -11,8 +11,10 @@ describe('configuration', () => {
       webAppUrl: 'https://org-note.com',
       dataDir: path.resolve('./data'),
       trustProxy: 'loopback',
-      upstreamTimeoutMs: 10000,
+      backendTimeoutMs: 10000,
       logLevel: 'info',
+      allowedOrigins: [],
+      pageCacheSeconds: 300,
     });
   });
 
@@ -26,6 +28,8 @@ describe('configuration', () => {
       TRUST_PROXY: '2',
       UPSTREAM_TIMEOUT_MS: '2500',
       LOG_LEVEL: 'warn',
+      ALLOWED_ORIGINS: 'https://partner.example, http://localhost:8080/',
+      PAGE_CACHE_SECONDS: '60',
     });
     expect(config).toMatchObject({
       port: 8080,
@@ -34,8 +38,10 @@ describe('configuration', () => {
       webAppUrl: 'https://app.example.com',
       dataDir: '/var/lib/orgnote',
       trustProxy: 2,
-      upstreamTimeoutMs: 2500,
+      backendTimeoutMs: 2500,
       logLevel: 'warn',
+      allowedOrigins: ['https://partner.example', 'http://localhost:8080'],
+      pageCacheSeconds: 60,
     });
     expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
     expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, loopback' }).trustProxy).toBe('10.0.0.0/8, loopback');

@@ -3,7 +3,7 @@
 // form and the pages of two real servers (embedded store; proxy to a multer backend). Never a
 // 5xx, never a crash, and nothing that fails validation is stored or forwarded.
 import net from 'node:net';
-import { openServices } from '../../server/services';
+import { openStore } from '../../server/store';
 import { checkActivation, checkSignup, HONEYPOT_FIELD } from '../../shared/signup';
 import { startBackend, type TestBackend } from '../support/backend';
 import { tempDataDir } from '../support/config';
@@ -140,9 +140,9 @@ describe('fuzz', () => {
     // the fuzz reached the code: plenty of real answers, not just dropped sockets
     expect([...statuses.entries()].filter(([s]) => s >= 200).reduce((n, [, c]) => n + c, 0)).toBeGreaterThan(CASES.length);
 
-    const services = openServices({ dataDir: embeddedData });
+    const services = openStore({ dataDir: embeddedData });
     try {
-      const rows = services.waitlist.list();
+      const rows = services.signups.list();
       expect(rows.length).toBeGreaterThan(0); // some generated input was valid, and was kept
       for (const row of rows) expect(checkSignup(row as unknown as Record<string, unknown>)).toMatchObject({ ok: true });
     } finally {

@@ -3,7 +3,7 @@
 import http from 'node:http';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { openServices } from '../../server/services';
+import { openStore } from '../../server/store';
 import { closedPort, startBackend, type TestBackend } from '../support/backend';
 import { tempDataDir } from '../support/config';
 import { until } from '../support/wait';
@@ -70,7 +70,7 @@ describe('server entry point', () => {
 
   /** Reads the outbox as a second process would, beside the running server. */
   function outboxIn(dataDir: string) {
-    const services = openServices({ dataDir });
+    const services = openStore({ dataDir });
     try {
       return services.outbox.all();
     } finally {
@@ -92,7 +92,7 @@ describe('server entry point', () => {
     expect(server.output()).toContain('"msg":"stopped"');
     const [item, ...others] = outboxIn(dataDir);
     expect(others).toEqual([]);
-    expect(item.fields).toEqual([['email', 'queued@example.org']]);
+    expect(item.request.fields).toEqual([['email', 'queued@example.org'], ['description', '']]);
     expect(item.lastError).toBeTruthy();
   });
 
@@ -119,7 +119,10 @@ describe('server entry point', () => {
     await expect(server.exited).resolves.toEqual({ code: 0, signal: null });
     expect(outboxIn(dataDir)).toEqual([]);
     const sent = backend.received.slice(before).map((r) => r.fields);
-    expect(sent).toEqual([{ email: 'queued@example.org' }, { email: 'queued@example.org' }]);
+    expect(sent).toEqual([
+      { email: 'queued@example.org', description: '' },
+      { email: 'queued@example.org', description: '' },
+    ]);
   });
 
   it('refuses to start on a bad setting, naming it, with exit code 1', () => {

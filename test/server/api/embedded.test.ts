@@ -2,14 +2,14 @@
 import http from 'node:http';
 import request from 'supertest';
 import { createApp } from '../../../server/app';
-import { openServices } from '../../../server/services';
+import { openStore } from '../../../server/store';
 import { testConfig } from '../../support/config';
 import { listen, postSignup } from '../../support/http';
 
 function freshApp() {
   const config = testConfig();
-  const services = openServices(config);
-  return { app: createApp(config, { services }), services, config };
+  const services = openStore(config);
+  return { app: createApp(config, { store: services }), services, config };
 }
 
 describe('POST /api/subscriptions (embedded store)', () => {
@@ -22,7 +22,7 @@ describe('POST /api/subscriptions (embedded store)', () => {
     const res = await send(request(app).post('/api/subscriptions'));
     expect(res.status).toBe(201);
     expect(res.body).toEqual({ email: 'zoë@example.org' });
-    expect(services.waitlist.list()).toEqual([
+    expect(services.signups.list()).toEqual([
       { email: 'zoë@example.org', description: 'github.com/zoe', created_at: expect.any(String), activated_at: null },
     ]);
   });
@@ -36,15 +36,15 @@ describe('POST /api/subscriptions (embedded store)', () => {
     }
     expect(new Set(answers.map((a) => JSON.stringify(a))).size).toBe(1);
     expect(answers[0]).toEqual([201, ['email']]);
-    expect(services.waitlist.count()).toBe(1);
-    expect(services.waitlist.list()[0].email).toBe('Zoe@Example.org');
+    expect(services.signups.count()).toBe(1);
+    expect(services.signups.list()[0].email).toBe('Zoe@Example.org');
   });
 
   it('trims the address before storing it', async () => {
     const { app, services } = freshApp();
     const res = await request(app).post('/api/subscriptions').send({ email: '  a@b.co \t' });
     expect(res.body).toEqual({ email: 'a@b.co' });
-    expect(services.waitlist.list()[0]).toMatchObject({ email: 'a@b.co', description: '' });
+    expect(services.signups.list()[0]).toMatchObject({ email: 'a@b.co', description: '' });
   });
 
   it.each([
@@ -59,14 +59,14 @@ describe('POST /api/subscriptions (embedded store)', () => {
     const res = await request(app).post('/api/subscriptions').send(body);
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ error });
-    expect(services.waitlist.count()).toBe(0);
+    expect(services.signups.count()).toBe(0);
   });
 
   it('accepts a description of exactly 2000 characters', async () => {
     const { app, services } = freshApp();
     const res = await request(app).post('/api/subscriptions').send({ email: 'a@b.co', description: 'é'.repeat(2000) });
     expect(res.status).toBe(201);
-    expect(services.waitlist.list()[0].description).toHaveLength(2000);
+    expect(services.signups.list()[0].description).toHaveLength(2000);
   });
 
   it('refuses malformed JSON and unknown content types with 4xx JSON', async () => {
@@ -76,18 +76,18 @@ describe('POST /api/subscriptions (embedded store)', () => {
     expect(bad.body).toEqual({ error: 'Malformed JSON' });
     const xml = await request(app).post('/api/subscriptions').set('Content-Type', 'application/xml').send('<email/>');
     expect(xml.status).toBe(415);
-    expect(services.waitlist.count()).toBe(0);
+    expect(services.signups.count()).toBe(0);
   });
 
   it('keeps signups across a restart', async () => {
     const config = testConfig();
-    const first = openServices(config);
-    await request(createApp(config, { services: first })).post('/api/subscriptions').send({ email: 'a@b.co' });
+    const first = openStore(config);
+    await request(createApp(config, { store: first })).post('/api/subscriptions').send({ email: 'a@b.co' });
     first.close();
-    const second = openServices(config);
-    expect(second.waitlist.list().map((r) => r.email)).toEqual(['a@b.co']);
-    await request(createApp(config, { services: second })).post('/api/subscriptions').send({ email: 'A@B.CO' });
-    expect(second.waitlist.count()).toBe(1);
+    const second = openStore(config);
+    expect(second.signups.list().map((r) => r.email)).toEqual(['a@b.co']);
+    await request(createApp(config, { store: second })).post('/api/subscriptions').send({ email: 'A@B.CO' });
+    expect(second.signups.count()).toBe(1);
     second.close();
   });
 
@@ -102,8 +102,8 @@ describe('POST /api/subscriptions (embedded store)', () => {
     agent.destroy();
     server.close();
     expect(statuses.filter((s) => s === 201)).toHaveLength(400);
-    expect(services.waitlist.count()).toBe(300);
-    expect(new Set(services.waitlist.list().map((r) => r.email.toLowerCase())).size).toBe(300);
+    expect(services.signups.count()).toBe(300);
+    expect(new Set(services.signups.list().map((r) => r.email.toLowerCase())).size).toBe(300);
   });
 
   it('answers other paths with 404 JSON and other methods with 405 JSON', async () => {
@@ -120,14 +120,14 @@ describe('POST /api/subscriptions (embedded store)', () => {
 describe('POST /api/subscription-activation (embedded store)', () => {
   it('activates with a key issued for that address, and answers a repeat the same way', async () => {
     const { app, services } = freshApp();
-    services.waitlist.add({ email: 'Zoe@Example.org', description: '' });
-    const key = services.waitlist.issueKey('zoe@example.org');
+    services.signups.add({ email: 'Zoe@Example.org', description: '' });
+    const key = services.signups.issueKey('zoe@example.org');
     for (let i = 0; i < 2; i++) {
       const res = await request(app).post('/api/subscription-activation').field('key', key).field('email', 'zoe@example.org');
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ email: 'zoe@example.org', isActive: true });
     }
-    expect(services.waitlist.list()[0].activated_at).toEqual(expect.any(String));
+    expect(services.signups.list()[0].activated_at).toEqual(expect.any(String));
   });
 
   it.each([
@@ -138,12 +138,12 @@ describe('POST /api/subscription-activation (embedded store)', () => {
     ['no email', (key: string) => ({ key })],
   ])('refuses %s with 400 "Invalid activation key"', async (_case, body) => {
     const { app, services } = freshApp();
-    services.waitlist.add({ email: 'a@b.co', description: '' });
-    services.waitlist.add({ email: 'c@d.co', description: '' });
-    const key = services.waitlist.issueKey('a@b.co');
+    services.signups.add({ email: 'a@b.co', description: '' });
+    services.signups.add({ email: 'c@d.co', description: '' });
+    const key = services.signups.issueKey('a@b.co');
     const res = await request(app).post('/api/subscription-activation').send(body(key));
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ error: 'Invalid activation key' });
-    expect(services.waitlist.list().every((r) => r.activated_at === null)).toBe(true);
+    expect(services.signups.list().every((r) => r.activated_at === null)).toBe(true);
   });
 });

@@ -1,7 +1,7 @@
 // The operator CLI, run as operators run it: a separate process on the real SQLite file.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { openServices } from '../../../server/services';
+import { openStore } from '../../../server/store';
 import { tempDataDir } from '../../support/config';
 
 const CLI = path.resolve(__dirname, '../../../dist/server/waitlist.js');
@@ -14,11 +14,11 @@ function cli(dataDir: string, ...args: string[]) {
 function seeded() {
   const dataDir = tempDataDir();
   let t = Date.parse('2026-11-01T10:00:00.000Z');
-  const services = openServices({ dataDir }, () => (t += 60_000));
-  services.waitlist.add({ email: 'first@example.org', description: 'plain' });
-  services.waitlist.add({ email: 'zoë@example.org', description: 'Says "hi", then\r\nleaves, ünïcödé 📝' });
-  services.waitlist.add({ email: 'last@example.org', description: '' });
-  services.outbox.enqueue('/api/subscriptions', [['email', 'queued@example.org']]);
+  const services = openStore({ dataDir }, () => (t += 60_000));
+  services.signups.add({ email: 'first@example.org', description: 'plain' });
+  services.signups.add({ email: 'zoë@example.org', description: 'Says "hi", then\r\nleaves, ünïcödé 📝' });
+  services.signups.add({ email: 'last@example.org', description: '' });
+  services.outbox.enqueue({ path: '/api/subscriptions', fields: [['email', 'queued@example.org']], forwarded: {}, idempotencyKey: 'k-1' });
   services.close();
   return dataDir;
 }
@@ -72,9 +72,9 @@ describe('npm run waitlist', () => {
     const key = out.trim().split('\n').at(-1)!;
     expect(key).toMatch(/^[A-Za-z0-9_-]+$/);
     expect(Buffer.from(key, 'base64url').length * 8).toBeGreaterThanOrEqual(128);
-    const services = openServices({ dataDir });
+    const services = openStore({ dataDir });
     try {
-      expect(services.waitlist.activate('zoë@example.org', key)).toBe(true);
+      expect(services.signups.activate('zoë@example.org', key)).toBe(true);
     } finally {
       services.close();
     }
@@ -100,9 +100,9 @@ describe('npm run waitlist', () => {
     const { code, out } = cli(dataDir, 'backup', path.join(copyDir, 'waitlist.db'));
     expect(code).toBe(0);
     expect(out).toContain('Backed up 3 signup(s)');
-    const copy = openServices({ dataDir: copyDir });
+    const copy = openStore({ dataDir: copyDir });
     try {
-      expect(copy.waitlist.count()).toBe(3);
+      expect(copy.signups.count()).toBe(3);
     } finally {
       copy.close();
     }

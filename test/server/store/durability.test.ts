@@ -1,7 +1,7 @@
 // Acknowledged means durable: a child-process server is killed with SIGKILL right after its
 // acknowledgements, and everything it acknowledged is in the SQLite file afterwards.
 import http from 'node:http';
-import { openServices } from '../../../server/services';
+import { openStore } from '../../../server/store';
 import { closedPort, startBackend } from '../../support/backend';
 import { tempDataDir } from '../../support/config';
 import { postSignup } from '../../support/http';
@@ -22,10 +22,10 @@ describe('durability under kill -9', () => {
     agent.destroy();
 
     expect(statuses.every((s) => s === 201)).toBe(true);
-    const services = openServices({ dataDir });
+    const services = openStore({ dataDir });
     try {
-      expect(services.waitlist.count()).toBe(200);
-      expect(new Set(services.waitlist.list().map((r) => r.email))).toEqual(new Set(emails));
+      expect(services.signups.count()).toBe(200);
+      expect(new Set(services.signups.list().map((r) => r.email))).toEqual(new Set(emails));
     } finally {
       services.close();
     }

@@ -1,0 +1,44 @@
+// One JSON line per request, written when its answer is finished or abandoned: id, method, path
+// (never the query string, which can carry ?email=), the kind of route that answered, and the
+// status. Headers and bodies are never logged, so no address or form value reaches the log.
+// Hand-written rather than pino-http: no child logger per request (it showed in npm run bench).
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from '../logger';
+
+/** Which entry of the front door's table answered (front-door.ts). */
+export type RouteKind = 'api' | 'page' | 'app';
+
+export interface LoggedRequest {
+  id: string;
+  kind: RouteKind;
+  startedAt: number;
+}
+
+function pathOnly(url: string | undefined): string {
+  const path = (url ?? '').split('?')[0];
+  // Long paths are scanner noise; cap them so one request can't flood the log.
+  return path.length > 200 ? `${path.slice(0, 200)}…` : path;
+}
+
+/** The health probe runs every few seconds; logging it would drown real traffic. */
+const UNLOGGED = new Set(['/healthz']);
+
+export function logWhenDone(logger: Logger, req: IncomingMessage, res: ServerResponse, request: LoggedRequest): void {
+  // Read now: Express rewrites req.url inside mounted routers.
+  const path = pathOnly(req.url);
+  if (UNLOGGED.has(path)) return;
+  res.once('close', () => {
+    const status = res.statusCode;
+    const level = status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info';
+    if (!logger.isLevelEnabled(level)) return;
+    logger[level](
+      {
+        req: { id: request.id, method: req.method, path, kind: request.kind },
+        res: { status },
+        responseTime: Date.now() - request.startedAt,
+        ...(res.writableFinished ? {} : { aborted: true }),
+      },
+      'request completed',
+    );
+  });
+}

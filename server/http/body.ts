@@ -1,0 +1,120 @@
+// Reads request bodies for the form POSTs and the proxy: multipart through multer (fields only,
+// with limits), everything else as raw bytes; then fieldsOf turns any of the three form encodings
+// (multipart, urlencoded, JSON) into the same plain fields.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import express from 'express';
+import multer, { MulterError } from 'multer';
+import typeis from 'type-is';
+import { HttpError } from './errors';
+
+/** A request whose body has been read: multipart fields (multer), raw bytes, or nothing. */
+export type BodyRequest = IncomingMessage & { body?: unknown };
+
+/** Connect-style middleware, usable with and without Express (multer, body-parser, the rate limiter). */
+export type Middleware = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => void;
+
+/** A parsed body: names mapped to strings, arrays or nested objects (as multer and JSON give them). */
+export type FormFields = Record<string, unknown>;
+
+/** Fields flattened to name/value pairs, in order: what a multipart body carries. */
+export type FieldList = [name: string, value: string][];
+
+/** Limits on what one form submission may carry (see docs/decisions/0008-abuse.md). */
+const BODY_LIMITS = {
+  multipartFields: 10,
+  multipartFieldBytes: 16 * 1024,
+  multipartParts: 12,
+  fieldNameBytes: 100,
+  rawBytes: 32 * 1024,
+} as const;
+
+/** Express's req.is(type), for any request: false when the body is of another type or absent. */
+export function hasType(req: IncomingMessage, type: string): boolean {
+  return Boolean(typeis(req, [type]));
+}
+
+export function isMultipart(req: IncomingMessage): boolean {
+  return hasType(req, 'multipart/form-data');
+}
+
+const multipartFields = multer({
+  limits: {
+    fields: BODY_LIMITS.multipartFields,
+    fieldSize: BODY_LIMITS.multipartFieldBytes,
+    fieldNameSize: BODY_LIMITS.fieldNameBytes,
+    parts: BODY_LIMITS.multipartParts,
+    files: 0,
+  },
+}).none() as Middleware;
+
+const MULTER_STATUS: Record<string, [number, string]> = {
+  LIMIT_UNEXPECTED_FILE: [400, 'File uploads are not accepted'],
+  LIMIT_FILE_COUNT: [400, 'File uploads are not accepted'],
+  LIMIT_FILE_SIZE: [400, 'File uploads are not accepted'],
+  LIMIT_PART_COUNT: [413, 'Too many form parts'],
+  LIMIT_FIELD_COUNT: [413, 'Too many form fields'],
+  LIMIT_FIELD_VALUE: [413, 'A form field is too long'],
+  LIMIT_FIELD_KEY: [413, 'A form field name is too long'],
+};
+
+function multipartError(err: unknown): HttpError {
+  if (err instanceof MulterError) {
+    const [status, message] = MULTER_STATUS[err.code] ?? [400, 'Malformed form data'];
+    return new HttpError(status, message);
+  }
+  // busboy: bad boundary, truncated body, malformed part headers…
+  return new HttpError(400, 'Malformed form data');
+}
+
+const rawParser = express.raw({ type: () => true, limit: BODY_LIMITS.rawBytes }) as Middleware;
+
+function rawError(err: unknown): HttpError {
+  const e = err as { status?: number; type?: string };
+  if (e.type === 'entity.too.large') return new HttpError(413, 'Request body too large');
+  if (e.type === 'request.aborted') return new HttpError(400, 'Request aborted');
+  return new HttpError(e.status && e.status < 500 ? e.status : 400, 'Unreadable request body');
+}
+
+/** Parses the body: multipart → req.body (fields), anything else → req.body (Buffer), GET/HEAD → untouched. */
+export const readBody: Middleware = (req, res, next) => {
+  if (req.method === 'GET' || req.method === 'HEAD') return next();
+  const [parse, toError] = isMultipart(req) ? [multipartFields, multipartError] : [rawParser, rawError];
+  parse(req, res, (err?: unknown) => next(err ? toError(err) : undefined));
+};
+
+/** The submitted fields, whichever encoding they came in; 4xx HttpError when they are not a form. */
+export function fieldsOf(req: BodyRequest): FormFields {
+  if (isMultipart(req)) return (req.body ?? {}) as FormFields;
+  const raw = Buffer.isBuffer(req.body) ? req.body.toString('utf8') : '';
+  if (hasType(req, 'application/json')) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(raw);
+    } catch {
+      throw new HttpError(400, 'Malformed JSON');
+    }
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new HttpError(400, 'Expected a JSON object');
+    return parsed as FormFields;
+  }
+  if (hasType(req, 'application/x-www-form-urlencoded')) {
+    const fields: FormFields = {};
+    for (const [name, value] of new URLSearchParams(raw)) {
+      const previous = fields[name];
+      fields[name] = previous === undefined ? value : ([] as unknown[]).concat(previous, value);
+    }
+    return fields;
+  }
+  throw new HttpError(415, 'Send multipart/form-data, application/x-www-form-urlencoded or application/json');
+}
+
+/** Flattens fields to name/value pairs, the way multer's own field names nest (a[b], repeats). */
+export function toFieldList(fields: FormFields): FieldList {
+  const list: FieldList = [];
+  const add = (name: string, value: unknown) => {
+    if (Array.isArray(value)) for (const item of value) add(name, item);
+    else if (value !== null && typeof value === 'object') for (const [key, inner] of Object.entries(value)) add(`${name}[${key}]`, inner);
+    else if (value !== undefined) list.push([name, String(value)]);
+  };
+  for (const [name, value] of Object.entries(fields)) add(name, value);
+  return list;
+}

@@ -1,0 +1,69 @@
+// Who sent a request and where it was addressed, honouring X-Forwarded-* only from the hops that
+// TRUST_PROXY trusts, decided exactly as Express's req.ip, req.protocol and req.host decide it.
+// Everything that needs the client's address or the request's origin (the rate limit, the
+// cross-site check, canonical links, the headers we forward) reads it from here.
+import type { IncomingMessage } from 'node:http';
+import type { TLSSocket } from 'node:tls';
+import proxyaddr from 'proxy-addr';
+
+/** Is the hop at this address, `hop` steps from us, trusted to report the one before it? */
+export type TrustProxy = (address: string | undefined, hop: number) => boolean;
+
+type Trust = (address: string, hop: number) => boolean;
+
+/** TRUST_PROXY compiled the way Express compiles 'trust proxy' (Express is handed this function). */
+export function compileTrust(setting: boolean | number | string): TrustProxy {
+  if (setting === true) return () => true;
+  if (typeof setting === 'number') return (_address, hop) => hop < setting;
+  if (setting === false) return () => false;
+  return proxyaddr.compile(setting.split(',').map((part) => part.trim())) as TrustProxy;
+}
+
+/** The visitor's side of a request, worked out on first use and kept. */
+export interface Client {
+  /** The nearest address TRUST_PROXY does not vouch for (Express's req.ip). */
+  readonly ip: string;
+  /** The origin the request was addressed to, e.g. https://org-note.com. */
+  readonly origin: string;
+  /** X-Forwarded-For/-Proto/-Host for a request we pass on to the backend. */
+  readonly forwarded: ForwardedHeaders;
+}
+
+export type ForwardedHeaders = Record<string, string>;
+
+function firstValue(header: string | string[] | undefined): string | undefined {
+  const value = Array.isArray(header) ? header[0] : header;
+  return value?.split(',')[0].trim() || undefined;
+}
+
+function addressedTo(req: IncomingMessage, trust: TrustProxy): { protocol: string; host: string | undefined } {
+  const direct = (req.socket as TLSSocket).encrypted ? 'https' : 'http';
+  const host = req.headers.host || undefined;
+  if (!trust(req.socket.remoteAddress, 0)) return { protocol: direct, host };
+  return {
+    protocol: firstValue(req.headers['x-forwarded-proto']) ?? direct,
+    host: firstValue(req.headers['x-forwarded-host']) ?? host,
+  };
+}
+
+/** Lazy: most requests (pages from the prerendered store, assets) never need any of it. */
+export function clientOf(req: IncomingMessage, trust: TrustProxy): Client {
+  let ip: string | undefined;
+  let target: { protocol: string; host: string | undefined } | undefined;
+  const to = () => (target ??= addressedTo(req, trust));
+  return {
+    get ip() {
+      return (ip ??= proxyaddr(req, trust as Trust) ?? '');
+    },
+    get origin() {
+      const { protocol, host } = to();
+      return `${protocol}://${host ?? 'localhost'}`;
+    },
+    get forwarded() {
+      const { protocol, host } = to();
+      // The trusted chain of addresses, farthest first, ending with our peer.
+      const chain = proxyaddr.all(req, trust as Trust).reverse().filter(Boolean);
+      return { 'x-forwarded-for': chain.join(', '), 'x-forwarded-proto': protocol, ...(host ? { 'x-forwarded-host': host } : {}) };
+    },
+  };
+}

@@ -1,0 +1,52 @@
+// The one front door. Every request passes the same short preamble, written once and in this
+// order: a request id, the client (TRUST_PROXY), the fixed security headers, the access-log line.
+// Then the first door in the table whose test matches answers it: /api/*, a prerendered page, or
+// Express for everything else. A fast door skips Express after the preamble, never instead of it.
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from '../logger';
+import { logWhenDone, type LoggedRequest, type RouteKind } from './access-log';
+import { clientOf, type Client, type TrustProxy } from './client';
+import type { HeaderList } from './security-headers';
+
+export interface RequestContext extends LoggedRequest {
+  client: Client;
+}
+
+export interface Door {
+  kind: RouteKind;
+  matches(req: IncomingMessage): boolean;
+  handle(req: IncomingMessage, res: ServerResponse, context: RequestContext): void;
+}
+
+const CONTEXT = Symbol('orgnote.request');
+
+/** What the preamble worked out for this request (Express's req is the same object). */
+export function contextOf(req: IncomingMessage): RequestContext {
+  return (req as IncomingMessage & { [CONTEXT]: RequestContext })[CONTEXT];
+}
+
+/** Request ids: unique per process start, cheap per request (a counter, not a UUID each time). */
+const idPrefix = randomUUID().slice(0, 8);
+let requestCount = 0;
+
+export interface FrontDoorOptions {
+  trust: TrustProxy;
+  /** Set on every answer; a page replaces only its Content-Security-Policy. */
+  securityHeaders: HeaderList;
+  logger: Logger;
+  /** Tried in order; the last one should match everything. */
+  doors: Door[];
+}
+
+export function frontDoor({ trust, securityHeaders, logger, doors }: FrontDoorOptions) {
+  return function site(req: IncomingMessage, res: ServerResponse): void {
+    const door = doors.find((candidate) => candidate.matches(req))!;
+    const context: RequestContext = { id: `${idPrefix}-${++requestCount}`, kind: door.kind, startedAt: Date.now(), client: clientOf(req, trust) };
+    (req as IncomingMessage & { [CONTEXT]: RequestContext })[CONTEXT] = context;
+    res.setHeader('X-Request-Id', context.id);
+    for (const [name, value] of securityHeaders) res.setHeader(name, value);
+    logWhenDone(logger, req, res, context);
+    door.handle(req, res, context);
+  };
+}

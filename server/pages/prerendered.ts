@@ -1,0 +1,155 @@
+// Prerendered pages: the pages that are the same for every visitor (a GET or HEAD of an indexed
+// path, exactly as linked, no query string) are rendered once per origin and kept with every
+// header worked out in advance: the fixed security headers (set by the front door), a policy that
+// allows exactly the page's inline scripts by hash (so no nonce is made, and the bytes never
+// change), brotli/gzip made once, a strong ETag per encoding and a Cache-Control that lets a CDN
+// or the reverse proxy keep them for PAGE_CACHE_SECONDS (docs/decisions/0007-html-cache.md).
+// Without SITE_URL the origin comes from the Host header, which is the client's to choose, so the
+// store is bounded.
+import { createHash } from 'node:crypto';
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import zlib from 'node:zlib';
+import Negotiator from 'negotiator';
+import type { RequestContext } from '../http/front-door';
+import { CSP_HEADER } from '../http/security-headers';
+import type { Logger } from '../logger';
+import { INDEXED_PATHS } from './seo';
+
+type Encoding = 'br' | 'gzip' | 'identity';
+const ENCODINGS: Encoding[] = ['br', 'gzip', 'identity'];
+
+interface Variant {
+  etag: string;
+  body: Buffer;
+  headers: OutgoingHttpHeaders;
+}
+
+type PrerenderedPage = Record<Encoding, Variant>;
+
+/** The store's one key: where the page is addressed (canonical links name it) and its path. */
+export function pageKey(origin: string, path: string): string {
+  return `${origin}${path}`;
+}
+
+/** Only a plain GET/HEAD of one of the site's own pages, exactly as linked: '/ACTIVATE' or '/activate/' render per request. */
+export function isPrerendered(req: IncomingMessage): boolean {
+  return (req.method === 'GET' || req.method === 'HEAD') && (INDEXED_PATHS as readonly (string | undefined)[]).includes(req.url);
+}
+
+/** 'sha256-…' sources for every inline script the page executes (JSON data blocks excluded). */
+export function inlineScriptHashes(html: string): string[] {
+  const hashes: string[] = [];
+  for (const [, attributes, body] of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)) {
+    if (/\bsrc=/.test(attributes) || /type="application\/json"/.test(attributes) || !body) continue;
+    hashes.push(sha256Source(body));
+  }
+  return hashes;
+}
+
+/** A CSP hash source for inline text. */
+export function sha256Source(text: string): string {
+  return `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+}
+
+function compress(identity: Buffer): Record<Encoding, Buffer> {
+  return {
+    // Quality 9, not 11: a few percent larger, but a fill (which a Host header can force when
+    // SITE_URL is unset) costs a millisecond, not twenty.
+    br: zlib.brotliCompressSync(identity, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 9 } }),
+    gzip: zlib.gzipSync(identity, { level: 9 }),
+    identity,
+  };
+}
+
+/** If-None-Match matches with the weak comparison (RFC 9110 §13.1.2): W/ is ignored. */
+function matchesEtag(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  return header.split(',').some((tag) => {
+    const trimmed = tag.trim();
+    return trimmed === '*' || trimmed.replace(/^W\//, '') === etag;
+  });
+}
+
+export interface PrerenderedOptions {
+  /** Renders a page the same for everyone (render.tsx renderShared). */
+  render(path: string, origin: string): Promise<string>;
+  /** The page policy with these script sources (security-headers.ts). */
+  pagePolicy(scriptSources: string[]): string;
+  /** How long a shared cache may keep a page (PAGE_CACHE_SECONDS). */
+  cacheSeconds: number;
+  /** SITE_URL, when set: then there is one origin and the pages are rendered once. */
+  siteUrl?: string;
+  logger: Logger;
+  maxEntries?: number;
+}
+
+export function prerenderedPages({ render, pagePolicy, cacheSeconds, siteUrl, logger, maxEntries = 32 }: PrerenderedOptions) {
+  const pages = new Map<string, Promise<PrerenderedPage>>();
+  // Browsers check back every time (a 304 when nothing changed); shared caches keep the page.
+  const cacheControl = `public, max-age=0, s-maxage=${cacheSeconds}`;
+
+  async function prerender(path: string, origin: string): Promise<PrerenderedPage> {
+    const html = await render(path, origin);
+    const bodies = compress(Buffer.from(html, 'utf8'));
+    const tag = createHash('sha256').update(bodies.identity).digest('base64url').slice(0, 22);
+    const common = {
+      'Content-Type': 'text/html; charset=utf-8',
+      [CSP_HEADER]: pagePolicy(inlineScriptHashes(html)),
+      'Cache-Control': cacheControl,
+      Vary: 'Accept-Encoding',
+    };
+    const variant = (encoding: Encoding): Variant => {
+      const etag = `"${tag}${encoding === 'identity' ? '' : `-${encoding}`}"`;
+      const body = bodies[encoding];
+      const encoded = encoding === 'identity' ? {} : { 'Content-Encoding': encoding };
+      return { etag, body, headers: { ...common, ...encoded, ETag: etag, 'Content-Length': body.length } };
+    };
+    return { br: variant('br'), gzip: variant('gzip'), identity: variant('identity') };
+  }
+
+  /** The page for this key, rendered on first use; least recently used goes first. */
+  function pageFor(path: string, origin: string): Promise<PrerenderedPage> {
+    const key = pageKey(origin, path);
+    let page = pages.get(key);
+    if (page) pages.delete(key);
+    else {
+      page = prerender(path, origin);
+      // A failed render is not kept: the next request tries again.
+      page.catch(() => pages.delete(key));
+    }
+    pages.set(key, page);
+    while (pages.size > maxEntries) pages.delete(pages.keys().next().value!);
+    return page;
+  }
+
+  function send(req: IncomingMessage, res: ServerResponse, page: PrerenderedPage): void {
+    const encoding = new Negotiator(req).encoding(ENCODINGS) as Encoding | undefined;
+    const variant = page[encoding ?? 'identity'];
+    if (matchesEtag(req.headers['if-none-match'], variant.etag)) {
+      // A 304 refreshes the cached copy's headers, so it carries the page's own policy too.
+      const { ETag, [CSP_HEADER]: policy, 'Cache-Control': cache, Vary } = variant.headers;
+      res.writeHead(304, { ETag, [CSP_HEADER]: policy, 'Cache-Control': cache, Vary });
+      res.end();
+      return;
+    }
+    res.writeHead(200, variant.headers);
+    res.end(req.method === 'HEAD' ? undefined : variant.body);
+  }
+
+  return {
+    /** The front door's handler for isPrerendered requests. */
+    serve(req: IncomingMessage, res: ServerResponse, { client }: RequestContext): void {
+      pageFor(req.url!, siteUrl ?? client.origin).then(
+        (page) => send(req, res, page),
+        (err: unknown) => {
+          logger.error({ err }, 'prerendering a page failed');
+          res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' });
+          res.end('Internal server error');
+        },
+      );
+    },
+    get size(): number {
+      return pages.size;
+    },
+  };
+}

@@ -1,0 +1,159 @@
+// Renders the React Router route tree as HTML, in React Router's data-router order:
+// query(request) → redirect Response sent as is → createStaticRouter → <StaticRouterProvider nonce>
+// → status from context.statusCode. A page per request (streamPage: a query string, a POST, a 404)
+// streams straight into res with a nonce of its own; a page that is the same for everyone is
+// rendered once to a string (renderShared) for the prerendered store.
+import type { IncomingMessage } from 'node:http';
+import { PassThrough } from 'node:stream';
+import type { NextFunction, Request, Response } from 'express';
+import { isbot } from 'isbot';
+import type { ReactNode } from 'react';
+import { renderToPipeableStream } from 'react-dom/server';
+import { createStaticHandler, createStaticRouter, StaticRouterProvider, type RouteObject, type StaticHandlerContext } from 'react-router';
+import { PublicConfigProvider } from '../../client/public-config';
+import { routes as siteRoutes } from '../../client/routes';
+import type { PublicConfig } from '../../shared/public-config';
+import { CSP_HEADER, newNonce } from '../http/security-headers';
+import type { Logger } from '../logger';
+import { Document, type DocumentProps } from './document';
+import { siteOrigin } from './seo';
+
+/** A stalled render is cut off after this long, so a request never hangs. */
+const RENDER_ABORT_MS = 10_000;
+
+const HTML = 'text/html; charset=utf-8';
+
+const SHELL_ERROR_PAGE =
+  '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Server error · OrgNote</title></head>' +
+  '<body><h1>Something went wrong</h1><p>Please try again in a moment.</p></body></html>';
+
+/**
+ * A Fetch Request for React Router's static handler. Routing needs only the path and query, so
+ * the URL is built on a fixed origin: a hostile Host header or a path like '//[' can never make
+ * it throw. (Canonical links use siteOrigin, not this URL.)
+ */
+function toFetchRequest(url: string, method = 'GET', from?: { req: IncomingMessage; res: Response }): globalThis.Request {
+  const href = new URL(`http://site.internal${url.startsWith('/') ? '' : '/'}${url}`);
+  if (!from) return new Request(href, { method });
+  const controller = new AbortController();
+  from.res.on('close', () => controller.abort());
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(from.req.headers)) {
+    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+  }
+  return new Request(href, { method, headers, signal: controller.signal });
+}
+
+/** The whole document as one string: waits for everything, like a bot. */
+function renderToHtml(element: ReactNode): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    const sink = new PassThrough();
+    sink.on('data', (chunk: Buffer) => chunks.push(chunk));
+    const timer = setTimeout(() => stream.abort(new Error('render timed out')), RENDER_ABORT_MS);
+    sink.on('end', () => {
+      clearTimeout(timer);
+      resolve(Buffer.concat(chunks).toString('utf8'));
+    });
+    const stream = renderToPipeableStream(element, {
+      onAllReady: () => stream.pipe(sink),
+      onShellError: (err) => {
+        clearTimeout(timer);
+        reject(err);
+      },
+      onError: reject,
+    });
+  });
+}
+
+/** A plain 500 page: the details go to the log, never to the visitor. */
+function sendShellError(res: Response, logger: Logger, err: unknown): void {
+  logger.error({ err }, 'render failed before the shell was ready');
+  if (res.headersSent) return void res.destroy();
+  res.status(500).setHeader('Content-Type', HTML);
+  res.end(SHELL_ERROR_PAGE);
+}
+
+export interface RendererOptions {
+  assets: DocumentProps['assets'];
+  publicConfig: PublicConfig;
+  logger: Logger;
+  /** SITE_URL, when configured (see seo.ts). */
+  siteUrl?: string;
+  /** A streamed page's Content-Security-Policy, given its nonce source (security-headers.ts). */
+  pagePolicy: (scriptSources: string[]) => string;
+  /** Per-request context for route actions (the native form POST). */
+  actionContext?: (req: IncomingMessage) => unknown;
+  /** The site's route table unless a test renders its own. */
+  routes?: RouteObject[];
+}
+
+export function createRenderer({ assets, publicConfig, logger, siteUrl, pagePolicy, actionContext, routes = siteRoutes }: RendererOptions) {
+  const handler = createStaticHandler(routes);
+
+  const documentFor = (context: StaticHandlerContext, canonicalUrl: string, origin: string, nonce: string | undefined) => (
+    <Document canonicalUrl={canonicalUrl} origin={origin} assets={assets} publicConfig={publicConfig} nonce={nonce}>
+      <PublicConfigProvider value={publicConfig}>
+        <StaticRouterProvider router={createStaticRouter(handler.dataRoutes, context)} context={context} nonce={nonce} />
+      </PublicConfigProvider>
+    </Document>
+  );
+
+  return {
+    /** A page that is the same for every visitor, without a nonce: its policy lists script hashes instead. */
+    async renderShared(path: string, origin: string): Promise<string> {
+      const context = await handler.query(toFetchRequest(path));
+      if (context instanceof Response || context.statusCode !== 200) throw new Error(`${path} is not a plain page`);
+      return renderToHtml(documentFor(context, `${origin}${path}`, origin, undefined));
+    },
+
+    /** Express handler: renders this request's page into res as it comes, with a fresh nonce. */
+    async streamPage(req: Request, res: Response, next: NextFunction): Promise<void> {
+      const nonce = newNonce();
+      res.setHeader(CSP_HEADER, pagePolicy([`'nonce-${nonce}'`]));
+      // A nonce must never be served twice, and these pages can carry what the visitor typed.
+      res.setHeader('Cache-Control', 'private, no-store');
+      const request = toFetchRequest(req.originalUrl, req.method, { req, res });
+      let context;
+      try {
+        context = await handler.query(request, { requestContext: actionContext?.(req) as never });
+      } catch (err) {
+        return next(err);
+      }
+      if (context instanceof Response) {
+        // Redirects (and other raw responses) from loaders/actions go out as they are.
+        res.status(context.status);
+        context.headers.forEach((value, name) => res.setHeader(name, value));
+        res.end();
+        return;
+      }
+
+      const origin = siteOrigin({ siteUrl }, req);
+      let renderFailed = false;
+      const sendWhenReady = () => {
+        res.status(renderFailed ? 500 : context.statusCode);
+        res.setHeader('Content-Type', HTML);
+        stream.pipe(res);
+      };
+      const stream = renderToPipeableStream(documentFor(context, `${origin}${new URL(request.url).pathname}`, origin, nonce), {
+        nonce,
+        // Crawlers get the complete document at once; people get the shell as soon as it is ready.
+        ...(isbot(req.get('user-agent')) ? { onAllReady: sendWhenReady } : { onShellReady: sendWhenReady }),
+        onShellError: (err) => sendShellError(res, logger, err),
+        onError(err) {
+          renderFailed = true;
+          logger.error({ err }, 'render error');
+        },
+      });
+
+      const abortTimer = setTimeout(() => stream.abort(new Error('render timed out')), RENDER_ABORT_MS);
+      res.on('close', () => {
+        clearTimeout(abortTimer);
+        // The visitor left before the end: stop rendering for nobody.
+        if (!res.writableFinished) stream.abort(new Error('client disconnected'));
+      });
+    },
+  };
+}
+
+export type Renderer = ReturnType<typeof createRenderer>;

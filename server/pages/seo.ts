@@ -1,0 +1,36 @@
+// What crawlers and link previews need: the site's public origin, robots.txt and sitemap.xml.
+import type { IncomingMessage } from 'node:http';
+import type { Response, Router } from 'express';
+import express from 'express';
+import type { Config } from '../config';
+import { contextOf } from '../http/front-door';
+import { escapeMarkup } from './markup';
+
+/** Pages worth indexing (docs/product.md §2). */
+export const INDEXED_PATHS = ['/', '/activate'] as const;
+
+/** SITE_URL when set; otherwise the origin this request came to (honouring TRUST_PROXY). */
+export function siteOrigin(config: Pick<Config, 'siteUrl'>, req: IncomingMessage): string {
+  return config.siteUrl ?? contextOf(req).client.origin;
+}
+
+export function seoFiles(config: Pick<Config, 'siteUrl'>): Router {
+  const router = express.Router();
+  const cache = (res: Response) => res.setHeader('Cache-Control', 'public, max-age=3600');
+
+  router.get('/robots.txt', (req, res) => {
+    cache(res);
+    res.type('text/plain').send(`User-agent: *\nAllow: /\nDisallow: /api/\n\nSitemap: ${siteOrigin(config, req)}/sitemap.xml\n`);
+  });
+
+  router.get('/sitemap.xml', (req, res) => {
+    const origin = siteOrigin(config, req);
+    const urls = INDEXED_PATHS.map((path) => `  <url><loc>${escapeMarkup(origin + path)}</loc></url>`).join('\n');
+    cache(res);
+    res
+      .type('application/xml')
+      .send(`<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`);
+  });
+
+  return router;
+}

@@ -1,0 +1,26 @@
+// POST /api/subscriptions (docs/product.md §7): the API's door to the one road (submit.ts). It
+// reads the fields, hands them over, and answers the outcome; the answer never says whether the
+// address was already listed.
+import type { ServerResponse } from 'node:http';
+import { sendBackendAnswer } from '../delivery/relay';
+import { fieldsOf, type BodyRequest } from '../http/body';
+import { HttpError, sendJson } from '../http/errors';
+import type { RequestContext } from '../http/front-door';
+import type { SubmitSignup } from './submit';
+
+export function signupEndpoint(submitSignup: SubmitSignup) {
+  return async (req: BodyRequest, res: ServerResponse, { client }: RequestContext): Promise<void> => {
+    const outcome = await submitSignup(fieldsOf(req), { forwarded: client.forwarded, path: req.url });
+    switch (outcome.kind) {
+      case 'invalid':
+        throw new HttpError(400, outcome.message);
+      case 'dropped':
+      case 'stored':
+        return sendJson(res, 201, { email: outcome.email });
+      case 'queued':
+        return sendJson(res, 202, { queued: true });
+      case 'answered':
+        return sendBackendAnswer(res, outcome.answer);
+    }
+  };
+}

@@ -1,0 +1,59 @@
+// The no-JavaScript door to the one road: the waitlist form's native POST to /?index. Express
+// reads the body (read), React Router runs the index route's action, which calls submitWaitlist
+// (contextFor). The visitor sees the browser's own rules and messages (docs/product.md §5) and is
+// joined whatever the backend answered (docs/decisions/0006-no-javascript.md).
+import type { IncomingMessage } from 'node:http';
+import type { ServerActionContext, WaitlistSubmission } from '../../shared/native-form';
+import { hasErrors, validateWaitlist, type WaitlistFields } from '../../shared/validation';
+import { fieldsOf, type BodyRequest, type FormFields } from '../http/body';
+import { contextOf } from '../http/front-door';
+import type { Logger } from '../logger';
+import type { SubmitSignup } from './submit';
+
+const asText = (value: unknown): string => (typeof value === 'string' ? value : '');
+
+export function nativeForm(submitSignup: SubmitSignup, logger: Logger) {
+  const fieldsByRequest = new WeakMap<IncomingMessage, FormFields>();
+
+  async function submitWaitlist(req: IncomingMessage): Promise<WaitlistSubmission> {
+    const fields = fieldsByRequest.get(req) ?? {};
+    const values: WaitlistFields = { email: asText(fields.email), description: asText(fields.description) };
+    const errors = validateWaitlist(values);
+    if (hasErrors(errors)) return { ok: false, values, errors };
+    const outcome = await submitSignup(fields, { forwarded: contextOf(req).client.forwarded });
+    if (outcome.kind !== 'invalid') return { ok: true };
+    return { ok: false, values, errors: { [outcome.field]: outcome.message } };
+  }
+
+  return {
+    /**
+     * Express middleware after the body is read: takes the fields before React Router runs, so
+     * a body that is no form at all (bad JSON, an unknown type) gets a 4xx, not an error page.
+     */
+    read(req: BodyRequest, _res: unknown, next: (err?: unknown) => void): void {
+      try {
+        fieldsByRequest.set(req, fieldsOf(req));
+        next();
+      } catch (err) {
+        next(err);
+      }
+    },
+
+    /** What the route action gets as its context. */
+    contextFor(req: IncomingMessage): ServerActionContext {
+      return {
+        submitWaitlist: async () => {
+          try {
+            return await submitWaitlist(req);
+          } catch (err) {
+            // The error page shows a status, never our internals (they would reach the hydration data).
+            logger.error({ err }, 'native waitlist signup failed');
+            throw new Response(null, { status: 503, statusText: 'Service Unavailable' });
+          }
+        },
+      };
+    },
+  };
+}
+
+export type NativeForm = ReturnType<typeof nativeForm>;

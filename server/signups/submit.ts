@@ -1,0 +1,77 @@
+// The one road for a signup. The API and the no-JavaScript form both call submitSignup; they only
+// translate HTTP to it and its outcome back. It checks the fields, drops a filled honeypot
+// silently, and delivers exactly the checked signup (trimmed email, description): to the embedded
+// store without BACKEND_URL, otherwise to the backend, and to the outbox when the backend cannot
+// take it (docs/decisions/0005-outbox.md). It returns only once the signup is committed somewhere.
+import { randomUUID } from 'node:crypto';
+import { API_PATHS } from '../../shared/constants';
+import { checkSignup, isHoneypotFilled } from '../../shared/signup';
+import type { Config } from '../config';
+import { postSignup, type BackendAnswer, type SignupRequest } from '../delivery/backend-client';
+import type { FormFields } from '../http/body';
+import type { ForwardedHeaders } from '../http/client';
+import type { Logger } from '../logger';
+import type { Store } from '../store';
+
+export type SignupOutcome =
+  | { kind: 'invalid'; field: 'email' | 'description'; message: string }
+  /** A filled honeypot: answered like a success, nothing stored or sent. */
+  | { kind: 'dropped'; email: string }
+  | { kind: 'stored'; email: string }
+  | { kind: 'queued' }
+  | { kind: 'answered'; answer: BackendAnswer };
+
+/** Where a signup came from, as far as the backend needs to know. */
+export interface SignupOrigin {
+  forwarded: ForwardedHeaders;
+  /** The API path and query the visitor posted to; the native form posts to the API's path. */
+  path?: string;
+}
+
+export type SubmitSignup = (fields: FormFields, from: SignupOrigin) => Promise<SignupOutcome>;
+
+export function createSubmitSignup(config: Pick<Config, 'backendUrl' | 'backendTimeoutMs'>, store: Pick<Store, 'signups' | 'outbox'>, logger: Logger): SubmitSignup {
+  const { backendUrl } = config;
+
+  const deliver = async (request: SignupRequest): Promise<SignupOutcome> => {
+    let answer: BackendAnswer;
+    try {
+      // Never cancelled: a signup is finished even if the visitor closes the tab.
+      answer = await postSignup(backendUrl!, request, config.backendTimeoutMs);
+    } catch (err) {
+      return queue(request, (err as Error).constructor.name);
+    }
+    if (answer.status >= 500) return queue(request, `status ${answer.status}`);
+    return { kind: 'answered', answer };
+  };
+
+  const queue = (request: SignupRequest, reason: string): SignupOutcome => {
+    const id = store.outbox.enqueue(request);
+    logger.warn({ outboxId: id, reason }, 'backend could not take a signup; queued');
+    return { kind: 'queued' };
+  };
+
+  return async function submitSignup(fields, from) {
+    const checked = checkSignup(fields);
+    if (!checked.ok) return { kind: 'invalid', field: checked.field, message: checked.error };
+    const { email, description } = checked.value;
+    if (isHoneypotFilled(fields)) {
+      logger.info({ event: 'honeypot' }, 'dropped a signup that filled the honeypot');
+      return { kind: 'dropped', email };
+    }
+    if (!backendUrl) {
+      const added = store.signups.add(checked.value);
+      logger.info({ event: 'signup', added }, 'signup stored');
+      return { kind: 'stored', email };
+    }
+    return deliver({
+      path: from.path ?? API_PATHS.subscriptions,
+      fields: [
+        ['email', email],
+        ['description', description],
+      ],
+      forwarded: from.forwarded,
+      idempotencyKey: randomUUID(),
+    });
+  };
+}

@@ -1,0 +1,182 @@
+// Signups are never lost while BACKEND_URL is down: the outbox keeps them in SQLite and the
+// worker delivers them, exactly once, to a real multer backend on 127.0.0.1.
+import http from 'node:http';
+import request from 'supertest';
+import { createApp } from '../../../server/app';
+import { createLogger } from '../../../server/logger';
+import { startOutboxWorker } from '../../../server/delivery/outbox-worker';
+import { openStore, type Store } from '../../../server/store';
+import { BACKOFF_CAP_MS, backoffMs } from '../../../server/store/outbox';
+import { closedPort, startBackend, type TestBackend } from '../../support/backend';
+import { testConfig } from '../../support/config';
+import { listen } from '../../support/http';
+import { until } from '../../support/wait';
+
+const silent = createLogger({ logLevel: 'silent' });
+let clock = Date.now();
+const now = () => clock;
+const opened: Store[] = [];
+const backends: TestBackend[] = [];
+
+afterEach(async () => {
+  for (const s of opened.splice(0)) s.close();
+  for (const b of backends.splice(0)) await b.close();
+});
+
+async function setup(backendPort?: number) {
+  const port = backendPort ?? (await closedPort());
+  const config = testConfig({ BACKEND_URL: `http://127.0.0.1:${port}`, UPSTREAM_TIMEOUT_MS: '500' });
+  const services = openStore(config, now);
+  opened.push(services);
+  const app = createApp(config, { store: services, logger: silent });
+  const worker = () => startOutboxWorker({ outbox: services.outbox, backendUrl: config.backendUrl!, timeoutMs: 500, logger: silent, pollMs: 60_000 });
+  return { config, services, app, port, worker };
+}
+
+async function backendOn(port: number) {
+  const backend = await startBackend(port);
+  backends.push(backend);
+  return backend;
+}
+
+const signup = (app: ReturnType<typeof createApp>, email = 'zoë@example.org') =>
+  request(app).post('/api/subscriptions').field('email', email).field('description', 'line one\r\nline two — ü');
+
+describe('outbox', () => {
+  it('queues a signup durably with 202 when the backend is unreachable, and shows the depth', async () => {
+    const { app, services } = await setup();
+    const res = await signup(app);
+    expect(res.status).toBe(202);
+    expect(res.body).toEqual({ queued: true });
+    expect(services.outbox.all().map((item) => item.request)).toEqual([
+      {
+        path: '/api/subscriptions',
+        fields: [['email', 'zoë@example.org'], ['description', 'line one\r\nline two — ü']],
+        forwarded: { 'x-forwarded-for': '127.0.0.1', 'x-forwarded-proto': 'http', 'x-forwarded-host': expect.stringMatching(/^127\.0\.0\.1:\d+$/) },
+        idempotencyKey: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      },
+    ]);
+    expect((await request(app).get('/healthz')).body).toEqual({ status: 'ok', outbox: 1 });
+  });
+
+  it('queues on a backend 5xx and on a timeout', async () => {
+    const { app, services, port } = await setup();
+    const backend = await backendOn(port);
+    backend.respondWith((req, res) => res.status(503).json({ error: 'maintenance' }));
+    expect((await signup(app, 'a@b.co')).status).toBe(202);
+    backend.respondWith(() => new Promise(() => {}));
+    expect((await signup(app, 'c@d.co')).status).toBe(202);
+    expect(services.outbox.depth()).toBe(2);
+  });
+
+  it('passes a backend 4xx through unchanged and never queues it', async () => {
+    const { app, services, port } = await setup();
+    const backend = await backendOn(port);
+    backend.respondWith((req, res) => res.status(409).json({ error: 'Already subscribed' }));
+    const res = await signup(app);
+    expect(res.status).toBe(409);
+    expect(res.body).toEqual({ error: 'Already subscribed' });
+    expect(services.outbox.depth()).toBe(0);
+  });
+
+  it('never queues or forwards an invalid submission', async () => {
+    const { app, services, port } = await setup();
+    const backend = await backendOn(port);
+    const res = await request(app).post('/api/subscriptions').field('email', 'not-an-email');
+    expect(res.status).toBe(400);
+    expect(backend.received).toHaveLength(0);
+    expect(services.outbox.depth()).toBe(0);
+  });
+
+  it('delivers when the backend comes back: the same fields, to the same path, exactly once', async () => {
+    const { app, services, port, worker } = await setup();
+    await signup(app);
+    await request(app).post('/api/subscriptions?source=landing').type('form').send('email=a%40b.co');
+    const backend = await backendOn(port);
+    const delivery = worker();
+    clock += 10_000;
+    await Promise.all([delivery.flush(), delivery.flush(), delivery.flush()]);
+    await delivery.flush();
+    await delivery.stop();
+    expect(backend.received.map((r) => [r.url, r.fields])).toEqual([
+      ['/api/subscriptions', { email: 'zoë@example.org', description: 'line one\r\nline two — ü' }],
+      ['/api/subscriptions?source=landing', { email: 'a@b.co', description: '' }],
+    ]);
+    expect(services.outbox.depth()).toBe(0);
+  });
+
+  it('retries after a 5xx with growing delays, then delivers', async () => {
+    const { app, services, port, worker } = await setup();
+    await signup(app);
+    const backend = await backendOn(port);
+    let calls = 0;
+    backend.respondWith((req, res) => res.status(++calls < 3 ? 500 : 201).json({}));
+    const delivery = worker();
+    const delays: number[] = [];
+    for (let round = 0; round < 3; round++) {
+      clock = services.outbox.nextDueAt()!;
+      await delivery.flush();
+      const next = services.outbox.nextDueAt();
+      if (next) delays.push(next - clock);
+    }
+    await delivery.stop();
+    expect(calls).toBe(3);
+    expect(services.outbox.depth()).toBe(0);
+    expect(delays).toHaveLength(2);
+    expect(delays[1]).toBeGreaterThan(delays[0]);
+  });
+
+  it('drops an item the backend refuses with a 4xx instead of retrying it forever', async () => {
+    const { app, services, port, worker } = await setup();
+    await signup(app);
+    const backend = await backendOn(port);
+    backend.respondWith((req, res) => res.status(422).json({ error: 'nope' }));
+    const delivery = worker();
+    clock += 10_000;
+    await delivery.flush();
+    await delivery.stop();
+    expect(backend.received).toHaveLength(1);
+    expect(services.outbox.depth()).toBe(0);
+  });
+
+  it('delivers after a restart of the site', async () => {
+    const first = await setup();
+    await signup(first.app);
+    first.services.close();
+    opened.length = 0;
+
+    const services = openStore(first.config, now);
+    opened.push(services);
+    const backend = await backendOn(first.port);
+    const delivery = startOutboxWorker({ outbox: services.outbox, backendUrl: first.config.backendUrl!, timeoutMs: 500, logger: silent, pollMs: 60_000 });
+    clock += 10_000;
+    await delivery.flush();
+    await delivery.stop();
+    expect(backend.received).toHaveLength(1);
+    expect(services.outbox.depth()).toBe(0);
+  });
+
+  it('finishes a signup whose visitor disconnected, and queues it if the backend then fails', async () => {
+    const { app, services, port } = await setup();
+    const backend = await backendOn(port);
+    backend.respondWith(() => new Promise(() => {})); // takes longer than UPSTREAM_TIMEOUT_MS (500)
+    const { server, port: sitePort } = await listen(app);
+    const body = 'email=gone%40example.org';
+    const client = http.request({ host: '127.0.0.1', port: sitePort, path: '/api/subscriptions', method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': body.length } });
+    client.on('error', () => {});
+    client.end(body);
+    await until('the backend has the signup', () => backend.received.length === 1);
+    client.destroy(); // the visitor closes the tab while the backend is still thinking
+    await until('the timed-out signup is queued', () => services.outbox.depth() === 1);
+    server.close();
+    expect(backend.received).toHaveLength(1);
+    expect(services.outbox.all().map((i) => i.request.fields)).toEqual([[['email', 'gone@example.org'], ['description', '']]]);
+  });
+
+  it('backs off exponentially, capped at about five minutes', () => {
+    const mid = () => 0.5;
+    expect([1, 2, 3, 4].map((n) => backoffMs(n, mid))).toEqual([2000, 4000, 8000, 16000]);
+    expect(backoffMs(50, mid)).toBe(BACKOFF_CAP_MS);
+    expect(backoffMs(50, () => 1)).toBeLessThanOrEqual(BACKOFF_CAP_MS * 1.2);
+  });
+});

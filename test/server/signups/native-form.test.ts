@@ -1,0 +1,106 @@
+// The waitlist form without JavaScript: a native multipart POST to /?index, checked with the
+// browser's rules and messages, recorded like the API, answered with 303 → the joined view.
+import request from 'supertest';
+import { createApp } from '../../../server/app';
+import { openStore } from '../../../server/store';
+import { closedPort, startBackend } from '../../support/backend';
+import { testConfig } from '../../support/config';
+
+function embedded() {
+  const config = testConfig();
+  const services = openStore(config);
+  return { app: createApp(config, { store: services }), services };
+}
+
+const post = (app: ReturnType<typeof createApp>) => request(app).post('/?index');
+
+describe('native waitlist form POST', () => {
+  it('records a valid submission and redirects with 303 to the joined view', async () => {
+    const { app, services } = embedded();
+    const res = await post(app).field('email', 'zoë@example.org').field('description', 'github.com/zoe');
+    expect(res.status).toBe(303);
+    expect(res.headers.location).toBe('/?joined');
+    expect(services.signups.list()).toEqual([expect.objectContaining({ email: 'zoë@example.org', description: 'github.com/zoe' })]);
+
+    const joined = await request(app).get(res.headers.location);
+    expect(joined.status).toBe(200);
+    expect(joined.text).toContain('You are successfully joined to the wait list. Want to get your invitation faster?');
+    expect(joined.text).toContain('>Join patreon</a>');
+    expect(joined.text).not.toContain('name="email"');
+  });
+
+  it('re-renders the form with status 400, the spec messages and what the visitor typed', async () => {
+    const { app, services } = embedded();
+    const res = await post(app).field('email', '').field('description', '');
+    expect(res.status).toBe(400);
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(res.text).toContain('Email address is required');
+    expect(res.text).toContain('>Required<');
+    expect(res.text).toMatch(/<input[^>]*aria-invalid="true"[^>]*name="email"/);
+    expect(services.signups.count()).toBe(0);
+
+    const typed = await post(app).field('email', 'not an email').field('description', 'I love <org>');
+    expect(typed.status).toBe(400);
+    expect(typed.text).toMatch(/<input[^>]*aria-invalid="true"[^>]*autofocus=""[^>]*name="email"[^>]*value="not an email"/);
+    expect(typed.text).toContain('I love &lt;org&gt;</textarea>');
+    expect(services.signups.count()).toBe(0);
+  });
+
+  it('applies the store limits with a message on the field', async () => {
+    const { app, services } = embedded();
+    const res = await post(app).field('email', 'a@b.co').field('description', 'x'.repeat(2001));
+    expect(res.status).toBe(400);
+    expect(res.text).toContain('Description is longer than 2000 characters');
+    expect(services.signups.count()).toBe(0);
+  });
+
+  it('accepts urlencoded posts too (older browsers, curl)', async () => {
+    const { app, services } = embedded();
+    const res = await post(app).type('form').send('email=a%40b.co&description=me');
+    expect(res.status).toBe(303);
+    expect(services.signups.count()).toBe(1);
+  });
+
+  it('refuses a file part with 4xx JSON and stores nothing', async () => {
+    const { app, services } = embedded();
+    const res = await post(app).field('email', 'a@b.co').attach('f', Buffer.from('x'), 'x.txt');
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: 'File uploads are not accepted' });
+    expect(services.signups.count()).toBe(0);
+  });
+
+  it('shows a browser that posted something unacceptable an HTML page with a way back', async () => {
+    const { app } = embedded();
+    const res = await post(app).set('Accept', 'text/html,application/xhtml+xml,*/*;q=0.8').field('email', 'a@b.co').attach('f', Buffer.from('x'), 'x.txt');
+    expect(res.status).toBe(400);
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(res.text).toContain('File uploads are not accepted');
+    expect(res.text).toContain('<a href="/">Back to the waitlist</a>');
+  });
+
+  it('forwards to the backend as the API does, and queues when the backend is down', async () => {
+    const port = await closedPort();
+    const config = testConfig({ BACKEND_URL: `http://127.0.0.1:${port}` });
+    const services = openStore(config);
+    const app = createApp(config, { store: services });
+
+    const queued = await post(app).field('email', 'a@b.co').field('description', 'while down');
+    expect(queued.status).toBe(303);
+    expect(services.outbox.all().map((i) => [i.request.path, i.request.fields])).toEqual([['/api/subscriptions', [['email', 'a@b.co'], ['description', 'while down']]]]);
+
+    const backend = await startBackend(port);
+    try {
+      const sent = await post(app).field('email', 'c@d.co').field('description', 'while up');
+      expect(sent.status).toBe(303);
+      expect(backend.received.map((r) => [r.url, r.fields])).toEqual([['/api/subscriptions', { email: 'c@d.co', description: 'while up' }]]);
+    } finally {
+      await backend.close();
+      services.close();
+    }
+  });
+
+  it('only accepts POST on the landing page', async () => {
+    const { app } = embedded();
+    expect((await request(app).post('/activate').field('email', 'a@b.co')).status).toBe(405);
+  });
+});
