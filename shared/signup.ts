@@ -1,4 +1,4 @@
-// What a waitlist or activation submission must look like once it reaches a server: the spec §5
+// What a waitlist or activation submission must look like once it reaches a server: docs/product.md §5
 // rules plus the limits a store needs (RFC 5321 address length, a bounded description).
 import { checkEmail, EMAIL_MAX_LENGTH, MESSAGES } from './validation';
 
@@ -30,7 +30,7 @@ function checkSignupEmail(raw: unknown): Checked<string> {
   return { ok: true, value: email };
 }
 
-/** Server-side check of a waitlist submission (spec §7: description optional for the API). */
+/** Server-side check of a waitlist submission (docs/product.md §7: description optional for the API). */
 export function checkSignup(fields: Record<string, unknown>): Checked<Signup> {
   const email = checkSignupEmail(fields.email);
   if (!email.ok) return email;
