@@ -1,4 +1,4 @@
-// The one route table (spec §2), imported by the server renderer and the browser entry alike.
+// The one route table (docs/product.md §2), imported by the server renderer and the browser entry alike.
 import type { RouteObject } from 'react-router-dom';
 import { RootLayout } from './pages/RootLayout';
 import { LandingLayout } from './pages/LandingLayout';

@@ -1,5 +1,5 @@
-// The site's API client (spec §7): multipart POSTs to the page origin, no timeout, no
-// Authorization header. Errors carry exactly the texts of spec §8.
+// The site's API client (docs/product.md §7): multipart POSTs to the page origin, no timeout, no
+// Authorization header. Errors carry exactly the texts of product §8.
 import { API_PATHS, HTTP_TIMEOUT_MS } from './constants';
 
 export interface SubscribeRequest {
@@ -14,7 +14,7 @@ export interface ActivationRequest {
   email: string;
 }
 
-/** A missing required parameter (spec §8). */
+/** A missing required parameter (docs/product.md §8). */
 export class RequiredError extends Error {
   constructor(
     readonly field: string,
@@ -25,7 +25,7 @@ export class RequiredError extends Error {
   }
 }
 
-/** A failed call: no answer, aborted, timed out, or a non-2xx status (spec §8). */
+/** A failed call: no answer, aborted, timed out, or a non-2xx status (docs/product.md §8). */
 export class ApiError extends Error {
   constructor(
     message: string,
@@ -39,7 +39,7 @@ export class ApiError extends Error {
 }
 
 /**
- * What to show the user for an error (spec §8): the `error` field of an API error response,
+ * What to show the user for an error (docs/product.md §8): the `error` field of an API error response,
  * otherwise the error's own message.
  */
 export function errorMessage(error: unknown): string {
@@ -54,7 +54,7 @@ export function errorMessage(error: unknown): string {
 export interface ApiClientOptions {
   /** Base address; '' means the page origin. */
   baseUrl?: string;
-  /** 0 = no timeout (spec §7, §9). */
+  /** 0 = no timeout (docs/product.md §7, §9). */
   timeoutMs?: number;
   fetch?: typeof fetch;
 }
@@ -112,7 +112,7 @@ export function createApiClient({ baseUrl = '', timeoutMs = HTTP_TIMEOUT_MS, fet
       required(params, ['email'], 'subscriptionsPost');
       return postForm(API_PATHS.subscriptions, { email: params.email, description: params.description, website: params.website || undefined }, options);
     },
-    /** POST /api/subscription-activation: defined by the spec, not called by the activation form. */
+    /** POST /api/subscription-activation: defined in docs/product.md §7, not called by the activation form. */
     subscriptionActivationPost(params: ActivationRequest, options?: CallOptions) {
       required(params, ['key', 'email'], 'subscriptionActivationPost');
       return postForm(API_PATHS.subscriptionActivation, { key: params.key, email: params.email }, options);

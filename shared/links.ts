@@ -1,4 +1,4 @@
-// Every outside address the site links to, in one place (spec §1). The web app address is
+// Every outside address the site links to, in one place (docs/product.md §1). The web app address is
 // configurable (WEB_APP_URL) and so comes from the public config.
 import type { PublicConfig } from './public-config';
 
@@ -27,7 +27,7 @@ export function siteLinks(config: PublicConfig): SiteLinks {
 }
 
 /**
- * Spec §4: the activation tab opens the web app's /auth/activate with email and token. The
+ * docs/product.md §4: the activation tab opens the web app's /auth/activate with email and token. The
  * no-JavaScript form submits the same query, so both take the path and names from here.
  */
 export const ACTIVATION = { path: '/auth/activate', emailParam: 'email', keyParam: 'token' } as const;

@@ -1,4 +1,4 @@
-// What a waitlist or activation submission must look like once it reaches a server: the spec §5
+// What a signup or an activation must look like once it reaches a server: the docs/product.md §5
 // rules plus the limits a store needs (RFC 5321 address length, a bounded description).
 import { checkEmail, EMAIL_MAX_LENGTH, MESSAGES } from './validation';
 

@@ -1,4 +1,4 @@
-// Validation rules and messages of spec §5, shared by the browser forms and the server.
+// Validation rules and messages of docs/product.md §5, shared by the browser forms and the server.
 // React-free so the server (native form POST, embedded store) checks exactly what the client checks.
 
 export const MESSAGES = {
@@ -7,9 +7,10 @@ export const MESSAGES = {
 } as const;
 
 /**
- * Spec §5: "must match {email}, with no whitespace". Something@domain.tld with no whitespace and a
- * single @; deliberately loose, the backend is the authority on deliverability. The domain's
- * labels cannot overlap, so matching takes linear time whatever the input (no ReDoS).
+ * docs/product.md §5: an e-mail address with no whitespace; this is the exact pattern.
+ * Something@domain.tld with no whitespace and a single @; deliberately loose, the backend is the
+ * authority on deliverability. The domain's labels cannot overlap, so matching takes linear time
+ * whatever the input (no ReDoS).
  */
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+$/;
 
@@ -19,7 +20,7 @@ export const EMAIL_MAX_LENGTH = 254;
 export type FieldErrors<K extends string> = Partial<Record<K, string>>;
 
 /**
- * Checks one email value. Returns the message to show, '' for a pattern mismatch (the spec sets
+ * Checks one email value. Returns the message to show, '' for a pattern mismatch (product §5 sets
  * no message, but the field still gets the error style), or undefined when valid.
  */
 export function checkEmail(value: string | undefined | null): string | undefined {
@@ -50,12 +51,12 @@ function collect<K extends string>(checks: Record<K, string | undefined>): Field
   return errors;
 }
 
-/** Spec §5, waitlist form: email required + pattern, description required. */
+/** docs/product.md §5, waitlist form: email required + pattern, description required. */
 export function validateWaitlist(values: Partial<WaitlistFields>): FieldErrors<keyof WaitlistFields> {
   return collect({ email: checkEmail(values.email), description: checkRequired(values.description) });
 }
 
-/** Spec §5, activation form: email required + pattern, key required. */
+/** docs/product.md §5, activation form: email required + pattern, key required. */
 export function validateActivation(values: Partial<ActivationFields>): FieldErrors<keyof ActivationFields> {
   return collect({ email: checkEmail(values.email), key: checkRequired(values.key) });
 }

@@ -1,4 +1,4 @@
-// App preview of spec §2: phone variant below 768 px, desktop from 768 px. <picture> chooses, so the
+// App preview of docs/product.md §2: phone variant below 768 px, desktop from 768 px. <picture> chooses, so the
 // server HTML is already right and no script decides.
 import { PHONE_BREAKPOINT_PX } from '../../shared/constants';
 

@@ -1,4 +1,4 @@
-// Footer of spec §1: copyright 2023 and the headings 'Concacts' (sic) and 'Social'.
+// Footer of docs/product.md §1: copyright 2023 and the headings 'Concacts' (sic) and 'Social'.
 import { COPYRIGHT_YEAR } from '../../shared/constants';
 import { useSiteLinks } from '../public-config';
 import { ExternalLink } from './ExternalLink';

@@ -1,4 +1,4 @@
-// Header of spec §2: logo, title, BETA tag, the menu button with its dropdown, and the actions slot.
+// Header of docs/product.md §2: logo, title, BETA tag, the menu button with its dropdown, and the actions slot.
 import { Link } from 'react-router-dom';
 import { useSiteLinks } from '../public-config';
 import { ExternalLink } from './ExternalLink';

@@ -1,4 +1,4 @@
-// Hero of spec §1/§2: tagline, prototype notice, the three buttons and the form area.
+// Hero of docs/product.md §1/§2: tagline, prototype notice, the three buttons and the form area.
 import type { ReactNode } from 'react';
 import { useSiteLinks } from '../public-config';
 import { ExternalLink } from './ExternalLink';

@@ -1,4 +1,4 @@
-// The menu button and its dropdown of navigation items (spec §2, §9: 13rem wide).
+// The menu button and its dropdown of navigation items (docs/product.md §2, §9: 13rem wide).
 // Closes when an item is clicked, on Escape and on a click outside. Before the script runs the
 // dropdown still opens through CSS :focus-within, so the menu works without JavaScript.
 import { useEffect, useId, useRef, useState } from 'react';
@@ -6,7 +6,7 @@ import { NavLink } from 'react-router-dom';
 import { MenuIcon } from './icons';
 
 const NAV_ITEMS = [
-  { to: '/', label: 'Waitlis' }, // sic, spec §2
+  { to: '/', label: 'Waitlis' }, // sic, docs/product.md §2
   { to: '/activate', label: 'Activate' },
 ] as const;
 

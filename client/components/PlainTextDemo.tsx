@@ -1,4 +1,4 @@
-// 'Everything is plain text' (spec §1): a sample note in real org-mode syntax.
+// 'Everything is plain text' (docs/product.md §1): a sample note in real org-mode syntax.
 const SAMPLE_NOTE = `:PROPERTIES:
 :ID:       5f1c2a9e-7b3d-4e8a-9c61-2d4f8b0a6e13
 :END:

@@ -1,4 +1,4 @@
-// Decorative starfall layer (spec §1). Pure CSS (see styles), hidden from assistive technology,
+// Decorative starfall layer (docs/product.md §1). Pure CSS (see styles), hidden from assistive technology,
 // fixed and behind everything so it costs no layout.
 const STAR_COUNT = 12;
 

@@ -1,4 +1,4 @@
-// Form state for the two small forms: validation on submit, then again on every change (spec §5),
+// Form state for the two small forms: validation on submit, then again on every change (docs/product.md §5),
 // focus on the first invalid field. Written here rather than pulling in a form library because
 // the first-load JS budget has no room for one (docs/decisions/0004-form-state.md).
 import { useRef, useState, type ChangeEvent, type FormEvent } from 'react';

@@ -1,4 +1,4 @@
-// '/activate' child route: the activation form (spec §4). On submit it opens the web app's
+// '/activate' child route: the activation form (docs/product.md §4). On submit it opens the web app's
 // /auth/activate in a new tab with email and token, then shows success. Without JavaScript the
 // same form is a plain GET to that page in a new tab.
 import { useState } from 'react';
@@ -19,7 +19,7 @@ type Status =
   | { kind: 'blocked'; url: string }
   | { kind: 'error'; message: string };
 
-const ACTIVATED_TEXT = 'You are successfully activated your free subscription'; // sic, spec §4
+const ACTIVATED_TEXT = 'You are successfully activated your free subscription'; // sic, docs/product.md §4
 
 export function ActivatePage() {
   return (

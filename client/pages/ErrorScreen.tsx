@@ -1,4 +1,4 @@
-// Fallback screen of spec §2/§8: 'Unexpected Application Error!' with the status and text, or the message.
+// Fallback screen of docs/product.md §2/§8: 'Unexpected Application Error!' with the status and text, or the message.
 import { isRouteErrorResponse, useRouteError } from 'react-router-dom';
 
 function describe(error: unknown): string {

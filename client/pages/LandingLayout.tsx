@@ -1,4 +1,4 @@
-// Landing page of spec §2: a nested layout whose hero holds the child route's form.
+// Landing page of docs/product.md §2: a nested layout whose hero holds the child route's form.
 import { Outlet } from 'react-router-dom';
 import { Hero } from '../components/Hero';
 import { AppPreview } from '../components/AppPreview';

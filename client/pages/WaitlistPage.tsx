@@ -1,5 +1,5 @@
-// '/' child route: the waitlist form (spec §3–§5, §7). idle → submitting → joined; the call's
-// outcome is never shown (spec §4, §8), and the 'subscribed' flag makes joined the starting state.
+// '/' child route: the waitlist form (docs/product.md §3–§5, §7). idle → submitting → joined; the call's
+// outcome is never shown (product §4, §8), and the 'subscribed' flag makes joined the starting state.
 import { useEffect, useRef, useState, type RefObject } from 'react';
 import { data, redirect, useActionData, useSearchParams, type ActionFunctionArgs } from 'react-router-dom';
 import { JOINED_PARAM, WAITLIST_FORM_ACTION, type ServerActionContext, type WaitlistSubmission } from '../../shared/native-form';
@@ -83,7 +83,7 @@ function WaitlistForm() {
     try {
       await api.subscriptionsPost({ email, description, website: honeypot.current?.value });
     } catch {
-      // Spec §4/§8: failures are not shown; the visitor still ends in joined.
+      // docs/product.md §4/§8: failures are not shown; the visitor still ends in joined.
     } finally {
       setSubscribedFlag();
       setStatus('joined');

@@ -1,4 +1,4 @@
-// axe-core in Chromium on every screen of the spec, at phone and desktop widths.
+// axe-core in Chromium on every screen of docs/product.md (§2, §4), at phone and desktop widths.
 import fs from 'node:fs';
 import type { Page } from 'playwright-core';
 import { hydrated, startSite, VIEWPORTS, type Site } from '../support/site';

@@ -1,4 +1,4 @@
-// The waitlist form in Chromium with JavaScript (spec §3–§5, §7), against the production server
+// The waitlist form in Chromium with JavaScript (docs/product.md §3–§5, §7), against the production server
 // and a real multer backend.
 import { hydrated, screenshot, startSite, unexpected, VIEWPORTS, type Site } from '../support/site';
 
@@ -13,7 +13,7 @@ beforeEach(() => {
 });
 
 describe.each(VIEWPORTS)('waitlist at $width px', ({ name, width, height }) => {
-  it('validates on submit with the spec messages, then re-validates while typing', async () => {
+  it('validates on submit with the product §5 messages, then re-validates while typing', async () => {
     const { page, context, problems } = await site.open({ width, height });
     await page.goto(site.url('/'));
     await hydrated(page);

@@ -1,5 +1,5 @@
-// The API client against a real multer backend on 127.0.0.1: the calls of spec §7 and the
-// error texts of spec §8.
+// The API client against a real multer backend on 127.0.0.1: the calls of docs/product.md §7 and the
+// error texts of product §8.
 import { ApiError, createApiClient, errorMessage, RequiredError } from '../../shared/api';
 import { closedPort, startBackend, type TestBackend } from '../support/backend';
 
@@ -34,7 +34,7 @@ describe('API client', () => {
     expect(backend.received[1].fields).toEqual({ key: 'k-123', email: 'a@b.co' });
   });
 
-  it('refuses a missing required parameter with the spec text', () => {
+  it('refuses a missing required parameter with the product §8 text', () => {
     const api = createApiClient({ baseUrl: backend.url });
     expect(() => api.subscriptionsPost({ email: undefined as unknown as string })).toThrow(
       new RequiredError('email', 'subscriptionsPost'),

@@ -1,6 +1,6 @@
 import { EMAIL_PATTERN, validateActivation, validateWaitlist } from '../../shared/validation';
 
-describe('validation rules (spec §5)', () => {
+describe('validation rules (docs/product.md §5)', () => {
   it('requires the email with the exact message', () => {
     expect(validateWaitlist({ email: '', description: 'me' })).toEqual({ email: 'Email address is required' });
     expect(validateActivation({ key: 'k' })).toEqual({ email: 'Email address is required' });

@@ -1,4 +1,4 @@
-// The waitlist form (spec §3–§5, §7) in jsdom, posting to a real multer backend on 127.0.0.1.
+// The waitlist form (docs/product.md §3–§5, §7) in jsdom, posting to a real multer backend on 127.0.0.1.
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createApiClient } from '../../../shared/api';
@@ -34,7 +34,7 @@ describe('waitlist form', () => {
     expect(about().tagName).toBe('TEXTAREA');
   });
 
-  it('validates on submit with the spec messages and sends nothing', async () => {
+  it('validates on submit with the product §5 messages and sends nothing', async () => {
     renderWaitlist();
     await userEvent.click(join());
     expect(screen.getByText('Email address is required')).toBeInTheDocument();

@@ -29,7 +29,7 @@ describe('native waitlist form POST', () => {
     expect(joined.text).not.toContain('name="email"');
   });
 
-  it('re-renders the form with status 400, the spec messages and what the visitor typed', async () => {
+  it('re-renders the form with status 400, the product §5 messages and what the visitor typed', async () => {
     const { app, services } = embedded();
     const res = await post(app).field('email', '').field('description', '');
     expect(res.status).toBe(400);
