@@ -1,11 +1,13 @@
 // Three projects: server (node), client components (jsdom) and the browser suite (real Chromium).
-// TypeScript goes through @swc/jest; the client build is made once in globalSetup.
+// TypeScript goes through @swc/jest. Only the projects that need the production build make it
+// (test/support/build-setup.ts), so `jest --selectProjects client` never builds.
 const transform = {
   '^.+\\.(t|j)sx?$': [
     '@swc/jest',
     { jsc: { parser: { syntax: 'typescript', tsx: true }, transform: { react: { runtime: 'automatic' } }, target: 'es2022' } },
   ],
 };
+const needsBuild = { globalSetup: '<rootDir>/test/support/build-setup.ts' };
 const common = {
   transform,
   setupFilesAfterEnv: ['<rootDir>/test/support/fail-on-console.ts'],
@@ -17,7 +19,7 @@ module.exports = {
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   testTimeout: 20000,
   projects: [
-    { ...common, displayName: 'server', testEnvironment: 'node', testMatch: ['<rootDir>/test/{server,shared,scripts}/**/*.test.ts?(x)'] },
+    { ...common, ...needsBuild, displayName: 'server', testEnvironment: 'node', testMatch: ['<rootDir>/test/{server,shared,scripts}/**/*.test.ts?(x)'] },
     {
       ...common,
       displayName: 'client',
@@ -25,6 +27,6 @@ module.exports = {
       testMatch: ['<rootDir>/test/client/**/*.test.tsx'],
       setupFilesAfterEnv: [...common.setupFilesAfterEnv, '<rootDir>/test/support/jsdom.ts'],
     },
-    { ...common, displayName: 'e2e', testEnvironment: 'node', testMatch: ['<rootDir>/test/e2e/**/*.test.ts'] },
+    { ...common, ...needsBuild, displayName: 'e2e', testEnvironment: 'node', testMatch: ['<rootDir>/test/e2e/**/*.test.ts'] },
   ],
 };

@@ -1,7 +1,9 @@
 // Browser entry: hydrate the server-rendered route tree (the same table the server used).
 import { startTransition } from 'react';
 import { hydrateRoot } from 'react-dom/client';
-import { createBrowserRouter, RouterProvider } from 'react-router-dom';
+import { createBrowserRouter } from 'react-router';
+// react-router/dom's provider: React Router's own DOM binding (flushSync for updates).
+import { RouterProvider } from 'react-router/dom';
 import { routes } from './routes';
 import { PublicConfigProvider, readEmbeddedPublicConfig } from './public-config';
 import './styles/app.css';

@@ -1,5 +1,5 @@
 // The one route table (docs/product.md §2), imported by the server renderer and the browser entry alike.
-import type { RouteObject } from 'react-router-dom';
+import type { RouteObject } from 'react-router';
 import { RootLayout } from './pages/RootLayout';
 import { LandingLayout } from './pages/LandingLayout';
 import { waitlistAction, WaitlistPage } from './pages/WaitlistPage';

@@ -2,7 +2,7 @@
 // Closes when an item is clicked, on Escape and on a click outside. Before the script runs the
 // dropdown still opens through CSS :focus-within, so the menu works without JavaScript.
 import { useEffect, useId, useRef, useState } from 'react';
-import { NavLink } from 'react-router-dom';
+import { NavLink } from 'react-router';
 import { MenuIcon } from './icons';
 
 const NAV_ITEMS = [

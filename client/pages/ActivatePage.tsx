@@ -2,7 +2,7 @@
 // /auth/activate in a new tab with email and token, then shows success. Without JavaScript the
 // same form is a plain GET to that page in a new tab.
 import { useState } from 'react';
-import { useSearchParams } from 'react-router-dom';
+import { useSearchParams } from 'react-router';
 import { errorMessage } from '../../shared/api';
 import { ACTIVATION, activationUrl } from '../../shared/links';
 import { validateActivation } from '../../shared/validation';

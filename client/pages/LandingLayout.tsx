@@ -1,5 +1,5 @@
 // Landing page of docs/product.md §2: a nested layout whose hero holds the child route's form.
-import { Outlet } from 'react-router-dom';
+import { Outlet } from 'react-router';
 import { Hero } from '../components/Hero';
 import { AppPreview } from '../components/AppPreview';
 import { PlainTextDemo } from '../components/PlainTextDemo';

@@ -1,7 +1,7 @@
 // '/' child route: the waitlist form (docs/product.md §3–§5, §7). idle → submitting → joined; the call's
 // outcome is never shown (product §4, §8), and the 'subscribed' flag makes joined the starting state.
 import { useEffect, useRef, useState, type RefObject } from 'react';
-import { data, redirect, useActionData, useSearchParams, type ActionFunctionArgs } from 'react-router-dom';
+import { data, redirect, useActionData, useSearchParams, type ActionFunctionArgs } from 'react-router';
 import { JOINED_PARAM, WAITLIST_FORM_ACTION, type ServerActionContext, type WaitlistSubmission } from '../../shared/native-form';
 import { HONEYPOT_FIELD } from '../../shared/signup';
 import { validateWaitlist } from '../../shared/validation';

@@ -2,7 +2,7 @@
 // the public config and an API client pointed wherever the test says (a real backend on 127.0.0.1).
 import { render } from '@testing-library/react';
 import type { ReactElement } from 'react';
-import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router-dom';
+import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router';
 import { routes } from '../../client/routes';
 import { ApiClientProvider } from '../../client/api-client';
 import { PublicConfigProvider } from '../../client/public-config';
