@@ -17,7 +17,8 @@ export function nativeForm(submitSignup: SubmitSignup, logger: Logger) {
 
   async function submitWaitlist(req: IncomingMessage): Promise<WaitlistSubmission> {
     const fields = fieldsByRequest.get(req) ?? {};
-    const values: WaitlistFields = { email: asText(fields.email), description: asText(fields.description) };
+    // Trimmed as a browser trims an email input, so curl and a browser get the same answer.
+    const values: WaitlistFields = { email: asText(fields.email).trim(), description: asText(fields.description) };
     const errors = validateWaitlist(values);
     if (hasErrors(errors)) return { ok: false, values, errors };
     const outcome = await submitSignup(fields, { forwarded: contextOf(req).client.forwarded });
