@@ -1,17 +1,13 @@
-// The site's API client (docs/product.md §7): multipart POSTs to the page origin, no timeout, no
-// Authorization header. Errors carry exactly the texts of product §8.
+// The site's API client (docs/product.md §7): the waitlist's multipart POST to the page origin, no
+// timeout, no Authorization header. Errors carry exactly the texts of product §8. The activation
+// form opens the web app instead of calling the API (§4), so the client has no activation call.
 import { API_PATHS, HTTP_TIMEOUT_MS } from './constants';
 
-export interface SubscribeRequest {
+interface SubscribeRequest {
   email: string;
   description?: string;
   /** The honeypot (shared/signup.ts); sent only when something filled it. */
   website?: string;
-}
-
-export interface ActivationRequest {
-  key: string;
-  email: string;
 }
 
 /** A missing required parameter (docs/product.md §8). */
@@ -51,22 +47,15 @@ export function errorMessage(error: unknown): string {
   return String(error);
 }
 
-export interface ApiClientOptions {
+interface ApiClientOptions {
   /** Base address; '' means the page origin. */
   baseUrl?: string;
   /** 0 = no timeout (docs/product.md §7, §9). */
   timeoutMs?: number;
-  fetch?: typeof fetch;
 }
 
-export interface CallOptions {
+interface CallOptions {
   signal?: AbortSignal;
-}
-
-function required<T extends object>(params: T, fields: (keyof T & string)[], operation: string): void {
-  for (const field of fields) {
-    if (params[field] === null || params[field] === undefined) throw new RequiredError(field, operation);
-  }
 }
 
 async function readBody(response: Response): Promise<unknown> {
@@ -79,7 +68,7 @@ async function readBody(response: Response): Promise<unknown> {
   }
 }
 
-export function createApiClient({ baseUrl = '', timeoutMs = HTTP_TIMEOUT_MS, fetch: fetchImpl }: ApiClientOptions = {}) {
+export function createApiClient({ baseUrl = '', timeoutMs = HTTP_TIMEOUT_MS }: ApiClientOptions = {}) {
   async function postForm(path: string, fields: Record<string, string | undefined>, options: CallOptions = {}): Promise<unknown> {
     const form = new FormData();
     for (const [name, value] of Object.entries(fields)) {
@@ -92,7 +81,7 @@ export function createApiClient({ baseUrl = '', timeoutMs = HTTP_TIMEOUT_MS, fet
     options.signal?.addEventListener('abort', onAbort);
     let response: Response;
     try {
-      response = await (fetchImpl ?? fetch)(`${baseUrl}${path}`, { method: 'POST', body: form, signal: controller.signal });
+      response = await fetch(`${baseUrl}${path}`, { method: 'POST', body: form, signal: controller.signal });
     } catch {
       if (timedOut) throw new ApiError(`timeout of ${timeoutMs}ms exceeded`);
       if (controller.signal.aborted) throw new ApiError('Request aborted');
@@ -109,13 +98,8 @@ export function createApiClient({ baseUrl = '', timeoutMs = HTTP_TIMEOUT_MS, fet
   return {
     /** POST /api/subscriptions: join the waitlist. */
     subscriptionsPost(params: SubscribeRequest, options?: CallOptions) {
-      required(params, ['email'], 'subscriptionsPost');
+      if (params.email == null) throw new RequiredError('email', 'subscriptionsPost');
       return postForm(API_PATHS.subscriptions, { email: params.email, description: params.description, website: params.website || undefined }, options);
-    },
-    /** POST /api/subscription-activation: defined in docs/product.md §7, not called by the activation form. */
-    subscriptionActivationPost(params: ActivationRequest, options?: CallOptions) {
-      required(params, ['key', 'email'], 'subscriptionActivationPost');
-      return postForm(API_PATHS.subscriptionActivation, { key: params.key, email: params.email }, options);
     },
   };
 }

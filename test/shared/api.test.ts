@@ -25,13 +25,12 @@ describe('API client', () => {
     expect(got.fields).toEqual({ email: 'a@b.co', description: 'github.com/me\r\nzweite Zeile ü' });
   });
 
-  it('leaves out an absent description and posts activation fields', async () => {
+  it('leaves out an absent description and an empty honeypot, and sends a filled one', async () => {
     const api = createApiClient({ baseUrl: backend.url });
-    await api.subscriptionsPost({ email: 'a@b.co' });
-    await api.subscriptionActivationPost({ key: 'k-123', email: 'a@b.co' });
+    await api.subscriptionsPost({ email: 'a@b.co', website: '' });
+    await api.subscriptionsPost({ email: 'a@b.co', description: 'me', website: 'http://spam.example' });
     expect(backend.received[0].fields).toEqual({ email: 'a@b.co' });
-    expect(backend.received[1].url).toBe('/api/subscription-activation');
-    expect(backend.received[1].fields).toEqual({ key: 'k-123', email: 'a@b.co' });
+    expect(backend.received[1].fields).toEqual({ email: 'a@b.co', description: 'me', website: 'http://spam.example' });
   });
 
   it('refuses a missing required parameter with the product §8 text', () => {
@@ -42,19 +41,16 @@ describe('API client', () => {
     expect(() => api.subscriptionsPost({ email: null as unknown as string })).toThrow(
       'Required parameter email was null or undefined when calling subscriptionsPost.',
     );
-    expect(() => api.subscriptionActivationPost({ key: undefined as unknown as string, email: 'a@b.co' })).toThrow(
-      'Required parameter key was null or undefined when calling subscriptionActivationPost.',
-    );
   });
 
   it('reports a non-2xx answer with its status and body', async () => {
-    backend.respondWith((req, res) => res.status(400).json({ error: 'Invalid activation key' }));
+    backend.respondWith((req, res) => res.status(400).json({ error: 'Email address is invalid' }));
     const api = createApiClient({ baseUrl: backend.url });
-    const error = (await api.subscriptionActivationPost({ key: 'x', email: 'a@b.co' }).catch((e: unknown) => e)) as ApiError;
+    const error = (await api.subscriptionsPost({ email: 'a@b' }).catch((e: unknown) => e)) as ApiError;
     expect(error).toBeInstanceOf(ApiError);
     expect(error.message).toBe('Request failed with status code 400');
     expect(error.status).toBe(400);
-    expect(errorMessage(error)).toBe('Invalid activation key');
+    expect(errorMessage(error)).toBe('Email address is invalid');
   });
 
   it('falls back to the error message when the answer has no error field', async () => {
