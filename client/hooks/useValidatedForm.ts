@@ -50,5 +50,5 @@ export function useValidatedForm<K extends string>(
     onValid(values);
   };
 
-  return { values, errors, field, handleSubmit };
+  return { field, handleSubmit };
 }
