@@ -28,7 +28,7 @@ import { nativeForm } from './signups/native-form';
 import { createSubmitSignup } from './signups/submit';
 import { openStore, type Store } from './store';
 
-export interface AppDeps {
+interface AppDeps {
   logger?: Logger;
   /** The store; opened from config.dataDir when not given. */
   store?: Store;

@@ -11,7 +11,7 @@ export interface Signup {
 }
 
 /** A refusal names its field as data, so a form can put the message under it. */
-export type Checked<T, Field extends string = string> = { ok: true; value: T } | { ok: false; field: Field; error: string };
+type Checked<T, Field extends string = string> = { ok: true; value: T } | { ok: false; field: Field; error: string };
 
 function text(value: unknown): string | undefined {
   if (typeof value === 'string') return value;

@@ -38,7 +38,7 @@ export interface WaitlistFields {
   description: string;
 }
 
-export interface ActivationFields {
+interface ActivationFields {
   email: string;
   key: string;
 }

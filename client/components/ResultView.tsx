@@ -5,7 +5,7 @@ import { ArrowBackIcon } from './icons';
 
 const DEFAULT_TITLES = { success: 'Congratulations', error: 'Error' } as const;
 
-export interface ResultViewProps {
+interface ResultViewProps {
   kind: 'success' | 'error';
   title?: string;
   children: ReactNode;

@@ -4,7 +4,7 @@ import { useId, type ChangeEvent, type InputHTMLAttributes } from 'react';
 
 export type FieldElement = HTMLInputElement | HTMLTextAreaElement;
 
-export interface TextFieldProps {
+interface TextFieldProps {
   label: string;
   name: string;
   value: string;

@@ -19,7 +19,7 @@ import { activationEndpoint } from './activation';
 import { proxyEndpoint } from './proxy';
 import { routeOf, type ApiRoute } from './routes';
 
-export interface ApiDeps {
+interface ApiDeps {
   config: Pick<Config, 'backendUrl' | 'backendTimeoutMs'>;
   signups: Signups;
   submitSignup: SubmitSignup;

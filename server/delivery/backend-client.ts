@@ -14,7 +14,7 @@ export interface BackendAnswer {
 }
 
 export class BackendTimeoutError extends Error {}
-export class BackendUnreachableError extends Error {}
+class BackendUnreachableError extends Error {}
 export class ClientGoneError extends Error {}
 
 /** The subscription service answers with small JSON; anything this big is a fault. */
@@ -44,7 +44,7 @@ export function encodeMultipart(fields: FieldList): { body: Buffer; contentType:
   return { body: Buffer.from(`${parts.join('')}--${boundary}--\r\n`, 'utf8'), contentType: `multipart/form-data; boundary=${boundary}` };
 }
 
-export interface BackendCall {
+interface BackendCall {
   url: URL;
   method: string;
   headers: OutgoingHttpHeaders;

@@ -6,7 +6,7 @@ import type { Logger } from '../logger';
 import type { Outbox, OutboxItem } from '../store/outbox';
 import { postSignup } from './backend-client';
 
-export interface OutboxWorkerOptions {
+interface OutboxWorkerOptions {
   outbox: Outbox;
   backendUrl: string;
   timeoutMs: number;
@@ -70,5 +70,3 @@ export function startOutboxWorker({ outbox, backendUrl, timeoutMs, logger, pollM
     },
   };
 }
-
-export type OutboxWorker = ReturnType<typeof startOutboxWorker>;

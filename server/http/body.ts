@@ -29,7 +29,7 @@ const BODY_LIMITS = {
 } as const;
 
 /** Express's req.is(type), for any request: false when the body is of another type or absent. */
-export function hasType(req: IncomingMessage, type: string): boolean {
+function hasType(req: IncomingMessage, type: string): boolean {
   return Boolean(typeis(req, [type]));
 }
 

@@ -13,7 +13,7 @@ export interface RequestContext extends LoggedRequest {
   client: Client;
 }
 
-export interface Door {
+interface Door {
   kind: RouteKind;
   matches(req: IncomingMessage): boolean;
   handle(req: IncomingMessage, res: ServerResponse, context: RequestContext): void;
@@ -30,7 +30,7 @@ export function contextOf(req: IncomingMessage): RequestContext {
 const idPrefix = randomUUID().slice(0, 8);
 let requestCount = 0;
 
-export interface FrontDoorOptions {
+interface FrontDoorOptions {
   trust: TrustProxy;
   /** Set on every answer; a page replaces only its Content-Security-Policy. */
   securityHeaders: HeaderList;

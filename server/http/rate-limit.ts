@@ -11,7 +11,7 @@ import { contextOf } from './front-door';
 
 const RATE_LIMIT_WINDOW_MS = 60_000;
 
-export const RATE_LIMITED = 'Too many submissions; please try again in a minute';
+const RATE_LIMITED = 'Too many submissions; please try again in a minute';
 
 export function signupRateLimit(config: Pick<Config, 'signupRateLimit'>, logger: Logger): Middleware {
   if (config.signupRateLimit === 0) return (_req, _res, next) => next();

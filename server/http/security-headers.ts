@@ -9,7 +9,7 @@ import type { Config } from '../config';
 
 export type HeaderList = ReadonlyArray<readonly [string, string]>;
 
-export interface SecurityHeaders {
+interface SecurityHeaders {
   /** Every answer's headers, policy included. */
   fixed: HeaderList;
   /** A page's policy: the fixed one plus these script sources and the inline stylesheet. */

@@ -27,7 +27,7 @@ interface Variant {
 type PrerenderedPage = Record<Encoding, Variant>;
 
 /** The store's one key: where the page is addressed (canonical links name it) and its path. */
-export function pageKey(origin: string, path: string): string {
+function pageKey(origin: string, path: string): string {
   return `${origin}${path}`;
 }
 
@@ -37,7 +37,7 @@ export function isPrerendered(req: IncomingMessage): boolean {
 }
 
 /** 'sha256-…' sources for every inline script the page executes (JSON data blocks excluded). */
-export function inlineScriptHashes(html: string): string[] {
+function inlineScriptHashes(html: string): string[] {
   const hashes: string[] = [];
   for (const [, attributes, body] of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)) {
     if (/\bsrc=/.test(attributes) || /type="application\/json"/.test(attributes) || !body) continue;
@@ -70,7 +70,7 @@ function matchesEtag(header: string | undefined, etag: string): boolean {
   });
 }
 
-export interface PrerenderedOptions {
+interface PrerenderedOptions {
   /** Renders a page the same for everyone (render.tsx renderShared). */
   render(path: string, origin: string): Promise<string>;
   /** The page policy with these script sources (security-headers.ts). */

@@ -74,7 +74,7 @@ function sendShellError(res: Response, logger: Logger, err: unknown): void {
   res.end(SHELL_ERROR_PAGE);
 }
 
-export interface RendererOptions {
+interface RendererOptions {
   assets: DocumentProps['assets'];
   publicConfig: PublicConfig;
   logger: Logger;
@@ -155,5 +155,3 @@ export function createRenderer({ assets, publicConfig, logger, siteUrl, pagePoli
     },
   };
 }
-
-export type Renderer = ReturnType<typeof createRenderer>;

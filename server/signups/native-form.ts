@@ -56,5 +56,3 @@ export function nativeForm(submitSignup: SubmitSignup, logger: Logger) {
     },
   };
 }
-
-export type NativeForm = ReturnType<typeof nativeForm>;

@@ -4,7 +4,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { emailKey, type Signup } from '../../shared/signup';
 import type { Db } from './db';
 
-export interface SignupRow {
+interface SignupRow {
   email: string;
   description: string;
   created_at: string;
