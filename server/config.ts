@@ -39,7 +39,6 @@ function parseTrustProxy(value: string): boolean | number | string {
 }
 
 const schema = z.object({
-  NODE_ENV: z.enum(['production', 'development', 'test']).default('development'),
   PORT: integer(0, 65535).default(3000),
   HOST: z.string().trim().min(1).default('0.0.0.0'),
   BACKEND_URL: z.preprocess((v) => (v === '' ? undefined : v), httpUrl.optional()),
@@ -62,7 +61,6 @@ const schema = z.object({
   .refine((e) => e.REQUEST_TIMEOUT_MS >= e.HEADERS_TIMEOUT_MS, { message: 'must be at least HEADERS_TIMEOUT_MS', path: ['REQUEST_TIMEOUT_MS'] });
 
 export interface Config {
-  env: 'production' | 'development' | 'test';
   port: number;
   host: string;
   /** The backend (the subscription service); unset means the site answers /api itself. */
@@ -99,7 +97,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const e = parsed.data;
   return {
-    env: e.NODE_ENV,
     port: e.PORT,
     host: e.HOST,
     backendUrl: e.BACKEND_URL?.replace(/\/+$/, ''),
