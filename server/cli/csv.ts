@@ -1,5 +1,5 @@
 // RFC 4180 CSV: CRLF line ends; a field with a comma, quote, CR or LF is quoted, quotes doubled.
-export function csvField(value: string | null | undefined): string {
+function csvField(value: string | null | undefined): string {
   const text = value ?? '';
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }

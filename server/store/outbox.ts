@@ -15,12 +15,12 @@ export interface OutboxItem {
 }
 
 const BACKOFF_BASE_MS = 2_000;
-export const BACKOFF_CAP_MS = 5 * 60_000;
+const BACKOFF_CAP_MS = 5 * 60_000;
 
 /** Delay before retry number `attempts` (1-based): 2 s, 4 s, 8 s … capped at 5 min, ±20 % jitter. */
-export function backoffMs(attempts: number, random = Math.random): number {
+function backoffMs(attempts: number): number {
   const plain = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** Math.max(0, attempts - 1));
-  return Math.round(plain * (0.8 + 0.4 * random()));
+  return Math.round(plain * (0.8 + 0.4 * Math.random()));
 }
 
 interface Row {

@@ -1,14 +1,11 @@
-import { csvField, toCsv } from '../../../server/cli/csv';
+import { toCsv } from '../../../server/cli/csv';
 
 describe('CSV (RFC 4180)', () => {
   it('leaves plain fields alone and quotes the rest', () => {
-    expect(csvField('plain')).toBe('plain');
-    expect(csvField('a,b')).toBe('"a,b"');
-    expect(csvField('say "hi"')).toBe('"say ""hi"""');
-    expect(csvField('two\nlines')).toBe('"two\nlines"');
-    expect(csvField('cr\rlf')).toBe('"cr\rlf"');
-    expect(csvField('ünïcödé 📝')).toBe('ünïcödé 📝');
-    expect(csvField(null)).toBe('');
+    const values = ['plain', 'a,b', 'say "hi"', 'two\nlines', 'cr\rlf', 'ünïcödé 📝', null];
+    expect(toCsv(['v1', 'v2', 'v3', 'v4', 'v5', 'v6', 'v7'], [values])).toBe(
+      'v1,v2,v3,v4,v5,v6,v7\r\nplain,"a,b","say ""hi""","two\nlines","cr\rlf",ünïcödé 📝,\r\n',
+    );
   });
 
   it('ends every record with CRLF', () => {

@@ -6,7 +6,6 @@ import { createApp } from '../../../server/app';
 import { createLogger } from '../../../server/logger';
 import { startOutboxWorker } from '../../../server/delivery/outbox-worker';
 import { openStore, type Store } from '../../../server/store';
-import { BACKOFF_CAP_MS, backoffMs } from '../../../server/store/outbox';
 import { closedPort, startBackend, type TestBackend } from '../../support/backend';
 import { testConfig } from '../../support/config';
 import { listen } from '../../support/http';
@@ -174,9 +173,22 @@ describe('outbox', () => {
   });
 
   it('backs off exponentially, capped at about five minutes', () => {
-    const mid = () => 0.5;
-    expect([1, 2, 3, 4].map((n) => backoffMs(n, mid))).toEqual([2000, 4000, 8000, 16000]);
-    expect(backoffMs(50, mid)).toBe(BACKOFF_CAP_MS);
-    expect(backoffMs(50, () => 1)).toBeLessThanOrEqual(BACKOFF_CAP_MS * 1.2);
+    const store = openStore(testConfig(), now);
+    opened.push(store);
+    const random = jest.spyOn(Math, 'random').mockReturnValue(0.5); // the middle of the ±20 % jitter
+    try {
+      store.outbox.enqueue({ path: '/api/subscriptions', fields: [['email', 'a@b.co']], forwarded: {}, idempotencyKey: 'k-1' });
+      const failOnce = () => {
+        store.outbox.failed(store.outbox.all()[0], 'status 503');
+        return store.outbox.nextDueAt()! - clock;
+      };
+      const delays = Array.from({ length: 12 }, failOnce);
+      expect(delays.slice(0, 4)).toEqual([2000, 4000, 8000, 16000]);
+      expect(delays.at(-1)).toBe(5 * 60_000);
+      random.mockReturnValue(1);
+      expect(failOnce()).toBe(6 * 60_000);
+    } finally {
+      random.mockRestore();
+    }
   });
 });
