@@ -17,7 +17,7 @@ export function freePort(): Promise<number> {
   });
 }
 
-export interface SiteProcess {
+interface SiteProcess {
   url: string;
   child: ChildProcess;
   /** Its DATA_DIR (the waitlist database and the log), removed by stop(). */

@@ -7,7 +7,7 @@ import { MANIFEST_PATH } from '../server/paths';
 
 export const BUDGET = { firstLoadJsGzip: 105_000, cssGzip: 12_000 } as const;
 
-export interface Weight {
+interface Weight {
   raw: number;
   gzip9: number;
   brotli: number;

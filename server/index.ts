@@ -6,9 +6,9 @@ import { createLogger, type Logger } from './logger';
 import { startOutboxWorker } from './delivery/outbox-worker';
 import { openStore, type Store } from './store';
 
-export const SHUTDOWN_GRACE_MS = 10_000;
+const SHUTDOWN_GRACE_MS = 10_000;
 
-export function startServer(config: Config, logger: Logger, store: Store): Promise<Server> {
+function startServer(config: Config, logger: Logger, store: Store): Promise<Server> {
   const server = http.createServer(
     {
       headersTimeout: config.headersTimeoutMs,
@@ -27,12 +27,12 @@ export function startServer(config: Config, logger: Logger, store: Store): Promi
 }
 
 /** Stops accepting, lets in-flight requests finish (up to the grace period), then resolves. */
-export function shutdown(server: Server, graceMs = SHUTDOWN_GRACE_MS): Promise<'clean' | 'forced'> {
+function shutdown(server: Server): Promise<'clean' | 'forced'> {
   return new Promise((resolve) => {
     const force = setTimeout(() => {
       server.closeAllConnections();
       resolve('forced');
-    }, graceMs);
+    }, SHUTDOWN_GRACE_MS);
     force.unref();
     server.close(() => {
       clearTimeout(force);

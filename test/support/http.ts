@@ -3,7 +3,7 @@
 import http, { type IncomingHttpHeaders, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export interface RawResponse {
+interface RawResponse {
   status: number;
   headers: IncomingHttpHeaders;
   body: Buffer;

@@ -9,7 +9,7 @@ import { PublicConfigProvider } from '../../client/public-config';
 import { createApiClient, type ApiClient } from '../../shared/api';
 import { DEFAULT_PUBLIC_CONFIG, type PublicConfig } from '../../shared/public-config';
 
-export interface RenderOptions {
+interface RenderOptions {
   config?: PublicConfig;
   api?: ApiClient;
   routeTable?: RouteObject[];
