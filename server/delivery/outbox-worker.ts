@@ -58,7 +58,7 @@ export function startOutboxWorker({ outbox, backendUrl, timeoutMs, logger, pollM
   schedule();
 
   return {
-    /** Runs one delivery round now (tests, and right after start-up). */
+    /** Runs one delivery round now instead of at the next poll (the tests use it). */
     flush(): Promise<void> {
       round = round.then(runRound);
       return round;

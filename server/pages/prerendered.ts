@@ -148,8 +148,5 @@ export function prerenderedPages({ render, pagePolicy, cacheSeconds, siteUrl, lo
         },
       );
     },
-    get size(): number {
-      return pages.size;
-    },
   };
 }
