@@ -13,7 +13,7 @@ import { healthCheck } from './health';
 import { readBody, type Middleware } from './http/body';
 import { compileTrust } from './http/client';
 import { CROSS_SITE_REFUSED, crossSiteCheck } from './http/cross-site';
-import { HttpError } from './http/errors';
+import { CONTENT_TYPES, HttpError, sendText, statusAndMessage } from './http/errors';
 import { contextOf, frontDoor } from './http/front-door';
 import { signupRateLimit } from './http/rate-limit';
 import { securityHeaders } from './http/security-headers';
@@ -93,17 +93,15 @@ export function createApp(config: Config, deps: AppDeps = {}) {
   app.use((req, res, next) => {
     if (req.method === 'GET' || req.method === 'HEAD') return next();
     res.setHeader('Allow', 'GET, HEAD');
-    res.status(405).type('text/plain').send('Method not allowed');
+    sendText(res, 405, CONTENT_TYPES.text, 'Method not allowed');
   }, renderer.streamPage);
 
   // Last resort: a client's mistake gets its status; ours is logged, and the client sees nothing internal.
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
-    if (err instanceof HttpError) return sendFormError(req, res, err.status, err.message);
-    const status = (err as { status?: number }).status;
-    const clientError = typeof status === 'number' && status >= 400 && status < 500;
-    if (!clientError) logger.error({ err }, 'unhandled error');
-    if (res.headersSent) return res.destroy();
-    res.status(clientError ? status : 500).type('text/plain').send(clientError ? 'Bad request' : 'Internal server error');
+    const { status, message, ours } = statusAndMessage(err);
+    if (ours) logger.error({ err }, 'unhandled error');
+    if (err instanceof HttpError) return sendFormError(req, res, status, message);
+    sendText(res, status, CONTENT_TYPES.text, message);
   });
 
   const api = apiDoor({ config, signups: store.signups, submitSignup, limitSubmissions, allowCrossSite, logger });

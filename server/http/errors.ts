@@ -1,7 +1,8 @@
-// Errors to clients, in one place: an HttpError carries its status (and any header it needs) as
-// data, and sendJsonError writes `{ "error": "..." }`. No stack trace or internal detail ever
-// reaches a client; details go to the log where the error is caught.
-import type { ServerResponse } from 'node:http';
+// Small whole answers and errors to clients, in one place: an HttpError carries its status as
+// data, sendText writes any short answer in one go, sendJsonError writes `{ "error": "..." }`. No
+// stack trace or internal detail ever reaches a client; details go to the log where the error is
+// caught.
+import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 
 export class HttpError extends Error {
   constructor(
@@ -12,25 +13,44 @@ export class HttpError extends Error {
   }
 }
 
-export function sendJson(res: ServerResponse, status: number, value: unknown): void {
-  const body = JSON.stringify(value);
-  res.statusCode = status;
-  res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.setHeader('Content-Length', Buffer.byteLength(body));
-  res.end(body);
-}
+/** What a client sees of an error of ours. */
+export const INTERNAL_ERROR = 'Internal server error';
 
-/** `{ "error": message }` with the status; a response already under way is cut instead. */
-export function sendJsonError(res: ServerResponse, status: number, message: string): void {
+export const CONTENT_TYPES = {
+  json: 'application/json; charset=utf-8',
+  html: 'text/html; charset=utf-8',
+  text: 'text/plain; charset=utf-8',
+} as const;
+
+/** A whole answer with its length (and any extra headers); a response already under way is cut instead. */
+export function sendText(res: ServerResponse, status: number, contentType: string, body: string, headers: OutgoingHttpHeaders = {}): void {
   if (res.headersSent) {
     res.destroy();
     return;
   }
+  res.statusCode = status;
+  for (const [name, value] of Object.entries(headers)) if (value !== undefined) res.setHeader(name, value);
+  res.setHeader('Content-Type', contentType);
+  res.setHeader('Content-Length', Buffer.byteLength(body));
+  res.end(body);
+}
+
+export function sendJson(res: ServerResponse, status: number, value: unknown): void {
+  sendText(res, status, CONTENT_TYPES.json, JSON.stringify(value));
+}
+
+/** `{ "error": message }` with the status. */
+export function sendJsonError(res: ServerResponse, status: number, message: string): void {
   sendJson(res, status, { error: message });
 }
 
-/** An HttpError as it is; anything else is our fault: a 500 that says nothing more. */
+/**
+ * An HttpError as it is; another library's 4xx (Express, its static files) as a bare 'Bad request';
+ * anything else is our fault: a 500 that says nothing more, and `ours` so the caller logs it.
+ */
 export function statusAndMessage(err: unknown): { status: number; message: string; ours: boolean } {
   if (err instanceof HttpError) return { status: err.status, message: err.message, ours: false };
-  return { status: 500, message: 'Internal error', ours: true };
+  const status = (err as { status?: unknown } | undefined)?.status;
+  if (typeof status === 'number' && status >= 400 && status < 500) return { status, message: 'Bad request', ours: false };
+  return { status: 500, message: INTERNAL_ERROR, ours: true };
 }

@@ -2,7 +2,7 @@
 // way back, not raw JSON; scripts and API clients still get `{ "error": "..." }`.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import Negotiator from 'negotiator';
-import { sendJsonError } from '../http/errors';
+import { CONTENT_TYPES, sendJsonError, sendText } from '../http/errors';
 import { escapeMarkup } from './markup';
 
 /** True for a browser navigation (a form post) rather than fetch or an API client. */
@@ -11,14 +11,10 @@ function wantsHtml(req: IncomingMessage): boolean {
 }
 
 export function sendFormError(req: IncomingMessage, res: ServerResponse, status: number, message: string): void {
-  if (!wantsHtml(req) || res.headersSent) return sendJsonError(res, status, message);
+  if (!wantsHtml(req)) return sendJsonError(res, status, message);
   const page =
     '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">' +
     `<title>Could not send the form · OrgNote</title></head><body><main><h1>Could not send the form</h1><p>${escapeMarkup(message)}</p>` +
     '<p><a href="/">Back to the waitlist</a></p></main></body></html>';
-  res.statusCode = status;
-  res.setHeader('Content-Type', 'text/html; charset=utf-8');
-  res.setHeader('Cache-Control', 'private, no-store');
-  res.setHeader('Content-Length', Buffer.byteLength(page));
-  res.end(page);
+  sendText(res, status, CONTENT_TYPES.html, page, { 'Cache-Control': 'private, no-store' });
 }

@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import zlib from 'node:zlib';
 import Negotiator from 'negotiator';
+import { CONTENT_TYPES, INTERNAL_ERROR, sendText } from '../http/errors';
 import type { RequestContext } from '../http/front-door';
 import { CSP_HEADER } from '../http/security-headers';
 import type { Logger } from '../logger';
@@ -93,7 +94,7 @@ export function prerenderedPages({ render, pagePolicy, cacheSeconds, siteUrl, lo
     const bodies = compress(Buffer.from(html, 'utf8'));
     const tag = createHash('sha256').update(bodies.identity).digest('base64url').slice(0, 22);
     const common = {
-      'Content-Type': 'text/html; charset=utf-8',
+      'Content-Type': CONTENT_TYPES.html,
       [CSP_HEADER]: pagePolicy(inlineScriptHashes(html)),
       'Cache-Control': cacheControl,
       Vary: 'Accept-Encoding',
@@ -143,8 +144,7 @@ export function prerenderedPages({ render, pagePolicy, cacheSeconds, siteUrl, lo
         (page) => send(req, res, page),
         (err: unknown) => {
           logger.error({ err }, 'prerendering a page failed');
-          res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' });
-          res.end('Internal server error');
+          sendText(res, 500, CONTENT_TYPES.text, INTERNAL_ERROR, { 'Cache-Control': 'no-store' });
         },
       );
     },

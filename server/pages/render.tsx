@@ -13,6 +13,7 @@ import { createStaticHandler, createStaticRouter, StaticRouterProvider, type Rou
 import { PublicConfigProvider } from '../../client/public-config';
 import { routes as siteRoutes } from '../../client/routes';
 import type { PublicConfig } from '../../shared/public-config';
+import { CONTENT_TYPES, sendText } from '../http/errors';
 import { CSP_HEADER, newNonce } from '../http/security-headers';
 import type { Logger } from '../logger';
 import { Document, type DocumentProps } from './document';
@@ -20,8 +21,6 @@ import { siteOrigin } from './seo';
 
 /** A stalled render is cut off after this long, so a request never hangs. */
 const RENDER_ABORT_MS = 10_000;
-
-const HTML = 'text/html; charset=utf-8';
 
 const SHELL_ERROR_PAGE =
   '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Server error · OrgNote</title></head>' +
@@ -69,9 +68,7 @@ function renderToHtml(element: ReactNode): Promise<string> {
 /** A plain 500 page: the details go to the log, never to the visitor. */
 function sendShellError(res: Response, logger: Logger, err: unknown): void {
   logger.error({ err }, 'render failed before the shell was ready');
-  if (res.headersSent) return void res.destroy();
-  res.status(500).setHeader('Content-Type', HTML);
-  res.end(SHELL_ERROR_PAGE);
+  sendText(res, 500, CONTENT_TYPES.html, SHELL_ERROR_PAGE);
 }
 
 interface RendererOptions {
@@ -132,7 +129,7 @@ export function createRenderer({ assets, publicConfig, logger, siteUrl, pagePoli
       let renderFailed = false;
       const sendWhenReady = () => {
         res.status(renderFailed ? 500 : context.statusCode);
-        res.setHeader('Content-Type', HTML);
+        res.setHeader('Content-Type', CONTENT_TYPES.html);
         stream.pipe(res);
       };
       const stream = renderToPipeableStream(documentFor(context, `${origin}${new URL(request.url).pathname}`, origin, nonce), {

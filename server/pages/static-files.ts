@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
 import type { AssetManifest } from '../../shared/manifest';
+import { CONTENT_TYPES, sendText } from '../http/errors';
 import { ASSETS_DIR, ASSETS_URL_PREFIX, CLIENT_BUILD_DIR, MANIFEST_PATH, PUBLIC_DIR } from '../paths';
 
 const ONE_YEAR_S = 31_536_000;
@@ -33,7 +34,7 @@ export function loadPageAssets(file = MANIFEST_PATH): PageAssets {
 }
 
 function plainNotFound(_req: Request, res: Response) {
-  res.status(404).type('text/plain').send('Not found');
+  sendText(res, 404, CONTENT_TYPES.text, 'Not found');
 }
 
 /** Encodings the build writes beside each asset, in order of preference. */
