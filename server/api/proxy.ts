@@ -6,6 +6,7 @@ import { checkActivation } from '../../shared/signup';
 import type { Config } from '../config';
 import { BackendTimeoutError, ClientGoneError } from '../delivery/backend-client';
 import { relayToBackend, sendBackendAnswer } from '../delivery/relay';
+import { loggedPath } from '../http/access-log';
 import { fieldsOf, type BodyRequest } from '../http/body';
 import { HttpError } from '../http/errors';
 import type { RequestContext } from '../http/front-door';
@@ -24,7 +25,7 @@ export function proxyEndpoint(config: Pick<Config, 'backendTimeoutMs'> & { backe
     } catch (err) {
       if (err instanceof ClientGoneError) return; // nobody is listening any more
       const timedOut = err instanceof BackendTimeoutError;
-      logger.warn({ path: target.pathname, reason: (err as Error).message }, timedOut ? 'backend timed out' : 'backend unreachable');
+      logger.warn({ path: loggedPath(req.url), reason: (err as Error).message }, timedOut ? 'backend timed out' : 'backend unreachable');
       throw timedOut ? new HttpError(504, 'The backend did not answer in time') : new HttpError(502, 'The backend is unavailable');
     }
   };

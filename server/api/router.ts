@@ -5,6 +5,7 @@
 // the signup road, the embedded activation, or the backend proxy. Every error is JSON.
 import type { ServerResponse } from 'node:http';
 import type { Config } from '../config';
+import { loggedPath } from '../http/access-log';
 import { readBody, type BodyRequest, type Middleware } from '../http/body';
 import type { CrossSiteCheck } from '../http/cross-site';
 import { CROSS_SITE_REFUSED } from '../http/cross-site';
@@ -65,7 +66,7 @@ export function apiDoor({ config, signups, submitSignup, limitSubmissions, allow
     if (path === null) return failed(res, new HttpError(400, 'Invalid API path'));
     const route = routeOf(path);
     if (!isSafe(req.method) && !allowCrossSite(req, context.client)) {
-      logger.warn({ event: 'cross-site-refused', path }, 'refused a cross-site request');
+      logger.warn({ event: 'cross-site-refused', path: loggedPath(req.url) }, 'refused a cross-site request');
       return failed(res, new HttpError(403, CROSS_SITE_REFUSED));
     }
     // Counted before the body is even read, so a flood costs little.

@@ -14,7 +14,8 @@ export interface LoggedRequest {
   startedAt: number;
 }
 
-function pathOnly(url: string | undefined): string {
+/** The path as every log line names it: no query string, capped. */
+export function loggedPath(url: string | undefined): string {
   const path = (url ?? '').split('?')[0];
   // Long paths are scanner noise; cap them so one request can't flood the log.
   return path.length > 200 ? `${path.slice(0, 200)}…` : path;
@@ -25,7 +26,7 @@ const UNLOGGED = new Set(['/healthz']);
 
 export function logWhenDone(logger: Logger, req: IncomingMessage, res: ServerResponse, request: LoggedRequest): void {
   // Read now: Express rewrites req.url inside mounted routers.
-  const path = pathOnly(req.url);
+  const path = loggedPath(req.url);
   if (UNLOGGED.has(path)) return;
   res.once('close', () => {
     const status = res.statusCode;

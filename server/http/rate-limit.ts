@@ -5,6 +5,7 @@
 import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
+import { loggedPath } from './access-log';
 import type { Middleware } from './body';
 import { HttpError } from './errors';
 import { contextOf } from './front-door';
@@ -24,7 +25,7 @@ export function signupRateLimit(config: Pick<Config, 'signupRateLimit'>, logger:
     // IPv6 clients are counted per /56, as the library's own default does.
     keyGenerator: (req) => ipKeyGenerator(contextOf(req).client.ip),
     handler: (req, _res, next) => {
-      logger.warn({ event: 'rate-limited', path: (req.url ?? '').split('?')[0] }, 'too many form submissions');
+      logger.warn({ event: 'rate-limited', path: loggedPath(req.url) }, 'too many form submissions');
       next(new HttpError(429, RATE_LIMITED));
     },
   });
