@@ -140,13 +140,13 @@ describe('fuzz', () => {
     // the fuzz reached the code: plenty of real answers, not just dropped sockets
     expect([...statuses.entries()].filter(([s]) => s >= 200).reduce((n, [, c]) => n + c, 0)).toBeGreaterThan(CASES.length);
 
-    const services = openStore({ dataDir: embeddedData });
+    const store = openStore({ dataDir: embeddedData });
     try {
-      const rows = services.signups.list();
+      const rows = store.signups.list();
       expect(rows.length).toBeGreaterThan(0); // some generated input was valid, and was kept
       for (const row of rows) expect(checkSignup(row as unknown as Record<string, unknown>)).toMatchObject({ ok: true });
     } finally {
-      services.close();
+      store.close();
     }
     // every submission that reached the backend passes the same checks (other methods and paths
     // are relayed as they are, by design)

@@ -70,11 +70,11 @@ describe('server entry point', () => {
 
   /** Reads the outbox as a second process would, beside the running server. */
   function outboxIn(dataDir: string) {
-    const services = openStore({ dataDir });
+    const store = openStore({ dataDir });
     try {
-      return services.outbox.all();
+      return store.outbox.all();
     } finally {
-      services.close();
+      store.close();
     }
   }
 

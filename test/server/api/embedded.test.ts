@@ -8,8 +8,8 @@ import { listen, postSignup } from '../../support/http';
 
 function freshApp() {
   const config = testConfig();
-  const services = openStore(config);
-  return { app: createApp(config, { store: services }), services, config };
+  const store = openStore(config);
+  return { app: createApp(config, { store }), store, config };
 }
 
 describe('POST /api/subscriptions (embedded store)', () => {
@@ -18,17 +18,17 @@ describe('POST /api/subscriptions (embedded store)', () => {
     ['urlencoded', (r: request.Test) => r.type('form').send('email=zo%C3%AB%40example.org&description=github.com%2Fzoe')],
     ['JSON', (r: request.Test) => r.send({ email: 'zoë@example.org', description: 'github.com/zoe' })],
   ])('accepts %s and answers 201 {"email"} after storing the row', async (_kind, send) => {
-    const { app, services } = freshApp();
+    const { app, store } = freshApp();
     const res = await send(request(app).post('/api/subscriptions'));
     expect(res.status).toBe(201);
     expect(res.body).toEqual({ email: 'zoë@example.org' });
-    expect(services.signups.list()).toEqual([
+    expect(store.signups.list()).toEqual([
       { email: 'zoë@example.org', description: 'github.com/zoe', created_at: expect.any(String), activated_at: null },
     ]);
   });
 
   it('stores an address once, whatever its case or surrounding spaces, and answers the same', async () => {
-    const { app, services } = freshApp();
+    const { app, store } = freshApp();
     const answers = [];
     for (const email of ['Zoe@Example.org', 'zoe@example.org', '  ZOE@EXAMPLE.ORG  ', 'zoe@example.org']) {
       const res = await request(app).post('/api/subscriptions').field('email', email).field('description', 'x');
@@ -36,15 +36,15 @@ describe('POST /api/subscriptions (embedded store)', () => {
     }
     expect(new Set(answers.map((a) => JSON.stringify(a))).size).toBe(1);
     expect(answers[0]).toEqual([201, ['email']]);
-    expect(services.signups.count()).toBe(1);
-    expect(services.signups.list()[0].email).toBe('Zoe@Example.org');
+    expect(store.signups.count()).toBe(1);
+    expect(store.signups.list()[0].email).toBe('Zoe@Example.org');
   });
 
   it('trims the address before storing it', async () => {
-    const { app, services } = freshApp();
+    const { app, store } = freshApp();
     const res = await request(app).post('/api/subscriptions').send({ email: '  a@b.co \t' });
     expect(res.body).toEqual({ email: 'a@b.co' });
-    expect(services.signups.list()[0]).toMatchObject({ email: 'a@b.co', description: '' });
+    expect(store.signups.list()[0]).toMatchObject({ email: 'a@b.co', description: '' });
   });
 
   it.each([
@@ -55,28 +55,28 @@ describe('POST /api/subscriptions (embedded store)', () => {
     ['a description over 2000 characters', { email: 'a@b.co', description: 'x'.repeat(2001) }, 'Description is longer than 2000 characters'],
     ['an email that is not text', { email: ['a@b.co', 'c@d.co'] }, 'Email must be a single text value'],
   ])('refuses %s with 400 and stores nothing', async (_case, body, error) => {
-    const { app, services } = freshApp();
+    const { app, store } = freshApp();
     const res = await request(app).post('/api/subscriptions').send(body);
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ error });
-    expect(services.signups.count()).toBe(0);
+    expect(store.signups.count()).toBe(0);
   });
 
   it('accepts a description of exactly 2000 characters', async () => {
-    const { app, services } = freshApp();
+    const { app, store } = freshApp();
     const res = await request(app).post('/api/subscriptions').send({ email: 'a@b.co', description: 'é'.repeat(2000) });
     expect(res.status).toBe(201);
-    expect(services.signups.list()[0].description).toHaveLength(2000);
+    expect(store.signups.list()[0].description).toHaveLength(2000);
   });
 
   it('refuses malformed JSON and unknown content types with 4xx JSON', async () => {
-    const { app, services } = freshApp();
+    const { app, store } = freshApp();
     const bad = await request(app).post('/api/subscriptions').set('Content-Type', 'application/json').send('{"email":');
     expect(bad.status).toBe(400);
     expect(bad.body).toEqual({ error: 'Malformed JSON' });
     const xml = await request(app).post('/api/subscriptions').set('Content-Type', 'application/xml').send('<email/>');
     expect(xml.status).toBe(415);
-    expect(services.signups.count()).toBe(0);
+    expect(store.signups.count()).toBe(0);
   });
 
   it('keeps signups across a restart', async () => {
@@ -92,7 +92,7 @@ describe('POST /api/subscriptions (embedded store)', () => {
   });
 
   it('takes hundreds of parallel signups over real connections without losing or duplicating any', async () => {
-    const { app, services } = freshApp();
+    const { app, store } = freshApp();
     const { server, port } = await listen(app);
     const agent = new http.Agent({ keepAlive: true, maxSockets: 50 });
     const post = (email: string) => postSignup(port, JSON.stringify({ email, description: 'load' }), 'application/json', agent);
@@ -102,8 +102,8 @@ describe('POST /api/subscriptions (embedded store)', () => {
     agent.destroy();
     server.close();
     expect(statuses.filter((s) => s === 201)).toHaveLength(400);
-    expect(services.signups.count()).toBe(300);
-    expect(new Set(services.signups.list().map((r) => r.email.toLowerCase())).size).toBe(300);
+    expect(store.signups.count()).toBe(300);
+    expect(new Set(store.signups.list().map((r) => r.email.toLowerCase())).size).toBe(300);
   });
 
   it('answers other paths with 404 JSON and other methods with 405 JSON', async () => {
@@ -119,15 +119,15 @@ describe('POST /api/subscriptions (embedded store)', () => {
 
 describe('POST /api/subscription-activation (embedded store)', () => {
   it('activates with a key issued for that address, and answers a repeat the same way', async () => {
-    const { app, services } = freshApp();
-    services.signups.add({ email: 'Zoe@Example.org', description: '' });
-    const key = services.signups.issueKey('zoe@example.org');
+    const { app, store } = freshApp();
+    store.signups.add({ email: 'Zoe@Example.org', description: '' });
+    const key = store.signups.issueKey('zoe@example.org');
     for (let i = 0; i < 2; i++) {
       const res = await request(app).post('/api/subscription-activation').field('key', key).field('email', 'zoe@example.org');
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ email: 'zoe@example.org', isActive: true });
     }
-    expect(services.signups.list()[0].activated_at).toEqual(expect.any(String));
+    expect(store.signups.list()[0].activated_at).toEqual(expect.any(String));
   });
 
   it.each([
@@ -137,13 +137,13 @@ describe('POST /api/subscription-activation (embedded store)', () => {
     ['no key', () => ({ email: 'a@b.co' })],
     ['no email', (key: string) => ({ key })],
   ])('refuses %s with 400 "Invalid activation key"', async (_case, body) => {
-    const { app, services } = freshApp();
-    services.signups.add({ email: 'a@b.co', description: '' });
-    services.signups.add({ email: 'c@d.co', description: '' });
-    const key = services.signups.issueKey('a@b.co');
+    const { app, store } = freshApp();
+    store.signups.add({ email: 'a@b.co', description: '' });
+    store.signups.add({ email: 'c@d.co', description: '' });
+    const key = store.signups.issueKey('a@b.co');
     const res = await request(app).post('/api/subscription-activation').send(body(key));
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ error: 'Invalid activation key' });
-    expect(services.signups.list().every((r) => r.activated_at === null)).toBe(true);
+    expect(store.signups.list().every((r) => r.activated_at === null)).toBe(true);
   });
 });

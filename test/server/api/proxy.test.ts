@@ -227,11 +227,11 @@ describe('failures', () => {
     expect(Date.now() - started).toBeLessThan(3000);
   });
 
-  it('cancels the upstream call when the client disconnects', async () => {
-    let upstreamClosed!: () => void;
-    const closed = new Promise<void>((r) => (upstreamClosed = r));
+  it('cancels the backend call when the client disconnects', async () => {
+    let backendClosed!: () => void;
+    const closed = new Promise<void>((r) => (backendClosed = r));
     backend.respondWith((req) => {
-      req.socket.once('close', () => upstreamClosed());
+      req.socket.once('close', () => backendClosed());
     });
     const slowApp = createApp(testConfig({ BACKEND_URL: backend.url, UPSTREAM_TIMEOUT_MS: '60000' }));
     const { server, port } = await listen(slowApp);

@@ -14,12 +14,12 @@ function cli(dataDir: string, ...args: string[]) {
 function seeded() {
   const dataDir = tempDataDir();
   let t = Date.parse('2026-11-01T10:00:00.000Z');
-  const services = openStore({ dataDir }, () => (t += 60_000));
-  services.signups.add({ email: 'first@example.org', description: 'plain' });
-  services.signups.add({ email: 'zoë@example.org', description: 'Says "hi", then\r\nleaves, ünïcödé 📝' });
-  services.signups.add({ email: 'last@example.org', description: '' });
-  services.outbox.enqueue({ path: '/api/subscriptions', fields: [['email', 'queued@example.org']], forwarded: {}, idempotencyKey: 'k-1' });
-  services.close();
+  const store = openStore({ dataDir }, () => (t += 60_000));
+  store.signups.add({ email: 'first@example.org', description: 'plain' });
+  store.signups.add({ email: 'zoë@example.org', description: 'Says "hi", then\r\nleaves, ünïcödé 📝' });
+  store.signups.add({ email: 'last@example.org', description: '' });
+  store.outbox.enqueue({ path: '/api/subscriptions', fields: [['email', 'queued@example.org']], forwarded: {}, idempotencyKey: 'k-1' });
+  store.close();
   return dataDir;
 }
 
@@ -72,11 +72,11 @@ describe('npm run waitlist', () => {
     const key = out.trim().split('\n').at(-1)!;
     expect(key).toMatch(/^[A-Za-z0-9_-]+$/);
     expect(Buffer.from(key, 'base64url').length * 8).toBeGreaterThanOrEqual(128);
-    const services = openStore({ dataDir });
+    const store = openStore({ dataDir });
     try {
-      expect(services.signups.activate('zoë@example.org', key)).toBe(true);
+      expect(store.signups.activate('zoë@example.org', key)).toBe(true);
     } finally {
-      services.close();
+      store.close();
     }
   });
 

@@ -25,11 +25,11 @@ afterEach(async () => {
 async function setup(backendPort?: number) {
   const port = backendPort ?? (await closedPort());
   const config = testConfig({ BACKEND_URL: `http://127.0.0.1:${port}`, UPSTREAM_TIMEOUT_MS: '500' });
-  const services = openStore(config, now);
-  opened.push(services);
-  const app = createApp(config, { store: services, logger: silent });
-  const worker = () => startOutboxWorker({ outbox: services.outbox, backendUrl: config.backendUrl!, timeoutMs: 500, logger: silent, pollMs: 60_000 });
-  return { config, services, app, port, worker };
+  const store = openStore(config, now);
+  opened.push(store);
+  const app = createApp(config, { store, logger: silent });
+  const worker = () => startOutboxWorker({ outbox: store.outbox, backendUrl: config.backendUrl!, timeoutMs: 500, logger: silent, pollMs: 60_000 });
+  return { config, store, app, port, worker };
 }
 
 async function backendOn(port: number) {
@@ -43,11 +43,11 @@ const signup = (app: ReturnType<typeof createApp>, email = 'zoë@example.org') =
 
 describe('outbox', () => {
   it('queues a signup durably with 202 when the backend is unreachable, and shows the depth', async () => {
-    const { app, services } = await setup();
+    const { app, store } = await setup();
     const res = await signup(app);
     expect(res.status).toBe(202);
     expect(res.body).toEqual({ queued: true });
-    expect(services.outbox.all().map((item) => item.request)).toEqual([
+    expect(store.outbox.all().map((item) => item.request)).toEqual([
       {
         path: '/api/subscriptions',
         fields: [['email', 'zoë@example.org'], ['description', 'line one\r\nline two — ü']],
@@ -59,36 +59,36 @@ describe('outbox', () => {
   });
 
   it('queues on a backend 5xx and on a timeout', async () => {
-    const { app, services, port } = await setup();
+    const { app, store, port } = await setup();
     const backend = await backendOn(port);
     backend.respondWith((req, res) => res.status(503).json({ error: 'maintenance' }));
     expect((await signup(app, 'a@b.co')).status).toBe(202);
     backend.respondWith(() => new Promise(() => {}));
     expect((await signup(app, 'c@d.co')).status).toBe(202);
-    expect(services.outbox.depth()).toBe(2);
+    expect(store.outbox.depth()).toBe(2);
   });
 
   it('passes a backend 4xx through unchanged and never queues it', async () => {
-    const { app, services, port } = await setup();
+    const { app, store, port } = await setup();
     const backend = await backendOn(port);
     backend.respondWith((req, res) => res.status(409).json({ error: 'Already subscribed' }));
     const res = await signup(app);
     expect(res.status).toBe(409);
     expect(res.body).toEqual({ error: 'Already subscribed' });
-    expect(services.outbox.depth()).toBe(0);
+    expect(store.outbox.depth()).toBe(0);
   });
 
   it('never queues or forwards an invalid submission', async () => {
-    const { app, services, port } = await setup();
+    const { app, store, port } = await setup();
     const backend = await backendOn(port);
     const res = await request(app).post('/api/subscriptions').field('email', 'not-an-email');
     expect(res.status).toBe(400);
     expect(backend.received).toHaveLength(0);
-    expect(services.outbox.depth()).toBe(0);
+    expect(store.outbox.depth()).toBe(0);
   });
 
   it('delivers when the backend comes back: the same fields, to the same path, exactly once', async () => {
-    const { app, services, port, worker } = await setup();
+    const { app, store, port, worker } = await setup();
     await signup(app);
     await request(app).post('/api/subscriptions?source=landing').type('form').send('email=a%40b.co');
     const backend = await backendOn(port);
@@ -101,11 +101,11 @@ describe('outbox', () => {
       ['/api/subscriptions', { email: 'zoë@example.org', description: 'line one\r\nline two — ü' }],
       ['/api/subscriptions?source=landing', { email: 'a@b.co', description: '' }],
     ]);
-    expect(services.outbox.depth()).toBe(0);
+    expect(store.outbox.depth()).toBe(0);
   });
 
   it('retries after a 5xx with growing delays, then delivers', async () => {
-    const { app, services, port, worker } = await setup();
+    const { app, store, port, worker } = await setup();
     await signup(app);
     const backend = await backendOn(port);
     let calls = 0;
@@ -113,20 +113,20 @@ describe('outbox', () => {
     const delivery = worker();
     const delays: number[] = [];
     for (let round = 0; round < 3; round++) {
-      clock = services.outbox.nextDueAt()!;
+      clock = store.outbox.nextDueAt()!;
       await delivery.flush();
-      const next = services.outbox.nextDueAt();
+      const next = store.outbox.nextDueAt();
       if (next) delays.push(next - clock);
     }
     await delivery.stop();
     expect(calls).toBe(3);
-    expect(services.outbox.depth()).toBe(0);
+    expect(store.outbox.depth()).toBe(0);
     expect(delays).toHaveLength(2);
     expect(delays[1]).toBeGreaterThan(delays[0]);
   });
 
   it('drops an item the backend refuses with a 4xx instead of retrying it forever', async () => {
-    const { app, services, port, worker } = await setup();
+    const { app, store, port, worker } = await setup();
     await signup(app);
     const backend = await backendOn(port);
     backend.respondWith((req, res) => res.status(422).json({ error: 'nope' }));
@@ -135,28 +135,28 @@ describe('outbox', () => {
     await delivery.flush();
     await delivery.stop();
     expect(backend.received).toHaveLength(1);
-    expect(services.outbox.depth()).toBe(0);
+    expect(store.outbox.depth()).toBe(0);
   });
 
   it('delivers after a restart of the site', async () => {
     const first = await setup();
     await signup(first.app);
-    first.services.close();
+    first.store.close();
     opened.length = 0;
 
-    const services = openStore(first.config, now);
-    opened.push(services);
+    const store = openStore(first.config, now);
+    opened.push(store);
     const backend = await backendOn(first.port);
-    const delivery = startOutboxWorker({ outbox: services.outbox, backendUrl: first.config.backendUrl!, timeoutMs: 500, logger: silent, pollMs: 60_000 });
+    const delivery = startOutboxWorker({ outbox: store.outbox, backendUrl: first.config.backendUrl!, timeoutMs: 500, logger: silent, pollMs: 60_000 });
     clock += 10_000;
     await delivery.flush();
     await delivery.stop();
     expect(backend.received).toHaveLength(1);
-    expect(services.outbox.depth()).toBe(0);
+    expect(store.outbox.depth()).toBe(0);
   });
 
   it('finishes a signup whose visitor disconnected, and queues it if the backend then fails', async () => {
-    const { app, services, port } = await setup();
+    const { app, store, port } = await setup();
     const backend = await backendOn(port);
     backend.respondWith(() => new Promise(() => {})); // takes longer than UPSTREAM_TIMEOUT_MS (500)
     const { server, port: sitePort } = await listen(app);
@@ -166,10 +166,10 @@ describe('outbox', () => {
     client.end(body);
     await until('the backend has the signup', () => backend.received.length === 1);
     client.destroy(); // the visitor closes the tab while the backend is still thinking
-    await until('the timed-out signup is queued', () => services.outbox.depth() === 1);
+    await until('the timed-out signup is queued', () => store.outbox.depth() === 1);
     server.close();
     expect(backend.received).toHaveLength(1);
-    expect(services.outbox.all().map((i) => i.request.fields)).toEqual([[['email', 'gone@example.org'], ['description', '']]]);
+    expect(store.outbox.all().map((i) => i.request.fields)).toEqual([[['email', 'gone@example.org'], ['description', '']]]);
   });
 
   it('backs off exponentially, capped at about five minutes', () => {

@@ -7,8 +7,8 @@ import { testConfig } from '../../support/config';
 
 function limitedApp(limit: string) {
   const config = testConfig({ SIGNUP_RATE_LIMIT: limit });
-  const services = openStore(config);
-  return { app: createApp(config, { store: services }), services };
+  const store = openStore(config);
+  return { app: createApp(config, { store }), store };
 }
 
 const signup = (app: ReturnType<typeof createApp>, i: number, ip = '203.0.113.1') =>
@@ -16,14 +16,14 @@ const signup = (app: ReturnType<typeof createApp>, i: number, ip = '203.0.113.1'
 
 describe('rate limit on form submissions', () => {
   it('answers 429 JSON with Retry-After once an IP is over SIGNUP_RATE_LIMIT per minute', async () => {
-    const { app, services } = limitedApp('3');
+    const { app, store } = limitedApp('3');
     for (let i = 0; i < 3; i++) expect((await signup(app, i)).status).toBe(201);
     const over = await signup(app, 99);
     expect(over.status).toBe(429);
     expect(over.body).toEqual({ error: expect.stringMatching(/too many/i) });
     expect(Number(over.headers['retry-after'])).toBeGreaterThan(0);
     expect(Number(over.headers['retry-after'])).toBeLessThanOrEqual(60);
-    expect(services.signups.count()).toBe(3);
+    expect(store.signups.count()).toBe(3);
   });
 
   it('shares one budget between the API endpoints and the native form', async () => {
@@ -60,8 +60,8 @@ describe('rate limit on form submissions', () => {
   });
 
   it('is off with SIGNUP_RATE_LIMIT=0', async () => {
-    const { app, services } = limitedApp('0');
+    const { app, store } = limitedApp('0');
     for (let i = 0; i < 30; i++) expect((await signup(app, i)).status).toBe(201);
-    expect(services.signups.count()).toBe(30);
+    expect(store.signups.count()).toBe(30);
   });
 });

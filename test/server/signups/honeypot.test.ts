@@ -10,26 +10,26 @@ import { capturingLogger, testConfig } from '../../support/config';
 describe('honeypot', () => {
   it('answers the API like a real signup but stores nothing', async () => {
     const config = testConfig();
-    const services = openStore(config);
+    const store = openStore(config);
     const { logger, lines } = capturingLogger();
-    const app = createApp(config, { store: services, logger });
+    const app = createApp(config, { store, logger });
     const bot = await request(app).post('/api/subscriptions').field('email', 'bot@example.org').field(HONEYPOT_FIELD, 'http://spam.example');
     const human = await request(app).post('/api/subscriptions').field('email', 'human@example.org').field(HONEYPOT_FIELD, '');
     expect([bot.status, bot.body]).toEqual([201, { email: 'bot@example.org' }]);
     expect([human.status, human.body]).toEqual([201, { email: 'human@example.org' }]);
-    expect(services.signups.list().map((r) => r.email)).toEqual(['human@example.org']);
+    expect(store.signups.list().map((r) => r.email)).toEqual(['human@example.org']);
     expect(lines.filter((l) => l.includes('"event":"honeypot"'))).toHaveLength(1);
     expect(lines.join('\n')).not.toContain('spam.example');
   });
 
   it('redirects the native form to the joined view but stores nothing', async () => {
     const config = testConfig();
-    const services = openStore(config);
-    const app = createApp(config, { store: services });
+    const store = openStore(config);
+    const app = createApp(config, { store });
     const res = await request(app).post('/?index').field('email', 'bot@example.org').field('description', 'hi').field(HONEYPOT_FIELD, 'x');
     expect(res.status).toBe(303);
     expect(res.headers.location).toBe('/?joined');
-    expect(services.signups.count()).toBe(0);
+    expect(store.signups.count()).toBe(0);
   });
 
   it('never forwards a honeypot submission to the backend', async () => {

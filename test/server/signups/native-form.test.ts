@@ -8,19 +8,19 @@ import { testConfig } from '../../support/config';
 
 function embedded() {
   const config = testConfig();
-  const services = openStore(config);
-  return { app: createApp(config, { store: services }), services };
+  const store = openStore(config);
+  return { app: createApp(config, { store }), store };
 }
 
 const post = (app: ReturnType<typeof createApp>) => request(app).post('/?index');
 
 describe('native waitlist form POST', () => {
   it('records a valid submission and redirects with 303 to the joined view', async () => {
-    const { app, services } = embedded();
+    const { app, store } = embedded();
     const res = await post(app).field('email', 'zoë@example.org').field('description', 'github.com/zoe');
     expect(res.status).toBe(303);
     expect(res.headers.location).toBe('/?joined');
-    expect(services.signups.list()).toEqual([expect.objectContaining({ email: 'zoë@example.org', description: 'github.com/zoe' })]);
+    expect(store.signups.list()).toEqual([expect.objectContaining({ email: 'zoë@example.org', description: 'github.com/zoe' })]);
 
     const joined = await request(app).get(res.headers.location);
     expect(joined.status).toBe(200);
@@ -30,43 +30,43 @@ describe('native waitlist form POST', () => {
   });
 
   it('re-renders the form with status 400, the product §5 messages and what the visitor typed', async () => {
-    const { app, services } = embedded();
+    const { app, store } = embedded();
     const res = await post(app).field('email', '').field('description', '');
     expect(res.status).toBe(400);
     expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(res.text).toContain('Email address is required');
     expect(res.text).toContain('>Required<');
     expect(res.text).toMatch(/<input[^>]*aria-invalid="true"[^>]*name="email"/);
-    expect(services.signups.count()).toBe(0);
+    expect(store.signups.count()).toBe(0);
 
     const typed = await post(app).field('email', 'not an email').field('description', 'I love <org>');
     expect(typed.status).toBe(400);
     expect(typed.text).toMatch(/<input[^>]*aria-invalid="true"[^>]*autofocus=""[^>]*name="email"[^>]*value="not an email"/);
     expect(typed.text).toContain('I love &lt;org&gt;</textarea>');
-    expect(services.signups.count()).toBe(0);
+    expect(store.signups.count()).toBe(0);
   });
 
   it('applies the store limits with a message on the field', async () => {
-    const { app, services } = embedded();
+    const { app, store } = embedded();
     const res = await post(app).field('email', 'a@b.co').field('description', 'x'.repeat(2001));
     expect(res.status).toBe(400);
     expect(res.text).toContain('Description is longer than 2000 characters');
-    expect(services.signups.count()).toBe(0);
+    expect(store.signups.count()).toBe(0);
   });
 
   it('accepts urlencoded posts too (older browsers, curl)', async () => {
-    const { app, services } = embedded();
+    const { app, store } = embedded();
     const res = await post(app).type('form').send('email=a%40b.co&description=me');
     expect(res.status).toBe(303);
-    expect(services.signups.count()).toBe(1);
+    expect(store.signups.count()).toBe(1);
   });
 
   it('refuses a file part with 4xx JSON and stores nothing', async () => {
-    const { app, services } = embedded();
+    const { app, store } = embedded();
     const res = await post(app).field('email', 'a@b.co').attach('f', Buffer.from('x'), 'x.txt');
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ error: 'File uploads are not accepted' });
-    expect(services.signups.count()).toBe(0);
+    expect(store.signups.count()).toBe(0);
   });
 
   it('shows a browser that posted something unacceptable an HTML page with a way back', async () => {
@@ -81,12 +81,12 @@ describe('native waitlist form POST', () => {
   it('forwards to the backend as the API does, and queues when the backend is down', async () => {
     const port = await closedPort();
     const config = testConfig({ BACKEND_URL: `http://127.0.0.1:${port}` });
-    const services = openStore(config);
-    const app = createApp(config, { store: services });
+    const store = openStore(config);
+    const app = createApp(config, { store });
 
     const queued = await post(app).field('email', 'a@b.co').field('description', 'while down');
     expect(queued.status).toBe(303);
-    expect(services.outbox.all().map((i) => [i.request.path, i.request.fields])).toEqual([['/api/subscriptions', [['email', 'a@b.co'], ['description', 'while down']]]]);
+    expect(store.outbox.all().map((i) => [i.request.path, i.request.fields])).toEqual([['/api/subscriptions', [['email', 'a@b.co'], ['description', 'while down']]]]);
 
     const backend = await startBackend(port);
     try {
@@ -95,7 +95,7 @@ describe('native waitlist form POST', () => {
       expect(backend.received.map((r) => [r.url, r.fields])).toEqual([['/api/subscriptions', { email: 'c@d.co', description: 'while up' }]]);
     } finally {
       await backend.close();
-      services.close();
+      store.close();
     }
   });
 

@@ -22,12 +22,12 @@ describe('durability under kill -9', () => {
     agent.destroy();
 
     expect(statuses.every((s) => s === 201)).toBe(true);
-    const services = openStore({ dataDir });
+    const store = openStore({ dataDir });
     try {
-      expect(services.signups.count()).toBe(200);
-      expect(new Set(services.signups.list().map((r) => r.email))).toEqual(new Set(emails));
+      expect(store.signups.count()).toBe(200);
+      expect(new Set(store.signups.list().map((r) => r.email))).toEqual(new Set(emails));
     } finally {
-      services.close();
+      store.close();
     }
   });
 
