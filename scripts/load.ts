@@ -51,7 +51,7 @@ export async function runLoad({ seconds, connections }: { seconds: number; conne
       });
       return instance;
     };
-    // Warm-up first, so the RSS baseline includes JIT code and the page cache.
+    // Warm-up first, so the RSS baseline includes JIT code and the prerendered pages.
     await run(Math.min(3, seconds));
     const rssBefore = site.rss();
     const statuses: Record<string, number> = {};

@@ -1,5 +1,5 @@
 // Operator CLI for the embedded waitlist: `npm run waitlist -- <command>` (uses DATA_DIR).
-// In the Docker image: `node dist/server/signups.js <command>`.
+// In the Docker image: `node dist/server/waitlist.js <command>`.
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config';
 import { openStore, type Store } from '../store';
@@ -19,7 +19,7 @@ Options:
   --since DATE           only signups created at or after DATE (e.g. 2026-11-01)
   -h, --help             show this help
 
-The database is DATA_DIR/signups.db (DATA_DIR defaults to ./data).
+The database is DATA_DIR/waitlist.db (DATA_DIR defaults to ./data).
 `;
 
 export class UsageError extends Error {}
