@@ -12,19 +12,14 @@ import './styles/app.css';
 const router = createBrowserRouter(routes);
 const publicConfig = readEmbeddedPublicConfig(document);
 
-function hydrate(): void {
-  // As a transition, hydration yields to the browser every few milliseconds instead of holding
-  // the main thread in one long task (the page is already visible and usable as server HTML).
-  startTransition(() => {
-    hydrateRoot(
-      document.getElementById('root')!,
-      <PublicConfigProvider value={publicConfig}>
-        <RouterProvider router={router} />
-      </PublicConfigProvider>,
-    );
-  });
-}
-
-// After the next frame is painted: the server HTML is complete, so the visitor sees it first and
-// hydration's CPU never delays the first (and largest) paint.
-requestAnimationFrame(() => setTimeout(hydrate, 0));
+// The server document adds this script after its first paint (server/pages/document.tsx).
+// As a transition, hydration yields to the browser every few milliseconds instead of holding
+// the main thread in one long task (the page is already visible and usable as server HTML).
+startTransition(() => {
+  hydrateRoot(
+    document.getElementById('root')!,
+    <PublicConfigProvider value={publicConfig}>
+      <RouterProvider router={router} />
+    </PublicConfigProvider>,
+  );
+});

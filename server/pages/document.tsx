@@ -16,6 +16,14 @@ function scriptSafeJson(value: unknown): string {
   return JSON.stringify(value).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026');
 }
 
+/** Adds the entry scripts once the browser has painted the server HTML. */
+function scriptLoader(scripts: string[]): string {
+  return (
+    `requestAnimationFrame(()=>setTimeout(()=>{for(const src of ${scriptSafeJson(scripts)}){` +
+    `const s=document.createElement('script');s.type='module';s.src=src;document.head.append(s)}}))`
+  );
+}
+
 export interface DocumentProps {
   /** Absolute URL of this page without its query (canonical link, og:url). */
   canonicalUrl: string;
@@ -61,11 +69,10 @@ export function Document({ canonicalUrl, origin, assets, publicConfig, nonce, ch
         {assets.preloads.map((href) => (
           <link key={href} rel="modulepreload" href={href} nonce={nonce} />
         ))}
-        {/* The page is complete as HTML; the script only hydrates it, so it must not compete with
-            the first paint (Lighthouse counts a high-priority script as render-blocking). */}
-        {assets.scripts.map((src) => (
-          <script key={src} type="module" src={src} nonce={nonce} fetchPriority="low" />
-        ))}
+        {/* The page is complete as HTML and the script only hydrates it, so the script is asked
+            for after the first frame is painted: it never competes with the first (and largest)
+            paint. The policy allows the loader by nonce or hash, and the file by 'self'. */}
+        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: scriptLoader(assets.scripts) }} />
       </head>
       <body>
         <div id="root">{children}</div>
