@@ -10,11 +10,11 @@ import { apiDoor } from './api/router';
 import { isApiUrl } from './api/routes';
 import { publicConfigOf, type Config } from './config';
 import { healthCheck } from './health';
-import { readBody, type Middleware } from './http/body';
+import { readBody } from './http/body';
 import { compileTrust } from './http/client';
-import { CROSS_SITE_REFUSED, crossSiteCheck } from './http/cross-site';
+import { refuseCrossSite } from './http/cross-site';
 import { CONTENT_TYPES, HttpError, sendText, statusAndMessage } from './http/errors';
-import { contextOf, frontDoor } from './http/front-door';
+import { frontDoor } from './http/front-door';
 import { signupRateLimit } from './http/rate-limit';
 import { securityHeaders } from './http/security-headers';
 import { createLogger, type Logger } from './logger';
@@ -46,7 +46,7 @@ export function createApp(config: Config, deps: AppDeps = {}) {
   // Shared by every door that takes a signup or another form.
   const submitSignup = createSubmitSignup(config, store, logger);
   const limitSubmissions = signupRateLimit(config, logger);
-  const allowCrossSite = crossSiteCheck(config);
+  const sameSiteOnly = refuseCrossSite(config, logger);
 
   const renderer = createRenderer({
     assets,
@@ -86,7 +86,6 @@ export function createApp(config: Config, deps: AppDeps = {}) {
 
   // The waitlist form without JavaScript: a native POST to /?index (docs/product.md §4,
   // docs/decisions/0006-no-javascript.md), refused cross-site before anything is read or counted.
-  const sameSiteOnly: Middleware = (req, _res, next) => next(allowCrossSite(req, contextOf(req).client) ? undefined : new HttpError(403, CROSS_SITE_REFUSED));
   app.post('/', sameSiteOnly, limitSubmissions, readBody, form.read, renderer.streamPage);
 
   // Everything else is a page, rendered by React on the server for this request.
@@ -104,7 +103,7 @@ export function createApp(config: Config, deps: AppDeps = {}) {
     sendText(res, status, CONTENT_TYPES.text, message);
   });
 
-  const api = apiDoor({ config, signups: store.signups, submitSignup, limitSubmissions, allowCrossSite, logger });
+  const api = apiDoor({ config, signups: store.signups, submitSignup, limitSubmissions, refuseCrossSite: sameSiteOnly, logger });
   return frontDoor({
     trust,
     securityHeaders: headers.fixed,

@@ -5,10 +5,7 @@
 // the signup road, the embedded activation, or the backend proxy. Every error is JSON.
 import type { ServerResponse } from 'node:http';
 import type { Config } from '../config';
-import { loggedPath } from '../http/access-log';
 import { readBody, type BodyRequest, type Middleware } from '../http/body';
-import type { CrossSiteCheck } from '../http/cross-site';
-import { CROSS_SITE_REFUSED } from '../http/cross-site';
 import { HttpError, sendJsonError, statusAndMessage } from '../http/errors';
 import type { RequestContext } from '../http/front-door';
 import { decodeApiPath } from '../http/safe-path';
@@ -26,13 +23,20 @@ interface ApiDeps {
   submitSignup: SubmitSignup;
   /** The per-IP budget for form submissions, shared with the native form. */
   limitSubmissions: Middleware;
-  allowCrossSite: CrossSiteCheck;
+  /** The cross-site check, shared with the native form. */
+  refuseCrossSite: Middleware;
   logger: Logger;
 }
 
 type Endpoint = (req: BodyRequest, res: ServerResponse, context: RequestContext, route?: ApiRoute) => Promise<void>;
 
-const isSafe = (method: string | undefined) => method === 'GET' || method === 'HEAD';
+const noLimit: Middleware = (_req, _res, next) => next();
+
+/** Runs connect-style steps one after another; the first error, or the end, goes to `done`. */
+function inOrder(steps: Middleware[], req: BodyRequest, res: ServerResponse, done: (err?: unknown) => void): void {
+  const from = (index: number) => (err?: unknown) => (err || index === steps.length ? done(err) : steps[index](req, res, from(index + 1)));
+  from(0)();
+}
 
 /** Without BACKEND_URL: the two routes of docs/product.md §7, and clear JSON for anything else. */
 function embeddedEndpoints(signups: Signups, signup: Endpoint): Endpoint {
@@ -47,7 +51,7 @@ function embeddedEndpoints(signups: Signups, signup: Endpoint): Endpoint {
   };
 }
 
-export function apiDoor({ config, signups, submitSignup, limitSubmissions, allowCrossSite, logger }: ApiDeps) {
+export function apiDoor({ config, signups, submitSignup, limitSubmissions, refuseCrossSite, logger }: ApiDeps) {
   const signup = signupEndpoint(submitSignup);
   const { backendUrl } = config;
   const proxy = backendUrl ? proxyEndpoint({ ...config, backendUrl }, logger) : undefined;
@@ -65,18 +69,11 @@ export function apiDoor({ config, signups, submitSignup, limitSubmissions, allow
     const path = decodeApiPath(req.url!.split('?')[0]);
     if (path === null) return failed(res, new HttpError(400, 'Invalid API path'));
     const route = routeOf(path);
-    if (!isSafe(req.method) && !allowCrossSite(req, context.client)) {
-      logger.warn({ event: 'cross-site-refused', path: loggedPath(req.url) }, 'refused a cross-site request');
-      return failed(res, new HttpError(403, CROSS_SITE_REFUSED));
-    }
-    // Counted before the body is even read, so a flood costs little.
-    const limit: Middleware = req.method === 'POST' && route !== undefined ? limitSubmissions : (_req, _res, next) => next();
-    limit(req, res, (limitError) => {
-      if (limitError) return failed(res, limitError);
-      readBody(req, res, (bodyError) => {
-        if (bodyError) return failed(res, bodyError);
-        endpoint(req, res, context, route).catch((err: unknown) => failed(res, err));
-      });
+    // Refused and counted before the body is even read, so a flood costs little.
+    const limit = req.method === 'POST' && route !== undefined ? limitSubmissions : noLimit;
+    inOrder([refuseCrossSite, limit, readBody], req, res, (err) => {
+      if (err) return failed(res, err);
+      endpoint(req, res, context, route).catch((error: unknown) => failed(res, error));
     });
   };
 }

@@ -5,7 +5,12 @@
 // Checked before the body is read, so a refusal costs nothing and is not charged to the limit.
 import type { IncomingMessage } from 'node:http';
 import type { Config } from '../config';
+import type { Logger } from '../logger';
+import { loggedPath } from './access-log';
+import type { Middleware } from './body';
 import type { Client } from './client';
+import { HttpError } from './errors';
+import { contextOf } from './front-door';
 
 export const CROSS_SITE_REFUSED = 'Cross-site form submissions are not accepted';
 
@@ -26,5 +31,18 @@ export function crossSiteCheck(config: Pick<Config, 'siteUrl' | 'allowedOrigins'
     if (origin === 'null') return false;
     const from = normal(origin);
     return from === (siteOrigin ?? normal(client.origin)) || allowed.has(from);
+  };
+}
+
+/**
+ * The check as one step of a door: GET and HEAD change nothing and pass; a refusal is logged and
+ * raised as a 403 that the door writes its own way (JSON for the API, a page for the form).
+ */
+export function refuseCrossSite(config: Pick<Config, 'siteUrl' | 'allowedOrigins'>, logger: Logger): Middleware {
+  const allow = crossSiteCheck(config);
+  return (req, _res, next) => {
+    if (req.method === 'GET' || req.method === 'HEAD' || allow(req, contextOf(req).client)) return next();
+    logger.warn({ event: 'cross-site-refused', path: loggedPath(req.url) }, 'refused a cross-site request');
+    next(new HttpError(403, CROSS_SITE_REFUSED));
   };
 }

@@ -6,7 +6,7 @@ import path from 'node:path';
 import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
 import type { AssetManifest } from '../../shared/manifest';
 import { CONTENT_TYPES, sendText } from '../http/errors';
-import { ASSETS_DIR, ASSETS_URL_PREFIX, CLIENT_BUILD_DIR, MANIFEST_PATH, PUBLIC_DIR } from '../paths';
+import { ASSETS_DIR, CLIENT_BUILD_DIR, MANIFEST_PATH, PUBLIC_DIR } from '../paths';
 
 const ONE_YEAR_S = 31_536_000;
 const PUBLIC_MAX_AGE_S = 3600;
