@@ -49,6 +49,7 @@ function addressedTo(req: IncomingMessage, trust: TrustProxy): { protocol: strin
 /** Lazy: most requests (pages from the prerendered store, assets) never need any of it. */
 export function clientOf(req: IncomingMessage, trust: TrustProxy): Client {
   let ip: string | undefined;
+  let forwarded: ForwardedHeaders | undefined;
   let target: { protocol: string; host: string | undefined } | undefined;
   const to = () => (target ??= addressedTo(req, trust));
   return {
@@ -60,10 +61,11 @@ export function clientOf(req: IncomingMessage, trust: TrustProxy): Client {
       return `${protocol}://${host ?? 'localhost'}`;
     },
     get forwarded() {
+      if (forwarded) return forwarded;
       const { protocol, host } = to();
       // The trusted chain of addresses, farthest first, ending with our peer.
       const chain = proxyaddr.all(req, trust as Trust).reverse().filter(Boolean);
-      return { 'x-forwarded-for': chain.join(', '), 'x-forwarded-proto': protocol, ...(host ? { 'x-forwarded-host': host } : {}) };
+      return (forwarded = { 'x-forwarded-for': chain.join(', '), 'x-forwarded-proto': protocol, ...(host ? { 'x-forwarded-host': host } : {}) });
     },
   };
 }

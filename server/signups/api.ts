@@ -10,7 +10,7 @@ import type { SubmitSignup } from './submit';
 
 export function signupEndpoint(submitSignup: SubmitSignup) {
   return async (req: BodyRequest, res: ServerResponse, { client }: RequestContext): Promise<void> => {
-    const outcome = await submitSignup(fieldsOf(req), { forwarded: client.forwarded, path: req.url });
+    const outcome = await submitSignup(fieldsOf(req), { client, path: req.url });
     switch (outcome.kind) {
       case 'invalid':
         throw new HttpError(400, outcome.message);

@@ -21,7 +21,7 @@ export function nativeForm(submitSignup: SubmitSignup, logger: Logger) {
     const values: WaitlistFields = { email: asText(fields.email).trim(), description: asText(fields.description) };
     const errors = validateWaitlist(values);
     if (hasErrors(errors)) return { ok: false, values, errors };
-    const outcome = await submitSignup(fields, { forwarded: contextOf(req).client.forwarded });
+    const outcome = await submitSignup(fields, { client: contextOf(req).client });
     if (outcome.kind !== 'invalid') return { ok: true };
     return { ok: false, values, errors: { [outcome.field]: outcome.message } };
   }

@@ -9,7 +9,7 @@ import { checkSignup, isHoneypotFilled } from '../../shared/signup';
 import type { Config } from '../config';
 import { postSignup, type BackendAnswer, type SignupRequest } from '../delivery/backend-client';
 import type { FormFields } from '../http/body';
-import type { ForwardedHeaders } from '../http/client';
+import type { Client } from '../http/client';
 import type { Logger } from '../logger';
 import type { Store } from '../store';
 
@@ -23,7 +23,8 @@ export type SignupOutcome =
 
 /** Where a signup came from, as far as the backend needs to know. */
 export interface SignupOrigin {
-  forwarded: ForwardedHeaders;
+  /** Read only when the signup goes to the backend (its X-Forwarded-* headers). */
+  client: Pick<Client, 'forwarded'>;
   /** The API path and query the visitor posted to; the native form posts to the API's path. */
   path?: string;
 }
@@ -70,7 +71,7 @@ export function createSubmitSignup(config: Pick<Config, 'backendUrl' | 'backendT
         ['email', email],
         ['description', description],
       ],
-      forwarded: from.forwarded,
+      forwarded: from.client.forwarded,
       idempotencyKey: randomUUID(),
     });
   };
