@@ -2,40 +2,19 @@
 // worker delivers them, exactly once, to a real multer backend on 127.0.0.1.
 import http from 'node:http';
 import request from 'supertest';
-import { createApp } from '../../../server/app';
-import { createLogger } from '../../../server/logger';
-import { startOutboxWorker } from '../../../server/delivery/outbox-worker';
-import { openStore, type Store } from '../../../server/store';
-import { closedPort, startBackend, type TestBackend } from '../../support/backend';
+import type { createApp } from '../../../server/app';
+import { closedPort } from '../../support/backend';
 import { testConfig } from '../../support/config';
 import { listen } from '../../support/http';
+import { outboxSites } from '../../support/outbox-site';
 import { until } from '../../support/wait';
 
-const silent = createLogger({ logLevel: 'silent' });
-let clock = Date.now();
-const now = () => clock;
-const opened: Store[] = [];
-const backends: TestBackend[] = [];
+const { clock, storeFor, site, backendOn } = outboxSites();
 
-afterEach(async () => {
-  for (const s of opened.splice(0)) s.close();
-  for (const b of backends.splice(0)) await b.close();
-});
-
+/** The site in front of a backend on `backendPort`, by default one that refuses connections. */
 async function setup(backendPort?: number) {
   const port = backendPort ?? (await closedPort());
-  const config = testConfig({ BACKEND_URL: `http://127.0.0.1:${port}`, UPSTREAM_TIMEOUT_MS: '500' });
-  const store = openStore(config, now);
-  opened.push(store);
-  const app = createApp(config, { store, logger: silent });
-  const worker = () => startOutboxWorker({ outbox: store.outbox, backendUrl: config.backendUrl!, timeoutMs: 500, logger: silent, pollMs: 60_000 });
-  return { config, store, app, port, worker };
-}
-
-async function backendOn(port: number) {
-  const backend = await startBackend(port);
-  backends.push(backend);
-  return backend;
+  return { ...site(port), port };
 }
 
 const signup = (app: ReturnType<typeof createApp>, email = 'zoë@example.org') =>
@@ -93,7 +72,7 @@ describe('outbox', () => {
     await request(app).post('/api/subscriptions?source=landing').type('form').send('email=a%40b.co');
     const backend = await backendOn(port);
     const delivery = worker();
-    clock += 10_000;
+    clock.now += 10_000;
     await Promise.all([delivery.flush(), delivery.flush(), delivery.flush()]);
     await delivery.flush();
     await delivery.stop();
@@ -113,10 +92,10 @@ describe('outbox', () => {
     const delivery = worker();
     const delays: number[] = [];
     for (let round = 0; round < 3; round++) {
-      clock = store.outbox.nextDueAt()!;
+      clock.now = store.outbox.nextDueAt()!;
       await delivery.flush();
       const next = store.outbox.nextDueAt();
-      if (next) delays.push(next - clock);
+      if (next) delays.push(next - clock.now);
     }
     await delivery.stop();
     expect(calls).toBe(3);
@@ -131,7 +110,7 @@ describe('outbox', () => {
     const backend = await backendOn(port);
     backend.respondWith((req, res) => res.status(422).json({ error: 'nope' }));
     const delivery = worker();
-    clock += 10_000;
+    clock.now += 10_000;
     await delivery.flush();
     await delivery.stop();
     expect(backend.received).toHaveLength(1);
@@ -142,13 +121,11 @@ describe('outbox', () => {
     const first = await setup();
     await signup(first.app);
     first.store.close();
-    opened.length = 0;
 
-    const store = openStore(first.config, now);
-    opened.push(store);
+    const store = storeFor(first.config);
     const backend = await backendOn(first.port);
-    const delivery = startOutboxWorker({ outbox: store.outbox, backendUrl: first.config.backendUrl!, timeoutMs: 500, logger: silent, pollMs: 60_000 });
-    clock += 10_000;
+    const delivery = first.worker(store.outbox);
+    clock.now += 10_000;
     await delivery.flush();
     await delivery.stop();
     expect(backend.received).toHaveLength(1);
@@ -173,14 +150,13 @@ describe('outbox', () => {
   });
 
   it('backs off exponentially, capped at about five minutes', () => {
-    const store = openStore(testConfig(), now);
-    opened.push(store);
+    const store = storeFor(testConfig());
     const random = jest.spyOn(Math, 'random').mockReturnValue(0.5); // the middle of the ±20 % jitter
     try {
       store.outbox.enqueue({ path: '/api/subscriptions', fields: [['email', 'a@b.co']], forwarded: {}, idempotencyKey: 'k-1' });
       const failOnce = () => {
         store.outbox.failed(store.outbox.all()[0], 'status 503');
-        return store.outbox.nextDueAt()! - clock;
+        return store.outbox.nextDueAt()! - clock.now;
       };
       const delays = Array.from({ length: 12 }, failOnce);
       expect(delays.slice(0, 4)).toEqual([2000, 4000, 8000, 16000]);

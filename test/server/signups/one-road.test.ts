@@ -3,40 +3,15 @@
 // the outbox), the backend gets the same request: the checked fields as multipart, the visitor's
 // X-Forwarded-* and one Idempotency-Key. Checked against a real multer backend on 127.0.0.1.
 import request from 'supertest';
-import { createApp } from '../../../server/app';
-import { startOutboxWorker } from '../../../server/delivery/outbox-worker';
-import { createLogger } from '../../../server/logger';
-import { openStore, type Store } from '../../../server/store';
+import type { createApp } from '../../../server/app';
 import { checkSignup, HONEYPOT_FIELD } from '../../../shared/signup';
-import { closedPort, startBackend, type Received, type TestBackend } from '../../support/backend';
-import { testConfig } from '../../support/config';
+import { closedPort, type Received } from '../../support/backend';
+import { outboxSites } from '../../support/outbox-site';
 
-const silent = createLogger({ logLevel: 'silent' });
-let clock = Date.now();
-const now = () => clock;
-const opened: Store[] = [];
-const backends: TestBackend[] = [];
-
-afterEach(async () => {
-  for (const store of opened.splice(0)) store.close();
-  for (const backend of backends.splice(0)) await backend.close();
-});
-
-async function backendOn(port = 0) {
-  const backend = await startBackend(port);
-  backends.push(backend);
-  return backend;
-}
+const { clock, site: outboxSite, backendOn } = outboxSites();
 
 /** The site in front of BACKEND_URL on `port` (or, without one, in embedded mode). */
-function site(backendPort?: number) {
-  const config = testConfig(backendPort === undefined ? {} : { BACKEND_URL: `http://127.0.0.1:${backendPort}`, UPSTREAM_TIMEOUT_MS: '2000' });
-  const store = openStore(config, now);
-  opened.push(store);
-  const app = createApp(config, { store, logger: silent });
-  const worker = () => startOutboxWorker({ outbox: store.outbox, backendUrl: config.backendUrl!, timeoutMs: 2000, logger: silent, pollMs: 60_000 });
-  return { app, store, worker };
-}
+const site = (backendPort?: number) => outboxSite(backendPort, 2000);
 
 type App = ReturnType<typeof createApp>;
 
@@ -145,7 +120,7 @@ describe('the outbox sends what the first attempt sent', () => {
     expect(store.outbox.depth()).toBe(1);
 
     const delivery = worker();
-    clock = store.outbox.nextDueAt()!;
+    clock.now = store.outbox.nextDueAt()!;
     await delivery.flush();
     await delivery.stop();
 
@@ -175,7 +150,7 @@ describe('the outbox sends what the first attempt sent', () => {
 
     const backend = await backendOn(port);
     const delivery = worker();
-    clock = store.outbox.nextDueAt()!;
+    clock.now = store.outbox.nextDueAt()!;
     await delivery.flush();
     await delivery.stop();
 
