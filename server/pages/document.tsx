@@ -2,8 +2,8 @@
 // hydrates only #root, so everything outside it is server-only and may differ per request.
 import type { ReactNode } from 'react';
 import { PUBLIC_CONFIG_ELEMENT_ID } from '../../client/public-config';
-import type { AssetManifest } from '../../shared/manifest';
 import type { PublicConfig } from '../../shared/public-config';
+import type { PageAssets } from './static-files';
 
 const SITE_DESCRIPTION =
   'OrgNote: a free, open-source note-taking app for org-mode lovers, built on the Zettelkasten idea. Join the waitlist.';
@@ -29,8 +29,8 @@ export interface DocumentProps {
   canonicalUrl: string;
   /** Public origin of the site, for absolute image URLs in social cards. */
   origin: string;
-  /** `css`: the stylesheet's text, inlined (its hash is in the page policy); otherwise linked. */
-  assets: AssetManifest & { css?: string };
+  /** The stylesheet comes as text and goes inline (its hash is in the page policy). */
+  assets: PageAssets;
   publicConfig: PublicConfig;
   /** CSP nonce for the scripts; none when the page's policy lists script hashes instead. */
   nonce?: string;
@@ -61,11 +61,7 @@ export function Document({ canonicalUrl, origin, assets, publicConfig, nonce, ch
         <meta name="twitter:title" content={SOCIAL_TITLE} />
         <meta name="twitter:description" content={SITE_DESCRIPTION} />
         <meta name="twitter:image" content={`${origin}${SOCIAL_IMAGE.path}`} />
-        {assets.css !== undefined ? (
-          <style dangerouslySetInnerHTML={{ __html: assets.css }} />
-        ) : (
-          assets.styles.map((href) => <link key={href} rel="stylesheet" href={href} />)
-        )}
+        {assets.css && <style dangerouslySetInnerHTML={{ __html: assets.css }} />}
         {assets.preloads.map((href) => (
           <link key={href} rel="modulepreload" href={href} nonce={nonce} />
         ))}
