@@ -36,36 +36,67 @@ function firstValue(header: string | string[] | undefined): string | undefined {
   return value?.split(',')[0].trim() || undefined;
 }
 
-function addressedTo(req: IncomingMessage, trust: TrustProxy): { protocol: string; host: string | undefined } {
+/**
+ * Whether our peer may report the hop before it. Asked once per connection, not per request:
+ * proxy-addr parses the address on every call, and keep-alive connections (a reverse proxy's, a
+ * browser's) carry many requests.
+ */
+const peerTrusted = new WeakMap<object, boolean>();
+
+function trustsPeer(req: IncomingMessage, trust: TrustProxy): boolean {
+  let trusted = peerTrusted.get(req.socket);
+  if (trusted === undefined) peerTrusted.set(req.socket, (trusted = trust(req.socket.remoteAddress, 0)));
+  return trusted;
+}
+
+interface Target {
+  protocol: string;
+  host: string | undefined;
+}
+
+function addressedTo(req: IncomingMessage, trust: TrustProxy): Target {
   const direct = (req.socket as TLSSocket).encrypted ? 'https' : 'http';
   const host = req.headers.host || undefined;
-  if (!trust(req.socket.remoteAddress, 0)) return { protocol: direct, host };
+  if (!trustsPeer(req, trust)) return { protocol: direct, host };
   return {
     protocol: firstValue(req.headers['x-forwarded-proto']) ?? direct,
     host: firstValue(req.headers['x-forwarded-host']) ?? host,
   };
 }
 
-/** Lazy: most requests (pages from the prerendered store, assets) never need any of it. */
+/** Lazy, one per request: most requests (prerendered pages, assets) need little or none of it. */
+class LazyClient implements Client {
+  #ip?: string;
+  #target?: Target;
+  #forwarded?: ForwardedHeaders;
+
+  constructor(
+    private readonly req: IncomingMessage,
+    private readonly trust: TrustProxy,
+  ) {}
+
+  get ip(): string {
+    return (this.#ip ??= proxyaddr(this.req, this.trust as Trust) ?? '');
+  }
+
+  get origin(): string {
+    const { protocol, host } = this.#addressedTo();
+    return `${protocol}://${host ?? 'localhost'}`;
+  }
+
+  get forwarded(): ForwardedHeaders {
+    if (this.#forwarded) return this.#forwarded;
+    const { protocol, host } = this.#addressedTo();
+    // The trusted chain of addresses, farthest first, ending with our peer.
+    const chain = proxyaddr.all(this.req, this.trust as Trust).reverse().filter(Boolean);
+    return (this.#forwarded = { 'x-forwarded-for': chain.join(', '), 'x-forwarded-proto': protocol, ...(host ? { 'x-forwarded-host': host } : {}) });
+  }
+
+  #addressedTo(): Target {
+    return (this.#target ??= addressedTo(this.req, this.trust));
+  }
+}
+
 export function clientOf(req: IncomingMessage, trust: TrustProxy): Client {
-  let ip: string | undefined;
-  let forwarded: ForwardedHeaders | undefined;
-  let target: { protocol: string; host: string | undefined } | undefined;
-  const to = () => (target ??= addressedTo(req, trust));
-  return {
-    get ip() {
-      return (ip ??= proxyaddr(req, trust as Trust) ?? '');
-    },
-    get origin() {
-      const { protocol, host } = to();
-      return `${protocol}://${host ?? 'localhost'}`;
-    },
-    get forwarded() {
-      if (forwarded) return forwarded;
-      const { protocol, host } = to();
-      // The trusted chain of addresses, farthest first, ending with our peer.
-      const chain = proxyaddr.all(req, trust as Trust).reverse().filter(Boolean);
-      return (forwarded = { 'x-forwarded-for': chain.join(', '), 'x-forwarded-proto': protocol, ...(host ? { 'x-forwarded-host': host } : {}) });
-    },
-  };
+  return new LazyClient(req, trust);
 }
