@@ -16,11 +16,18 @@ function scriptSafeJson(value: unknown): string {
   return JSON.stringify(value).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026');
 }
 
-/** Adds the entry scripts once the browser has painted the server HTML. */
+/**
+ * Adds the entry scripts once the browser reports the first contentful paint of the server HTML;
+ * where Paint Timing is missing, at the load event. (The load event alone can come before the
+ * paint: the page's few images are small.)
+ */
 function scriptLoader(scripts: string[]): string {
   return (
-    `requestAnimationFrame(()=>setTimeout(()=>{for(const src of ${scriptSafeJson(scripts)}){` +
-    `const s=document.createElement('script');s.type='module';s.src=src;document.head.append(s)}}))`
+    `(()=>{const go=()=>{for(const src of ${scriptSafeJson(scripts)}){` +
+    `const s=document.createElement('script');s.type='module';s.src=src;document.head.append(s)}};` +
+    `const P=self.PerformanceObserver;if(P&&(P.supportedEntryTypes||[]).includes('paint'))` +
+    `new P((list,observer)=>{if(list.getEntriesByName('first-contentful-paint').length){observer.disconnect();go()}}).observe({type:'paint',buffered:true});` +
+    `else addEventListener('load',go)})()`
   );
 }
 
@@ -66,8 +73,8 @@ export function Document({ canonicalUrl, origin, assets, publicConfig, nonce, ch
           <link key={href} rel="modulepreload" href={href} nonce={nonce} />
         ))}
         {/* The page is complete as HTML and the script only hydrates it, so the script is asked
-            for after the first frame is painted: it never competes with the first (and largest)
-            paint. The policy allows the loader by nonce or hash, and the file by 'self'. */}
+            for once the page has painted: it never competes with the first (and largest) paint.
+            The policy allows the loader by nonce or hash, and the file by 'self'. */}
         <script nonce={nonce} dangerouslySetInnerHTML={{ __html: scriptLoader(assets.scripts) }} />
       </head>
       <body>
