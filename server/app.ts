@@ -103,7 +103,7 @@ export function createApp(config: Config, deps: AppDeps = {}) {
     sendText(res, status, CONTENT_TYPES.text, message);
   });
 
-  const api = apiDoor({ config, signups: store.signups, submitSignup, limitSubmissions, refuseCrossSite: sameSiteOnly, logger });
+  const api = apiDoor({ config, subscriptions: store.subscriptions, submitSignup, limitSubmissions, refuseCrossSite: sameSiteOnly, logger });
   return frontDoor({
     trust,
     securityHeaders: headers.fixed,

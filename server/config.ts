@@ -30,6 +30,23 @@ const originList = z
 
 const integer = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 
+const unsetWhenEmpty = (value: unknown) => (value === '' ? undefined : value);
+
+/** SMTP_URL: smtp:// (STARTTLS when the server offers it) or smtps:// (TLS from the start). */
+const smtpUrl = z
+  .string()
+  .trim()
+  .refine((value) => URL.canParse(value) && /^smtps?:$/.test(new URL(value).protocol) && new URL(value).hostname !== '', 'must be an smtp:// or smtps:// URL');
+
+/** MAIL_FROM: 'address' or 'Name <address>'. */
+const mailbox = z
+  .string()
+  .trim()
+  .regex(/^(?:[^<>\r\n]*<[^\s<>@]+@[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+)$/, "must be an address or 'Name <address>'");
+
+/** 1 GiB: the free subscription's storage in the OrgNote web app. */
+const DEFAULT_SPACE_LIMIT_BYTES = 1024 ** 3;
+
 /** Express 'trust proxy': true/false, a hop count, or addresses/subnets/names like 'loopback'. */
 function parseTrustProxy(value: string): boolean | number | string {
   if (value === 'true') return true;
@@ -41,9 +58,9 @@ function parseTrustProxy(value: string): boolean | number | string {
 const schema = z.object({
   PORT: integer(0, 65535).default(3000),
   HOST: z.string().trim().min(1).default('0.0.0.0'),
-  BACKEND_URL: z.preprocess((v) => (v === '' ? undefined : v), httpUrl.optional()),
+  BACKEND_URL: z.preprocess(unsetWhenEmpty, httpUrl.optional()),
   WEB_APP_URL: httpUrl.default('https://org-note.com'),
-  SITE_URL: z.preprocess((v) => (v === '' ? undefined : v), httpUrl.optional()),
+  SITE_URL: z.preprocess(unsetWhenEmpty, httpUrl.optional()),
   DATA_DIR: z.string().trim().min(1).default('./data'),
   TRUST_PROXY: z.string().trim().min(1).default('loopback').transform(parseTrustProxy),
   UPSTREAM_TIMEOUT_MS: integer(1, 600_000).default(10_000),
@@ -54,6 +71,11 @@ const schema = z.object({
   REQUEST_TIMEOUT_MS: integer(1, 3_600_000).default(120_000),
   ALLOWED_ORIGINS: originList,
   PAGE_CACHE_SECONDS: integer(0, 31_536_000).default(300),
+  SMTP_URL: z.preprocess(unsetWhenEmpty, smtpUrl.optional()),
+  MAIL_FROM: z.preprocess(unsetWhenEmpty, mailbox.optional()),
+  // Long enough that guessing it is hopeless; it is compared in constant time all the same.
+  SUBSCRIPTION_API_TOKEN: z.preprocess(unsetWhenEmpty, z.string().trim().min(16, 'must be at least 16 characters').optional()),
+  SPACE_LIMIT_BYTES: integer(0, Number.MAX_SAFE_INTEGER).default(DEFAULT_SPACE_LIMIT_BYTES),
 })
   // Headers must outlast an idle keep-alive connection (or a proxy reusing it races the close),
   // and a whole request gets at least as long as its headers.
@@ -85,6 +107,14 @@ export interface Config {
   allowedOrigins: string[];
   /** How long a shared cache (CDN, reverse proxy) may keep a page that is the same for everyone. */
   pageCacheSeconds: number;
+  /** Where invitations go out; unset: written as .eml files under DATA_DIR/mail. */
+  smtpUrl: string | undefined;
+  /** The From of invitations. */
+  mailFrom: string;
+  /** What the OrgNote backend sends to ask about subscriptions; unset: that route does not exist. */
+  subscriptionApiToken: string | undefined;
+  /** Storage of a free subscription, in bytes, reported as spaceLimit. */
+  spaceLimitBytes: number;
 }
 
 export class ConfigError extends Error {}
@@ -112,7 +142,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
     allowedOrigins: e.ALLOWED_ORIGINS,
     pageCacheSeconds: e.PAGE_CACHE_SECONDS,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM ?? defaultMailFrom(e.SITE_URL),
+    subscriptionApiToken: e.SUBSCRIPTION_API_TOKEN,
+    spaceLimitBytes: e.SPACE_LIMIT_BYTES,
   };
+}
+
+/** Without MAIL_FROM: a no-reply address at the site's own host, so replies go nowhere quietly. */
+function defaultMailFrom(siteUrl: string | undefined): string {
+  const host = siteUrl ? new URL(siteUrl).hostname : 'localhost';
+  return `OrgNote <no-reply@${host}>`;
+}
+
+/** A URL fit for logs and messages: the password (and user) of SMTP_URL or DATABASE_URL left out. */
+export function withoutCredentials(url: string): string {
+  const parsed = new URL(url);
+  parsed.username = '';
+  parsed.password = '';
+  return parsed.toString().replace(/\/$/, '');
 }
 
 /** The whitelisted part of the config that the browser may see. */

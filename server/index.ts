@@ -4,6 +4,8 @@ import { createApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
 import { createLogger, type Logger } from './logger';
 import { startOutboxWorker } from './delivery/outbox-worker';
+import { startMailWorker } from './mail/mail-worker';
+import { createMailer } from './mail/transport';
 import { openStore, type Store } from './store';
 
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -60,10 +62,13 @@ async function main() {
   const worker = config.backendUrl
     ? startOutboxWorker({ outbox: store.outbox, backendUrl: config.backendUrl, timeoutMs: config.backendTimeoutMs, logger })
     : undefined;
+  // Invitations come from the embedded store; the site retries the mail a CLI run could not send.
+  const mailer = config.backendUrl ? undefined : createMailer(config);
+  const mailWorker = mailer && startMailWorker({ queue: store.mail, mailer, logger });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   logger.info(
-    { port, api: config.backendUrl ? 'proxy' : 'embedded', outbox: store.outbox.depth() },
+    { port, api: config.backendUrl ? 'proxy' : 'embedded', outbox: store.outbox.depth(), mailQueued: store.mail.counts().queued },
     `OrgNote site listening on http://localhost:${port}`,
   );
 
@@ -73,7 +78,8 @@ async function main() {
     stopping = true;
     logger.info({ signal }, 'shutting down');
     const result = await shutdown(server);
-    await worker?.stop();
+    await Promise.all([worker?.stop(), mailWorker?.stop()]);
+    mailer?.close();
     store.close();
     logger.info({ result }, 'stopped');
     process.exit(0);

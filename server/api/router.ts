@@ -2,7 +2,8 @@
 // Express's router and request getters were most of the proxy's own cost (docs/decisions/
 // 0009-api-without-express.md; npm run bench). After the front door's preamble, in order:
 // path guard → cross-site check (anything but GET/HEAD) → rate limit (the form POSTs) → body →
-// the signup road, the embedded activation, or the backend proxy. Every error is JSON.
+// the signup road, the embedded activation and subscription-info, or the backend proxy. Every
+// error is JSON.
 import type { ServerResponse } from 'node:http';
 import type { Config } from '../config';
 import { readBody, type BodyRequest, type Middleware } from '../http/body';
@@ -12,14 +13,15 @@ import { decodeApiPath } from '../http/safe-path';
 import type { Logger } from '../logger';
 import { signupEndpoint } from '../signups/api';
 import type { SubmitSignup } from '../signups/submit';
-import type { Signups } from '../store/signups';
+import type { Subscriptions } from '../store/subscriptions';
 import { activationEndpoint } from './activation';
 import { proxyEndpoint } from './proxy';
-import { routeOf, type ApiRoute } from './routes';
+import { FORM_ROUTES, routeOf, type ApiRoute } from './routes';
+import { subscriptionInfoEndpoint } from './subscription-info';
 
 interface ApiDeps {
-  config: Pick<Config, 'backendUrl' | 'backendTimeoutMs'>;
-  signups: Signups;
+  config: Pick<Config, 'backendUrl' | 'backendTimeoutMs' | 'subscriptionApiToken' | 'spaceLimitBytes'>;
+  subscriptions: Subscriptions;
   submitSignup: SubmitSignup;
   /** The per-IP budget for form submissions, shared with the native form. */
   limitSubmissions: Middleware;
@@ -28,7 +30,8 @@ interface ApiDeps {
   logger: Logger;
 }
 
-type Endpoint = (req: BodyRequest, res: ServerResponse, context: RequestContext, route?: ApiRoute) => Promise<void>;
+/** `path` is the decoded request path (decodeApiPath). */
+type Endpoint = (req: BodyRequest, res: ServerResponse, context: RequestContext, route: ApiRoute | undefined, path: string) => Promise<void>;
 
 const noLimit: Middleware = (_req, _res, next) => next();
 
@@ -38,26 +41,44 @@ function inOrder(steps: Middleware[], req: BodyRequest, res: ServerResponse, don
   from(0)();
 }
 
-/** Without BACKEND_URL: the two routes of docs/product.md §7, and clear JSON for anything else. */
-function embeddedEndpoints(signups: Signups, signup: Endpoint): Endpoint {
-  const activate = activationEndpoint(signups);
-  return async (req, res, context, route) => {
-    if (!route) throw new HttpError(404, 'Not found');
-    if (req.method !== 'POST') {
-      res.setHeader('Allow', 'POST');
-      throw new HttpError(405, 'Method not allowed');
+function allowOnly(methods: string[], req: BodyRequest, res: ServerResponse): void {
+  if (methods.includes(req.method!)) return;
+  res.setHeader('Allow', methods.join(', '));
+  throw new HttpError(405, 'Method not allowed');
+}
+
+/**
+ * Without BACKEND_URL: the two form routes of docs/product.md §7, subscription-info for the OrgNote
+ * backend, and clear JSON for anything else.
+ */
+function embeddedEndpoints(deps: Pick<ApiDeps, 'subscriptions' | 'config'>, signup: ReturnType<typeof signupEndpoint>): Endpoint {
+  const activate = activationEndpoint(deps.subscriptions, deps.config);
+  const info = subscriptionInfoEndpoint(deps.subscriptions, deps.config);
+  return async (req, res, context, route, path) => {
+    switch (route) {
+      case undefined:
+        throw new HttpError(404, 'Not found');
+      case 'subscription-info':
+        // Without a token the route does not exist, whatever the method.
+        if (deps.config.subscriptionApiToken) allowOnly(['GET', 'HEAD'], req, res);
+        return info(req, res, path);
+      case 'subscriptions':
+        allowOnly(['POST'], req, res);
+        return signup(req, res, context);
+      case 'activation':
+        allowOnly(['POST'], req, res);
+        return activate(req, res);
     }
-    return route === 'subscriptions' ? signup(req, res, context) : activate(req, res);
   };
 }
 
-export function apiDoor({ config, signups, submitSignup, limitSubmissions, refuseCrossSite, logger }: ApiDeps) {
+export function apiDoor({ config, subscriptions, submitSignup, limitSubmissions, refuseCrossSite, logger }: ApiDeps) {
   const signup = signupEndpoint(submitSignup);
   const { backendUrl } = config;
   const proxy = backendUrl ? proxyEndpoint({ ...config, backendUrl }, logger) : undefined;
   const endpoint: Endpoint = proxy
-    ? (req, res, context, route) => (route === 'subscriptions' && req.method === 'POST' ? signup(req, res, context) : proxy(req, res, context, route))
-    : embeddedEndpoints(signups, signup);
+    ? (req, res, context, route, path) => (route === 'subscriptions' && req.method === 'POST' ? signup(req, res, context) : proxy(req, res, context, route))
+    : embeddedEndpoints({ subscriptions, config }, signup);
 
   const failed = (res: ServerResponse, err: unknown): void => {
     const { status, message, ours } = statusAndMessage(err);
@@ -70,10 +91,10 @@ export function apiDoor({ config, signups, submitSignup, limitSubmissions, refus
     if (path === null) return failed(res, new HttpError(400, 'Invalid API path'));
     const route = routeOf(path);
     // Refused and counted before the body is even read, so a flood costs little.
-    const limit = req.method === 'POST' && route !== undefined ? limitSubmissions : noLimit;
+    const limit = req.method === 'POST' && FORM_ROUTES.has(route) ? limitSubmissions : noLimit;
     inOrder([refuseCrossSite, limit, readBody], req, res, (err) => {
       if (err) return failed(res, err);
-      endpoint(req, res, context, route).catch((error: unknown) => failed(res, error));
+      endpoint(req, res, context, route, path).catch((error: unknown) => failed(res, error));
     });
   };
 }

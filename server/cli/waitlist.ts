@@ -1,38 +1,68 @@
 // Operator CLI for the embedded waitlist: `npm run waitlist -- <command>` (uses DATA_DIR).
 // In the Docker image: `node dist/server/waitlist.js <command>`.
+import fs from 'node:fs';
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../config';
+import { loadConfig, type Config } from '../config';
+import { createMailer, emlFile } from '../mail/transport';
 import { openStore, type Store } from '../store';
 import { toCsv } from './csv';
+import { dryRun, inviteAll, OUTCOME_LABELS, type InviteOutcome } from './invite';
 
 export const HELP = `Usage: npm run waitlist -- <command> [options]
 
 Commands:
   list                   signups as a table, newest first
   count                  number of signups
-  export [--since DATE]  CSV (RFC 4180) to stdout: email,description,created_at,activated_at
+  stats                  signups by state (waitlisted, invited, activated) and mail by state
+  export [--since DATE]  CSV (RFC 4180) to stdout: email,description,created_at,invited_at,activated_at
+  invite <email>...      e-mail an activation key to waitlisted addresses
+  invite --next N        the same for the N oldest addresses not invited yet
+  mail                   invitation mail still queued or refused (no message bodies, no keys)
+  remove <email>         delete an address with its keys and mail (right to erasure)
   issue-key <email>      create an activation key for a waitlisted address (printed last)
   outbox                 submissions waiting to be delivered to BACKEND_URL
   backup <file>          consistent copy of the database (SQLite online backup), safe while the site runs
 
 Options:
   --since DATE           only signups created at or after DATE (e.g. 2026-11-01)
+  --next N               invite: the N oldest waitlisted addresses not invited yet
+  --again                invite: also addresses already invited (a new key; the old one stops working)
+  --dry-run              invite: list who would be invited, change nothing
   -h, --help             show this help
 
-The database is DATA_DIR/waitlist.db (DATA_DIR defaults to ./data).
+The database is DATA_DIR/waitlist.db (DATA_DIR defaults to ./data). invite needs SITE_URL (the
+link in the mail) and sends through SMTP_URL; without SMTP_URL each mail is written to
+DATA_DIR/mail/<id>.eml. Mail the server cannot take now is retried by the running site.
 `;
 
 export class UsageError extends Error {}
 
+/** A refusal that is not a usage mistake (exit code 1), with a message that says what to do. */
+export class CommandError extends Error {}
+
 export interface CliIo {
   out: (text: string) => void;
 }
+
+interface CliContext {
+  store: Store;
+  config: Config;
+}
+
+/** Exit code of a command that ran: 0, or 1 when some of its work could not be done. */
+type Status = 0 | 1;
 
 function sinceOf(value: string | undefined): string {
   if (value === undefined) return '';
   const date = new Date(value);
   if (Number.isNaN(date.getTime())) throw new UsageError(`--since: not a date: ${value}`);
   return date.toISOString();
+}
+
+function countOf(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value) || Number(value) < 1) throw new UsageError(`--next: not a positive whole number: ${value}`);
+  return Number(value);
 }
 
 function table(header: string[], rows: string[][]): string {
@@ -46,39 +76,152 @@ function oneLine(text: string, max = 40): string {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
-export async function runCommand(store: Store, argv: string[], io: CliIo): Promise<void> {
+const LABEL_WIDTH = Math.max(...Object.values(OUTCOME_LABELS).map((label) => label.length));
+
+async function invite({ store, config }: CliContext, addresses: string[], next: number | undefined, flags: { again: boolean; dryRun: boolean }, io: CliIo): Promise<Status> {
+  if (next !== undefined && addresses.length > 0) throw new UsageError('invite takes addresses or --next N, not both');
+  if (next === undefined && addresses.length === 0) throw new UsageError('invite needs addresses or --next N');
+  if (config.backendUrl) {
+    throw new CommandError(
+      'BACKEND_URL is set: signups live in the backend, so invitations belong there too. Invite from the embedded store (no BACKEND_URL).',
+    );
+  }
+  const siteUrl = config.siteUrl;
+  if (!siteUrl) throw new CommandError('invite needs SITE_URL, the public address of this site, for the activation link in the mail.');
+
+  const targets = next === undefined ? addresses : store.signups.oldestWaiting(next);
+  const tally = new Map<string, number>();
+  const report = (email: string, outcome: InviteOutcome | 'would-invite') => {
+    tally.set(outcome, (tally.get(outcome) ?? 0) + 1);
+    io.out(`${OUTCOME_LABELS[outcome].padEnd(LABEL_WIDTH)}  ${email}\n`);
+  };
+  if (flags.dryRun) {
+    dryRun(store, targets, flags.again, report);
+    io.out(`${tally.get('would-invite') ?? 0} would be invited (dry run: nothing changed)\n`);
+    return tally.has('not-on-waitlist') ? 1 : 0;
+  }
+
+  const mailer = createMailer(config);
+  try {
+    await inviteAll({ store, config: { ...config, siteUrl }, mailer }, targets, flags.again, report);
+  } finally {
+    mailer.close();
+  }
+  const counts = (['sent', 'queued', 'failed', 'skipped', 'not-on-waitlist'] as const).map((o) => `${tally.get(o) ?? 0} ${OUTCOME_LABELS[o]}`);
+  io.out(`${counts.join(', ')}\n`);
+  io.out(config.smtpUrl ? `Mail goes through ${mailer.where}.\n` : `No SMTP_URL set: mail written as .eml files to ${mailer.where}\n`);
+  if (tally.has('queued')) io.out('Queued mail is retried by the running site (see: waitlist mail).\n');
+  return tally.has('not-on-waitlist') || tally.has('failed') ? 1 : 0;
+}
+
+function remove({ store, config }: CliContext, email: string, io: CliIo): Status {
+  const erased = store.erase(email);
+  let files = 0;
+  for (const id of erased.mailIds) {
+    try {
+      fs.unlinkSync(emlFile(config.dataDir, id));
+      files++;
+    } catch {
+      // sent over SMTP, so there is no file
+    }
+  }
+  if (!erased.signup && erased.outbox === 0) {
+    io.out(`Nothing stored for ${email.trim()}\n`);
+    return 1;
+  }
+  const parts = [
+    erased.signup ? 'the signup' : 'no signup',
+    `${erased.keys} activation key(s)`,
+    `${erased.mailIds.length} mail(s)${files ? ` and ${files} .eml file(s)` : ''}`,
+    `${erased.outbox} outbox item(s)`,
+  ];
+  io.out(`Removed ${email.trim()}: ${parts.join(', ')}\n`);
+  return 0;
+}
+
+export async function runCommand(context: CliContext, argv: string[], io: CliIo): Promise<Status> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { since: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    options: {
+      since: { type: 'string' },
+      next: { type: 'string' },
+      again: { type: 'boolean', default: false },
+      'dry-run': { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h' },
+    },
   });
   const [command, ...rest] = positionals;
   if (values.help || command === 'help' || command === undefined) {
     io.out(HELP);
-    return;
+    return 0;
   }
+  const { store } = context;
   const { signups, outbox } = store;
   switch (command) {
     case 'list': {
       const rows = signups.list(sinceOf(values.since));
-      io.out(table(['created_at', 'email', 'activated_at', 'description'], rows.map((r) => [r.created_at, r.email, r.activated_at ?? '', oneLine(r.description)])));
+      io.out(
+        table(
+          ['created_at', 'email', 'invited_at', 'activated_at', 'description'],
+          rows.map((r) => [r.created_at, r.email, r.invited_at ?? '', r.activated_at ?? '', oneLine(r.description)]),
+        ),
+      );
       io.out(`${rows.length} signup(s)\n`);
-      return;
+      return 0;
     }
     case 'count':
       io.out(`${signups.count()}\n`);
-      return;
+      return 0;
+    case 'stats': {
+      const { total, waitlisted, invited, activated } = signups.stats();
+      const mail = store.mail.counts();
+      io.out(table(['state', 'signups'], [['waitlisted', String(waitlisted)], ['invited', String(invited)], ['activated', String(activated)], ['total', String(total)]]));
+      io.out(`mail: ${mail.queued} queued, ${mail.failed} failed, ${mail.sent} sent\n`);
+      return 0;
+    }
     case 'export': {
       const rows = signups.list(sinceOf(values.since));
-      io.out(toCsv(['email', 'description', 'created_at', 'activated_at'], rows.map((r) => [r.email, r.description, r.created_at, r.activated_at])));
-      return;
+      io.out(
+        toCsv(
+          ['email', 'description', 'created_at', 'invited_at', 'activated_at'],
+          rows.map((r) => [r.email, r.description, r.created_at, r.invited_at, r.activated_at]),
+        ),
+      );
+      return 0;
+    }
+    case 'invite':
+      return invite(context, rest, countOf(values.next), { again: values.again, dryRun: values['dry-run'] }, io);
+    case 'mail': {
+      const items = store.mail.pending();
+      io.out(
+        table(
+          ['id', 'created_at', 'to', 'state', 'attempts', 'next_attempt_at', 'last_error'],
+          items.map((m) => [
+            String(m.id),
+            m.createdAt,
+            m.to,
+            m.state,
+            String(m.attempts),
+            m.state === 'queued' ? new Date(m.nextAttemptAt).toISOString() : '',
+            oneLine(m.lastError ?? '', 60),
+          ]),
+        ),
+      );
+      const counts = store.mail.counts();
+      io.out(`${counts.queued} queued, ${counts.failed} failed\n`);
+      return 0;
+    }
+    case 'remove': {
+      if (rest.length !== 1) throw new UsageError('remove needs exactly one email address');
+      return remove(context, rest[0], io);
     }
     case 'issue-key': {
       const email = rest[0];
       if (!email) throw new UsageError('issue-key needs an email address');
-      const key = signups.issueKey(email);
+      const key = store.subscriptions.issueKey(email);
       io.out(`Activation key for ${email.trim()} (shown once, stored only as a hash):\n${key}\n`);
-      return;
+      return 0;
     }
     case 'outbox': {
       const items = outbox.all();
@@ -89,27 +232,27 @@ export async function runCommand(store: Store, argv: string[], io: CliIo): Promi
         ),
       );
       io.out(`${items.length} pending\n`);
-      return;
+      return 0;
     }
     case 'backup': {
       const file = rest[0];
       if (!file) throw new UsageError('backup needs a destination file');
       await store.db.backup(file);
       io.out(`Backed up ${signups.count()} signup(s) to ${file}\n`);
-      return;
+      return 0;
     }
     default:
       throw new UsageError(`unknown command: ${command}`);
   }
 }
 
-/** Exit code: 0 ok, 1 failure (unknown email, bad config), 2 usage error. */
+/** Exit code: 0 ok, 1 failure (unknown email, bad config, mail refused), 2 usage error. */
 export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   let store: Store | undefined;
   try {
-    store = openStore(loadConfig(env));
-    await runCommand(store, argv, { out: (text) => process.stdout.write(text) });
-    return 0;
+    const config = loadConfig(env);
+    store = openStore(config);
+    return await runCommand({ store, config }, argv, { out: (text) => process.stdout.write(text) });
   } catch (err) {
     const usage = err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
     process.stderr.write(`waitlist: ${(err as Error).message}\n${usage ? 'Run with --help for usage.\n' : ''}`);

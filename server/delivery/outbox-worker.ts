@@ -5,6 +5,7 @@
 import type { Logger } from '../logger';
 import type { Outbox, OutboxItem } from '../store/outbox';
 import { postSignup } from './backend-client';
+import { startPoller } from './poller';
 
 interface OutboxWorkerOptions {
   outbox: Outbox;
@@ -17,9 +18,6 @@ interface OutboxWorkerOptions {
 
 export function startOutboxWorker({ outbox, backendUrl, timeoutMs, logger, pollMs = 1000 }: OutboxWorkerOptions) {
   const inFlight = new Set<number>();
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let round: Promise<void> = Promise.resolve();
 
   async function deliver(item: OutboxItem): Promise<void> {
     inFlight.add(item.id);
@@ -48,25 +46,5 @@ export function startOutboxWorker({ outbox, backendUrl, timeoutMs, logger, pollM
     }
   }
 
-  function schedule(): void {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      round = runRound().then(schedule);
-    }, pollMs);
-  }
-
-  schedule();
-
-  return {
-    /** Runs one delivery round now instead of at the next poll (the tests use it). */
-    flush(): Promise<void> {
-      round = round.then(runRound);
-      return round;
-    },
-    async stop(): Promise<void> {
-      stopped = true;
-      clearTimeout(timer);
-      await round;
-    },
-  };
+  return startPoller(runRound, pollMs);
 }

@@ -35,8 +35,8 @@ export function sendText(res: ServerResponse, status: number, contentType: strin
   res.end(body);
 }
 
-export function sendJson(res: ServerResponse, status: number, value: unknown): void {
-  sendText(res, status, CONTENT_TYPES.json, JSON.stringify(value));
+export function sendJson(res: ServerResponse, status: number, value: unknown, headers?: OutgoingHttpHeaders): void {
+  sendText(res, status, CONTENT_TYPES.json, JSON.stringify(value), headers);
 }
 
 /** `{ "error": message }` with the status. */

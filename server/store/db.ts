@@ -1,5 +1,5 @@
-// The site's own SQLite file (DATA_DIR/waitlist.db): signups, activation keys and the
-// outbox of signups waiting for the backend. WAL + synchronous=FULL: once a statement has
+// The site's own SQLite file (DATA_DIR/waitlist.db): signups, activation keys, the outbox of
+// signups waiting for the backend, and the queue of invitation mail. WAL + synchronous=FULL: once a statement has
 // returned, the row survives a crash or kill -9 (the 2xx is only sent after that).
 import fs from 'node:fs';
 import path from 'node:path';
@@ -43,6 +43,34 @@ const MIGRATIONS: string[] = [
   `
   ALTER TABLE outbox ADD COLUMN headers TEXT NOT NULL DEFAULT '{}';
   ALTER TABLE outbox ADD COLUMN idempotency_key TEXT;
+  `,
+  // 3: invitations. A signup records when it was invited and which OrgNote account its
+  // subscription is bound to (one subscription per account); a key can be revoked (invite
+  // --again); the mail queue holds each invitation until the mail server has taken it.
+  `
+  ALTER TABLE signups ADD COLUMN invited_at TEXT;
+  ALTER TABLE signups ADD COLUMN external_provider TEXT;
+  ALTER TABLE signups ADD COLUMN external_id TEXT;
+  ALTER TABLE signups ADD COLUMN external_email TEXT;
+  CREATE UNIQUE INDEX signups_account ON signups (external_provider, external_id) WHERE external_id IS NOT NULL;
+  CREATE INDEX signups_waiting ON signups (created_at, id) WHERE invited_at IS NULL AND activated_at IS NULL;
+  ALTER TABLE activation_keys ADD COLUMN revoked_at TEXT;
+  CREATE INDEX activation_keys_email_key ON activation_keys (email_key);
+  CREATE TABLE mail (
+    id INTEGER PRIMARY KEY,
+    email_key TEXT NOT NULL,
+    message_id TEXT NOT NULL,
+    message TEXT,
+    state TEXT NOT NULL DEFAULT 'queued' CHECK (state IN ('queued', 'sent', 'failed')),
+    attempts INTEGER NOT NULL DEFAULT 0,
+    next_attempt_at INTEGER NOT NULL,
+    lease_until INTEGER NOT NULL DEFAULT 0,
+    last_error TEXT,
+    created_at TEXT NOT NULL,
+    done_at TEXT
+  );
+  CREATE INDEX mail_due ON mail (next_attempt_at) WHERE state = 'queued';
+  CREATE INDEX mail_email_key ON mail (email_key);
   `,
 ];
 

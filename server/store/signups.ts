@@ -1,26 +1,22 @@
-// Signups and activation keys in SQLite (the embedded store, used when no BACKEND_URL is set). Every write is one statement or
-// one transaction, committed before the function returns.
-import { createHash, randomBytes } from 'node:crypto';
+// The waitlist in SQLite (the embedded store, used when no BACKEND_URL is set): who signed up,
+// and where each address stands (waitlisted → invited → activated). Every write is one statement,
+// committed before the function returns.
 import { emailKey, type Signup } from '../../shared/signup';
 import type { Db } from './db';
 
-interface SignupRow {
+export interface SignupRow {
   email: string;
   description: string;
   created_at: string;
+  invited_at: string | null;
   activated_at: string | null;
 }
 
-class UnknownEmailError extends Error {}
-
-/** Keys are stored only as SHA-256 hashes: a copied database file activates nobody. */
-function hashKey(key: string): string {
-  return createHash('sha256').update(key, 'utf8').digest('hex');
-}
-
-/** 24 random bytes (192 bits) as URL-safe base64: 32 characters, no padding. */
-function newActivationKey(): string {
-  return randomBytes(24).toString('base64url');
+export interface WaitlistStats {
+  total: number;
+  waitlisted: number;
+  invited: number;
+  activated: number;
 }
 
 export function createSignups(db: Db, now: () => Date = () => new Date()) {
@@ -30,13 +26,19 @@ export function createSignups(db: Db, now: () => Date = () => new Date()) {
   );
   const countSignups = db.prepare('SELECT COUNT(*) AS n FROM signups');
   const listSignups = db.prepare(
-    `SELECT email, description, created_at, activated_at FROM signups
+    `SELECT email, description, created_at, invited_at, activated_at FROM signups
      WHERE created_at >= ? ORDER BY created_at DESC, id DESC`,
   );
-  const findSignup = db.prepare('SELECT email_key FROM signups WHERE email_key = ?');
-  const insertKey = db.prepare('INSERT INTO activation_keys (key_hash, email_key, created_at) VALUES (?, ?, ?)');
-  const findKey = db.prepare('SELECT email_key FROM activation_keys WHERE key_hash = ?');
-  const markActivated = db.prepare('UPDATE signups SET activated_at = ? WHERE email_key = ? AND activated_at IS NULL');
+  const oldestWaiting = db.prepare(
+    'SELECT email FROM signups WHERE invited_at IS NULL AND activated_at IS NULL ORDER BY created_at, id LIMIT ?',
+  );
+  const stats = db.prepare(
+    `SELECT COUNT(*) AS total,
+            COUNT(*) FILTER (WHERE invited_at IS NULL AND activated_at IS NULL) AS waitlisted,
+            COUNT(*) FILTER (WHERE invited_at IS NOT NULL AND activated_at IS NULL) AS invited,
+            COUNT(activated_at) AS activated
+     FROM signups`,
+  );
 
   return {
     /** Adds a signup; a repeat (same address, any case or spacing) changes nothing. Returns true if new. */
@@ -54,21 +56,14 @@ export function createSignups(db: Db, now: () => Date = () => new Date()) {
       return listSignups.all(since) as SignupRow[];
     },
 
-    /** Creates a new activation key for a waitlisted address and returns it (shown once). */
-    issueKey(email: string): string {
-      const key = emailKey(email);
-      if (!findSignup.get(key)) throw new UnknownEmailError(`${email.trim()} is not on the waitlist`);
-      const activationKey = newActivationKey();
-      insertKey.run(hashKey(activationKey), key, now().toISOString());
-      return activationKey;
+    /** The `limit` oldest addresses neither invited nor activated yet (invite --next). */
+    oldestWaiting(limit: number): string[] {
+      return (oldestWaiting.all(limit) as { email: string }[]).map((row) => row.email);
     },
 
-    /** True when the key was issued for this address; the first success records the activation time. */
-    activate(email: string, activationKey: string): boolean {
-      const row = findKey.get(hashKey(activationKey)) as { email_key: string } | undefined;
-      if (!row || row.email_key !== emailKey(email)) return false;
-      markActivated.run(now().toISOString(), row.email_key);
-      return true;
+    /** Totals by state; each signup counts in exactly one of waitlisted, invited, activated. */
+    stats(): WaitlistStats {
+      return stats.get() as WaitlistStats;
     },
   };
 }

@@ -23,7 +23,7 @@ describe('POST /api/subscriptions (embedded store)', () => {
     expect(res.status).toBe(201);
     expect(res.body).toEqual({ email: 'zoë@example.org' });
     expect(store.signups.list()).toEqual([
-      { email: 'zoë@example.org', description: 'github.com/zoe', created_at: expect.any(String), activated_at: null },
+      { email: 'zoë@example.org', description: 'github.com/zoe', created_at: expect.any(String), invited_at: null, activated_at: null },
     ]);
   });
 
@@ -121,11 +121,11 @@ describe('POST /api/subscription-activation (embedded store)', () => {
   it('activates with a key issued for that address, and answers a repeat the same way', async () => {
     const { app, store } = freshApp();
     store.signups.add({ email: 'Zoe@Example.org', description: '' });
-    const key = store.signups.issueKey('zoe@example.org');
+    const key = store.subscriptions.issueKey('zoe@example.org');
     for (let i = 0; i < 2; i++) {
       const res = await request(app).post('/api/subscription-activation').field('key', key).field('email', 'zoe@example.org');
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ email: 'zoe@example.org', isActive: true });
+      expect(res.body).toEqual({ email: 'Zoe@Example.org', isActive: true, spaceLimit: 1024 ** 3 });
     }
     expect(store.signups.list()[0].activated_at).toEqual(expect.any(String));
   });
@@ -134,15 +134,13 @@ describe('POST /api/subscription-activation (embedded store)', () => {
     ['a wrong key', (key: string) => ({ key: `${key}x`, email: 'a@b.co' })],
     ['the key of another address', () => ({ key: 'OTHER', email: 'a@b.co' })],
     ['the right key for another address', (key: string) => ({ key, email: 'c@d.co' })],
-    ['no key', () => ({ email: 'a@b.co' })],
-    ['no email', (key: string) => ({ key })],
-  ])('refuses %s with 400 "Invalid activation key"', async (_case, body) => {
+  ])('refuses %s with 404 "Invalid activation key"', async (_case, body) => {
     const { app, store } = freshApp();
     store.signups.add({ email: 'a@b.co', description: '' });
     store.signups.add({ email: 'c@d.co', description: '' });
-    const key = store.signups.issueKey('a@b.co');
+    const key = store.subscriptions.issueKey('a@b.co');
     const res = await request(app).post('/api/subscription-activation').send(body(key));
-    expect(res.status).toBe(400);
+    expect(res.status).toBe(404);
     expect(res.body).toEqual({ error: 'Invalid activation key' });
     expect(store.signups.list().every((r) => r.activated_at === null)).toBe(true);
   });

@@ -38,7 +38,7 @@ describe('npm run waitlist', () => {
     const { code, out } = cli(seeded(), 'list');
     expect(code).toBe(0);
     const lines = out.trim().split('\n');
-    expect(lines[0]).toMatch(/^created_at\s+email\s+activated_at\s+description$/);
+    expect(lines[0]).toMatch(/^created_at\s+email\s+invited_at\s+activated_at\s+description$/);
     expect(lines.slice(2, 5).map((l) => l.split(/\s+/)[1])).toEqual(['last@example.org', 'zoë@example.org', 'first@example.org']);
     expect(out).toContain('3 signup(s)');
   });
@@ -47,17 +47,17 @@ describe('npm run waitlist', () => {
     const { code, out } = cli(seeded(), 'export');
     expect(code).toBe(0);
     expect(out).toBe(
-      'email,description,created_at,activated_at\r\n' +
-        'last@example.org,,2026-11-01T10:03:00.000Z,\r\n' +
-        'zoë@example.org,"Says ""hi"", then\r\nleaves, ünïcödé 📝",2026-11-01T10:02:00.000Z,\r\n' +
-        'first@example.org,plain,2026-11-01T10:01:00.000Z,\r\n',
+      'email,description,created_at,invited_at,activated_at\r\n' +
+        'last@example.org,,2026-11-01T10:03:00.000Z,,\r\n' +
+        'zoë@example.org,"Says ""hi"", then\r\nleaves, ünïcödé 📝",2026-11-01T10:02:00.000Z,,\r\n' +
+        'first@example.org,plain,2026-11-01T10:01:00.000Z,,\r\n',
     );
   });
 
   it('export --since keeps only newer signups, and refuses a bad date', () => {
     const dataDir = seeded();
     const { out } = cli(dataDir, 'export', '--since', '2026-11-01T10:02:00Z');
-    expect(out.startsWith('email,description,created_at,activated_at\r\nlast@example.org,')).toBe(true);
+    expect(out.startsWith('email,description,created_at,invited_at,activated_at\r\nlast@example.org,')).toBe(true);
     expect(out).toContain('\r\nzoë@example.org,');
     expect(out).not.toContain('first@example.org');
     const bad = cli(dataDir, 'export', '--since', 'someday');
@@ -74,7 +74,7 @@ describe('npm run waitlist', () => {
     expect(Buffer.from(key, 'base64url').length * 8).toBeGreaterThanOrEqual(128);
     const store = openStore({ dataDir });
     try {
-      expect(store.signups.activate('zoë@example.org', key)).toBe(true);
+      expect(store.subscriptions.activate('zoë@example.org', key)).toEqual({ outcome: 'active', email: 'zoë@example.org' });
     } finally {
       store.close();
     }

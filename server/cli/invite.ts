@@ -1,0 +1,62 @@
+// `waitlist invite`: turns waitlisted addresses into invitations. Each address gets a fresh key
+// and its mail in one transaction (store/subscriptions.ts), then the mail is sent at once through
+// the pool, a window of them in flight, and one line per address says what happened. Mail the
+// server could not take now stays queued for the running site to retry.
+import type { Config } from '../config';
+import { invitationMail } from '../mail/invitation';
+import { sendClaimed, type MailOutcome } from '../mail/send';
+import { SMTP_POOL_SIZE, type Mailer } from '../mail/transport';
+import type { Store } from '../store';
+
+export type InviteOutcome = MailOutcome | 'skipped' | 'not-on-waitlist';
+
+interface InviteDeps {
+  store: Store;
+  config: Pick<Config, 'siteUrl' | 'mailFrom'> & { siteUrl: string };
+  mailer: Mailer;
+}
+
+/** Sends waiting beyond the pool's connections, so a connection that frees up has the next one ready. */
+const IN_FLIGHT = SMTP_POOL_SIZE * 4;
+
+/** What each outcome prints, padded so the addresses line up. */
+export const OUTCOME_LABELS: Record<InviteOutcome | 'would-invite', string> = {
+  sent: 'sent',
+  queued: 'queued',
+  failed: 'failed',
+  skipped: 'skipped',
+  'not-on-waitlist': 'not on the waitlist',
+  'would-invite': 'would invite',
+};
+
+/** --dry-run: what invite would do, changing nothing. */
+export function dryRun(store: Store, addresses: string[], again: boolean, report: (email: string, outcome: InviteOutcome | 'would-invite') => void): void {
+  for (const email of addresses) {
+    const state = store.subscriptions.stateOf(email);
+    report(email.trim(), state === undefined ? 'not-on-waitlist' : state === 'waitlisted' || again ? 'would-invite' : 'skipped');
+  }
+}
+
+export async function inviteAll(
+  { store, config, mailer }: InviteDeps,
+  addresses: Iterable<string>,
+  again: boolean,
+  report: (email: string, outcome: InviteOutcome) => void,
+): Promise<void> {
+  const compose = (to: string, key: string) => invitationMail({ siteUrl: config.siteUrl, from: config.mailFrom, to, key });
+  const inFlight = new Set<Promise<void>>();
+  for (const address of addresses) {
+    const invitation = store.subscriptions.invite(address, { again, compose });
+    if (invitation.outcome !== 'invited') {
+      report(invitation.email, invitation.outcome);
+      continue;
+    }
+    const sending: Promise<void> = sendClaimed(store.mail, mailer, invitation.mail).then((outcome) => {
+      inFlight.delete(sending);
+      report(invitation.email, outcome);
+    });
+    inFlight.add(sending);
+    if (inFlight.size >= IN_FLIGHT) await Promise.race(inFlight);
+  }
+  await Promise.all(inFlight);
+}

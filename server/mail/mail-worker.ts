@@ -1,0 +1,33 @@
+// Background delivery of queued mail in the running site: every poll it claims what is due
+// (messages that failed for a while, or that a CLI run left behind when it stopped) and sends it
+// through the pool, a batch at a time. A full batch is followed at once by the next one.
+import { startPoller } from '../delivery/poller';
+import type { Logger } from '../logger';
+import type { MailQueue } from '../store/mail-queue';
+import { sendClaimed } from './send';
+import { SMTP_POOL_SIZE, type Mailer } from './transport';
+
+interface MailWorkerOptions {
+  queue: MailQueue;
+  mailer: Mailer;
+  logger: Logger;
+  /** How often to look for due messages. */
+  pollMs?: number;
+}
+
+/** Twice the pool, so a connection that frees up finds the next message waiting. */
+const BATCH = SMTP_POOL_SIZE * 2;
+
+export function startMailWorker({ queue, mailer, logger, pollMs = 1000 }: MailWorkerOptions) {
+  async function runRound(): Promise<boolean> {
+    try {
+      const claimed = queue.claim(BATCH);
+      await Promise.all(claimed.map((item) => sendClaimed(queue, mailer, item, logger)));
+      return claimed.length === BATCH;
+    } catch (err) {
+      logger.error({ err }, 'mail round failed');
+      return false;
+    }
+  }
+  return startPoller(runRound, pollMs);
+}

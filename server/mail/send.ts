@@ -1,0 +1,31 @@
+// Sending one claimed message and recording what became of it: sent, queued again after a
+// temporary failure (4xx, refused connection, timeout), or failed for good (a 5xx for this
+// message). Shared by the CLI, which sends right after inviting, and the site's mail worker.
+//
+// Exactly once, with one window: the message is marked sent only after the server has accepted
+// it. A crash between the server's acceptance and that commit (or a reply lost on the wire) leaves
+// the message queued, and it goes out again, with the same Message-ID, once its lease runs out.
+import type { Logger } from '../logger';
+import type { MailQueue, QueuedMail } from '../store/mail-queue';
+import { describeMailError, isPermanentRefusal, type Mailer } from './transport';
+
+export type MailOutcome = 'sent' | 'queued' | 'failed';
+
+export async function sendClaimed(queue: MailQueue, mailer: Mailer, item: QueuedMail, logger?: Logger): Promise<MailOutcome> {
+  try {
+    await mailer.send(item.id, item.message);
+  } catch (err) {
+    const reason = describeMailError(err);
+    if (isPermanentRefusal(err)) {
+      queue.failed(item.id, reason);
+      logger?.warn({ mailId: item.id, reason }, 'mail refused for good');
+      return 'failed';
+    }
+    const dueAt = queue.retry(item, reason);
+    logger?.info({ mailId: item.id, reason, retryAt: new Date(dueAt).toISOString() }, 'mail queued for retry');
+    return 'queued';
+  }
+  queue.sent(item.id);
+  logger?.info({ mailId: item.id, attempts: item.attempts + 1 }, 'mail sent');
+  return 'sent';
+}

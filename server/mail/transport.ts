@@ -1,0 +1,94 @@
+// Where mail goes. With SMTP_URL: a pooled SMTP connection (nodemailer; STARTTLS when the server
+// offers it on smtp://, TLS from the start on smtps://). Without it, the embedded default: each
+// message written as an RFC 5322 .eml file under DATA_DIR/mail/, named by its queue id, which an
+// operator can open in any mail program and forward. Writing is atomic (temporary file, then
+// rename), so a retry after a crash replaces the file rather than adding a second copy.
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import nodemailer from 'nodemailer';
+import { withoutCredentials, type Config } from '../config';
+import type { OutgoingMail } from '../store/mail-queue';
+
+/** Connections kept open to the mail server; sends beyond this wait for a free one. */
+export const SMTP_POOL_SIZE = 5;
+
+export interface Mailer {
+  send(id: number, mail: OutgoingMail): Promise<void>;
+  /** Where messages go, fit to print: the SMTP server without its credentials, or the folder. */
+  readonly where: string;
+  close(): void;
+}
+
+export function mailFolder(dataDir: string): string {
+  return path.join(dataDir, 'mail');
+}
+
+export function emlFile(dataDir: string, id: number): string {
+  return path.join(mailFolder(dataDir), `${id}.eml`);
+}
+
+/** The message as nodemailer composes it: multipart/alternative with the text part first. */
+const composed = (mail: OutgoingMail) => ({ ...mail, date: new Date(mail.date) });
+
+function smtpMailer(smtpUrl: string): Mailer {
+  const transport = nodemailer.createTransport({
+    url: smtpUrl,
+    pool: true,
+    maxConnections: SMTP_POOL_SIZE,
+    // A stuck server must not hold a message (and its lease) for nodemailer's default minutes.
+    connectionTimeout: 10_000,
+    greetingTimeout: 10_000,
+    socketTimeout: 30_000,
+  });
+  return {
+    where: withoutCredentials(smtpUrl),
+    async send(_id, mail) {
+      await transport.sendMail(composed(mail));
+    },
+    close: () => transport.close(),
+  };
+}
+
+function emlMailer(dataDir: string): Mailer {
+  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
+  const folder = mailFolder(dataDir);
+  return {
+    where: folder,
+    async send(id, mail) {
+      const { message } = await transport.sendMail(composed(mail));
+      await fs.mkdir(folder, { recursive: true });
+      const file = emlFile(dataDir, id);
+      const temporary = `${file}.${process.pid}.tmp`;
+      await fs.writeFile(temporary, message as Buffer, { mode: 0o600 });
+      await fs.rename(temporary, file);
+    },
+    close: () => transport.close(),
+  };
+}
+
+export function createMailer(config: Pick<Config, 'smtpUrl' | 'dataDir'>): Mailer {
+  return config.smtpUrl ? smtpMailer(config.smtpUrl) : emlMailer(config.dataDir);
+}
+
+interface SmtpError {
+  code?: string;
+  responseCode?: number;
+}
+
+/**
+ * True when the mail server refused this message for good: a 5xx reply to its envelope or its
+ * content. A 5xx at login (EAUTH) or on connecting says the setup is wrong, not the message, so
+ * that message is kept and retried once the operator has fixed SMTP_URL.
+ */
+export function isPermanentRefusal(err: unknown): boolean {
+  const { code, responseCode } = (err ?? {}) as SmtpError;
+  return typeof responseCode === 'number' && responseCode >= 500 && (code === 'EENVELOPE' || code === 'EMESSAGE');
+}
+
+/** An error as the queue records it and the log shows it: no address ever (servers quote them). */
+export function describeMailError(err: unknown): string {
+  const { code, responseCode } = (err ?? {}) as SmtpError;
+  const message = err instanceof Error ? err.message : String(err);
+  const prefix = [code, responseCode].filter((part) => part !== undefined).join(' ');
+  return `${prefix ? `${prefix}: ` : ''}${message.replace(/[^\s<>"'(),;:]+@[^\s<>"'(),;:]+/g, '<address>')}`;
+}
