@@ -27,12 +27,13 @@ export function siteLinks(config: PublicConfig): SiteLinks {
 }
 
 /**
- * docs/product.md §4: the activation tab opens the web app's /auth/activate with email and token. The
- * no-JavaScript form submits the same query, so both take the path and names from here.
+ * docs/product.md §4: the activation tab opens the web app's /auth/activate with the email and the
+ * typed key twice: as `token` (the product's name, and the form's field) and as `key` (the name the
+ * OrgNote web app's activation page reads).
  */
-export const ACTIVATION = { path: '/auth/activate', emailParam: 'email', keyParam: 'token' } as const;
+export const ACTIVATION = { path: '/auth/activate', emailParam: 'email', keyParam: 'token', webAppKeyParam: 'key' } as const;
 
 export function activationUrl(webAppUrl: string, email: string, key: string): string {
-  const params = new URLSearchParams({ [ACTIVATION.emailParam]: email, [ACTIVATION.keyParam]: key });
+  const params = new URLSearchParams({ [ACTIVATION.emailParam]: email, [ACTIVATION.keyParam]: key, [ACTIVATION.webAppKeyParam]: key });
   return `${trimTrailingSlash(webAppUrl)}${ACTIVATION.path}?${params.toString()}`;
 }

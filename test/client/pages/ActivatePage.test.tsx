@@ -39,7 +39,7 @@ describe('activation form', () => {
     expect(window.open).not.toHaveBeenCalled();
   });
 
-  it('opens /auth/activate on the web app in a new tab with email and token, then shows success', async () => {
+  it('opens /auth/activate on the web app in a new tab with email, token and key, then shows success', async () => {
     const tab = stubWindowOpen('tab');
     renderRoutes('/activate', { config: { webAppUrl: 'https://app.example.com' } });
     await fillAndSubmit();
@@ -48,8 +48,7 @@ describe('activation form', () => {
     expect(target).toBe('_blank');
     const opened = new URL(url);
     expect(opened.origin + opened.pathname).toBe('https://app.example.com/auth/activate');
-    expect(opened.searchParams.get('email')).toBe('zoë+1@example.org');
-    expect(opened.searchParams.get('token')).toBe('k&y=1 2');
+    expect(Object.fromEntries(opened.searchParams)).toEqual({ email: 'zoë+1@example.org', token: 'k&y=1 2', key: 'k&y=1 2' });
     expect(tab.opener).toBeNull();
     // focus moves in an effect after the view renders
     const congratulations = await screen.findByRole('heading', { name: 'Congratulations' });
@@ -64,7 +63,7 @@ describe('activation form', () => {
     expect(screen.getByText(/blocked the new tab/)).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Open the activation page' })).toHaveAttribute(
       'href',
-      'https://org-note.com/auth/activate?email=a%40b.co&token=KEY',
+      'https://org-note.com/auth/activate?email=a%40b.co&token=KEY&key=KEY',
     );
   });
 
