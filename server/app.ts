@@ -6,6 +6,7 @@
 //   everything else     → Express, whose middleware order below is behaviour.
 import compression from 'compression';
 import express, { type NextFunction, type Request, type Response } from 'express';
+import { ACTIVATION } from '../shared/links';
 import { apiDoor } from './api/router';
 import { isApiUrl } from './api/routes';
 import { publicConfigOf, type Config } from './config';
@@ -18,6 +19,7 @@ import { frontDoor } from './http/front-door';
 import { signupRateLimit } from './http/rate-limit';
 import { securityHeaders } from './http/security-headers';
 import { createLogger, type Logger } from './logger';
+import { openActivation } from './pages/activation-open';
 import { sendFormError } from './pages/error-page';
 import { isPrerendered, prerenderedPages, sha256Source } from './pages/prerendered';
 import { createRenderer } from './pages/render';
@@ -87,6 +89,8 @@ export function createApp(config: Config, deps: AppDeps = {}) {
   // The waitlist form without JavaScript: a native POST to /?index (docs/product.md §4,
   // docs/decisions/0006-no-javascript.md), refused cross-site before anything is read or counted.
   app.post('/', sameSiteOnly, limitSubmissions, readBody, form.read, renderer.streamPage);
+  // The activation form without JavaScript: a GET answered with 303 to the web app (docs/product.md §4).
+  app.get(ACTIVATION.formAction, openActivation(config.webAppUrl));
 
   // Everything else is a page, rendered by React on the server for this request.
   app.use((req, res, next) => {

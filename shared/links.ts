@@ -31,7 +31,17 @@ export function siteLinks(config: PublicConfig): SiteLinks {
  * typed key twice: as `token` (the product's name, and the form's field) and as `key` (the name the
  * OrgNote web app's activation page reads).
  */
-export const ACTIVATION = { path: '/auth/activate', emailParam: 'email', keyParam: 'token', webAppKeyParam: 'key' } as const;
+export const ACTIVATION = {
+  path: '/auth/activate',
+  emailParam: 'email',
+  keyParam: 'token',
+  webAppKeyParam: 'key',
+  /**
+   * Our own route the no-JavaScript form GETs (fields email and token): a browser can't copy one typed
+   * value into two fields, so the server answers 303 to activationUrl (server/pages/activation-open.ts).
+   */
+  formAction: '/activate/open',
+} as const;
 
 export function activationUrl(webAppUrl: string, email: string, key: string): string {
   const params = new URLSearchParams({ [ACTIVATION.emailParam]: email, [ACTIVATION.keyParam]: key, [ACTIVATION.webAppKeyParam]: key });

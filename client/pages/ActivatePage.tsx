@@ -1,6 +1,6 @@
 // '/activate' child route: the activation form (docs/product.md §4). On submit it opens the web app's
-// /auth/activate in a new tab with email and token, then shows success. Without JavaScript the
-// same form is a plain GET to that page in a new tab.
+// /auth/activate in a new tab with email, token and key, then shows success. Without JavaScript the
+// same form GETs our /activate/open in a new tab, which redirects there.
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { errorMessage } from '../../shared/api';
@@ -84,7 +84,7 @@ function ActivationForm() {
   return (
     <form
       className="form-card"
-      action={`${links.webApp}${ACTIVATION.path}`}
+      action={ACTIVATION.formAction}
       method="get"
       target="_blank"
       noValidate

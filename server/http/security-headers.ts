@@ -34,7 +34,8 @@ function cspOptions(config: Pick<Config, 'webAppUrl'>, scriptSrc: string[], styl
       objectSrc: ["'none'"],
       baseUri: ["'none'"],
       frameAncestors: ["'none'"],
-      // The native activation form submits to the web app (docs/product.md §4).
+      // The native activation form's 303 leads to the web app, and form-action covers redirects
+      // (docs/product.md §4).
       formAction: ["'self'", new URL(config.webAppUrl).origin],
     },
   };

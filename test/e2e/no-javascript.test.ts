@@ -1,5 +1,6 @@
 // Both forms with JavaScript disabled in Chromium: the waitlist records the signup through a
-// native POST, the activation form opens the web app's activation page in a new tab.
+// native POST, the activation form opens the web app's activation page in a new tab (through our
+// /activate/open, which redirects there).
 import { screenshot, startSite, type Site } from '../support/site';
 
 let site: Site;
@@ -41,15 +42,33 @@ describe('without JavaScript', () => {
     await context.close();
   });
 
-  it('opens the activation page of the web app in a new tab with email and token', async () => {
+  it('opens the activation page of the web app in a new tab with email, token and key', async () => {
     const { page, context } = await site.open({ javaScriptEnabled: false });
     await page.goto(site.url('/activate?email=nojs%40example.org'));
     await page.getByLabel('Activation key', { exact: true }).fill('KEY-123');
     const [tab] = await Promise.all([context.waitForEvent('page'), page.getByRole('button', { name: 'Activate' }).click()]);
-    await tab.waitForLoadState();
+    // The form GETs our /activate/open, whose 303 lands here: a form alone could not send `key`.
+    await tab.waitForURL((url) => url.pathname === '/auth/activate');
     const opened = new URL(tab.url());
     expect(`${opened.origin}${opened.pathname}`).toBe(`${site.backend.url}/auth/activate`);
-    expect(Object.fromEntries(opened.searchParams)).toEqual({ email: 'nojs@example.org', token: 'KEY-123' });
+    expect(Object.fromEntries(opened.searchParams)).toEqual({ email: 'nojs@example.org', token: 'KEY-123', key: 'KEY-123' });
+    // The key was in our URL too; the web app is not told that URL (Referrer-Policy: no-referrer).
+    const arrived = site.backend.received.filter((r) => r.url.startsWith('/auth/activate'));
+    expect(arrived.map((r) => [r.method, r.headers.referer])).toEqual([['GET', undefined]]);
+    await context.close();
+  });
+
+  it('shows a page leading back to the form, email kept, when the key is empty', async () => {
+    const { page, context } = await site.open({ javaScriptEnabled: false });
+    await page.goto(site.url('/activate?email=nojs%40example.org'));
+    const [tab] = await Promise.all([context.waitForEvent('page'), page.getByRole('button', { name: 'Activate' }).click()]);
+    await tab.getByRole('heading', { name: 'Could not send the form' }).waitFor();
+    expect(await tab.getByText('key: Required').isVisible()).toBe(true);
+    await tab.getByRole('link', { name: 'Back to the activation form' }).click();
+    await tab.getByRole('heading', { name: 'Enter your activation key' }).waitFor();
+    expect(new URL(tab.url()).pathname + new URL(tab.url()).search).toBe('/activate?email=nojs%40example.org');
+    expect(await tab.getByLabel('Email', { exact: true }).inputValue()).toBe('nojs@example.org');
+    expect(site.backend.received).toHaveLength(0);
     await context.close();
   });
 

@@ -86,10 +86,10 @@ describe('activation form', () => {
     expect(key()).toHaveFocus();
   });
 
-  it('works as a plain form without JavaScript: GET to the web app, fields email and token, new tab', () => {
+  it('works as a plain form without JavaScript: GET to our /activate/open, fields email and token, new tab', () => {
     renderRoutes('/activate', { config: { webAppUrl: 'https://app.example.com' } });
     const form = screen.getByRole('form', { name: 'Enter your activation key' });
-    expect(form).toHaveAttribute('action', 'https://app.example.com/auth/activate');
+    expect(form).toHaveAttribute('action', '/activate/open');
     expect(form).toHaveAttribute('method', 'get');
     expect(form).toHaveAttribute('target', '_blank');
     expect(email()).toHaveAttribute('name', 'email');

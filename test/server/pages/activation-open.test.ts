@@ -1,0 +1,111 @@
+// The activation form without JavaScript (server/pages/activation-open.ts): GET /activate/open
+// answers 303 to the web app's /auth/activate with email, token and key, the URL the script opens,
+// keeps the key out of caches, Referer headers and the log, and sends a browser that typed
+// something wrong back to /activate.
+import request from 'supertest';
+import { createApp } from '../../../server/app';
+import { securityHeaders } from '../../../server/http/security-headers';
+import { openStore, type Store } from '../../../server/store';
+import { capturingLogger, testConfig } from '../../support/config';
+import { until } from '../../support/wait';
+
+const BROWSER = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
+
+const opened: Store[] = [];
+afterEach(() => {
+  for (const store of opened.splice(0)) store.close();
+});
+
+function site(deps: Parameters<typeof createApp>[1] = {}) {
+  const config = testConfig({ WEB_APP_URL: 'https://app.example.com/' });
+  const store = openStore(config);
+  opened.push(store);
+  return { config, app: createApp(config, { store, ...deps }) };
+}
+
+describe('GET /activate/open', () => {
+  it('redirects with 303 to the web app with email, token and key, never cached, sending no Referer on', async () => {
+    const { app } = site();
+    const res = await request(app).get('/activate/open').query({ email: ' zoë+1@example.org ', token: 'k&y=1 2' });
+    expect(res.status).toBe(303);
+    const location = new URL(res.headers.location);
+    expect(`${location.origin}${location.pathname}`).toBe('https://app.example.com/auth/activate');
+    expect(Object.fromEntries(location.searchParams)).toEqual({ email: 'zoë+1@example.org', token: 'k&y=1 2', key: 'k&y=1 2' });
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.headers['referrer-policy']).toBe('no-referrer');
+  });
+
+  it('keeps every other security header the front door sets, and answers HEAD alike', async () => {
+    const { app, config } = site();
+    for (const method of ['get', 'head'] as const) {
+      const res = await request(app)[method]('/activate/open?email=a%40b.co&token=KEY');
+      expect({ method, status: res.status, location: res.headers.location }).toEqual({ method, status: 303, location: 'https://app.example.com/auth/activate?email=a%40b.co&token=KEY&key=KEY' });
+      for (const [name, value] of securityHeaders(config).fixed) {
+        if (name !== 'Referrer-Policy') expect({ name, value: res.headers[name.toLowerCase()] }).toEqual({ name, value });
+      }
+    }
+  });
+
+  it.each([
+    ['no email', '?token=KEY', 'Email address is required', '/activate'],
+    ['an invalid email', '?email=not+an+email&token=KEY', 'Email address is invalid', '/activate?email=not+an+email'],
+    ['an empty key', '?email=a%40b.co&token=', 'key: Required', '/activate?email=a%40b.co'],
+    ['no key at all', '?email=a%40b.co', 'key: Required', '/activate?email=a%40b.co'],
+    ['a key of spaces', '?email=a%40b.co&token=+++', 'key: Required', '/activate?email=a%40b.co'],
+  ])('shows a browser that sent %s a 400 page leading back to the form', async (_case, query, message, back) => {
+    const { app } = site();
+    const res = await request(app).get(`/activate/open${query}`).set('Accept', BROWSER);
+    expect(res.status).toBe(400);
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(res.headers.location).toBeUndefined();
+    expect(res.headers['cache-control']).toBe('private, no-store');
+    expect(res.headers['referrer-policy']).toBe('no-referrer');
+    expect(res.text).toContain(`<p>${message}</p>`);
+    expect(res.text).toContain(`<a href="${back.replace(/&/g, '&amp;')}">Back to the activation form</a>`);
+    expect(res.text).not.toContain('Back to the waitlist');
+  });
+
+  it('escapes what was typed in the way back', async () => {
+    const { app } = site();
+    const res = await request(app).get('/activate/open').query({ email: '"><script>x</script>', token: '' }).set('Accept', BROWSER);
+    expect(res.status).toBe(400);
+    expect(res.text).not.toContain('<script>');
+    expect(res.text).toContain('<a href="/activate?email=%22%3E%3Cscript%3Ex%3C%2Fscript%3E">');
+  });
+
+  it('answers a script or an API client with JSON {"error"}', async () => {
+    const { app } = site();
+    const res = await request(app).get('/activate/open?email=a%40b.co&token=').set('Accept', 'application/json');
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: 'key: Required' });
+    expect(res.headers['cache-control']).toBe('no-store');
+    const bare = await request(app).get('/activate/open?token=KEY');
+    expect(bare.status).toBe(400);
+    expect(bare.body).toEqual({ error: 'Email address is required' });
+  });
+
+  it('refuses other methods with 405 and Allow: GET, HEAD', async () => {
+    const { app } = site();
+    for (const method of ['post', 'put', 'delete'] as const) {
+      const res = await request(app)[method]('/activate/open?email=a%40b.co&token=KEY');
+      expect({ method, status: res.status, allow: res.headers.allow, location: res.headers.location }).toEqual({ method, status: 405, allow: 'GET, HEAD', location: undefined });
+    }
+  });
+
+  it('logs the path only: no email and no key reach the log', async () => {
+    const { logger, lines } = capturingLogger();
+    const { app } = site({ logger });
+    const ok = await request(app).get('/activate/open').query({ email: 'alice@example.org', token: 'SECRET-KEY-1' });
+    const bad = await request(app).get('/activate/open').query({ email: 'bob@example.org', token: '' }).set('Accept', BROWSER);
+    expect([ok.status, bad.status]).toEqual([303, 400]);
+
+    const accessLines = () => lines.map((line) => JSON.parse(line)).filter((entry) => entry.msg === 'request completed');
+    await until('both requests are logged', () => accessLines().length >= 2);
+    expect(accessLines().map((entry) => [entry.req.path, entry.res.status])).toEqual([
+      ['/activate/open', 303],
+      ['/activate/open', 400],
+    ]);
+    const log = lines.join('\n');
+    for (const secret of ['alice', 'bob', 'example.org', 'SECRET', 'token=']) expect({ secret, logged: log.includes(secret) }).toEqual({ secret, logged: false });
+  });
+});
