@@ -1,15 +1,19 @@
 // The operator CLI, run as operators run it: a separate process on the real SQLite file.
 import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
+import { simpleParser } from 'mailparser';
 import { openStore } from '../../../server/store';
 import { tempDataDir } from '../../support/config';
 
 const CLI = path.resolve(__dirname, '../../../dist/server/waitlist.js');
 
-function cli(dataDir: string, ...args: string[]) {
-  const result = spawnSync(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH, DATA_DIR: dataDir }, encoding: 'utf8', timeout: 10_000 });
+function cliWith(env: Record<string, string>, dataDir: string, ...args: string[]) {
+  const result = spawnSync(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH, DATA_DIR: dataDir, ...env }, encoding: 'utf8', timeout: 10_000 });
   return { code: result.status, out: result.stdout, err: result.stderr };
 }
+
+const cli = (dataDir: string, ...args: string[]) => cliWith({}, dataDir, ...args);
 
 function seeded() {
   const dataDir = tempDataDir();
@@ -27,7 +31,9 @@ describe('npm run waitlist', () => {
   it('--help explains every command', () => {
     const { code, out } = cli(tempDataDir(), '--help');
     expect(code).toBe(0);
-    for (const command of ['list', 'count', 'export', 'issue-key', 'outbox', 'backup', '--since']) expect(out).toContain(command);
+    for (const command of ['list', 'count', 'stats', 'export', 'invite', 'mail', 'remove', 'issue-key', 'outbox', 'backup', '--since', '--next', '--again', '--dry-run']) {
+      expect(out).toContain(command);
+    }
   });
 
   it('count prints the number of signups', () => {
@@ -113,5 +119,110 @@ describe('npm run waitlist', () => {
     expect(unknown.code).toBe(2);
     expect(unknown.err).toContain('unknown command: frobnicate');
     expect(cli(tempDataDir(), 'issue-key').code).toBe(2);
+  });
+
+  describe('invitations without SMTP_URL (the embedded default)', () => {
+    const invite = (dataDir: string, ...args: string[]) => cliWith({ SITE_URL: 'https://orgnote.example/' }, dataDir, 'invite', ...args);
+
+    it('writes each invitation as an .eml file that parses, and says where', async () => {
+      const dataDir = seeded();
+      const { code, out } = invite(dataDir, '--next', '2');
+      expect(code).toBe(0);
+      expect(out).toMatch(/^sent\s+first@example\.org$/m);
+      expect(out).toMatch(/^sent\s+zoë@example\.org$/m);
+      expect(out).toContain(`mail written as .eml files to ${path.join(dataDir, 'mail')}`);
+      const files = fs.readdirSync(path.join(dataDir, 'mail')).sort();
+      expect(files).toEqual(['1.eml', '2.eml']);
+      const raw = fs.readFileSync(path.join(dataDir, 'mail', '2.eml'));
+      expect(raw.includes('\r\n')).toBe(true); // RFC 5322 line ends
+      const mail = await simpleParser(raw);
+      expect(mail.to && 'text' in mail.to ? mail.to.text : '').toBe('zoë@example.org');
+      expect(mail.from?.value).toEqual([{ name: 'OrgNote', address: 'no-reply@orgnote.example' }]);
+      expect(mail.subject).toBe('Your OrgNote activation key');
+      expect(mail.text).toContain('https://orgnote.example/activate?email=zo%C3%AB%40example.org');
+      const key = mail.text!.split('\n').find((line) => /^[A-Za-z0-9_-]{32}$/.test(line))!;
+      const store = openStore({ dataDir });
+      try {
+        expect(store.subscriptions.activate('ZOË@example.org', key)).toEqual({ outcome: 'active', email: 'zoë@example.org' });
+      } finally {
+        store.close();
+      }
+    });
+
+    it('stats counts signups by state; count stays the bare total', () => {
+      const dataDir = seeded();
+      invite(dataDir, 'first@example.org', 'last@example.org');
+      cli(dataDir, 'issue-key', 'zoë@example.org');
+      const store = openStore({ dataDir });
+      const key = store.subscriptions.issueKey('last@example.org');
+      store.subscriptions.activate('last@example.org', key);
+      store.close();
+      const { code, out } = cli(dataDir, 'stats');
+      expect(code).toBe(0);
+      expect(out).toMatch(/^waitlisted\s+0$/m);
+      expect(out).toMatch(/^invited\s+2$/m);
+      expect(out).toMatch(/^activated\s+1$/m);
+      expect(out).toMatch(/^total\s+3$/m);
+      expect(out).toContain('mail: 0 queued, 0 failed, 2 sent');
+      expect(cli(dataDir, 'count').out).toBe('3\n');
+      const listed = cli(dataDir, 'list').out.split('\n');
+      const last = listed.find((line) => line.includes('last@example.org'))!;
+      expect(last.match(/\d{4}-\d\d-\d\dT[\d:.]+Z/g)).toHaveLength(3); // created, invited, activated
+      const exported = cli(dataDir, 'export').out.split('\r\n');
+      expect(exported.find((line) => line.startsWith('last@example.org,'))).toMatch(/^last@example\.org,,[^,]+Z,[^,]+Z,[^,]+Z$/);
+    });
+
+    it('remove erases the address with its keys, mail and .eml file, and says what it removed', () => {
+      const dataDir = seeded();
+      invite(dataDir, 'first@example.org');
+      invite(dataDir, '--again', 'first@example.org');
+      expect(fs.readdirSync(path.join(dataDir, 'mail'))).toHaveLength(2);
+      const { code, out } = cli(dataDir, 'remove', 'FIRST@example.org');
+      expect(code).toBe(0);
+      expect(out).toBe('Removed FIRST@example.org: the signup, 2 activation key(s), 2 mail(s) and 2 .eml file(s), 0 outbox item(s)\n');
+      expect(fs.readdirSync(path.join(dataDir, 'mail'))).toEqual([]);
+      expect(cli(dataDir, 'count').out).toBe('2\n');
+      expect(cli(dataDir, 'export').out).not.toContain('first@example.org');
+      const db = openStore({ dataDir });
+      try {
+        expect(db.db.prepare("SELECT COUNT(*) AS n FROM activation_keys WHERE email_key = 'first@example.org'").get()).toEqual({ n: 0 });
+      } finally {
+        db.close();
+      }
+    });
+
+    it('remove also drops a queued outbox signup of that address; an unknown address exits 1', () => {
+      const dataDir = seeded();
+      expect(cli(dataDir, 'remove', 'Queued@example.org')).toEqual({
+        code: 0,
+        out: 'Removed Queued@example.org: no signup, 0 activation key(s), 0 mail(s), 1 outbox item(s)\n',
+        err: '',
+      });
+      expect(cli(dataDir, 'outbox').out).toContain('0 pending');
+      expect(cli(dataDir, 'remove', 'nobody@example.org')).toMatchObject({ code: 1, out: 'Nothing stored for nobody@example.org\n' });
+      expect(cli(dataDir, 'remove').code).toBe(2);
+    });
+
+    it('mail lists nothing of a body or a key', () => {
+      const dataDir = seeded();
+      invite(dataDir, 'first@example.org');
+      const { code, out } = cli(dataDir, 'mail');
+      expect(code).toBe(0);
+      expect(out).toContain('0 queued, 0 failed');
+      const eml = fs.readFileSync(path.join(dataDir, 'mail', '1.eml'), 'utf8');
+      const key = eml.split('\r\n').find((line) => /^[A-Za-z0-9_-]{32}$/.test(line))!;
+      expect(out).not.toContain(key);
+    });
+
+    it('refuses without SITE_URL, and with BACKEND_URL, explaining why', () => {
+      const dataDir = seeded();
+      const noSite = cli(dataDir, 'invite', 'first@example.org');
+      expect(noSite.code).toBe(1);
+      expect(noSite.err).toContain('invite needs SITE_URL');
+      const backend = cliWith({ SITE_URL: 'https://orgnote.example', BACKEND_URL: 'http://127.0.0.1:9' }, dataDir, 'invite', 'first@example.org');
+      expect(backend.code).toBe(1);
+      expect(backend.err).toContain('BACKEND_URL is set');
+      expect(fs.existsSync(path.join(dataDir, 'mail'))).toBe(false);
+    });
   });
 });
