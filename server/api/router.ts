@@ -16,7 +16,7 @@ import type { SubmitSignup } from '../signups/submit';
 import type { Subscriptions } from '../store/subscriptions';
 import { activationEndpoint } from './activation';
 import { proxyEndpoint } from './proxy';
-import { FORM_ROUTES, routeOf, type ApiRoute } from './routes';
+import { FORM_ROUTES, routeOf, subscriptionInfoParams, type ApiRoute, type SubscriptionInfoParams } from './routes';
 import { subscriptionInfoEndpoint } from './subscription-info';
 
 interface ApiDeps {
@@ -30,8 +30,8 @@ interface ApiDeps {
   logger: Logger;
 }
 
-/** `path` is the decoded request path (decodeApiPath). */
-type Endpoint = (req: BodyRequest, res: ServerResponse, context: RequestContext, route: ApiRoute | undefined, path: string) => Promise<void>;
+/** `info` carries subscription-info's parameters when that is the route. */
+type Endpoint = (req: BodyRequest, res: ServerResponse, context: RequestContext, route: ApiRoute | undefined, info?: SubscriptionInfoParams) => Promise<void>;
 
 const noLimit: Middleware = (_req, _res, next) => next();
 
@@ -54,14 +54,14 @@ function allowOnly(methods: string[], req: BodyRequest, res: ServerResponse): vo
 function embeddedEndpoints(deps: Pick<ApiDeps, 'subscriptions' | 'config'>, signup: ReturnType<typeof signupEndpoint>): Endpoint {
   const activate = activationEndpoint(deps.subscriptions, deps.config);
   const info = subscriptionInfoEndpoint(deps.subscriptions, deps.config);
-  return async (req, res, context, route, path) => {
+  return async (req, res, context, route, infoParams) => {
     switch (route) {
       case undefined:
         throw new HttpError(404, 'Not found');
       case 'subscription-info':
         // Without a token the route does not exist, whatever the method.
         if (deps.config.subscriptionApiToken) allowOnly(['GET', 'HEAD'], req, res);
-        return info(req, res, path);
+        return info(req, res, infoParams!);
       case 'subscriptions':
         allowOnly(['POST'], req, res);
         return signup(req, res, context);
@@ -77,7 +77,7 @@ export function apiDoor({ config, subscriptions, submitSignup, limitSubmissions,
   const { backendUrl } = config;
   const proxy = backendUrl ? proxyEndpoint({ ...config, backendUrl }, logger) : undefined;
   const endpoint: Endpoint = proxy
-    ? (req, res, context, route, path) => (route === 'subscriptions' && req.method === 'POST' ? signup(req, res, context) : proxy(req, res, context, route))
+    ? (req, res, context, route) => (route === 'subscriptions' && req.method === 'POST' ? signup(req, res, context) : proxy(req, res, context, route))
     : embeddedEndpoints({ subscriptions, config }, signup);
 
   const failed = (res: ServerResponse, err: unknown): void => {
@@ -87,14 +87,17 @@ export function apiDoor({ config, subscriptions, submitSignup, limitSubmissions,
   };
 
   return function api(req: BodyRequest, res: ServerResponse, context: RequestContext): void {
-    const path = decodeApiPath(req.url!.split('?')[0]);
+    const rawPath = req.url!.split('?')[0];
+    // Embedded only: with a backend, subscription-info is relayed like any path, behind the guard.
+    const info = proxy ? undefined : subscriptionInfoParams(rawPath);
+    const path = info ? rawPath : decodeApiPath(rawPath);
     if (path === null) return failed(res, new HttpError(400, 'Invalid API path'));
-    const route = routeOf(path);
+    const route = info ? 'subscription-info' : routeOf(path);
     // Refused and counted before the body is even read, so a flood costs little.
     const limit = req.method === 'POST' && FORM_ROUTES.has(route) ? limitSubmissions : noLimit;
     inOrder([refuseCrossSite, limit, readBody], req, res, (err) => {
       if (err) return failed(res, err);
-      endpoint(req, res, context, route, path).catch((error: unknown) => failed(res, error));
+      endpoint(req, res, context, route, info).catch((error: unknown) => failed(res, error));
     });
   };
 }

@@ -1,6 +1,8 @@
-// The API's own routes, recognised in any letter case, with doubled or trailing slashes and
-// through percent-encoding, so no spelling of a form POST slips past the rate limit and the
-// checks on its way to the backend. The parameters of subscription-info keep their case.
+// The API's own routes. The form routes are recognised in any letter case, with doubled or
+// trailing slashes and through percent-encoding, so no spelling of a form POST slips past the
+// rate limit and the checks on its way to the backend. subscription-info is read from the raw
+// path instead: its parameters are ids of someone else's making, decoded exactly once, so every id
+// (with '/', '%' or ';' in it) has one spelling and no spelling reaches another id.
 import { API_PATHS } from '../../shared/constants';
 
 export type ApiRoute = 'subscriptions' | 'activation' | 'subscription-info';
@@ -8,19 +10,32 @@ export type ApiRoute = 'subscriptions' | 'activation' | 'subscription-info';
 /** The routes a browser form posts to: rate-limited per client. */
 export const FORM_ROUTES: ReadonlySet<ApiRoute | undefined> = new Set<ApiRoute>(['subscriptions', 'activation']);
 
-const SUBSCRIPTION_INFO = '/api/subscription-info/';
 
 /** True for every request the API answers: /api and anything under it. */
 export function isApiUrl(url: string): boolean {
   return url === '/api' || url.startsWith('/api/') || url.startsWith('/api?');
 }
 
-/** `/api/subscription-info/{provider}/{externalId}`: the two parameters, or undefined. */
-export function subscriptionInfoParams(decodedPath: string): { provider: string; externalId: string } | undefined {
-  if (!decodedPath.toLowerCase().startsWith(SUBSCRIPTION_INFO)) return undefined;
-  const params = decodedPath.slice(SUBSCRIPTION_INFO.length).split('/');
-  if (params.length !== 2) return undefined;
-  return { provider: params[0], externalId: params[1] };
+export interface SubscriptionInfoParams {
+  provider: string;
+  externalId: string;
+}
+
+/**
+ * `/api/subscription-info/{provider}/{externalId}` (the route's name in any letter case): the two
+ * parameters, each percent-decoded once; undefined for any other path or a malformed encoding.
+ */
+export function subscriptionInfoParams(rawPath: string): SubscriptionInfoParams | undefined {
+  const segments = rawPath.split('/');
+  if (segments.length !== 5 || segments[1] !== 'api' || segments[2].toLowerCase() !== 'subscription-info') return undefined;
+  const [provider, externalId] = segments.slice(3).map((segment) => {
+    try {
+      return decodeURIComponent(segment);
+    } catch {
+      return '';
+    }
+  });
+  return provider && externalId ? { provider, externalId } : undefined;
 }
 
 /** Which route a path names, if any; `decodedPath` comes from decodeApiPath (no empty segments). */
@@ -28,6 +43,5 @@ export function routeOf(decodedPath: string): ApiRoute | undefined {
   const normal = decodedPath.toLowerCase();
   if (normal === API_PATHS.subscriptions) return 'subscriptions';
   if (normal === API_PATHS.subscriptionActivation) return 'activation';
-  if (subscriptionInfoParams(decodedPath)) return 'subscription-info';
   return undefined;
 }

@@ -8,7 +8,7 @@ import type { Config } from '../config';
 import { HttpError, sendJson } from '../http/errors';
 import type { Subscriptions } from '../store/subscriptions';
 import { NO_STORE, subscriptionAnswer } from './activation';
-import { subscriptionInfoParams } from './routes';
+import type { SubscriptionInfoParams } from './routes';
 
 /** Equal-length digests, so neither the token's length nor its first wrong byte shows in the timing. */
 function sameToken(given: string, expected: string): boolean {
@@ -22,14 +22,13 @@ function tokenOf(req: IncomingMessage): string | undefined {
 
 export function subscriptionInfoEndpoint(subscriptions: Subscriptions, config: Pick<Config, 'subscriptionApiToken' | 'spaceLimitBytes'>) {
   const expected = config.subscriptionApiToken;
-  return async (req: IncomingMessage, res: ServerResponse, path: string): Promise<void> => {
+  return async (req: IncomingMessage, res: ServerResponse, { provider, externalId }: SubscriptionInfoParams): Promise<void> => {
     if (!expected) throw new HttpError(404, 'Not found');
     const token = tokenOf(req);
     if (token === undefined || !sameToken(token, expected)) {
       res.setHeader('WWW-Authenticate', 'Token');
       throw new HttpError(401, 'Missing or invalid token');
     }
-    const { provider, externalId } = subscriptionInfoParams(path)!;
     const subscription = subscriptions.ofAccount(provider.toLowerCase(), externalId);
     if (!subscription) throw new HttpError(404, 'No subscription for this account');
     sendJson(res, 200, subscriptionAnswer(subscription.email, config), NO_STORE);

@@ -209,12 +209,9 @@ describe('GET /api/subscription-info: the path parameters', () => {
     expect(JSON.stringify(res.body)).not.toContain(EMAIL);
   });
 
-  // BUG (server/http/safe-path.ts decodeApiPath, used by server/api/router.ts for subscription-info):
-  // every path segment is percent-decoded up to 8 times, not once. An externalId that itself
-  // contains '%' followed by two hex digits, sent correctly encoded ('%25' for '%'), is decoded a
-  // second time into a different id, and the answer is about ANOTHER account. Expected: 200 with
-  // bob's subscription; actual: 200 with zoe's (the account whose id is 'A').
-  it('[BUG] decodes the id once: an id containing "%41" is not confused with the id "A"', async () => {
+  // The id is decoded exactly once: decoding again (as the guard of relayed paths does) would turn
+  // an id with '%41' in it into the id 'A' and answer about another account.
+  it('decodes the id once: an id containing "%41" is not confused with the id "A"', async () => {
     const { app, store } = site();
     await bindAccount(app, store, EMAIL, 'github', 'A');
     await bindAccount(app, store, 'bob@example.org', 'github', '%41');
@@ -222,16 +219,14 @@ describe('GET /api/subscription-info: the path parameters', () => {
     expect({ status: res.status, body: res.body }).toEqual({ status: 200, body: { email: 'bob@example.org', isActive: true, spaceLimit: GIB } });
   });
 
-  // BUG (same place): activation accepts any externalId without control characters (up to 256),
-  // including '/' and '%', but subscription-info refuses such an id even correctly encoded
-  // ('%2F', '%25') with 400 "Invalid API path", so the OrgNote backend can never learn that the
-  // account holds a subscription. Expected: 200 for each; actual: 400.
+  // Activation accepts any id without control characters, so every such id must be reachable here
+  // once encoded, '/' and '%' included.
   it.each([
     ['a slash', 'team/42'],
     ['a percent sign', '100%'],
     ['a backslash', 'dom\\user'],
     ['a semicolon', 'a;b'],
-  ])('[BUG] finds an account whose id, accepted by the activation, contains %s', async (_case, id) => {
+  ])('finds an account whose id, accepted by the activation, contains %s', async (_case, id) => {
     const { app, store } = site();
     await bindAccount(app, store, EMAIL, 'github', id);
     const res = await raw(app, info('github', encodeURIComponent(id)), withToken);
@@ -374,12 +369,9 @@ describe('GET /api/subscription-info: the log', () => {
     expect(found).toEqual([]);
   });
 
-  // BUG (server/http/access-log.ts logWhenDone): the access-log line names the request path, and
-  // for this route the path is /api/subscription-info/{provider}/{externalId}, so every call
-  // writes the account id to the log. Expected: no line contains the externalId; actual: each
-  // "request completed" line of a subscription-info call has
-  // req.path "/api/subscription-info/github/acct-9c4d1f" (the same for 401s, 405s and the HEAD).
-  it('[BUG] never names the account id, after the whole matrix', async () => {
+  // The access log names each request's path; for this route the path holds the account id, which
+  // the log line leaves out (401s, 405s and HEADs included).
+  it('never names the account id, after the whole matrix', async () => {
     const { log } = await logOfTheMatrix();
     expect(log.split('\n').filter((line) => line.includes(secrets.externalId))).toEqual([]);
   });
