@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { ConfigError, loadConfig, publicConfigOf } from '../../server/config';
+import { ConfigError, loadConfig, publicConfigOf, withoutCredentials } from '../../server/config';
 
 describe('configuration', () => {
   it('has working defaults for a fresh clone', () => {
@@ -15,7 +15,33 @@ describe('configuration', () => {
       logLevel: 'info',
       allowedOrigins: [],
       pageCacheSeconds: 300,
+      smtpUrl: undefined,
+      mailFrom: 'OrgNote <no-reply@localhost>',
+      subscriptionApiToken: undefined,
+      spaceLimitBytes: 1024 ** 3,
     });
+  });
+
+  it('reads the invitation and subscription-service settings', () => {
+    const config = loadConfig({
+      SMTP_URL: 'smtps://mailer:s3cret@smtp.example.com:465',
+      MAIL_FROM: 'OrgNote team <team@orgnote.example>',
+      SUBSCRIPTION_API_TOKEN: ' 0123456789abcdef ',
+      SPACE_LIMIT_BYTES: '5242880',
+    });
+    expect(config).toMatchObject({
+      smtpUrl: 'smtps://mailer:s3cret@smtp.example.com:465',
+      mailFrom: 'OrgNote team <team@orgnote.example>',
+      subscriptionApiToken: '0123456789abcdef',
+      spaceLimitBytes: 5242880,
+    });
+    // Without MAIL_FROM the sender is a no-reply address at the site's own host.
+    expect(loadConfig({ SITE_URL: 'https://orgnote.example/' }).mailFrom).toBe('OrgNote <no-reply@orgnote.example>');
+    expect(loadConfig({ SMTP_URL: '', SUBSCRIPTION_API_TOKEN: '' })).toMatchObject({ smtpUrl: undefined, subscriptionApiToken: undefined });
+  });
+
+  it('prints an SMTP URL without its credentials', () => {
+    expect(withoutCredentials('smtp://mailer:s3cret@smtp.example.com:587')).toBe('smtp://smtp.example.com:587');
   });
 
   it('parses every setting', () => {
@@ -56,6 +82,13 @@ describe('configuration', () => {
     ['WEB_APP_URL', 'javascript:alert(1)'],
     ['UPSTREAM_TIMEOUT_MS', '-5'],
     ['LOG_LEVEL', 'loud'],
+    ['SMTP_URL', 'http://smtp.example.com'],
+    ['SMTP_URL', 'smtp://'],
+    ['MAIL_FROM', 'not an address'],
+    ['MAIL_FROM', 'Bad <two@addresses.example> <three@addresses.example>'],
+    ['SUBSCRIPTION_API_TOKEN', 'short'],
+    ['SPACE_LIMIT_BYTES', '-1'],
+    ['SPACE_LIMIT_BYTES', 'lots'],
   ])('refuses %s=%s with a message naming the variable', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(name);
