@@ -27,4 +27,7 @@ done
 curl -s "http://127.0.0.1:$port/" | grep -q 'Join wait list' && echo "page content: ok"
 echo "POST /api/subscriptions -> $(curl -s -w ' %{http_code}' -F email=docker@example.org -F description=smoke "http://127.0.0.1:$port/api/subscriptions")"
 echo "CLI count (node dist/server/waitlist.js) -> $(cd "$work" && DATA_DIR="$work/data" node dist/server/waitlist.js count)"
+echo "CLI invite (no SMTP_URL: an .eml file) ->"
+(cd "$work" && DATA_DIR="$work/data" SITE_URL=https://orgnote.example node dist/server/waitlist.js invite docker@example.org)
+ls "$work/data/mail/"*.eml >/dev/null && echo "invitation written: $(ls "$work/data/mail")"
 kill -TERM "$pid"; wait "$pid" && echo "SIGTERM: exit 0"
