@@ -1,0 +1,51 @@
+// Queued mail survives kill -9: the site is killed while invitations wait for a mail server that
+// is down; once the server is back and the site restarted, each message arrives exactly once.
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { openStore } from '../../../server/store';
+import { tempDataDir } from '../../support/config';
+import { startServerProcess } from '../../support/server-process';
+import { startSmtpServer } from '../../support/smtp';
+
+const CLI = path.resolve(__dirname, '../../../dist/server/waitlist.js');
+
+it('kill -9 of the site with mail queued loses none and sends none twice', async () => {
+  const smtp = await startSmtpServer();
+  await smtp.stop();
+  const dataDir = tempDataDir();
+  const emails = Array.from({ length: 5 }, (_, i) => `crash${i}@example.org`);
+  const seed = openStore({ dataDir });
+  for (const email of emails) seed.signups.add({ email, description: '' });
+  seed.close();
+  const env = { DATA_DIR: dataDir, SMTP_URL: smtp.url, SITE_URL: 'https://orgnote.example', LOG_LEVEL: 'warn' };
+
+  const first = await startServerProcess(env);
+  try {
+    const invited = spawnSync(process.execPath, [CLI, 'invite', '--next', '5'], { env: { PATH: process.env.PATH, ...env }, encoding: 'utf8', timeout: 20_000 });
+    expect(invited.stdout.match(/^queued\s/gm)).toHaveLength(5);
+  } finally {
+    first.child.kill('SIGKILL');
+    await first.exited;
+  }
+
+  await smtp.start();
+  const second = await startServerProcess(env);
+  try {
+    // The first retry is due within 10 s of the failed attempt.
+    await smtp.waitFor(5, 20_000);
+    // Time for a stray second copy to show up, were one coming.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(smtp.stats()).toEqual({ received: 5, uniqueMessageIds: 5, duplicates: 0, recipients: 5 });
+    expect(smtp.received.map((m) => m.envelope.to[0]).sort()).toEqual([...emails].sort());
+  } finally {
+    second.child.kill('SIGTERM');
+    await second.exited;
+    await smtp.close();
+  }
+  const store = openStore({ dataDir });
+  try {
+    expect(store.mail.counts()).toEqual({ queued: 0, sent: 5, failed: 0 });
+  } finally {
+    store.close();
+  }
+}, 40_000);
