@@ -1,0 +1,124 @@
+// npm run bench:mail: invites BENCH_MAIL_COUNT (default 10 000) waitlisted addresses with the
+// operator CLI exactly as an operator runs it (`node dist/server/waitlist.js invite --next N`), to
+// a real SMTP server on 127.0.0.1 in its own process (scripts/smtp-sink.ts, counting messages by
+// Message-ID), and prints messages per second over the whole command (start-up included), the
+// CLI's peak RSS, and lost and duplicate messages, checked against the server's counts and the
+// store's. Targets: ≥ 200 messages/s, peak RSS < 200 MB, 0 lost, 0 duplicates.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+import { openStore } from '../../server/store';
+import type { SmtpStats } from '../../test/support/smtp';
+import { ROOT } from '../site-process';
+
+const COUNT = Number(process.env.BENCH_MAIL_COUNT ?? 10_000);
+const TARGET = { messagesPerSecond: 200, peakRssBytes: 200 * 2 ** 20 };
+
+/** The sink, and a way to ask it for its counts (one JSON line per line we write). */
+async function startSink(): Promise<{ child: ChildProcess; port: number; stats: () => Promise<SmtpStats> }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/smtp-sink.ts'], { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
+  const lines = readline.createInterface({ input: child.stdout! });
+  const next = () => new Promise<string>((resolve, reject) => {
+    lines.once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`smtp-sink exited with ${code}`)));
+  });
+  const listening = (await next()).match(/^listening (\d+)$/);
+  if (!listening) throw new Error('smtp-sink did not report its port');
+  return {
+    child,
+    port: Number(listening[1]),
+    async stats() {
+      const answer = next();
+      child.stdin!.write('\n');
+      return JSON.parse(await answer) as SmtpStats;
+    },
+  };
+}
+
+function seed(dataDir: string, count: number): string[] {
+  const store = openStore({ dataDir });
+  const emails = Array.from({ length: count }, (_, i) => `bench-${String(i).padStart(6, '0')}@example.org`);
+  store.db.transaction(() => emails.forEach((email) => store.signups.add({ email, description: 'bench' })))();
+  store.close();
+  return emails;
+}
+
+interface CliRun {
+  seconds: number;
+  peakRssBytes: number;
+  code: number | null;
+  outcomes: Record<string, number>;
+}
+
+/** The CLI as the image runs it, with the peak-RSS reporter preloaded; stdout is tallied by outcome. */
+function runInvite(env: NodeJS.ProcessEnv, count: number): Promise<CliRun> {
+  const started = process.hrtime.bigint();
+  const child = spawn(process.execPath, ['--require', path.join(__dirname, 'peak-rss.cjs'), 'dist/server/waitlist.js', 'invite', '--next', String(count)], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const outcomes: Record<string, number> = {};
+  readline.createInterface({ input: child.stdout! }).on('line', (line) => {
+    const outcome = /^(sent|queued|failed|skipped|not on the waitlist)\s{2,}\S+@/.exec(line)?.[1];
+    if (outcome) outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
+  });
+  let peakRssBytes = 0;
+  readline.createInterface({ input: child.stderr! }).on('line', (line) => {
+    const peak = /^peak-rss-kib (\d+)$/.exec(line);
+    if (peak) peakRssBytes = Number(peak[1]) * 1024;
+    else process.stderr.write(`${line}\n`);
+  });
+  return new Promise((resolve) =>
+    child.once('close', (code) => resolve({ seconds: Number(process.hrtime.bigint() - started) / 1e9, peakRssBytes, code, outcomes })),
+  );
+}
+
+async function main(): Promise<void> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'orgnote-bench-mail-'));
+  const sink = await startSink();
+  try {
+    const emails = seed(dataDir, COUNT);
+    const run = await runInvite({ DATA_DIR: dataDir, SITE_URL: 'https://orgnote.example', SMTP_URL: `smtp://127.0.0.1:${sink.port}`, LOG_LEVEL: 'silent' }, COUNT);
+    const received = await sink.stats();
+    const store = openStore({ dataDir });
+    const mail = store.mail.counts();
+    const stats = store.signups.stats();
+    store.close();
+
+    const perSecond = COUNT / run.seconds;
+    const lost = emails.length - received.uniqueMessageIds;
+    const mib = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
+    const pass = (ok: boolean) => (ok ? 'PASS' : 'MISS');
+    console.log(`\nMachine: ${os.cpus().length} × ${os.cpus()[0]?.model.trim()}, Node ${process.version}`);
+    console.log(`invite --next ${COUNT} → smtp://127.0.0.1:${sink.port} (pooled), exit code ${run.code}`);
+    console.log(`CLI lines: ${JSON.stringify(run.outcomes)}`);
+    console.log(`SMTP server: ${JSON.stringify(received)}`);
+    console.log(`store: mail ${JSON.stringify(mail)}, signups ${JSON.stringify(stats)}`);
+    console.log(`time: ${run.seconds.toFixed(2)} s for ${COUNT} messages, start-up included`);
+    console.log(`throughput: ${perSecond.toFixed(0)} messages/s  (target ≥ ${TARGET.messagesPerSecond}) ${pass(perSecond >= TARGET.messagesPerSecond)}`);
+    console.log(`CLI peak RSS: ${mib(run.peakRssBytes)} MiB  (target < ${mib(TARGET.peakRssBytes)} MiB) ${pass(run.peakRssBytes > 0 && run.peakRssBytes < TARGET.peakRssBytes)}`);
+    console.log(`lost: ${lost}, duplicates: ${received.duplicates}  (target 0 and 0) ${pass(lost === 0 && received.duplicates === 0)}`);
+
+    const failed =
+      run.code !== 0 ||
+      perSecond < TARGET.messagesPerSecond ||
+      !(run.peakRssBytes > 0 && run.peakRssBytes < TARGET.peakRssBytes) ||
+      lost !== 0 ||
+      received.duplicates !== 0 ||
+      received.received !== COUNT ||
+      mail.sent !== COUNT ||
+      run.outcomes.sent !== COUNT;
+    process.exitCode = failed ? 1 : 0;
+  } finally {
+    sink.child.kill('SIGTERM');
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exitCode = 1;
+});
