@@ -1,7 +1,9 @@
 // `waitlist invite`: turns waitlisted addresses into invitations. Each address gets a fresh key
 // and its mail in one transaction (store/subscriptions.ts), then the mail is sent at once through
 // the pool, a window of them in flight, and one line per address says what happened. Mail the
-// server could not take now stays queued for the running site to retry.
+// server could not take now stays queued for the running site to retry. Once the server itself is
+// unavailable (unreachable, silent, refusing our login), the rest are invited and queued without
+// trying: 10 000 connection timeouts in a row would keep the operator waiting for hours.
 import type { Config } from '../config';
 import { invitationMail } from '../mail/invitation';
 import { sendClaimed, type MailOutcome } from '../mail/send';
@@ -45,15 +47,22 @@ export async function inviteAll(
 ): Promise<void> {
   const compose = (to: string, key: string) => invitationMail({ siteUrl: config.siteUrl, from: config.mailFrom, to, key });
   const inFlight = new Set<Promise<void>>();
+  let serverUnavailable = false;
   for (const address of addresses) {
     const invitation = store.subscriptions.invite(address, { again, compose });
     if (invitation.outcome !== 'invited') {
       report(invitation.email, invitation.outcome);
       continue;
     }
-    const sending: Promise<void> = sendClaimed(store.mail, mailer, invitation.mail).then((outcome) => {
+    if (serverUnavailable) {
+      store.mail.release(invitation.mail.id);
+      report(invitation.email, 'queued');
+      continue;
+    }
+    const sending: Promise<void> = sendClaimed(store.mail, mailer, invitation.mail).then((sent) => {
       inFlight.delete(sending);
-      report(invitation.email, outcome);
+      serverUnavailable ||= sent.serverUnavailable;
+      report(invitation.email, sent.outcome);
     });
     inFlight.add(sending);
     if (inFlight.size >= IN_FLIGHT) await Promise.race(inFlight);

@@ -1,7 +1,7 @@
 // The loop behind the background workers (outbox, mail): run a round, wait, run the next. One
 // round at a time, so a slow round never overlaps the next. A round that reports more work waiting
-// is followed at once rather than after the pause. flush() runs one now (the tests use it);
-// stop() ends the loop and waits for the round in flight.
+// is followed at once rather than after the pause. flush() runs rounds now until nothing more is
+// due (the tests use it); stop() ends the loop and waits for the round in flight.
 export interface Poller {
   flush(): Promise<void>;
   stop(): Promise<void>;
@@ -23,7 +23,9 @@ export function startPoller(runRound: () => Promise<boolean | void>, pollMs: num
   schedule();
   return {
     flush(): Promise<void> {
-      round = round.then(async () => void (await runRound()));
+      round = round.then(async () => {
+        while ((await runRound()) === true && !stopped);
+      });
       return round;
     },
     async stop(): Promise<void> {

@@ -7,11 +7,17 @@
 // the message queued, and it goes out again, with the same Message-ID, once its lease runs out.
 import type { Logger } from '../logger';
 import type { MailQueue, QueuedMail } from '../store/mail-queue';
-import { describeMailError, isPermanentRefusal, type Mailer } from './transport';
+import { describeMailError, isPermanentRefusal, isServerUnavailable, type Mailer } from './transport';
 
 export type MailOutcome = 'sent' | 'queued' | 'failed';
 
-export async function sendClaimed(queue: MailQueue, mailer: Mailer, item: QueuedMail, logger?: Logger): Promise<MailOutcome> {
+export interface Sent {
+  outcome: MailOutcome;
+  /** The server itself could not be used (unreachable, too slow, login refused), not just this message. */
+  serverUnavailable: boolean;
+}
+
+export async function sendClaimed(queue: MailQueue, mailer: Mailer, item: QueuedMail, logger?: Logger): Promise<Sent> {
   try {
     await mailer.send(item.id, item.message);
   } catch (err) {
@@ -19,13 +25,13 @@ export async function sendClaimed(queue: MailQueue, mailer: Mailer, item: Queued
     if (isPermanentRefusal(err)) {
       queue.failed(item.id, reason);
       logger?.warn({ mailId: item.id, reason }, 'mail refused for good');
-      return 'failed';
+      return { outcome: 'failed', serverUnavailable: false };
     }
     const dueAt = queue.retry(item, reason);
     logger?.info({ mailId: item.id, reason, retryAt: new Date(dueAt).toISOString() }, 'mail queued for retry');
-    return 'queued';
+    return { outcome: 'queued', serverUnavailable: isServerUnavailable(err) };
   }
   queue.sent(item.id);
   logger?.info({ mailId: item.id, attempts: item.attempts + 1 }, 'mail sent');
-  return 'sent';
+  return { outcome: 'sent', serverUnavailable: false };
 }

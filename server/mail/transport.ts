@@ -85,6 +85,15 @@ export function isPermanentRefusal(err: unknown): boolean {
   return typeof responseCode === 'number' && responseCode >= 500 && (code === 'EENVELOPE' || code === 'EMESSAGE');
 }
 
+/**
+ * True when the failure was the server's, not this message's: it could not be reached, did not
+ * answer in time, or refused our login. The next message would fare no better just now.
+ */
+export function isServerUnavailable(err: unknown): boolean {
+  const { code } = (err ?? {}) as SmtpError;
+  return code !== 'EENVELOPE' && code !== 'EMESSAGE';
+}
+
 /** An error as the queue records it and the log shows it: no address ever (servers quote them). */
 export function describeMailError(err: unknown): string {
   const { code, responseCode } = (err ?? {}) as SmtpError;

@@ -72,6 +72,7 @@ export function createMailQueue(db: Db, now: () => number = Date.now) {
     "UPDATE mail SET state = 'failed', message = NULL, attempts = attempts + 1, lease_until = 0, last_error = ?, done_at = ? WHERE id = ?",
   );
   const reschedule = db.prepare('UPDATE mail SET attempts = ?, next_attempt_at = ?, lease_until = 0, last_error = ? WHERE id = ?');
+  const releaseClaim = db.prepare('UPDATE mail SET next_attempt_at = ?, lease_until = 0 WHERE id = ?');
   const pending = db.prepare(
     `SELECT mail.id, signups.email AS "to", state, attempts, next_attempt_at, last_error, mail.created_at
      FROM mail LEFT JOIN signups USING (email_key) WHERE state != 'sent' ORDER BY mail.id`,
@@ -105,6 +106,11 @@ export function createMailQueue(db: Db, now: () => number = Date.now) {
     /** Refused for good (a 5xx for this message): recorded, never retried. */
     failed(id: number, error: string): void {
       markFailed.run(error.slice(0, 500), new Date(now()).toISOString(), id);
+    },
+
+    /** Gives a claimed message back unsent (its sender knows the server is down): due after the first backoff. */
+    release(id: number): void {
+      releaseClaim.run(now() + mailBackoffMs(1), id);
     },
 
     /** A temporary failure: due again after the backoff; returns when. */

@@ -226,6 +226,32 @@ describe('the mail queue', () => {
     }
   });
 
+  it('stops trying once the server is unreachable, queues the rest at once, and the site delivers them all', async () => {
+    const emails = Array.from({ length: 60 }, (_, i) => `down${i}@example.org`);
+    const h = harness({}, emails);
+    await smtp.stop();
+    try {
+      const { out } = await h.cli('invite', '--next', '60');
+      expect(out.match(/^queued\s/gm)).toHaveLength(60);
+      const pending = h.store.mail.pending();
+      // Only the first window of sends met the closed port; the rest were never tried.
+      const tried = pending.filter((m) => m.attempts === 1).length;
+      expect(tried).toBeLessThan(60);
+      expect(pending.filter((m) => m.attempts === 0).every((m) => m.lastError === null)).toBe(true);
+      expect(Math.max(...pending.map((m) => m.nextAttemptAt)) - h.clock.now).toBeLessThanOrEqual(10_000);
+
+      await smtp.start();
+      h.clock.now += 60_000;
+      await h.siteRetries();
+      await h.siteRetries();
+      await smtp.waitFor(60);
+      expect(smtp.stats()).toMatchObject({ received: 60, duplicates: 0, recipients: 60 });
+    } finally {
+      await smtp.start();
+      h.close();
+    }
+  });
+
   it('retries a 4xx with backoff until the server takes it', async () => {
     const h = harness();
     smtp.mode('tempfail');
