@@ -16,7 +16,11 @@ export function openActivation(webAppUrl: string) {
     const email = req.query[ACTIVATION.emailParam];
     // The same check as POST /api/subscription-activation, which names the key `key`.
     const checked = checkActivation({ email, key: req.query[ACTIVATION.keyParam] });
-    if (!checked.ok) return sendFormError(req, res, 400, checked.error, backToTheForm(email));
+    if (!checked.ok) {
+      // The form's own label, not the API's field name: this page is read by a person.
+      const message = checked.field === 'key' && checked.error.startsWith('key: ') ? `Activation key: ${checked.error.slice(5)}` : checked.error;
+      return sendFormError(req, res, 400, message, backToTheForm(email));
+    }
     sendText(res, 303, CONTENT_TYPES.text, '', { Location: activationUrl(webAppUrl, checked.value.email, checked.value.key) });
   };
 }

@@ -63,7 +63,7 @@ describe('without JavaScript', () => {
     await page.goto(site.url('/activate?email=nojs%40example.org'));
     const [tab] = await Promise.all([context.waitForEvent('page'), page.getByRole('button', { name: 'Activate' }).click()]);
     await tab.getByRole('heading', { name: 'Could not send the form' }).waitFor();
-    expect(await tab.getByText('key: Required').isVisible()).toBe(true);
+    expect(await tab.getByText('Activation key: Required').isVisible()).toBe(true);
     await tab.getByRole('link', { name: 'Back to the activation form' }).click();
     await tab.getByRole('heading', { name: 'Enter your activation key' }).waitFor();
     expect(new URL(tab.url()).pathname + new URL(tab.url()).search).toBe('/activate?email=nojs%40example.org');

@@ -49,9 +49,9 @@ describe('GET /activate/open', () => {
   it.each([
     ['no email', '?token=KEY', 'Email address is required', '/activate'],
     ['an invalid email', '?email=not+an+email&token=KEY', 'Email address is invalid', '/activate?email=not+an+email'],
-    ['an empty key', '?email=a%40b.co&token=', 'key: Required', '/activate?email=a%40b.co'],
-    ['no key at all', '?email=a%40b.co', 'key: Required', '/activate?email=a%40b.co'],
-    ['a key of spaces', '?email=a%40b.co&token=+++', 'key: Required', '/activate?email=a%40b.co'],
+    ['an empty key', '?email=a%40b.co&token=', 'Activation key: Required', '/activate?email=a%40b.co'],
+    ['no key at all', '?email=a%40b.co', 'Activation key: Required', '/activate?email=a%40b.co'],
+    ['a key of spaces', '?email=a%40b.co&token=+++', 'Activation key: Required', '/activate?email=a%40b.co'],
   ])('shows a browser that sent %s a 400 page leading back to the form', async (_case, query, message, back) => {
     const { app } = site();
     const res = await request(app).get(`/activate/open${query}`).set('Accept', BROWSER);
@@ -77,7 +77,7 @@ describe('GET /activate/open', () => {
     const { app } = site();
     const res = await request(app).get('/activate/open?email=a%40b.co&token=').set('Accept', 'application/json');
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ error: 'key: Required' });
+    expect(res.body).toEqual({ error: 'Activation key: Required' });
     expect(res.headers['cache-control']).toBe('no-store');
     const bare = await request(app).get('/activate/open?token=KEY');
     expect(bare.status).toBe(400);
