@@ -3,6 +3,7 @@
 // tells a temporary failure from a permanent one by exactly these fields (code, responseCode,
 // command, permanent), so they are pinned here: a nodemailer upgrade that changes them fails here
 // first.
+import { Readable } from 'node:stream';
 import nodemailer, { type Transporter } from 'nodemailer';
 import { startSmtpServer, type CountedMail, type SmtpServerOptions, type SmtpTestServer } from '../../support/smtp';
 
@@ -135,6 +136,33 @@ describe('failures, as nodemailer reports them', () => {
     await smtp.start();
     await sender.sendMail(invitation);
     expect(smtp.received).toHaveLength(2);
+  });
+
+  // Nodemailer starts reading a stream body once it has sent DATA (pipelined after MAIL FROM and
+  // RCPT TO, on a connection already open); this one stops after its first line, so the server
+  // goes down in the middle of the transaction.
+  it('down in the middle of a transaction: ECONNECTION at CONN, no responseCode; the half message is not kept', async () => {
+    const smtp = await smtpServer();
+    const sender = transport({ port: smtp.port, pool: true });
+    await sender.sendMail(invitation);
+    let midMessage!: () => void;
+    const sentFirstLine = new Promise<void>((resolve) => (midMessage = resolve));
+    let pushed = false;
+    const stalling = new Readable({
+      read() {
+        if (pushed) return;
+        pushed = true;
+        this.push('Your key: K-');
+        midMessage();
+      },
+    });
+    const sending = failure(sender.sendMail({ ...invitation, text: stalling }));
+    await sentFirstLine;
+    await smtp.stop();
+    const err = await sending;
+    expect(err).toMatchObject({ code: 'ECONNECTION', command: 'CONN' });
+    expect(err.responseCode).toBeUndefined();
+    expect(smtp.received).toHaveLength(1);
   });
 });
 
