@@ -73,25 +73,34 @@ export function createMailer(config: Pick<Config, 'smtpUrl' | 'dataDir'>): Maile
 interface SmtpError {
   code?: string;
   responseCode?: number;
+  command?: string;
+}
+
+/** A refusal of this message itself: of its recipient (RCPT TO) or of its content (after DATA). */
+function refusesTheMessage({ code, command }: SmtpError): boolean {
+  return code === 'EMESSAGE' || (code === 'EENVELOPE' && command === 'RCPT TO');
 }
 
 /**
- * True when the mail server refused this message for good: a 5xx reply to its envelope or its
- * content. A 5xx at login (EAUTH) or on connecting says the setup is wrong, not the message, so
- * that message is kept and retried once the operator has fixed SMTP_URL.
+ * True when the mail server refused this message for good: a 5xx to its recipient or its content
+ * (503, a command out of sequence, is the client's fault and worth another try). A 5xx at login
+ * (EAUTH) or to our sender (MAIL FROM: a missing login, a From the server will not relay) says
+ * the setup is wrong, not the message, so that message is kept and retried once the operator has
+ * fixed SMTP_URL or MAIL_FROM.
  */
 export function isPermanentRefusal(err: unknown): boolean {
-  const { code, responseCode } = (err ?? {}) as SmtpError;
-  return typeof responseCode === 'number' && responseCode >= 500 && (code === 'EENVELOPE' || code === 'EMESSAGE');
+  const smtp = (err ?? {}) as SmtpError;
+  const { responseCode } = smtp;
+  return typeof responseCode === 'number' && responseCode >= 500 && responseCode !== 503 && refusesTheMessage(smtp);
 }
 
 /**
- * True when the failure was the server's, not this message's: it could not be reached, did not
- * answer in time, or refused our login. The next message would fare no better just now.
+ * True when the failure was the server's or the setup's, not this message's: the server could not
+ * be reached, dropped or stalled the connection, or refused our login or our sender. The next
+ * message would fare no better just now.
  */
 export function isServerUnavailable(err: unknown): boolean {
-  const { code } = (err ?? {}) as SmtpError;
-  return code !== 'EENVELOPE' && code !== 'EMESSAGE';
+  return !refusesTheMessage((err ?? {}) as SmtpError);
 }
 
 /** An error as the queue records it and the log shows it: no address ever (servers quote them). */
