@@ -77,9 +77,16 @@ async function main() {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down');
-    const result = await shutdown(server);
-    await Promise.all([worker?.stop(), mailWorker?.stop()]);
+    // The workers stop beside the HTTP drain, not after it, so the whole stop fits the grace an
+    // orchestrator gives (Docker: 10 s). No new round starts; closing the pool fails the sends
+    // still waiting for a connection (they go back to the queue), and past the grace it ends the
+    // ones a stalled server holds too.
+    const workersStopped = Promise.all([worker?.stop(), mailWorker?.stop()]);
     mailer?.close();
+    const force = setTimeout(() => mailer?.close(true), SHUTDOWN_GRACE_MS);
+    force.unref();
+    const [result] = await Promise.all([shutdown(server), workersStopped]);
+    clearTimeout(force);
     store.close();
     logger.info({ result }, 'stopped');
     process.exit(0);

@@ -16,7 +16,7 @@ import type { SubmitSignup } from '../signups/submit';
 import type { Subscriptions } from '../store/subscriptions';
 import { activationEndpoint } from './activation';
 import { proxyEndpoint } from './proxy';
-import { FORM_ROUTES, routeOf, subscriptionInfoParams, type ApiRoute, type SubscriptionInfoParams } from './routes';
+import { isRateLimited, routeOf, subscriptionInfoParams, type ApiRoute, type SubscriptionInfoParams } from './routes';
 import { subscriptionInfoEndpoint } from './subscription-info';
 
 interface ApiDeps {
@@ -94,7 +94,7 @@ export function apiDoor({ config, subscriptions, submitSignup, limitSubmissions,
     if (path === null) return failed(res, new HttpError(400, 'Invalid API path'));
     const route = info ? 'subscription-info' : routeOf(path);
     // Refused and counted before the body is even read, so a flood costs little.
-    const limit = req.method === 'POST' && FORM_ROUTES.has(route) ? limitSubmissions : noLimit;
+    const limit = req.method === 'POST' && isRateLimited(route, proxy !== undefined) ? limitSubmissions : noLimit;
     inOrder([refuseCrossSite, limit, readBody], req, res, (err) => {
       if (err) return failed(res, err);
       endpoint(req, res, context, route, info).catch((error: unknown) => failed(res, error));

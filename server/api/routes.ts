@@ -7,8 +7,14 @@ import { API_PATHS } from '../../shared/constants';
 
 export type ApiRoute = 'subscriptions' | 'activation' | 'subscription-info';
 
-/** The routes a browser form posts to: rate-limited per client. */
-export const FORM_ROUTES: ReadonlySet<ApiRoute | undefined> = new Set<ApiRoute>(['subscriptions', 'activation']);
+/**
+ * The POSTs the per-client rate limit counts. A signup always. An activation only on its way to a
+ * backend: answered by the embedded store, its caller is the OrgNote backend, one address
+ * activating for every user, and a 192-bit key needs no throttling against guessing.
+ */
+export function isRateLimited(route: ApiRoute | undefined, proxying: boolean): boolean {
+  return route === 'subscriptions' || (route === 'activation' && proxying);
+}
 
 
 /** True for every request the API answers: /api and anything under it. */

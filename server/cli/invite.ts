@@ -5,12 +5,12 @@
 // unavailable (unreachable, silent, refusing our login), the rest are invited and queued without
 // trying: 10 000 connection timeouts in a row would keep the operator waiting for hours.
 import type { Config } from '../config';
-import { invitationMail } from '../mail/invitation';
+import { invitationMail, isMailable } from '../mail/invitation';
 import { sendClaimed, type MailOutcome } from '../mail/send';
 import { SMTP_POOL_SIZE, type Mailer } from '../mail/transport';
 import type { Store } from '../store';
 
-export type InviteOutcome = MailOutcome | 'skipped' | 'not-on-waitlist';
+export type InviteOutcome = MailOutcome | 'skipped' | 'not-on-waitlist' | 'unmailable';
 
 interface InviteDeps {
   store: Store;
@@ -28,6 +28,7 @@ export const OUTCOME_LABELS: Record<InviteOutcome | 'would-invite', string> = {
   failed: 'failed',
   skipped: 'skipped',
   'not-on-waitlist': 'not on the waitlist',
+  unmailable: 'cannot be mailed',
   'would-invite': 'would invite',
 };
 
@@ -35,7 +36,9 @@ export const OUTCOME_LABELS: Record<InviteOutcome | 'would-invite', string> = {
 export function dryRun(store: Store, addresses: string[], again: boolean, report: (email: string, outcome: InviteOutcome | 'would-invite') => void): void {
   for (const email of addresses) {
     const state = store.subscriptions.stateOf(email);
-    report(email.trim(), state === undefined ? 'not-on-waitlist' : state === 'waitlisted' || again ? 'would-invite' : 'skipped');
+    if (state === undefined) report(email.trim(), 'not-on-waitlist');
+    else if (state !== 'waitlisted' && !again) report(email.trim(), 'skipped');
+    else report(email.trim(), isMailable(email.trim()) ? 'would-invite' : 'unmailable');
   }
 }
 
@@ -48,16 +51,31 @@ export async function inviteAll(
   const compose = (to: string, key: string) => invitationMail({ siteUrl: config.siteUrl, from: config.mailFrom, to, key });
   const inFlight = new Set<Promise<void>>();
   let serverUnavailable = false;
-  for (const address of addresses) {
+  try {
+    for (const address of addresses) {
+      await inviteOne(address);
+    }
+  } finally {
+    // Whatever stopped the loop, sends already handed to the pool finish and are recorded
+    // before the caller closes the pool and the store.
+    await Promise.allSettled(inFlight);
+  }
+
+  async function inviteOne(address: string): Promise<void> {
+    // Checked before a key exists: such an address would be mailed somewhere else, or nowhere.
+    if (!isMailable(address.trim()) && store.subscriptions.stateOf(address) !== undefined) {
+      report(address.trim(), 'unmailable');
+      return;
+    }
     const invitation = store.subscriptions.invite(address, { again, compose });
     if (invitation.outcome !== 'invited') {
       report(invitation.email, invitation.outcome);
-      continue;
+      return;
     }
     if (serverUnavailable) {
       store.mail.release(invitation.mail.id);
       report(invitation.email, 'queued');
-      continue;
+      return;
     }
     const sending: Promise<void> = sendClaimed(store.mail, mailer, invitation.mail).then((sent) => {
       inFlight.delete(sending);
@@ -67,5 +85,4 @@ export async function inviteAll(
     inFlight.add(sending);
     if (inFlight.size >= IN_FLIGHT) await Promise.race(inFlight);
   }
-  await Promise.all(inFlight);
 }

@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { loadConfig, type Config } from '../config';
-import { createMailer, emlFile } from '../mail/transport';
+import { createMailer, emlFile, emlTemporaryFile } from '../mail/transport';
 import { openStore, type Store } from '../store';
 import { toCsv } from './csv';
 import { dryRun, inviteAll, OUTCOME_LABELS, type InviteOutcome } from './invite';
@@ -61,7 +61,9 @@ function sinceOf(value: string | undefined): string {
 
 function countOf(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value) || Number(value) < 1) throw new UsageError(`--next: not a positive whole number: ${value}`);
+  if (!/^\d+$/.test(value) || Number(value) < 1 || !Number.isSafeInteger(Number(value))) {
+    throw new UsageError(`--next: not a positive whole number: ${value}`);
+  }
   return Number(value);
 }
 
@@ -98,7 +100,7 @@ async function invite({ store, config }: CliContext, addresses: string[], next: 
   if (flags.dryRun) {
     dryRun(store, targets, flags.again, report);
     io.out(`${tally.get('would-invite') ?? 0} would be invited (dry run: nothing changed)\n`);
-    return tally.has('not-on-waitlist') ? 1 : 0;
+    return tally.has('not-on-waitlist') || tally.has('unmailable') ? 1 : 0;
   }
 
   const mailer = createMailer(config);
@@ -107,22 +109,25 @@ async function invite({ store, config }: CliContext, addresses: string[], next: 
   } finally {
     mailer.close();
   }
-  const counts = (['sent', 'queued', 'failed', 'skipped', 'not-on-waitlist'] as const).map((o) => `${tally.get(o) ?? 0} ${OUTCOME_LABELS[o]}`);
+  const counts = (['sent', 'queued', 'failed', 'skipped', 'not-on-waitlist', 'unmailable'] as const).map((o) => `${tally.get(o) ?? 0} ${OUTCOME_LABELS[o]}`);
   io.out(`${counts.join(', ')}\n`);
   io.out(config.smtpUrl ? `Mail goes through ${mailer.where}.\n` : `No SMTP_URL set: mail written as .eml files to ${mailer.where}\n`);
   if (tally.has('queued')) io.out('Queued mail is retried by the running site (see: waitlist mail).\n');
-  return tally.has('not-on-waitlist') || tally.has('failed') ? 1 : 0;
+  return tally.has('not-on-waitlist') || tally.has('failed') || tally.has('unmailable') ? 1 : 0;
 }
 
 function remove({ store, config }: CliContext, email: string, io: CliIo): Status {
   const erased = store.erase(email);
   let files = 0;
   for (const id of erased.mailIds) {
-    try {
-      fs.unlinkSync(emlFile(config.dataDir, id));
-      files++;
-    } catch {
-      // sent over SMTP, so there is no file
+    // The finished file, and one a crash left half-written: both hold the address and a key.
+    for (const file of [emlFile(config.dataDir, id), emlTemporaryFile(config.dataDir, id)]) {
+      try {
+        fs.unlinkSync(file);
+        if (file.endsWith('.eml')) files++;
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err; // sent over SMTP: no file
+      }
     }
   }
   if (!erased.signup && erased.outbox === 0) {

@@ -1,6 +1,6 @@
 // One JSON line per request, written when its answer is finished or abandoned: id, method, path
-// (never the query string, which can carry ?email=, nor the account id in a subscription-info
-// path), the kind of route that answered, and the status. Headers and bodies are never logged, so no address or form value reaches the log.
+// (never the query string, which can carry ?email=, nor an /api path's parameters, such as the
+// account id of subscription-info), the kind of route that answered, and the status. Headers and bodies are never logged, so no address or form value reaches the log.
 // Hand-written rather than pino-http: no child logger per request (it showed in npm run bench).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../logger';
@@ -14,14 +14,16 @@ export interface LoggedRequest {
   startedAt: number;
 }
 
-/** subscription-info in any spelling a router might accept (letter case, an encoded '-'). */
-const ACCOUNT_PATH = /(subscription(?:-|%2d)info)\/.*/i;
+/**
+ * Past its first segment, an /api path carries parameters (subscription-info's provider and a
+ * person's account id), whatever spelling reached us: the log keeps `/api/<route>/…`.
+ */
+const API_PARAMETERS = /^(\/api\/+[^/]+)\/.+/;
 
-/** The path as every log line names it: no query string, no account id, capped. */
+/** The path as every log line names it: no query string, no API parameters, capped. */
 export function loggedPath(url: string | undefined): string {
   let path = (url ?? '').split('?')[0];
-  // /api/subscription-info/{provider}/{externalId} names a person's account: keep the route only.
-  if (path.length > 22 && ACCOUNT_PATH.test(path)) path = path.replace(ACCOUNT_PATH, '$1/…');
+  if (path.startsWith('/api/')) path = path.replace(API_PARAMETERS, '$1/…');
   // Long paths are scanner noise; cap them so one request can't flood the log.
   return path.length > 200 ? `${path.slice(0, 200)}…` : path;
 }

@@ -1,6 +1,8 @@
 // Background delivery of queued mail in the running site: every poll it claims what is due
 // (messages that failed for a while, or that a CLI run left behind when it stopped) and sends it
-// through the pool, a batch at a time. A full batch is followed at once by the next one.
+// through the pool, a batch at a time. A full batch is followed at once by the next one, unless
+// the server was unavailable: then the rest waits for the next poll and its own backoff, rather
+// than thousands of due messages each meeting the same closed port in a burst.
 import { startPoller } from '../delivery/poller';
 import type { Logger } from '../logger';
 import type { MailQueue } from '../store/mail-queue';
@@ -22,8 +24,8 @@ export function startMailWorker({ queue, mailer, logger, pollMs = 1000 }: MailWo
   async function runRound(): Promise<boolean> {
     try {
       const claimed = queue.claim(BATCH);
-      await Promise.all(claimed.map((item) => sendClaimed(queue, mailer, item, logger)));
-      return claimed.length === BATCH;
+      const results = await Promise.all(claimed.map((item) => sendClaimed(queue, mailer, item, logger)));
+      return claimed.length === BATCH && !results.some((sent) => sent.serverUnavailable);
     } catch (err) {
       logger.error({ err }, 'mail round failed');
       return false;

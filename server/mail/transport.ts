@@ -1,8 +1,9 @@
 // Where mail goes. With SMTP_URL: a pooled SMTP connection (nodemailer; STARTTLS when the server
 // offers it on smtp://, TLS from the start on smtps://). Without it, the embedded default: each
 // message written as an RFC 5322 .eml file under DATA_DIR/mail/, named by its queue id, which an
-// operator can open in any mail program and forward. Writing is atomic (temporary file, then
-// rename), so a retry after a crash replaces the file rather than adding a second copy.
+// operator can open in any mail program and forward. Writing is atomic and durable (a temporary
+// file of the same id, fsync, rename), so a retry after a crash replaces the file rather than
+// adding a second copy, and a message recorded as sent has its file.
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
@@ -16,7 +17,8 @@ export interface Mailer {
   send(id: number, mail: OutgoingMail): Promise<void>;
   /** Where messages go, fit to print: the SMTP server without its credentials, or the folder. */
   readonly where: string;
-  close(): void;
+  /** Idle connections close at once and sends waiting for one fail; `force` ends those delivering too. */
+  close(force?: boolean): void;
 }
 
 export function mailFolder(dataDir: string): string {
@@ -25,6 +27,11 @@ export function mailFolder(dataDir: string): string {
 
 export function emlFile(dataDir: string, id: number): string {
   return path.join(mailFolder(dataDir), `${id}.eml`);
+}
+
+/** Its temporary name while being written; one writer per id at a time (the queue's lease). */
+export function emlTemporaryFile(dataDir: string, id: number): string {
+  return `${emlFile(dataDir, id)}.tmp`;
 }
 
 /** The message as nodemailer composes it: multipart/alternative with the text part first. */
@@ -45,7 +52,7 @@ function smtpMailer(smtpUrl: string): Mailer {
     async send(_id, mail) {
       await transport.sendMail(composed(mail));
     },
-    close: () => transport.close(),
+    close: (force = false) => transport.close({ force }),
   };
 }
 
@@ -56,14 +63,30 @@ function emlMailer(dataDir: string): Mailer {
     where: folder,
     async send(id, mail) {
       const { message } = await transport.sendMail(composed(mail));
-      await fs.mkdir(folder, { recursive: true });
-      const file = emlFile(dataDir, id);
-      const temporary = `${file}.${process.pid}.tmp`;
-      await fs.writeFile(temporary, message as Buffer, { mode: 0o600 });
-      await fs.rename(temporary, file);
+      await fs.mkdir(folder, { recursive: true, mode: 0o700 });
+      const temporary = emlTemporaryFile(dataDir, id);
+      const file = await fs.open(temporary, 'w', 0o600);
+      try {
+        await file.writeFile(message as Buffer);
+        await file.sync();
+      } finally {
+        await file.close();
+      }
+      await fs.rename(temporary, emlFile(dataDir, id));
+      await syncFolder(folder);
     },
     close: () => transport.close(),
   };
+}
+
+/** Makes a rename in `folder` survive a power loss (Linux: fsync of the directory). */
+async function syncFolder(folder: string): Promise<void> {
+  const handle = await fs.open(folder, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
 }
 
 export function createMailer(config: Pick<Config, 'smtpUrl' | 'dataDir'>): Mailer {
@@ -81,6 +104,11 @@ function refusesTheMessage({ code, command }: SmtpError): boolean {
   return code === 'EMESSAGE' || (code === 'EENVELOPE' && command === 'RCPT TO');
 }
 
+/** nodemailer itself could not make an envelope of the message (an address it cannot parse). */
+function unsendable({ code, command }: SmtpError): boolean {
+  return code === 'EENVELOPE' && command === 'API';
+}
+
 /**
  * True when the mail server refused this message for good: a 5xx to its recipient or its content
  * (503, a command out of sequence, is the client's fault and worth another try). A 5xx at login
@@ -91,6 +119,7 @@ function refusesTheMessage({ code, command }: SmtpError): boolean {
 export function isPermanentRefusal(err: unknown): boolean {
   const smtp = (err ?? {}) as SmtpError;
   const { responseCode } = smtp;
+  if (unsendable(smtp)) return true;
   return typeof responseCode === 'number' && responseCode >= 500 && responseCode !== 503 && refusesTheMessage(smtp);
 }
 
@@ -100,7 +129,8 @@ export function isPermanentRefusal(err: unknown): boolean {
  * message would fare no better just now.
  */
 export function isServerUnavailable(err: unknown): boolean {
-  return !refusesTheMessage((err ?? {}) as SmtpError);
+  const smtp = (err ?? {}) as SmtpError;
+  return !refusesTheMessage(smtp) && !unsendable(smtp);
 }
 
 /** An error as the queue records it and the log shows it: no address ever (servers quote them). */

@@ -10,7 +10,7 @@ export type Db = Database.Database;
 const DB_FILE_NAME = 'waitlist.db';
 
 /** Schema versions, applied in order; PRAGMA user_version records how far a file has come. */
-const MIGRATIONS: string[] = [
+export const MIGRATIONS: string[] = [
   // 1: signups, activation keys, outbox
   `
   CREATE TABLE signups (
@@ -71,21 +71,32 @@ const MIGRATIONS: string[] = [
   );
   CREATE INDEX mail_due ON mail (next_attempt_at) WHERE state = 'queued';
   CREATE INDEX mail_email_key ON mail (email_key);
+  -- A key issued by hand (issue-key) before invitations existed was an invitation all the same.
+  UPDATE signups SET invited_at = (SELECT MIN(created_at) FROM activation_keys WHERE activation_keys.email_key = signups.email_key)
+  WHERE invited_at IS NULL;
   `,
 ];
 
 const SCHEMA_VERSION = MIGRATIONS.length;
 
+const versionOf = (db: Db) => db.pragma('user_version', { simple: true }) as number;
+
+/**
+ * Each step in an IMMEDIATE transaction that reads the version again inside it: the site and a CLI
+ * opening an old file at the same moment then take turns, and the second finds nothing left to do.
+ */
 function migrate(db: Db): void {
-  const current = db.pragma('user_version', { simple: true }) as number;
+  const current = versionOf(db);
   if (current > SCHEMA_VERSION) {
     throw new Error(`${db.name} has schema version ${current}, newer than this release knows (${SCHEMA_VERSION}).`);
   }
   for (let version = current; version < SCHEMA_VERSION; version++) {
     db.transaction(() => {
+      const now = versionOf(db);
+      if (now > version) return;
       db.exec(MIGRATIONS[version]);
       db.pragma(`user_version = ${version + 1}`);
-    })();
+    }).immediate();
   }
 }
 

@@ -42,10 +42,10 @@ export const MAIL_LEASE_MS = 5 * 60_000;
 const BACKOFF_BASE_MS = 5_000;
 const BACKOFF_CAP_MS = 10 * 60_000;
 
-/** Delay before retry number `attempts` (1-based): 5 s, 10 s, 20 s … capped at 10 min, ±20 % jitter. */
+/** Delay before retry number `attempts` (1-based): 5 s, 10 s, 20 s …, ±20 % jitter, never over 10 min. */
 export function mailBackoffMs(attempts: number): number {
-  const plain = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** Math.max(0, attempts - 1));
-  return Math.round(plain * (0.8 + 0.4 * Math.random()));
+  const plain = BACKOFF_BASE_MS * 2 ** Math.min(20, Math.max(0, attempts - 1));
+  return Math.min(BACKOFF_CAP_MS, Math.round(plain * (0.8 + 0.4 * Math.random())));
 }
 
 interface Row {
@@ -66,19 +66,20 @@ export function createMailQueue(db: Db, now: () => number = Date.now) {
      RETURNING id, message, attempts`,
   );
   const markSent = db.prepare(
-    "UPDATE mail SET state = 'sent', message = NULL, attempts = attempts + 1, lease_until = 0, last_error = NULL, done_at = ? WHERE id = ?",
+    "UPDATE mail SET state = 'sent', message = NULL, attempts = attempts + 1, lease_until = 0, last_error = NULL, done_at = ? WHERE id = ? AND state = 'queued'",
   );
   const markFailed = db.prepare(
-    "UPDATE mail SET state = 'failed', message = NULL, attempts = attempts + 1, lease_until = 0, last_error = ?, done_at = ? WHERE id = ?",
+    "UPDATE mail SET state = 'failed', message = NULL, attempts = attempts + 1, lease_until = 0, last_error = ?, done_at = ? WHERE id = ? AND state = 'queued'",
   );
-  const reschedule = db.prepare('UPDATE mail SET attempts = ?, next_attempt_at = ?, lease_until = 0, last_error = ? WHERE id = ?');
-  const releaseClaim = db.prepare('UPDATE mail SET next_attempt_at = ?, lease_until = 0 WHERE id = ?');
+  // Outcomes apply to queued rows only: a sender whose lease ran out, finishing after another
+  // sender took the row over, cannot undo what the other recorded.
+  const reschedule = db.prepare("UPDATE mail SET attempts = ?, next_attempt_at = ?, lease_until = 0, last_error = ? WHERE id = ? AND state = 'queued'");
+  const releaseClaim = db.prepare("UPDATE mail SET next_attempt_at = ?, lease_until = 0 WHERE id = ? AND state = 'queued'");
   const pending = db.prepare(
     `SELECT mail.id, signups.email AS "to", state, attempts, next_attempt_at, last_error, mail.created_at
      FROM mail LEFT JOIN signups USING (email_key) WHERE state != 'sent' ORDER BY mail.id`,
   );
   const countByState = db.prepare('SELECT state, COUNT(*) AS n FROM mail GROUP BY state');
-  const earliest = db.prepare("SELECT MIN(MAX(next_attempt_at, lease_until)) AS t FROM mail WHERE state = 'queued'");
 
   const toQueued = (row: Row): QueuedMail => ({ id: row.id, message: JSON.parse(row.message!) as OutgoingMail, attempts: row.attempts });
 
@@ -99,8 +100,9 @@ export function createMailQueue(db: Db, now: () => number = Date.now) {
       return (claim.all({ until: at + MAIL_LEASE_MS, now: at, limit }) as Row[]).map(toQueued);
     },
 
-    sent(id: number): void {
-      markSent.run(new Date(now()).toISOString(), id);
+    /** False when the row was no longer queued (another sender finished it, or it was erased). */
+    sent(id: number): boolean {
+      return markSent.run(new Date(now()).toISOString(), id).changes === 1;
     },
 
     /** Refused for good (a 5xx for this message): recorded, never retried. */
@@ -138,11 +140,6 @@ export function createMailQueue(db: Db, now: () => number = Date.now) {
       const counts: Record<MailState, number> = { queued: 0, sent: 0, failed: 0 };
       for (const row of countByState.all() as { state: MailState; n: number }[]) counts[row.state] = row.n;
       return counts;
-    },
-
-    /** When a queued message is next due (its backoff or its lease, whichever ends later). */
-    nextDueAt(): number | undefined {
-      return (earliest.get() as { t: number | null }).t ?? undefined;
     },
   };
 }

@@ -50,6 +50,9 @@ export function createSubscriptions(db: Db, mailQueue: MailQueue, now: () => Dat
   const findSignup = db.prepare('SELECT email, email_key, invited_at, activated_at, external_provider, external_id FROM signups WHERE email_key = ?');
   const insertKey = db.prepare('INSERT INTO activation_keys (key_hash, email_key, created_at) VALUES (?, ?, ?)');
   const revokeKeys = db.prepare('UPDATE activation_keys SET revoked_at = ? WHERE email_key = ? AND revoked_at IS NULL');
+  // An earlier invitation still waiting carries a key that is now revoked: it must not go out.
+  // One a sender holds right now (its lease runs) is already on its way and cannot be recalled.
+  const dropWaitingMail = db.prepare("DELETE FROM mail WHERE email_key = ? AND state = 'queued' AND lease_until <= ?");
   const markInvited = db.prepare('UPDATE signups SET invited_at = ? WHERE email_key = ?');
   const findKey = db.prepare('SELECT email_key FROM activation_keys WHERE key_hash = ? AND revoked_at IS NULL');
   const markActivated = db.prepare('UPDATE signups SET activated_at = ? WHERE email_key = ? AND activated_at IS NULL');
@@ -71,8 +74,10 @@ export function createSubscriptions(db: Db, mailQueue: MailQueue, now: () => Dat
     if (!signup) return { outcome: 'not-on-waitlist', email: email.trim() };
     // A key went out already (an invitation, or issue-key), or the subscription is active.
     if ((signup.invited_at || signup.activated_at) && !again) return { outcome: 'skipped', email: signup.email };
-    const at = now().toISOString();
+    const time = now();
+    const at = time.toISOString();
     revokeKeys.run(at, signup.email_key);
+    dropWaitingMail.run(signup.email_key, time.getTime());
     const key = newKey(signup, at);
     return { outcome: 'invited', email: signup.email, mail: mailQueue.enqueue(signup.email_key, compose(signup.email, key)) };
   });

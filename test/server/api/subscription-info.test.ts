@@ -287,7 +287,7 @@ describe('GET /api/subscription-info with BACKEND_URL', () => {
 describe('GET /api/subscription-info and the rate limit on form submissions', () => {
   const IP = '203.0.113.9';
 
-  it('is never charged to the budget, while activations are', async () => {
+  it('is never charged to the budget, while signups are', async () => {
     const { app, store } = site({ SIGNUP_RATE_LIMIT: '2' });
     store.signups.add({ email: EMAIL, description: '' });
     const key = store.subscriptions.issueKey(EMAIL);
@@ -299,10 +299,13 @@ describe('GET /api/subscription-info and the rate limit on form submissions', ()
     asked.push((await get(info('github', 'x'), { Authorization: 'Token wrong-token-wrong-token' })).status);
     expect(asked).toEqual([404, 404, 404, 404, 404, 404, 401]);
 
-    const activation = () =>
-      request(app).post('/api/subscription-activation').set('X-Forwarded-For', IP).send({ key, email: EMAIL, externalProvider: 'github', externalId: 'zoe-4242' });
-    const activations = [(await activation()).status, (await activation()).status, (await activation()).status];
-    expect(activations).toEqual([200, 200, 429]);
+    const activated = await request(app)
+      .post('/api/subscription-activation')
+      .set('X-Forwarded-For', IP)
+      .send({ key, email: EMAIL, externalProvider: 'github', externalId: 'zoe-4242' });
+    expect(activated.status).toBe(200);
+    const signup = (i: number) => request(app).post('/api/subscriptions').set('X-Forwarded-For', IP).send({ email: `s${i}@example.org` });
+    expect([(await signup(1)).status, (await signup(2)).status, (await signup(3)).status]).toEqual([201, 201, 429]);
 
     // Over the form budget, the backend's questions are still answered.
     for (let i = 0; i < 5; i++) {

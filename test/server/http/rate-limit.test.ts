@@ -3,6 +3,7 @@ import request from 'supertest';
 import { createApp } from '../../../server/app';
 import { loadPageAssets } from '../../../server/pages/static-files';
 import { openStore } from '../../../server/store';
+import { startBackend } from '../../support/backend';
 import { testConfig } from '../../support/config';
 
 function limitedApp(limit: string) {
@@ -26,10 +27,10 @@ describe('rate limit on form submissions', () => {
     expect(store.signups.count()).toBe(3);
   });
 
-  it('shares one budget between the API endpoints and the native form', async () => {
+  it('shares one budget between the API signup and the native form', async () => {
     const { app } = limitedApp('2');
     await signup(app, 1);
-    await request(app).post('/api/subscription-activation').set('X-Forwarded-For', '203.0.113.1').send({ email: 'a@b.co', key: 'k' });
+    await signup(app, 2);
     const native = await request(app).post('/?index').set('X-Forwarded-For', '203.0.113.1').field('email', 'c@d.co').field('description', 'x');
     expect(native.status).toBe(429);
     expect(native.body).toEqual({ error: expect.any(String) });
@@ -38,6 +39,30 @@ describe('rate limit on form submissions', () => {
     expect(browser.headers['content-type']).toMatch(/^text\/html/);
     expect(browser.headers['retry-after']).toBeDefined();
     expect(browser.text).toContain('Too many submissions');
+  });
+
+  it('does not count activations answered by the embedded store: their caller is the OrgNote backend, activating for everyone', async () => {
+    const { app, store } = limitedApp('2');
+    store.signups.add({ email: 'a@b.co', description: '' });
+    const key = store.subscriptions.issueKey('a@b.co');
+    const statuses: number[] = [];
+    for (let i = 0; i < 12; i++) {
+      statuses.push((await request(app).post('/api/subscription-activation').set('X-Forwarded-For', '203.0.113.1').send({ email: 'a@b.co', key })).status);
+    }
+    expect(statuses).toEqual(Array(12).fill(200));
+    expect((await signup(app, 1)).status).toBe(201); // the signup budget is untouched
+  });
+
+  it('counts activations on their way to a backend, which it protects', async () => {
+    const backend = await startBackend();
+    try {
+      const config = testConfig({ SIGNUP_RATE_LIMIT: '2', BACKEND_URL: backend.url });
+      const app = createApp(config, { store: openStore(config) });
+      const activate = () => request(app).post('/api/subscription-activation').set('X-Forwarded-For', '203.0.113.1').field('email', 'a@b.co').field('key', 'k');
+      expect([(await activate()).status, (await activate()).status, (await activate()).status]).toEqual([201, 201, 429]);
+    } finally {
+      await backend.close();
+    }
   });
 
   it('counts each client behind a trusted proxy on its own', async () => {

@@ -130,6 +130,43 @@ describe('waitlist invite', () => {
     }
   });
 
+  it('--again while the first mail still waits in the queue replaces it: only the working key goes out', async () => {
+    const h = harness();
+    await smtp.stop();
+    try {
+      expect((await h.cli('invite', 'first@example.org')).out).toMatch(/^queued\s+first@example\.org$/m);
+      await smtp.start();
+      expect((await h.cli('invite', '--again', 'first@example.org')).out).toMatch(/^sent\s+first@example\.org$/m);
+      h.clock.now += 24 * 3_600_000;
+      await h.siteRetries();
+      const [mail] = await smtp.waitFor(1);
+      expect(smtp.received).toHaveLength(1);
+      expect(h.store.subscriptions.activate('first@example.org', keyIn(mail.parsed.text!))).toMatchObject({ outcome: 'active' });
+      expect(h.store.mail.counts()).toEqual({ queued: 0, sent: 1, failed: 0 });
+    } finally {
+      await smtp.start();
+      h.close();
+    }
+  });
+
+  it('refuses to mail an address that mail syntax would read as another one, before any key exists', async () => {
+    const h = harness({}, ['evil,victim@example.org', 'a<b@example.org', 'fine@example.org']);
+    try {
+      const dry = await h.cli('invite', '--next', '3', '--dry-run');
+      expect(dry.out.match(/^cannot be mailed\s+\S+$/gm)).toHaveLength(2);
+      const { code, out } = await h.cli('invite', '--next', '3');
+      expect(code).toBe(1);
+      expect(out).toMatch(/^cannot be mailed\s+evil,victim@example\.org$/m);
+      expect(out).toMatch(/^cannot be mailed\s+a<b@example\.org$/m);
+      expect(out).toMatch(/^sent\s+fine@example\.org$/m);
+      await smtp.waitFor(1);
+      expect(smtp.received.map((m) => m.envelope.to)).toEqual([['fine@example.org']]);
+      expect(h.store.signups.stats()).toMatchObject({ waitlisted: 2, invited: 1 });
+    } finally {
+      h.close();
+    }
+  });
+
   it('--next N invites the N oldest addresses not invited yet; --dry-run only lists them', async () => {
     const h = harness({}, ['a@example.org', 'b@example.org', 'c@example.org', 'd@example.org']);
     try {

@@ -1,0 +1,45 @@
+// Schema upgrades on a file that already holds data: a database of the release before
+// invitations (schema 2) opens in this one with nothing lost, and what it meant then still holds.
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { MIGRATIONS } from '../../../server/store/db';
+import { openStore } from '../../../server/store';
+import { tempDataDir } from '../../support/config';
+
+/** A waitlist.db as schema 2 left it, with one signup that got a key by hand and one that did not. */
+function schema2Database(dataDir: string): void {
+  const db = new Database(path.join(dataDir, 'waitlist.db'));
+  for (const [version, sql] of MIGRATIONS.slice(0, 2).entries()) {
+    db.exec(sql);
+    db.pragma(`user_version = ${version + 1}`);
+  }
+  db.prepare("INSERT INTO signups (email, email_key, created_at) VALUES ('Keyed@example.org', 'keyed@example.org', '2026-10-01T00:00:00.000Z')").run();
+  db.prepare("INSERT INTO signups (email, email_key, created_at) VALUES ('waiting@example.org', 'waiting@example.org', '2026-10-02T00:00:00.000Z')").run();
+  db.prepare("INSERT INTO activation_keys (key_hash, email_key, created_at) VALUES ('0ab1', 'keyed@example.org', '2026-10-05T00:00:00.000Z')").run();
+  db.close();
+}
+
+it('upgrades schema 2: a key issued by hand counts as an invitation, so invite --next does not revoke it', () => {
+  const dataDir = tempDataDir();
+  schema2Database(dataDir);
+  const store = openStore({ dataDir });
+  try {
+    expect(store.db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
+    expect(store.signups.list().map((r) => [r.email, r.invited_at])).toEqual([
+      ['waiting@example.org', null],
+      ['Keyed@example.org', '2026-10-05T00:00:00.000Z'],
+    ]);
+    expect(store.signups.stats()).toEqual({ total: 2, waitlisted: 1, invited: 1, activated: 0 });
+    expect(store.signups.oldestWaiting(10)).toEqual(['waiting@example.org']);
+  } finally {
+    store.close();
+  }
+});
+
+it('opens a database newer than this release with a clear refusal, changing nothing', () => {
+  const dataDir = tempDataDir();
+  const db = new Database(path.join(dataDir, 'waitlist.db'));
+  db.pragma(`user_version = ${MIGRATIONS.length + 1}`);
+  db.close();
+  expect(() => openStore({ dataDir })).toThrow(`has schema version ${MIGRATIONS.length + 1}, newer than this release knows (${MIGRATIONS.length})`);
+});
