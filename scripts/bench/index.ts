@@ -11,11 +11,21 @@
 // one slow window from deciding them. Which side of a pair goes first matters too (the proxy
 // measured 1.87× on average when it went first, 1.55× when the direct call did), so each pair
 // swaps its order every other round: with an even number of rounds, that favours neither side.
+// Then a second site process, without BACKEND_URL, on a store seeded with one activated
+// subscription (embedded.ts), measures the routes the site answers itself:
+//   5. POST /api/subscriptions (a repeat)      6. POST /api/subscription-activation (the same account)
+//   7. GET /api/subscription-info/{provider}/{externalId} with the token
+// in BENCH_EMBEDDED_ROUNDS rounds (default 2: at 6 rounds the bench would pass 8 min), the order
+// rotating between rounds, and prints activation/signup and info/signup in req/s, each the median
+// of its per-round ratios: both target ≥ 0.8×, since answering from the same SQLite file should
+// cost about what the signup costs. The process exits non-zero when any target is missed or any
+// case had errors or non-2xx answers.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { encodeMultipart } from '../../server/delivery/backend-client';
+import { benchEmbedded, EMBEDDED_ROUNDS } from './embedded';
 import { CONNECTIONS, inRounds, median, mediansOf, SECONDS, WARMUP_SECONDS, type Case, type Measured } from './measure';
 import { ROOT, startSiteProcess } from '../site-process';
 import { BUDGET, firstLoadWeights } from '../weights';
@@ -73,6 +83,7 @@ async function main(): Promise<void> {
   ];
   // Each pair swaps its order every other round (see the top of this file).
   const rounds = await inRounds(cases, ROUNDS, (round) => (round % 2 === 0 ? [0, 1, 2, 3] : [1, 0, 3, 2]));
+  const embedded = await benchEmbedded();
   const ssrRatios = rounds.map(([ssr, reference]) => ssr.rps / reference.rps);
   const p99Ratios = rounds.map(([, , proxy, direct]) => proxy.p99 / Math.max(direct.p99, 1));
   // The table shows each case's median over the rounds.
@@ -97,18 +108,26 @@ async function main(): Promise<void> {
         `site / backend ${median(proxyCpuRatios).toFixed(2)}× (rounds: ${list(proxyCpuRatios)})`,
     );
   }
+  console.log(`\nEmbedded store (a second site, no BACKEND_URL): ${EMBEDDED_ROUNDS} rounds of ${SECONDS} s, ${WARMUP_SECONDS} s warm-up before each\n`);
+  console.table(
+    embedded.results.map((r) => ({ case: r.name, 'req/s': r.rps, 'p50 ms': r.p50, 'p99 ms': r.p99, errors: r.errors, non2xx: r.non2xx, 'site CPU µs/req': r.cpuMicros.site })),
+  );
+  console.log(`activation / signup throughput:        ${embedded.activationRatio.toFixed(2)}×  (target ≥ 0.80; rounds: ${list(embedded.activationRatios)})`);
+  console.log(`subscription-info / signup throughput: ${embedded.infoRatio.toFixed(2)}×  (target ≥ 0.80; rounds: ${list(embedded.infoRatios)})\n`);
   console.log(`first-load JS: ${weights.js.raw} B raw, ${weights.js.gzip9} B gzip -9, ${weights.js.brotli} B brotli  (budget ${BUDGET.firstLoadJsGzip} B gzip)`);
   console.log(`CSS:           ${weights.css.raw} B raw, ${weights.css.gzip9} B gzip -9, ${weights.css.brotli} B brotli  (budget ${BUDGET.cssGzip} B gzip)`);
 
-  const report = { machine: { cpus: os.cpus().length, cpu, node: process.version }, seconds: SECONDS, connections: CONNECTIONS, rounds, results, ssrRatios, ssrRatio, p99Ratios, p99Ratio, proxyCpuRatios, weights };
+  const report = { machine: { cpus: os.cpus().length, cpu, node: process.version }, seconds: SECONDS, connections: CONNECTIONS, rounds, results, ssrRatios, ssrRatio, p99Ratios, p99Ratio, proxyCpuRatios, weights, embedded };
   fs.mkdirSync(path.join(ROOT, 'test-artifacts'), { recursive: true });
   fs.writeFileSync(path.join(ROOT, 'test-artifacts/bench.json'), `${JSON.stringify(report, null, 2)}\n`);
   const failed =
     ssrRatio < 0.8 ||
     p99Ratio > 2 ||
+    embedded.activationRatio < 0.8 ||
+    embedded.infoRatio < 0.8 ||
     weights.js.gzip9 > BUDGET.firstLoadJsGzip ||
     weights.css.gzip9 > BUDGET.cssGzip ||
-    results.some((r) => r.errors > 0 || r.non2xx > 0);
+    [...results, ...embedded.results].some((r) => r.errors > 0 || r.non2xx > 0);
   process.exitCode = failed ? 1 : 0;
 }
 
