@@ -11,32 +11,26 @@
 // one slow window from deciding them. Which side of a pair goes first matters too (the proxy
 // measured 1.87× on average when it went first, 1.55× when the direct call did), so each pair
 // swaps its order every other round: with an even number of rounds, that favours neither side.
+// Then a second site process, without BACKEND_URL, on a store seeded with one activated
+// subscription (embedded.ts), measures the routes the site answers itself:
+//   5. POST /api/subscriptions (a repeat)      6. POST /api/subscription-activation (the same account)
+//   7. GET /api/subscription-info/{provider}/{externalId} with the token
+// in BENCH_EMBEDDED_ROUNDS rounds (default 2: at 6 rounds the bench would pass 8 min), the order
+// rotating between rounds, and prints activation/signup and info/signup in req/s, each the median
+// of its per-round ratios: both target ≥ 0.8×, since answering from the same SQLite file should
+// cost about what the signup costs. The process exits non-zero when any target is missed or any
+// case had errors or non-2xx answers.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import autocannon from 'autocannon';
 import { encodeMultipart } from '../../server/delivery/backend-client';
-import { cpuSeconds } from './cpu';
+import { benchEmbedded, EMBEDDED_ROUNDS } from './embedded';
+import { CONNECTIONS, inRounds, median, mediansOf, SECONDS, WARMUP_SECONDS, type Case, type Measured } from './measure';
 import { ROOT, startSiteProcess } from '../site-process';
 import { BUDGET, firstLoadWeights } from '../weights';
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
-const CONNECTIONS = 50;
-/** Before every window, so no case is measured on processes that sat idle while the others ran. */
-const WARMUP_SECONDS = 2;
-
-interface Measured {
-  name: string;
-  rps: number;
-  p50: number;
-  p99: number;
-  errors: number;
-  non2xx: number;
-  /** CPU µs per request of each watched process (Linux only). */
-  cpuMicros: Record<string, number>;
-}
 
 const children: ChildProcess[] = [];
 process.on('exit', () => children.forEach((child) => child.kill('SIGKILL')));
@@ -54,41 +48,6 @@ function start(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ port: num
     });
     child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}`)));
   });
-}
-
-/** `watch` names the processes whose CPU per request to report, e.g. { site: pid, backend: pid }. */
-async function measure(name: string, options: autocannon.Options, watch: Record<string, number | undefined>): Promise<Measured> {
-  await autocannon({ ...options, connections: CONNECTIONS, duration: WARMUP_SECONDS });
-  // Every window starts with this process's heap collected: autocannon records each request, and
-  // without this the garbage of the case before (400 000 GETs) is collected inside the next one.
-  collectGarbage();
-  const before = Object.entries(watch).map(([who, pid]) => [who, pid, cpuSeconds(pid)] as const);
-  const result = await autocannon({ ...options, connections: CONNECTIONS, duration: SECONDS });
-  const cpuMicros: Record<string, number> = {};
-  for (const [who, pid, start] of before) {
-    const end = cpuSeconds(pid);
-    if (start !== undefined && end !== undefined && result.requests.total > 0) cpuMicros[who] = Math.round(((end - start) * 1e6) / result.requests.total);
-  }
-  return {
-    name,
-    rps: Math.round(result.requests.average),
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    errors: result.errors + result.timeouts,
-    non2xx: result.non2xx,
-    cpuMicros,
-  };
-}
-
-/** global.gc when the bench runs with --expose-gc (its npm script does); otherwise nothing. */
-function collectGarbage(): void {
-  (globalThis as { gc?: () => void }).gc?.();
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
 async function main(): Promise<void> {
@@ -116,35 +75,19 @@ async function main(): Promise<void> {
   const post = { method: 'POST' as const, body: form.body, headers: { 'content-type': form.contentType } };
 
   const sitePid = siteProcess.child.pid;
-  const cases: [string, autocannon.Options, Record<string, number | undefined>][] = [
+  const cases: Case[] = [
     ['GET / (site, SSR + cache)', { url: `${site}/` }, { site: sitePid }],
     ['GET / (bare node:http, same bytes)', { url: `http://127.0.0.1:${reference.port}/` }, { reference: reference.pid }],
     ['POST /api/subscriptions via proxy', { url: `${site}/api/subscriptions`, ...post }, { site: sitePid, backend: backendProcess.pid }],
     ['POST /api/subscriptions direct', { url: `${backend}/api/subscriptions`, ...post }, { backend: backendProcess.pid }],
   ];
-  const rounds: Measured[][] = [];
-  for (let round = 0; round < ROUNDS; round++) {
-    // Each pair swaps its order every other round (see the top of this file).
-    const order = round % 2 === 0 ? [0, 1, 2, 3] : [1, 0, 3, 2];
-    const measured: Measured[] = [];
-    for (const i of order) {
-      const [name, options, watch] = cases[i];
-      measured[i] = await measure(name, options, watch);
-    }
-    rounds.push(measured);
-  }
+  // Each pair swaps its order every other round (see the top of this file).
+  const rounds = await inRounds(cases, ROUNDS, (round) => (round % 2 === 0 ? [0, 1, 2, 3] : [1, 0, 3, 2]));
+  const embedded = await benchEmbedded();
   const ssrRatios = rounds.map(([ssr, reference]) => ssr.rps / reference.rps);
   const p99Ratios = rounds.map(([, , proxy, direct]) => proxy.p99 / Math.max(direct.p99, 1));
   // The table shows each case's median over the rounds.
-  const results: Measured[] = cases.map(([name], i) => ({
-    name,
-    rps: Math.round(median(rounds.map((r) => r[i].rps))),
-    p50: median(rounds.map((r) => r[i].p50)),
-    p99: median(rounds.map((r) => r[i].p99)),
-    errors: rounds.reduce((n, r) => n + r[i].errors, 0),
-    non2xx: rounds.reduce((n, r) => n + r[i].non2xx, 0),
-    cpuMicros: Object.fromEntries(Object.keys(rounds[0][i].cpuMicros).map((who) => [who, median(rounds.map((r) => r[i].cpuMicros[who]))])),
-  }));
+  const results: Measured[] = mediansOf(cases, rounds);
   // What the proxy itself costs: our CPU per proxied signup against the backend's, same window.
   const proxyCpuRatios = rounds.flatMap(([, , { cpuMicros }]) => (cpuMicros.site && cpuMicros.backend ? [cpuMicros.site / cpuMicros.backend] : []));
   const ssrRatio = median(ssrRatios);
@@ -165,13 +108,26 @@ async function main(): Promise<void> {
         `site / backend ${median(proxyCpuRatios).toFixed(2)}× (rounds: ${list(proxyCpuRatios)})`,
     );
   }
+  console.log(`\nEmbedded store (a second site, no BACKEND_URL): ${EMBEDDED_ROUNDS} rounds of ${SECONDS} s, ${WARMUP_SECONDS} s warm-up before each\n`);
+  console.table(
+    embedded.results.map((r) => ({ case: r.name, 'req/s': r.rps, 'p50 ms': r.p50, 'p99 ms': r.p99, errors: r.errors, non2xx: r.non2xx, 'site CPU µs/req': r.cpuMicros.site })),
+  );
+  console.log(`activation / signup throughput:        ${embedded.activationRatio.toFixed(2)}×  (target ≥ 0.80; rounds: ${list(embedded.activationRatios)})`);
+  console.log(`subscription-info / signup throughput: ${embedded.infoRatio.toFixed(2)}×  (target ≥ 0.80; rounds: ${list(embedded.infoRatios)})\n`);
   console.log(`first-load JS: ${weights.js.raw} B raw, ${weights.js.gzip9} B gzip -9, ${weights.js.brotli} B brotli  (budget ${BUDGET.firstLoadJsGzip} B gzip)`);
   console.log(`CSS:           ${weights.css.raw} B raw, ${weights.css.gzip9} B gzip -9, ${weights.css.brotli} B brotli  (budget ${BUDGET.cssGzip} B gzip)`);
 
-  const report = { machine: { cpus: os.cpus().length, cpu, node: process.version }, seconds: SECONDS, connections: CONNECTIONS, rounds, results, ssrRatios, ssrRatio, p99Ratios, p99Ratio, proxyCpuRatios, weights };
+  const report = { machine: { cpus: os.cpus().length, cpu, node: process.version }, seconds: SECONDS, connections: CONNECTIONS, rounds, results, ssrRatios, ssrRatio, p99Ratios, p99Ratio, proxyCpuRatios, weights, embedded };
   fs.mkdirSync(path.join(ROOT, 'test-artifacts'), { recursive: true });
   fs.writeFileSync(path.join(ROOT, 'test-artifacts/bench.json'), `${JSON.stringify(report, null, 2)}\n`);
-  const failed = ssrRatio < 0.8 || p99Ratio > 2 || weights.js.gzip9 > BUDGET.firstLoadJsGzip || weights.css.gzip9 > BUDGET.cssGzip || results.some((r) => r.errors > 0 || r.non2xx > 0);
+  const failed =
+    ssrRatio < 0.8 ||
+    p99Ratio > 2 ||
+    embedded.activationRatio < 0.8 ||
+    embedded.infoRatio < 0.8 ||
+    weights.js.gzip9 > BUDGET.firstLoadJsGzip ||
+    weights.css.gzip9 > BUDGET.cssGzip ||
+    [...results, ...embedded.results].some((r) => r.errors > 0 || r.non2xx > 0);
   process.exitCode = failed ? 1 : 0;
 }
 
