@@ -36,7 +36,10 @@ const unsetWhenEmpty = (value: unknown) => (value === '' ? undefined : value);
 const smtpUrl = z
   .string()
   .trim()
-  .refine((value) => URL.canParse(value) && /^smtps?:$/.test(new URL(value).protocol) && new URL(value).hostname !== '', 'must be an smtp:// or smtps:// URL');
+  .refine(
+    (value) => URL.canParse(value) && /^smtps?:$/.test(new URL(value).protocol) && new URL(value).hostname !== '',
+    'must be an smtp:// or smtps:// URL (percent-encode / ? # @ : in the user or password)',
+  );
 
 /** MAIL_FROM: 'address' or 'Name <address>'. */
 const mailbox = z
@@ -74,7 +77,10 @@ const schema = z.object({
   SMTP_URL: z.preprocess(unsetWhenEmpty, smtpUrl.optional()),
   MAIL_FROM: z.preprocess(unsetWhenEmpty, mailbox.optional()),
   // Long enough that guessing it is hopeless; it is compared in constant time all the same.
-  SUBSCRIPTION_API_TOKEN: z.preprocess(unsetWhenEmpty, z.string().trim().min(16, 'must be at least 16 characters').optional()),
+  SUBSCRIPTION_API_TOKEN: z.preprocess(
+    unsetWhenEmpty,
+    z.string().trim().min(16, 'must be at least 16 characters').regex(/^\S+$/, 'must not contain whitespace (it travels in one header word)').optional(),
+  ),
   SPACE_LIMIT_BYTES: integer(0, Number.MAX_SAFE_INTEGER).default(DEFAULT_SPACE_LIMIT_BYTES),
 })
   // Headers must outlast an idle keep-alive connection (or a proxy reusing it races the close),

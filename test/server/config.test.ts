@@ -87,6 +87,7 @@ describe('configuration', () => {
     ['MAIL_FROM', 'not an address'],
     ['MAIL_FROM', 'Bad <two@addresses.example> <three@addresses.example>'],
     ['SUBSCRIPTION_API_TOKEN', 'short'],
+    ['SUBSCRIPTION_API_TOKEN', 'two words of a token here'],
     ['SPACE_LIMIT_BYTES', '-1'],
     ['SPACE_LIMIT_BYTES', 'lots'],
   ])('refuses %s=%s with a message naming the variable', (name, value) => {
