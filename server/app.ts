@@ -89,8 +89,11 @@ export function createApp(config: Config, deps: AppDeps = {}) {
   // The waitlist form without JavaScript: a native POST to /?index (docs/product.md §4,
   // docs/decisions/0006-no-javascript.md), refused cross-site before anything is read or counted.
   app.post('/', sameSiteOnly, limitSubmissions, readBody, form.read, renderer.streamPage);
-  // The activation form without JavaScript: a GET answered with 303 to the web app (docs/product.md §4).
-  app.get(ACTIVATION.formAction, openActivation(config.webAppUrl));
+  // The activation form without JavaScript: a POST answered with 303 to the web app (docs/product.md
+  // §4), so the key stays out of URLs our proxies log. GET still works for a page cached before.
+  const openActivationForm = openActivation(config.webAppUrl);
+  app.post(ACTIVATION.formAction, sameSiteOnly, readBody, openActivationForm);
+  app.get(ACTIVATION.formAction, openActivationForm);
 
   // Everything else is a page, rendered by React on the server for this request.
   app.use((req, res, next) => {

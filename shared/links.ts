@@ -37,7 +37,7 @@ export const ACTIVATION = {
   keyParam: 'token',
   webAppKeyParam: 'key',
   /**
-   * Our own route the no-JavaScript form GETs (fields email and token): a browser can't copy one typed
+   * Our own route the no-JavaScript form posts to (fields email and token): a browser can't copy one typed
    * value into two fields, so the server answers 303 to activationUrl (server/pages/activation-open.ts).
    */
   formAction: '/activate/open',

@@ -1,6 +1,6 @@
 // '/activate' child route: the activation form (docs/product.md §4). On submit it opens the web app's
 // /auth/activate in a new tab with email, token and key, then shows success. Without JavaScript the
-// same form GETs our /activate/open in a new tab, which redirects there.
+// same form posts to our /activate/open in a new tab, which redirects there.
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { errorMessage } from '../../shared/api';
@@ -85,7 +85,7 @@ function ActivationForm() {
     <form
       className="form-card"
       action={ACTIVATION.formAction}
-      method="get"
+      method="post"
       target="_blank"
       noValidate
       onSubmit={submit}

@@ -1,11 +1,13 @@
 // The activation form without JavaScript (docs/product.md §4, docs/decisions/0006). The web app
-// reads the key as `key`, the product names it `token`, and a GET form can't send one typed value
-// under two names; so the form GETs this route, which answers 303 to the very URL the script opens
-// (activationUrl). Its own URL and the Location both carry the key: every answer is no-store and
-// no-referrer, and the access log keeps only the path (http/access-log.ts).
+// reads the key as `key`, the product names it `token`, and a form can't send one typed value
+// under two names; so the form posts to this route, which answers 303 to the very URL the script
+// opens (activationUrl). A POST keeps the key out of the URLs our reverse proxy and CDN log; a GET
+// (a page cached before the form posted) is answered the same. The Location carries the key:
+// every answer is no-store and no-referrer, and our access log keeps only the path.
 import type { Request, Response } from 'express';
 import { ACTIVATION, activationUrl } from '../../shared/links';
 import { checkActivation } from '../../shared/signup';
+import { fieldsOf, type BodyRequest } from '../http/body';
 import { CONTENT_TYPES, sendText } from '../http/errors';
 import { sendFormError, type BackLink } from './error-page';
 
@@ -13,9 +15,10 @@ export function openActivation(webAppUrl: string) {
   return (req: Request, res: Response): void => {
     res.setHeader('Cache-Control', 'no-store');
     res.setHeader('Referrer-Policy', 'no-referrer');
-    const email = req.query[ACTIVATION.emailParam];
+    const fields: Record<string, unknown> = req.method === 'POST' ? fieldsOf(req as BodyRequest) : req.query;
+    const email = fields[ACTIVATION.emailParam];
     // The same check as POST /api/subscription-activation, which names the key `key`.
-    const checked = checkActivation({ email, key: req.query[ACTIVATION.keyParam] });
+    const checked = checkActivation({ email, key: fields[ACTIVATION.keyParam] });
     if (!checked.ok) {
       // The form's own label, not the API's field name: this page is read by a person.
       const message = checked.field === 'key' && checked.error.startsWith('key: ') ? `Activation key: ${checked.error.slice(5)}` : checked.error;

@@ -47,7 +47,7 @@ describe('without JavaScript', () => {
     await page.goto(site.url('/activate?email=nojs%40example.org'));
     await page.getByLabel('Activation key', { exact: true }).fill('KEY-123');
     const [tab] = await Promise.all([context.waitForEvent('page'), page.getByRole('button', { name: 'Activate' }).click()]);
-    // The form GETs our /activate/open, whose 303 lands here: a form alone could not send `key`.
+    // The form posts to our /activate/open, whose 303 lands here: a form alone could not send `key`.
     await tab.waitForURL((url) => url.pathname === '/auth/activate');
     const opened = new URL(tab.url());
     expect(`${opened.origin}${opened.pathname}`).toBe(`${site.backend.url}/auth/activate`);

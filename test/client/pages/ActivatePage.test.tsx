@@ -86,11 +86,11 @@ describe('activation form', () => {
     expect(key()).toHaveFocus();
   });
 
-  it('works as a plain form without JavaScript: GET to our /activate/open, fields email and token, new tab', () => {
+  it('works as a plain form without JavaScript: POST to our /activate/open, fields email and token, new tab', () => {
     renderRoutes('/activate', { config: { webAppUrl: 'https://app.example.com' } });
     const form = screen.getByRole('form', { name: 'Enter your activation key' });
     expect(form).toHaveAttribute('action', '/activate/open');
-    expect(form).toHaveAttribute('method', 'get');
+    expect(form).toHaveAttribute('method', 'post');
     expect(form).toHaveAttribute('target', '_blank');
     expect(email()).toHaveAttribute('name', 'email');
     expect(key()).toHaveAttribute('name', 'token');

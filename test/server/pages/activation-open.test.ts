@@ -84,9 +84,29 @@ describe('GET /activate/open', () => {
     expect(bare.body).toEqual({ error: 'Email address is required' });
   });
 
+  it("answers the form's POST the same way, so the key stays out of the URL our proxies log", async () => {
+    const { app } = site();
+    const res = await request(app).post('/activate/open').type('form').send({ email: ' zoë+1@example.org ', token: 'k&y=1 2' });
+    expect(res.status).toBe(303);
+    const location = new URL(res.headers.location);
+    expect(Object.fromEntries(location.searchParams)).toEqual({ email: 'zoë+1@example.org', token: 'k&y=1 2', key: 'k&y=1 2' });
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.headers['referrer-policy']).toBe('no-referrer');
+    const bad = await request(app).post('/activate/open').type('form').send({ email: 'a@b.co', token: '' }).set('Accept', BROWSER);
+    expect(bad.status).toBe(400);
+    expect(bad.text).toContain('Activation key: Required');
+  });
+
+  it('refuses a POST from another site with 403, as every form of ours does', async () => {
+    const { app } = site();
+    const res = await request(app).post('/activate/open').set('Origin', 'https://evil.example').type('form').send({ email: 'a@b.co', token: 'KEY' });
+    expect(res.status).toBe(403);
+    expect(res.headers.location).toBeUndefined();
+  });
+
   it('refuses other methods with 405 and Allow: GET, HEAD', async () => {
     const { app } = site();
-    for (const method of ['post', 'put', 'delete'] as const) {
+    for (const method of ['put', 'delete'] as const) {
       const res = await request(app)[method]('/activate/open?email=a%40b.co&token=KEY');
       expect({ method, status: res.status, allow: res.headers.allow, location: res.headers.location }).toEqual({ method, status: 405, allow: 'GET, HEAD', location: undefined });
     }

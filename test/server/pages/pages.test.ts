@@ -32,11 +32,11 @@ describe('page HTML', () => {
     expect(input(text, 'description')).toContain('autofocus');
   });
 
-  it('GET /activate has the activation form: a GET to our /activate/open in a new tab', async () => {
+  it('GET /activate has the activation form: a POST to our /activate/open in a new tab', async () => {
     const { text } = await request(app).get('/activate');
     expect(text).toContain('<title>Activate your subscription · OrgNote</title>');
     expect(text).toContain('Enter your activation key');
-    expect(text).toMatch(/<form[^>]*action="\/activate\/open"[^>]*method="get"[^>]*target="_blank"/);
+    expect(text).toMatch(/<form[^>]*action="\/activate\/open"[^>]*method="post"[^>]*target="_blank"/);
     expect(input(text, 'email')).toContain('autofocus');
     expect(input(text, 'token')).not.toContain('autofocus');
   });
