@@ -1,9 +1,9 @@
 // The /api door, on plain node:http rather than Express: a few fixed routes of small JSON, where
 // Express's router and request getters were most of the proxy's own cost (docs/decisions/
 // 0009-api-without-express.md; npm run bench). After the front door's preamble, in order:
-// path guard → cross-site check (anything but GET/HEAD) → rate limit (the form POSTs) → body →
-// the signup road, the embedded activation and subscription-info, or the backend proxy. Every
-// error is JSON.
+// path guard → cross-site check (anything but GET/HEAD) → rate limit (signups; activations only
+// on their way to a backend) → body → the signup road, the embedded activation and
+// subscription-info, or the backend proxy. Every error is JSON.
 import type { ServerResponse } from 'node:http';
 import type { Config } from '../config';
 import { readBody, type BodyRequest, type Middleware } from '../http/body';
