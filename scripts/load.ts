@@ -63,7 +63,7 @@ export async function runLoad({ seconds, connections }: { seconds: number; conne
     if (health.status !== 'ok') throw new Error('the site is unhealthy after the load');
     // Read as the waitlist CLI does, beside the running server.
     const store = openStore({ dataDir: site.dataDir });
-    const stored = store.signups.count();
+    const stored = await store.signups.count();
     store.close();
     return {
       requests: result.requests.total,

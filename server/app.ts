@@ -47,7 +47,7 @@ export function createApp(config: Config, deps: AppDeps = {}) {
 
   // Shared by every door that takes a signup or another form.
   const submitSignup = createSubmitSignup(config, store, logger);
-  const limitSubmissions = signupRateLimit(config, logger);
+  const limitSubmissions = signupRateLimit(config, logger, store.rate);
   const sameSiteOnly = refuseCrossSite(config, logger);
 
   const renderer = createRenderer({
@@ -104,9 +104,10 @@ export function createApp(config: Config, deps: AppDeps = {}) {
 
   // Last resort: a client's mistake gets its status; ours is logged, and the client sees nothing internal.
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
-    const { status, message, ours } = statusAndMessage(err);
+    const { status, message, ours, retryAfterSeconds } = statusAndMessage(err);
     if (ours) logger.error({ err }, 'unhandled error');
-    if (err instanceof HttpError) return sendFormError(req, res, status, message);
+    if (retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(retryAfterSeconds));
+    if (err instanceof HttpError || retryAfterSeconds !== undefined) return sendFormError(req, res, status, message);
     sendText(res, status, CONTENT_TYPES.text, message);
   });
 

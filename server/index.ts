@@ -68,7 +68,7 @@ async function main() {
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   logger.info(
-    { port, api: config.backendUrl ? 'proxy' : 'embedded', outbox: store.outbox.depth(), mailQueued: store.mail.counts().queued },
+    { port, api: config.backendUrl ? 'proxy' : 'embedded', outbox: await store.outbox.depth(), mailQueued: (await store.mail.counts()).queued },
     `OrgNote site listening on http://localhost:${port}`,
   );
 

@@ -16,7 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { encodeMultipart } from '../../server/delivery/backend-client';
 import { openStore } from '../../server/store';
-import type { Account } from '../../server/store/subscriptions';
+import type { Account } from '../../server/store/types';
 import { startSiteProcess } from '../site-process';
 import { inRounds, median, mediansOf, type Case, type Measured } from './measure';
 
@@ -54,16 +54,16 @@ export interface EmbeddedReport {
  * One signup, a key issued for it and an activation bound to ACCOUNT, written straight to the
  * store before the site opens it: keys are only issued by the CLI, never over HTTP. Returns the key.
  */
-function seedStore(dataDir: string): string {
+async function seedStore(dataDir: string): Promise<string> {
   const store = openStore({ dataDir });
   try {
-    store.signups.add({ email: EMAIL, description: 'benchmark' });
-    const key = store.subscriptions.issueKey(EMAIL);
-    const activation = store.subscriptions.activate(EMAIL, key, ACCOUNT);
+    await store.signups.add({ email: EMAIL, description: 'benchmark' });
+    const key = await store.subscriptions.issueKey(EMAIL);
+    const activation = await store.subscriptions.activate(EMAIL, key, ACCOUNT);
     if (activation.outcome !== 'active') throw new Error(`seeding the embedded store: activation answered ${activation.outcome}`);
     return key;
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
@@ -84,7 +84,7 @@ async function checkAnswers(cases: Case[]): Promise<void> {
 export async function benchEmbedded(rounds: number = EMBEDDED_ROUNDS): Promise<EmbeddedReport> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'orgnote-bench-embedded-'));
   try {
-    const key = seedStore(dataDir);
+    const key = await seedStore(dataDir);
     const token = randomBytes(24).toString('base64url'); // 32 characters
     const site = await startSiteProcess({
       BACKEND_URL: '', // empty is unset: the embedded store, even if the shell exports a backend

@@ -8,7 +8,7 @@ import { checkActivation } from '../../shared/signup';
 import type { Config } from '../config';
 import { fieldsOf, type BodyRequest } from '../http/body';
 import { HttpError, sendJson } from '../http/errors';
-import type { Account, Subscriptions } from '../store/subscriptions';
+import type { Account, Subscriptions } from '../store/types';
 
 export const INVALID_KEY = 'Invalid activation key';
 
@@ -48,7 +48,7 @@ export function activationEndpoint(subscriptions: Subscriptions, config: Pick<Co
     const fields = fieldsOf(req);
     const checked = checkActivation(fields);
     if (!checked.ok) throw new HttpError(400, checked.error);
-    const result = subscriptions.activate(checked.value.email, checked.value.key, accountOf(fields));
+    const result = await subscriptions.activate(checked.value.email, checked.value.key, accountOf(fields));
     switch (result.outcome) {
       case 'invalid':
         throw new HttpError(404, INVALID_KEY);

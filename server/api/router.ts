@@ -13,7 +13,7 @@ import { decodeApiPath } from '../http/safe-path';
 import type { Logger } from '../logger';
 import { signupEndpoint } from '../signups/api';
 import type { SubmitSignup } from '../signups/submit';
-import type { Subscriptions } from '../store/subscriptions';
+import type { Subscriptions } from '../store/types';
 import { activationEndpoint } from './activation';
 import { proxyEndpoint } from './proxy';
 import { isRateLimited, routeOf, subscriptionInfoParams, type ApiRoute, type SubscriptionInfoParams } from './routes';
@@ -81,8 +81,12 @@ export function apiDoor({ config, subscriptions, submitSignup, limitSubmissions,
     : embeddedEndpoints({ subscriptions, config }, signup);
 
   const failed = (res: ServerResponse, err: unknown): void => {
-    const { status, message, ours } = statusAndMessage(err);
+    const { status, message, ours, retryAfterSeconds } = statusAndMessage(err);
     if (ours) logger.error({ err }, 'api error');
+    if (retryAfterSeconds !== undefined) {
+      res.setHeader('Retry-After', String(retryAfterSeconds));
+      logger.warn({ reason: (err as Error).name }, 'store unavailable');
+    }
     sendJsonError(res, status, message);
   };
 

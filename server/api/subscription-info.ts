@@ -6,7 +6,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Config } from '../config';
 import { HttpError, sendJson } from '../http/errors';
-import type { Subscriptions } from '../store/subscriptions';
+import type { Subscriptions } from '../store/types';
 import { NO_STORE, subscriptionAnswer } from './activation';
 import type { SubscriptionInfoParams } from './routes';
 
@@ -29,7 +29,7 @@ export function subscriptionInfoEndpoint(subscriptions: Subscriptions, config: P
       res.setHeader('WWW-Authenticate', 'Token');
       throw new HttpError(401, 'Missing or invalid token');
     }
-    const subscription = subscriptions.ofAccount(provider.toLowerCase(), externalId);
+    const subscription = await subscriptions.ofAccount(provider.toLowerCase(), externalId);
     if (!subscription) throw new HttpError(404, 'No subscription for this account');
     sendJson(res, 200, subscriptionAnswer(subscription.email, config), NO_STORE);
   };

@@ -4,6 +4,11 @@ function csvField(value: string | null | undefined): string {
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
+/** One record with its CRLF. */
+export function csvLine(fields: (string | null)[]): string {
+  return `${fields.map(csvField).join(',')}\r\n`;
+}
+
 export function toCsv(header: string[], rows: (string | null)[][]): string {
-  return [header, ...rows].map((row) => row.map(csvField).join(',')).join('\r\n') + '\r\n';
+  return [header, ...rows].map(csvLine).join('');
 }

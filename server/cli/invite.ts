@@ -33,9 +33,9 @@ export const OUTCOME_LABELS: Record<InviteOutcome | 'would-invite', string> = {
 };
 
 /** --dry-run: what invite would do, changing nothing. */
-export function dryRun(store: Store, addresses: string[], again: boolean, report: (email: string, outcome: InviteOutcome | 'would-invite') => void): void {
+export async function dryRun(store: Store, addresses: string[], again: boolean, report: (email: string, outcome: InviteOutcome | 'would-invite') => void): Promise<void> {
   for (const email of addresses) {
-    const state = store.subscriptions.stateOf(email);
+    const state = await store.subscriptions.stateOf(email);
     if (state === undefined) report(email.trim(), 'not-on-waitlist');
     else if (state !== 'waitlisted' && !again) report(email.trim(), 'skipped');
     else report(email.trim(), isMailable(email.trim()) ? 'would-invite' : 'unmailable');
@@ -63,17 +63,17 @@ export async function inviteAll(
 
   async function inviteOne(address: string): Promise<void> {
     // Checked before a key exists: such an address would be mailed somewhere else, or nowhere.
-    if (!isMailable(address.trim()) && store.subscriptions.stateOf(address) !== undefined) {
+    if (!isMailable(address.trim()) && (await store.subscriptions.stateOf(address)) !== undefined) {
       report(address.trim(), 'unmailable');
       return;
     }
-    const invitation = store.subscriptions.invite(address, { again, compose });
+    const invitation = await store.subscriptions.invite(address, { again, compose });
     if (invitation.outcome !== 'invited') {
       report(invitation.email, invitation.outcome);
       return;
     }
     if (serverUnavailable) {
-      store.mail.release(invitation.mail.id);
+      await store.mail.release(invitation.mail.id);
       report(invitation.email, 'queued');
       return;
     }

@@ -4,8 +4,8 @@ import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { loadConfig, type Config } from '../config';
 import { createMailer, emlFile, emlTemporaryFile } from '../mail/transport';
-import { openStore, type Store } from '../store';
-import { toCsv } from './csv';
+import { openStore, type SqliteStore, type Store } from '../store';
+import { csvLine, toCsv } from './csv';
 import { dryRun, inviteAll, OUTCOME_LABELS, type InviteOutcome } from './invite';
 
 export const HELP = `Usage: npm run waitlist -- <command> [options]
@@ -41,11 +41,12 @@ export class UsageError extends Error {}
 export class CommandError extends Error {}
 
 export interface CliIo {
-  out: (text: string) => void;
+  /** Resolves when the text may be followed by more (a pipe's backpressure: export never piles up). */
+  out: (text: string) => void | Promise<void>;
 }
 
 interface CliContext {
-  store: Store;
+  store: Store | SqliteStore;
   config: Config;
 }
 
@@ -91,14 +92,14 @@ async function invite({ store, config }: CliContext, addresses: string[], next: 
   const siteUrl = config.siteUrl;
   if (!siteUrl) throw new CommandError('invite needs SITE_URL, the public address of this site, for the activation link in the mail.');
 
-  const targets = next === undefined ? addresses : store.signups.oldestWaiting(next);
+  const targets = next === undefined ? addresses : await store.signups.oldestWaiting(next);
   const tally = new Map<string, number>();
   const report = (email: string, outcome: InviteOutcome | 'would-invite') => {
     tally.set(outcome, (tally.get(outcome) ?? 0) + 1);
     io.out(`${OUTCOME_LABELS[outcome].padEnd(LABEL_WIDTH)}  ${email}\n`);
   };
   if (flags.dryRun) {
-    dryRun(store, targets, flags.again, report);
+    await dryRun(store, targets, flags.again, report);
     io.out(`${tally.get('would-invite') ?? 0} would be invited (dry run: nothing changed)\n`);
     return tally.has('not-on-waitlist') || tally.has('unmailable') ? 1 : 0;
   }
@@ -116,8 +117,8 @@ async function invite({ store, config }: CliContext, addresses: string[], next: 
   return tally.has('not-on-waitlist') || tally.has('failed') || tally.has('unmailable') ? 1 : 0;
 }
 
-function remove({ store, config }: CliContext, email: string, io: CliIo): Status {
-  const erased = store.erase(email);
+async function remove({ store, config }: CliContext, email: string, io: CliIo): Promise<Status> {
+  const erased = await store.erase(email);
   let files = 0;
   for (const id of erased.mailIds) {
     // The finished file, and one a crash left half-written: both hold the address and a key.
@@ -165,7 +166,7 @@ export async function runCommand(context: CliContext, argv: string[], io: CliIo)
   const { signups, outbox } = store;
   switch (command) {
     case 'list': {
-      const rows = signups.list(sinceOf(values.since));
+      const rows = await signups.list(sinceOf(values.since));
       io.out(
         table(
           ['created_at', 'email', 'invited_at', 'activated_at', 'description'],
@@ -176,29 +177,33 @@ export async function runCommand(context: CliContext, argv: string[], io: CliIo)
       return 0;
     }
     case 'count':
-      io.out(`${signups.count()}\n`);
+      io.out(`${await signups.count()}\n`);
       return 0;
     case 'stats': {
-      const { total, waitlisted, invited, activated } = signups.stats();
-      const mail = store.mail.counts();
+      const { total, waitlisted, invited, activated } = await signups.stats();
+      const mail = await store.mail.counts();
       io.out(table(['state', 'signups'], [['waitlisted', String(waitlisted)], ['invited', String(invited)], ['activated', String(activated)], ['total', String(total)]]));
-      io.out(`mail: ${mail.queued} queued, ${mail.failed} failed, ${mail.sent} sent\n`);
+      io.out(`mail: ${mail.queued} queued, ${mail.failed} failed, ${mail.dead} dead, ${mail.sent} sent\n`);
       return 0;
     }
     case 'export': {
-      const rows = signups.list(sinceOf(values.since));
-      io.out(
-        toCsv(
-          ['email', 'description', 'created_at', 'invited_at', 'activated_at'],
-          rows.map((r) => [r.email, r.description, r.created_at, r.invited_at, r.activated_at]),
-        ),
-      );
+      // Streamed: each row is written as it is read, in chunks, waiting whenever the pipe is full,
+      // so a million signups take the memory of one chunk.
+      let chunk = csvLine(['email', 'description', 'created_at', 'invited_at', 'activated_at']);
+      for await (const r of signups.stream(sinceOf(values.since))) {
+        chunk += csvLine([r.email, r.description, r.created_at, r.invited_at, r.activated_at]);
+        if (chunk.length >= 64 * 1024) {
+          await io.out(chunk);
+          chunk = '';
+        }
+      }
+      await io.out(chunk);
       return 0;
     }
     case 'invite':
       return invite(context, rest, countOf(values.next), { again: values.again, dryRun: values['dry-run'] }, io);
     case 'mail': {
-      const items = store.mail.pending();
+      const items = await store.mail.pending();
       io.out(
         table(
           ['id', 'created_at', 'to', 'state', 'attempts', 'next_attempt_at', 'last_error'],
@@ -213,23 +218,23 @@ export async function runCommand(context: CliContext, argv: string[], io: CliIo)
           ]),
         ),
       );
-      const counts = store.mail.counts();
-      io.out(`${counts.queued} queued, ${counts.failed} failed\n`);
+      const counts = await store.mail.counts();
+      io.out(`${counts.queued} queued, ${counts.failed} failed, ${counts.dead} dead\n`);
       return 0;
     }
     case 'remove': {
       if (rest.length !== 1) throw new UsageError('remove needs exactly one email address');
-      return remove(context, rest[0], io);
+      return await remove(context, rest[0], io);
     }
     case 'issue-key': {
       const email = rest[0];
       if (!email) throw new UsageError('issue-key needs an email address');
-      const key = store.subscriptions.issueKey(email);
+      const key = await store.subscriptions.issueKey(email);
       io.out(`Activation key for ${email.trim()} (shown once, stored only as a hash):\n${key}\n`);
       return 0;
     }
     case 'outbox': {
-      const items = outbox.all();
+      const items = await outbox.all();
       io.out(
         table(
           ['id', 'created_at', 'path', 'attempts', 'next_attempt_at', 'last_error'],
@@ -242,8 +247,9 @@ export async function runCommand(context: CliContext, argv: string[], io: CliIo)
     case 'backup': {
       const file = rest[0];
       if (!file) throw new UsageError('backup needs a destination file');
+      if (!('db' in store)) throw new CommandError('backup copies the SQLite file; with DATABASE_URL, back up PostgreSQL with pg_dump (README, "Backups").');
       await store.db.backup(file);
-      io.out(`Backed up ${signups.count()} signup(s) to ${file}\n`);
+      io.out(`Backed up ${await signups.count()} signup(s) to ${file}\n`);
       return 0;
     }
     default:
@@ -257,14 +263,20 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
   try {
     const config = loadConfig(env);
     store = openStore(config);
-    return await runCommand({ store, config }, argv, { out: (text) => process.stdout.write(text) });
+    return await runCommand({ store, config }, argv, { out: writeOut });
   } catch (err) {
     const usage = err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
     process.stderr.write(`waitlist: ${(err as Error).message}\n${usage ? 'Run with --help for usage.\n' : ''}`);
     return usage ? 2 : 1;
   } finally {
-    store?.close();
+    await store?.close();
   }
+}
+
+/** Writes to stdout, resolving once the pipe can take more (a reader slower than the export). */
+function writeOut(text: string): Promise<void> | void {
+  if (process.stdout.write(text)) return;
+  return new Promise((resolve) => process.stdout.once('drain', () => resolve()));
 }
 
 if (require.main === module) {

@@ -1,9 +1,11 @@
-// Background delivery of the outbox: re-sends each queued signup exactly as its first attempt
-// went (postSignup: same path, fields, forwarded headers and Idempotency-Key), one send in flight
-// per item, and removes it once the backend answers anything but a 5xx. Failures back off (see
-// store/outbox.ts). stop() waits for sends in flight.
+// Background delivery of the outbox: claims due items (a lease, so another replica's worker never
+// takes the same one), re-sends each exactly as its first attempt went (postSignup: same path,
+// fields, forwarded headers and Idempotency-Key), and removes it once the backend answers
+// anything but a 5xx. Failures back off (store/outbox.ts). A full batch is followed at once by
+// the next, unless the backend failed: then the rest waits for its own backoff. stop() waits for
+// the sends in flight.
 import type { Logger } from '../logger';
-import type { Outbox, OutboxItem } from '../store/outbox';
+import type { Outbox, OutboxItem } from '../store/types';
 import { postSignup } from './backend-client';
 import { startPoller } from './poller';
 
@@ -16,33 +18,36 @@ interface OutboxWorkerOptions {
   pollMs?: number;
 }
 
-export function startOutboxWorker({ outbox, backendUrl, timeoutMs, logger, pollMs = 1000 }: OutboxWorkerOptions) {
-  const inFlight = new Set<number>();
+const BATCH = 20;
 
-  async function deliver(item: OutboxItem): Promise<void> {
-    inFlight.add(item.id);
+export function startOutboxWorker({ outbox, backendUrl, timeoutMs, logger, pollMs = 1000 }: OutboxWorkerOptions) {
+  /** True when the backend took the item (or refused it for good with a 4xx). */
+  async function deliver(item: OutboxItem): Promise<boolean> {
     try {
       const answer = await postSignup(backendUrl, item.request, timeoutMs);
       if (answer.status >= 500) {
-        outbox.failed(item, `status ${answer.status}`);
-        return;
+        await outbox.failed(item, `status ${answer.status}`);
+        return false;
       }
-      outbox.delivered(item.id);
+      await outbox.delivered(item.id);
       const level = answer.status >= 400 ? 'warn' : 'info';
       logger[level]({ outboxId: item.id, status: answer.status, attempts: item.attempts + 1 }, 'outbox item delivered');
+      return true;
     } catch (err) {
-      outbox.failed(item, (err as Error).message);
-    } finally {
-      inFlight.delete(item.id);
+      await outbox.failed(item, (err as Error).message);
+      return false;
     }
   }
 
-  async function runRound(): Promise<void> {
+  async function runRound(): Promise<boolean> {
     try {
-      const items = outbox.due().filter((item) => !inFlight.has(item.id));
-      await Promise.all(items.map(deliver));
+      const items = await outbox.claim(BATCH);
+      const results = await Promise.all(items.map(deliver));
+      return items.length === BATCH && results.every(Boolean);
     } catch (err) {
+      // The store itself failed (PostgreSQL away): claimed items come back when their lease ends.
       logger.error({ err }, 'outbox round failed');
+      return false;
     }
   }
 

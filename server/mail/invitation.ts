@@ -2,7 +2,7 @@
 // No remote images, no tracking, no links but the site's own activation page. The plain-text part
 // carries the key alone on its own line, so it can be copied without picking at a sentence.
 import { randomUUID } from 'node:crypto';
-import type { OutgoingMail } from '../store/mail-queue';
+import type { OutgoingMail } from '../store/types';
 import { escapeMarkup } from '../pages/markup';
 
 export const INVITATION_SUBJECT = 'Your OrgNote activation key';

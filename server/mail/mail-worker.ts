@@ -5,7 +5,7 @@
 // than thousands of due messages each meeting the same closed port in a burst.
 import { startPoller } from '../delivery/poller';
 import type { Logger } from '../logger';
-import type { MailQueue } from '../store/mail-queue';
+import type { MailQueue } from '../store/types';
 import { sendClaimed } from './send';
 import { SMTP_POOL_SIZE, type Mailer } from './transport';
 
@@ -23,7 +23,7 @@ const BATCH = SMTP_POOL_SIZE * 2;
 export function startMailWorker({ queue, mailer, logger, pollMs = 1000 }: MailWorkerOptions) {
   async function runRound(): Promise<boolean> {
     try {
-      const claimed = queue.claim(BATCH);
+      const claimed = await queue.claim(BATCH);
       const results = await Promise.all(claimed.map((item) => sendClaimed(queue, mailer, item, logger)));
       return claimed.length === BATCH && !results.some((sent) => sent.serverUnavailable);
     } catch (err) {

@@ -6,7 +6,7 @@
 // it. A crash between the server's acceptance and that commit (or a reply lost on the wire) leaves
 // the message queued, and it goes out again, with the same Message-ID, once its lease runs out.
 import type { Logger } from '../logger';
-import type { MailQueue, QueuedMail } from '../store/mail-queue';
+import type { MailQueue, QueuedMail } from '../store/types';
 import { describeMailError, isPermanentRefusal, isServerUnavailable, type Mailer } from './transport';
 
 export type MailOutcome = 'sent' | 'queued' | 'failed';
@@ -23,15 +23,15 @@ export async function sendClaimed(queue: MailQueue, mailer: Mailer, item: Queued
   } catch (err) {
     const reason = describeMailError(err);
     if (isPermanentRefusal(err)) {
-      queue.failed(item.id, reason);
+      await queue.failed(item.id, reason);
       logger?.warn({ mailId: item.id, reason }, 'mail refused for good');
       return { outcome: 'failed', serverUnavailable: false };
     }
-    const dueAt = queue.retry(item, reason);
+    const dueAt = await queue.retry(item, reason);
     logger?.info({ mailId: item.id, reason, retryAt: new Date(dueAt).toISOString() }, 'mail queued for retry');
     return { outcome: 'queued', serverUnavailable: isServerUnavailable(err) };
   }
-  queue.sent(item.id);
+  await queue.sent(item.id);
   logger?.info({ mailId: item.id, attempts: item.attempts + 1 }, 'mail sent');
   return { outcome: 'sent', serverUnavailable: false };
 }

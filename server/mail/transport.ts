@@ -8,7 +8,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
 import { withoutCredentials, type Config } from '../config';
-import type { OutgoingMail } from '../store/mail-queue';
+import type { OutgoingMail } from '../store/types';
 
 /** Connections kept open to the mail server; sends beyond this wait for a free one. */
 export const SMTP_POOL_SIZE = 5;

@@ -46,8 +46,9 @@ export function createSubmitSignup(config: Pick<Config, 'backendUrl' | 'backendT
     return { kind: 'answered', answer };
   };
 
-  const queue = (request: SignupRequest, reason: string): SignupOutcome => {
-    const id = store.outbox.enqueue(request);
+  // QueueFullError or StoreUnavailableError propagate: the door answers 503 with Retry-After.
+  const queue = async (request: SignupRequest, reason: string): Promise<SignupOutcome> => {
+    const id = await store.outbox.enqueue(request);
     logger.warn({ outboxId: id, reason }, 'backend could not take a signup; queued');
     return { kind: 'queued' };
   };
@@ -61,7 +62,7 @@ export function createSubmitSignup(config: Pick<Config, 'backendUrl' | 'backendT
       return { kind: 'dropped', email };
     }
     if (!backendUrl) {
-      const added = store.signups.add(checked.value);
+      const added = await store.signups.add(checked.value);
       logger.info({ event: 'signup', added }, 'signup stored');
       return { kind: 'stored', email };
     }

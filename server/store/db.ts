@@ -75,9 +75,34 @@ export const MIGRATIONS: string[] = [
   UPDATE signups SET invited_at = (SELECT MIN(created_at) FROM activation_keys WHERE activation_keys.email_key = signups.email_key)
   WHERE invited_at IS NULL;
   `,
+  // 4: queues shared by workers. An outbox row is claimed with a lease like mail; a row of either
+  // queue failing past the maximum age is set aside as dead until the operator sends it again.
+  // SQLite cannot change a CHECK constraint in place, so the mail table is rebuilt.
+  `
+  ALTER TABLE outbox ADD COLUMN lease_until INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE outbox ADD COLUMN state TEXT NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'dead'));
+  CREATE TABLE mail_v4 (
+    id INTEGER PRIMARY KEY,
+    email_key TEXT NOT NULL,
+    message_id TEXT NOT NULL,
+    message TEXT,
+    state TEXT NOT NULL DEFAULT 'queued' CHECK (state IN ('queued', 'sent', 'failed', 'dead')),
+    attempts INTEGER NOT NULL DEFAULT 0,
+    next_attempt_at INTEGER NOT NULL,
+    lease_until INTEGER NOT NULL DEFAULT 0,
+    last_error TEXT,
+    created_at TEXT NOT NULL,
+    done_at TEXT
+  );
+  INSERT INTO mail_v4 SELECT id, email_key, message_id, message, state, attempts, next_attempt_at, lease_until, last_error, created_at, done_at FROM mail;
+  DROP TABLE mail;
+  ALTER TABLE mail_v4 RENAME TO mail;
+  CREATE INDEX mail_due ON mail (next_attempt_at) WHERE state = 'queued';
+  CREATE INDEX mail_email_key ON mail (email_key);
+  `,
 ];
 
-const SCHEMA_VERSION = MIGRATIONS.length;
+export const SCHEMA_VERSION = MIGRATIONS.length;
 
 const versionOf = (db: Db) => db.pragma('user_version', { simple: true }) as number;
 

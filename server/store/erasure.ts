@@ -4,16 +4,9 @@
 import { emailKey } from '../../shared/signup';
 import type { FieldList } from '../http/body';
 import type { Db } from './db';
+import type { Erased } from './types';
 
-export interface Erased {
-  signup: boolean;
-  keys: number;
-  /** Ids of the removed mail, so the caller can delete their .eml copies too. */
-  mailIds: number[];
-  outbox: number;
-}
-
-export function createErasure(db: Db) {
+export function createErasure(db: Db): (email: string) => Promise<Erased> {
   const mailIds = db.prepare('SELECT id FROM mail WHERE email_key = ?').pluck();
   const deleteMail = db.prepare('DELETE FROM mail WHERE email_key = ?');
   const deleteKeys = db.prepare('DELETE FROM activation_keys WHERE email_key = ?');
@@ -28,7 +21,7 @@ export function createErasure(db: Db) {
       .map((row) => row.id);
   }
 
-  return db.transaction((email: string): Erased => {
+  const erase = db.transaction((email: string): Erased => {
     const key = emailKey(email);
     const ids = mailIds.all(key) as number[];
     deleteMail.run(key);
@@ -38,6 +31,5 @@ export function createErasure(db: Db) {
     for (const id of outbox) deleteOutboxItem.run(id);
     return { signup, keys, mailIds: ids, outbox: outbox.length };
   });
+  return async (email) => erase(email);
 }
-
-export type Erase = ReturnType<typeof createErasure>;

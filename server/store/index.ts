@@ -1,36 +1,55 @@
 // The store: everything the site keeps (signups, activation keys and subscriptions, the outbox,
-// the mail queue), opened once per process from DATA_DIR and closed on shutdown.
+// the mail queue, the rate counters). DATABASE_URL set: PostgreSQL, shared by every replica;
+// otherwise SQLite under DATA_DIR, for one instance. Both keep the contract of types.ts.
 import type { Config } from '../config';
-import { openDatabase, type Db } from './db';
-import { createErasure, type Erase } from './erasure';
-import { createMailQueue, type MailQueue } from './mail-queue';
-import { createOutbox, type Outbox } from './outbox';
-import { createSignups, type Signups } from './signups';
-import { createSubscriptions, type Subscriptions } from './subscriptions';
+import { openDatabase, SCHEMA_VERSION, type Db } from './db';
+import { createErasure } from './erasure';
+import { createMailQueue } from './mail-queue';
+import { createMemoryRateCounter } from './memory-rate';
+import { createOutbox } from './outbox';
+import { createSignups } from './signups';
+import { createSubscriptions } from './subscriptions';
+import type { QueueLimits, Store } from './types';
 
-export interface Store {
+export type { Store } from './types';
+
+/** The SQLite store also hands out its database, for `backup` and for tests that look inside. */
+export interface SqliteStore extends Store {
+  readonly engine: 'sqlite';
   db: Db;
-  signups: Signups;
-  subscriptions: Subscriptions;
-  outbox: Outbox;
-  mail: MailQueue;
-  /** Deletes everything kept about an address (waitlist remove). */
-  erase: Erase;
-  close(): void;
+}
+
+export type StoreConfig = Pick<Config, 'dataDir'> & Partial<QueueLimits>;
+
+/** What the queues hold at most when no setting says otherwise (README, "Configuration"). */
+export const DEFAULT_QUEUE_LIMITS: QueueLimits = { outboxMaxItems: 100_000, mailMaxItems: 100_000, maxAgeMs: 7 * 24 * 3_600_000 };
+
+function limitsOf(config: Partial<QueueLimits>): QueueLimits {
+  return { ...DEFAULT_QUEUE_LIMITS, ...Object.fromEntries(Object.entries(config).filter(([, v]) => v !== undefined)) } as QueueLimits;
 }
 
 /** `now` is injectable so tests can move time forward past the outbox and mail backoff. */
-export function openStore(config: Pick<Config, 'dataDir'>, now: () => number = Date.now): Store {
+export function openStore(config: StoreConfig, now: () => number = Date.now): SqliteStore {
   const db = openDatabase(config.dataDir);
+  const limits = limitsOf({ outboxMaxItems: config.outboxMaxItems, mailMaxItems: config.mailMaxItems, maxAgeMs: config.maxAgeMs });
   const date = () => new Date(now());
-  const mail = createMailQueue(db, now);
+  const mail = createMailQueue(db, limits, now);
+  const erase = createErasure(db);
   return {
+    engine: 'sqlite',
     db,
     signups: createSignups(db, date),
     subscriptions: createSubscriptions(db, mail, date),
-    outbox: createOutbox(db, now),
+    outbox: createOutbox(db, limits, now),
     mail,
-    erase: createErasure(db),
-    close: () => db.close(),
+    rate: createMemoryRateCounter(now),
+    erase,
+    async ping() {
+      const version = db.pragma('user_version', { simple: true }) as number;
+      if (version !== SCHEMA_VERSION) throw new Error(`schema version ${version}, expected ${SCHEMA_VERSION}`);
+    },
+    async close() {
+      db.close();
+    },
   };
 }

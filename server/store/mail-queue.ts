@@ -1,41 +1,13 @@
-// Durable queue of invitation mail. A message is written in the same transaction as the key it
-// carries and stays here until the mail server has taken it. Whoever sends a message first claims
-// it with a lease (the CLI right after inviting, otherwise the site's mail worker), so two senders
+// Durable queue of invitation mail in SQLite. A message is written in the same transaction as the
+// key it carries and stays here until the mail server has taken it. Whoever sends a message first
+// claims it with a lease (the CLI right after inviting, otherwise a mail worker), so two senders
 // never take the same message at once; a sender that dies leaves a lease that simply runs out,
 // and the message is sent again from here. Once sent or refused for good, the stored message
-// (which holds the key) is cleared: only its Message-ID, state and times remain.
+// (which holds the key) is cleared: only its Message-ID, state and times remain. A message still
+// failing past the maximum age is set aside as dead, body kept, until the operator sends it again
+// (mail retry <id>).
 import type { Db } from './db';
-
-/** A message ready for the transport: everything the mail server gets, fixed when it is queued. */
-export interface OutgoingMail {
-  from: string;
-  to: string;
-  subject: string;
-  text: string;
-  html: string;
-  messageId: string;
-  /** ISO time for the Date header. */
-  date: string;
-}
-
-export type MailState = 'queued' | 'sent' | 'failed';
-
-export interface QueuedMail {
-  id: number;
-  message: OutgoingMail;
-  attempts: number;
-}
-
-/** What `mail` lists: no body, no key. */
-export interface MailSummary {
-  id: number;
-  to: string;
-  state: MailState;
-  attempts: number;
-  nextAttemptAt: number;
-  lastError: string | null;
-  createdAt: string;
-}
+import { QueueFullError, type MailQueue, type MailState, type MailSummary, type OutgoingMail, type QueuedMail, type QueueLimits } from './types';
 
 /** A claim outlives any one send (connect, greeting and socket timeouts are all well under it). */
 export const MAIL_LEASE_MS = 5 * 60_000;
@@ -54,10 +26,23 @@ interface Row {
   attempts: number;
 }
 
-export function createMailQueue(db: Db, now: () => number = Date.now) {
+export const toQueuedMail = (row: Row): QueuedMail => ({ id: row.id, message: JSON.parse(row.message!) as OutgoingMail, attempts: row.attempts });
+
+/** The SQLite queue, plus the synchronous enqueue the invitation's transaction calls. */
+export interface SqliteMailQueue extends MailQueue {
+  /**
+   * Queues a message for `emailKey`, claimed by the caller for one lease, so the caller sends it
+   * first. Runs inside the transaction that creates what the message announces; QueueFullError
+   * (which rolls that transaction back) past the configured size.
+   */
+  enqueueNow(emailKey: string, message: OutgoingMail): QueuedMail;
+}
+
+export function createMailQueue(db: Db, limits: Pick<QueueLimits, 'mailMaxItems' | 'maxAgeMs'>, now: () => number = Date.now): SqliteMailQueue {
   const insert = db.prepare(
     'INSERT INTO mail (email_key, message_id, message, next_attempt_at, lease_until, created_at) VALUES (?, ?, ?, ?, ?, ?)',
   );
+  const queuedCount = db.prepare("SELECT COUNT(*) AS n FROM mail WHERE state = 'queued'").pluck();
   // One statement: SQLite has a single writer, so no two claims can see the same free row.
   const claim = db.prepare(
     `UPDATE mail SET lease_until = @until WHERE id IN (
@@ -65,83 +50,82 @@ export function createMailQueue(db: Db, now: () => number = Date.now) {
        ORDER BY next_attempt_at, id LIMIT @limit)
      RETURNING id, message, attempts`,
   );
+  // Outcomes apply to queued rows only: a sender whose lease ran out, finishing after another
+  // sender took the row over, cannot undo what the other recorded.
   const markSent = db.prepare(
     "UPDATE mail SET state = 'sent', message = NULL, attempts = attempts + 1, lease_until = 0, last_error = NULL, done_at = ? WHERE id = ? AND state = 'queued'",
   );
   const markFailed = db.prepare(
     "UPDATE mail SET state = 'failed', message = NULL, attempts = attempts + 1, lease_until = 0, last_error = ?, done_at = ? WHERE id = ? AND state = 'queued'",
   );
-  // Outcomes apply to queued rows only: a sender whose lease ran out, finishing after another
-  // sender took the row over, cannot undo what the other recorded.
-  const reschedule = db.prepare("UPDATE mail SET attempts = ?, next_attempt_at = ?, lease_until = 0, last_error = ? WHERE id = ? AND state = 'queued'");
+  const reschedule = db.prepare(
+    `UPDATE mail SET attempts = @attempts, next_attempt_at = @due, lease_until = 0, last_error = @error,
+       state = CASE WHEN created_at < @deadBefore THEN 'dead' ELSE 'queued' END
+     WHERE id = @id AND state = 'queued'`,
+  );
   const releaseClaim = db.prepare("UPDATE mail SET next_attempt_at = ?, lease_until = 0 WHERE id = ? AND state = 'queued'");
+  const requeue = db.prepare("UPDATE mail SET state = 'queued', next_attempt_at = ?, lease_until = 0, created_at = ? WHERE id = ? AND state = 'dead'");
   const pending = db.prepare(
     `SELECT mail.id, signups.email AS "to", state, attempts, next_attempt_at, last_error, mail.created_at
      FROM mail LEFT JOIN signups USING (email_key) WHERE state != 'sent' ORDER BY mail.id`,
   );
   const countByState = db.prepare('SELECT state, COUNT(*) AS n FROM mail GROUP BY state');
-
-  const toQueued = (row: Row): QueuedMail => ({ id: row.id, message: JSON.parse(row.message!) as OutgoingMail, attempts: row.attempts });
+  const iso = () => new Date(now()).toISOString();
 
   return {
-    /**
-     * Queues a message for `emailKey`, claimed by the caller for one lease, so the caller sends it
-     * first. Call inside the transaction that creates what the message announces.
-     */
-    enqueue(emailKey: string, message: OutgoingMail): QueuedMail {
+    enqueueNow(emailKey, message) {
+      if ((queuedCount.get() as number) >= limits.mailMaxItems) throw new QueueFullError('mail');
       const at = now();
       const result = insert.run(emailKey, message.messageId, JSON.stringify(message), at, at + MAIL_LEASE_MS, new Date(at).toISOString());
       return { id: Number(result.lastInsertRowid), message, attempts: 0 };
     },
 
-    /** Claims up to `limit` due messages for one lease. */
-    claim(limit: number): QueuedMail[] {
+    async claim(limit) {
       const at = now();
-      return (claim.all({ until: at + MAIL_LEASE_MS, now: at, limit }) as Row[]).map(toQueued);
+      return (claim.all({ until: at + MAIL_LEASE_MS, now: at, limit }) as Row[]).map(toQueuedMail);
     },
 
-    /** False when the row was no longer queued (another sender finished it, or it was erased). */
-    sent(id: number): boolean {
-      return markSent.run(new Date(now()).toISOString(), id).changes === 1;
+    async sent(id) {
+      return markSent.run(iso(), id).changes === 1;
     },
 
-    /** Refused for good (a 5xx for this message): recorded, never retried. */
-    failed(id: number, error: string): void {
-      markFailed.run(error.slice(0, 500), new Date(now()).toISOString(), id);
+    async failed(id, error) {
+      markFailed.run(error.slice(0, 500), iso(), id);
     },
 
-    /** Gives a claimed message back unsent (its sender knows the server is down): due after the first backoff. */
-    release(id: number): void {
+    async retry(item, error) {
+      const attempts = item.attempts + 1;
+      const due = now() + mailBackoffMs(attempts);
+      reschedule.run({ attempts, due, error: error.slice(0, 500), deadBefore: new Date(now() - limits.maxAgeMs).toISOString(), id: item.id });
+      return due;
+    },
+
+    async release(id) {
       releaseClaim.run(now() + mailBackoffMs(1), id);
     },
 
-    /** A temporary failure: due again after the backoff; returns when. */
-    retry(item: QueuedMail, error: string): number {
-      const attempts = item.attempts + 1;
-      const dueAt = now() + mailBackoffMs(attempts);
-      reschedule.run(attempts, dueAt, error.slice(0, 500), item.id);
-      return dueAt;
+    async pending() {
+      return (pending.all() as Record<string, never>[]).map(
+        (row): MailSummary => ({
+          id: row.id,
+          to: row.to ?? '',
+          state: row.state,
+          attempts: row.attempts,
+          nextAttemptAt: row.next_attempt_at,
+          lastError: row.last_error,
+          createdAt: row.created_at,
+        }),
+      );
     },
 
-    /** Queued and failed messages, oldest first. */
-    pending(): MailSummary[] {
-      return (pending.all() as Record<string, never>[]).map((row) => ({
-        id: row.id,
-        to: row.to ?? '',
-        state: row.state,
-        attempts: row.attempts,
-        nextAttemptAt: row.next_attempt_at,
-        lastError: row.last_error,
-        createdAt: row.created_at,
-      }));
-    },
-
-    counts(): Record<MailState, number> {
-      const counts: Record<MailState, number> = { queued: 0, sent: 0, failed: 0 };
+    async counts() {
+      const counts: Record<MailState, number> = { queued: 0, sent: 0, failed: 0, dead: 0 };
       for (const row of countByState.all() as { state: MailState; n: number }[]) counts[row.state] = row.n;
       return counts;
     },
+
+    async requeue(id) {
+      return requeue.run(now(), iso(), id).changes === 1;
+    },
   };
 }
-
-export type MailQueue = ReturnType<typeof createMailQueue>;

@@ -1,42 +1,42 @@
-// Durable queue of signups the backend could not take (refused, timed out, 5xx). A row is the
-// whole request the first attempt sent (path, fields, forwarded headers, Idempotency-Key), written
-// before the visitor gets 202 and removed once the backend answers anything but a 5xx. Retries
-// back off exponentially, capped at about five minutes.
+// Durable queue of signups the backend could not take (refused, timed out, 5xx), in SQLite. A row
+// is the whole request the first attempt sent (path, fields, forwarded headers, Idempotency-Key),
+// written before the visitor gets 202 and removed once the backend answers anything but a 5xx.
+// A sender claims due rows for a lease, so a second worker never takes the same row; retries back
+// off exponentially, capped at about five minutes; a row still failing past the maximum age is
+// set aside as dead, kept for the operator (outbox retry <id>). Past its configured size the queue
+// refuses new rows (QueueFullError: the visitor gets 503), it never drops one.
 import type { SignupRequest } from '../delivery/backend-client';
 import type { Db } from './db';
-
-export interface OutboxItem {
-  id: number;
-  request: SignupRequest;
-  attempts: number;
-  nextAttemptAt: number;
-  lastError: string | null;
-  createdAt: string;
-}
+import { QueueFullError, type Outbox, type OutboxItem, type QueueLimits } from './types';
 
 const BACKOFF_BASE_MS = 2_000;
 const BACKOFF_CAP_MS = 5 * 60_000;
+/** Longer than a delivery can take (UPSTREAM_TIMEOUT_MS is at most 10 min; the default 10 s). */
+export const OUTBOX_LEASE_MS = 15 * 60_000;
 
-/** Delay before retry number `attempts` (1-based): 2 s, 4 s, 8 s … capped at 5 min, ±20 % jitter. */
-function backoffMs(attempts: number): number {
-  const plain = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** Math.max(0, attempts - 1));
-  return Math.round(plain * (0.8 + 0.4 * Math.random()));
+/** Delay before retry number `attempts` (1-based): 2 s, 4 s, 8 s …, ±20 % jitter, never over 5 min. */
+export function outboxBackoffMs(attempts: number): number {
+  const plain = BACKOFF_BASE_MS * 2 ** Math.min(20, Math.max(0, attempts - 1));
+  return Math.min(BACKOFF_CAP_MS, Math.round(plain * (0.8 + 0.4 * Math.random())));
 }
 
-interface Row {
+export const FIRST_RETRY_MS = BACKOFF_BASE_MS;
+
+export interface OutboxRow {
   id: number;
   path: string;
   fields: string;
   headers: string;
   idempotency_key: string | null;
   attempts: number;
-  next_attempt_at: number;
+  next_attempt_at: number | string;
   last_error: string | null;
   created_at: string;
+  state: 'pending' | 'dead';
 }
 
-const toItem = (row: Row): OutboxItem => ({
-  id: row.id,
+export const toOutboxItem = (row: OutboxRow): OutboxItem => ({
+  id: Number(row.id),
   request: {
     path: row.path,
     fields: JSON.parse(row.fields) as SignupRequest['fields'],
@@ -45,50 +45,73 @@ const toItem = (row: Row): OutboxItem => ({
     idempotencyKey: row.idempotency_key ?? `outbox-${row.id}`,
   },
   attempts: row.attempts,
-  nextAttemptAt: row.next_attempt_at,
+  nextAttemptAt: Number(row.next_attempt_at),
   lastError: row.last_error,
   createdAt: row.created_at,
+  state: row.state,
 });
 
-export function createOutbox(db: Db, now: () => number = Date.now) {
+export function createOutbox(db: Db, limits: Pick<QueueLimits, 'outboxMaxItems' | 'maxAgeMs'>, now: () => number = Date.now): Outbox {
   const insert = db.prepare(
     'INSERT INTO outbox (path, fields, headers, idempotency_key, next_attempt_at, created_at) VALUES (?, ?, ?, ?, ?, ?)',
   );
-  const due = db.prepare('SELECT * FROM outbox WHERE next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?');
+  const claim = db.prepare(
+    `UPDATE outbox SET lease_until = @until WHERE id IN (
+       SELECT id FROM outbox WHERE state = 'pending' AND next_attempt_at <= @now AND lease_until <= @now
+       ORDER BY next_attempt_at, id LIMIT @limit)
+     RETURNING *`,
+  );
   const all = db.prepare('SELECT * FROM outbox ORDER BY id');
-  const depth = db.prepare('SELECT COUNT(*) AS n FROM outbox');
+  const depth = db.prepare("SELECT COUNT(*) AS n FROM outbox WHERE state = 'pending'").pluck();
   const remove = db.prepare('DELETE FROM outbox WHERE id = ?');
-  const reschedule = db.prepare('UPDATE outbox SET attempts = ?, next_attempt_at = ?, last_error = ? WHERE id = ?');
-  const earliest = db.prepare('SELECT MIN(next_attempt_at) AS t FROM outbox');
+  const reschedule = db.prepare(
+    `UPDATE outbox SET attempts = @attempts, next_attempt_at = @due, lease_until = 0, last_error = @error,
+       state = CASE WHEN created_at < @deadBefore THEN 'dead' ELSE 'pending' END
+     WHERE id = @id AND state = 'pending'`,
+  );
+  const revive = db.prepare("UPDATE outbox SET state = 'pending', next_attempt_at = ?, lease_until = 0, created_at = ? WHERE id = ? AND state = 'dead'");
+  const earliest = db.prepare("SELECT MIN(next_attempt_at) AS t FROM outbox WHERE state = 'pending'").pluck();
+
+  const enqueue = db.transaction((request: SignupRequest): number => {
+    if ((depth.get() as number) >= limits.outboxMaxItems) throw new QueueFullError('outbox');
+    const { path, fields, forwarded, idempotencyKey } = request;
+    const at = now();
+    const result = insert.run(path, JSON.stringify(fields), JSON.stringify(forwarded), idempotencyKey, at + FIRST_RETRY_MS, new Date(at).toISOString());
+    return Number(result.lastInsertRowid);
+  });
 
   return {
-    /** Stores a signup request for later delivery; committed when this returns. */
-    enqueue(request: SignupRequest, firstAttemptAt = now() + BACKOFF_BASE_MS): number {
-      const { path, fields, forwarded, idempotencyKey } = request;
-      const result = insert.run(path, JSON.stringify(fields), JSON.stringify(forwarded), idempotencyKey, firstAttemptAt, new Date(now()).toISOString());
-      return Number(result.lastInsertRowid);
+    async enqueue(request) {
+      return enqueue.immediate(request);
     },
-    due(limit = 10): OutboxItem[] {
-      return (due.all(now(), limit) as Row[]).map(toItem);
+    async claim(limit) {
+      const at = now();
+      return (claim.all({ until: at + OUTBOX_LEASE_MS, now: at, limit }) as OutboxRow[]).map(toOutboxItem);
     },
-    all(): OutboxItem[] {
-      return (all.all() as Row[]).map(toItem);
-    },
-    depth(): number {
-      return (depth.get() as { n: number }).n;
-    },
-    /** When the next item is due, or undefined when the queue is empty. */
-    nextDueAt(): number | undefined {
-      return (earliest.get() as { t: number | null }).t ?? undefined;
-    },
-    delivered(id: number): void {
+    async delivered(id) {
       remove.run(id);
     },
-    failed(item: OutboxItem, error: string): void {
+    async failed(item, error) {
       const attempts = item.attempts + 1;
-      reschedule.run(attempts, now() + backoffMs(attempts), error.slice(0, 500), item.id);
+      reschedule.run({
+        attempts,
+        due: now() + outboxBackoffMs(attempts),
+        error: error.slice(0, 500),
+        deadBefore: new Date(now() - limits.maxAgeMs).toISOString(),
+        id: item.id,
+      });
+    },
+    async all() {
+      return (all.all() as OutboxRow[]).map(toOutboxItem);
+    },
+    async depth() {
+      return depth.get() as number;
+    },
+    async nextDueAt() {
+      return (earliest.get() as number | null) ?? undefined;
+    },
+    async retry(id) {
+      return revive.run(now(), new Date(now()).toISOString(), id).changes === 1;
     },
   };
 }
-
-export type Outbox = ReturnType<typeof createOutbox>;

@@ -3,23 +3,9 @@
 // committed before the function returns.
 import { emailKey, type Signup } from '../../shared/signup';
 import type { Db } from './db';
+import type { SignupRow, Signups, WaitlistStats } from './types';
 
-export interface SignupRow {
-  email: string;
-  description: string;
-  created_at: string;
-  invited_at: string | null;
-  activated_at: string | null;
-}
-
-export interface WaitlistStats {
-  total: number;
-  waitlisted: number;
-  invited: number;
-  activated: number;
-}
-
-export function createSignups(db: Db, now: () => Date = () => new Date()) {
+export function createSignups(db: Db, now: () => Date = () => new Date()): Signups {
   const insertSignup = db.prepare(
     `INSERT INTO signups (email, email_key, description, created_at) VALUES (?, ?, ?, ?)
      ON CONFLICT (email_key) DO NOTHING`,
@@ -41,31 +27,30 @@ export function createSignups(db: Db, now: () => Date = () => new Date()) {
   );
 
   return {
-    /** Adds a signup; a repeat (same address, any case or spacing) changes nothing. Returns true if new. */
-    add(signup: Signup): boolean {
+    async add(signup: Signup) {
       const result = insertSignup.run(signup.email, emailKey(signup.email), signup.description, now().toISOString());
       return result.changes === 1;
     },
 
-    count(): number {
+    async count() {
       return (countSignups.get() as { n: number }).n;
     },
 
-    /** Newest first; `since` is an ISO date or timestamp. */
-    list(since = ''): SignupRow[] {
+    async list(since = '') {
       return listSignups.all(since) as SignupRow[];
     },
 
-    /** The `limit` oldest addresses neither invited nor activated yet (invite --next). */
-    oldestWaiting(limit: number): string[] {
+    // better-sqlite3 steps through the rows one at a time; the generator hands each on as it comes.
+    async *stream(since = '') {
+      for (const row of listSignups.iterate(since)) yield row as SignupRow;
+    },
+
+    async oldestWaiting(limit: number) {
       return (oldestWaiting.all(limit) as { email: string }[]).map((row) => row.email);
     },
 
-    /** Totals by state; each signup counts in exactly one of waitlisted, invited, activated. */
-    stats(): WaitlistStats {
+    async stats() {
       return stats.get() as WaitlistStats;
     },
   };
 }
-
-export type Signups = ReturnType<typeof createSignups>;

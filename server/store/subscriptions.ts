@@ -6,34 +6,17 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { emailKey } from '../../shared/signup';
 import type { Db } from './db';
-import type { MailQueue, OutgoingMail, QueuedMail } from './mail-queue';
+import type { SqliteMailQueue } from './mail-queue';
+import type { Account, Activation, Invitation, OutgoingMail, SignupState, Subscriptions } from './types';
 
 export class UnknownEmailError extends Error {}
 
-/** The OrgNote account a subscription is bound to: its sign-in provider and its id there. */
-export interface Account {
-  provider: string;
-  id: string;
-  email?: string;
-}
-
-export type Invitation =
-  | { outcome: 'invited'; email: string; mail: QueuedMail }
-  | { outcome: 'skipped'; email: string }
-  | { outcome: 'not-on-waitlist'; email: string };
-
-export type Activation =
-  | { outcome: 'active'; email: string }
-  | { outcome: 'invalid' }
-  | { outcome: 'bound-elsewhere' }
-  | { outcome: 'account-has-one' };
-
-function hashKey(key: string): string {
+export function hashKey(key: string): string {
   return createHash('sha256').update(key, 'utf8').digest('hex');
 }
 
 /** 24 random bytes (192 bits) as URL-safe base64: 32 characters, no padding. */
-function newActivationKey(): string {
+export function newActivationKey(): string {
   return randomBytes(24).toString('base64url');
 }
 
@@ -46,7 +29,7 @@ interface SubscriptionRow {
   external_id: string | null;
 }
 
-export function createSubscriptions(db: Db, mailQueue: MailQueue, now: () => Date = () => new Date()) {
+export function createSubscriptions(db: Db, mailQueue: SqliteMailQueue, now: () => Date = () => new Date()): Subscriptions {
   const findSignup = db.prepare('SELECT email, email_key, invited_at, activated_at, external_provider, external_id FROM signups WHERE email_key = ?');
   const insertKey = db.prepare('INSERT INTO activation_keys (key_hash, email_key, created_at) VALUES (?, ?, ?)');
   const revokeKeys = db.prepare('UPDATE activation_keys SET revoked_at = ? WHERE email_key = ? AND revoked_at IS NULL');
@@ -79,7 +62,7 @@ export function createSubscriptions(db: Db, mailQueue: MailQueue, now: () => Dat
     revokeKeys.run(at, signup.email_key);
     dropWaitingMail.run(signup.email_key, time.getTime());
     const key = newKey(signup, at);
-    return { outcome: 'invited', email: signup.email, mail: mailQueue.enqueue(signup.email_key, compose(signup.email, key)) };
+    return { outcome: 'invited', email: signup.email, mail: mailQueue.enqueueNow(signup.email_key, compose(signup.email, key)) };
   });
 
   const activate = db.transaction((email: string, key: string, account: Account | undefined): Activation => {
@@ -100,8 +83,7 @@ export function createSubscriptions(db: Db, mailQueue: MailQueue, now: () => Dat
   });
 
   return {
-    /** Creates a new activation key for a waitlisted address and returns it (shown once). */
-    issueKey(email: string): string {
+    async issueKey(email: string) {
       return db.transaction(() => {
         const signup = signupOf(email);
         if (!signup) throw new UnknownEmailError(`${email.trim()} is not on the waitlist`);
@@ -109,38 +91,23 @@ export function createSubscriptions(db: Db, mailQueue: MailQueue, now: () => Dat
       })();
     },
 
-    /**
-     * Invites a waitlisted address: revokes any earlier key, makes a new one and queues the mail
-     * `compose` writes around it, all in one transaction. An address already invited is skipped
-     * unless `again`. The queued mail is claimed for the caller to send.
-     */
-    invite(email: string, options: { again: boolean; compose: (to: string, key: string) => OutgoingMail }): Invitation {
+    async invite(email: string, options: { again: boolean; compose: (to: string, key: string) => OutgoingMail }) {
       return invite(email, options.again, options.compose);
     },
 
-    /**
-     * Checks a key against the address it was issued for and activates that subscription, bound
-     * to `account` when one is given. The same account (or none) may repeat it; another account
-     * gets 'bound-elsewhere', and an account that already holds another subscription
-     * 'account-has-one'.
-     */
-    activate(email: string, key: string, account?: Account): Activation {
+    async activate(email: string, key: string, account?: Account) {
       return activate(email, key, account);
     },
 
-    /** Where an address stands, without changing anything (invite --dry-run). */
-    stateOf(email: string): 'waitlisted' | 'invited' | 'activated' | undefined {
+    async stateOf(email: string): Promise<SignupState | undefined> {
       const signup = signupOf(email);
       if (!signup) return undefined;
       return signup.activated_at ? 'activated' : signup.invited_at ? 'invited' : 'waitlisted';
     },
 
-    /** The subscription bound to an account, if any. */
-    ofAccount(provider: string, id: string): { email: string } | undefined {
+    async ofAccount(provider: string, id: string) {
       const row = findAccount.get(provider, id) as { email: string } | undefined;
       return row && { email: row.email };
     },
   };
 }
-
-export type Subscriptions = ReturnType<typeof createSubscriptions>;

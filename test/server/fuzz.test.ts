@@ -142,7 +142,7 @@ describe('fuzz', () => {
 
     const store = openStore({ dataDir: embeddedData });
     try {
-      const rows = store.signups.list();
+      const rows = await store.signups.list();
       expect(rows.length).toBeGreaterThan(0); // some generated input was valid, and was kept
       for (const row of rows) expect(checkSignup(row as unknown as Record<string, unknown>)).toMatchObject({ ok: true });
     } finally {

@@ -69,10 +69,10 @@ describe('server entry point', () => {
   }
 
   /** Reads the outbox as a second process would, beside the running server. */
-  function outboxIn(dataDir: string) {
+  async function outboxIn(dataDir: string) {
     const store = openStore({ dataDir });
     try {
-      return store.outbox.all();
+      return await store.outbox.all();
     } finally {
       store.close();
     }
@@ -84,13 +84,13 @@ describe('server entry point', () => {
     server = await startServerProcess({ BACKEND_URL: down, DATA_DIR: dataDir });
     await queueSignup(server.url);
     // The first retry is due about 2 s after the signup.
-    await until('the outbox worker has tried once', () => outboxIn(dataDir)[0]?.attempts >= 1);
+    await until('the outbox worker has tried once', async () => (await outboxIn(dataDir))[0]?.attempts >= 1);
     const started = Date.now();
     server.child.kill('SIGTERM');
     await expect(server.exited).resolves.toEqual({ code: 0, signal: null });
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(server.output()).toContain('"msg":"stopped"');
-    const [item, ...others] = outboxIn(dataDir);
+    const [item, ...others] = await outboxIn(dataDir);
     expect(others).toEqual([]);
     expect(item.request.fields).toEqual([['email', 'queued@example.org'], ['description', '']]);
     expect(item.lastError).toBeTruthy();
@@ -117,7 +117,7 @@ describe('server entry point', () => {
     expect(server.child.exitCode).toBeNull();
     release();
     await expect(server.exited).resolves.toEqual({ code: 0, signal: null });
-    expect(outboxIn(dataDir)).toEqual([]);
+    expect(await outboxIn(dataDir)).toEqual([]);
     const sent = backend.received.slice(before).map((r) => r.fields);
     expect(sent).toEqual([
       { email: 'queued@example.org', description: '' },

@@ -22,7 +22,7 @@ describe('POST /api/subscriptions (embedded store)', () => {
     const res = await send(request(app).post('/api/subscriptions'));
     expect(res.status).toBe(201);
     expect(res.body).toEqual({ email: 'zoë@example.org' });
-    expect(store.signups.list()).toEqual([
+    expect(await store.signups.list()).toEqual([
       { email: 'zoë@example.org', description: 'github.com/zoe', created_at: expect.any(String), invited_at: null, activated_at: null },
     ]);
   });
@@ -36,15 +36,15 @@ describe('POST /api/subscriptions (embedded store)', () => {
     }
     expect(new Set(answers.map((a) => JSON.stringify(a))).size).toBe(1);
     expect(answers[0]).toEqual([201, ['email']]);
-    expect(store.signups.count()).toBe(1);
-    expect(store.signups.list()[0].email).toBe('Zoe@Example.org');
+    expect(await store.signups.count()).toBe(1);
+    expect((await store.signups.list())[0].email).toBe('Zoe@Example.org');
   });
 
   it('trims the address before storing it', async () => {
     const { app, store } = freshApp();
     const res = await request(app).post('/api/subscriptions').send({ email: '  a@b.co \t' });
     expect(res.body).toEqual({ email: 'a@b.co' });
-    expect(store.signups.list()[0]).toMatchObject({ email: 'a@b.co', description: '' });
+    expect((await store.signups.list())[0]).toMatchObject({ email: 'a@b.co', description: '' });
   });
 
   it.each([
@@ -59,14 +59,14 @@ describe('POST /api/subscriptions (embedded store)', () => {
     const res = await request(app).post('/api/subscriptions').send(body);
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ error });
-    expect(store.signups.count()).toBe(0);
+    expect(await store.signups.count()).toBe(0);
   });
 
   it('accepts a description of exactly 2000 characters', async () => {
     const { app, store } = freshApp();
     const res = await request(app).post('/api/subscriptions').send({ email: 'a@b.co', description: 'é'.repeat(2000) });
     expect(res.status).toBe(201);
-    expect(store.signups.list()[0].description).toHaveLength(2000);
+    expect((await store.signups.list())[0].description).toHaveLength(2000);
   });
 
   it('refuses malformed JSON and unknown content types with 4xx JSON', async () => {
@@ -76,7 +76,7 @@ describe('POST /api/subscriptions (embedded store)', () => {
     expect(bad.body).toEqual({ error: 'Malformed JSON' });
     const xml = await request(app).post('/api/subscriptions').set('Content-Type', 'application/xml').send('<email/>');
     expect(xml.status).toBe(415);
-    expect(store.signups.count()).toBe(0);
+    expect(await store.signups.count()).toBe(0);
   });
 
   it('keeps signups across a restart', async () => {
@@ -85,9 +85,9 @@ describe('POST /api/subscriptions (embedded store)', () => {
     await request(createApp(config, { store: first })).post('/api/subscriptions').send({ email: 'a@b.co' });
     first.close();
     const second = openStore(config);
-    expect(second.signups.list().map((r) => r.email)).toEqual(['a@b.co']);
+    expect((await second.signups.list()).map((r) => r.email)).toEqual(['a@b.co']);
     await request(createApp(config, { store: second })).post('/api/subscriptions').send({ email: 'A@B.CO' });
-    expect(second.signups.count()).toBe(1);
+    expect(await second.signups.count()).toBe(1);
     second.close();
   });
 
@@ -102,8 +102,8 @@ describe('POST /api/subscriptions (embedded store)', () => {
     agent.destroy();
     server.close();
     expect(statuses.filter((s) => s === 201)).toHaveLength(400);
-    expect(store.signups.count()).toBe(300);
-    expect(new Set(store.signups.list().map((r) => r.email.toLowerCase())).size).toBe(300);
+    expect(await store.signups.count()).toBe(300);
+    expect(new Set((await store.signups.list()).map((r) => r.email.toLowerCase())).size).toBe(300);
   });
 
   it('answers other paths with 404 JSON and other methods with 405 JSON', async () => {
@@ -120,14 +120,14 @@ describe('POST /api/subscriptions (embedded store)', () => {
 describe('POST /api/subscription-activation (embedded store)', () => {
   it('activates with a key issued for that address, and answers a repeat the same way', async () => {
     const { app, store } = freshApp();
-    store.signups.add({ email: 'Zoe@Example.org', description: '' });
-    const key = store.subscriptions.issueKey('zoe@example.org');
+    await store.signups.add({ email: 'Zoe@Example.org', description: '' });
+    const key = await store.subscriptions.issueKey('zoe@example.org');
     for (let i = 0; i < 2; i++) {
       const res = await request(app).post('/api/subscription-activation').field('key', key).field('email', 'zoe@example.org');
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ email: 'Zoe@Example.org', isActive: true, spaceLimit: 1024 ** 3 });
     }
-    expect(store.signups.list()[0].activated_at).toEqual(expect.any(String));
+    expect((await store.signups.list())[0].activated_at).toEqual(expect.any(String));
   });
 
   it.each([
@@ -136,12 +136,12 @@ describe('POST /api/subscription-activation (embedded store)', () => {
     ['the right key for another address', (key: string) => ({ key, email: 'c@d.co' })],
   ])('refuses %s with 404 "Invalid activation key"', async (_case, body) => {
     const { app, store } = freshApp();
-    store.signups.add({ email: 'a@b.co', description: '' });
-    store.signups.add({ email: 'c@d.co', description: '' });
-    const key = store.subscriptions.issueKey('a@b.co');
+    await store.signups.add({ email: 'a@b.co', description: '' });
+    await store.signups.add({ email: 'c@d.co', description: '' });
+    const key = await store.subscriptions.issueKey('a@b.co');
     const res = await request(app).post('/api/subscription-activation').send(body(key));
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ error: 'Invalid activation key' });
-    expect(store.signups.list().every((r) => r.activated_at === null)).toBe(true);
+    expect((await store.signups.list()).every((r) => r.activated_at === null)).toBe(true);
   });
 });

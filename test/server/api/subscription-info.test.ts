@@ -26,8 +26,8 @@ function site(env: Record<string, string> = {}, logger?: Logger) {
 
 /** Puts `email` on the waitlist, gives it a key and activates it bound to the account; returns the key. */
 async function bindAccount(app: App, store: Store, email: string, provider: string, id: string, extra: Record<string, string> = {}) {
-  store.signups.add({ email, description: '' });
-  const key = store.subscriptions.issueKey(email);
+  await store.signups.add({ email, description: '' });
+  const key = await store.subscriptions.issueKey(email);
   const res = await request(app)
     .post('/api/subscription-activation')
     .field('key', key)
@@ -107,8 +107,8 @@ describe('GET /api/subscription-info: the token × the account', () => {
 
   it('does not know an account whose subscription was activated without one', async () => {
     const { app, store } = site();
-    store.signups.add({ email: EMAIL, description: '' });
-    const key = store.subscriptions.issueKey(EMAIL);
+    await store.signups.add({ email: EMAIL, description: '' });
+    const key = await store.subscriptions.issueKey(EMAIL);
     expect((await request(app).post('/api/subscription-activation').send({ key, email: EMAIL })).status).toBe(200);
     expect((await request(app).get(info('github', 'zoe-4242')).set(withToken)).status).toBe(404);
   });
@@ -141,10 +141,10 @@ describe('GET /api/subscription-info: the token × the account', () => {
 
   it('reports SPACE_LIMIT_BYTES as spaceLimit, the same as the activation did', async () => {
     const { app, store } = site({ SPACE_LIMIT_BYTES: '5368709120' });
-    store.signups.add({ email: EMAIL, description: '' });
+    await store.signups.add({ email: EMAIL, description: '' });
     const activation = await request(app)
       .post('/api/subscription-activation')
-      .send({ key: store.subscriptions.issueKey(EMAIL), email: EMAIL, externalProvider: 'github', externalId: 'zoe-4242' });
+      .send({ key: await store.subscriptions.issueKey(EMAIL), email: EMAIL, externalProvider: 'github', externalId: 'zoe-4242' });
     const res = await request(app).get(info('github', 'zoe-4242')).set(withToken);
     expect(activation.body.spaceLimit).toBe(5 * GIB);
     expect(res.body).toEqual({ email: EMAIL, isActive: true, spaceLimit: 5 * GIB });
@@ -264,7 +264,7 @@ describe('GET /api/subscription-info with BACKEND_URL', () => {
       const post = await raw(app, path, withToken, 'POST');
       expect(post.status).toBe(401); // relayed too: no 405 of the site's own
       expect(backend.received.map((r) => r.method)).toEqual(['GET', 'GET', 'POST']);
-      expect(store.signups.count()).toBe(0);
+      expect(await store.signups.count()).toBe(0);
     } finally {
       await backend.close();
     }
@@ -289,8 +289,8 @@ describe('GET /api/subscription-info and the rate limit on form submissions', ()
 
   it('is never charged to the budget, while signups are', async () => {
     const { app, store } = site({ SIGNUP_RATE_LIMIT: '2' });
-    store.signups.add({ email: EMAIL, description: '' });
-    const key = store.subscriptions.issueKey(EMAIL);
+    await store.signups.add({ email: EMAIL, description: '' });
+    const key = await store.subscriptions.issueKey(EMAIL);
     const get = (path: string, headers: Record<string, string> = withToken) => request(app).get(path).set('X-Forwarded-For', IP).set(headers);
 
     const asked = [];

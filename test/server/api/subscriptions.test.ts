@@ -4,8 +4,8 @@
 import request from 'supertest';
 import { createApp } from '../../../server/app';
 import type { Logger } from '../../../server/logger';
-import { openStore, type Store } from '../../../server/store';
-import type { OutgoingMail } from '../../../server/store/mail-queue';
+import { openStore, type SqliteStore as Store } from '../../../server/store';
+import type { OutgoingMail } from '../../../server/store/types';
 import { startBackend } from '../../support/backend';
 import { capturingLogger, testConfig } from '../../support/config';
 import { until } from '../../support/wait';
@@ -39,7 +39,7 @@ function boundAccount(store: Store, email: string) {
     .get(email.toLowerCase());
 }
 
-const activatedAt = (store: Store, email: string) => store.signups.list().find((r) => r.email === email)?.activated_at;
+const activatedAt = async (store: Store, email: string) => (await store.signups.list()).find((r) => r.email === email)?.activated_at;
 
 /** A multipart activation, the way the OrgNote backend and the product (§7) send it. */
 function activate(app: App, fields: Record<string, string>) {
@@ -65,20 +65,20 @@ describe('POST /api/subscription-activation: keys', () => {
     ['JSON', (r: request.Test, key: string) => r.send({ key, email: SUBJECT })],
   ])('activates from %s with the stored address, the space limit and no-store', async (_kind, send) => {
     const { app, store } = site();
-    store.signups.add({ email: SUBJECT, description: '' });
-    const key = store.subscriptions.issueKey(SUBJECT);
+    await store.signups.add({ email: SUBJECT, description: '' });
+    const key = await store.subscriptions.issueKey(SUBJECT);
     const res = await send(request(app).post(ACTIVATION), key);
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/^application\/json/);
     expect(res.headers['cache-control']).toBe('no-store');
     expect(res.body).toEqual({ email: SUBJECT, isActive: true, spaceLimit: GIB });
-    expect(store.subscriptions.stateOf(SUBJECT)).toBe('activated');
+    expect(await store.subscriptions.stateOf(SUBJECT)).toBe('activated');
   });
 
   it('takes the address in any case and the key or address with spaces around, as people paste them', async () => {
     const { app, store } = site();
-    store.signups.add({ email: SUBJECT, description: '' });
-    const key = store.subscriptions.issueKey(SUBJECT);
+    await store.signups.add({ email: SUBJECT, description: '' });
+    const key = await store.subscriptions.issueKey(SUBJECT);
     const res = await activate(app, { key: `  ${key}\t`, email: `  ${SUBJECT.toUpperCase()} ` });
     expect(res.status).toBe(200);
     // The answer names the address as it signed up, not as it was typed this time.
@@ -87,52 +87,52 @@ describe('POST /api/subscription-activation: keys', () => {
 
   it('reports SPACE_LIMIT_BYTES as spaceLimit', async () => {
     const { app, store } = site({ SPACE_LIMIT_BYTES: '5368709120' });
-    store.signups.add({ email: SUBJECT, description: '' });
-    const res = await activate(app, { key: store.subscriptions.issueKey(SUBJECT), email: SUBJECT });
+    await store.signups.add({ email: SUBJECT, description: '' });
+    const res = await activate(app, { key: await store.subscriptions.issueKey(SUBJECT), email: SUBJECT });
     expect(res.body).toEqual({ email: SUBJECT, isActive: true, spaceLimit: 5 * GIB });
   });
 
   it('records the activation time once: a repeat answers 200 and leaves it as it was', async () => {
     let clock = Date.parse('2031-02-03T04:05:06.000Z');
     const { app, store } = site({}, { now: () => clock });
-    store.signups.add({ email: SUBJECT, description: '' });
-    const key = store.subscriptions.issueKey(SUBJECT);
-    expect(store.signups.list()[0].activated_at).toBeNull();
+    await store.signups.add({ email: SUBJECT, description: '' });
+    const key = await store.subscriptions.issueKey(SUBJECT);
+    expect((await store.signups.list())[0].activated_at).toBeNull();
 
     clock += 60_000;
     expect((await activate(app, { key, email: SUBJECT })).status).toBe(200);
-    expect(store.signups.list()[0].activated_at).toBe('2031-02-03T04:06:06.000Z');
+    expect((await store.signups.list())[0].activated_at).toBe('2031-02-03T04:06:06.000Z');
 
     clock += 3_600_000;
     const again = await activate(app, { key, email: SUBJECT });
     expect(again.status).toBe(200);
     expect(again.body).toEqual({ email: SUBJECT, isActive: true, spaceLimit: GIB });
-    expect(store.signups.list()[0].activated_at).toBe('2031-02-03T04:06:06.000Z');
+    expect((await store.signups.list())[0].activated_at).toBe('2031-02-03T04:06:06.000Z');
   });
 
   it('refuses a key revoked by a new invitation with 404, and takes the new one', async () => {
     const { app, store } = site();
-    store.signups.add({ email: SUBJECT, description: '' });
-    const old = store.subscriptions.issueKey(SUBJECT);
+    await store.signups.add({ email: SUBJECT, description: '' });
+    const old = await store.subscriptions.issueKey(SUBJECT);
     let fresh = '';
-    const invitation = store.subscriptions.invite(SUBJECT, { again: true, compose: (to, key) => ((fresh = key), compose(to, key)) });
+    const invitation = await store.subscriptions.invite(SUBJECT, { again: true, compose: (to, key) => ((fresh = key), compose(to, key)) });
     expect(invitation.outcome).toBe('invited');
     expect(fresh).not.toBe(old);
 
     const revoked = await activate(app, { key: old, email: SUBJECT });
     expect(revoked.status).toBe(404);
     expect(revoked.body).toEqual({ error: 'Invalid activation key' });
-    expect(activatedAt(store, SUBJECT)).toBeNull();
+    expect(await activatedAt(store, SUBJECT)).toBeNull();
 
     expect((await activate(app, { key: fresh, email: SUBJECT })).status).toBe(200);
   });
 
   it('refuses the key of an active subscription once it is revoked (invited again after activation)', async () => {
     const { app, store } = site();
-    store.signups.add({ email: SUBJECT, description: '' });
-    const old = store.subscriptions.issueKey(SUBJECT);
+    await store.signups.add({ email: SUBJECT, description: '' });
+    const old = await store.subscriptions.issueKey(SUBJECT);
     expect((await activate(app, { key: old, email: SUBJECT })).status).toBe(200);
-    store.subscriptions.invite(SUBJECT, { again: true, compose });
+    await store.subscriptions.invite(SUBJECT, { again: true, compose });
     const res = await activate(app, { key: old, email: SUBJECT });
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ error: 'Invalid activation key' });
@@ -147,10 +147,10 @@ describe('POST /api/subscription-activation: keys', () => {
     ['my key in another letter case', (mine: string) => ({ key: mine.toUpperCase() === mine ? mine.toLowerCase() : mine.toUpperCase(), email: SUBJECT })],
   ])('refuses %s with 404 "Invalid activation key" and activates nobody', async (_case, body) => {
     const { app, store } = site();
-    store.signups.add({ email: SUBJECT, description: '' });
-    store.signups.add({ email: HOLDER, description: '' });
-    const mine = store.subscriptions.issueKey(SUBJECT);
-    const theirs = store.subscriptions.issueKey(HOLDER);
+    await store.signups.add({ email: SUBJECT, description: '' });
+    await store.signups.add({ email: HOLDER, description: '' });
+    const mine = await store.subscriptions.issueKey(SUBJECT);
+    const theirs = await store.subscriptions.issueKey(HOLDER);
     const { key, email } = body(mine, theirs);
     const before = snapshot(store);
     const res = await activate(app, { key, email });
@@ -205,10 +205,10 @@ const MATRIX: [State, keyof typeof ACCOUNTS, { status: number; body: unknown }, 
 describe('POST /api/subscription-activation: the account a subscription is bound to', () => {
   async function inState(state: State) {
     const { app, store } = site();
-    store.signups.add({ email: SUBJECT, description: '' });
-    store.signups.add({ email: HOLDER, description: '' });
-    const key = store.subscriptions.issueKey(SUBJECT);
-    const held = await activate(app, { key: store.subscriptions.issueKey(HOLDER), email: HOLDER, ...ACCOUNTS['H, holding another subscription'] });
+    await store.signups.add({ email: SUBJECT, description: '' });
+    await store.signups.add({ email: HOLDER, description: '' });
+    const key = await store.subscriptions.issueKey(SUBJECT);
+    const held = await activate(app, { key: await store.subscriptions.issueKey(HOLDER), email: HOLDER, ...ACCOUNTS['H, holding another subscription'] });
     expect(held.status).toBe(200);
     if (state === 'active without account') expect((await activate(app, { key, email: SUBJECT })).status).toBe(200);
     if (state === 'bound to A') expect((await activate(app, { key, email: SUBJECT, ...A })).status).toBe(200);
@@ -217,21 +217,21 @@ describe('POST /api/subscription-activation: the account a subscription is bound
 
   it.each(MATRIX)('%s, activated by %s: answers as expected and the binding is as expected', async (state, account, expected, binding) => {
     const { app, store, key } = await inState(state);
-    const wasActivatedAt = activatedAt(store, SUBJECT);
+    const wasActivatedAt = await activatedAt(store, SUBJECT);
     const res = await activate(app, { key, email: SUBJECT, ...ACCOUNTS[account] });
     expect({ status: res.status, body: res.body }).toEqual(expected);
     expect(boundAccount(store, SUBJECT)).toMatchObject(binding ?? { provider: null, id: null });
-    if (expected.status === 200) expect(activatedAt(store, SUBJECT)).toEqual(expect.any(String));
+    if (expected.status === 200) expect(await activatedAt(store, SUBJECT)).toEqual(expect.any(String));
     // A refusal activates nothing that was not active, and moves no activation time.
-    else expect(activatedAt(store, SUBJECT)).toBe(wasActivatedAt);
+    else expect(await activatedAt(store, SUBJECT)).toBe(wasActivatedAt);
     // The holder's own subscription is never touched by someone else's activation.
     expect(boundAccount(store, HOLDER)).toMatchObject({ provider: 'github', id: 'holder-1' });
   });
 
   it('stores the provider in lower case, the id exactly as sent, and externalEmail from the binding activation', async () => {
     const { app, store } = site();
-    store.signups.add({ email: SUBJECT, description: '' });
-    const key = store.subscriptions.issueKey(SUBJECT);
+    await store.signups.add({ email: SUBJECT, description: '' });
+    const key = await store.subscriptions.issueKey(SUBJECT);
     await activate(app, { key, email: SUBJECT, externalProvider: 'GitHub', externalId: 'Zoe-GH', externalEmail: 'zoe@users.example' });
     await activate(app, { key, email: SUBJECT, externalProvider: 'github', externalId: 'Zoe-GH', externalEmail: 'later@users.example' });
     expect(boundAccount(store, SUBJECT)).toEqual({ provider: 'github', id: 'Zoe-GH', email: 'zoe@users.example' });
@@ -242,8 +242,8 @@ describe('POST /api/subscription-activation: the account a subscription is bound
     ['JSON', (r: request.Test, f: Fields) => r.send(f)],
   ])('reads the account fields from %s the same as from multipart', async (_kind, send) => {
     const { app, store } = site();
-    store.signups.add({ email: SUBJECT, description: '' });
-    const key = store.subscriptions.issueKey(SUBJECT);
+    await store.signups.add({ email: SUBJECT, description: '' });
+    const key = await store.subscriptions.issueKey(SUBJECT);
     expect((await send(request(app).post(ACTIVATION), { key, email: SUBJECT, ...A })).status).toBe(200);
     expect(boundAccount(store, SUBJECT)).toEqual({ provider: A.externalProvider, id: A.externalId, email: A.externalEmail });
     const other = await send(request(app).post(ACTIVATION), { key, email: SUBJECT, externalProvider: 'github', externalId: 'bob-77' });
@@ -252,17 +252,17 @@ describe('POST /api/subscription-activation: the account a subscription is bound
 
   it('accepts an externalId of exactly 256 characters and trims the ones around it', async () => {
     const { app, store } = site();
-    store.signups.add({ email: SUBJECT, description: '' });
+    await store.signups.add({ email: SUBJECT, description: '' });
     const id = `${'é'.repeat(255)}x`;
-    const res = await activate(app, { key: store.subscriptions.issueKey(SUBJECT), email: SUBJECT, externalProvider: 'github', externalId: ` ${id} ` });
+    const res = await activate(app, { key: await store.subscriptions.issueKey(SUBJECT), email: SUBJECT, externalProvider: 'github', externalId: ` ${id} ` });
     expect(res.status).toBe(200);
     expect(boundAccount(store, SUBJECT)).toMatchObject({ id });
   });
 
   it('binds only one subscription when two accounts race for it', async () => {
     const { app, store } = site();
-    store.signups.add({ email: SUBJECT, description: '' });
-    const key = store.subscriptions.issueKey(SUBJECT);
+    await store.signups.add({ email: SUBJECT, description: '' });
+    const key = await store.subscriptions.issueKey(SUBJECT);
     const ids = Array.from({ length: 10 }, (_, i) => `racer-${i}`);
     const answers = await Promise.all(ids.map((externalId) => activate(app, { key, email: SUBJECT, externalProvider: 'github', externalId })));
     const winners = answers.filter((r) => r.status === 200);
@@ -310,16 +310,16 @@ const BAD_INPUT: [string, (key: string) => Fields, string][] = [
 ];
 
 describe('POST /api/subscription-activation: bad input', () => {
-  function preparedSite() {
+  async function preparedSite() {
     const { app, store } = site();
-    store.signups.add({ email: SUBJECT, description: '' });
-    store.signups.add({ email: HOLDER, description: '' });
-    const key = store.subscriptions.issueKey(SUBJECT);
+    await store.signups.add({ email: SUBJECT, description: '' });
+    await store.signups.add({ email: HOLDER, description: '' });
+    const key = await store.subscriptions.issueKey(SUBJECT);
     return { app, store, key };
   }
 
   it.each(BAD_INPUT)('refuses %s with 400 and its message, and stores nothing', async (_case, body, error) => {
-    const { app, store, key } = preparedSite();
+    const { app, store, key } = await preparedSite();
     const before = snapshot(store);
     const res = await request(app).post(ACTIVATION).send(body(key));
     expect(res.status).toBe(400);
@@ -333,7 +333,7 @@ describe('POST /api/subscription-activation: bad input', () => {
     ['urlencoded', (r: request.Test, key: string) => r.type('form').send(`key=${encodeURIComponent(key)}&email=${encodeURIComponent(SUBJECT)}&externalProvider=github&externalId=1&externalId=2`)],
     ['multipart with a nested name', (r: request.Test, key: string) => r.field('key', key).field('email', SUBJECT).field('externalProvider', 'github').field('externalId[a]', '1')],
   ])('refuses a repeated or nested externalId sent as %s with 400, and stores nothing', async (_kind, send) => {
-    const { app, store, key } = preparedSite();
+    const { app, store, key } = await preparedSite();
     const before = snapshot(store);
     const res = await send(request(app).post(ACTIVATION), key);
     expect(res.status).toBe(400);
@@ -349,7 +349,7 @@ describe('POST /api/subscription-activation: bad input', () => {
     ['urlencoded garbage', 'application/x-www-form-urlencoded', '%%%&&&==', 400],
     ['a boundary-less multipart body', 'multipart/form-data', 'key=x', 400],
   ])('answers %s with a 4xx JSON error and stores nothing', async (_case, type, body, status) => {
-    const { app, store } = preparedSite();
+    const { app, store } = await preparedSite();
     const before = snapshot(store);
     const res = await request(app).post(ACTIVATION).set('Content-Type', type).send(body);
     expect(res.status).toBe(status);
@@ -358,7 +358,7 @@ describe('POST /api/subscription-activation: bad input', () => {
   });
 
   it('answers other methods with 405 and Allow: POST', async () => {
-    const { app } = preparedSite();
+    const { app } = await preparedSite();
     for (const method of ['get', 'put', 'delete', 'patch'] as const) {
       const res = await request(app)[method](ACTIVATION);
       expect({ method, status: res.status, allow: res.headers.allow }).toEqual({ method, status: 405, allow: 'POST' });
@@ -372,11 +372,11 @@ describe('POST /api/subscription-activation: the log', () => {
     const { app, store } = site({}, { logger });
     const email = 'zoe.logtest@mailbox.example';
     const secrets = { email, local: 'zoe.logtest', domain: 'mailbox.example', externalId: 'acct-7f3e9b', externalEmail: 'gh.private@users.example' };
-    store.signups.add({ email, description: '' });
-    store.signups.add({ email: HOLDER, description: '' });
-    const key = store.subscriptions.issueKey(email);
+    await store.signups.add({ email, description: '' });
+    await store.signups.add({ email: HOLDER, description: '' });
+    const key = await store.subscriptions.issueKey(email);
     const account = { externalProvider: 'github', externalId: secrets.externalId, externalEmail: secrets.externalEmail };
-    await activate(app, { key: store.subscriptions.issueKey(HOLDER), email: HOLDER, externalProvider: 'github', externalId: 'holder-1' });
+    await activate(app, { key: await store.subscriptions.issueKey(HOLDER), email: HOLDER, externalProvider: 'github', externalId: 'holder-1' });
 
     const attempts: Record<string, string>[] = [
       { key, email, ...account }, // 200, binds
@@ -411,7 +411,7 @@ describe('POST /api/subscription-activation with BACKEND_URL', () => {
       expect(res.body).toEqual({ error: 'bound elsewhere (backend)' });
       expect(backend.received).toHaveLength(1);
       expect(backend.received[0]).toMatchObject({ method: 'POST', url: ACTIVATION, fields });
-      expect(store.signups.count()).toBe(0);
+      expect(await store.signups.count()).toBe(0);
     } finally {
       await backend.close();
     }

@@ -15,14 +15,14 @@ function cliWith(env: Record<string, string>, dataDir: string, ...args: string[]
 
 const cli = (dataDir: string, ...args: string[]) => cliWith({}, dataDir, ...args);
 
-function seeded() {
+async function seeded() {
   const dataDir = tempDataDir();
   let t = Date.parse('2026-11-01T10:00:00.000Z');
   const store = openStore({ dataDir }, () => (t += 60_000));
-  store.signups.add({ email: 'first@example.org', description: 'plain' });
-  store.signups.add({ email: 'zoë@example.org', description: 'Says "hi", then\r\nleaves, ünïcödé 📝' });
-  store.signups.add({ email: 'last@example.org', description: '' });
-  store.outbox.enqueue({ path: '/api/subscriptions', fields: [['email', 'queued@example.org']], forwarded: {}, idempotencyKey: 'k-1' });
+  await store.signups.add({ email: 'first@example.org', description: 'plain' });
+  await store.signups.add({ email: 'zoë@example.org', description: 'Says "hi", then\r\nleaves, ünïcödé 📝' });
+  await store.signups.add({ email: 'last@example.org', description: '' });
+  await store.outbox.enqueue({ path: '/api/subscriptions', fields: [['email', 'queued@example.org']], forwarded: {}, idempotencyKey: 'k-1' });
   store.close();
   return dataDir;
 }
@@ -36,12 +36,12 @@ describe('npm run waitlist', () => {
     }
   });
 
-  it('count prints the number of signups', () => {
-    expect(cli(seeded(), 'count')).toEqual({ code: 0, out: '3\n', err: '' });
+  it('count prints the number of signups', async () => {
+    expect(cli((await seeded()), 'count')).toEqual({ code: 0, out: '3\n', err: '' });
   });
 
-  it('list prints a table, newest first', () => {
-    const { code, out } = cli(seeded(), 'list');
+  it('list prints a table, newest first', async () => {
+    const { code, out } = cli((await seeded()), 'list');
     expect(code).toBe(0);
     const lines = out.trim().split('\n');
     expect(lines[0]).toMatch(/^created_at\s+email\s+invited_at\s+activated_at\s+description$/);
@@ -49,8 +49,8 @@ describe('npm run waitlist', () => {
     expect(out).toContain('3 signup(s)');
   });
 
-  it('export writes RFC 4180 CSV with quoting for commas, quotes, newlines and unicode', () => {
-    const { code, out } = cli(seeded(), 'export');
+  it('export writes RFC 4180 CSV with quoting for commas, quotes, newlines and unicode', async () => {
+    const { code, out } = cli((await seeded()), 'export');
     expect(code).toBe(0);
     expect(out).toBe(
       'email,description,created_at,invited_at,activated_at\r\n' +
@@ -60,8 +60,8 @@ describe('npm run waitlist', () => {
     );
   });
 
-  it('export --since keeps only newer signups, and refuses a bad date', () => {
-    const dataDir = seeded();
+  it('export --since keeps only newer signups, and refuses a bad date', async () => {
+    const dataDir = (await seeded());
     const { out } = cli(dataDir, 'export', '--since', '2026-11-01T10:02:00Z');
     expect(out.startsWith('email,description,created_at,invited_at,activated_at\r\nlast@example.org,')).toBe(true);
     expect(out).toContain('\r\nzoë@example.org,');
@@ -71,8 +71,8 @@ describe('npm run waitlist', () => {
     expect(bad.err).toContain('not a date');
   });
 
-  it('issue-key prints a URL-safe key of at least 128 bits as the last line, which then activates', () => {
-    const dataDir = seeded();
+  it('issue-key prints a URL-safe key of at least 128 bits as the last line, which then activates', async () => {
+    const dataDir = (await seeded());
     const { code, out } = cli(dataDir, 'issue-key', 'ZOË@example.org');
     expect(code).toBe(0);
     const key = out.trim().split('\n').at(-1)!;
@@ -80,35 +80,35 @@ describe('npm run waitlist', () => {
     expect(Buffer.from(key, 'base64url').length * 8).toBeGreaterThanOrEqual(128);
     const store = openStore({ dataDir });
     try {
-      expect(store.subscriptions.activate('zoë@example.org', key)).toEqual({ outcome: 'active', email: 'zoë@example.org' });
+      expect(await store.subscriptions.activate('zoë@example.org', key)).toEqual({ outcome: 'active', email: 'zoë@example.org' });
     } finally {
       store.close();
     }
   });
 
-  it('issue-key refuses an address that is not on the waitlist', () => {
-    const { code, err } = cli(seeded(), 'issue-key', 'stranger@example.org');
+  it('issue-key refuses an address that is not on the waitlist', async () => {
+    const { code, err } = cli((await seeded()), 'issue-key', 'stranger@example.org');
     expect(code).toBe(1);
     expect(err).toContain('stranger@example.org is not on the waitlist');
   });
 
-  it('outbox lists pending deliveries', () => {
-    const { code, out } = cli(seeded(), 'outbox');
+  it('outbox lists pending deliveries', async () => {
+    const { code, out } = cli((await seeded()), 'outbox');
     expect(code).toBe(0);
     expect(out).toMatch(/^id\s+created_at\s+path\s+attempts\s+next_attempt_at\s+last_error$/m);
     expect(out).toContain('/api/subscriptions');
     expect(out).toContain('1 pending');
   });
 
-  it('backup writes a consistent copy that opens with every signup', () => {
-    const dataDir = seeded();
+  it('backup writes a consistent copy that opens with every signup', async () => {
+    const dataDir = (await seeded());
     const copyDir = tempDataDir();
     const { code, out } = cli(dataDir, 'backup', path.join(copyDir, 'waitlist.db'));
     expect(code).toBe(0);
     expect(out).toContain('Backed up 3 signup(s)');
     const copy = openStore({ dataDir: copyDir });
     try {
-      expect(copy.signups.count()).toBe(3);
+      expect(await copy.signups.count()).toBe(3);
     } finally {
       copy.close();
     }
@@ -125,7 +125,7 @@ describe('npm run waitlist', () => {
     const invite = (dataDir: string, ...args: string[]) => cliWith({ SITE_URL: 'https://orgnote.example/' }, dataDir, 'invite', ...args);
 
     it('writes each invitation as an .eml file that parses, and says where', async () => {
-      const dataDir = seeded();
+      const dataDir = (await seeded());
       const { code, out } = invite(dataDir, '--next', '2');
       expect(code).toBe(0);
       expect(out).toMatch(/^sent\s+first@example\.org$/m);
@@ -143,19 +143,19 @@ describe('npm run waitlist', () => {
       const key = mail.text!.split('\n').find((line) => /^[A-Za-z0-9_-]{32}$/.test(line))!;
       const store = openStore({ dataDir });
       try {
-        expect(store.subscriptions.activate('ZOË@example.org', key)).toEqual({ outcome: 'active', email: 'zoë@example.org' });
+        expect(await store.subscriptions.activate('ZOË@example.org', key)).toEqual({ outcome: 'active', email: 'zoë@example.org' });
       } finally {
         store.close();
       }
     });
 
-    it('stats counts signups by state; count stays the bare total', () => {
-      const dataDir = seeded();
+    it('stats counts signups by state; count stays the bare total', async () => {
+      const dataDir = (await seeded());
       invite(dataDir, 'first@example.org', 'last@example.org');
       cli(dataDir, 'issue-key', 'zoë@example.org');
       const store = openStore({ dataDir });
-      const key = store.subscriptions.issueKey('last@example.org');
-      store.subscriptions.activate('last@example.org', key);
+      const key = await store.subscriptions.issueKey('last@example.org');
+      await store.subscriptions.activate('last@example.org', key);
       store.close();
       const { code, out } = cli(dataDir, 'stats');
       expect(code).toBe(0);
@@ -163,7 +163,7 @@ describe('npm run waitlist', () => {
       expect(out).toMatch(/^invited\s+2$/m);
       expect(out).toMatch(/^activated\s+1$/m);
       expect(out).toMatch(/^total\s+3$/m);
-      expect(out).toContain('mail: 0 queued, 0 failed, 2 sent');
+      expect(out).toContain('mail: 0 queued, 0 failed, 0 dead, 2 sent');
       expect(cli(dataDir, 'count').out).toBe('3\n');
       const listed = cli(dataDir, 'list').out.split('\n');
       const last = listed.find((line) => line.includes('last@example.org'))!;
@@ -172,8 +172,8 @@ describe('npm run waitlist', () => {
       expect(exported.find((line) => line.startsWith('last@example.org,'))).toMatch(/^last@example\.org,,[^,]+Z,[^,]+Z,[^,]+Z$/);
     });
 
-    it('remove erases the address with its keys, mail and .eml file, and says what it removed', () => {
-      const dataDir = seeded();
+    it('remove erases the address with its keys, mail and .eml file, and says what it removed', async () => {
+      const dataDir = (await seeded());
       invite(dataDir, 'first@example.org');
       invite(dataDir, '--again', 'first@example.org');
       expect(fs.readdirSync(path.join(dataDir, 'mail'))).toHaveLength(2);
@@ -191,8 +191,8 @@ describe('npm run waitlist', () => {
       }
     });
 
-    it('remove also drops a queued outbox signup of that address; an unknown address exits 1', () => {
-      const dataDir = seeded();
+    it('remove also drops a queued outbox signup of that address; an unknown address exits 1', async () => {
+      const dataDir = (await seeded());
       expect(cli(dataDir, 'remove', 'Queued@example.org')).toEqual({
         code: 0,
         out: 'Removed Queued@example.org: no signup, 0 activation key(s), 0 mail(s), 1 outbox item(s)\n',
@@ -203,8 +203,8 @@ describe('npm run waitlist', () => {
       expect(cli(dataDir, 'remove').code).toBe(2);
     });
 
-    it('mail lists nothing of a body or a key', () => {
-      const dataDir = seeded();
+    it('mail lists nothing of a body or a key', async () => {
+      const dataDir = (await seeded());
       invite(dataDir, 'first@example.org');
       const { code, out } = cli(dataDir, 'mail');
       expect(code).toBe(0);
@@ -214,8 +214,8 @@ describe('npm run waitlist', () => {
       expect(out).not.toContain(key);
     });
 
-    it('refuses without SITE_URL, and with BACKEND_URL, explaining why', () => {
-      const dataDir = seeded();
+    it('refuses without SITE_URL, and with BACKEND_URL, explaining why', async () => {
+      const dataDir = (await seeded());
       const noSite = cli(dataDir, 'invite', 'first@example.org');
       expect(noSite.code).toBe(1);
       expect(noSite.err).toContain('invite needs SITE_URL');

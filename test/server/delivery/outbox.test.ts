@@ -26,7 +26,7 @@ describe('outbox', () => {
     const res = await signup(app);
     expect(res.status).toBe(202);
     expect(res.body).toEqual({ queued: true });
-    expect(store.outbox.all().map((item) => item.request)).toEqual([
+    expect((await store.outbox.all()).map((item) => item.request)).toEqual([
       {
         path: '/api/subscriptions',
         fields: [['email', 'zoë@example.org'], ['description', 'line one\r\nline two — ü']],
@@ -44,7 +44,7 @@ describe('outbox', () => {
     expect((await signup(app, 'a@b.co')).status).toBe(202);
     backend.respondWith(() => new Promise(() => {}));
     expect((await signup(app, 'c@d.co')).status).toBe(202);
-    expect(store.outbox.depth()).toBe(2);
+    expect(await store.outbox.depth()).toBe(2);
   });
 
   it('passes a backend 4xx through unchanged and never queues it', async () => {
@@ -54,7 +54,7 @@ describe('outbox', () => {
     const res = await signup(app);
     expect(res.status).toBe(409);
     expect(res.body).toEqual({ error: 'Already subscribed' });
-    expect(store.outbox.depth()).toBe(0);
+    expect(await store.outbox.depth()).toBe(0);
   });
 
   it('never queues or forwards an invalid submission', async () => {
@@ -63,7 +63,7 @@ describe('outbox', () => {
     const res = await request(app).post('/api/subscriptions').field('email', 'not-an-email');
     expect(res.status).toBe(400);
     expect(backend.received).toHaveLength(0);
-    expect(store.outbox.depth()).toBe(0);
+    expect(await store.outbox.depth()).toBe(0);
   });
 
   it('delivers when the backend comes back: the same fields, to the same path, exactly once', async () => {
@@ -80,7 +80,7 @@ describe('outbox', () => {
       ['/api/subscriptions', { email: 'zoë@example.org', description: 'line one\r\nline two — ü' }],
       ['/api/subscriptions?source=landing', { email: 'a@b.co', description: '' }],
     ]);
-    expect(store.outbox.depth()).toBe(0);
+    expect(await store.outbox.depth()).toBe(0);
   });
 
   it('retries after a 5xx with growing delays, then delivers', async () => {
@@ -92,14 +92,14 @@ describe('outbox', () => {
     const delivery = worker();
     const delays: number[] = [];
     for (let round = 0; round < 3; round++) {
-      clock.now = store.outbox.nextDueAt()!;
+      clock.now = (await store.outbox.nextDueAt())!;
       await delivery.flush();
-      const next = store.outbox.nextDueAt();
+      const next = await store.outbox.nextDueAt();
       if (next) delays.push(next - clock.now);
     }
     await delivery.stop();
     expect(calls).toBe(3);
-    expect(store.outbox.depth()).toBe(0);
+    expect(await store.outbox.depth()).toBe(0);
     expect(delays).toHaveLength(2);
     expect(delays[1]).toBeGreaterThan(delays[0]);
   });
@@ -114,7 +114,7 @@ describe('outbox', () => {
     await delivery.flush();
     await delivery.stop();
     expect(backend.received).toHaveLength(1);
-    expect(store.outbox.depth()).toBe(0);
+    expect(await store.outbox.depth()).toBe(0);
   });
 
   it('delivers after a restart of the site', async () => {
@@ -129,7 +129,7 @@ describe('outbox', () => {
     await delivery.flush();
     await delivery.stop();
     expect(backend.received).toHaveLength(1);
-    expect(store.outbox.depth()).toBe(0);
+    expect(await store.outbox.depth()).toBe(0);
   });
 
   it('finishes a signup whose visitor disconnected, and queues it if the backend then fails', async () => {
@@ -143,26 +143,28 @@ describe('outbox', () => {
     client.end(body);
     await until('the backend has the signup', () => backend.received.length === 1);
     client.destroy(); // the visitor closes the tab while the backend is still thinking
-    await until('the timed-out signup is queued', () => store.outbox.depth() === 1);
+    await until('the timed-out signup is queued', async () => (await store.outbox.depth()) === 1);
     server.close();
     expect(backend.received).toHaveLength(1);
-    expect(store.outbox.all().map((i) => i.request.fields)).toEqual([[['email', 'gone@example.org'], ['description', '']]]);
+    expect((await store.outbox.all()).map((i) => i.request.fields)).toEqual([[['email', 'gone@example.org'], ['description', '']]]);
   });
 
-  it('backs off exponentially, capped at about five minutes', () => {
+  it('backs off exponentially, capped at about five minutes', async () => {
     const store = storeFor(testConfig());
     const random = jest.spyOn(Math, 'random').mockReturnValue(0.5); // the middle of the ±20 % jitter
     try {
-      store.outbox.enqueue({ path: '/api/subscriptions', fields: [['email', 'a@b.co']], forwarded: {}, idempotencyKey: 'k-1' });
-      const failOnce = () => {
-        store.outbox.failed(store.outbox.all()[0], 'status 503');
-        return store.outbox.nextDueAt()! - clock.now;
+      await store.outbox.enqueue({ path: '/api/subscriptions', fields: [['email', 'a@b.co']], forwarded: {}, idempotencyKey: 'k-1' });
+      const failOnce = async () => {
+        await store.outbox.failed((await store.outbox.all())[0], 'status 503');
+        return (await store.outbox.nextDueAt())! - clock.now;
       };
-      const delays = Array.from({ length: 12 }, failOnce);
+      const delays: number[] = [];
+      for (let i = 0; i < 12; i++) delays.push(await failOnce());
       expect(delays.slice(0, 4)).toEqual([2000, 4000, 8000, 16000]);
       expect(delays.at(-1)).toBe(5 * 60_000);
       random.mockReturnValue(1);
-      expect(failOnce()).toBe(6 * 60_000);
+      // The jitter never takes a delay past the cap.
+      expect(await failOnce()).toBe(5 * 60_000);
     } finally {
       random.mockRestore();
     }

@@ -143,7 +143,7 @@ describe.each(DOORS)('cross-site check through the %s', (door) => {
     if (accepted) doors[door].accepted(res);
     else doors[door].refused(res);
     // Counted after every request: a refusal stores nothing, an acceptance exactly one signup.
-    expect(store.signups.count()).toBe(accepted ? 1 : 0);
+    expect(await store.signups.count()).toBe(accepted ? 1 : 0);
   });
 });
 
@@ -158,7 +158,7 @@ describe('a refusal is not charged to the rate limit', () => {
     const statuses = [];
     for (let i = 0; i < 3; i++) statuses.push((await doors[door].post(app).set('Sec-Fetch-Site', 'same-origin')).status);
     expect(statuses).toEqual([ok, ok, 429]);
-    expect(store.signups.count()).toBe(1); // the same address twice: listed once
+    expect(await store.signups.count()).toBe(1); // the same address twice: listed once
   });
 });
 
@@ -178,7 +178,7 @@ describe('a refusal reads no body and forwards nothing', () => {
     const res = await request(app).post(path).set('Origin', 'https://evil.example').field('email', 'a@b.co').field('key', 'k').field('description', 'x');
     expect(res.status).toBe(403);
     expect(backend.received).toEqual([]);
-    expect(store.outbox.depth()).toBe(0);
+    expect(await store.outbox.depth()).toBe(0);
   });
 
   it.each([
@@ -192,7 +192,7 @@ describe('a refusal reads no body and forwards nothing', () => {
     const res = await request(app).post(path).set('Origin', 'https://evil.example').type('json').send(tooBig);
     expect(res.status).toBe(403);
     expect(backend.received).toEqual([]);
-    expect(store.outbox.depth()).toBe(0);
+    expect(await store.outbox.depth()).toBe(0);
   });
 
   it('lets the refused visitor’s own later signup through to the backend', async () => {

@@ -24,7 +24,7 @@ describe('rate limit on form submissions', () => {
     expect(over.body).toEqual({ error: expect.stringMatching(/too many/i) });
     expect(Number(over.headers['retry-after'])).toBeGreaterThan(0);
     expect(Number(over.headers['retry-after'])).toBeLessThanOrEqual(60);
-    expect(store.signups.count()).toBe(3);
+    expect(await store.signups.count()).toBe(3);
   });
 
   it('shares one budget between the API signup and the native form', async () => {
@@ -43,8 +43,8 @@ describe('rate limit on form submissions', () => {
 
   it('does not count activations answered by the embedded store: their caller is the OrgNote backend, activating for everyone', async () => {
     const { app, store } = limitedApp('2');
-    store.signups.add({ email: 'a@b.co', description: '' });
-    const key = store.subscriptions.issueKey('a@b.co');
+    await store.signups.add({ email: 'a@b.co', description: '' });
+    const key = await store.subscriptions.issueKey('a@b.co');
     const statuses: number[] = [];
     for (let i = 0; i < 12; i++) {
       statuses.push((await request(app).post('/api/subscription-activation').set('X-Forwarded-For', '203.0.113.1').send({ email: 'a@b.co', key })).status);
@@ -87,6 +87,6 @@ describe('rate limit on form submissions', () => {
   it('is off with SIGNUP_RATE_LIMIT=0', async () => {
     const { app, store } = limitedApp('0');
     for (let i = 0; i < 30; i++) expect((await signup(app, i)).status).toBe(201);
-    expect(store.signups.count()).toBe(30);
+    expect(await store.signups.count()).toBe(30);
   });
 });

@@ -34,11 +34,11 @@ it('keeps invitations queued when the server wants a login SMTP_URL does not car
     for (const smtpUrl of [`smtp://127.0.0.1:${smtp.port}`, `smtp://mailer:wrong@127.0.0.1:${smtp.port}`]) {
       const config = testConfig({ SITE_URL: 'https://orgnote.example', SMTP_URL: smtpUrl });
       const store = openStore(config);
-      store.signups.add({ email: 'a@example.org', description: '' });
+      await store.signups.add({ email: 'a@example.org', description: '' });
       let out = '';
       const code = await runCommand({ store, config }, ['invite', 'a@example.org'], { out: (text) => void (out += text) });
       expect({ code, out: out.split('\n')[0] }).toEqual({ code: 0, out: expect.stringMatching(/^queued\s+a@example\.org$/) });
-      expect(store.mail.counts()).toEqual({ queued: 1, sent: 0, failed: 0 });
+      expect(await store.mail.counts()).toEqual({ queued: 1, sent: 0, failed: 0, dead: 0 });
       store.close();
     }
     expect(smtp.received).toHaveLength(0);

@@ -15,7 +15,7 @@ it('kill -9 of the site with mail queued loses none and sends none twice', async
   const dataDir = tempDataDir();
   const emails = Array.from({ length: 5 }, (_, i) => `crash${i}@example.org`);
   const seed = openStore({ dataDir });
-  for (const email of emails) seed.signups.add({ email, description: '' });
+  for (const email of emails) await seed.signups.add({ email, description: '' });
   seed.close();
   const env = { DATA_DIR: dataDir, SMTP_URL: smtp.url, SITE_URL: 'https://orgnote.example', LOG_LEVEL: 'warn' };
 
@@ -44,7 +44,7 @@ it('kill -9 of the site with mail queued loses none and sends none twice', async
   }
   const store = openStore({ dataDir });
   try {
-    expect(store.mail.counts()).toEqual({ queued: 0, sent: 5, failed: 0 });
+    expect(await store.mail.counts()).toEqual({ queued: 0, sent: 5, failed: 0, dead: 0 });
   } finally {
     store.close();
   }

@@ -7,7 +7,7 @@ import { runCommand } from '../../../server/cli/waitlist';
 import type { Config } from '../../../server/config';
 import { startMailWorker } from '../../../server/mail/mail-worker';
 import { createMailer } from '../../../server/mail/transport';
-import { openStore, type Store } from '../../../server/store';
+import { openStore, type SqliteStore as Store } from '../../../server/store';
 import { capturingLogger, testConfig } from '../../support/config';
 import { startSmtpServer, type SmtpTestServer } from '../../support/smtp';
 
@@ -35,11 +35,11 @@ interface Harness {
   close: () => void;
 }
 
-function harness(env: Record<string, string | undefined> = {}, emails = ['first@example.org', 'Zoë+Notes@Example.org', 'third@example.org']): Harness {
+async function harness(env: Record<string, string | undefined> = {}, emails = ['first@example.org', 'Zoë+Notes@Example.org', 'third@example.org']): Promise<Harness> {
   const config = testConfig({ SITE_URL, SMTP_URL: smtp.url, MAIL_FROM: 'OrgNote <invite@orgnote.example>', ...env });
   const clock = { now: Date.parse('2026-11-01T10:00:00.000Z') };
   const store = openStore(config, () => (clock.now += 1));
-  for (const email of emails) store.signups.add({ email, description: '' });
+  for (const email of emails) await store.signups.add({ email, description: '' });
   const { logger, lines } = capturingLogger();
   const mailer = createMailer(config);
   const worker = startMailWorker({ queue: store.mail, mailer, logger, pollMs: 3_600_000 });
@@ -71,7 +71,7 @@ function keyIn(text: string): string {
 
 describe('waitlist invite', () => {
   it('mails each address a key that then activates its subscription through the API', async () => {
-    const h = harness();
+    const h = await harness();
     try {
       const { code, out } = await h.cli('invite', 'first@example.org', 'zoë+notes@example.org');
       expect(code).toBe(0);
@@ -98,7 +98,7 @@ describe('waitlist invite', () => {
       const activated = await request(app).post('/api/subscription-activation').field('email', 'zoë+notes@example.org').field('key', key);
       expect(activated.status).toBe(200);
       expect(activated.body).toEqual({ email: 'Zoë+Notes@Example.org', isActive: true, spaceLimit: h.config.spaceLimitBytes });
-      const row = h.store.signups.list().find((r) => r.email === 'Zoë+Notes@Example.org')!;
+      const row = (await h.store.signups.list()).find((r) => r.email === 'Zoë+Notes@Example.org')!;
       expect(row.invited_at).toEqual(expect.any(String));
       expect(row.activated_at).toEqual(expect.any(String));
       // The key existed in clear only until the mail went out.
@@ -109,7 +109,7 @@ describe('waitlist invite', () => {
   });
 
   it('skips an address already invited; --again sends a new key and the old one stops working', async () => {
-    const h = harness();
+    const h = await harness();
     try {
       await h.cli('invite', 'first@example.org');
       const [first] = await smtp.waitFor(1);
@@ -123,15 +123,15 @@ describe('waitlist invite', () => {
       const newKey = keyIn(second.parsed.text!);
       expect(newKey).not.toBe(oldKey);
       expect(second.parsed.messageId).not.toBe(first.parsed.messageId);
-      expect(h.store.subscriptions.activate('first@example.org', oldKey)).toEqual({ outcome: 'invalid' });
-      expect(h.store.subscriptions.activate('first@example.org', newKey)).toEqual({ outcome: 'active', email: 'first@example.org' });
+      expect(await h.store.subscriptions.activate('first@example.org', oldKey)).toEqual({ outcome: 'invalid' });
+      expect(await h.store.subscriptions.activate('first@example.org', newKey)).toEqual({ outcome: 'active', email: 'first@example.org' });
     } finally {
       h.close();
     }
   });
 
   it('--again while the first mail still waits in the queue replaces it: only the working key goes out', async () => {
-    const h = harness();
+    const h = await harness();
     await smtp.stop();
     try {
       expect((await h.cli('invite', 'first@example.org')).out).toMatch(/^queued\s+first@example\.org$/m);
@@ -141,8 +141,8 @@ describe('waitlist invite', () => {
       await h.siteRetries();
       const [mail] = await smtp.waitFor(1);
       expect(smtp.received).toHaveLength(1);
-      expect(h.store.subscriptions.activate('first@example.org', keyIn(mail.parsed.text!))).toMatchObject({ outcome: 'active' });
-      expect(h.store.mail.counts()).toEqual({ queued: 0, sent: 1, failed: 0 });
+      expect(await h.store.subscriptions.activate('first@example.org', keyIn(mail.parsed.text!))).toMatchObject({ outcome: 'active' });
+      expect(await h.store.mail.counts()).toEqual({ queued: 0, sent: 1, failed: 0, dead: 0 });
     } finally {
       await smtp.start();
       h.close();
@@ -150,7 +150,7 @@ describe('waitlist invite', () => {
   });
 
   it('refuses to mail an address that mail syntax would read as another one, before any key exists', async () => {
-    const h = harness({}, ['evil,victim@example.org', 'a<b@example.org', 'fine@example.org']);
+    const h = await harness({}, ['evil,victim@example.org', 'a<b@example.org', 'fine@example.org']);
     try {
       const dry = await h.cli('invite', '--next', '3', '--dry-run');
       expect(dry.out.match(/^cannot be mailed\s+\S+$/gm)).toHaveLength(2);
@@ -161,40 +161,40 @@ describe('waitlist invite', () => {
       expect(out).toMatch(/^sent\s+fine@example\.org$/m);
       await smtp.waitFor(1);
       expect(smtp.received.map((m) => m.envelope.to)).toEqual([['fine@example.org']]);
-      expect(h.store.signups.stats()).toMatchObject({ waitlisted: 2, invited: 1 });
+      expect(await h.store.signups.stats()).toMatchObject({ waitlisted: 2, invited: 1 });
     } finally {
       h.close();
     }
   });
 
   it('--next N invites the N oldest addresses not invited yet; --dry-run only lists them', async () => {
-    const h = harness({}, ['a@example.org', 'b@example.org', 'c@example.org', 'd@example.org']);
+    const h = await harness({}, ['a@example.org', 'b@example.org', 'c@example.org', 'd@example.org']);
     try {
       await h.cli('invite', 'b@example.org');
       await smtp.waitFor(1);
       const dry = await h.cli('invite', '--next', '2', '--dry-run');
       expect(dry.code).toBe(0);
       expect(dry.out).toMatch(/^would invite\s+a@example\.org\nwould invite\s+c@example\.org\n2 would be invited/m);
-      expect(h.store.signups.stats()).toMatchObject({ waitlisted: 3, invited: 1 });
+      expect(await h.store.signups.stats()).toMatchObject({ waitlisted: 3, invited: 1 });
 
       const { out } = await h.cli('invite', '--next', '2');
       expect(out.match(/^sent\s+\S+$/gm)?.map((line) => line.split(/\s+/)[1]).sort()).toEqual(['a@example.org', 'c@example.org']);
       await smtp.waitFor(3);
       expect(smtp.received.map((m) => m.envelope.to[0]).sort()).toEqual(['a@example.org', 'b@example.org', 'c@example.org']);
-      expect(h.store.signups.stats()).toEqual({ total: 4, waitlisted: 1, invited: 3, activated: 0 });
+      expect(await h.store.signups.stats()).toEqual({ total: 4, waitlisted: 1, invited: 3, activated: 0 });
     } finally {
       h.close();
     }
   });
 
   it('says which addresses are not on the waitlist, with exit code 1, and invites the rest', async () => {
-    const h = harness();
+    const h = await harness();
     try {
       const { code, out } = await h.cli('invite', 'stranger@example.org', 'first@example.org');
       expect(code).toBe(1);
       expect(out).toMatch(/^not on the waitlist\s+stranger@example\.org$/m);
       expect(out).toMatch(/^sent\s+first@example\.org$/m);
-      expect(h.store.signups.count()).toBe(3);
+      expect(await h.store.signups.count()).toBe(3);
     } finally {
       h.close();
     }
@@ -204,11 +204,11 @@ describe('waitlist invite', () => {
     ['no SITE_URL', { SITE_URL: undefined }, /needs SITE_URL/],
     ['BACKEND_URL set', { BACKEND_URL: 'http://127.0.0.1:9' }, /BACKEND_URL is set: signups live in the backend/],
   ])('refuses to invite with %s, changing nothing', async (_case, env, message) => {
-    const h = harness(env);
+    const h = await harness(env);
     try {
       await expect(h.cli('invite', 'first@example.org')).rejects.toThrow(message);
-      expect(h.store.signups.stats().invited).toBe(0);
-      expect(h.store.mail.counts()).toEqual({ queued: 0, sent: 0, failed: 0 });
+      expect((await h.store.signups.stats()).invited).toBe(0);
+      expect(await h.store.mail.counts()).toEqual({ queued: 0, sent: 0, failed: 0, dead: 0 });
     } finally {
       h.close();
     }
@@ -220,7 +220,7 @@ describe('waitlist invite', () => {
     [['invite', '--next', 'ten'], /--next: not a positive whole number/],
     [['invite', '--next', '2', 'a@example.org'], /addresses or --next N, not both/],
   ])('answers %j with a usage error', async (argv, message) => {
-    const h = harness();
+    const h = await harness();
     try {
       await expect(h.cli(...argv)).rejects.toThrow(message);
     } finally {
@@ -231,7 +231,7 @@ describe('waitlist invite', () => {
 
 describe('the mail queue', () => {
   it('queues mail while the SMTP server is down; once it is back, the site delivers each message exactly once', async () => {
-    const h = harness();
+    const h = await harness();
     await smtp.stop();
     try {
       const { code, out } = await h.cli('invite', '--next', '3');
@@ -243,7 +243,7 @@ describe('the mail queue', () => {
       expect(listed.out).toMatch(/ECONNREFUSED/);
 
       // The first retry comes within 10 s.
-      const dues = h.store.mail.pending().map((m) => m.nextAttemptAt);
+      const dues = (await h.store.mail.pending()).map((m) => m.nextAttemptAt);
       expect(Math.max(...dues) - h.clock.now).toBeLessThanOrEqual(10_000);
       await h.siteRetries();
       expect(smtp.received).toHaveLength(0); // not due yet
@@ -256,7 +256,7 @@ describe('the mail queue', () => {
       await h.siteRetries();
       await h.siteRetries();
       expect(smtp.stats()).toMatchObject({ received: 3, uniqueMessageIds: 3, duplicates: 0, recipients: 3 });
-      expect(h.store.mail.counts()).toEqual({ queued: 0, sent: 3, failed: 0 });
+      expect(await h.store.mail.counts()).toEqual({ queued: 0, sent: 3, failed: 0, dead: 0 });
     } finally {
       await smtp.start();
       h.close();
@@ -265,12 +265,12 @@ describe('the mail queue', () => {
 
   it('stops trying once the server is unreachable, queues the rest at once, and the site delivers them all', async () => {
     const emails = Array.from({ length: 60 }, (_, i) => `down${i}@example.org`);
-    const h = harness({}, emails);
+    const h = await harness({}, emails);
     await smtp.stop();
     try {
       const { out } = await h.cli('invite', '--next', '60');
       expect(out.match(/^queued\s/gm)).toHaveLength(60);
-      const pending = h.store.mail.pending();
+      const pending = await h.store.mail.pending();
       // Only the first window of sends met the closed port; the rest were never tried.
       const tried = pending.filter((m) => m.attempts === 1).length;
       expect(tried).toBeLessThan(60);
@@ -290,17 +290,17 @@ describe('the mail queue', () => {
   });
 
   it('retries a 4xx with backoff until the server takes it', async () => {
-    const h = harness();
+    const h = await harness();
     smtp.mode('tempfail');
     try {
       expect((await h.cli('invite', 'first@example.org')).out).toMatch(/^queued\s+first@example\.org$/m);
-      const [summary] = h.store.mail.pending();
+      const [summary] = await h.store.mail.pending();
       expect(summary).toMatchObject({ state: 'queued', attempts: 1 });
       expect(summary.lastError).toMatch(/^EENVELOPE 451/);
       const firstRetry = summary.nextAttemptAt - h.clock.now;
       h.clock.now = summary.nextAttemptAt;
       await h.siteRetries();
-      const [later] = h.store.mail.pending();
+      const [later] = await h.store.mail.pending();
       expect(later.attempts).toBe(2);
       expect(later.nextAttemptAt - h.clock.now).toBeGreaterThan(firstRetry); // backing off
 
@@ -308,14 +308,14 @@ describe('the mail queue', () => {
       h.clock.now = later.nextAttemptAt;
       await h.siteRetries();
       await smtp.waitFor(1);
-      expect(h.store.mail.counts()).toEqual({ queued: 0, sent: 1, failed: 0 });
+      expect(await h.store.mail.counts()).toEqual({ queued: 0, sent: 1, failed: 0, dead: 0 });
     } finally {
       h.close();
     }
   });
 
   it('records a 5xx refusal as failed, never retries it, and keeps addresses out of the log', async () => {
-    const h = harness();
+    const h = await harness();
     smtp.mode('permfail');
     try {
       const { code, out } = await h.cli('invite', 'first@example.org');
@@ -335,7 +335,7 @@ describe('the mail queue', () => {
   });
 
   it('the site worker logs what it does without an address or a key', async () => {
-    const h = harness();
+    const h = await harness();
     await smtp.stop();
     try {
       await h.cli('invite', '--next', '3');

@@ -17,7 +17,7 @@ describe('honeypot', () => {
     const human = await request(app).post('/api/subscriptions').field('email', 'human@example.org').field(HONEYPOT_FIELD, '');
     expect([bot.status, bot.body]).toEqual([201, { email: 'bot@example.org' }]);
     expect([human.status, human.body]).toEqual([201, { email: 'human@example.org' }]);
-    expect(store.signups.list().map((r) => r.email)).toEqual(['human@example.org']);
+    expect((await store.signups.list()).map((r) => r.email)).toEqual(['human@example.org']);
     expect(lines.filter((l) => l.includes('"event":"honeypot"'))).toHaveLength(1);
     expect(lines.join('\n')).not.toContain('spam.example');
   });
@@ -29,7 +29,7 @@ describe('honeypot', () => {
     const res = await request(app).post('/?index').field('email', 'bot@example.org').field('description', 'hi').field(HONEYPOT_FIELD, 'x');
     expect(res.status).toBe(303);
     expect(res.headers.location).toBe('/?joined');
-    expect(store.signups.count()).toBe(0);
+    expect(await store.signups.count()).toBe(0);
   });
 
   it('never forwards a honeypot submission to the backend', async () => {

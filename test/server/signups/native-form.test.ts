@@ -20,7 +20,7 @@ describe('native waitlist form POST', () => {
     const res = await post(app).field('email', 'zoë@example.org').field('description', 'github.com/zoe');
     expect(res.status).toBe(303);
     expect(res.headers.location).toBe('/?joined');
-    expect(store.signups.list()).toEqual([expect.objectContaining({ email: 'zoë@example.org', description: 'github.com/zoe' })]);
+    expect(await store.signups.list()).toEqual([expect.objectContaining({ email: 'zoë@example.org', description: 'github.com/zoe' })]);
 
     const joined = await request(app).get(res.headers.location);
     expect(joined.status).toBe(200);
@@ -37,13 +37,13 @@ describe('native waitlist form POST', () => {
     expect(res.text).toContain('Email address is required');
     expect(res.text).toContain('>Required<');
     expect(res.text).toMatch(/<input[^>]*aria-invalid="true"[^>]*name="email"/);
-    expect(store.signups.count()).toBe(0);
+    expect(await store.signups.count()).toBe(0);
 
     const typed = await post(app).field('email', 'not an email').field('description', 'I love <org>');
     expect(typed.status).toBe(400);
     expect(typed.text).toMatch(/<input[^>]*aria-invalid="true"[^>]*autofocus=""[^>]*name="email"[^>]*value="not an email"/);
     expect(typed.text).toContain('I love &lt;org&gt;</textarea>');
-    expect(store.signups.count()).toBe(0);
+    expect(await store.signups.count()).toBe(0);
   });
 
   it('applies the store limits with a message on the field', async () => {
@@ -51,14 +51,14 @@ describe('native waitlist form POST', () => {
     const res = await post(app).field('email', 'a@b.co').field('description', 'x'.repeat(2001));
     expect(res.status).toBe(400);
     expect(res.text).toContain('Description is longer than 2000 characters');
-    expect(store.signups.count()).toBe(0);
+    expect(await store.signups.count()).toBe(0);
   });
 
   it('accepts urlencoded posts too (older browsers, curl)', async () => {
     const { app, store } = embedded();
     const res = await post(app).type('form').send('email=a%40b.co&description=me');
     expect(res.status).toBe(303);
-    expect(store.signups.count()).toBe(1);
+    expect(await store.signups.count()).toBe(1);
   });
 
   it('refuses a file part with 4xx JSON and stores nothing', async () => {
@@ -66,7 +66,7 @@ describe('native waitlist form POST', () => {
     const res = await post(app).field('email', 'a@b.co').attach('f', Buffer.from('x'), 'x.txt');
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ error: 'File uploads are not accepted' });
-    expect(store.signups.count()).toBe(0);
+    expect(await store.signups.count()).toBe(0);
   });
 
   it('shows a browser that posted something unacceptable an HTML page with a way back', async () => {
@@ -86,7 +86,7 @@ describe('native waitlist form POST', () => {
 
     const queued = await post(app).field('email', 'a@b.co').field('description', 'while down');
     expect(queued.status).toBe(303);
-    expect(store.outbox.all().map((i) => [i.request.path, i.request.fields])).toEqual([['/api/subscriptions', [['email', 'a@b.co'], ['description', 'while down']]]]);
+    expect((await store.outbox.all()).map((i) => [i.request.path, i.request.fields])).toEqual([['/api/subscriptions', [['email', 'a@b.co'], ['description', 'while down']]]]);
 
     const backend = await startBackend(port);
     try {

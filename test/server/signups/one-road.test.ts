@@ -68,7 +68,7 @@ describe('the one road: what the backend receives', () => {
           'idempotency-key': expect.stringMatching(UUID),
         },
       ]);
-      expect(store.outbox.depth()).toBe(0);
+      expect(await store.outbox.depth()).toBe(0);
     });
   });
 
@@ -93,14 +93,14 @@ describe('a filled honeypot', () => {
     const res = await encodings[encoding](app, BOT);
     expect([res.status, res.body]).toEqual([201, { email: CHECKED.email }]);
     expect(backend.received).toEqual([]);
-    expect(store.outbox.depth()).toBe(0);
+    expect(await store.outbox.depth()).toBe(0);
   });
 
   it.each(ENCODINGS)('%s, embedded: answered like a signup, nothing stored', async (encoding) => {
     const { app, store } = site();
     const res = await encodings[encoding](app, BOT);
     expect([res.status, res.body]).toEqual([201, { email: CHECKED.email }]);
-    expect(store.signups.count()).toBe(0);
+    expect(await store.signups.count()).toBe(0);
   });
 });
 
@@ -117,14 +117,14 @@ describe('the outbox sends what the first attempt sent', () => {
 
     const res = await viaProxy(request(app).post('/api/subscriptions?source=landing').field('email', TYPED.email).field('description', TYPED.description).field(HONEYPOT_FIELD, ''));
     expect(res.status).toBe(202);
-    expect(store.outbox.depth()).toBe(1);
+    expect(await store.outbox.depth()).toBe(1);
 
     const delivery = worker();
-    clock.now = store.outbox.nextDueAt()!;
+    clock.now = (await store.outbox.nextDueAt())!;
     await delivery.flush();
     await delivery.stop();
 
-    expect(store.outbox.depth()).toBe(0);
+    expect(await store.outbox.depth()).toBe(0);
     const [first, retry] = backend.received.map(essentials);
     expect(backend.received).toHaveLength(2);
     expect(first).toEqual({
@@ -146,11 +146,11 @@ describe('the outbox sends what the first attempt sent', () => {
 
     const res = await viaProxy(encodings.urlencoded(app, { ...TYPED, [HONEYPOT_FIELD]: '' }));
     expect([res.status, res.body]).toEqual([202, { queued: true }]);
-    const key = store.outbox.all()[0].request.idempotencyKey;
+    const key = (await store.outbox.all())[0].request.idempotencyKey;
 
     const backend = await backendOn(port);
     const delivery = worker();
-    clock.now = store.outbox.nextDueAt()!;
+    clock.now = (await store.outbox.nextDueAt())!;
     await delivery.flush();
     await delivery.stop();
 
@@ -167,7 +167,7 @@ describe('the outbox sends what the first attempt sent', () => {
       },
     ]);
     expect(key).toMatch(UUID);
-    expect(store.outbox.depth()).toBe(0);
+    expect(await store.outbox.depth()).toBe(0);
   });
 });
 
@@ -191,7 +191,7 @@ describe('the native form takes the same road', () => {
         'idempotency-key': expect.stringMatching(UUID),
       },
     ]);
-    expect(store.outbox.depth()).toBe(0);
+    expect(await store.outbox.depth()).toBe(0);
   });
 });
 
@@ -225,7 +225,7 @@ describe('validation errors name their field', () => {
     expect(isInvalid(res.text, field)).toBe(true);
     expect(isInvalid(res.text, other)).toBe(false);
     expect(messageUnder(res.text, other)).toBeUndefined();
-    expect(store.signups.count()).toBe(0);
+    expect(await store.signups.count()).toBe(0);
   });
 
   it('native form, an address that does not match the pattern: the email field is marked, with no message (product §5)', async () => {

@@ -24,8 +24,8 @@ describe('durability under kill -9', () => {
     expect(statuses.every((s) => s === 201)).toBe(true);
     const store = openStore({ dataDir });
     try {
-      expect(store.signups.count()).toBe(200);
-      expect(new Set(store.signups.list().map((r) => r.email))).toEqual(new Set(emails));
+      expect(await store.signups.count()).toBe(200);
+      expect(new Set((await store.signups.list()).map((r) => r.email))).toEqual(new Set(emails));
     } finally {
       store.close();
     }

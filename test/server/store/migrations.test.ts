@@ -19,18 +19,18 @@ function schema2Database(dataDir: string): void {
   db.close();
 }
 
-it('upgrades schema 2: a key issued by hand counts as an invitation, so invite --next does not revoke it', () => {
+it('upgrades schema 2: a key issued by hand counts as an invitation, so invite --next does not revoke it', async () => {
   const dataDir = tempDataDir();
   schema2Database(dataDir);
   const store = openStore({ dataDir });
   try {
     expect(store.db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
-    expect(store.signups.list().map((r) => [r.email, r.invited_at])).toEqual([
+    expect((await store.signups.list()).map((r) => [r.email, r.invited_at])).toEqual([
       ['waiting@example.org', null],
       ['Keyed@example.org', '2026-10-05T00:00:00.000Z'],
     ]);
-    expect(store.signups.stats()).toEqual({ total: 2, waitlisted: 1, invited: 1, activated: 0 });
-    expect(store.signups.oldestWaiting(10)).toEqual(['waiting@example.org']);
+    expect(await store.signups.stats()).toEqual({ total: 2, waitlisted: 1, invited: 1, activated: 0 });
+    expect(await store.signups.oldestWaiting(10)).toEqual(['waiting@example.org']);
   } finally {
     store.close();
   }

@@ -1,0 +1,220 @@
+// The store contract: what the site keeps and how, whichever engine keeps it. SQLite under
+// DATA_DIR (one instance) and PostgreSQL at DATABASE_URL (several replicas) both implement it,
+// and one contract test suite runs against both, so their behaviour cannot drift. Every method
+// is async and resolves only once its write is committed.
+import type { Signup } from '../../shared/signup';
+import type { SignupRequest } from '../delivery/backend-client';
+
+export interface SignupRow {
+  email: string;
+  description: string;
+  created_at: string;
+  invited_at: string | null;
+  activated_at: string | null;
+}
+
+export interface WaitlistStats {
+  total: number;
+  waitlisted: number;
+  invited: number;
+  activated: number;
+}
+
+export interface Signups {
+  /** Adds a signup; a repeat (same address, any case or spacing) changes nothing. True if new. */
+  add(signup: Signup): Promise<boolean>;
+  count(): Promise<number>;
+  /** Newest first; `since` is an ISO date or timestamp. */
+  list(since?: string): Promise<SignupRow[]>;
+  /** The same rows as they are read, never all held at once (export of millions of rows). */
+  stream(since?: string): AsyncIterable<SignupRow>;
+  /** The `limit` oldest addresses neither invited nor activated yet (invite --next). */
+  oldestWaiting(limit: number): Promise<string[]>;
+  /** Totals by state; each signup counts in exactly one of waitlisted, invited, activated. */
+  stats(): Promise<WaitlistStats>;
+}
+
+/** The OrgNote account a subscription is bound to: its sign-in provider and its id there. */
+export interface Account {
+  provider: string;
+  id: string;
+  email?: string;
+}
+
+/** A message ready for the transport: everything the mail server gets, fixed when it is queued. */
+export interface OutgoingMail {
+  from: string;
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  messageId: string;
+  /** ISO time for the Date header. */
+  date: string;
+}
+
+export interface QueuedMail {
+  id: number;
+  message: OutgoingMail;
+  attempts: number;
+}
+
+export type Invitation =
+  | { outcome: 'invited'; email: string; mail: QueuedMail }
+  | { outcome: 'skipped'; email: string }
+  | { outcome: 'not-on-waitlist'; email: string };
+
+export type Activation =
+  | { outcome: 'active'; email: string }
+  | { outcome: 'invalid' }
+  | { outcome: 'bound-elsewhere' }
+  | { outcome: 'account-has-one' };
+
+export type SignupState = 'waitlisted' | 'invited' | 'activated';
+
+export interface Subscriptions {
+  /** Creates a new activation key for a waitlisted address and returns it (shown once). */
+  issueKey(email: string): Promise<string>;
+  /**
+   * Invites a waitlisted address: revokes any earlier key (and drops a first mail still waiting),
+   * makes a new key and queues the mail `compose` writes around it, all in one transaction. An
+   * address already invited is skipped unless `again`. The queued mail is claimed for the caller.
+   */
+  invite(email: string, options: { again: boolean; compose: (to: string, key: string) => OutgoingMail }): Promise<Invitation>;
+  /**
+   * Checks a key against the address it was issued for and activates that subscription, bound to
+   * `account` when one is given. The same account (or none) may repeat it.
+   */
+  activate(email: string, key: string, account?: Account): Promise<Activation>;
+  /** Where an address stands, without changing anything (invite --dry-run). */
+  stateOf(email: string): Promise<SignupState | undefined>;
+  /** The subscription bound to an account, if any. */
+  ofAccount(provider: string, id: string): Promise<{ email: string } | undefined>;
+}
+
+export interface OutboxItem {
+  id: number;
+  request: SignupRequest;
+  attempts: number;
+  nextAttemptAt: number;
+  lastError: string | null;
+  createdAt: string;
+  /** 'dead': older than the maximum age; kept for the operator (outbox retry <id>). */
+  state: 'pending' | 'dead';
+}
+
+export interface Outbox {
+  /** Stores a signup request for later delivery; QueueFullError past the configured size. */
+  enqueue(request: SignupRequest): Promise<number>;
+  /** Claims up to `limit` due items for one lease: no other replica takes them meanwhile. */
+  claim(limit: number): Promise<OutboxItem[]>;
+  delivered(id: number): Promise<void>;
+  /** A failed attempt: due again after the backoff, or dead once older than the maximum age. */
+  failed(item: OutboxItem, error: string): Promise<void>;
+  /** Pending and dead items, oldest first. */
+  all(): Promise<OutboxItem[]>;
+  /** Pending items. */
+  depth(): Promise<number>;
+  /** When the next pending item is due, or undefined when none is. */
+  nextDueAt(): Promise<number | undefined>;
+  /** Makes a dead item pending again, due now. False if there is no dead item with that id. */
+  retry(id: number): Promise<boolean>;
+}
+
+export type MailState = 'queued' | 'sent' | 'failed' | 'dead';
+
+/** What `mail` lists: no body, no key. */
+export interface MailSummary {
+  id: number;
+  to: string;
+  state: MailState;
+  attempts: number;
+  nextAttemptAt: number;
+  lastError: string | null;
+  createdAt: string;
+}
+
+export interface MailQueue {
+  /** Claims up to `limit` due messages for one lease. */
+  claim(limit: number): Promise<QueuedMail[]>;
+  /** False when the row was no longer queued (another sender finished it, or it was erased). */
+  sent(id: number): Promise<boolean>;
+  /** Refused for good (a 5xx for this message): recorded, never retried. */
+  failed(id: number, error: string): Promise<void>;
+  /** A temporary failure: due again after the backoff (or dead past the maximum age); returns when. */
+  retry(item: QueuedMail, error: string): Promise<number>;
+  /** Gives a claimed message back unsent (its sender knows the server is down). */
+  release(id: number): Promise<void>;
+  /** Queued, failed and dead messages, oldest first. */
+  pending(): Promise<MailSummary[]>;
+  counts(): Promise<Record<MailState, number>>;
+  /** Makes a dead message queued again, due now. False if there is no dead message with that id. */
+  requeue(id: number): Promise<boolean>;
+}
+
+export interface Erased {
+  signup: boolean;
+  keys: number;
+  /** Ids of the removed mail, so the caller can delete their .eml copies too. */
+  mailIds: number[];
+  outbox: number;
+}
+
+/** Hits per key in fixed one-minute windows, shared by every replica using the store. */
+export interface RateCounter {
+  /** Counts one hit for `key` in the current window; resolves with the window's total and its end. */
+  hit(key: string, windowMs: number): Promise<{ count: number; resetAt: number }>;
+}
+
+export interface Store {
+  readonly engine: 'sqlite' | 'postgres';
+  signups: Signups;
+  subscriptions: Subscriptions;
+  outbox: Outbox;
+  mail: MailQueue;
+  /** The per-client signup counters (SIGNUP_RATE_LIMIT), shared by every replica on the store. */
+  rate: RateCounter;
+  /** Deletes everything kept about an address (waitlist remove). */
+  erase(email: string): Promise<Erased>;
+  /** Resolves when the store answers and its schema is current (GET /readyz). */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * The store cannot take this now; try again later. Doors answer 503 with Retry-After and this
+ * message (it names no internals), never a 2xx for something not stored.
+ */
+export class UnavailableError extends Error {
+  readonly unavailable = true;
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(message);
+    this.name = 'UnavailableError';
+  }
+}
+
+/** A queue is at its configured size: the new item is refused (503), never dropped silently. */
+export class QueueFullError extends UnavailableError {
+  constructor(readonly queue: 'outbox' | 'mail') {
+    super(queue === 'outbox' ? 'Too many signups are waiting for the backend; please try again later' : 'Too many invitations are waiting to be sent', 60);
+    this.name = 'QueueFullError';
+  }
+}
+
+/** The database did not answer (PostgreSQL down or unreachable, or too slow). */
+export class StoreUnavailableError extends UnavailableError {
+  constructor(readonly cause?: unknown) {
+    super('The waitlist is unavailable right now; please try again shortly', 5);
+    this.name = 'StoreUnavailableError';
+  }
+}
+
+/** Queue bounds, from the settings (OUTBOX_MAX_ITEMS, MAIL_QUEUE_MAX_ITEMS, QUEUE_MAX_AGE_HOURS). */
+export interface QueueLimits {
+  outboxMaxItems: number;
+  mailMaxItems: number;
+  maxAgeMs: number;
+}
