@@ -1,0 +1,273 @@
+// A real PostgreSQL server of the caller's own (Debian's postgresql package), for the tests and
+// benchmarks of the site on a shared database. Each server gets a fresh cluster in a temp folder
+// and a port of its own, so it never touches the system cluster on 5432 or another test's server.
+// It can go down and come back on the same port and data, so a DATABASE_URL stays valid across
+// an outage. PostgreSQL refuses to run as root: as root the binaries run as the `postgres` user.
+import { execFile, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { TEST_TMP_ENV } from './config';
+
+export interface TestPostgres {
+  port: number;
+  /** postgres://postgres@127.0.0.1:PORT/postgres */
+  url: string;
+  /** The cluster's folder; the server's log is `log` in it. */
+  dataDir: string;
+  /** A fresh, empty database on this server; returns its URL (postgres://postgres@127.0.0.1:PORT/<name>). */
+  createDatabase(): Promise<string>;
+  /** Stops the server: connections are refused, and open client connections are dropped. */
+  stop(): Promise<void>;
+  /** Starts it again on the same port and data. */
+  start(): Promise<void>;
+  /** Stops the server and removes its folder; done for it as well when the process ends without it. */
+  close(): Promise<void>;
+}
+
+/** Does this machine have the PostgreSQL server binaries (and, as root, a user to run them as)? */
+export function postgresAvailable(): boolean {
+  return binDir() !== undefined && (!runningAsRoot() || postgresUser() !== undefined);
+}
+
+export async function startPostgres(): Promise<TestPostgres> {
+  if (!postgresAvailable()) {
+    throw new Error('PostgreSQL is not installed: the tests need initdb and pg_ctl (Debian package postgresql)');
+  }
+  const dataDir = makeDataDir();
+  const guard = guardAgainstLeftovers(dataDir);
+  let port: number;
+  try {
+    // trust: no passwords, on a server that listens on loopback only. --no-sync and the C locale
+    // keep initdb short.
+    await runPg('initdb', ['-D', dataDir, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8', '--locale=C'], dataDir);
+    port = await startOnFreePort(dataDir);
+  } catch (err) {
+    await guard.close();
+    throw err;
+  }
+  guard.started();
+
+  let running = true;
+  const url = `postgres://postgres@127.0.0.1:${port}`;
+  return {
+    port,
+    url: `${url}/postgres`,
+    dataDir,
+    async createDatabase() {
+      const name = `t_${randomBytes(6).toString('hex')}`;
+      // template0, not template1: nothing a test created in template1 can leak into a fresh database.
+      await query(`${url}/postgres`, `CREATE DATABASE ${name} TEMPLATE template0`);
+      return `${url}/${name}`;
+    },
+    async stop() {
+      if (!running) return;
+      // fast: open connections are ended at once (as a crashed or restarted server drops them),
+      // rather than waited for as `smart` would.
+      await runPg('pg_ctl', ['stop', '-D', dataDir, '-m', 'fast', '-w'], dataDir);
+      running = false;
+      guard.stopped();
+    },
+    async start() {
+      if (running) return;
+      await pgCtlStart(dataDir, port);
+      running = true;
+      guard.started();
+    },
+    close: () => guard.close(),
+  };
+}
+
+/** Runs one statement on its own connection and returns the rows, for tests' assertions. */
+export async function query<R extends pg.QueryResultRow = pg.QueryResultRow>(url: string, sql: string, params?: unknown[]): Promise<R[]> {
+  const client = new pg.Client({ connectionString: url });
+  // A connection dropped mid-query rejects the query and also emits 'error': the rejection is what
+  // the caller sees, and an 'error' nobody listens to would crash the process.
+  client.on('error', () => {});
+  await client.connect();
+  try {
+    return (await client.query<R>(sql, params)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+/** The bin folder of the newest PostgreSQL under /usr/lib/postgresql (Debian puts each major version in its own). */
+function binDir(): string | undefined {
+  const root = '/usr/lib/postgresql';
+  const versions = fs.existsSync(root) ? fs.readdirSync(root) : [];
+  return versions
+    .sort((a, b) => Number(b) - Number(a))
+    .map((version) => path.join(root, version, 'bin'))
+    .find((dir) => fs.existsSync(path.join(dir, 'initdb')) && fs.existsSync(path.join(dir, 'pg_ctl')));
+}
+
+function runningAsRoot(): boolean {
+  return process.getuid?.() === 0;
+}
+
+/** uid and gid of the `postgres` user (the one Debian's package creates), from /etc/passwd. */
+function postgresUser(): { uid: number; gid: number } | undefined {
+  const line = fs
+    .readFileSync('/etc/passwd', 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('postgres:'));
+  if (!line) return undefined;
+  const [, , uid, gid] = line.split(':');
+  return { uid: Number(uid), gid: Number(gid) };
+}
+
+/**
+ * An empty folder for the cluster, under the run's temp folder when there is one. As root, the
+ * folder goes to the postgres user, and the run's folder (mkdtemp's 0700, owned by root) gets the
+ * execute bit for others so that user can reach it (but not list it).
+ */
+function makeDataDir(): string {
+  const runFolder = process.env[TEST_TMP_ENV];
+  const dataDir = fs.mkdtempSync(path.join(runFolder ?? os.tmpdir(), 'orgnote-pg-'));
+  if (runningAsRoot()) {
+    const { uid, gid } = postgresUser()!;
+    fs.chownSync(dataDir, uid, gid);
+    if (runFolder) fs.chmodSync(runFolder, fs.statSync(runFolder).mode | 0o001);
+  }
+  return dataDir;
+}
+
+/**
+ * Starts the server on a random port from 5500-9999 (the system cluster's 5432 is below it),
+ * trying another when that one is taken. Apart from the kernel's ephemeral range (32768-60999)
+ * and from the other fixtures' bands (smtp.ts 10000-19999, backend.ts's closedPort 20000-29999):
+ * while the server is stopped, an ephemeral port could become the source port of a client's own
+ * connection to it (a TCP self-connect, which hangs instead of being refused) or be taken by
+ * another socket before start() binds it again.
+ */
+async function startOnFreePort(dataDir: string): Promise<number> {
+  for (let attempt = 1; ; attempt++) {
+    const port = 5_500 + Math.floor(Math.random() * 4_500);
+    if (!(await portIsFree(port))) continue;
+    try {
+      await pgCtlStart(dataDir, port);
+      return port;
+    } catch (err) {
+      // Taken between the probe and postgres's bind, by another test's server most likely.
+      if (attempt >= 10 || !/Address already in use/.test(String(err))) throw err;
+    }
+  }
+}
+
+function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = net.createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+  });
+}
+
+/**
+ * fsync, synchronous commits and full-page writes are off: a test server need not survive a
+ * crash of its machine, and without them a commit waits for no disk. Tests that kill -9 the
+ * *site* still find every write it had acknowledged, since the database server keeps running.
+ * A test that kills postgres itself would need synchronous_commit on: off, the last commits
+ * before the kill may be lost (their WAL was still in postgres's memory).
+ */
+async function pgCtlStart(dataDir: string, port: number): Promise<void> {
+  const options = [
+    `-p ${port} -h 127.0.0.1 -k ${socketDir(dataDir, port)}`,
+    '-c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200',
+  ].join(' ');
+  const log = path.join(dataDir, 'log');
+  const logSize = fs.existsSync(log) ? fs.statSync(log).size : 0;
+  try {
+    await runPg('pg_ctl', ['start', '-D', dataDir, '-w', '-t', '30', '-l', log, '-o', options], dataDir);
+  } catch (err) {
+    // pg_ctl only says the server did not start; why (a port taken, say) is in the log.
+    const why = fs.readFileSync(log, 'utf8').slice(logSize);
+    throw new Error(`${(err as Error).message}\n${why}`);
+  }
+}
+
+/**
+ * The Unix socket goes in the cluster's folder (not /var/run/postgresql, the system cluster's),
+ * for a developer's `psql -h <dataDir> -p <port>`; the tests connect over TCP. pg_ctl passes its
+ * -o through /bin/sh, hence the quotes. A socket path longer than the kernel's limit (107 bytes)
+ * would stop the server from starting, so a deep temp folder gets no socket at all ('').
+ */
+function socketDir(dataDir: string, port: number): string {
+  const fits = Buffer.byteLength(path.join(dataDir, `.s.PGSQL.${port}.lock`)) <= 107;
+  return fits ? `'${dataDir.replace(/'/g, `'\\''`)}'` : "''";
+}
+
+/** initdb or pg_ctl, as the postgres user when we are root; rejects with its output on failure. */
+function runPg(tool: 'initdb' | 'pg_ctl', args: string[], dataDir: string): Promise<string> {
+  const [file, argv] = pgCommand(tool, args);
+  return new Promise((resolve, reject) => {
+    // In the cluster's folder: the postgres user may not be allowed into ours (it warns if so).
+    execFile(file, argv, { cwd: dataDir }, (err, stdout, stderr) => {
+      if (err) reject(new Error(`${tool} ${args[0]} failed (${err.message.split('\n')[0]}):\n${stdout}${stderr}`));
+      else resolve(stdout);
+    });
+  });
+}
+
+function pgCommand(tool: string, args: string[]): [string, string[]] {
+  const file = path.join(binDir()!, tool);
+  return runningAsRoot() ? ['runuser', ['-u', 'postgres', '--', file, ...args]] : [file, args];
+}
+
+/**
+ * pg_ctl starts the server detached, so it would outlive a test process that crashed, was killed,
+ * or forgot close(). A watcher process reads a pipe from us: the postmaster's PID after each
+ * start, an empty line after each stop. Once the pipe closes (close(), or our process ending in
+ * any way, SIGKILL included), it ends a server still running with SIGQUIT (what pg_ctl's immediate
+ * stop sends: no shutdown checkpoint, the data is thrown away anyway) and removes the folder.
+ * By PID rather than with pg_ctl, which needs the folder: Jest's global teardown may have removed
+ * it by then. (A server whose folder is gone also stops by itself, within a minute, when it finds
+ * its postmaster.pid missing.) Not an 'exit' handler: inside Jest, `process` is a per-file copy
+ * whose 'exit' never fires, and no handler runs on SIGKILL. The watcher is detached (a session of
+ * its own), so a Ctrl-C that ends the run does not end it too.
+ */
+function guardAgainstLeftovers(dataDir: string): { started(): void; stopped(): void; close(): Promise<void> } {
+  const watcher = spawn('/bin/sh', ['-c', CLEAN_UP_AFTER_EOF, 'cleanup', dataDir], { detached: true, stdio: ['pipe', 'ignore', 'ignore'] });
+  const pipe = watcher.stdin as unknown as net.Socket;
+  const exited = new Promise<void>((resolve) => watcher.once('exit', () => resolve()));
+  // Neither the watcher nor its pipe keeps our process alive: it may end whenever it is done.
+  watcher.unref();
+  pipe.unref();
+  return {
+    started() {
+      pipe.write(`${postmasterPid(dataDir)}\n`);
+    },
+    stopped() {
+      pipe.write('\n');
+    },
+    async close() {
+      // Held until the folder is gone, or a script ending with `await close()` would exit first.
+      watcher.ref();
+      pipe.ref();
+      pipe.end();
+      await exited;
+    },
+  };
+}
+
+/**
+ * The watcher's script ($1: the folder). A postmaster that ended stays a zombie until init reaps
+ * it (seconds, in some containers), so "running" means present and not a zombie. Its children
+ * have ended by then: the postmaster waits for them (and kills them after 5 s) before it exits.
+ */
+const CLEAN_UP_AFTER_EOF = `
+  pid=
+  while read -r line; do pid=$line; done
+  running() { [ -r /proc/$pid/status ] && ! grep -q '^State:[[:space:]]*Z' /proc/$pid/status; }
+  if [ -n "$pid" ] && kill -QUIT "$pid" 2>/dev/null; then
+    for i in $(seq 200); do running || break; sleep 0.05; done
+  fi
+  rm -rf "$1"`;
+
+/** The server's main process, from the first line of its lock file. */
+function postmasterPid(dataDir: string): number {
+  return Number(fs.readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+}
