@@ -10,7 +10,7 @@ import { ACTIVATION } from '../shared/links';
 import { apiDoor } from './api/router';
 import { isApiUrl } from './api/routes';
 import { publicConfigOf, type Config } from './config';
-import { healthCheck } from './health';
+import { healthCheck, readinessCheck } from './health';
 import { readBody } from './http/body';
 import { compileTrust } from './http/client';
 import { refuseCrossSite } from './http/cross-site';
@@ -19,6 +19,7 @@ import { frontDoor } from './http/front-door';
 import { signupRateLimit } from './http/rate-limit';
 import { securityHeaders } from './http/security-headers';
 import { createLogger, type Logger } from './logger';
+import { NO_METRICS, type Metrics } from './metrics';
 import { openActivation } from './pages/activation-open';
 import { sendFormError } from './pages/error-page';
 import { isPrerendered, prerenderedPages, sha256Source } from './pages/prerendered';
@@ -36,17 +37,20 @@ interface AppDeps {
   store?: Store;
   /** The client build (manifest and inline CSS); read from dist/client once, here, when not given. */
   assets?: PageAssets;
+  /** What METRICS_PORT serves; nothing is recorded when not given. */
+  metrics?: Metrics;
 }
 
 export function createApp(config: Config, deps: AppDeps = {}) {
   const logger = deps.logger ?? createLogger(config);
   const assets = deps.assets ?? loadPageAssets();
   const store = deps.store ?? openStore(config);
+  const metrics = deps.metrics ?? NO_METRICS;
   const trust = compileTrust(config.trustProxy);
   const headers = securityHeaders(config, assets.css ? [sha256Source(assets.css)] : []);
 
   // Shared by every door that takes a signup or another form.
-  const submitSignup = createSubmitSignup(config, store, logger);
+  const submitSignup = createSubmitSignup(config, store, logger, metrics);
   const limitSubmissions = signupRateLimit(config, logger, store.rate);
   const sameSiteOnly = refuseCrossSite(config, logger);
 
@@ -78,6 +82,7 @@ export function createApp(config: Config, deps: AppDeps = {}) {
 
   // Health probe for load balancers and the Docker HEALTHCHECK.
   app.get('/healthz', healthCheck(store.outbox));
+  app.get('/readyz', readinessCheck(store, config.backendTimeoutMs));
 
   // Content-hashed build output: long-lived cache; a miss is a plain 404.
   app.use(ASSETS_URL_PREFIX, hashedAssets());
@@ -116,6 +121,7 @@ export function createApp(config: Config, deps: AppDeps = {}) {
     trust,
     securityHeaders: headers.fixed,
     logger,
+    metrics,
     doors: [
       { kind: 'api', matches: (req) => isApiUrl(req.url!), handle: api },
       { kind: 'page', matches: isPrerendered, handle: prerendered.serve },

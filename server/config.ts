@@ -47,6 +47,15 @@ const mailbox = z
   .trim()
   .regex(/^(?:[^<>\r\n]*<[^\s<>@]+@[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+)$/, "must be an address or 'Name <address>'");
 
+/** DATABASE_URL: postgres:// or postgresql://, with a host and a database. */
+const databaseUrl = z
+  .string()
+  .trim()
+  .refine(
+    (value) => URL.canParse(value) && /^postgres(ql)?:$/.test(new URL(value).protocol) && new URL(value).hostname !== '',
+    'must be a postgres:// URL (percent-encode / ? # @ : in the user or password)',
+  );
+
 /** 1 GiB: the free subscription's storage in the OrgNote web app. */
 const DEFAULT_SPACE_LIMIT_BYTES = 1024 ** 3;
 
@@ -82,11 +91,21 @@ const schema = z.object({
     z.string().trim().min(16, 'must be at least 16 characters').regex(/^\S+$/, 'must not contain whitespace (it travels in one header word)').optional(),
   ),
   SPACE_LIMIT_BYTES: integer(0, Number.MAX_SAFE_INTEGER).default(DEFAULT_SPACE_LIMIT_BYTES),
+  DATABASE_URL: z.preprocess(unsetWhenEmpty, databaseUrl.optional()),
+  DATABASE_CONNECT_SECONDS: integer(0, 3_600).default(30),
+  OUTBOX_MAX_ITEMS: integer(1, 100_000_000).default(100_000),
+  MAIL_QUEUE_MAX_ITEMS: integer(1, 100_000_000).default(100_000),
+  QUEUE_MAX_AGE_HOURS: integer(1, 24 * 365).default(7 * 24),
+  METRICS_PORT: z.preprocess(unsetWhenEmpty, integer(1, 65535).optional()),
+  // Loopback by default: the listener has no login, and queue depths and traffic are nobody else's business.
+  METRICS_HOST: z.string().trim().min(1).default('127.0.0.1'),
 })
   // Headers must outlast an idle keep-alive connection (or a proxy reusing it races the close),
   // and a whole request gets at least as long as its headers.
   .refine((e) => e.HEADERS_TIMEOUT_MS > e.KEEP_ALIVE_TIMEOUT_MS, { message: 'must be above KEEP_ALIVE_TIMEOUT_MS', path: ['HEADERS_TIMEOUT_MS'] })
-  .refine((e) => e.REQUEST_TIMEOUT_MS >= e.HEADERS_TIMEOUT_MS, { message: 'must be at least HEADERS_TIMEOUT_MS', path: ['REQUEST_TIMEOUT_MS'] });
+  .refine((e) => e.REQUEST_TIMEOUT_MS >= e.HEADERS_TIMEOUT_MS, { message: 'must be at least HEADERS_TIMEOUT_MS', path: ['REQUEST_TIMEOUT_MS'] })
+  // The public port must never answer /metrics.
+  .refine((e) => e.METRICS_PORT === undefined || e.METRICS_PORT !== e.PORT, { message: 'must differ from PORT', path: ['METRICS_PORT'] });
 
 export interface Config {
   port: number;
@@ -121,6 +140,19 @@ export interface Config {
   subscriptionApiToken: string | undefined;
   /** Storage of a free subscription, in bytes, reported as spaceLimit. */
   spaceLimitBytes: number;
+  /** PostgreSQL shared by every replica; unset: SQLite under dataDir, for one instance. */
+  databaseUrl: string | undefined;
+  /** How long start-up waits for PostgreSQL before giving up. */
+  databaseConnectSeconds: number;
+  /** Past these sizes a new signup for the backend, or an invitation, is refused with 503. */
+  outboxMaxItems: number;
+  mailMaxItems: number;
+  /** A queued item still failing after this long is set aside as dead (outbox/mail retry <id>). */
+  maxAgeMs: number;
+  /** Where Prometheus scrapes /metrics (a second listener); unset: no metrics at all. */
+  metricsPort: number | undefined;
+  /** The metrics listener's address; it has no login, so keep it private. */
+  metricsHost: string;
 }
 
 export class ConfigError extends Error {}
@@ -152,6 +184,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: e.MAIL_FROM ?? defaultMailFrom(e.SITE_URL),
     subscriptionApiToken: e.SUBSCRIPTION_API_TOKEN,
     spaceLimitBytes: e.SPACE_LIMIT_BYTES,
+    databaseUrl: e.DATABASE_URL,
+    databaseConnectSeconds: e.DATABASE_CONNECT_SECONDS,
+    outboxMaxItems: e.OUTBOX_MAX_ITEMS,
+    mailMaxItems: e.MAIL_QUEUE_MAX_ITEMS,
+    maxAgeMs: e.QUEUE_MAX_AGE_HOURS * 3_600_000,
+    metricsPort: e.METRICS_PORT,
+    metricsHost: e.METRICS_HOST,
   };
 }
 

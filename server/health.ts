@@ -1,11 +1,34 @@
-// GET /healthz for load balancers and the Docker HEALTHCHECK, with the outbox depth so an
-// operator sees signups waiting for the backend.
+// The probes. GET /healthz is liveness, for the Docker HEALTHCHECK: the process answers (with
+// the outbox depth, so an operator sees signups waiting for the backend). GET /readyz is
+// readiness, for the reverse proxy or orchestrator: 200 only while the store answers with its
+// schema current, 503 otherwise, so a replica whose database is unreachable is taken out of
+// rotation instead of answering signups with 503s.
 import type { Request, Response } from 'express';
-import type { Outbox } from './store/types';
+import type { Outbox, Store } from './store/types';
 
 export function healthCheck(outbox: Pick<Outbox, 'depth'>) {
   return async (_req: Request, res: Response): Promise<void> => {
     res.setHeader('Cache-Control', 'no-store');
-    res.json({ status: 'ok', outbox: await outbox.depth() });
+    // Liveness must not depend on the database: a count that fails is reported, not fatal.
+    const outboxDepth = await outbox.depth().catch(() => null);
+    res.json({ status: 'ok', outbox: outboxDepth });
+  };
+}
+
+export function readinessCheck(store: Pick<Store, 'ping'>, timeoutMs: number) {
+  return async (_req: Request, res: Response): Promise<void> => {
+    res.setHeader('Cache-Control', 'no-store');
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error('the store did not answer in time')), timeoutMs);
+    });
+    try {
+      await Promise.race([store.ping(), late]);
+      res.json({ status: 'ready' });
+    } catch {
+      res.status(503).json({ status: 'unavailable' });
+    } finally {
+      clearTimeout(timer);
+    }
   };
 }

@@ -6,11 +6,13 @@ import { createLogger, type Logger } from './logger';
 import { startOutboxWorker } from './delivery/outbox-worker';
 import { startMailWorker } from './mail/mail-worker';
 import { createMailer } from './mail/transport';
+import { createMetrics, NO_METRICS, type Metrics } from './metrics';
+import { startMetricsServer } from './metrics-server';
 import { openStore, type Store } from './store';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
-function startServer(config: Config, logger: Logger, store: Store): Promise<Server> {
+function startServer(config: Config, logger: Logger, store: Store, metrics: Metrics): Promise<Server> {
   const server = http.createServer(
     {
       headersTimeout: config.headersTimeoutMs,
@@ -19,7 +21,7 @@ function startServer(config: Config, logger: Logger, store: Store): Promise<Serv
       // slow-loris client hold its socket half a minute longer.
       connectionsCheckingInterval: Math.min(5_000, Math.ceil(config.headersTimeoutMs / 4)),
     },
-    createApp(config, { logger, store }),
+    createApp(config, { logger, store, metrics }),
   );
   server.keepAliveTimeout = config.keepAliveTimeoutMs;
   return new Promise((resolve, reject) => {
@@ -58,13 +60,20 @@ async function main() {
   }
   const logger = createLogger(config);
   const store = openStore(config);
-  const server = await startServer(config, logger, store);
+  const metrics =
+    config.metricsPort === undefined
+      ? NO_METRICS
+      : createMetrics({ pending: { outbox: () => store.outbox.depth(), mail: async () => (await store.mail.counts()).queued }, logger });
+  // Before the public port: a metrics port already taken stops the start before any traffic.
+  const metricsServer =
+    config.metricsPort === undefined ? undefined : await startMetricsServer({ port: config.metricsPort, host: config.metricsHost, metrics, logger });
+  const server = await startServer(config, logger, store, metrics);
   const worker = config.backendUrl
-    ? startOutboxWorker({ outbox: store.outbox, backendUrl: config.backendUrl, timeoutMs: config.backendTimeoutMs, logger })
+    ? startOutboxWorker({ outbox: store.outbox, backendUrl: config.backendUrl, timeoutMs: config.backendTimeoutMs, logger, metrics })
     : undefined;
   // Invitations come from the embedded store; the site retries the mail a CLI run could not send.
   const mailer = config.backendUrl ? undefined : createMailer(config);
-  const mailWorker = mailer && startMailWorker({ queue: store.mail, mailer, logger });
+  const mailWorker = mailer && startMailWorker({ queue: store.mail, mailer, logger, metrics });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   logger.info(
@@ -85,9 +94,9 @@ async function main() {
     mailer?.close();
     const force = setTimeout(() => mailer?.close(true), SHUTDOWN_GRACE_MS);
     force.unref();
-    const [result] = await Promise.all([shutdown(server), workersStopped]);
+    const [result] = await Promise.all([shutdown(server), workersStopped, metricsServer?.close()]);
     clearTimeout(force);
-    store.close();
+    await store.close();
     logger.info({ result }, 'stopped');
     process.exit(0);
   };

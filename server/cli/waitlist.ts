@@ -17,10 +17,12 @@ Commands:
   export [--since DATE]  CSV (RFC 4180) to stdout: email,description,created_at,invited_at,activated_at
   invite <email>...      e-mail an activation key to waitlisted addresses
   invite --next N        the same for the N oldest addresses not invited yet
-  mail                   invitation mail still queued or refused (no message bodies, no keys)
+  mail                   invitation mail still queued, refused or dead (no message bodies, no keys)
+  mail retry <id>        send a dead message again (one that failed past QUEUE_MAX_AGE_HOURS)
   remove <email>         delete an address with its keys and mail (right to erasure)
   issue-key <email>      create an activation key for a waitlisted address (printed last)
-  outbox                 submissions waiting to be delivered to BACKEND_URL
+  outbox                 submissions waiting to be delivered to BACKEND_URL, and dead ones
+  outbox retry <id>      deliver a dead submission again
   backup <file>          consistent copy of the database (SQLite online backup), safe while the site runs
 
 Options:
@@ -65,6 +67,11 @@ function countOf(value: string | undefined): number | undefined {
   if (!/^\d+$/.test(value) || Number(value) < 1 || !Number.isSafeInteger(Number(value))) {
     throw new UsageError(`--next: not a positive whole number: ${value}`);
   }
+  return Number(value);
+}
+
+function idOf(value: string | undefined, command: string): number {
+  if (value === undefined || !/^\d+$/.test(value) || !Number.isSafeInteger(Number(value))) throw new UsageError(`${command} needs an id (a whole number)`);
   return Number(value);
 }
 
@@ -203,6 +210,13 @@ export async function runCommand(context: CliContext, argv: string[], io: CliIo)
     case 'invite':
       return invite(context, rest, countOf(values.next), { again: values.again, dryRun: values['dry-run'] }, io);
     case 'mail': {
+      if (rest[0] === 'retry') {
+        const id = idOf(rest[1], 'mail retry');
+        if (!(await store.mail.requeue(id))) throw new CommandError(`mail ${id} is not dead (see: waitlist mail)`);
+        io.out(`mail ${id} is queued again; the running site sends it\n`);
+        return 0;
+      }
+      if (rest.length > 0) throw new UsageError(`mail: unknown subcommand: ${rest[0]}`);
       const items = await store.mail.pending();
       io.out(
         table(
@@ -234,14 +248,30 @@ export async function runCommand(context: CliContext, argv: string[], io: CliIo)
       return 0;
     }
     case 'outbox': {
+      if (rest[0] === 'retry') {
+        const id = idOf(rest[1], 'outbox retry');
+        if (!(await outbox.retry(id))) throw new CommandError(`outbox item ${id} is not dead (see: waitlist outbox)`);
+        io.out(`outbox item ${id} is pending again, due now\n`);
+        return 0;
+      }
+      if (rest.length > 0) throw new UsageError(`outbox: unknown subcommand: ${rest[0]}`);
       const items = await outbox.all();
       io.out(
         table(
-          ['id', 'created_at', 'path', 'attempts', 'next_attempt_at', 'last_error'],
-          items.map((i) => [String(i.id), i.createdAt, i.request.path, String(i.attempts), new Date(i.nextAttemptAt).toISOString(), oneLine(i.lastError ?? '')]),
+          ['id', 'created_at', 'path', 'state', 'attempts', 'next_attempt_at', 'last_error'],
+          items.map((i) => [
+            String(i.id),
+            i.createdAt,
+            i.request.path,
+            i.state,
+            String(i.attempts),
+            i.state === 'pending' ? new Date(i.nextAttemptAt).toISOString() : '',
+            oneLine(i.lastError ?? ''),
+          ]),
         ),
       );
-      io.out(`${items.length} pending\n`);
+      const dead = items.filter((i) => i.state === 'dead').length;
+      io.out(`${items.length - dead} pending, ${dead} dead\n`);
       return 0;
     }
     case 'backup': {

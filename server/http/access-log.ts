@@ -4,6 +4,7 @@
 // Hand-written rather than pino-http: no child logger per request (it showed in npm run bench).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../logger';
+import { NO_METRICS, type Metrics } from '../metrics';
 
 /** Which entry of the front door's table answered (front-door.ts). */
 export type RouteKind = 'api' | 'page' | 'app';
@@ -28,22 +29,25 @@ export function loggedPath(url: string | undefined): string {
   return path.length > 200 ? `${path.slice(0, 200)}…` : path;
 }
 
-/** The health probe runs every few seconds; logging it would drown real traffic. */
-const UNLOGGED = new Set(['/healthz']);
+/** The health probes run every few seconds; logging or counting them would drown real traffic. */
+const UNLOGGED = new Set(['/healthz', '/readyz']);
 
-export function logWhenDone(logger: Logger, req: IncomingMessage, res: ServerResponse, request: LoggedRequest): void {
+/** The access-log line, and the request's count and latency in the metrics (one clock for both). */
+export function logWhenDone(logger: Logger, req: IncomingMessage, res: ServerResponse, request: LoggedRequest, metrics: Pick<Metrics, 'request'> = NO_METRICS): void {
   // Read now: Express rewrites req.url inside mounted routers.
   const path = loggedPath(req.url);
   if (UNLOGGED.has(path)) return;
   res.once('close', () => {
     const status = res.statusCode;
+    const ms = Date.now() - request.startedAt;
+    metrics.request(request.kind, status, ms / 1000);
     const level = status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info';
     if (!logger.isLevelEnabled(level)) return;
     logger[level](
       {
         req: { id: request.id, method: req.method, path, kind: request.kind },
         res: { status },
-        responseTime: Date.now() - request.startedAt,
+        responseTime: ms,
         ...(res.writableFinished ? {} : { aborted: true }),
       },
       'request completed',

@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../logger';
+import type { Metrics } from '../metrics';
 import { logWhenDone, type LoggedRequest, type RouteKind } from './access-log';
 import { clientOf, type Client, type TrustProxy } from './client';
 import type { HeaderList } from './security-headers';
@@ -32,6 +33,8 @@ let requestCount = 0;
 
 interface FrontDoorOptions {
   trust: TrustProxy;
+  /** Counts each request when the access log writes its line. */
+  metrics?: Pick<Metrics, 'request'>;
   /** Set on every answer; a page replaces only its Content-Security-Policy. */
   securityHeaders: HeaderList;
   logger: Logger;
@@ -39,14 +42,14 @@ interface FrontDoorOptions {
   doors: Door[];
 }
 
-export function frontDoor({ trust, securityHeaders, logger, doors }: FrontDoorOptions) {
+export function frontDoor({ trust, securityHeaders, logger, metrics, doors }: FrontDoorOptions) {
   return function site(req: IncomingMessage, res: ServerResponse): void {
     const door = doors.find((candidate) => candidate.matches(req))!;
     const context: RequestContext = { id: `${idPrefix}-${++requestCount}`, kind: door.kind, startedAt: Date.now(), client: clientOf(req, trust) };
     (req as IncomingMessage & { [CONTEXT]: RequestContext })[CONTEXT] = context;
     res.setHeader('X-Request-Id', context.id);
     for (const [name, value] of securityHeaders) res.setHeader(name, value);
-    logWhenDone(logger, req, res, context);
+    logWhenDone(logger, req, res, context, metrics);
     door.handle(req, res, context);
   };
 }

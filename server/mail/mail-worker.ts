@@ -5,8 +5,9 @@
 // than thousands of due messages each meeting the same closed port in a burst.
 import { startPoller } from '../delivery/poller';
 import type { Logger } from '../logger';
+import { NO_METRICS, type DeliveryResult, type Metrics } from '../metrics';
 import type { MailQueue } from '../store/types';
-import { sendClaimed } from './send';
+import { sendClaimed, type MailOutcome } from './send';
 import { SMTP_POOL_SIZE, type Mailer } from './transport';
 
 interface MailWorkerOptions {
@@ -15,16 +16,20 @@ interface MailWorkerOptions {
   logger: Logger;
   /** How often to look for due messages. */
   pollMs?: number;
+  metrics?: Pick<Metrics, 'delivery'>;
 }
+
+const MAIL_RESULT = { sent: 'delivered', queued: 'retry', failed: 'failed' } as const satisfies Record<MailOutcome, DeliveryResult>;
 
 /** Twice the pool, so a connection that frees up finds the next message waiting. */
 const BATCH = SMTP_POOL_SIZE * 2;
 
-export function startMailWorker({ queue, mailer, logger, pollMs = 1000 }: MailWorkerOptions) {
+export function startMailWorker({ queue, mailer, logger, pollMs = 1000, metrics = NO_METRICS }: MailWorkerOptions) {
   async function runRound(): Promise<boolean> {
     try {
       const claimed = await queue.claim(BATCH);
       const results = await Promise.all(claimed.map((item) => sendClaimed(queue, mailer, item, logger)));
+      for (const { outcome } of results) metrics.delivery('mail', MAIL_RESULT[outcome]);
       return claimed.length === BATCH && !results.some((sent) => sent.serverUnavailable);
     } catch (err) {
       logger.error({ err }, 'mail round failed');

@@ -11,6 +11,7 @@ import { postSignup, type BackendAnswer, type SignupRequest } from '../delivery/
 import type { FormFields } from '../http/body';
 import type { Client } from '../http/client';
 import type { Logger } from '../logger';
+import { NO_METRICS, type Metrics } from '../metrics';
 import type { Store } from '../store';
 
 export type SignupOutcome =
@@ -31,7 +32,12 @@ export interface SignupOrigin {
 
 export type SubmitSignup = (fields: FormFields, from: SignupOrigin) => Promise<SignupOutcome>;
 
-export function createSubmitSignup(config: Pick<Config, 'backendUrl' | 'backendTimeoutMs'>, store: Pick<Store, 'signups' | 'outbox'>, logger: Logger): SubmitSignup {
+export function createSubmitSignup(
+  config: Pick<Config, 'backendUrl' | 'backendTimeoutMs'>,
+  store: Pick<Store, 'signups' | 'outbox'>,
+  logger: Logger,
+  metrics: Pick<Metrics, 'signup'> = NO_METRICS,
+): SubmitSignup {
   const { backendUrl } = config;
 
   const deliver = async (request: SignupRequest): Promise<SignupOutcome> => {
@@ -43,6 +49,8 @@ export function createSubmitSignup(config: Pick<Config, 'backendUrl' | 'backendT
       return queue(request, (err as Error).constructor.name);
     }
     if (answer.status >= 500) return queue(request, `status ${answer.status}`);
+    // The backend took it (a repeat included: only the backend knows) or refused it with a 4xx.
+    metrics.signup(answer.status >= 400 ? 'refused' : 'stored');
     return { kind: 'answered', answer };
   };
 
@@ -50,20 +58,26 @@ export function createSubmitSignup(config: Pick<Config, 'backendUrl' | 'backendT
   const queue = async (request: SignupRequest, reason: string): Promise<SignupOutcome> => {
     const id = await store.outbox.enqueue(request);
     logger.warn({ outboxId: id, reason }, 'backend could not take a signup; queued');
+    metrics.signup('queued');
     return { kind: 'queued' };
   };
 
   return async function submitSignup(fields, from) {
     const checked = checkSignup(fields);
-    if (!checked.ok) return { kind: 'invalid', field: checked.field, message: checked.error };
+    if (!checked.ok) {
+      metrics.signup('refused');
+      return { kind: 'invalid', field: checked.field, message: checked.error };
+    }
     const { email, description } = checked.value;
     if (isHoneypotFilled(fields)) {
       logger.info({ event: 'honeypot' }, 'dropped a signup that filled the honeypot');
+      metrics.signup('honeypot');
       return { kind: 'dropped', email };
     }
     if (!backendUrl) {
       const added = await store.signups.add(checked.value);
       logger.info({ event: 'signup', added }, 'signup stored');
+      metrics.signup(added ? 'stored' : 'duplicate');
       return { kind: 'stored', email };
     }
     return deliver({

@@ -95,9 +95,9 @@ describe('npm run waitlist', () => {
   it('outbox lists pending deliveries', async () => {
     const { code, out } = cli((await seeded()), 'outbox');
     expect(code).toBe(0);
-    expect(out).toMatch(/^id\s+created_at\s+path\s+attempts\s+next_attempt_at\s+last_error$/m);
+    expect(out).toMatch(/^id\s+created_at\s+path\s+state\s+attempts\s+next_attempt_at\s+last_error$/m);
     expect(out).toContain('/api/subscriptions');
-    expect(out).toContain('1 pending');
+    expect(out).toContain('1 pending, 0 dead');
   });
 
   it('backup writes a consistent copy that opens with every signup', async () => {
