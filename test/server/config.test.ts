@@ -40,6 +40,38 @@ describe('configuration', () => {
     expect(loadConfig({ SMTP_URL: '', SUBSCRIPTION_API_TOKEN: '' })).toMatchObject({ smtpUrl: undefined, subscriptionApiToken: undefined });
   });
 
+  it('reads the settings for several replicas on one database, and for metrics', () => {
+    expect(loadConfig({})).toMatchObject({
+      databaseUrl: undefined,
+      databaseConnectSeconds: 30,
+      outboxMaxItems: 100_000,
+      mailMaxItems: 100_000,
+      maxAgeMs: 7 * 24 * 3_600_000,
+      metricsPort: undefined,
+      metricsHost: '127.0.0.1',
+    });
+    expect(
+      loadConfig({
+        DATABASE_URL: 'postgres://site:p%40ss@db.internal:5432/orgnote',
+        DATABASE_CONNECT_SECONDS: '5',
+        OUTBOX_MAX_ITEMS: '10',
+        MAIL_QUEUE_MAX_ITEMS: '20',
+        QUEUE_MAX_AGE_HOURS: '2',
+        METRICS_PORT: '9464',
+        METRICS_HOST: '0.0.0.0',
+      }),
+    ).toMatchObject({
+      databaseUrl: 'postgres://site:p%40ss@db.internal:5432/orgnote',
+      databaseConnectSeconds: 5,
+      outboxMaxItems: 10,
+      mailMaxItems: 20,
+      maxAgeMs: 2 * 3_600_000,
+      metricsPort: 9464,
+      metricsHost: '0.0.0.0',
+    });
+    expect(withoutCredentials('postgres://site:p%40ss@db.internal:5432/orgnote')).toBe('postgres://db.internal:5432/orgnote');
+  });
+
   it('prints an SMTP URL without its credentials', () => {
     expect(withoutCredentials('smtp://mailer:s3cret@smtp.example.com:587')).toBe('smtp://smtp.example.com:587');
   });
@@ -90,6 +122,12 @@ describe('configuration', () => {
     ['SUBSCRIPTION_API_TOKEN', 'two words of a token here'],
     ['SPACE_LIMIT_BYTES', '-1'],
     ['SPACE_LIMIT_BYTES', 'lots'],
+    ['DATABASE_URL', 'mysql://db/orgnote'],
+    ['DATABASE_URL', 'not a url'],
+    ['OUTBOX_MAX_ITEMS', '0'],
+    ['QUEUE_MAX_AGE_HOURS', '0'],
+    ['METRICS_PORT', '70000'],
+    ['METRICS_PORT', '3000'],
   ])('refuses %s=%s with a message naming the variable', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(name);
