@@ -5,6 +5,12 @@ import { emailKey, type Signup } from '../../shared/signup';
 import type { Db } from './db';
 import type { SignupRow, Signups, WaitlistStats } from './types';
 
+/** `since` as the stored form (ISO, UTC, milliseconds), so any ISO 8601 spelling compares as the instant it names. */
+function instant(since: string): string {
+  const time = Date.parse(since);
+  return since === '' || Number.isNaN(time) ? since : new Date(time).toISOString();
+}
+
 export function createSignups(db: Db, now: () => Date = () => new Date()): Signups {
   const insertSignup = db.prepare(
     `INSERT INTO signups (email, email_key, description, created_at) VALUES (?, ?, ?, ?)
@@ -28,7 +34,7 @@ export function createSignups(db: Db, now: () => Date = () => new Date()): Signu
 
   return {
     async add(signup: Signup) {
-      const result = insertSignup.run(signup.email, emailKey(signup.email), signup.description, now().toISOString());
+      const result = insertSignup.run(signup.email.trim(), emailKey(signup.email), signup.description, now().toISOString());
       return result.changes === 1;
     },
 
@@ -37,12 +43,12 @@ export function createSignups(db: Db, now: () => Date = () => new Date()): Signu
     },
 
     async list(since = '') {
-      return listSignups.all(since) as SignupRow[];
+      return listSignups.all(instant(since)) as SignupRow[];
     },
 
     // better-sqlite3 steps through the rows one at a time; the generator hands each on as it comes.
     async *stream(since = '') {
-      for (const row of listSignups.iterate(since)) yield row as SignupRow;
+      for (const row of listSignups.iterate(instant(since))) yield row as SignupRow;
     },
 
     async oldestWaiting(limit: number) {

@@ -7,9 +7,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import { emailKey } from '../../shared/signup';
 import type { Db } from './db';
 import type { SqliteMailQueue } from './mail-queue';
-import type { Account, Activation, Invitation, OutgoingMail, SignupState, Subscriptions } from './types';
+import { UnknownEmailError, type Account, type Activation, type Invitation, type OutgoingMail, type SignupState, type Subscriptions } from './types';
 
-export class UnknownEmailError extends Error {}
+export { UnknownEmailError };
 
 export function hashKey(key: string): string {
   return createHash('sha256').update(key, 'utf8').digest('hex');

@@ -34,6 +34,9 @@ export interface Signups {
   stats(): Promise<WaitlistStats>;
 }
 
+/** issueKey for an address that is not on the waitlist. */
+export class UnknownEmailError extends Error {}
+
 /** The OrgNote account a subscription is bound to: its sign-in provider and its id there. */
 export interface Account {
   provider: string;

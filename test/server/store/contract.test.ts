@@ -30,14 +30,6 @@ function contract(engine: StoreEngine) {
   afterEach(() => engine.closeStores());
   afterAll(() => engine.close());
 
-  /**
-   * `it`, except on the engines named, which break this part of the contract today: there the test
-   * runs as `it.failing`, marked in its title, and turns red once the engine is fixed, so the mark
-   * comes off then. Each use says what is wrong; none may name postgres once it has landed.
-   */
-  const itExceptOn = (broken: StoreEngine['name'][]) =>
-    broken.includes(engine.name) ? (title: string, fn: () => Promise<void>) => it.failing(`${title} [KNOWN GAP on ${engine.name}]`, fn) : it;
-
   /** Signs these addresses up one second apart, in order. */
   async function signUp(...emails: string[]) {
     for (const email of emails) {
@@ -89,11 +81,8 @@ function contract(engine: StoreEngine) {
       ]);
     });
 
-    // KNOWN GAP (sqlite): signups.add stores signup.email as given, spaces and all, while it compares
-    // addresses trimmed and every other method trims what it is given. The site's doors trim before
-    // (shared/signup.ts checkSignup), so only a caller that does not is affected: its invitation
-    // would then go to '  Zoe@Example.org '.
-    itExceptOn(['sqlite'])('stores an address given with spaces around it without them', async () => {
+    // The doors trim before (shared/signup.ts checkSignup); the store does not rely on it.
+    it('stores an address given with spaces around it without them', async () => {
       expect(await store.signups.add({ email: '  Zoe@Example.org ', description: '' })).toBe(true);
       expect(await store.signups.add({ email: 'zoe@example.org', description: '' })).toBe(false);
 
@@ -131,12 +120,8 @@ function contract(engine: StoreEngine) {
       expect(await streamed('2026-01-02')).toEqual(await store.signups.list('2026-01-02'));
     });
 
-    // KNOWN GAP (sqlite): `since` is compared as text with created_at (toISOString's form), so an
-    // instant written otherwise is misread: '…T00:00:00Z' sorts after '…T00:00:00.000Z' and drops
-    // the row made at that very instant, and an offset is not converted at all. The CLI passes
-    // toISOString() (server/cli/waitlist.ts sinceOf), so it is not affected; the contract says "an
-    // ISO date or timestamp", which PostgreSQL reads as an instant.
-    itExceptOn(['sqlite'])('reads `since` as an instant, whichever ISO 8601 form it is written in', async () => {
+    // The contract says "an ISO date or timestamp": an instant, whatever its spelling.
+    it('reads `since` as an instant, whichever ISO 8601 form it is written in', async () => {
       for (const [email, at] of [
         ['jan1@example.org', '2026-01-01T00:00:00.000Z'],
         ['jan3@example.org', '2026-01-03T00:00:00.000Z'],
