@@ -1,0 +1,140 @@
+// The connection pool of the PostgreSQL store, and the one rule every call keeps: a call answers
+// within timeoutMs (UPSTREAM_TIMEOUT_MS), with its result or with StoreUnavailableError when the
+// database is down, unreachable or too slow, so a door answers 503 with Retry-After and never
+// hangs. The pool heals by itself: a connection that broke is thrown away, and the next call
+// opens a new one once PostgreSQL is back.
+import pg from 'pg';
+import { StoreUnavailableError } from '../types';
+
+/** BIGINT (ids, epoch ms, COUNT(*)) as a JS number: every value the store keeps is far below 2^53. */
+export const types: pg.CustomTypesConfig = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === pg.types.builtins.INT8 && format !== 'binary' ? Number : pg.types.getTypeParser(oid, format)) as pg.CustomTypesConfig['getTypeParser'],
+};
+
+// Node's socket errors for a server that is not there (down, unreachable, or its name unknown).
+const NETWORK_ERRORS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'EHOSTDOWN', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNABORTED']);
+// SQLSTATEs (https://www.postgresql.org/docs/current/errcodes-appendix.html) that mean "not now":
+// admin_shutdown, crash_shutdown, cannot_connect_now, query_canceled (statement_timeout),
+// lock_not_available, serialization_failure, deadlock_detected.
+const TRANSIENT_STATES = new Set(['57P01', '57P02', '57P03', '57014', '55P03', '40001', '40P01']);
+// Class 08 connection exceptions; class 53 insufficient resources (too many connections, disk full).
+const TRANSIENT_CLASSES = new Set(['08', '53']);
+// What pg and pg-pool throw themselves, with no code: a dropped connection, the client-side
+// query_timeout, the pool's connectionTimeoutMillis, a client that broke while checked out.
+const TRANSIENT_MESSAGES = /Connection terminated|Query read timeout|timeout exceeded when trying to connect|not queryable|store deadline/;
+
+export function isUnavailable(err: unknown): boolean {
+  if (err instanceof StoreUnavailableError) return true;
+  // Duck-typed, not `instanceof Error`: socket errors come from Node's own realm, which is not
+  // the realm of the code that checks them under Jest's VM contexts.
+  if (typeof err !== 'object' || err === null) return false;
+  const { code, message, errors } = err as { code?: unknown; message?: unknown; errors?: unknown };
+  if (typeof code === 'string' && (NETWORK_ERRORS.has(code) || TRANSIENT_STATES.has(code) || TRANSIENT_CLASSES.has(code.slice(0, 2)))) return true;
+  // AggregateError: a host name with several addresses, every one refused.
+  if (Array.isArray(errors) && errors.some(isUnavailable)) return true;
+  return typeof message === 'string' && TRANSIENT_MESSAGES.test(message);
+}
+
+/** Unavailability becomes StoreUnavailableError (a 503); anything else is a fault and stays as it is. */
+export function asStoreError(err: unknown): unknown {
+  if (err instanceof StoreUnavailableError) return err;
+  return isUnavailable(err) ? new StoreUnavailableError(err) : err;
+}
+
+export type Query = <R extends pg.QueryResultRow = pg.QueryResultRow>(text: string, values?: unknown[]) => Promise<pg.QueryResult<R>>;
+
+/**
+ * pg's per-query client-side timeout (Client#query reads `query_timeout` from the query's config,
+ * over the pool's); @types/pg does not declare it.
+ */
+export function withTimeout(config: pg.QueryConfig, timeoutMs: number): pg.QueryConfig {
+  return Object.assign(config, { query_timeout: timeoutMs });
+}
+
+export interface Connection {
+  pool: pg.Pool;
+  timeoutMs: number;
+  /** One statement. */
+  query: Query;
+  /** `work` inside BEGIN … COMMIT on one connection, rolled back when it throws. */
+  transaction<T>(work: (query: Query) => Promise<T>): Promise<T>;
+  /** A connection of its own for a long read (export), released by the caller. */
+  connect(): Promise<pg.PoolClient>;
+}
+
+export function connectPool(databaseUrl: string, timeoutMs: number, poolSize = 10): Connection {
+  const pool = new pg.Pool({
+    connectionString: databaseUrl,
+    max: poolSize,
+    types,
+    // Opening a connection, or waiting for a free one from a busy pool.
+    connectionTimeoutMillis: timeoutMs,
+    // The server gives up on a statement (a lock wait included) as the client does (per query,
+    // below). No pool-wide query_timeout: pg would apply it to an export's cursor as a whole.
+    statement_timeout: timeoutMs,
+    // A server that vanished without closing its sockets is noticed by the kernel.
+    keepAlive: true,
+  });
+  // An idle connection dropped (PostgreSQL restarted, a proxy timed it out): pg-pool removes it
+  // and emits 'error', which with no listener would end the process. The next call opens a new one.
+  pool.on('error', () => {});
+  // The same drop while a connection is checked out between two statements: pg emits 'error' on
+  // the client; the next statement on it fails as unavailable, and it is thrown away on release.
+  pool.on('connect', (client) => client.on('error', () => {}));
+
+  /** Each statement gets what remains of the call's budget, so a call never runs past timeoutMs. */
+  async function withClient<T>(work: (query: Query, client: pg.PoolClient) => Promise<T>): Promise<T> {
+    const deadline = Date.now() + timeoutMs;
+    let client: pg.PoolClient;
+    try {
+      client = await pool.connect();
+    } catch (err) {
+      throw asStoreError(err);
+    }
+    let broken = false;
+    const query: Query = (text, values) => {
+      const left = deadline - Date.now();
+      if (left <= 0) return Promise.reject(new Error(`store deadline of ${timeoutMs} ms passed`));
+      return client.query(withTimeout({ text, values }, left));
+    };
+    try {
+      return await work(query, client);
+    } catch (err) {
+      // A connection that timed out may still be running the statement: never hand it out again.
+      broken = isUnavailable(err);
+      throw asStoreError(err);
+    } finally {
+      client.release(broken);
+    }
+  }
+
+  return {
+    pool,
+    timeoutMs,
+    query: (text, values) => withClient((query) => query(text, values)),
+    transaction: (work) =>
+      withClient(async (query) => {
+        await query('BEGIN');
+        let result;
+        try {
+          result = await work(query);
+        } catch (err) {
+          // A failed ROLLBACK means a broken connection: withClient destroys it as such.
+          await query('ROLLBACK').catch((rollbackError) => {
+            throw isUnavailable(err) ? err : rollbackError;
+          });
+          throw err;
+        }
+        await query('COMMIT');
+        return result;
+      }),
+    async connect() {
+      try {
+        return await pool.connect();
+      } catch (err) {
+        throw asStoreError(err);
+      }
+    },
+  };
+}
