@@ -8,7 +8,8 @@ import { startMailWorker } from './mail/mail-worker';
 import { createMailer } from './mail/transport';
 import { createMetrics, NO_METRICS, type Metrics } from './metrics';
 import { startMetricsServer } from './metrics-server';
-import { openStore, type Store } from './store';
+import type { Store } from './store';
+import { openConfiguredStore } from './store/open';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -59,7 +60,7 @@ async function main() {
     throw err;
   }
   const logger = createLogger(config);
-  const store = openStore(config);
+  const store = await openConfiguredStore(config, logger);
   const metrics =
     config.metricsPort === undefined
       ? NO_METRICS

@@ -4,7 +4,8 @@ import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { loadConfig, type Config } from '../config';
 import { createMailer, emlFile, emlTemporaryFile } from '../mail/transport';
-import { openStore, type SqliteStore, type Store } from '../store';
+import type { SqliteStore, Store } from '../store';
+import { openConfiguredStore } from '../store/open';
 import { csvLine, toCsv } from './csv';
 import { dryRun, inviteAll, OUTCOME_LABELS, type InviteOutcome } from './invite';
 
@@ -23,6 +24,7 @@ Commands:
   issue-key <email>      create an activation key for a waitlisted address (printed last)
   outbox                 submissions waiting to be delivered to BACKEND_URL, and dead ones
   outbox retry <id>      deliver a dead submission again
+  migrate                apply the schema migrations of this release, without starting the site
   backup <file>          consistent copy of the database (SQLite online backup), safe while the site runs
 
 Options:
@@ -32,7 +34,8 @@ Options:
   --dry-run              invite: list who would be invited, change nothing
   -h, --help             show this help
 
-The database is DATA_DIR/waitlist.db (DATA_DIR defaults to ./data). invite needs SITE_URL (the
+The store is PostgreSQL at DATABASE_URL when it is set, otherwise DATA_DIR/waitlist.db (DATA_DIR
+defaults to ./data). invite needs SITE_URL (the
 link in the mail) and sends through SMTP_URL; without SMTP_URL each mail is written to
 DATA_DIR/mail/<id>.eml. Mail the server cannot take now is retried by the running site.
 `;
@@ -183,6 +186,11 @@ export async function runCommand(context: CliContext, argv: string[], io: CliIo)
       io.out(`${rows.length} signup(s)\n`);
       return 0;
     }
+    case 'migrate':
+      // Opening the store applied any migration this release has; ping checks the result.
+      await store.ping();
+      io.out(`Schema up to date (${store.engine === 'postgres' ? 'PostgreSQL at DATABASE_URL' : 'SQLite in DATA_DIR'})\n`);
+      return 0;
     case 'count':
       io.out(`${await signups.count()}\n`);
       return 0;
@@ -292,7 +300,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
   let store: Store | undefined;
   try {
     const config = loadConfig(env);
-    store = openStore(config);
+    // The CLI does not wait for a database that is down: it says so at once.
+    store = await openConfiguredStore(config, undefined, 0);
     return await runCommand({ store, config }, argv, { out: writeOut });
   } catch (err) {
     const usage = err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');

@@ -3,13 +3,8 @@
 // committed before the function returns.
 import { emailKey, type Signup } from '../../shared/signup';
 import type { Db } from './db';
+import { sinceInstant } from './since';
 import type { SignupRow, Signups, WaitlistStats } from './types';
-
-/** `since` as the stored form (ISO, UTC, milliseconds), so any ISO 8601 spelling compares as the instant it names. */
-function instant(since: string): string {
-  const time = Date.parse(since);
-  return since === '' || Number.isNaN(time) ? since : new Date(time).toISOString();
-}
 
 export function createSignups(db: Db, now: () => Date = () => new Date()): Signups {
   const insertSignup = db.prepare(
@@ -43,12 +38,12 @@ export function createSignups(db: Db, now: () => Date = () => new Date()): Signu
     },
 
     async list(since = '') {
-      return listSignups.all(instant(since)) as SignupRow[];
+      return listSignups.all(sinceInstant(since)) as SignupRow[];
     },
 
     // better-sqlite3 steps through the rows one at a time; the generator hands each on as it comes.
     async *stream(since = '') {
-      for (const row of listSignups.iterate(instant(since))) yield row as SignupRow;
+      for (const row of listSignups.iterate(sinceInstant(since))) yield row as SignupRow;
     },
 
     async oldestWaiting(limit: number) {

@@ -3,6 +3,7 @@
 // open() gives a fresh, empty store: SQLite in a temp folder of its own, PostgreSQL in a fresh
 // database on one server per test file (started at the first open, stopped by close()).
 import { openStore } from '../../server/store';
+import { openPostgresStore } from '../../server/store/postgres';
 import type { QueueLimits, Store } from '../../server/store/types';
 import { tempDataDir } from './config';
 import { postgresAvailable, startPostgres, type TestPostgres } from './postgres';
@@ -24,17 +25,6 @@ export interface StoreEngine {
   /** Closes its stores, then stops what it started for them: the PostgreSQL server (afterAll). */
   close(): Promise<void>;
 }
-
-/** The PostgreSQL store's opener, as server/store/postgres/index.ts declares it. */
-type OpenPostgresStore = (options: {
-  databaseUrl: string;
-  timeoutMs: number;
-  limits?: Partial<QueueLimits>;
-  now?: () => number;
-  poolSize?: number;
-}) => Promise<Store>;
-
-const POSTGRES_MODULE = '../../server/store/postgres';
 
 /** Remembers each store until it is closed, whoever closes it (a test may close one itself). */
 function openStores() {
@@ -67,29 +57,13 @@ function sqliteEngine(): StoreEngine {
   };
 }
 
-/** Whether the PostgreSQL store's module exists yet (resolved, not loaded: a load error must fail, not skip). */
-function postgresModuleExists(): boolean {
-  try {
-    require.resolve(POSTGRES_MODULE);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /**
- * The PostgreSQL half may only be missing on a developer's machine without the server binaries,
- * or while server/store/postgres/ is still being written. Once that module has landed, the
- * module check below must never trigger again (remove it then, with the require, for an import).
- * In CI (process.env.CI set) nothing is skipped: a missing module or missing binaries make every
- * test of this engine fail with the reason, so CI can never pass with only the SQLite half run.
+ * The PostgreSQL half may only be skipped on a developer's machine without the server binaries.
+ * In CI (process.env.CI set) nothing is skipped: missing binaries make every test of this engine
+ * fail with the reason, so CI can never pass with only the SQLite half run.
  */
 function postgresEngine(): StoreEngine {
-  const missing = !postgresModuleExists()
-    ? `server/store/postgres/index.ts does not exist yet`
-    : !postgresAvailable()
-      ? 'the PostgreSQL server binaries are not installed (Debian package postgresql)'
-      : undefined;
+  const missing = postgresAvailable() ? undefined : 'the PostgreSQL server binaries are not installed (Debian package postgresql)';
   const stores = openStores();
   let server: Promise<TestPostgres> | undefined;
   return {
@@ -97,8 +71,6 @@ function postgresEngine(): StoreEngine {
     unavailable: missing && !process.env.CI ? missing : undefined,
     async open({ limits, now }) {
       if (missing) throw new Error(`The PostgreSQL store cannot be tested: ${missing}`);
-      // A dynamic require keeps this file compiling and running before the module exists.
-      const { openPostgresStore } = require(POSTGRES_MODULE) as { openPostgresStore: OpenPostgresStore };
       server ??= startPostgres();
       const databaseUrl = await (await server).createDatabase();
       return stores.track(await openPostgresStore({ databaseUrl, timeoutMs: 5_000, limits, now, poolSize: 4 }));

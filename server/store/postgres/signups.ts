@@ -3,6 +3,7 @@
 // so two replicas taking the same address at once still keep one row.
 import Cursor from 'pg-cursor';
 import { emailKey, type Signup } from '../../../shared/signup';
+import { sinceInstant } from '../since';
 import type { SignupRow, Signups, WaitlistStats } from '../types';
 import { asStoreError, types, type Connection } from './connection';
 
@@ -27,7 +28,7 @@ export function createSignups(db: Connection, now: () => Date): Signups {
       const result = await db.query(
         `INSERT INTO signups (email, email_key, description, created_at) VALUES ($1, $2, $3, $4)
          ON CONFLICT (email_key) DO NOTHING`,
-        [signup.email, emailKey(signup.email), signup.description, now().toISOString()],
+        [signup.email.trim(), emailKey(signup.email), signup.description, now().toISOString()],
       );
       return result.rowCount === 1;
     },
@@ -37,7 +38,7 @@ export function createSignups(db: Connection, now: () => Date): Signups {
     },
 
     async list(since = '') {
-      return (await db.query<SignupRow>(LIST, [since])).rows;
+      return (await db.query<SignupRow>(LIST, [sinceInstant(since)])).rows;
     },
 
     // A cursor on a connection of its own, read a batch at a time as the consumer asks for rows
@@ -45,7 +46,7 @@ export function createSignups(db: Connection, now: () => Date): Signups {
     // stops early too (break, or an error in a pipeline), so the connection always goes back.
     async *stream(since = '') {
       const client = await db.connect();
-      const cursor = client.query(new Cursor<SignupRow>(LIST, [since], { types }));
+      const cursor = client.query(new Cursor<SignupRow>(LIST, [sinceInstant(since)], { types }));
       let broken = false;
       try {
         for (;;) {
