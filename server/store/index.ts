@@ -6,7 +6,7 @@ import { openDatabase, SCHEMA_VERSION, type Db } from './db';
 import { createErasure } from './erasure';
 import { createMailQueue } from './mail-queue';
 import { createMemoryRateCounter } from './memory-rate';
-import { createOutbox } from './outbox';
+import { createOutbox, outboxLeaseFor } from './outbox';
 import { createSignups } from './signups';
 import { createSubscriptions } from './subscriptions';
 import type { QueueLimits, Store } from './types';
@@ -22,7 +22,7 @@ export interface SqliteStore extends Store {
 export type StoreConfig = Pick<Config, 'dataDir'> & Partial<QueueLimits>;
 
 /** What the queues hold at most when no setting says otherwise (README, "Configuration"). */
-export const DEFAULT_QUEUE_LIMITS: QueueLimits = { outboxMaxItems: 100_000, mailMaxItems: 100_000, maxAgeMs: 7 * 24 * 3_600_000 };
+export const DEFAULT_QUEUE_LIMITS: QueueLimits = { outboxMaxItems: 100_000, mailMaxItems: 100_000, maxAgeMs: 7 * 24 * 3_600_000, outboxLeaseMs: outboxLeaseFor(10_000) };
 
 function limitsOf(config: Partial<QueueLimits>): QueueLimits {
   return { ...DEFAULT_QUEUE_LIMITS, ...Object.fromEntries(Object.entries(config).filter(([, v]) => v !== undefined)) } as QueueLimits;
@@ -31,7 +31,7 @@ function limitsOf(config: Partial<QueueLimits>): QueueLimits {
 /** `now` is injectable so tests can move time forward past the outbox and mail backoff. */
 export function openStore(config: StoreConfig, now: () => number = Date.now): SqliteStore {
   const db = openDatabase(config.dataDir);
-  const limits = limitsOf({ outboxMaxItems: config.outboxMaxItems, mailMaxItems: config.mailMaxItems, maxAgeMs: config.maxAgeMs });
+  const limits = limitsOf({ outboxMaxItems: config.outboxMaxItems, mailMaxItems: config.mailMaxItems, maxAgeMs: config.maxAgeMs, outboxLeaseMs: config.outboxLeaseMs });
   const date = () => new Date(now());
   const mail = createMailQueue(db, limits, now);
   const erase = createErasure(db);

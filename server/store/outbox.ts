@@ -11,8 +11,14 @@ import { QueueFullError, type Outbox, type OutboxItem, type QueueLimits } from '
 
 const BACKOFF_BASE_MS = 2_000;
 const BACKOFF_CAP_MS = 5 * 60_000;
-/** Longer than a delivery can take (UPSTREAM_TIMEOUT_MS is at most 10 min; the default 10 s). */
-export const OUTBOX_LEASE_MS = 15 * 60_000;
+/**
+ * A lease three deliveries long, plus slack: each delivery ends within UPSTREAM_TIMEOUT_MS
+ * (postSignup's timeout), so an honest worker is long done before its lease runs out. With the
+ * default 10 s that is 35 s: what a replica killed mid-delivery holds its items back.
+ */
+export function outboxLeaseFor(backendTimeoutMs: number): number {
+  return 3 * backendTimeoutMs + 5_000;
+}
 
 /** Delay before retry number `attempts` (1-based): 2 s, 4 s, 8 s …, ±20 % jitter, never over 5 min. */
 export function outboxBackoffMs(attempts: number): number {
@@ -51,7 +57,7 @@ export const toOutboxItem = (row: OutboxRow): OutboxItem => ({
   state: row.state,
 });
 
-export function createOutbox(db: Db, limits: Pick<QueueLimits, 'outboxMaxItems' | 'maxAgeMs'>, now: () => number = Date.now): Outbox {
+export function createOutbox(db: Db, limits: Pick<QueueLimits, 'outboxMaxItems' | 'maxAgeMs' | 'outboxLeaseMs'>, now: () => number = Date.now): Outbox {
   const insert = db.prepare(
     'INSERT INTO outbox (path, fields, headers, idempotency_key, next_attempt_at, created_at) VALUES (?, ?, ?, ?, ?, ?)',
   );
@@ -86,7 +92,7 @@ export function createOutbox(db: Db, limits: Pick<QueueLimits, 'outboxMaxItems' 
     },
     async claim(limit) {
       const at = now();
-      return (claim.all({ until: at + OUTBOX_LEASE_MS, now: at, limit }) as OutboxRow[]).map(toOutboxItem);
+      return (claim.all({ until: at + limits.outboxLeaseMs, now: at, limit }) as OutboxRow[]).map(toOutboxItem);
     },
     async delivered(id) {
       remove.run(id);

@@ -220,4 +220,10 @@ export interface QueueLimits {
   outboxMaxItems: number;
   mailMaxItems: number;
   maxAgeMs: number;
+  /**
+   * How long a claimed outbox item stays with its worker: longer than any delivery can take
+   * (UPSTREAM_TIMEOUT_MS bounds each one), short enough that a replica killed mid-delivery holds
+   * its items back only briefly.
+   */
+  outboxLeaseMs: number;
 }

@@ -3,14 +3,14 @@
 // age. Every replica's worker claims from it: a claim skips rows another replica's claim has
 // locked (SKIP LOCKED) and leases what it takes, so each item goes out from one replica at a
 // time, and one whose replica died mid-delivery (kill -9) is claimed again once its lease runs out.
-import { FIRST_RETRY_MS, OUTBOX_LEASE_MS, outboxBackoffMs, toOutboxItem, type OutboxRow } from '../outbox';
+import { FIRST_RETRY_MS, outboxBackoffMs, toOutboxItem, type OutboxRow } from '../outbox';
 import { QueueFullError, type Outbox, type QueueLimits } from '../types';
 import type { Connection } from './connection';
 
 /** The columns toOutboxItem reads, with the JSON as the text it was stored as. */
 const COLUMNS = 'id, path, fields::text AS fields, headers::text AS headers, idempotency_key, attempts, next_attempt_at, last_error, created_at, state';
 
-export function createOutbox(db: Connection, limits: Pick<QueueLimits, 'outboxMaxItems' | 'maxAgeMs'>, now: () => number): Outbox {
+export function createOutbox(db: Connection, limits: Pick<QueueLimits, 'outboxMaxItems' | 'maxAgeMs' | 'outboxLeaseMs'>, now: () => number): Outbox {
   return {
     // The count and the insert are one statement, with no lock: signups arriving on several
     // replicas at the same moment may each see room for one, so the bound can be passed by a
@@ -38,7 +38,7 @@ export function createOutbox(db: Connection, limits: Pick<QueueLimits, 'outboxMa
              ORDER BY next_attempt_at, id LIMIT $3 FOR UPDATE SKIP LOCKED)
            RETURNING ${COLUMNS})
          SELECT * FROM claimed ORDER BY next_attempt_at, id`,
-        [at + OUTBOX_LEASE_MS, at, limit],
+        [at + limits.outboxLeaseMs, at, limit],
       );
       return rows.map(toOutboxItem);
     },

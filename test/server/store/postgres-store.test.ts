@@ -2,7 +2,9 @@
 // that replicas starting together all survive, queues shared by several store instances (as by
 // several replicas), counters exact across them, an outage answered fast and healed without a
 // restart, and an export that streams. The behaviour both engines share is the contract suite's.
-import { OUTBOX_LEASE_MS } from '../../../server/store/outbox';
+import { DEFAULT_QUEUE_LIMITS } from '../../../server/store';
+
+const OUTBOX_LEASE_MS = DEFAULT_QUEUE_LIMITS.outboxLeaseMs;
 import { MAIL_LEASE_MS } from '../../../server/store/mail-queue';
 import { LATEST_VERSION, openPostgresStore, schemaVersion, type PostgresStore, type PostgresStoreOptions } from '../../../server/store/postgres';
 import { QueueFullError, StoreUnavailableError, type OutgoingMail, type QueueLimits } from '../../../server/store/types';
