@@ -1,0 +1,76 @@
+// Several production servers on one PostgreSQL database, as a deployment runs them behind a load
+// balancer, for the multi-replica tests (test/server/replicas/): started together, requests spread
+// over them, and every one a test started killed afterwards, however the test ended.
+import http, { type IncomingHttpHeaders } from 'node:http';
+import { startServerProcess, type ServerProcess } from './server-process';
+
+type Env = Record<string, string>;
+
+export interface Replicas {
+  /** `count` servers started at the same moment, with the same settings or each its own; resolves once all listen. */
+  start(count: number, env: Env | ((replica: number) => Env)): Promise<ServerProcess[]>;
+  /** kill -9 every server started here that still runs, and waits until each has ended (afterEach). */
+  killAll(): Promise<void>;
+}
+
+export function replicaSet(): Replicas {
+  const started: ServerProcess[] = [];
+  return {
+    async start(count, env) {
+      const results = await Promise.allSettled(Array.from({ length: count }, (_, i) => startServerProcess(typeof env === 'function' ? env(i) : env)));
+      // Those that did start are killed in afterEach even when another one failed to.
+      for (const result of results) if (result.status === 'fulfilled') started.push(result.value);
+      const failure = results.find((result) => result.status === 'rejected');
+      if (failure) throw failure.reason;
+      return results.map((result) => (result as PromiseFulfilledResult<ServerProcess>).value);
+    },
+    async killAll() {
+      const running = started.splice(0);
+      for (const server of running) if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill('SIGKILL');
+      await Promise.all(running.map((server) => server.exited));
+    },
+  };
+}
+
+export interface Answer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: string;
+  /** From sending the request to the end of the answer. */
+  ms: number;
+}
+
+interface Call {
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string;
+  /** A keep-alive pool for many requests; by default a connection of its own. */
+  agent?: http.Agent;
+}
+
+/** One HTTP request to a replica; resolves with the whole answer. */
+export function send(server: Pick<ServerProcess, 'port'>, path: string, { method = 'GET', headers = {}, body, agent }: Call = {}): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const started = Date.now();
+    const sized = body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) };
+    const req = http.request({ host: '127.0.0.1', port: server.port, path, method, headers: sized, agent: agent ?? false }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: text, ms: Date.now() - started }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** A signup as the API takes it (a urlencoded form), sent to one replica. */
+export function signUp(server: Pick<ServerProcess, 'port'>, email: string, options: Omit<Call, 'method' | 'body'> = {}): Promise<Answer> {
+  return send(server, '/api/subscriptions', {
+    ...options,
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...options.headers },
+    body: `email=${encodeURIComponent(email)}&description=replicas`,
+  });
+}
