@@ -30,7 +30,8 @@ export async function openConfiguredStore(config: StoreSettings, logger?: Logger
         throw new DatabaseUnreachableError(`PostgreSQL at ${where} (DATABASE_URL) did not answer within ${waitSeconds} s; is it running and reachable?`);
       }
       logger?.warn({ database: where, attempt }, 'waiting for PostgreSQL');
-      await sleep(Math.min(5_000, 500 * attempt));
+      // Never past the deadline: the operator's DATABASE_CONNECT_SECONDS is what they get.
+      await sleep(Math.max(0, Math.min(5_000, 500 * attempt, deadline - Date.now())));
     }
   }
 }
