@@ -1,0 +1,105 @@
+// The export half of npm run bench:store: BENCH_STORE_EXPORT_ROWS signups (default 1 000 000)
+// written straight into a fresh store, in the columns and formats the store writes itself, then
+// `node dist/server/waitlist.js export` run as an operator runs it, with the peak-RSS reporter
+// preloaded. Its stdout comes to this process, which only counts CRLFs and bytes: an export of
+// N signups is N + 1 lines (the header).
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import readline from 'node:readline';
+import { emailKey } from '../../shared/signup';
+import { openStore } from '../../server/store';
+import { openPostgresStore } from '../../server/store/postgres';
+import { ROOT } from '../site-process';
+
+export const EXPORT_ROWS = Number(process.env.BENCH_STORE_EXPORT_ROWS ?? 1_000_000);
+
+/** With a comma, so every line exercises the CSV quoting. */
+const DESCRIPTION = 'Org mode on my phone, please';
+/** Signup i is made one second after signup i - 1. */
+const FIRST_SIGNUP = Date.parse('2026-01-01T00:00:00.000Z');
+const exportEmail = (i: number) => `export-${i}@example.org`;
+
+/** Seeds DATA_DIR/waitlist.db (migrated by openStore) in one transaction; returns the seconds it took. */
+export async function seedSqlite(dataDir: string, rows: number): Promise<number> {
+  const started = process.hrtime.bigint();
+  const store = openStore({ dataDir });
+  try {
+    // The columns of the store's own INSERT (server/store/signups.ts).
+    const insert = store.db.prepare('INSERT INTO signups (email, email_key, description, created_at) VALUES (?, ?, ?, ?)');
+    store.db.transaction(() => {
+      for (let i = 0; i < rows; i++) insert.run(exportEmail(i), emailKey(exportEmail(i)), DESCRIPTION, new Date(FIRST_SIGNUP + i * 1000).toISOString());
+    })();
+  } finally {
+    await store.close();
+  }
+  return Number(process.hrtime.bigint() - started) / 1e9;
+}
+
+/**
+ * Seeds a fresh database (migrated by openPostgresStore) with one INSERT … SELECT. created_at is
+ * text in toISOString()'s format (migrations/001-initial.ts), checked on one row. VACUUM ANALYZE
+ * afterwards: what autovacuum would have done to a table that grew over months, so the export
+ * reads a settled table rather than one just bulk-loaded.
+ */
+export async function seedPostgres(databaseUrl: string, rows: number): Promise<number> {
+  const started = process.hrtime.bigint();
+  const store = await openPostgresStore({ databaseUrl, timeoutMs: 600_000 });
+  try {
+    await store.pool.query(
+      `INSERT INTO signups (email, email_key, description, created_at)
+       SELECT 'export-' || i || '@example.org', 'export-' || i || '@example.org', $1,
+              to_char(timestamp '2026-01-01 00:00:00' + i * interval '1 second', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+       FROM generate_series(0, $2::int - 1) AS i`,
+      [DESCRIPTION, rows],
+    );
+    await store.pool.query('VACUUM ANALYZE signups');
+    const last = rows - 1;
+    const { rows: [row] } = await store.pool.query<{ email_key: string; created_at: string }>('SELECT email_key, created_at FROM signups WHERE email = $1', [exportEmail(last)]);
+    const expected = { email_key: emailKey(exportEmail(last)), created_at: new Date(FIRST_SIGNUP + last * 1000).toISOString() };
+    if (row?.email_key !== expected.email_key || row.created_at !== expected.created_at) {
+      throw new Error(`seeded row ${JSON.stringify(row)} is not in the store's format ${JSON.stringify(expected)}`);
+    }
+  } finally {
+    await store.close();
+  }
+  return Number(process.hrtime.bigint() - started) / 1e9;
+}
+
+export interface ExportRun {
+  seconds: number;
+  peakRssBytes: number;
+  code: number | null;
+  /** CRLF-terminated lines on stdout, and its size. */
+  lines: number;
+  bytes: number;
+}
+
+/** `export` with the built CLI, DATA_DIR or DATABASE_URL in `env`; wall time from spawn to exit. */
+export function runExport(env: NodeJS.ProcessEnv): Promise<ExportRun> {
+  const started = process.hrtime.bigint();
+  const child = spawn(process.execPath, ['--require', path.join(__dirname, 'peak-rss.cjs'), 'dist/server/waitlist.js', 'export'], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let lines = 0;
+  let bytes = 0;
+  let previousByte = -1; // a CRLF may be split between two chunks
+  child.stdout!.on('data', (chunk: Buffer) => {
+    bytes += chunk.length;
+    for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) {
+      if ((i === 0 ? previousByte : chunk[i - 1]) === 13) lines++;
+    }
+    previousByte = chunk[chunk.length - 1];
+  });
+  let peakRssBytes = 0;
+  readline.createInterface({ input: child.stderr! }).on('line', (line) => {
+    const peak = /^peak-rss-kib (\d+)$/.exec(line);
+    if (peak) peakRssBytes = Number(peak[1]) * 1024;
+    else process.stderr.write(`${line}\n`);
+  });
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ seconds: Number(process.hrtime.bigint() - started) / 1e9, peakRssBytes, code, lines, bytes }));
+  });
+}

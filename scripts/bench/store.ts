@@ -1,0 +1,218 @@
+// npm run bench:store: the two stores on this machine, through the built production server.
+//   1. Signups through the HTTP API (store-signups.ts): POST /api/subscriptions with new addresses,
+//      50 connections, BENCH_STORE_SECONDS (default 10) after a 2 s warm-up, against
+//        a. SQLite: one site with its own DATA_DIR;
+//        b. PostgreSQL, 1 replica: DATABASE_URL to a fresh database;
+//        c. PostgreSQL, 3 replicas on one fresh database, the connections dealt round-robin;
+//      accepted signups/s (2xx / seconds), the slowest whole second, p50/p99, errors, non-2xx,
+//      and lost: addresses answered 2xx that the store does not hold afterwards.
+//   2. Export (store-export.ts): BENCH_STORE_EXPORT_ROWS signups (default 1 000 000) seeded
+//      straight into a fresh store of each kind, then `node dist/server/waitlist.js export` as an
+//      operator runs it: wall time, the CLI's peak RSS, and a line count of rows + 1.
+// PostgreSQL is a server of the bench's own in a temp folder (test/support/postgres.ts), started
+// like the tests' with fsync and synchronous_commit off, while the SQLite store fsyncs every commit
+// (WAL, synchronous=FULL); the line "Stores:" says so beside the figures. That flatters PostgreSQL
+// little at 50 connections, as commits are grouped: a durable server (both on) took 3 400-3 900
+// signups/s from 3 replicas here, within this bench's spread. Every site, PostgreSQL and the load
+// generator share the machine's cores ("Machine:"), and "other cores" shows what other programs
+// took from them during each window.
+// Targets (the issue that asked for this bench): PostgreSQL with 3 replicas ≥ 1 000 signups/s
+// with 0 lost; export peak RSS < 150 MiB for both stores. The process exits non-zero on a miss,
+// and also on any error, non-2xx, lost signup, failed export or wrong line count in any case.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { openStore } from '../../server/store';
+import { openPostgresStore } from '../../server/store/postgres';
+import { query, startPostgres } from '../../test/support/postgres';
+import { ROOT, startSiteProcess } from '../site-process';
+import { cpuSeconds } from './cpu';
+import { postgresCpuSeconds } from './postgres-cpu';
+import { EXPORT_ROWS, runExport, seedPostgres, seedSqlite, type ExportRun } from './store-export';
+import { CONNECTIONS, measureSignups, SECONDS, WARMUP_SECONDS, type SignupCase, type SignupResult } from './store-signups';
+
+const TARGET = { replicatedSignupsPerSecond: 1_000, exportPeakRssBytes: 150 * 2 ** 20 };
+/** Cores busy with other programs during a window above which its figures are flagged. */
+const OTHER_CORES_WARNING = 0.1;
+
+const SITE_ENV: NodeJS.ProcessEnv = {
+  BACKEND_URL: '', // empty is unset: the site answers the API from its own store
+  DATABASE_URL: '', // SQLite unless a case names a database
+  SMTP_URL: '',
+  SIGNUP_RATE_LIMIT: '0', // one load generator stands for thousands of visitors
+  // The default, set so a shell's LOG_LEVEL cannot change it: the access-log line and the
+  // "signup stored" line of every request are part of what a signup costs in production.
+  LOG_LEVEL: 'info',
+};
+
+/** Run newest first when the bench ends, whether it passed, failed or was interrupted. */
+const cleanups: (() => unknown)[] = [];
+async function cleanUp(): Promise<void> {
+  for (let cleanup = cleanups.pop(); cleanup; cleanup = cleanups.pop()) {
+    try {
+      await cleanup();
+    } catch (err) {
+      console.error(err);
+    }
+  }
+}
+
+/** `count` sites on the same settings, stopped (their DATA_DIR and log removed) once `work` is done. */
+async function withSites<T>(count: number, env: NodeJS.ProcessEnv, work: (sites: Awaited<ReturnType<typeof startSiteProcess>>[]) => Promise<T>): Promise<T> {
+  const sites: Awaited<ReturnType<typeof startSiteProcess>>[] = [];
+  try {
+    for (let i = 0; i < count; i++) {
+      const site = await startSiteProcess({ ...SITE_ENV, ...env });
+      cleanups.push(site.stop); // stopping twice is harmless
+      sites.push(site);
+    }
+    return await work(sites);
+  } finally {
+    await Promise.all(sites.map((site) => site.stop()));
+  }
+}
+
+const sitesCpu = (sites: { child: { pid?: number } }[]) => () =>
+  sites.reduce<number | undefined>((sum, site) => {
+    const seconds = cpuSeconds(site.child.pid);
+    return sum === undefined || seconds === undefined ? undefined : sum + seconds;
+  }, 0);
+
+async function sqliteEmails(dataDir: string): Promise<string[]> {
+  const store = openStore({ dataDir });
+  try {
+    return (await store.signups.list()).map((row) => row.email);
+  } finally {
+    await store.close();
+  }
+}
+
+async function postgresEmails(databaseUrl: string): Promise<string[]> {
+  const store = await openPostgresStore({ databaseUrl, timeoutMs: 60_000 });
+  try {
+    return (await store.signups.list()).map((row) => row.email);
+  } finally {
+    await store.close();
+  }
+}
+
+const mib = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
+const pass = (ok: boolean) => (ok ? 'PASS' : 'MISS');
+
+async function main(): Promise<void> {
+  const pg = await startPostgres();
+  cleanups.push(() => pg.close());
+  const [settings] = await query<{ version: string; fsync: string; sync: string }>(
+    pg.url,
+    `SELECT current_setting('server_version') AS version, current_setting('fsync') AS fsync, current_setting('synchronous_commit') AS sync`,
+  );
+  const pgCpu = () => postgresCpuSeconds(pg.dataDir);
+
+  const signups: SignupResult[] = [];
+  const measure = (sites: Parameters<Parameters<typeof withSites>[2]>[0], rest: Pick<SignupCase, 'name' | 'storedEmails'>, watchPostgres: boolean) =>
+    measureSignups({ ...rest, urls: sites.map((site) => site.url), cpu: { sites: sitesCpu(sites), ...(watchPostgres ? { postgres: pgCpu } : {}) } });
+
+  signups.push(await withSites(1, {}, (sites) => measure(sites, { name: 'SQLite, 1 instance', storedEmails: () => sqliteEmails(sites[0].dataDir) }, false)));
+  for (const replicas of [1, 3]) {
+    const databaseUrl = await pg.createDatabase();
+    const name = `PostgreSQL, ${replicas} replica${replicas > 1 ? 's' : ''}`;
+    signups.push(await withSites(replicas, { DATABASE_URL: databaseUrl }, (sites) => measure(sites, { name, storedEmails: () => postgresEmails(databaseUrl) }, true)));
+  }
+
+  const exportDir = fs.mkdtempSync(path.join(os.tmpdir(), 'orgnote-bench-export-'));
+  cleanups.push(() => fs.rmSync(exportDir, { recursive: true, force: true }));
+  const sqliteSeedSeconds = await seedSqlite(exportDir, EXPORT_ROWS);
+  const sqliteExport = await runExport({ DATA_DIR: exportDir, DATABASE_URL: '' });
+  fs.rmSync(exportDir, { recursive: true, force: true }); // a million rows take a few hundred MB
+  const exportUrl = await pg.createDatabase();
+  const postgresSeedSeconds = await seedPostgres(exportUrl, EXPORT_ROWS);
+  const postgresExport = await runExport({ DATABASE_URL: exportUrl });
+  const exports: [string, number, ExportRun][] = [
+    ['SQLite', sqliteSeedSeconds, sqliteExport],
+    ['PostgreSQL', postgresSeedSeconds, postgresExport],
+  ];
+
+  const cpu = os.cpus()[0]?.model.trim() ?? 'unknown CPU';
+  console.log(`\nMachine: ${os.cpus().length} vCPU × ${cpu}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}; every site, PostgreSQL and the load generator share these cores`);
+  console.log(`Stores: SQLite WAL with synchronous=FULL (an fsync per commit); PostgreSQL ${settings.version} on 127.0.0.1 with fsync=${settings.fsync}, synchronous_commit=${settings.sync} (the tests' server), pool of 10 per replica`);
+  console.log(`Signups: autocannon, ${CONNECTIONS} connections, ${WARMUP_SECONDS} s warm-up then ${SECONDS} s per case; multipart POST /api/subscriptions, a new address each; LOG_LEVEL=info\n`);
+  console.table(
+    signups.map((r) => ({
+      case: r.name,
+      'signups/s': r.perSecond,
+      'slowest 1 s': r.slowestSecond,
+      'p50 ms': r.p50,
+      'p99 ms': r.p99,
+      errors: r.errors,
+      non2xx: r.non2xx,
+      'accepted (all)': r.acceptedAddresses,
+      lost: r.lost,
+      'CPU µs/signup': Object.entries(r.cpuMicros).map(([part, micros]) => `${part} ${micros}`).join(', '),
+      'other cores': r.otherCores === undefined ? '?' : r.otherCores.toFixed(2),
+    })),
+  );
+  // A figure taken while another program held a core understates the store: say so rather than
+  // let it pass for this machine's.
+  for (const r of signups) {
+    if ((r.otherCores ?? 0) >= OTHER_CORES_WARNING) console.log(`warning: ${r.name}: other programs kept ${r.otherCores!.toFixed(2)} of ${os.cpus().length} cores busy during the window; run again on a quiet machine`);
+  }
+  console.log(`Export: ${EXPORT_ROWS} signups seeded straight into a fresh store, then node --require scripts/bench/peak-rss.cjs dist/server/waitlist.js export, stdout counted\n`);
+  console.table(
+    exports.map(([store, seedSeconds, run]) => ({
+      store,
+      'seed s': Number(seedSeconds.toFixed(1)),
+      'export s': Number(run.seconds.toFixed(2)),
+      'rows/s': Math.round(EXPORT_ROWS / run.seconds),
+      'MB out': Number((run.bytes / 1e6).toFixed(1)),
+      lines: run.lines,
+      'peak RSS MiB': Number(mib(run.peakRssBytes)),
+      exit: run.code,
+    })),
+  );
+
+  const replicated = signups[2];
+  const replicatedOk = replicated.perSecond >= TARGET.replicatedSignupsPerSecond && replicated.lost === 0;
+  const rssOk = (run: ExportRun) => run.peakRssBytes > 0 && run.peakRssBytes < TARGET.exportPeakRssBytes;
+  console.log(
+    `PostgreSQL ×3: ${replicated.perSecond} signups/s (slowest second ${replicated.slowestSecond}), ${replicated.lost} lost  (target ≥ ${TARGET.replicatedSignupsPerSecond}/s, 0 lost) ${pass(replicatedOk)}`,
+  );
+  for (const [store, , run] of exports) {
+    console.log(`export peak RSS, ${store}: ${mib(run.peakRssBytes)} MiB  (target < ${mib(TARGET.exportPeakRssBytes)} MiB) ${pass(rssOk(run))}`);
+  }
+  const faults = [
+    ...signups.flatMap((r) =>
+      r.errors || r.non2xx || r.lost || r.repeats ? [`${r.name}: ${r.errors} errors, ${r.non2xx} non-2xx ${JSON.stringify(r.statuses)}, ${r.lost} lost, ${r.repeats} addresses answered twice`] : [],
+    ),
+    ...exports.flatMap(([store, , run]) => (run.code !== 0 || run.lines !== EXPORT_ROWS + 1 ? [`export from ${store}: exit code ${run.code}, ${run.lines} lines (expected ${EXPORT_ROWS + 1})`] : [])),
+  ];
+  for (const fault of faults) console.log(`fault: ${fault}`);
+
+  const passed = replicatedOk && exports.every(([, , run]) => rssOk(run)) && faults.length === 0;
+  const report = {
+    machine: { cpus: os.cpus().length, cpu, memoryBytes: os.totalmem(), node: process.version },
+    postgres: settings,
+    signups: { seconds: SECONDS, warmupSeconds: WARMUP_SECONDS, connections: CONNECTIONS, logLevel: SITE_ENV.LOG_LEVEL, results: signups },
+    export: { rows: EXPORT_ROWS, results: exports.map(([store, seedSeconds, run]) => ({ store, seedSeconds, ...run })) },
+    targets: TARGET,
+    faults,
+    passed,
+  };
+  fs.mkdirSync(path.join(ROOT, 'test-artifacts'), { recursive: true });
+  fs.writeFileSync(path.join(ROOT, 'test-artifacts/bench-store.json'), `${JSON.stringify(report, null, 2)}\n`);
+  process.exitCode = passed ? 0 : 1;
+}
+
+// Ctrl-C: stop the sites and PostgreSQL and remove the folders before going.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    console.error(`\n${signal}: cleaning up`);
+    void cleanUp().finally(() => process.exit(130));
+  });
+}
+
+main()
+  .catch((err) => {
+    console.error(err);
+    process.exitCode = 1;
+  })
+  .finally(cleanUp);
