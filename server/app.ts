@@ -44,6 +44,7 @@ interface AppDeps {
 export function createApp(config: Config, deps: AppDeps = {}) {
   const logger = deps.logger ?? createLogger(config);
   const assets = deps.assets ?? loadPageAssets();
+  if (!deps.store && config.databaseUrl) throw new Error('createApp: with DATABASE_URL, open the store first (openConfiguredStore) and pass it');
   const store = deps.store ?? openStore(config);
   const metrics = deps.metrics ?? NO_METRICS;
   const trust = compileTrust(config.trustProxy);

@@ -200,12 +200,13 @@ function defaultMailFrom(siteUrl: string | undefined): string {
   return `OrgNote <no-reply@${host}>`;
 }
 
-/** A URL fit for logs and messages: the password (and user) of SMTP_URL or DATABASE_URL left out. */
+/**
+ * A URL fit for logs and messages: scheme, host, port and path only. The user and password go, and
+ * the query too (pg reads ?password= and ?sslkey= there).
+ */
 export function withoutCredentials(url: string): string {
   const parsed = new URL(url);
-  parsed.username = '';
-  parsed.password = '';
-  return parsed.toString().replace(/\/$/, '');
+  return `${parsed.protocol}//${parsed.host}${parsed.pathname === '/' ? '' : parsed.pathname}`;
 }
 
 /** The whitelisted part of the config that the browser may see. */

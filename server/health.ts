@@ -9,8 +9,10 @@ import type { Outbox, Store } from './store/types';
 export function healthCheck(outbox: Pick<Outbox, 'depth'>) {
   return async (_req: Request, res: Response): Promise<void> => {
     res.setHeader('Cache-Control', 'no-store');
-    // Liveness must not depend on the database: a count that fails is reported, not fatal.
-    const outboxDepth = await outbox.depth().catch(() => null);
+    // Liveness must not depend on the database: a count that fails or is slow (PostgreSQL silent)
+    // is reported as null after a moment, never a probe that times out and restarts the process.
+    const late = new Promise<null>((resolve) => setTimeout(resolve, 250, null).unref());
+    const outboxDepth = await Promise.race([outbox.depth().catch(() => null), late]);
     res.json({ status: 'ok', outbox: outboxDepth });
   };
 }

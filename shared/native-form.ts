@@ -4,7 +4,8 @@ import type { FieldErrors, WaitlistFields } from './validation';
 
 export type WaitlistSubmission =
   | { ok: true }
-  | { ok: false; values: WaitlistFields; errors: FieldErrors<keyof WaitlistFields> };
+  /** `status`: 400 unless said (503 when the waitlist cannot take signups right now). */
+  | { ok: false; values: WaitlistFields; errors: FieldErrors<keyof WaitlistFields>; status?: number };
 
 /** What the server hands the route action as its context. */
 export interface ServerActionContext {

@@ -47,7 +47,7 @@ export async function waitlistAction({ context }: ActionFunctionArgs) {
   if (!server?.submitWaitlist) throw new Response(null, { status: 405, statusText: 'Method Not Allowed' });
   const result = await server.submitWaitlist();
   if (result.ok) return redirect(`/?${JOINED_PARAM}`, 303);
-  return data(result, { status: 400 });
+  return data(result, { status: result.status ?? 400 });
 }
 
 export function WaitlistPage() {

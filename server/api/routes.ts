@@ -41,7 +41,9 @@ export function subscriptionInfoParams(rawPath: string): SubscriptionInfoParams 
       return '';
     }
   });
-  return provider && externalId ? { provider, externalId } : undefined;
+  // No control characters: activation never binds such an id, and PostgreSQL refuses NUL outright.
+  const plain = (text: string) => text !== '' && !/[\u0000-\u001f\u007f]/.test(text);
+  return plain(provider) && plain(externalId) ? { provider, externalId } : undefined;
 }
 
 /** Which route a path names, if any; `decodedPath` comes from decodeApiPath (no empty segments). */

@@ -300,6 +300,11 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
   let store: Store | undefined;
   try {
     const config = loadConfig(env);
+    // Help needs no store: it works while the database is down.
+    if (argv.length === 0 || argv.some((arg) => arg === '-h' || arg === '--help' || arg === 'help')) {
+      process.stdout.write(HELP);
+      return 0;
+    }
     // The CLI does not wait for a database that is down: it says so at once.
     store = await openConfiguredStore(config, undefined, 0);
     return await runCommand({ store, config }, argv, { out: writeOut });

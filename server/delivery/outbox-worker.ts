@@ -23,33 +23,40 @@ interface OutboxWorkerOptions {
 const BATCH = 20;
 
 export function startOutboxWorker({ outbox, backendUrl, timeoutMs, logger, pollMs = 1000, metrics = NO_METRICS }: OutboxWorkerOptions) {
-  /** True when the backend took the item (or refused it for good with a 4xx). */
+  /**
+   * True when the backend took the item (or refused it for good with a 4xx). If the store cannot
+   * record the outcome (the database away), the item stays claimed and comes back when its lease
+   * ends: delivered again at worst, with the same Idempotency-Key, never lost.
+   */
   async function deliver(item: OutboxItem): Promise<boolean> {
+    let status: number;
     try {
-      const answer = await postSignup(backendUrl, item.request, timeoutMs);
-      if (answer.status >= 500) {
-        metrics.delivery('outbox', 'retry');
-        await outbox.failed(item, `status ${answer.status}`);
-        return false;
-      }
-      await outbox.delivered(item.id);
-      // A 4xx leaves the outbox too, refused: a failure no retry will mend.
-      metrics.delivery('outbox', answer.status >= 400 ? 'failed' : 'delivered');
-      const level = answer.status >= 400 ? 'warn' : 'info';
-      logger[level]({ outboxId: item.id, status: answer.status, attempts: item.attempts + 1 }, 'outbox item delivered');
-      return true;
+      status = (await postSignup(backendUrl, item.request, timeoutMs)).status;
     } catch (err) {
       metrics.delivery('outbox', 'retry');
       await outbox.failed(item, (err as Error).message);
       return false;
     }
+    if (status >= 500) {
+      metrics.delivery('outbox', 'retry');
+      await outbox.failed(item, `status ${status}`);
+      return false;
+    }
+    await outbox.delivered(item.id);
+    // A 4xx leaves the outbox too, refused: a failure no retry will mend.
+    metrics.delivery('outbox', status >= 400 ? 'failed' : 'delivered');
+    logger[status >= 400 ? 'warn' : 'info']({ outboxId: item.id, status, attempts: item.attempts + 1 }, 'outbox item delivered');
+    return true;
   }
 
   async function runRound(): Promise<boolean> {
     try {
       const items = await outbox.claim(BATCH);
-      const results = await Promise.all(items.map(deliver));
-      return items.length === BATCH && results.every(Boolean);
+      // Every send settles before the round ends, so stop() waits for all of them.
+      const results = await Promise.allSettled(items.map(deliver));
+      const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+      if (failure) logger.error({ err: failure.reason }, 'outbox round: the store could not record an outcome');
+      return items.length === BATCH && results.every((r) => r.status === 'fulfilled' && r.value);
     } catch (err) {
       // The store itself failed (PostgreSQL away): claimed items come back when their lease ends.
       logger.error({ err }, 'outbox round failed');

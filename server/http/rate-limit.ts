@@ -10,6 +10,7 @@ import type { Logger } from '../logger';
 import { loggedPath } from './access-log';
 import type { Middleware } from './body';
 import { HttpError } from './errors';
+import { createMemoryRateCounter } from '../store/memory-rate';
 import type { RateCounter } from '../store/types';
 import { contextOf } from './front-door';
 
@@ -17,12 +18,39 @@ const RATE_LIMIT_WINDOW_MS = 60_000;
 
 const RATE_LIMITED = 'Too many submissions; please try again in a minute';
 
-/** express-rate-limit's store interface over the store's counters. */
-function countersIn(counter: RateCounter): LimiterStore {
+/** How long a count may take before this replica counts alone: a small share of a request's time. */
+const COUNT_BUDGET_MS = 500;
+
+/**
+ * express-rate-limit's store interface over the store's counters. When they cannot be reached in
+ * time (the database away or silent), this replica counts in memory instead: a limit per replica
+ * is better than none, and the request does not wait out the database's timeout here as well.
+ */
+function countersIn(counter: RateCounter, logger: Logger): LimiterStore {
+  const local = createMemoryRateCounter();
+  let counting: 'shared' | 'local' = 'shared';
+  const switchTo = (to: typeof counting) => {
+    if (counting === to) return;
+    counting = to;
+    logger.warn({ counting: to }, to === 'local' ? 'rate limit counts per replica: the store did not answer' : 'rate limit counts in the store again');
+  };
   return {
     async increment(key) {
-      const { count, resetAt } = await counter.hit(key, RATE_LIMIT_WINDOW_MS);
-      return { totalHits: count, resetTime: new Date(resetAt) };
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error('the rate counters did not answer in time')), COUNT_BUDGET_MS);
+      });
+      let hit: { count: number; resetAt: number };
+      try {
+        hit = await Promise.race([counter.hit(key, RATE_LIMIT_WINDOW_MS), late]);
+        switchTo('shared');
+      } catch {
+        switchTo('local');
+        hit = await local.hit(key, RATE_LIMIT_WINDOW_MS);
+      } finally {
+        clearTimeout(timer);
+      }
+      return { totalHits: hit.count, resetTime: new Date(hit.resetAt) };
     },
     // A refused request is not given back, and the operator has no use for resetting one client.
     async decrement() {},
@@ -33,10 +61,7 @@ function countersIn(counter: RateCounter): LimiterStore {
 export function signupRateLimit(config: Pick<Config, 'signupRateLimit'>, logger: Logger, counter: RateCounter): Middleware {
   if (config.signupRateLimit === 0) return (_req, _res, next) => next();
   const limiter = rateLimit({
-    store: countersIn(counter),
-    // Counters unreachable (the database away): let the request through; storing the signup
-    // then fails the same way and answers 503, rather than the limit turning into an outage.
-    passOnStoreError: true,
+    store: countersIn(counter, logger),
     windowMs: RATE_LIMIT_WINDOW_MS,
     limit: config.signupRateLimit,
     standardHeaders: 'draft-7',

@@ -28,9 +28,13 @@ export function startMailWorker({ queue, mailer, logger, pollMs = 1000, metrics 
   async function runRound(): Promise<boolean> {
     try {
       const claimed = await queue.claim(BATCH);
-      const results = await Promise.all(claimed.map((item) => sendClaimed(queue, mailer, item, logger)));
+      // Every send settles before the round ends, so stop() waits for all of them; a message whose
+      // outcome the store could not record stays claimed and comes back after its lease.
+      const settled = await Promise.allSettled(claimed.map((item) => sendClaimed(queue, mailer, item, logger)));
+      const results = settled.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+      if (results.length < settled.length) logger.error('mail round: the store could not record an outcome');
       for (const { outcome } of results) metrics.delivery('mail', MAIL_RESULT[outcome]);
-      return claimed.length === BATCH && !results.some((sent) => sent.serverUnavailable);
+      return claimed.length === BATCH && results.length === settled.length && !results.some((sent) => sent.serverUnavailable);
     } catch (err) {
       logger.error({ err }, 'mail round failed');
       return false;

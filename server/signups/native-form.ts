@@ -47,6 +47,14 @@ export function nativeForm(submitSignup: SubmitSignup, logger: Logger) {
           try {
             return await submitWaitlist(req);
           } catch (err) {
+            // The store cannot take it now (the database away, a full queue): the form again, with
+            // what was typed and the reason, so the visitor can simply send it again shortly.
+            if ((err as { unavailable?: boolean }).unavailable === true) {
+              logger.warn({ reason: (err as Error).name }, 'store unavailable');
+              const fields = fieldsByRequest.get(req) ?? {};
+              const values = { email: asText(fields.email).trim(), description: asText(fields.description) };
+              return { ok: false, values, errors: { email: (err as Error).message }, status: 503 };
+            }
             // The error page shows a status, never our internals (they would reach the hydration data).
             logger.error({ err }, 'native waitlist signup failed');
             throw new Response(null, { status: 503, statusText: 'Service Unavailable' });

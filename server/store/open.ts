@@ -25,9 +25,16 @@ export async function openConfiguredStore(config: StoreSettings, logger?: Logger
     try {
       return await openPostgresStore({ databaseUrl: config.databaseUrl, timeoutMs: config.backendTimeoutMs, limits });
     } catch (err) {
-      if (!(err instanceof StoreUnavailableError)) throw err;
+      if (!(err instanceof StoreUnavailableError)) {
+        // A wrong password, a missing database, a refused TLS setup, a schema too new: say where.
+        const code = (err as { code?: string }).code;
+        throw new DatabaseUnreachableError(`PostgreSQL at ${where} (DATABASE_URL): ${(err as Error).message}${code ? ` (${code})` : ''}`);
+      }
       if (Date.now() >= deadline) {
-        throw new DatabaseUnreachableError(`PostgreSQL at ${where} (DATABASE_URL) did not answer within ${waitSeconds} s; is it running and reachable?`);
+        const cause = (err.cause as Error | undefined)?.message;
+        throw new DatabaseUnreachableError(
+          `PostgreSQL at ${where} (DATABASE_URL) did not answer within ${waitSeconds} s${cause ? ` (${cause})` : ''}; is it running and reachable?`,
+        );
       }
       logger?.warn({ database: where, attempt }, 'waiting for PostgreSQL');
       // Never past the deadline: the operator's DATABASE_CONNECT_SECONDS is what they get.

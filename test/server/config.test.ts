@@ -70,6 +70,8 @@ describe('configuration', () => {
       metricsHost: '0.0.0.0',
     });
     expect(withoutCredentials('postgres://site:p%40ss@db.internal:5432/orgnote')).toBe('postgres://db.internal:5432/orgnote');
+    // pg also reads a password from the query string: it never reaches a log either.
+    expect(withoutCredentials('postgres://site@db.internal/orgnote?password=qs3cret&sslmode=require')).toBe('postgres://db.internal/orgnote');
   });
 
   it('prints an SMTP URL without its credentials', () => {

@@ -17,7 +17,9 @@ const NETWORK_ERRORS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIP
 // SQLSTATEs (https://www.postgresql.org/docs/current/errcodes-appendix.html) that mean "not now":
 // admin_shutdown, crash_shutdown, cannot_connect_now, query_canceled (statement_timeout),
 // lock_not_available, serialization_failure, deadlock_detected.
-const TRANSIENT_STATES = new Set(['57P01', '57P02', '57P03', '57014', '55P03', '40001', '40P01']);
+// Also 25006 (read-only: a replica promoted mid-failover answers writes so) and 57P04 (the
+// database was dropped or is being recreated): the operator's problem, not the visitor's.
+const TRANSIENT_STATES = new Set(['57P01', '57P02', '57P03', '57P04', '57014', '55P03', '40001', '40P01', '25006']);
 // Class 08 connection exceptions; class 53 insufficient resources (too many connections, disk full).
 const TRANSIENT_CLASSES = new Set(['08', '53']);
 // What pg and pg-pool throw themselves, with no code: a dropped connection, the client-side

@@ -4,7 +4,7 @@
 // LOCKED and a lease), rate counters every replica shares, and StoreUnavailableError (503 with
 // Retry-After) instead of a hang or a 500 while the database is away (connection.ts).
 import type pg from 'pg';
-import { DEFAULT_QUEUE_LIMITS } from '../index';
+import { queueLimits } from '../limits';
 import type { QueueLimits, Store } from '../types';
 import { asStoreError, connectPool } from './connection';
 import { createErasure } from './erasure';
@@ -41,7 +41,7 @@ export interface PostgresStoreOptions {
  */
 export async function openPostgresStore(options: PostgresStoreOptions): Promise<PostgresStore> {
   const { databaseUrl, timeoutMs, now = Date.now, poolSize } = options;
-  const limits: QueueLimits = { ...DEFAULT_QUEUE_LIMITS, ...Object.fromEntries(Object.entries(options.limits ?? {}).filter(([, v]) => v !== undefined)) };
+  const limits = queueLimits(options.limits);
   const db = connectPool(databaseUrl, timeoutMs, poolSize);
   try {
     await migrate(db.pool);
@@ -62,7 +62,9 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     async ping() {
       const { rows } = await db.query<{ version: number | null }>('SELECT max(version) AS version FROM schema_migrations');
       const version = rows[0].version ?? 0;
-      if (version !== LATEST_VERSION) throw new Error(`schema version ${version}, expected ${LATEST_VERSION}`);
+      // Older than this release: not ready. Newer (a replica of the next release migrated first,
+      // during a rolling upgrade): still ready; migrations only add to the schema.
+      if (version < LATEST_VERSION) throw new Error(`schema version ${version}, expected ${LATEST_VERSION}`);
     },
     async close() {
       await db.pool.end();

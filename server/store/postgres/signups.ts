@@ -44,8 +44,12 @@ export function createSignups(db: Connection, now: () => Date): Signups {
     // A cursor on a connection of its own, read a batch at a time as the consumer asks for rows
     // (an export of a million signups holds one batch). The finally block runs when the consumer
     // stops early too (break, or an error in a pipeline), so the connection always goes back.
+    // The server's statement_timeout would count from the first batch to the last and cancel a
+    // long export (a slow pipe, millions of rows): it is lifted on this connection for the
+    // cursor, while each batch still has to arrive within the timeout (inTime).
     async *stream(since = '') {
       const client = await db.connect();
+      await inTime(client.query('SET statement_timeout = 0'));
       const cursor = client.query(new Cursor<SignupRow>(LIST, [sinceInstant(since)], { types }));
       let broken = false;
       try {
@@ -62,6 +66,7 @@ export function createSignups(db: Connection, now: () => Date): Signups {
         }
       } finally {
         if (!broken) await inTime(cursor.close()).catch(() => (broken = true));
+        if (!broken) await inTime(client.query('RESET statement_timeout')).catch(() => (broken = true));
         client.release(broken);
       }
     },

@@ -209,6 +209,15 @@ describe('GET /api/subscription-info: the path parameters', () => {
     expect(JSON.stringify(res.body)).not.toContain(EMAIL);
   });
 
+  it.each([['a NUL', 'zoe%004242'], ['a line break', 'zoe%0A4242']])('refuses an id with %s with a 4xx, on every engine alike', async (_case, id) => {
+    const { app, store } = site();
+    await bindAccount(app, store, EMAIL, 'github', 'zoe-4242');
+    const res = await raw(app, info('github', id), withToken);
+    expect(res.status).toBeGreaterThanOrEqual(400);
+    expect(res.status).toBeLessThan(500);
+    expect(res.body).toEqual({ error: expect.any(String) });
+  });
+
   // The id is decoded exactly once: decoding again (as the guard of relayed paths does) would turn
   // an id with '%41' in it into the id 'A' and answer about another account.
   it('decodes the id once: an id containing "%41" is not confused with the id "A"', async () => {
