@@ -6,7 +6,7 @@ import { loadConfig, type Config } from '../config';
 import { createMailer, emlFile, emlTemporaryFile } from '../mail/transport';
 import type { SqliteStore, Store } from '../store';
 import { openConfiguredStore } from '../store/open';
-import { csvLine, toCsv } from './csv';
+import { csvLine } from './csv';
 import { dryRun, inviteAll, OUTCOME_LABELS, type InviteOutcome } from './invite';
 
 export const HELP = `Usage: npm run waitlist -- <command> [options]

@@ -26,6 +26,37 @@ interface Row {
   attempts: number;
 }
 
+/** What `mail` lists, read the same way from either engine: no body, no key. */
+export const PENDING_MAIL_SQL = `SELECT mail.id, signups.email AS "to", state, attempts, next_attempt_at, last_error, mail.created_at
+  FROM mail LEFT JOIN signups USING (email_key) WHERE state != 'sent' ORDER BY mail.id`;
+
+export interface PendingMailRow {
+  id: number;
+  to: string | null;
+  state: MailState;
+  attempts: number;
+  next_attempt_at: number;
+  last_error: string | null;
+  created_at: string;
+}
+
+export const toMailSummary = (row: PendingMailRow): MailSummary => ({
+  id: row.id,
+  to: row.to ?? '',
+  state: row.state,
+  attempts: row.attempts,
+  nextAttemptAt: row.next_attempt_at,
+  lastError: row.last_error,
+  createdAt: row.created_at,
+});
+
+/** Every state counted, zeros included, from rows of `SELECT state, COUNT(*) AS n … GROUP BY state`. */
+export function mailCounts(rows: { state: MailState; n: number }[]): Record<MailState, number> {
+  const counts: Record<MailState, number> = { queued: 0, sent: 0, failed: 0, dead: 0 };
+  for (const row of rows) counts[row.state] = Number(row.n);
+  return counts;
+}
+
 export const toQueuedMail = (row: Row): QueuedMail => ({ id: row.id, message: JSON.parse(row.message!) as OutgoingMail, attempts: row.attempts });
 
 /** The SQLite queue, plus the synchronous enqueue the invitation's transaction calls. */
@@ -65,10 +96,7 @@ export function createMailQueue(db: Db, limits: Pick<QueueLimits, 'mailMaxItems'
   );
   const releaseClaim = db.prepare("UPDATE mail SET next_attempt_at = ?, lease_until = 0 WHERE id = ? AND state = 'queued'");
   const requeue = db.prepare("UPDATE mail SET state = 'queued', next_attempt_at = ?, lease_until = 0, created_at = ? WHERE id = ? AND state = 'dead'");
-  const pending = db.prepare(
-    `SELECT mail.id, signups.email AS "to", state, attempts, next_attempt_at, last_error, mail.created_at
-     FROM mail LEFT JOIN signups USING (email_key) WHERE state != 'sent' ORDER BY mail.id`,
-  );
+  const pending = db.prepare(PENDING_MAIL_SQL);
   const countByState = db.prepare('SELECT state, COUNT(*) AS n FROM mail GROUP BY state');
   const iso = () => new Date(now()).toISOString();
 
@@ -105,23 +133,11 @@ export function createMailQueue(db: Db, limits: Pick<QueueLimits, 'mailMaxItems'
     },
 
     async pending() {
-      return (pending.all() as Record<string, never>[]).map(
-        (row): MailSummary => ({
-          id: row.id,
-          to: row.to ?? '',
-          state: row.state,
-          attempts: row.attempts,
-          nextAttemptAt: row.next_attempt_at,
-          lastError: row.last_error,
-          createdAt: row.created_at,
-        }),
-      );
+      return (pending.all() as PendingMailRow[]).map(toMailSummary);
     },
 
     async counts() {
-      const counts: Record<MailState, number> = { queued: 0, sent: 0, failed: 0, dead: 0 };
-      for (const row of countByState.all() as { state: MailState; n: number }[]) counts[row.state] = row.n;
-      return counts;
+      return mailCounts(countByState.all() as { state: MailState; n: number }[]);
     },
 
     async requeue(id) {

@@ -20,7 +20,8 @@ export function newActivationKey(): string {
   return randomBytes(24).toString('base64url');
 }
 
-interface SubscriptionRow {
+/** What both engines read of a signup to invite or activate it. */
+export interface SubscriptionRow {
   email: string;
   email_key: string;
   invited_at: string | null;

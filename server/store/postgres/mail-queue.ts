@@ -4,8 +4,8 @@
 // Several replicas send from it: a claim skips rows another replica's claim has locked (SKIP
 // LOCKED), so each message goes to one sender, and one whose sender died is claimed again once
 // its lease runs out.
-import { mailBackoffMs, MAIL_LEASE_MS, toQueuedMail } from '../mail-queue';
-import { QueueFullError, type MailQueue, type MailState, type MailSummary, type OutgoingMail, type QueuedMail, type QueueLimits } from '../types';
+import { mailBackoffMs, mailCounts, MAIL_LEASE_MS, PENDING_MAIL_SQL, toMailSummary, toQueuedMail, type PendingMailRow } from '../mail-queue';
+import { QueueFullError, type MailQueue, type MailState, type OutgoingMail, type QueuedMail, type QueueLimits } from '../types';
 import type { Connection, Query } from './connection';
 
 /**
@@ -79,28 +79,11 @@ export function createMailQueue(db: Connection, limits: Pick<QueueLimits, 'mailM
     },
 
     async pending() {
-      const { rows } = await db.query<{ id: number; to: string | null; state: MailState; attempts: number; next_attempt_at: number; last_error: string | null; created_at: string }>(
-        `SELECT mail.id, signups.email AS "to", state, attempts, next_attempt_at, last_error, mail.created_at
-         FROM mail LEFT JOIN signups USING (email_key) WHERE state != 'sent' ORDER BY mail.id`,
-      );
-      return rows.map(
-        (row): MailSummary => ({
-          id: row.id,
-          to: row.to ?? '',
-          state: row.state,
-          attempts: row.attempts,
-          nextAttemptAt: row.next_attempt_at,
-          lastError: row.last_error,
-          createdAt: row.created_at,
-        }),
-      );
+      return (await db.query<PendingMailRow>(PENDING_MAIL_SQL)).rows.map(toMailSummary);
     },
 
     async counts() {
-      const counts: Record<MailState, number> = { queued: 0, sent: 0, failed: 0, dead: 0 };
-      const { rows } = await db.query<{ state: MailState; n: number }>('SELECT state, COUNT(*) AS n FROM mail GROUP BY state');
-      for (const row of rows) counts[row.state] = row.n;
-      return counts;
+      return mailCounts((await db.query<{ state: MailState; n: number }>('SELECT state, COUNT(*) AS n FROM mail GROUP BY state')).rows);
     },
 
     async requeue(id) {

@@ -3,19 +3,10 @@
 // transaction, one subscription per account. Every transaction first locks the signup's row, so
 // an invitation, an activation and an erasure of one address on different replicas take turns.
 import { emailKey } from '../../../shared/signup';
-import { hashKey, newActivationKey, UnknownEmailError } from '../subscriptions';
+import { hashKey, newActivationKey, UnknownEmailError, type SubscriptionRow } from '../subscriptions';
 import type { Account, Activation, Invitation, OutgoingMail, QueueLimits, SignupState, Subscriptions } from '../types';
 import type { Connection, Query } from './connection';
 import { enqueueMail } from './mail-queue';
-
-interface SubscriptionRow {
-  email: string;
-  email_key: string;
-  invited_at: string | null;
-  activated_at: string | null;
-  external_provider: string | null;
-  external_id: string | null;
-}
 
 const SIGNUP = 'SELECT email, email_key, invited_at, activated_at, external_provider, external_id FROM signups WHERE email_key = $1';
 
