@@ -285,8 +285,8 @@ export async function runCommand(context: CliContext, argv: string[], io: CliIo)
     case 'backup': {
       const file = rest[0];
       if (!file) throw new UsageError('backup needs a destination file');
-      if (!('db' in store)) throw new CommandError('backup copies the SQLite file; with DATABASE_URL, back up PostgreSQL with pg_dump (README, "Backups").');
-      await store.db.backup(file);
+      if (!store.backup) throw new CommandError('backup copies the SQLite file; with DATABASE_URL, back up PostgreSQL with pg_dump (README, "Backups").');
+      await store.backup(file);
       io.out(`Backed up ${await signups.count()} signup(s) to ${file}\n`);
       return 0;
     }

@@ -40,6 +40,9 @@ export function openStore(config: StoreConfig, now: () => number = Date.now): Sq
     mail,
     rate: createMemoryRateCounter(now),
     erase,
+    async backup(file) {
+      await db.backup(file);
+    },
     async ping() {
       const version = db.pragma('user_version', { simple: true }) as number;
       if (version < SCHEMA_VERSION) throw new Error(`schema version ${version}, expected ${SCHEMA_VERSION}`);

@@ -179,6 +179,11 @@ export interface Store {
   rate: RateCounter;
   /** Deletes everything kept about an address (waitlist remove). */
   erase(email: string): Promise<Erased>;
+  /**
+   * A consistent copy of the whole store in one file, safe while the site runs (waitlist backup).
+   * Only engines that keep a file have it: PostgreSQL is backed up with pg_dump (README, "Backups").
+   */
+  backup?(file: string): Promise<void>;
   /** Resolves when the store answers and its schema is current (GET /readyz). */
   ping(): Promise<void>;
   close(): Promise<void>;
