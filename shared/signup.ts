@@ -4,6 +4,25 @@ import { checkEmail, EMAIL_MAX_LENGTH, MESSAGES } from './validation';
 
 const DESCRIPTION_MAX_LENGTH = 2000;
 
+/** Form fields in order, as name/value pairs (a multipart form may repeat a name). */
+export type FieldList = [name: string, value: string][];
+
+/** The visitor's X-Forwarded-* headers, as the backend gets them. */
+export type ForwardedHeaders = Record<string, string>;
+
+/**
+ * A signup exactly as the backend gets it, every attempt alike: the checked fields as multipart,
+ * the visitor's X-Forwarded-*, and one Idempotency-Key so the backend can drop a repeat. The
+ * outbox keeps it whole until the backend has taken it.
+ */
+export interface SignupRequest {
+  /** The API path and query it goes to (under BACKEND_URL). */
+  path: string;
+  fields: FieldList;
+  forwarded: ForwardedHeaders;
+  idempotencyKey: string;
+}
+
 export interface Signup {
   /** trimmed, as the visitor typed it */
   email: string;

@@ -4,8 +4,9 @@
 import { randomBytes } from 'node:crypto';
 import http, { type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http';
 import https from 'node:https';
-import type { ForwardedHeaders } from '../http/client';
-import type { FieldList } from '../http/body';
+import type { FieldList, SignupRequest } from '../../shared/signup';
+
+export type { SignupRequest };
 
 export interface BackendAnswer {
   status: number;
@@ -100,18 +101,6 @@ export function callBackend({ url, method, headers, body, timeoutMs, signal }: B
     if (signal?.aborted) onAbort();
     request.end(body);
   });
-}
-
-/**
- * A signup exactly as the backend gets it, every attempt alike: the checked fields as multipart,
- * the visitor's X-Forwarded-*, and one Idempotency-Key so the backend can drop a repeat.
- */
-export interface SignupRequest {
-  /** The API path and query it goes to (under BACKEND_URL). */
-  path: string;
-  fields: FieldList;
-  forwarded: ForwardedHeaders;
-  idempotencyKey: string;
 }
 
 export function postSignup(backendUrl: string, request: SignupRequest, timeoutMs: number): Promise<BackendAnswer> {

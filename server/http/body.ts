@@ -6,6 +6,7 @@ import express from 'express';
 import multer, { MulterError } from 'multer';
 import typeis from 'type-is';
 import { HttpError } from './errors';
+import type { FieldList } from '../../shared/signup';
 
 /** A request whose body has been read: multipart fields (multer), raw bytes, or nothing. */
 export type BodyRequest = IncomingMessage & { body?: unknown };
@@ -17,7 +18,7 @@ export type Middleware = (req: IncomingMessage, res: ServerResponse, next: (err?
 export type FormFields = Record<string, unknown>;
 
 /** Fields flattened to name/value pairs, in order: what a multipart body carries. */
-export type FieldList = [name: string, value: string][];
+export type { FieldList };
 
 /** Limits on what one form submission may carry (see docs/decisions/0008-abuse.md). */
 const BODY_LIMITS = {

@@ -5,6 +5,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import proxyaddr from 'proxy-addr';
+import type { ForwardedHeaders } from '../../shared/signup';
 
 /** Is the hop at this address, `hop` steps from us, trusted to report the one before it? */
 export type TrustProxy = (address: string | undefined, hop: number) => boolean;
@@ -29,7 +30,7 @@ export interface Client {
   readonly forwarded: ForwardedHeaders;
 }
 
-export type ForwardedHeaders = Record<string, string>;
+export type { ForwardedHeaders };
 
 function firstValue(header: string | string[] | undefined): string | undefined {
   const value = Array.isArray(header) ? header[0] : header;

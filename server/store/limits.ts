@@ -1,13 +1,18 @@
-// The queue bounds both engines apply, with the defaults used where no setting says otherwise
-// (README, "Configuration"). Apart from the engines so opening PostgreSQL never loads SQLite.
-import { outboxLeaseFor } from './outbox';
+// The queue bounds and leases both engines apply, with the defaults used where no setting says
+// otherwise (README, "Configuration"). Apart from the engines so opening PostgreSQL never loads SQLite.
+import { leaseFor } from './leases';
 import type { QueueLimits } from './types';
+
+/** UPSTREAM_TIMEOUT_MS and the mail server's send timeout when no setting names them. */
+export const DEFAULT_BACKEND_TIMEOUT_MS = 10_000;
+export const DEFAULT_SMTP_TIMEOUT_MS = 30_000;
 
 export const DEFAULT_QUEUE_LIMITS: QueueLimits = {
   outboxMaxItems: 100_000,
   mailMaxItems: 100_000,
   maxAgeMs: 7 * 24 * 3_600_000,
-  outboxLeaseMs: outboxLeaseFor(10_000),
+  outboxLeaseMs: leaseFor(DEFAULT_BACKEND_TIMEOUT_MS),
+  mailLeaseMs: leaseFor(DEFAULT_SMTP_TIMEOUT_MS),
 };
 
 /** The given bounds over the defaults; an undefined one keeps its default. */

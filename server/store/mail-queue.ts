@@ -1,36 +1,32 @@
-// Durable queue of invitation mail in SQLite. A message is written in the same transaction as the
-// key it carries and stays here until the mail server has taken it. Whoever sends a message first
-// claims it with a lease (the CLI right after inviting, otherwise a mail worker), so two senders
-// never take the same message at once; a sender that dies leaves a lease that simply runs out,
-// and the message is sent again from here. Once sent or refused for good, the stored message
-// (which holds the key) is cleared: only its Message-ID, state and times remain. A message still
-// failing past the maximum age is set aside as dead, body kept, until the operator sends it again
-// (mail retry <id>).
-import type { Db } from './db';
+// Durable queue of invitation mail, for both engines. A message is written in the same transaction
+// as the key it carries and stays here until the mail server has taken it. Whoever sends a
+// message first claims it with a lease (the CLI right after inviting, otherwise a mail worker on
+// any replica), so two senders never take the same message at once; a sender that dies leaves a
+// lease that simply runs out, and the message is sent again from here. Once sent or refused for
+// good, the stored message (which holds the key) is cleared: only its Message-ID, state and times
+// remain. A message still failing past the maximum age is set aside as dead, body kept, until the
+// operator sends it again (mail retry <id>).
+import { backoffMs, Leases } from './leases';
+import { DEFAULT_QUEUE_LIMITS } from './limits';
+import type { Queryable, Sql } from './sql';
 import { QueueFullError, type MailQueue, type MailState, type MailSummary, type OutgoingMail, type QueuedMail, type QueueLimits } from './types';
 
-/** A claim outlives any one send (connect, greeting and socket timeouts are all well under it). */
-export const MAIL_LEASE_MS = 5 * 60_000;
+/** The mail lease where no setting says otherwise (leases.ts derives it from the send timeout). */
+export const MAIL_LEASE_MS = DEFAULT_QUEUE_LIMITS.mailLeaseMs;
 const BACKOFF_BASE_MS = 5_000;
 const BACKOFF_CAP_MS = 10 * 60_000;
 
 /** Delay before retry number `attempts` (1-based): 5 s, 10 s, 20 s …, ±20 % jitter, never over 10 min. */
-export function mailBackoffMs(attempts: number): number {
-  const plain = BACKOFF_BASE_MS * 2 ** Math.min(20, Math.max(0, attempts - 1));
-  return Math.min(BACKOFF_CAP_MS, Math.round(plain * (0.8 + 0.4 * Math.random())));
-}
+export const mailBackoffMs = (attempts: number) => backoffMs(attempts, BACKOFF_BASE_MS, BACKOFF_CAP_MS);
 
-interface Row {
+interface ClaimedRow {
   id: number;
-  message: string | null;
+  message: string;
   attempts: number;
+  next_attempt_at: number;
 }
 
-/** What `mail` lists, read the same way from either engine: no body, no key. */
-export const PENDING_MAIL_SQL = `SELECT mail.id, signups.email AS "to", state, attempts, next_attempt_at, last_error, mail.created_at
-  FROM mail LEFT JOIN signups USING (email_key) WHERE state != 'sent' ORDER BY mail.id`;
-
-export interface PendingMailRow {
+interface PendingRow {
   id: number;
   to: string | null;
   state: MailState;
@@ -40,108 +36,143 @@ export interface PendingMailRow {
   created_at: string;
 }
 
-export const toMailSummary = (row: PendingMailRow): MailSummary => ({
-  id: row.id,
+const toMailSummary = (row: PendingRow): MailSummary => ({
+  id: Number(row.id),
   to: row.to ?? '',
   state: row.state,
   attempts: row.attempts,
-  nextAttemptAt: row.next_attempt_at,
+  nextAttemptAt: Number(row.next_attempt_at),
   lastError: row.last_error,
   createdAt: row.created_at,
 });
 
-/** Every state counted, zeros included, from rows of `SELECT state, COUNT(*) AS n … GROUP BY state`. */
-export function mailCounts(rows: { state: MailState; n: number }[]): Record<MailState, number> {
-  const counts: Record<MailState, number> = { queued: 0, sent: 0, failed: 0, dead: 0 };
-  for (const row of rows) counts[row.state] = Number(row.n);
-  return counts;
-}
-
-export const toQueuedMail = (row: Row): QueuedMail => ({ id: row.id, message: JSON.parse(row.message!) as OutgoingMail, attempts: row.attempts });
-
-/** The SQLite queue, plus the synchronous enqueue the invitation's transaction calls. */
-export interface SqliteMailQueue extends MailQueue {
+/** What an invitation's transaction writes into the queue (subscriptions.ts). */
+export interface MailQueueWriter {
   /**
    * Queues a message for `emailKey`, claimed by the caller for one lease, so the caller sends it
-   * first. Runs inside the transaction that creates what the message announces; QueueFullError
-   * (which rolls that transaction back) past the configured size.
+   * first. QueueFullError (which rolls the transaction back) past the configured size.
    */
-  enqueueNow(emailKey: string, message: OutgoingMail): QueuedMail;
+  enqueue(tx: Queryable, emailKey: string, message: OutgoingMail): Promise<QueuedMail>;
+  /**
+   * Drops the address's messages still waiting: an earlier invitation carries a key that is now
+   * revoked and must not go out. One a sender holds right now (its lease runs) is already on its
+   * way and cannot be recalled.
+   */
+  dropWaiting(tx: Queryable, emailKey: string, at: number): Promise<void>;
 }
 
-export function createMailQueue(db: Db, limits: Pick<QueueLimits, 'mailMaxItems' | 'maxAgeMs'>, now: () => number = Date.now): SqliteMailQueue {
-  const insert = db.prepare(
-    'INSERT INTO mail (email_key, message_id, message, next_attempt_at, lease_until, created_at) VALUES (?, ?, ?, ?, ?, ?)',
-  );
-  const queuedCount = db.prepare("SELECT COUNT(*) AS n FROM mail WHERE state = 'queued'").pluck();
-  // One statement: SQLite has a single writer, so no two claims can see the same free row.
-  const claim = db.prepare(
-    `UPDATE mail SET lease_until = @until WHERE id IN (
-       SELECT id FROM mail WHERE state = 'queued' AND next_attempt_at <= @now AND lease_until <= @now
-       ORDER BY next_attempt_at, id LIMIT @limit)
-     RETURNING id, message, attempts`,
-  );
-  // Outcomes apply to queued rows only: a sender whose lease ran out, finishing after another
-  // sender took the row over, cannot undo what the other recorded.
-  const markSent = db.prepare(
-    "UPDATE mail SET state = 'sent', message = NULL, attempts = attempts + 1, lease_until = 0, last_error = NULL, done_at = ? WHERE id = ? AND state = 'queued'",
-  );
-  const markFailed = db.prepare(
-    "UPDATE mail SET state = 'failed', message = NULL, attempts = attempts + 1, lease_until = 0, last_error = ?, done_at = ? WHERE id = ? AND state = 'queued'",
-  );
-  const reschedule = db.prepare(
-    `UPDATE mail SET attempts = @attempts, next_attempt_at = @due, lease_until = 0, last_error = @error,
-       state = CASE WHEN created_at < @deadBefore THEN 'dead' ELSE 'queued' END
-     WHERE id = @id AND state = 'queued'`,
-  );
-  const releaseClaim = db.prepare("UPDATE mail SET next_attempt_at = ?, lease_until = 0 WHERE id = ? AND state = 'queued'");
-  const requeue = db.prepare("UPDATE mail SET state = 'queued', next_attempt_at = ?, lease_until = 0, created_at = ? WHERE id = ? AND state = 'dead'");
-  const pending = db.prepare(PENDING_MAIL_SQL);
-  const countByState = db.prepare('SELECT state, COUNT(*) AS n FROM mail GROUP BY state');
+export function createMailQueue(sql: Sql, limits: Pick<QueueLimits, 'mailMaxItems' | 'maxAgeMs' | 'mailLeaseMs'>, now: () => number): MailQueue & MailQueueWriter {
+  const leases = new Leases();
   const iso = () => new Date(now()).toISOString();
+  const deadBefore = () => new Date(now() - limits.maxAgeMs).toISOString();
 
   return {
-    enqueueNow(emailKey, message) {
-      if ((queuedCount.get() as number) >= limits.mailMaxItems) throw new QueueFullError('mail');
+    // The count and the insert are one statement: exact under SQLite's single writer; on
+    // PostgreSQL two transactions enqueueing at the same moment may both see room for one, so the
+    // bound can be passed by a few rows (it protects the disk, it is not a quota).
+    async enqueue(tx, emailKey, message) {
       const at = now();
-      const result = insert.run(emailKey, message.messageId, JSON.stringify(message), at, at + MAIL_LEASE_MS, new Date(at).toISOString());
-      return { id: Number(result.lastInsertRowid), message, attempts: 0 };
+      const leaseUntil = at + limits.mailLeaseMs;
+      const { rows } = await tx.query<{ id: number }>(
+        `INSERT INTO mail (email_key, message_id, message, next_attempt_at, lease_until, created_at)
+         SELECT $1, $2, $3, $4, $5, $6 WHERE (SELECT COUNT(*) FROM mail WHERE state = 'queued') < $7
+         RETURNING id`,
+        [emailKey, message.messageId, JSON.stringify(message), at, leaseUntil, new Date(at).toISOString(), limits.mailMaxItems],
+      );
+      if (rows.length === 0) throw new QueueFullError('mail');
+      const id = Number(rows[0].id);
+      leases.hold([id], leaseUntil);
+      return { id, message, attempts: 0 };
+    },
+
+    async dropWaiting(tx, emailKey, at) {
+      await tx.query("DELETE FROM mail WHERE email_key = $1 AND state = 'queued' AND lease_until <= $2", [emailKey, at]);
     },
 
     async claim(limit) {
       const at = now();
-      return (claim.all({ until: at + MAIL_LEASE_MS, now: at, limit }) as Row[]).map(toQueuedMail);
+      const leaseUntil = at + limits.mailLeaseMs;
+      const { rows } = await sql.query<ClaimedRow>(
+        `UPDATE mail SET lease_until = $1 WHERE id IN (
+           SELECT id FROM mail WHERE state = 'queued' AND next_attempt_at <= $2 AND lease_until <= $2
+           ORDER BY next_attempt_at, id LIMIT $3${sql.skipLocked})
+         RETURNING id, message, attempts, next_attempt_at`,
+        [leaseUntil, at, limit],
+      );
+      rows.sort((a, b) => a.next_attempt_at - b.next_attempt_at || a.id - b.id);
+      leases.hold(
+        rows.map((row) => Number(row.id)),
+        leaseUntil,
+      );
+      return rows.map((row) => ({ id: Number(row.id), message: JSON.parse(row.message) as OutgoingMail, attempts: row.attempts }));
     },
 
     async sent(id) {
-      return markSent.run(iso(), id).changes === 1;
+      const fence = leases.fence(id, '$3', now());
+      const result = await sql.query(
+        `UPDATE mail SET state = 'sent', message = NULL, attempts = attempts + 1, lease_until = 0, last_error = NULL, done_at = $1
+         WHERE id = $2 AND state = 'queued' AND ${fence.where}`,
+        [iso(), id, fence.value],
+      );
+      leases.end(id);
+      return result.rowCount === 1;
     },
 
     async failed(id, error) {
-      markFailed.run(error.slice(0, 500), iso(), id);
+      const fence = leases.fence(id, '$4', now());
+      await sql.query(
+        `UPDATE mail SET state = 'failed', message = NULL, attempts = attempts + 1, lease_until = 0, last_error = $1, done_at = $2
+         WHERE id = $3 AND state = 'queued' AND ${fence.where}`,
+        [error.slice(0, 500), iso(), id, fence.value],
+      );
+      leases.end(id);
     },
 
     async retry(item, error) {
       const attempts = item.attempts + 1;
       const due = now() + mailBackoffMs(attempts);
-      reschedule.run({ attempts, due, error: error.slice(0, 500), deadBefore: new Date(now() - limits.maxAgeMs).toISOString(), id: item.id });
+      const fence = leases.fence(item.id, '$6', now());
+      await sql.query(
+        `UPDATE mail SET attempts = $1, next_attempt_at = $2, lease_until = 0, last_error = $3,
+           state = CASE WHEN created_at < $4 THEN 'dead' ELSE 'queued' END
+         WHERE id = $5 AND state = 'queued' AND ${fence.where}`,
+        [attempts, due, error.slice(0, 500), deadBefore(), item.id, fence.value],
+      );
+      leases.end(item.id);
       return due;
     },
 
     async release(id) {
-      releaseClaim.run(now() + mailBackoffMs(1), id);
+      const fence = leases.fence(id, '$3', now());
+      await sql.query(`UPDATE mail SET next_attempt_at = $1, lease_until = 0 WHERE id = $2 AND state = 'queued' AND ${fence.where}`, [
+        now() + mailBackoffMs(1),
+        id,
+        fence.value,
+      ]);
+      leases.end(id);
     },
 
     async pending() {
-      return (pending.all() as PendingMailRow[]).map(toMailSummary);
+      const { rows } = await sql.query<PendingRow>(
+        `SELECT mail.id, signups.email AS "to", state, attempts, next_attempt_at, last_error, mail.created_at
+         FROM mail LEFT JOIN signups USING (email_key) WHERE state != 'sent' ORDER BY mail.id`,
+      );
+      return rows.map(toMailSummary);
     },
 
     async counts() {
-      return mailCounts(countByState.all() as { state: MailState; n: number }[]);
+      const counts: Record<MailState, number> = { queued: 0, sent: 0, failed: 0, dead: 0 };
+      const { rows } = await sql.query<{ state: MailState; n: number }>('SELECT state, COUNT(*) AS n FROM mail GROUP BY state');
+      for (const row of rows) counts[row.state] = Number(row.n);
+      return counts;
     },
 
     async requeue(id) {
-      return requeue.run(now(), iso(), id).changes === 1;
+      const result = await sql.query(
+        "UPDATE mail SET state = 'queued', next_attempt_at = $1, lease_until = 0, created_at = $2 WHERE id = $3 AND state = 'dead'",
+        [now(), iso(), id],
+      );
+      return result.rowCount === 1;
     },
   };
 }

@@ -5,7 +5,8 @@
 import { withoutCredentials, type Config } from '../config';
 import type { Logger } from '../logger';
 import { openStore } from './index';
-import { outboxLeaseFor } from './outbox';
+import { leaseFor } from './leases';
+import { DEFAULT_SMTP_TIMEOUT_MS } from './limits';
 import { openPostgresStore } from './postgres';
 import { StoreUnavailableError, type Store } from './types';
 
@@ -17,7 +18,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** `waitSeconds` overrides DATABASE_CONNECT_SECONDS (the CLI does not wait). */
 export async function openConfiguredStore(config: StoreSettings, logger?: Logger, waitSeconds = config.databaseConnectSeconds): Promise<Store> {
-  const limits = { outboxMaxItems: config.outboxMaxItems, mailMaxItems: config.mailMaxItems, maxAgeMs: config.maxAgeMs, outboxLeaseMs: outboxLeaseFor(config.backendTimeoutMs) };
+  const limits = { outboxMaxItems: config.outboxMaxItems, mailMaxItems: config.mailMaxItems, maxAgeMs: config.maxAgeMs, outboxLeaseMs: leaseFor(config.backendTimeoutMs), mailLeaseMs: leaseFor(DEFAULT_SMTP_TIMEOUT_MS) };
   if (!config.databaseUrl) return openStore({ dataDir: config.dataDir, ...limits });
   const where = withoutCredentials(config.databaseUrl);
   const deadline = Date.now() + waitSeconds * 1000;

@@ -1,47 +1,40 @@
-// Durable queue of signups the backend could not take (refused, timed out, 5xx), in SQLite. A row
-// is the whole request the first attempt sent (path, fields, forwarded headers, Idempotency-Key),
-// written before the visitor gets 202 and removed once the backend answers anything but a 5xx.
-// A sender claims due rows for a lease, so a second worker never takes the same row; retries back
-// off exponentially, capped at about five minutes; a row still failing past the maximum age is
-// set aside as dead, kept for the operator (outbox retry <id>). Past its configured size the queue
-// refuses new rows (QueueFullError: the visitor gets 503), it never drops one.
-import type { SignupRequest } from '../delivery/backend-client';
-import type { Db } from './db';
+// Durable queue of signups the backend could not take (refused, timed out, 5xx), for both engines.
+// A row is the whole request the first attempt sent (path, fields, forwarded headers,
+// Idempotency-Key), written before the visitor gets 202 and removed once the backend answers
+// anything but a 5xx. A worker claims due rows for a lease (leases.ts), so no other worker, on this
+// replica or another, takes the same row meanwhile; retries back off exponentially, capped at
+// about five minutes; a row still failing past the maximum age is set aside as dead, kept for the
+// operator (outbox retry <id>). Past its configured size the queue refuses new rows
+// (QueueFullError: the visitor gets 503), it never drops one.
+import type { SignupRequest } from '../../shared/signup';
+import { backoffMs, Leases } from './leases';
+import type { Sql } from './sql';
 import { QueueFullError, type Outbox, type OutboxItem, type QueueLimits } from './types';
 
 const BACKOFF_BASE_MS = 2_000;
 const BACKOFF_CAP_MS = 5 * 60_000;
-/**
- * A lease three deliveries long, plus slack: each delivery ends within UPSTREAM_TIMEOUT_MS
- * (postSignup's timeout), so an honest worker is long done before its lease runs out. With the
- * default 10 s that is 35 s: what a replica killed mid-delivery holds its items back.
- */
-export function outboxLeaseFor(backendTimeoutMs: number): number {
-  return 3 * backendTimeoutMs + 5_000;
-}
 
 /** Delay before retry number `attempts` (1-based): 2 s, 4 s, 8 s …, ±20 % jitter, never over 5 min. */
-export function outboxBackoffMs(attempts: number): number {
-  const plain = BACKOFF_BASE_MS * 2 ** Math.min(20, Math.max(0, attempts - 1));
-  return Math.min(BACKOFF_CAP_MS, Math.round(plain * (0.8 + 0.4 * Math.random())));
-}
+export const outboxBackoffMs = (attempts: number) => backoffMs(attempts, BACKOFF_BASE_MS, BACKOFF_CAP_MS);
 
 export const FIRST_RETRY_MS = BACKOFF_BASE_MS;
 
-export interface OutboxRow {
+interface OutboxRow {
   id: number;
   path: string;
   fields: string;
   headers: string;
   idempotency_key: string | null;
   attempts: number;
-  next_attempt_at: number | string;
+  next_attempt_at: number;
   last_error: string | null;
   created_at: string;
   state: 'pending' | 'dead';
 }
 
-export const toOutboxItem = (row: OutboxRow): OutboxItem => ({
+const COLUMNS = 'id, path, fields, headers, idempotency_key, attempts, next_attempt_at, last_error, created_at, state';
+
+const toOutboxItem = (row: OutboxRow): OutboxItem => ({
   id: Number(row.id),
   request: {
     path: row.path,
@@ -57,67 +50,84 @@ export const toOutboxItem = (row: OutboxRow): OutboxItem => ({
   state: row.state,
 });
 
-export function createOutbox(db: Db, limits: Pick<QueueLimits, 'outboxMaxItems' | 'maxAgeMs' | 'outboxLeaseMs'>, now: () => number = Date.now): Outbox {
-  const insert = db.prepare(
-    'INSERT INTO outbox (path, fields, headers, idempotency_key, next_attempt_at, created_at) VALUES (?, ?, ?, ?, ?, ?)',
-  );
-  const claim = db.prepare(
-    `UPDATE outbox SET lease_until = @until WHERE id IN (
-       SELECT id FROM outbox WHERE state = 'pending' AND next_attempt_at <= @now AND lease_until <= @now
-       ORDER BY next_attempt_at, id LIMIT @limit)
-     RETURNING *`,
-  );
-  const all = db.prepare('SELECT * FROM outbox ORDER BY id');
-  const depth = db.prepare("SELECT COUNT(*) AS n FROM outbox WHERE state = 'pending'").pluck();
-  const remove = db.prepare('DELETE FROM outbox WHERE id = ?');
-  const reschedule = db.prepare(
-    `UPDATE outbox SET attempts = @attempts, next_attempt_at = @due, lease_until = 0, last_error = @error,
-       state = CASE WHEN created_at < @deadBefore THEN 'dead' ELSE 'pending' END
-     WHERE id = @id AND state = 'pending'`,
-  );
-  const revive = db.prepare("UPDATE outbox SET state = 'pending', next_attempt_at = ?, lease_until = 0, created_at = ? WHERE id = ? AND state = 'dead'");
-  const earliest = db.prepare("SELECT MIN(next_attempt_at) AS t FROM outbox WHERE state = 'pending'").pluck();
-
-  const enqueue = db.transaction((request: SignupRequest): number => {
-    if ((depth.get() as number) >= limits.outboxMaxItems) throw new QueueFullError('outbox');
-    const { path, fields, forwarded, idempotencyKey } = request;
-    const at = now();
-    const result = insert.run(path, JSON.stringify(fields), JSON.stringify(forwarded), idempotencyKey, at + FIRST_RETRY_MS, new Date(at).toISOString());
-    return Number(result.lastInsertRowid);
-  });
+export function createOutbox(sql: Sql, limits: Pick<QueueLimits, 'outboxMaxItems' | 'maxAgeMs' | 'outboxLeaseMs'>, now: () => number): Outbox {
+  const leases = new Leases();
 
   return {
+    // The count and the insert are one statement. SQLite's single writer makes the bound exact;
+    // on PostgreSQL, signups arriving on several replicas at the same moment may each see room
+    // for one, so the bound can be passed by a few rows (it protects the disk, it is not a
+    // quota); serialising every signup while the backend is down would cost more than those rows.
     async enqueue(request) {
-      return enqueue.immediate(request);
+      const { path, fields, forwarded, idempotencyKey } = request;
+      const at = now();
+      const { rows } = await sql.query<{ id: number }>(
+        `INSERT INTO outbox (path, fields, headers, idempotency_key, next_attempt_at, created_at)
+         SELECT $1, $2, $3, $4, $5, $6 WHERE (SELECT COUNT(*) FROM outbox WHERE state = 'pending') < $7
+         RETURNING id`,
+        [path, JSON.stringify(fields), JSON.stringify(forwarded), idempotencyKey, at + FIRST_RETRY_MS, new Date(at).toISOString(), limits.outboxMaxItems],
+      );
+      if (rows.length === 0) throw new QueueFullError('outbox');
+      return Number(rows[0].id);
     },
+
     async claim(limit) {
       const at = now();
-      return (claim.all({ until: at + limits.outboxLeaseMs, now: at, limit }) as OutboxRow[]).map(toOutboxItem);
+      const leaseUntil = at + limits.outboxLeaseMs;
+      const { rows } = await sql.query<OutboxRow>(
+        `UPDATE outbox SET lease_until = $1 WHERE id IN (
+           SELECT id FROM outbox WHERE state = 'pending' AND next_attempt_at <= $2 AND lease_until <= $2
+           ORDER BY next_attempt_at, id LIMIT $3${sql.skipLocked})
+         RETURNING ${COLUMNS}`,
+        [leaseUntil, at, limit],
+      );
+      const items = rows.map(toOutboxItem).sort((a, b) => a.nextAttemptAt - b.nextAttemptAt || a.id - b.id);
+      leases.hold(
+        items.map((item) => item.id),
+        leaseUntil,
+      );
+      return items;
     },
+
     async delivered(id) {
-      remove.run(id);
+      const fence = leases.fence(id, '$2', now());
+      await sql.query(`DELETE FROM outbox WHERE id = $1 AND ${fence.where}`, [id, fence.value]);
+      leases.end(id);
     },
+
     async failed(item, error) {
       const attempts = item.attempts + 1;
-      reschedule.run({
-        attempts,
-        due: now() + outboxBackoffMs(attempts),
-        error: error.slice(0, 500),
-        deadBefore: new Date(now() - limits.maxAgeMs).toISOString(),
-        id: item.id,
-      });
+      const at = now();
+      const fence = leases.fence(item.id, '$6', at);
+      await sql.query(
+        `UPDATE outbox SET attempts = $1, next_attempt_at = $2, lease_until = 0, last_error = $3,
+           state = CASE WHEN created_at < $4 THEN 'dead' ELSE 'pending' END
+         WHERE id = $5 AND state = 'pending' AND ${fence.where}`,
+        [attempts, at + outboxBackoffMs(attempts), error.slice(0, 500), new Date(at - limits.maxAgeMs).toISOString(), item.id, fence.value],
+      );
+      leases.end(item.id);
     },
+
     async all() {
-      return (all.all() as OutboxRow[]).map(toOutboxItem);
+      return (await sql.query<OutboxRow>(`SELECT ${COLUMNS} FROM outbox ORDER BY id`)).rows.map(toOutboxItem);
     },
+
     async depth() {
-      return depth.get() as number;
+      return Number((await sql.query<{ n: number }>("SELECT COUNT(*) AS n FROM outbox WHERE state = 'pending'")).rows[0].n);
     },
+
     async nextDueAt() {
-      return (earliest.get() as number | null) ?? undefined;
+      const { rows } = await sql.query<{ t: number | null }>("SELECT MIN(next_attempt_at) AS t FROM outbox WHERE state = 'pending'");
+      return rows[0].t ?? undefined;
     },
+
     async retry(id) {
-      return revive.run(now(), new Date(now()).toISOString(), id).changes === 1;
+      const at = now();
+      const result = await sql.query(
+        "UPDATE outbox SET state = 'pending', next_attempt_at = $1, lease_until = 0, created_at = $2 WHERE id = $3 AND state = 'dead'",
+        [at, new Date(at).toISOString(), id],
+      );
+      return result.rowCount === 1;
     },
   };
 }

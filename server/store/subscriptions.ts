@@ -1,12 +1,14 @@
-// Activation keys and the subscriptions they open, in SQLite. A key is stored only as a hash (a
-// copied database file activates nobody) and shown once: on the CLI (issue-key) or in the
+// Activation keys and the subscriptions they open, for both engines. A key is stored only as a
+// hash (a copied database activates nobody) and shown once: on the CLI (issue-key) or in the
 // invitation mail, which is queued in the same transaction as the key it carries. A subscription
 // belongs to a waitlisted address; activating it may bind it to one OrgNote account, which the
-// OrgNote backend later asks about (subscription-info).
+// OrgNote backend later asks about (subscription-info). Every transaction first locks the
+// signup's row, so an invitation, an activation and an erasure of one address take turns, on
+// one replica or several.
 import { createHash, randomBytes } from 'node:crypto';
 import { emailKey } from '../../shared/signup';
-import type { Db } from './db';
-import type { SqliteMailQueue } from './mail-queue';
+import type { MailQueueWriter } from './mail-queue';
+import type { Queryable, Sql } from './sql';
 import { UnknownEmailError, type Account, type Activation, type Invitation, type OutgoingMail, type SignupState, type Subscriptions } from './types';
 
 export { UnknownEmailError };
@@ -20,8 +22,8 @@ export function newActivationKey(): string {
   return randomBytes(24).toString('base64url');
 }
 
-/** What both engines read of a signup to invite or activate it. */
-export interface SubscriptionRow {
+/** What is read of a signup to invite or activate it. */
+interface SubscriptionRow {
   email: string;
   email_key: string;
   invited_at: string | null;
@@ -30,84 +32,99 @@ export interface SubscriptionRow {
   external_id: string | null;
 }
 
-export function createSubscriptions(db: Db, mailQueue: SqliteMailQueue, now: () => Date = () => new Date()): Subscriptions {
-  const findSignup = db.prepare('SELECT email, email_key, invited_at, activated_at, external_provider, external_id FROM signups WHERE email_key = ?');
-  const insertKey = db.prepare('INSERT INTO activation_keys (key_hash, email_key, created_at) VALUES (?, ?, ?)');
-  const revokeKeys = db.prepare('UPDATE activation_keys SET revoked_at = ? WHERE email_key = ? AND revoked_at IS NULL');
-  // An earlier invitation still waiting carries a key that is now revoked: it must not go out.
-  // One a sender holds right now (its lease runs) is already on its way and cannot be recalled.
-  const dropWaitingMail = db.prepare("DELETE FROM mail WHERE email_key = ? AND state = 'queued' AND lease_until <= ?");
-  const markInvited = db.prepare('UPDATE signups SET invited_at = ? WHERE email_key = ?');
-  const findKey = db.prepare('SELECT email_key FROM activation_keys WHERE key_hash = ? AND revoked_at IS NULL');
-  const markActivated = db.prepare('UPDATE signups SET activated_at = ? WHERE email_key = ? AND activated_at IS NULL');
-  const findAccount = db.prepare('SELECT email, email_key FROM signups WHERE external_provider = ? AND external_id = ?');
-  const bindAccount = db.prepare('UPDATE signups SET external_provider = ?, external_id = ?, external_email = ? WHERE email_key = ?');
+const SIGNUP = 'SELECT email, email_key, invited_at, activated_at, external_provider, external_id FROM signups WHERE email_key = $1';
 
-  const signupOf = (email: string) => findSignup.get(emailKey(email)) as SubscriptionRow | undefined;
+/** The unique index that keeps one subscription per account. */
+const ONE_PER_ACCOUNT = 'signups_account';
+
+/** The one definition of a signup's state. */
+export function stateOf(signup: Pick<SubscriptionRow, 'invited_at' | 'activated_at'>): SignupState {
+  return signup.activated_at ? 'activated' : signup.invited_at ? 'invited' : 'waitlisted';
+}
+
+export function createSubscriptions(sql: Sql, mail: MailQueueWriter, now: () => number): Subscriptions {
+  /** The signup's row, locked until the transaction ends. */
+  async function lockSignup(tx: Queryable, email: string): Promise<SubscriptionRow | undefined> {
+    return (await tx.query<SubscriptionRow>(`${SIGNUP}${sql.lockRows}`, [emailKey(email)])).rows[0];
+  }
 
   /** A fresh key for a signup, recorded as an invitation. */
-  function newKey(signup: SubscriptionRow, at: string): string {
+  async function newKey(tx: Queryable, signup: SubscriptionRow, at: string): Promise<string> {
     const key = newActivationKey();
-    insertKey.run(hashKey(key), signup.email_key, at);
-    markInvited.run(at, signup.email_key);
+    await tx.query('INSERT INTO activation_keys (key_hash, email_key, created_at) VALUES ($1, $2, $3)', [hashKey(key), signup.email_key, at]);
+    await tx.query('UPDATE signups SET invited_at = $1 WHERE email_key = $2', [at, signup.email_key]);
     return key;
   }
 
-  const invite = db.transaction((email: string, again: boolean, compose: (to: string, key: string) => OutgoingMail): Invitation => {
-    const signup = signupOf(email);
-    if (!signup) return { outcome: 'not-on-waitlist', email: email.trim() };
-    // A key went out already (an invitation, or issue-key), or the subscription is active.
-    if ((signup.invited_at || signup.activated_at) && !again) return { outcome: 'skipped', email: signup.email };
-    const time = now();
-    const at = time.toISOString();
-    revokeKeys.run(at, signup.email_key);
-    dropWaitingMail.run(signup.email_key, time.getTime());
-    const key = newKey(signup, at);
-    return { outcome: 'invited', email: signup.email, mail: mailQueue.enqueueNow(signup.email_key, compose(signup.email, key)) };
-  });
-
-  const activate = db.transaction((email: string, key: string, account: Account | undefined): Activation => {
-    const row = findKey.get(hashKey(key)) as { email_key: string } | undefined;
-    if (!row || row.email_key !== emailKey(email)) return { outcome: 'invalid' };
-    const signup = findSignup.get(row.email_key) as SubscriptionRow;
-    if (account) {
-      const bound = signup.external_id !== null;
-      if (bound && (signup.external_provider !== account.provider || signup.external_id !== account.id)) return { outcome: 'bound-elsewhere' };
-      if (!bound) {
-        // One subscription per account: an account that already holds another cannot take this one.
-        if (findAccount.get(account.provider, account.id)) return { outcome: 'account-has-one' };
-        bindAccount.run(account.provider, account.id, account.email ?? null, signup.email_key);
-      }
-    }
-    markActivated.run(now().toISOString(), signup.email_key);
-    return { outcome: 'active', email: signup.email };
-  });
-
   return {
-    async issueKey(email: string) {
-      return db.transaction(() => {
-        const signup = signupOf(email);
+    async issueKey(email) {
+      return sql.transaction(async (tx) => {
+        const signup = await lockSignup(tx, email);
         if (!signup) throw new UnknownEmailError(`${email.trim()} is not on the waitlist`);
-        return newKey(signup, now().toISOString());
-      })();
+        return newKey(tx, signup, new Date(now()).toISOString());
+      });
     },
 
-    async invite(email: string, options: { again: boolean; compose: (to: string, key: string) => OutgoingMail }) {
-      return invite(email, options.again, options.compose);
+    async invite(email: string, options: { again: boolean; compose: (to: string, key: string) => OutgoingMail }): Promise<Invitation> {
+      return sql.transaction(async (tx): Promise<Invitation> => {
+        const signup = await lockSignup(tx, email);
+        if (!signup) return { outcome: 'not-on-waitlist', email: email.trim() };
+        // A key went out already (an invitation, or issue-key), or the subscription is active.
+        if (stateOf(signup) !== 'waitlisted' && !options.again) return { outcome: 'skipped', email: signup.email };
+        const at = now();
+        const time = new Date(at).toISOString();
+        await tx.query('UPDATE activation_keys SET revoked_at = $1 WHERE email_key = $2 AND revoked_at IS NULL', [time, signup.email_key]);
+        await mail.dropWaiting(tx, signup.email_key, at);
+        const key = await newKey(tx, signup, time);
+        return { outcome: 'invited', email: signup.email, mail: await mail.enqueue(tx, signup.email_key, options.compose(signup.email, key)) };
+      });
     },
 
-    async activate(email: string, key: string, account?: Account) {
-      return activate(email, key, account);
+    async activate(email: string, key: string, account?: Account): Promise<Activation> {
+      try {
+        return await sql.transaction(async (tx): Promise<Activation> => {
+          // The signup's row lock first: two activations of one key (say, by two accounts) take
+          // turns, and the second sees what the first bound.
+          const signup = await lockSignup(tx, email);
+          if (!signup) return { outcome: 'invalid' };
+          const found = await tx.query('SELECT 1 AS found FROM activation_keys WHERE key_hash = $1 AND email_key = $2 AND revoked_at IS NULL', [
+            hashKey(key),
+            signup.email_key,
+          ]);
+          if (found.rows.length === 0) return { outcome: 'invalid' };
+          if (account) {
+            const bound = signup.external_id !== null;
+            if (bound && (signup.external_provider !== account.provider || signup.external_id !== account.id)) return { outcome: 'bound-elsewhere' };
+            if (!bound) {
+              // One subscription per account: an account that already holds another cannot take this one.
+              const held = await tx.query('SELECT 1 AS held FROM signups WHERE external_provider = $1 AND external_id = $2', [account.provider, account.id]);
+              if (held.rows.length > 0) return { outcome: 'account-has-one' };
+              await tx.query('UPDATE signups SET external_provider = $1, external_id = $2, external_email = $3 WHERE email_key = $4', [
+                account.provider,
+                account.id,
+                account.email ?? null,
+                signup.email_key,
+              ]);
+            }
+          }
+          await tx.query('UPDATE signups SET activated_at = $1 WHERE email_key = $2 AND activated_at IS NULL', [new Date(now()).toISOString(), signup.email_key]);
+          return { outcome: 'active', email: signup.email };
+        });
+      } catch (err) {
+        // The same account binding two other addresses at the same moment, on two replicas: the
+        // check above saw neither, the unique index lets one through and refuses the other.
+        if (sql.isUniqueViolation(err, ONE_PER_ACCOUNT)) return { outcome: 'account-has-one' };
+        throw err;
+      }
     },
 
     async stateOf(email: string): Promise<SignupState | undefined> {
-      const signup = signupOf(email);
-      if (!signup) return undefined;
-      return signup.activated_at ? 'activated' : signup.invited_at ? 'invited' : 'waitlisted';
+      const signup = (await sql.query<SubscriptionRow>(SIGNUP, [emailKey(email)])).rows[0];
+      return signup && stateOf(signup);
     },
 
     async ofAccount(provider: string, id: string) {
-      const row = findAccount.get(provider, id) as { email: string } | undefined;
+      const row = (await sql.query<{ email: string }>('SELECT email FROM signups WHERE external_provider = $1 AND external_id = $2', [provider, id])).rows[0];
       return row && { email: row.email };
     },
   };

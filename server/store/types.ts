@@ -2,8 +2,7 @@
 // DATA_DIR (one instance) and PostgreSQL at DATABASE_URL (several replicas) both implement it,
 // and one contract test suite runs against both, so their behaviour cannot drift. Every method
 // is async and resolves only once its write is committed.
-import type { Signup } from '../../shared/signup';
-import type { SignupRequest } from '../delivery/backend-client';
+import type { Signup, SignupRequest } from '../../shared/signup';
 
 export interface SignupRow {
   email: string;
@@ -227,8 +226,10 @@ export interface QueueLimits {
   maxAgeMs: number;
   /**
    * How long a claimed outbox item stays with its worker: longer than any delivery can take
-   * (UPSTREAM_TIMEOUT_MS bounds each one), short enough that a replica killed mid-delivery holds
+   * (UPSTREAM_TIMEOUT_MS bounds each one; leases.ts), short enough that a replica killed mid-delivery holds
    * its items back only briefly.
    */
   outboxLeaseMs: number;
+  /** The same for a claimed message, from the mail server's send timeout (SMTP_TIMEOUT_MS). */
+  mailLeaseMs: number;
 }

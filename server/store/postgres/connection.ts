@@ -4,12 +4,21 @@
 // hangs. The pool heals by itself: a connection that broke is thrown away, and the next call
 // opens a new one once PostgreSQL is back.
 import pg from 'pg';
+import Cursor from 'pg-cursor';
+import type { Queryable, Sql } from '../sql';
 import { StoreUnavailableError } from '../types';
 
-/** BIGINT (ids, epoch ms, COUNT(*)) as a JS number: every value the store keeps is far below 2^53. */
+/**
+ * BIGINT (ids, epoch ms, COUNT(*)) as a JS number: every value the store keeps is far below 2^53.
+ * JSON as the text it was stored as, which is what SQLite gives back, so the rules read both alike.
+ */
 export const types: pg.CustomTypesConfig = {
-  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    oid === pg.types.builtins.INT8 && format !== 'binary' ? Number : pg.types.getTypeParser(oid, format)) as pg.CustomTypesConfig['getTypeParser'],
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
+    if (format === 'binary') return pg.types.getTypeParser(oid, format);
+    if (oid === pg.types.builtins.INT8) return Number;
+    if (oid === pg.types.builtins.JSON) return String;
+    return pg.types.getTypeParser(oid, format);
+  }) as pg.CustomTypesConfig['getTypeParser'],
 };
 
 // Node's socket errors for a server that is not there (down, unreachable, or its name unknown).
@@ -138,5 +147,65 @@ export function connectPool(databaseUrl: string, timeoutMs: number, poolSize = 1
         throw asStoreError(err);
       }
     },
+  };
+}
+
+/** Each step of a cursor within the store's timeout, like any other call. */
+function inTime<T>(step: Promise<T>, timeoutMs: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`store deadline of ${timeoutMs} ms passed`)), timeoutMs);
+  });
+  return Promise.race([step, timeout]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * A cursor on a connection of its own, read a batch at a time as the consumer asks for rows. The
+ * finally block runs when the consumer stops early too (break, or an error in a pipeline), so the
+ * connection always goes back. The server's statement_timeout would count from the first batch
+ * to the last and cancel a long export (a slow pipe, millions of rows): it is lifted on this
+ * connection for the cursor, while each batch still has to arrive within the timeout.
+ */
+async function* streamRows<R>(db: Connection, text: string, values: readonly unknown[], batch: number): AsyncIterable<R> {
+  const client = await db.connect();
+  const step = <T>(promise: Promise<T>) => inTime(promise, db.timeoutMs);
+  await step(client.query('SET statement_timeout = 0'));
+  const cursor = client.query(new Cursor<R>(text, values as unknown[], { types }));
+  let broken = false;
+  try {
+    for (;;) {
+      let rows: R[];
+      try {
+        rows = await step(cursor.read(batch));
+      } catch (err) {
+        broken = true;
+        throw asStoreError(err);
+      }
+      if (rows.length === 0) return;
+      yield* rows;
+    }
+  } finally {
+    if (!broken) await step(cursor.close()).catch(() => (broken = true));
+    if (!broken) await step(client.query('RESET statement_timeout')).catch(() => (broken = true));
+    client.release(broken);
+  }
+}
+
+/** The store's rules speak to PostgreSQL through this (../sql.ts). */
+export function postgresSql(db: Connection): Sql {
+  const asQueryable = (query: Query): Queryable => ({
+    async query<R>(text: string, values?: readonly unknown[]) {
+      const result = await query(text, values as unknown[] | undefined);
+      return { rows: result.rows as R[], rowCount: result.rowCount ?? 0 };
+    },
+  });
+  return {
+    engine: 'postgres',
+    lockRows: ' FOR UPDATE',
+    skipLocked: ' FOR UPDATE SKIP LOCKED',
+    ...asQueryable(db.query),
+    transaction: (work) => db.transaction((query) => work(asQueryable(query))),
+    stream: (text, values, batch) => streamRows(db, text, values, batch),
+    isUniqueViolation: (err, index) => (err as { code?: string }).code === '23505' && (err as { constraint?: string }).constraint === index,
   };
 }

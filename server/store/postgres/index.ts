@@ -1,19 +1,20 @@
-// The PostgreSQL store (DATABASE_URL): everything the site keeps, shared by every replica. It
-// keeps the contract of ../types.ts exactly as the SQLite store does; what only PostgreSQL needs
-// is here: the schema migrated at start-up (migrate.ts), queues claimed across replicas (SKIP
-// LOCKED and a lease), rate counters every replica shares, and StoreUnavailableError (503 with
-// Retry-After) instead of a hang or a 500 while the database is away (connection.ts).
+// The PostgreSQL store (DATABASE_URL): everything the site keeps, shared by every replica. The
+// rules are the shared ones (../*.ts); what only PostgreSQL needs is here: the schema migrated at
+// start-up under an advisory lock (migrate.ts), row locks and SKIP LOCKED for the rules' claims
+// (connection.ts, postgresSql), rate counters every replica shares (rate.ts), and
+// StoreUnavailableError (503 with Retry-After) instead of a hang or a 500 while the database is
+// away (connection.ts).
 import type pg from 'pg';
+import { createErasure } from '../erasure';
 import { queueLimits } from '../limits';
+import { createMailQueue } from '../mail-queue';
+import { createOutbox } from '../outbox';
+import { createSignups } from '../signups';
+import { createSubscriptions } from '../subscriptions';
 import type { QueueLimits, Store } from '../types';
-import { asStoreError, connectPool } from './connection';
-import { createErasure } from './erasure';
-import { createMailQueue } from './mail-queue';
+import { asStoreError, connectPool, postgresSql } from './connection';
 import { LATEST_VERSION, migrate } from './migrate';
-import { createOutbox } from './outbox';
 import { createRateCounter } from './rate';
-import { createSignups } from './signups';
-import { createSubscriptions } from './subscriptions';
 
 export { LATEST_VERSION, migrate, schemaVersion, SchemaTooNewError } from './migrate';
 
@@ -49,16 +50,17 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     await db.pool.end().catch(() => {});
     throw asStoreError(err);
   }
-  const date = () => new Date(now());
+  const sql = postgresSql(db);
+  const mail = createMailQueue(sql, limits, now);
   return {
     engine: 'postgres',
     pool: db.pool,
-    signups: createSignups(db, date),
-    subscriptions: createSubscriptions(db, limits, now),
-    outbox: createOutbox(db, limits, now),
-    mail: createMailQueue(db, limits, now),
+    signups: createSignups(sql, () => new Date(now())),
+    subscriptions: createSubscriptions(sql, mail, now),
+    outbox: createOutbox(sql, limits, now),
+    mail,
     rate: createRateCounter(db, now),
-    erase: createErasure(db),
+    erase: createErasure(sql),
     async ping() {
       const { rows } = await db.query<{ version: number | null }>('SELECT max(version) AS version FROM schema_migrations');
       const version = rows[0].version ?? 0;

@@ -2,7 +2,7 @@
 // invitations (schema 2) opens in this one with nothing lost, and what it meant then still holds.
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { MIGRATIONS } from '../../../server/store/db';
+import { MIGRATIONS } from '../../../server/store/sqlite/database';
 import { openStore } from '../../../server/store';
 import { tempDataDir } from '../../support/config';
 

@@ -1,0 +1,49 @@
+// What both queues (outbox.ts, mail-queue.ts) share: how long a claim lasts, how long a failed
+// item waits, and whose claim is current (fencing).
+//
+// The fencing token is the claim's own expiry, lease_until. A row is claimed again only once its
+// lease has run out, so each new claim writes a larger lease_until than the one before: the
+// value names the claim, and no column or migration is needed for it. An outcome (done, failed,
+// rescheduled, released) is recorded only where the row still holds the lease_until this claim
+// wrote: a worker that stalled past its lease (a paused process, a long GC, a slow disk) finds the
+// row claimed by another worker since, and changes nothing. The value stays with the store
+// instance that claimed (one per process), keyed by item id, so callers keep passing ids. A call
+// from outside any claim (an operator's tool) applies only to a row no one holds.
+
+/**
+ * A lease three attempts long, plus slack: each attempt ends within its timeout (the backend's
+ * UPSTREAM_TIMEOUT_MS, the mail server's SMTP_TIMEOUT_MS), so an honest worker is long done
+ * before its lease runs out, and a replica killed mid-attempt holds its items back only briefly.
+ */
+export function leaseFor(attemptTimeoutMs: number): number {
+  return 3 * attemptTimeoutMs + 5_000;
+}
+
+/** Delay before retry number `attempts` (1-based): base, 2×base, 4×base …, ±20 % jitter, never over `cap`. */
+export function backoffMs(attempts: number, baseMs: number, capMs: number): number {
+  const plain = baseMs * 2 ** Math.min(20, Math.max(0, attempts - 1));
+  return Math.min(capMs, Math.round(plain * (0.8 + 0.4 * Math.random())));
+}
+
+/** The claims this store instance holds: item id → the lease_until its claim wrote. */
+export class Leases {
+  readonly #held = new Map<number, number>();
+
+  hold(ids: Iterable<number>, leaseUntil: number): void {
+    for (const id of ids) this.#held.set(id, leaseUntil);
+  }
+
+  /**
+   * The condition an outcome for `id` adds to its UPDATE, with its parameter: the row still holds
+   * this instance's claim, or (holding none) nobody's. `param` is the placeholder to use.
+   */
+  fence(id: number, param: string, now: number): { where: string; value: number } {
+    const leaseUntil = this.#held.get(id);
+    return leaseUntil === undefined ? { where: `lease_until <= ${param}`, value: now } : { where: `lease_until = ${param}`, value: leaseUntil };
+  }
+
+  /** The outcome is recorded (or refused): the claim is over either way. */
+  end(id: number): void {
+    this.#held.delete(id);
+  }
+}

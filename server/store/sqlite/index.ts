@@ -1,0 +1,50 @@
+// The SQLite store (DATA_DIR/waitlist.db), for one instance: the shared rules (../*.ts) on one
+// better-sqlite3 connection, and the rate counters in memory, since one process sees every request.
+import type { Config } from '../../config';
+import { createErasure } from '../erasure';
+import { queueLimits } from '../limits';
+import { createMailQueue } from '../mail-queue';
+import { createOutbox } from '../outbox';
+import { createSignups } from '../signups';
+import { createSubscriptions } from '../subscriptions';
+import type { QueueLimits, Store } from '../types';
+import { openDatabase, SCHEMA_VERSION, type Db } from './database';
+import { createMemoryRateCounter } from '../memory-rate';
+import { sqliteSql } from './sql';
+
+/** The SQLite store also hands out its database, for tests that look inside. */
+export interface SqliteStore extends Store {
+  readonly engine: 'sqlite';
+  db: Db;
+}
+
+export type StoreConfig = Pick<Config, 'dataDir'> & Partial<QueueLimits>;
+
+/** `now` is injectable so tests can move time forward past the outbox and mail backoff. */
+export function openStore(config: StoreConfig, now: () => number = Date.now): SqliteStore {
+  const db = openDatabase(config.dataDir);
+  const { dataDir: _dataDir, ...given } = config;
+  const limits = queueLimits(given);
+  const sql = sqliteSql(db);
+  const mail = createMailQueue(sql, limits, now);
+  return {
+    engine: 'sqlite',
+    db,
+    signups: createSignups(sql, () => new Date(now())),
+    subscriptions: createSubscriptions(sql, mail, now),
+    outbox: createOutbox(sql, limits, now),
+    mail,
+    rate: createMemoryRateCounter(now),
+    erase: createErasure(sql),
+    async backup(file) {
+      await db.backup(file);
+    },
+    async ping() {
+      const version = db.pragma('user_version', { simple: true }) as number;
+      if (version < SCHEMA_VERSION) throw new Error(`schema version ${version}, expected ${SCHEMA_VERSION}`);
+    },
+    async close() {
+      db.close();
+    },
+  };
+}
