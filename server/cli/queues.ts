@@ -22,30 +22,30 @@ interface QueueDoor<State extends string> {
 }
 
 export const MAIL_ROWS = queueRows({
-    name: 'mail',
-    help: 'invitation mail still queued, refused or dead (no message bodies, no keys)',
-    retryHelp: 'send a dead message again (one that failed past QUEUE_MAX_AGE_HOURS)',
-    item: 'mail',
-    target: 'to',
-    errorChars: 60,
-    list: listMail,
-    summary: (counts) => `${counts.queued} queued, ${counts.failed} failed, ${counts.dead} dead`,
-    retry: retryMail,
-    retried: 'is queued again; the running site sends it',
-  });
+  name: 'mail',
+  help: 'invitation mail still queued, refused or dead (no message bodies, no keys)',
+  retryHelp: 'send a dead message again (one that failed past QUEUE_MAX_AGE_HOURS)',
+  item: 'mail',
+  target: 'to',
+  errorChars: 60,
+  list: listMail,
+  summary: (counts) => `${counts.queued} queued, ${counts.failed} failed, ${counts.dead} dead`,
+  retry: retryMail,
+  retried: 'is queued again; the running site sends it',
+});
 
 export const OUTBOX_ROWS = queueRows({
-    name: 'outbox',
-    help: 'submissions waiting to be delivered to BACKEND_URL, and dead ones',
-    retryHelp: 'deliver a dead submission again',
-    item: 'outbox item',
-    target: 'path',
-    errorChars: 40,
-    list: listOutbox,
-    summary: (counts) => `${counts.pending} pending, ${counts.dead} dead`,
-    retry: retryOutbox,
-    retried: 'is pending again, due now',
-  });
+  name: 'outbox',
+  help: 'submissions waiting to be delivered to BACKEND_URL, and dead ones',
+  retryHelp: 'deliver a dead submission again',
+  item: 'outbox item',
+  target: 'path',
+  errorChars: 40,
+  list: listOutbox,
+  summary: (counts) => `${counts.pending} pending, ${counts.dead} dead`,
+  retry: retryOutbox,
+  retried: 'is pending again, due now',
+});
 
 /** The listing row and the retry row of one queue. */
 function queueRows<State extends string>(door: QueueDoor<State>): [CommandRow<unknown>, CommandRow<unknown>] {
