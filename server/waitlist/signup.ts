@@ -9,8 +9,6 @@ import { API_PATHS } from '../../shared/constants';
 import { checkSignup, isHoneypotFilled } from '../../shared/signup';
 import type { Config } from '../config';
 import { postSignup, type BackendAnswer, type SignupRequest } from '../delivery/backend-client';
-import type { FormFields } from '../http/body';
-import type { Client } from '../http/client';
 import type { Logger } from '../logger';
 import { NO_METRICS, type Metrics } from '../metrics';
 import type { Store } from '../store';
@@ -25,15 +23,18 @@ export type SignupOutcome =
 
 /** Where a signup came from, as far as the backend needs to know. */
 export interface SignupOrigin {
-  /** Read only when the signup goes to the backend (its X-Forwarded-* headers). */
-  client: Pick<Client, 'forwarded'>;
+  /**
+   * The visitor as the door saw it; `forwarded` (the X-Forwarded-* headers for the backend) is read
+   * only when the signup goes to the backend, so a door may compute it lazily.
+   */
+  client: { readonly forwarded: SignupRequest['forwarded'] };
   /** The API path and query the visitor posted to; the native form posts to the API's path. */
   path?: string;
 }
 
 export interface SignupInput {
   /** The form as it arrived, in any encoding; checked here, not by the door. */
-  fields: FormFields;
+  fields: Record<string, unknown>;
   from: SignupOrigin;
 }
 
