@@ -28,8 +28,8 @@ import { seoFiles } from './pages/seo';
 import { hashedAssets, loadPageAssets, publicFiles, type PageAssets } from './pages/static-files';
 import { ASSETS_URL_PREFIX } from './paths';
 import { nativeForm } from './signups/native-form';
-import { createSubmitSignup } from './signups/submit';
 import { openStore, type Store } from './store';
+import { signup, type SubmitSignup } from './waitlist/signup';
 
 interface AppDeps {
   logger?: Logger;
@@ -51,7 +51,7 @@ export function createApp(config: Config, deps: AppDeps = {}) {
   const headers = securityHeaders(config, assets.css ? [sha256Source(assets.css)] : []);
 
   // Shared by every door that takes a signup or another form.
-  const submitSignup = createSubmitSignup(config, store, logger, metrics);
+  const submitSignup: SubmitSignup = (input) => signup({ config, store, logger, metrics }, input);
   const limitSubmissions = signupRateLimit(config, logger, store.rate);
   const sameSiteOnly = refuseCrossSite(config, logger);
 

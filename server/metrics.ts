@@ -11,7 +11,7 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import type { RouteKind } from './http/access-log';
 import type { Logger } from './logger';
 
-/** Every outcome of a signup (server/signups/submit.ts), as signups_total counts it. */
+/** Every outcome of a signup (server/waitlist/signup.ts), as signups_total counts it. */
 export const SIGNUP_OUTCOMES = ['stored', 'duplicate', 'queued', 'honeypot', 'refused'] as const;
 export type SignupMetric = (typeof SIGNUP_OUTCOMES)[number];
 

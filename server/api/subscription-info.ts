@@ -1,13 +1,15 @@
 // GET /api/subscription-info/{provider}/{externalId}: the subscription-service contract the
 // OrgNote backend calls to ask whether an account has an active subscription. It authenticates
-// with `Authorization: Token <SUBSCRIPTION_API_TOKEN>`, compared in constant time. Without a
-// token configured the route does not exist (404), so an open site never answers it.
+// with `Authorization: Token <SUBSCRIPTION_API_TOKEN>`, compared in constant time; the answer comes
+// from the subscription-info operation (waitlist/subscription-info.ts). Without a token configured
+// the route does not exist (404), so an open site never answers it.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Config } from '../config';
 import { HttpError, sendJson } from '../http/errors';
 import type { Subscriptions } from '../store/types';
-import { NO_STORE, subscriptionAnswer } from './activation';
+import { subscriptionInfo } from '../waitlist/subscription-info';
+import { NO_STORE } from './activation';
 import type { SubscriptionInfoParams } from './routes';
 
 /** Equal-length digests, so neither the token's length nor its first wrong byte shows in the timing. */
@@ -29,8 +31,8 @@ export function subscriptionInfoEndpoint(subscriptions: Subscriptions, config: P
       res.setHeader('WWW-Authenticate', 'Token');
       throw new HttpError(401, 'Missing or invalid token');
     }
-    const subscription = await subscriptions.ofAccount(provider.toLowerCase(), externalId);
-    if (!subscription) throw new HttpError(404, 'No subscription for this account');
-    sendJson(res, 200, subscriptionAnswer(subscription.email, config), NO_STORE);
+    const info = await subscriptionInfo({ subscriptions, config }, { provider, externalId });
+    if (info.kind === 'none') throw new HttpError(404, 'No subscription for this account');
+    sendJson(res, 200, info.subscription, NO_STORE);
   };
 }

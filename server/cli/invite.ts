@@ -1,28 +1,10 @@
-// `waitlist invite`: turns waitlisted addresses into invitations. Each address gets a fresh key
-// and its mail in one transaction (store/subscriptions.ts), then the mail is sent at once through
-// the pool, a window of them in flight, and one line per address says what happened. Mail the
-// server could not take now stays queued for the running site to retry. Once the server itself is
-// unavailable (unreachable, silent, refusing our login), the rest are invited and queued without
-// trying: 10 000 connection timeouts in a row would keep the operator waiting for hours.
-import type { Config } from '../config';
-import { invitationMail, isMailable } from '../mail/invitation';
-import { sendClaimed, type MailOutcome } from '../mail/send';
-import { SMTP_POOL_SIZE, type Mailer } from '../mail/transport';
-import type { Store } from '../store';
-
-export type InviteOutcome = MailOutcome | 'skipped' | 'not-on-waitlist' | 'unmailable';
-
-interface InviteDeps {
-  store: Store;
-  config: Pick<Config, 'siteUrl' | 'mailFrom'> & { siteUrl: string };
-  mailer: Mailer;
-}
-
-/** Sends waiting beyond the pool's connections, so a connection that frees up has the next one ready. */
-const IN_FLIGHT = SMTP_POOL_SIZE * 4;
+// The CLI's door to the invite operation (waitlist/invite.ts): argv to its input, then one line
+// per address as each outcome is known, a tally, and where the mail went.
+import { invite, type DryRunOutcome, type InviteOutcome, type InviteResult } from '../waitlist/invite';
+import { CommandError, UsageError, type CliContext, type CliIo, type Status } from './command-table';
 
 /** What each outcome prints, padded so the addresses line up. */
-export const OUTCOME_LABELS: Record<InviteOutcome | 'would-invite', string> = {
+const OUTCOME_LABELS: Record<InviteOutcome | DryRunOutcome, string> = {
   sent: 'sent',
   queued: 'queued',
   failed: 'failed',
@@ -32,57 +14,56 @@ export const OUTCOME_LABELS: Record<InviteOutcome | 'would-invite', string> = {
   'would-invite': 'would invite',
 };
 
-/** --dry-run: what invite would do, changing nothing. */
-export async function dryRun(store: Store, addresses: string[], again: boolean, report: (email: string, outcome: InviteOutcome | 'would-invite') => void): Promise<void> {
-  for (const email of addresses) {
-    const state = await store.subscriptions.stateOf(email);
-    if (state === undefined) report(email.trim(), 'not-on-waitlist');
-    else if (state !== 'waitlisted' && !again) report(email.trim(), 'skipped');
-    else report(email.trim(), isMailable(email.trim()) ? 'would-invite' : 'unmailable');
+const LABEL_WIDTH = Math.max(...Object.values(OUTCOME_LABELS).map((label) => label.length));
+
+const REFUSALS: Record<Extract<InviteResult, { kind: 'refused' }>['reason'], string> = {
+  'backend-owns-signups': 'BACKEND_URL is set: signups live in the backend, so invitations belong there too. Invite from the embedded store (no BACKEND_URL).',
+  'no-site-url': 'invite needs SITE_URL, the public address of this site, for the activation link in the mail.',
+};
+
+/** The order the tally is printed in. */
+const TALLY: InviteOutcome[] = ['sent', 'queued', 'failed', 'skipped', 'not-on-waitlist', 'unmailable'];
+
+function countOf(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value) || Number(value) < 1 || !Number.isSafeInteger(Number(value))) {
+    throw new UsageError(`--next: not a positive whole number: ${value}`);
   }
+  return Number(value);
 }
 
-export async function inviteAll(
-  { store, config, mailer }: InviteDeps,
-  addresses: Iterable<string>,
-  again: boolean,
-  report: (email: string, outcome: InviteOutcome) => void,
-): Promise<void> {
-  const compose = (to: string, key: string) => invitationMail({ siteUrl: config.siteUrl, from: config.mailFrom, to, key });
-  const inFlight = new Set<Promise<void>>();
-  let serverUnavailable = false;
-  try {
-    for (const address of addresses) {
-      await inviteOne(address);
-    }
-  } finally {
-    // Whatever stopped the loop, sends already handed to the pool finish and are recorded
-    // before the caller closes the pool and the store.
-    await Promise.allSettled(inFlight);
-  }
+export interface InviteOptions {
+  next?: string;
+  again?: boolean;
+  'dry-run'?: boolean;
+}
 
-  async function inviteOne(address: string): Promise<void> {
-    // Checked before a key exists: such an address would be mailed somewhere else, or nowhere.
-    if (!isMailable(address.trim()) && (await store.subscriptions.stateOf(address)) !== undefined) {
-      report(address.trim(), 'unmailable');
-      return;
+export async function inviteCommand({ store, config }: CliContext, addresses: string[], options: InviteOptions, io: CliIo): Promise<Status> {
+  const next = countOf(options.next);
+  if (next !== undefined && addresses.length > 0) throw new UsageError('invite takes addresses or --next N, not both');
+  if (next === undefined && addresses.length === 0) throw new UsageError('invite needs addresses or --next N');
+
+  const result = await invite(
+    { store, config },
+    {
+      targets: next === undefined ? { addresses } : { next },
+      again: options.again === true,
+      dryRun: options['dry-run'] === true,
+      onEach: (email, outcome) => void io.out(`${OUTCOME_LABELS[outcome].padEnd(LABEL_WIDTH)}  ${email}\n`),
+    },
+  );
+  switch (result.kind) {
+    case 'refused':
+      throw new CommandError(REFUSALS[result.reason]);
+    case 'dry-run':
+      io.out(`${result.counts['would-invite']} would be invited (dry run: nothing changed)\n`);
+      return result.counts['not-on-waitlist'] || result.counts.unmailable ? 1 : 0;
+    case 'done': {
+      const { counts, mail } = result;
+      io.out(`${TALLY.map((outcome) => `${counts[outcome]} ${OUTCOME_LABELS[outcome]}`).join(', ')}\n`);
+      io.out(mail.smtp ? `Mail goes through ${mail.where}.\n` : `No SMTP_URL set: mail written as .eml files to ${mail.where}\n`);
+      if (counts.queued) io.out('Queued mail is retried by the running site (see: waitlist mail).\n');
+      return counts['not-on-waitlist'] || counts.failed || counts.unmailable ? 1 : 0;
     }
-    const invitation = await store.subscriptions.invite(address, { again, compose });
-    if (invitation.outcome !== 'invited') {
-      report(invitation.email, invitation.outcome);
-      return;
-    }
-    if (serverUnavailable) {
-      await store.mail.release(invitation.mail.id);
-      report(invitation.email, 'queued');
-      return;
-    }
-    const sending: Promise<void> = sendClaimed(store.mail, mailer, invitation.mail).then((sent) => {
-      inFlight.delete(sending);
-      serverUnavailable ||= sent.serverUnavailable;
-      report(invitation.email, sent.outcome);
-    });
-    inFlight.add(sending);
-    if (inFlight.size >= IN_FLIGHT) await Promise.race(inFlight);
   }
 }

@@ -1,4 +1,4 @@
-// POST /api/subscriptions (docs/product.md §7): the API's door to the one road (submit.ts). It
+// POST /api/subscriptions (docs/product.md §7): the API's door to the one road (waitlist/signup.ts). It
 // reads the fields, hands them over, and answers the outcome; the answer never says whether the
 // address was already listed.
 import type { ServerResponse } from 'node:http';
@@ -6,11 +6,11 @@ import { sendBackendAnswer } from '../delivery/relay';
 import { fieldsOf, type BodyRequest } from '../http/body';
 import { HttpError, sendJson } from '../http/errors';
 import type { RequestContext } from '../http/front-door';
-import type { SubmitSignup } from './submit';
+import type { SubmitSignup } from '../waitlist/signup';
 
 export function signupEndpoint(submitSignup: SubmitSignup) {
   return async (req: BodyRequest, res: ServerResponse, { client }: RequestContext): Promise<void> => {
-    const outcome = await submitSignup(fieldsOf(req), { client, path: req.url });
+    const outcome = await submitSignup({ fields: fieldsOf(req), from: { client, path: req.url } });
     switch (outcome.kind) {
       case 'invalid':
         throw new HttpError(400, outcome.message);

@@ -8,7 +8,7 @@ import { hasErrors, validateWaitlist, type WaitlistFields } from '../../shared/v
 import { fieldsOf, type BodyRequest, type FormFields } from '../http/body';
 import { contextOf } from '../http/front-door';
 import type { Logger } from '../logger';
-import type { SubmitSignup } from './submit';
+import type { SubmitSignup } from '../waitlist/signup';
 
 const asText = (value: unknown): string => (typeof value === 'string' ? value : '');
 
@@ -21,7 +21,7 @@ export function nativeForm(submitSignup: SubmitSignup, logger: Logger) {
     const values: WaitlistFields = { email: asText(fields.email).trim(), description: asText(fields.description) };
     const errors = validateWaitlist(values);
     if (hasErrors(errors)) return { ok: false, values, errors };
-    const outcome = await submitSignup(fields, { client: contextOf(req).client });
+    const outcome = await submitSignup({ fields, from: { client: contextOf(req).client } });
     if (outcome.kind !== 'invalid') return { ok: true };
     return { ok: false, values, errors: { [outcome.field]: outcome.message } };
   }

@@ -1,4 +1,4 @@
-import { toCsv } from '../../../server/cli/csv';
+import { toCsv } from '../../../server/waitlist/csv';
 
 describe('CSV (RFC 4180)', () => {
   it('leaves plain fields alone and quotes the rest', () => {

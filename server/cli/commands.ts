@@ -1,0 +1,146 @@
+// The CLI's commands and options, one row each, in the order help lists them. Each row's handler
+// only turns its arguments into an operation's input (server/waitlist/) and the outcome into
+// lines and an exit code.
+import { issueKey } from '../waitlist/issue-key';
+import { backup, migrate } from '../waitlist/maintenance';
+import { remove } from '../waitlist/remove';
+import { countSignups, exportSignups, listSignups, waitlistStats, type SignupsSince } from '../waitlist/signups';
+import { oneLine, textTable } from './columns';
+import { CommandError, UsageError, type CommandRow, type OptionRow } from './command-table';
+import { inviteCommand } from './invite';
+import { MAIL_ROWS, OUTBOX_ROWS } from './queues';
+
+export const OPTIONS = {
+  since: { type: 'string', value: 'DATE', help: 'only signups created at or after DATE (e.g. 2026-11-01)' },
+  next: { type: 'string', value: 'N', help: 'invite: the N oldest waitlisted addresses not invited yet' },
+  again: { type: 'boolean', help: 'invite: also addresses already invited (a new key; the old one stops working)' },
+  'dry-run': { type: 'boolean', help: 'invite: list who would be invited, change nothing' },
+  help: { type: 'boolean', short: 'h', help: 'show this help' },
+} as const satisfies Record<string, OptionRow>;
+
+/** The options as parseArgs hands them over. */
+export interface Options {
+  since?: string;
+  next?: string;
+  again?: boolean;
+  'dry-run'?: boolean;
+  help?: boolean;
+}
+
+function sinceOf(value: string | undefined): SignupsSince {
+  if (value === undefined) return {};
+  const since = new Date(value);
+  if (Number.isNaN(since.getTime())) throw new UsageError(`--since: not a date: ${value}`);
+  return { since };
+}
+
+export const COMMANDS: CommandRow<Options>[] = [
+  {
+    name: 'list',
+    help: 'signups as a table, newest first',
+    async run(context, _args, options, io) {
+      const rows = await listSignups(context, sinceOf(options.since));
+      io.out(
+        textTable(
+          ['created_at', 'email', 'invited_at', 'activated_at', 'description'],
+          rows.map((r) => [r.created_at, r.email, r.invited_at ?? '', r.activated_at ?? '', oneLine(r.description)]),
+        ),
+      );
+      io.out(`${rows.length} signup(s)\n`);
+      return 0;
+    },
+  },
+  {
+    name: 'count',
+    help: 'number of signups',
+    async run(context, _args, _options, io) {
+      io.out(`${await countSignups(context)}\n`);
+      return 0;
+    },
+  },
+  {
+    name: 'stats',
+    help: 'signups by state (waitlisted, invited, activated) and mail by state',
+    async run(context, _args, _options, io) {
+      const { signups, mail } = await waitlistStats(context);
+      const states = (['waitlisted', 'invited', 'activated', 'total'] as const).map((state) => [state, String(signups[state])]);
+      io.out(textTable(['state', 'signups'], states));
+      io.out(`mail: ${mail.queued} queued, ${mail.failed} failed, ${mail.dead} dead, ${mail.sent} sent\n`);
+      return 0;
+    },
+  },
+  {
+    name: 'export',
+    args: '[--since DATE]',
+    help: 'CSV (RFC 4180) to stdout: email,description,created_at,invited_at,activated_at',
+    async run(context, _args, options, io) {
+      // Each chunk waits until the pipe has taken the last: a slow reader never makes it pile up.
+      for await (const chunk of exportSignups(context, sinceOf(options.since))) await io.out(chunk);
+      return 0;
+    },
+  },
+  {
+    name: 'invite',
+    args: '<email>...',
+    help: 'e-mail an activation key to waitlisted addresses',
+    also: [{ args: '--next N', help: 'the same for the N oldest addresses not invited yet' }],
+    run: inviteCommand,
+  },
+  ...MAIL_ROWS,
+  {
+    name: 'remove',
+    args: '<email>',
+    help: 'delete an address with its keys and mail (right to erasure)',
+    needs: 'exactly one email address',
+    onlyOne: true,
+    async run(context, [email], _options, io) {
+      const removed = await remove(context, email);
+      if (removed.kind === 'nothing-stored') {
+        io.out(`Nothing stored for ${removed.email}\n`);
+        return 1;
+      }
+      const parts = [
+        removed.signup ? 'the signup' : 'no signup',
+        `${removed.keys} activation key(s)`,
+        `${removed.mails} mail(s)${removed.emlFiles ? ` and ${removed.emlFiles} .eml file(s)` : ''}`,
+        `${removed.outbox} outbox item(s)`,
+      ];
+      io.out(`Removed ${removed.email}: ${parts.join(', ')}\n`);
+      return 0;
+    },
+  },
+  {
+    name: 'issue-key',
+    args: '<email>',
+    help: 'create an activation key for a waitlisted address (printed last)',
+    needs: 'an email address',
+    async run(context, [email], _options, io) {
+      const issued = await issueKey(context, email);
+      if (issued.kind === 'not-on-waitlist') throw new CommandError(`${issued.email} is not on the waitlist`);
+      io.out(`Activation key for ${issued.email} (shown once, stored only as a hash):\n${issued.key}\n`);
+      return 0;
+    },
+  },
+  ...OUTBOX_ROWS,
+  {
+    name: 'migrate',
+    help: 'apply the schema migrations of this release, without starting the site',
+    async run(context, _args, _options, io) {
+      const { engine } = await migrate(context);
+      io.out(`Schema up to date (${engine === 'postgres' ? 'PostgreSQL at DATABASE_URL' : 'SQLite in DATA_DIR'})\n`);
+      return 0;
+    },
+  },
+  {
+    name: 'backup',
+    args: '<file>',
+    help: 'consistent copy of the database (SQLite online backup), safe while the site runs',
+    needs: 'a destination file',
+    async run(context, [file], _options, io) {
+      const copy = await backup(context, file);
+      if (copy.kind === 'not-a-file') throw new CommandError('backup copies the SQLite file; with DATABASE_URL, back up PostgreSQL with pg_dump (README, "Backups").');
+      io.out(`Backed up ${copy.signups} signup(s) to ${copy.file}\n`);
+      return 0;
+    },
+  },
+];

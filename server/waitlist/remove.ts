@@ -1,0 +1,35 @@
+// remove: a person's right to erasure. The store deletes everything it keeps about an address in
+// one transaction (store/erasure.ts); what it cannot reach are the .eml copies of the mail, on
+// this machine's disk, so they go here, by the ids the store hands back.
+import fs from 'node:fs';
+import type { Config } from '../config';
+import { emlFile, emlTemporaryFile } from '../mail/transport';
+import type { Store } from '../store';
+
+export interface RemoveDeps {
+  store: Pick<Store, 'erase'>;
+  config: Pick<Config, 'dataDir'>;
+}
+
+export type RemoveResult =
+  | { kind: 'nothing-stored'; email: string }
+  | { kind: 'removed'; email: string; signup: boolean; keys: number; mails: number; emlFiles: number; outbox: number };
+
+export async function remove({ store, config }: RemoveDeps, email: string): Promise<RemoveResult> {
+  const erased = await store.erase(email);
+  let emlFiles = 0;
+  for (const id of erased.mailIds) {
+    // The finished file, and one a crash left half-written: both hold the address and a key.
+    for (const file of [emlFile(config.dataDir, id), emlTemporaryFile(config.dataDir, id)]) {
+      try {
+        fs.unlinkSync(file);
+        if (file.endsWith('.eml')) emlFiles++;
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err; // sent over SMTP: no file
+      }
+    }
+  }
+  const shown = email.trim();
+  if (!erased.signup && erased.outbox === 0) return { kind: 'nothing-stored', email: shown };
+  return { kind: 'removed', email: shown, signup: erased.signup, keys: erased.keys, mails: erased.mailIds.length, emlFiles, outbox: erased.outbox };
+}

@@ -1,0 +1,102 @@
+// The one road for a signup (docs/decisions/0011-one-road-for-a-signup.md). The API and the
+// no-JavaScript form both call signup(); they only translate HTTP to it and its outcome back. It
+// checks the fields, drops a filled honeypot silently, and delivers exactly the checked signup
+// (trimmed email, description): to the embedded store without BACKEND_URL, otherwise to the
+// backend, and to the outbox when the backend cannot take it (docs/decisions/0005-outbox.md). It
+// returns only once the signup is committed somewhere.
+import { randomUUID } from 'node:crypto';
+import { API_PATHS } from '../../shared/constants';
+import { checkSignup, isHoneypotFilled } from '../../shared/signup';
+import type { Config } from '../config';
+import { postSignup, type BackendAnswer, type SignupRequest } from '../delivery/backend-client';
+import type { Logger } from '../logger';
+import { NO_METRICS, type Metrics } from '../metrics';
+import type { Store } from '../store';
+
+export type SignupOutcome =
+  | { kind: 'invalid'; field: 'email' | 'description'; message: string }
+  /** A filled honeypot: answered like a success, nothing stored or sent. */
+  | { kind: 'dropped'; email: string }
+  | { kind: 'stored'; email: string }
+  | { kind: 'queued' }
+  | { kind: 'answered'; answer: BackendAnswer };
+
+/** Where a signup came from, as far as the backend needs to know. */
+export interface SignupOrigin {
+  /**
+   * The visitor as the door saw it; `forwarded` (the X-Forwarded-* headers for the backend) is read
+   * only when the signup goes to the backend, so a door may compute it lazily.
+   */
+  client: { readonly forwarded: SignupRequest['forwarded'] };
+  /** The API path and query the visitor posted to; the native form posts to the API's path. */
+  path?: string;
+}
+
+export interface SignupInput {
+  /** The form as it arrived, in any encoding; checked here, not by the door. */
+  fields: Record<string, unknown>;
+  from: SignupOrigin;
+}
+
+export interface SignupDeps {
+  config: Pick<Config, 'backendUrl' | 'backendTimeoutMs'>;
+  store: Pick<Store, 'signups' | 'outbox'>;
+  logger: Logger;
+  metrics?: Pick<Metrics, 'signup'>;
+}
+
+/** signup() with its deps bound: what the doors are handed. */
+export type SubmitSignup = (input: SignupInput) => Promise<SignupOutcome>;
+
+export async function signup(deps: SignupDeps, { fields, from }: SignupInput): Promise<SignupOutcome> {
+  const { config, store, logger, metrics = NO_METRICS } = deps;
+  const checked = checkSignup(fields);
+  if (!checked.ok) {
+    metrics.signup('refused');
+    return { kind: 'invalid', field: checked.field, message: checked.error };
+  }
+  const { email, description } = checked.value;
+  if (isHoneypotFilled(fields)) {
+    logger.info({ event: 'honeypot' }, 'dropped a signup that filled the honeypot');
+    metrics.signup('honeypot');
+    return { kind: 'dropped', email };
+  }
+  if (!config.backendUrl) {
+    const added = await store.signups.add(checked.value);
+    logger.info({ event: 'signup', added }, 'signup stored');
+    metrics.signup(added ? 'stored' : 'duplicate');
+    return { kind: 'stored', email };
+  }
+  return deliver(deps, config.backendUrl, {
+    path: from.path ?? API_PATHS.subscriptions,
+    fields: [
+      ['email', email],
+      ['description', description],
+    ],
+    forwarded: from.client.forwarded,
+    idempotencyKey: randomUUID(),
+  });
+}
+
+async function deliver(deps: SignupDeps, backendUrl: string, request: SignupRequest): Promise<SignupOutcome> {
+  const metrics = deps.metrics ?? NO_METRICS;
+  let answer: BackendAnswer;
+  try {
+    // Never cancelled: a signup is finished even if the visitor closes the tab.
+    answer = await postSignup(backendUrl, request, deps.config.backendTimeoutMs);
+  } catch (err) {
+    return queue(deps, request, (err as Error).constructor.name);
+  }
+  if (answer.status >= 500) return queue(deps, request, `status ${answer.status}`);
+  // The backend took it (a repeat included: only the backend knows) or refused it with a 4xx.
+  metrics.signup(answer.status >= 400 ? 'refused' : 'stored');
+  return { kind: 'answered', answer };
+}
+
+// QueueFullError or StoreUnavailableError propagate: the door answers 503 with Retry-After.
+async function queue({ store, logger, metrics = NO_METRICS }: SignupDeps, request: SignupRequest, reason: string): Promise<SignupOutcome> {
+  const id = await store.outbox.enqueue(request);
+  logger.warn({ outboxId: id, reason }, 'backend could not take a signup; queued');
+  metrics.signup('queued');
+  return { kind: 'queued' };
+}
