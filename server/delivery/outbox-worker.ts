@@ -34,19 +34,27 @@ export function startOutboxWorker({ outbox, backendUrl, timeoutMs, logger, pollM
       status = (await postSignup(backendUrl, item.request, timeoutMs)).status;
     } catch (err) {
       metrics.delivery('outbox', 'retry');
-      await outbox.failed(item, (err as Error).message);
+      if (!(await outbox.failed(item, (err as Error).message))) leaseLost(item);
       return false;
     }
     if (status >= 500) {
       metrics.delivery('outbox', 'retry');
-      await outbox.failed(item, `status ${status}`);
+      if (!(await outbox.failed(item, `status ${status}`))) leaseLost(item);
       return false;
     }
-    await outbox.delivered(item.id);
+    if (!(await outbox.delivered(item.id))) leaseLost(item);
     // A 4xx leaves the outbox too, refused: a failure no retry will mend.
     metrics.delivery('outbox', status >= 400 ? 'failed' : 'delivered');
     logger[status >= 400 ? 'warn' : 'info']({ outboxId: item.id, status, attempts: item.attempts + 1 }, 'outbox item delivered');
     return true;
+  }
+
+  /**
+   * This worker outlived its lease (a paused process, a stalled host) and another worker holds the
+   * item now: what that worker records stands, this outcome is dropped (server/store/leases.ts).
+   */
+  function leaseLost(item: OutboxItem): void {
+    logger.warn({ outboxId: item.id, attempts: item.attempts + 1 }, 'outbox item taken over by another worker: this outcome is not recorded');
   }
 
   async function runRound(): Promise<boolean> {

@@ -31,7 +31,9 @@ export async function sendClaimed(queue: MailQueue, mailer: Mailer, item: Queued
     logger?.info({ mailId: item.id, reason, retryAt: new Date(dueAt).toISOString() }, 'mail queued for retry');
     return { outcome: 'queued', serverUnavailable: isServerUnavailable(err) };
   }
-  await queue.sent(item.id);
-  logger?.info({ mailId: item.id, attempts: item.attempts + 1 }, 'mail sent');
+  if (await queue.sent(item.id)) logger?.info({ mailId: item.id, attempts: item.attempts + 1 }, 'mail sent');
+  // Erased meanwhile, or this sender outlived its lease and another holds the message now (its
+  // record stands: server/store/leases.ts). The server took it all the same.
+  else logger?.warn({ mailId: item.id, attempts: item.attempts + 1 }, 'mail sent, but no longer ours to record');
   return { outcome: 'sent', serverUnavailable: false };
 }

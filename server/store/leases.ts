@@ -42,8 +42,16 @@ export class Leases {
     return leaseUntil === undefined ? { where: `lease_until <= ${param}`, value: now } : { where: `lease_until = ${param}`, value: leaseUntil };
   }
 
-  /** The outcome is recorded (or refused): the claim is over either way. */
-  end(id: number): void {
-    this.#held.delete(id);
+  /**
+   * The outcome was recorded, or refused because another worker holds the item now. A refused
+   * claim is remembered as lost: a later call for the item from this instance matches no row
+   * until it claims the item again.
+   */
+  end(id: number, recorded: boolean): void {
+    if (recorded) this.#held.delete(id);
+    else this.#held.set(id, LOST);
   }
 }
+
+/** No claim writes a negative lease_until. */
+const LOST = -1;

@@ -114,42 +114,42 @@ export function createMailQueue(sql: Sql, limits: Pick<QueueLimits, 'mailMaxItem
          WHERE id = $2 AND state = 'queued' AND ${fence.where}`,
         [iso(), id, fence.value],
       );
-      leases.end(id);
+      leases.end(id, result.rowCount === 1);
       return result.rowCount === 1;
     },
 
     async failed(id, error) {
       const fence = leases.fence(id, '$4', now());
-      await sql.query(
+      const { rowCount } = await sql.query(
         `UPDATE mail SET state = 'failed', message = NULL, attempts = attempts + 1, lease_until = 0, last_error = $1, done_at = $2
          WHERE id = $3 AND state = 'queued' AND ${fence.where}`,
         [error.slice(0, 500), iso(), id, fence.value],
       );
-      leases.end(id);
+      leases.end(id, rowCount === 1);
     },
 
     async retry(item, error) {
       const attempts = item.attempts + 1;
       const due = now() + mailBackoffMs(attempts);
       const fence = leases.fence(item.id, '$6', now());
-      await sql.query(
+      const { rowCount } = await sql.query(
         `UPDATE mail SET attempts = $1, next_attempt_at = $2, lease_until = 0, last_error = $3,
            state = CASE WHEN created_at < $4 THEN 'dead' ELSE 'queued' END
          WHERE id = $5 AND state = 'queued' AND ${fence.where}`,
         [attempts, due, error.slice(0, 500), deadBefore(), item.id, fence.value],
       );
-      leases.end(item.id);
+      leases.end(item.id, rowCount === 1);
       return due;
     },
 
     async release(id) {
       const fence = leases.fence(id, '$3', now());
-      await sql.query(`UPDATE mail SET next_attempt_at = $1, lease_until = 0 WHERE id = $2 AND state = 'queued' AND ${fence.where}`, [
+      const { rowCount } = await sql.query(`UPDATE mail SET next_attempt_at = $1, lease_until = 0 WHERE id = $2 AND state = 'queued' AND ${fence.where}`, [
         now() + mailBackoffMs(1),
         id,
         fence.value,
       ]);
-      leases.end(id);
+      leases.end(id, rowCount === 1);
     },
 
     async pending() {

@@ -91,21 +91,23 @@ export function createOutbox(sql: Sql, limits: Pick<QueueLimits, 'outboxMaxItems
 
     async delivered(id) {
       const fence = leases.fence(id, '$2', now());
-      await sql.query(`DELETE FROM outbox WHERE id = $1 AND ${fence.where}`, [id, fence.value]);
-      leases.end(id);
+      const { rowCount } = await sql.query(`DELETE FROM outbox WHERE id = $1 AND ${fence.where}`, [id, fence.value]);
+      leases.end(id, rowCount === 1);
+      return rowCount === 1;
     },
 
     async failed(item, error) {
       const attempts = item.attempts + 1;
       const at = now();
       const fence = leases.fence(item.id, '$6', at);
-      await sql.query(
+      const { rowCount } = await sql.query(
         `UPDATE outbox SET attempts = $1, next_attempt_at = $2, lease_until = 0, last_error = $3,
            state = CASE WHEN created_at < $4 THEN 'dead' ELSE 'pending' END
          WHERE id = $5 AND state = 'pending' AND ${fence.where}`,
         [attempts, at + outboxBackoffMs(attempts), error.slice(0, 500), new Date(at - limits.maxAgeMs).toISOString(), item.id, fence.value],
       );
-      leases.end(item.id);
+      leases.end(item.id, rowCount === 1);
+      return rowCount === 1;
     },
 
     async all() {

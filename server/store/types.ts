@@ -110,9 +110,13 @@ export interface Outbox {
   enqueue(request: SignupRequest): Promise<number>;
   /** Claims up to `limit` due items for one lease: no other replica takes them meanwhile. */
   claim(limit: number): Promise<OutboxItem[]>;
-  delivered(id: number): Promise<void>;
-  /** A failed attempt: due again after the backoff, or dead once older than the maximum age. */
-  failed(item: OutboxItem, error: string): Promise<void>;
+  /**
+   * The backend took the item. Like every outcome, it counts only while this store instance's claim
+   * is the current one (leases.ts): false when another worker has claimed the item since.
+   */
+  delivered(id: number): Promise<boolean>;
+  /** A failed attempt: due again after the backoff, or dead once older than the maximum age. False as for delivered. */
+  failed(item: OutboxItem, error: string): Promise<boolean>;
   /** Pending and dead items, oldest first. */
   all(): Promise<OutboxItem[]>;
   /** Pending items. */
@@ -139,7 +143,10 @@ export interface MailSummary {
 export interface MailQueue {
   /** Claims up to `limit` due messages for one lease. */
   claim(limit: number): Promise<QueuedMail[]>;
-  /** False when the row was no longer queued (another sender finished it, or it was erased). */
+  /**
+   * False when the row was no longer queued (another sender finished it, or it was erased) or
+   * another sender has claimed it since this instance's lease ran out (leases.ts).
+   */
   sent(id: number): Promise<boolean>;
   /** Refused for good (a 5xx for this message): recorded, never retried. */
   failed(id: number, error: string): Promise<void>;

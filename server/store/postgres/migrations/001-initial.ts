@@ -1,4 +1,4 @@
-// Schema 1 of the PostgreSQL store: what SQLite's schema 4 (server/store/db.ts) holds, plus the
+// Schema 1 of the PostgreSQL store: what SQLite's schema 4 (server/store/sqlite/database.ts) holds, plus the
 // rate counters every replica shares. SQL kept in a .ts module so it ships inside the esbuild
 // bundle (dist/server/*.js) with no file to find at run time; one module per version.
 //
