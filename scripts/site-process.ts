@@ -31,12 +31,13 @@ interface SiteProcess {
  * The server's stdout goes to a file, as a log collector would drain it: a pipe read by a busy
  * load-generating process would fill up and stall the server's writes.
  */
-export async function startSiteProcess(env: NodeJS.ProcessEnv = {}): Promise<SiteProcess> {
+/** `root` is the checkout whose build runs (a baseline build, scripts/bench/baseline.ts); this one by default. */
+export async function startSiteProcess(env: NodeJS.ProcessEnv = {}, root = ROOT): Promise<SiteProcess> {
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'orgnote-site-'));
   const log = fs.openSync(path.join(dataDir, 'site.log'), 'a');
   const child = spawn(process.execPath, ['dist/server/index.js'], {
-    cwd: ROOT,
+    cwd: root,
     env: { ...process.env, NODE_ENV: 'production', HOST: '127.0.0.1', DATA_DIR: dataDir, ...env, PORT: String(port) },
     stdio: ['ignore', log, 'inherit'],
   });

@@ -16,8 +16,12 @@
 // signups/s from 3 replicas here, within this bench's spread. Every site, PostgreSQL and the load
 // generator share the machine's cores ("Machine:"), and "other cores" shows what other programs
 // took from them during each window.
-// Targets (the issue that asked for this bench): PostgreSQL with 3 replicas ≥ 1 000 signups/s
-// with 0 lost; export peak RSS < 150 MiB for both stores. The process exits non-zero on a miss,
+//   3. The same SQLite and PostgreSQL ×3 signup cases against a baseline build of an earlier commit
+//      (baseline.ts; BENCH_BASELINE, by default the commit before the store's rules were written
+//      once), each baseline case run right before its current one, and the ratio current/baseline.
+// Targets (the issues that asked for this bench): PostgreSQL with 3 replicas ≥ 1 000 signups/s
+// with 0 lost; export peak RSS < 150 MiB for both stores; SQLite and PostgreSQL ×3 signups/s at
+// least 0.9 × the baseline's (issue 22). The process exits non-zero on a miss,
 // and also on any error, non-2xx, lost signup, failed export or wrong line count in any case.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -26,12 +30,13 @@ import { openStore } from '../../server/store';
 import { openPostgresStore } from '../../server/store/postgres';
 import { query, startPostgres } from '../../test/support/postgres';
 import { ROOT, startSiteProcess } from '../site-process';
+import { buildBaseline } from './baseline';
 import { cpuSeconds } from './cpu';
 import { postgresCpuSeconds } from './postgres-cpu';
 import { EXPORT_ROWS, runExport, seedPostgres, seedSqlite, type ExportRun } from './store-export';
 import { CONNECTIONS, measureSignups, SECONDS, WARMUP_SECONDS, type SignupCase, type SignupResult } from './store-signups';
 
-const TARGET = { replicatedSignupsPerSecond: 1_000, exportPeakRssBytes: 150 * 2 ** 20 };
+const TARGET = { replicatedSignupsPerSecond: 1_000, exportPeakRssBytes: 150 * 2 ** 20, ratioToBaseline: 0.9 };
 /** Cores busy with other programs during a window above which its figures are flagged. */
 const OTHER_CORES_WARNING = 0.1;
 
@@ -58,11 +63,16 @@ async function cleanUp(): Promise<void> {
 }
 
 /** `count` sites on the same settings, stopped (their DATA_DIR and log removed) once `work` is done. */
-async function withSites<T>(count: number, env: NodeJS.ProcessEnv, work: (sites: Awaited<ReturnType<typeof startSiteProcess>>[]) => Promise<T>): Promise<T> {
+async function withSites<T>(
+  count: number,
+  env: NodeJS.ProcessEnv,
+  work: (sites: Awaited<ReturnType<typeof startSiteProcess>>[]) => Promise<T>,
+  root = ROOT,
+): Promise<T> {
   const sites: Awaited<ReturnType<typeof startSiteProcess>>[] = [];
   try {
     for (let i = 0; i < count; i++) {
-      const site = await startSiteProcess({ ...SITE_ENV, ...env });
+      const site = await startSiteProcess({ ...SITE_ENV, ...env }, root);
       cleanups.push(site.stop); // stopping twice is harmless
       sites.push(site);
     }
@@ -112,12 +122,27 @@ async function main(): Promise<void> {
   const measure = (sites: Parameters<Parameters<typeof withSites>[2]>[0], rest: Pick<SignupCase, 'name' | 'storedEmails'>, watchPostgres: boolean) =>
     measureSignups({ ...rest, urls: sites.map((site) => site.url), cpu: { sites: sitesCpu(sites), ...(watchPostgres ? { postgres: pgCpu } : {}) } });
 
-  signups.push(await withSites(1, {}, (sites) => measure(sites, { name: 'SQLite, 1 instance', storedEmails: () => sqliteEmails(sites[0].dataDir) }, false)));
-  for (const replicas of [1, 3]) {
+  const baseline = buildBaseline();
+  cleanups.push(baseline.remove);
+  const sqliteCase = (root: string, label: string) =>
+    withSites(1, {}, (sites) => measure(sites, { name: `SQLite, 1 instance${label}`, storedEmails: () => sqliteEmails(sites[0].dataDir) }, false), root);
+  const postgresCase = async (replicas: number, root: string, label: string) => {
     const databaseUrl = await pg.createDatabase();
-    const name = `PostgreSQL, ${replicas} replica${replicas > 1 ? 's' : ''}`;
-    signups.push(await withSites(replicas, { DATABASE_URL: databaseUrl }, (sites) => measure(sites, { name, storedEmails: () => postgresEmails(databaseUrl) }, true)));
-  }
+    const name = `PostgreSQL, ${replicas} replica${replicas > 1 ? 's' : ''}${label}`;
+    return withSites(replicas, { DATABASE_URL: databaseUrl }, (sites) => measure(sites, { name, storedEmails: () => postgresEmails(databaseUrl) }, true), root);
+  };
+  // Each baseline case right before its current one, so both meet the same machine.
+  const baselineLabel = ` (baseline ${baseline.ref})`;
+  const comparisons: [SignupResult, SignupResult][] = [];
+  const baselineSqlite = await sqliteCase(baseline.root, baselineLabel);
+  signups.push(await sqliteCase(ROOT, ''));
+  comparisons.push([signups[0], baselineSqlite]);
+  signups.push(await postgresCase(1, ROOT, ''));
+  const baselineReplicated = await postgresCase(3, baseline.root, baselineLabel);
+  signups.push(await postgresCase(3, ROOT, ''));
+  comparisons.push([signups[2], baselineReplicated]);
+  baseline.remove();
+  signups.push(baselineSqlite, baselineReplicated);
 
   const exportDir = fs.mkdtempSync(path.join(os.tmpdir(), 'orgnote-bench-export-'));
   cleanups.push(() => fs.rmSync(exportDir, { recursive: true, force: true }));
@@ -170,6 +195,10 @@ async function main(): Promise<void> {
     })),
   );
 
+  const ratios = comparisons.map(([current, base]) => ({ name: current.name, ratio: current.perSecond / base.perSecond, current: current.perSecond, baseline: base.perSecond }));
+  for (const r of ratios) {
+    console.log(`${r.name}: ${r.current} signups/s, ${r.ratio.toFixed(2)}× the baseline's ${r.baseline}  (target ≥ ${TARGET.ratioToBaseline}×) ${pass(r.ratio >= TARGET.ratioToBaseline)}`);
+  }
   const replicated = signups[2];
   const replicatedOk = replicated.perSecond >= TARGET.replicatedSignupsPerSecond && replicated.lost === 0;
   const rssOk = (run: ExportRun) => run.peakRssBytes > 0 && run.peakRssBytes < TARGET.exportPeakRssBytes;
@@ -187,11 +216,11 @@ async function main(): Promise<void> {
   ];
   for (const fault of faults) console.log(`fault: ${fault}`);
 
-  const passed = replicatedOk && exports.every(([, , run]) => rssOk(run)) && faults.length === 0;
+  const passed = replicatedOk && ratios.every((r) => r.ratio >= TARGET.ratioToBaseline) && exports.every(([, , run]) => rssOk(run)) && faults.length === 0;
   const report = {
     machine: { cpus: os.cpus().length, cpu, memoryBytes: os.totalmem(), node: process.version },
     postgres: settings,
-    signups: { seconds: SECONDS, warmupSeconds: WARMUP_SECONDS, connections: CONNECTIONS, logLevel: SITE_ENV.LOG_LEVEL, results: signups },
+    signups: { seconds: SECONDS, warmupSeconds: WARMUP_SECONDS, connections: CONNECTIONS, logLevel: SITE_ENV.LOG_LEVEL, results: signups, baseline: baseline.ref, ratios },
     export: { rows: EXPORT_ROWS, results: exports.map(([store, seedSeconds, run]) => ({ store, seedSeconds, ...run })) },
     targets: TARGET,
     faults,
