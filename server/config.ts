@@ -1,38 +1,53 @@
 // The one place that reads process.env: every setting is validated once at start-up, with a
 // message that names the variable, and handed to the rest of the server as a typed object.
+// Each setting is declared once below (variable, default, parser, one line of doc); `Config` is
+// inferred from those declarations, and test/server/config-readme.test.ts keeps README's table
+// in step with them (issue 22).
 import path from 'node:path';
 import { z } from 'zod';
 import type { PublicConfig } from '../shared/public-config';
 
+interface Setting<T> {
+  /** The environment variable it is read from. */
+  env: string;
+  /** As it would be written in the environment; absent: unset. An empty variable counts as unset. */
+  default?: string;
+  /** What README shows as the default when another setting decides it (the value stays unset here). */
+  derivedDefault?: string;
+  doc: string;
+  parse: z.ZodType<T>;
+}
+
+/** Keeps each declaration's parsed type, so `Config` can be inferred from them. */
+const setting = <T>(declaration: Setting<T>): Setting<T> => declaration;
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+const integer = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+
+const withoutTrailingSlash = (url: string) => url.replace(/\/+$/, '');
 
 const httpUrl = z
   .string()
   .trim()
-  .refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), 'must be an http(s) URL');
+  .refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), 'must be an http(s) URL')
+  .transform(withoutTrailingSlash);
 
-/** ALLOWED_ORIGINS: comma-separated http(s) origins, each kept as its serialised origin. */
-const originList = z
-  .string()
-  .default('')
-  .transform((value, ctx) => {
-    const origins: string[] = [];
-    for (const item of value.split(',').map((part) => part.trim()).filter(Boolean)) {
-      const url = URL.canParse(item) ? new URL(item) : undefined;
-      if (!url || !/^https?:$/.test(url.protocol) || url.origin !== item.replace(/\/+$/, '')) {
-        ctx.addIssue({ code: 'custom', message: `not an origin (scheme://host[:port]): ${item}` });
-        return z.NEVER;
-      }
-      origins.push(url.origin);
+/** Comma-separated http(s) origins, each kept as its serialised origin. */
+const originList = z.string().transform((value, ctx) => {
+  const origins: string[] = [];
+  for (const item of value.split(',').map((part) => part.trim()).filter(Boolean)) {
+    const url = URL.canParse(item) ? new URL(item) : undefined;
+    if (!url || !/^https?:$/.test(url.protocol) || url.origin !== item.replace(/\/+$/, '')) {
+      ctx.addIssue({ code: 'custom', message: `not an origin (scheme://host[:port]): ${item}` });
+      return z.NEVER;
     }
-    return origins;
-  });
+    origins.push(url.origin);
+  }
+  return origins;
+});
 
-const integer = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
-
-const unsetWhenEmpty = (value: unknown) => (value === '' ? undefined : value);
-
-/** SMTP_URL: smtp:// (STARTTLS when the server offers it) or smtps:// (TLS from the start). */
+/** smtp:// (STARTTLS when the server offers it) or smtps:// (TLS from the start). */
 const smtpUrl = z
   .string()
   .trim()
@@ -41,13 +56,13 @@ const smtpUrl = z
     'must be an smtp:// or smtps:// URL (percent-encode / ? # @ : in the user or password)',
   );
 
-/** MAIL_FROM: 'address' or 'Name <address>'. */
+/** 'address' or 'Name <address>'. */
 const mailbox = z
   .string()
   .trim()
   .regex(/^(?:[^<>\r\n]*<[^\s<>@]+@[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+)$/, "must be an address or 'Name <address>'");
 
-/** DATABASE_URL: postgres:// or postgresql://, with a host and a database. */
+/** postgres:// or postgresql://, with a host and a database. */
 const databaseUrl = z
   .string()
   .trim()
@@ -55,9 +70,6 @@ const databaseUrl = z
     (value) => URL.canParse(value) && /^postgres(ql)?:$/.test(new URL(value).protocol) && new URL(value).hostname !== '',
     'must be a postgres:// URL (percent-encode / ? # @ : in the user or password)',
   );
-
-/** 1 GiB: the free subscription's storage in the OrgNote web app. */
-const DEFAULT_SPACE_LIMIT_BYTES = 1024 ** 3;
 
 /** Express 'trust proxy': true/false, a hop count, or addresses/subnets/names like 'loopback'. */
 function parseTrustProxy(value: string): boolean | number | string {
@@ -67,131 +79,88 @@ function parseTrustProxy(value: string): boolean | number | string {
   return value;
 }
 
-const schema = z.object({
-  PORT: integer(0, 65535).default(3000),
-  HOST: z.string().trim().min(1).default('0.0.0.0'),
-  BACKEND_URL: z.preprocess(unsetWhenEmpty, httpUrl.optional()),
-  WEB_APP_URL: httpUrl.default('https://org-note.com'),
-  SITE_URL: z.preprocess(unsetWhenEmpty, httpUrl.optional()),
-  DATA_DIR: z.string().trim().min(1).default('./data'),
-  TRUST_PROXY: z.string().trim().min(1).default('loopback').transform(parseTrustProxy),
-  UPSTREAM_TIMEOUT_MS: integer(1, 600_000).default(10_000),
-  LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
-  SIGNUP_RATE_LIMIT: integer(0, 100_000).default(10),
-  KEEP_ALIVE_TIMEOUT_MS: integer(1, 600_000).default(65_000),
-  HEADERS_TIMEOUT_MS: integer(1, 600_000).default(66_000),
-  REQUEST_TIMEOUT_MS: integer(1, 3_600_000).default(120_000),
-  ALLOWED_ORIGINS: originList,
-  PAGE_CACHE_SECONDS: integer(0, 31_536_000).default(300),
-  SMTP_URL: z.preprocess(unsetWhenEmpty, smtpUrl.optional()),
-  MAIL_FROM: z.preprocess(unsetWhenEmpty, mailbox.optional()),
-  // Long enough that guessing it is hopeless; it is compared in constant time all the same.
-  SUBSCRIPTION_API_TOKEN: z.preprocess(
-    unsetWhenEmpty,
-    z.string().trim().min(16, 'must be at least 16 characters').regex(/^\S+$/, 'must not contain whitespace (it travels in one header word)').optional(),
-  ),
-  SPACE_LIMIT_BYTES: integer(0, Number.MAX_SAFE_INTEGER).default(DEFAULT_SPACE_LIMIT_BYTES),
-  DATABASE_URL: z.preprocess(unsetWhenEmpty, databaseUrl.optional()),
-  DATABASE_CONNECT_SECONDS: integer(0, 3_600).default(30),
-  OUTBOX_MAX_ITEMS: integer(1, 100_000_000).default(100_000),
-  MAIL_QUEUE_MAX_ITEMS: integer(1, 100_000_000).default(100_000),
-  QUEUE_MAX_AGE_HOURS: integer(1, 24 * 365).default(7 * 24),
-  METRICS_PORT: z.preprocess(unsetWhenEmpty, integer(1, 65535).optional()),
+// Long enough that guessing it is hopeless; it is compared in constant time all the same.
+const apiToken = z
+  .string()
+  .trim()
+  .min(16, 'must be at least 16 characters')
+  .regex(/^\S+$/, 'must not contain whitespace (it travels in one header word)');
+
+/** 1 GiB: the free subscription's storage in the OrgNote web app. */
+const FREE_SPACE_BYTES = 1024 ** 3;
+
+export const SETTINGS = {
+  port: setting({ env: 'PORT', default: '3000', parse: integer(0, 65535), doc: 'Port to listen on.' }),
+  host: setting({ env: 'HOST', default: '0.0.0.0', parse: z.string().trim().min(1), doc: 'Address to listen on.' }),
+  backendUrl: setting({ env: 'BACKEND_URL', parse: httpUrl.optional(), doc: 'The subscription service /api is proxied to; unset: the site answers /api itself.' }),
+  webAppUrl: setting({ env: 'WEB_APP_URL', default: 'https://org-note.com', parse: httpUrl, doc: 'The online web app; the only setting the browser sees.' }),
+  siteUrl: setting({ env: 'SITE_URL', parse: httpUrl.optional(), doc: "This site's public address for canonical links, sitemap and social cards; unset: the request's origin." }),
+  dataDir: setting({ env: 'DATA_DIR', default: './data', parse: z.string().trim().min(1).transform((dir) => path.resolve(dir)), doc: 'Where SQLite and .eml files are kept.' }),
+  trustProxy: setting({ env: 'TRUST_PROXY', default: 'loopback', parse: z.string().trim().min(1).transform(parseTrustProxy), doc: "Whose X-Forwarded-* headers are believed (Express 'trust proxy')." }),
+  backendTimeoutMs: setting({ env: 'UPSTREAM_TIMEOUT_MS', default: '10000', parse: integer(1, 600_000), doc: 'How long a call to the backend may take.' }),
+  databaseTimeoutMs: setting({ env: 'DATABASE_TIMEOUT_MS', default: '10000', parse: integer(1, 600_000), doc: 'How long a call to PostgreSQL (and a readiness check of the store) may take.' }),
+  logLevel: setting({ env: 'LOG_LEVEL', default: 'info', parse: z.enum(LOG_LEVELS), doc: 'Lowest level written to the log.' }),
+  signupRateLimit: setting({ env: 'SIGNUP_RATE_LIMIT', default: '10', parse: integer(0, 100_000), doc: 'Form submissions per client IP per minute; 0 turns the limit off.' }),
+  keepAliveTimeoutMs: setting({ env: 'KEEP_ALIVE_TIMEOUT_MS', default: '65000', parse: integer(1, 600_000), doc: 'Idle keep-alive connections close after this.' }),
+  headersTimeoutMs: setting({ env: 'HEADERS_TIMEOUT_MS', default: '66000', parse: integer(1, 600_000), doc: 'A client must send complete headers within this (slow-loris).' }),
+  requestTimeoutMs: setting({ env: 'REQUEST_TIMEOUT_MS', default: '120000', parse: integer(1, 3_600_000), doc: 'A client must send the whole request within this.' }),
+  allowedOrigins: setting({ env: 'ALLOWED_ORIGINS', default: '', parse: originList, doc: "Other sites' origins whose pages may post our forms." }),
+  pageCacheSeconds: setting({ env: 'PAGE_CACHE_SECONDS', default: '300', parse: integer(0, 31_536_000), doc: 'How long a shared cache may keep a page that is the same for everyone.' }),
+  smtpUrl: setting({ env: 'SMTP_URL', parse: smtpUrl.optional(), doc: 'Where invitations go out; unset: .eml files under DATA_DIR/mail.' }),
+  mailFrom: setting({ env: 'MAIL_FROM', derivedDefault: 'OrgNote <no-reply@host>', parse: mailbox.optional(), doc: 'The From of invitations.' }),
+  subscriptionApiToken: setting({ env: 'SUBSCRIPTION_API_TOKEN', parse: apiToken.optional(), doc: 'What the OrgNote backend sends to ask about subscriptions; unset: that route does not exist.' }),
+  spaceLimitBytes: setting({ env: 'SPACE_LIMIT_BYTES', default: String(FREE_SPACE_BYTES), parse: integer(0, Number.MAX_SAFE_INTEGER), doc: 'Storage of a free subscription, reported as spaceLimit.' }),
+  databaseUrl: setting({ env: 'DATABASE_URL', parse: databaseUrl.optional(), doc: 'PostgreSQL shared by every replica; unset: SQLite under DATA_DIR, for one instance.' }),
+  databaseConnectSeconds: setting({ env: 'DATABASE_CONNECT_SECONDS', default: '30', parse: integer(0, 3_600), doc: 'How long start-up waits for PostgreSQL.' }),
+  outboxMaxItems: setting({ env: 'OUTBOX_MAX_ITEMS', default: '100000', parse: integer(1, 100_000_000), doc: 'Signups waiting for the backend at most; past it a new one gets 503.' }),
+  mailMaxItems: setting({ env: 'MAIL_QUEUE_MAX_ITEMS', default: '100000', parse: integer(1, 100_000_000), doc: 'Invitations waiting to be sent at most.' }),
+  queueMaxAgeMs: setting({
+    env: 'QUEUE_MAX_AGE_HOURS',
+    default: String(7 * 24),
+    parse: integer(1, 24 * 365).transform((hours) => hours * 3_600_000),
+    doc: 'A queued item still failing after this long is set aside as dead.',
+  }),
+  metricsPort: setting({ env: 'METRICS_PORT', parse: integer(1, 65535).optional(), doc: 'Where Prometheus scrapes /metrics (a second listener); unset: no metrics.' }),
   // Loopback by default: the listener has no login, and queue depths and traffic are nobody else's business.
-  METRICS_HOST: z.string().trim().min(1).default('127.0.0.1'),
-})
+  metricsHost: setting({ env: 'METRICS_HOST', default: '127.0.0.1', parse: z.string().trim().min(1), doc: "The metrics listener's address; keep it private." }),
+};
+
+type Declared = typeof SETTINGS;
+type Settings = { [K in keyof Declared]: Declared[K] extends Setting<infer T> ? T : never };
+
+/** Rules between settings, checked once each one is valid on its own. */
+const RULES: { setting: keyof Declared; message: string; holds: (s: Settings) => boolean }[] = [
   // Headers must outlast an idle keep-alive connection (or a proxy reusing it races the close),
   // and a whole request gets at least as long as its headers.
-  .refine((e) => e.HEADERS_TIMEOUT_MS > e.KEEP_ALIVE_TIMEOUT_MS, { message: 'must be above KEEP_ALIVE_TIMEOUT_MS', path: ['HEADERS_TIMEOUT_MS'] })
-  .refine((e) => e.REQUEST_TIMEOUT_MS >= e.HEADERS_TIMEOUT_MS, { message: 'must be at least HEADERS_TIMEOUT_MS', path: ['REQUEST_TIMEOUT_MS'] })
+  { setting: 'headersTimeoutMs', message: 'must be above KEEP_ALIVE_TIMEOUT_MS', holds: (s) => s.headersTimeoutMs > s.keepAliveTimeoutMs },
+  { setting: 'requestTimeoutMs', message: 'must be at least HEADERS_TIMEOUT_MS', holds: (s) => s.requestTimeoutMs >= s.headersTimeoutMs },
   // The public port must never answer /metrics.
-  .refine((e) => e.METRICS_PORT === undefined || e.METRICS_PORT !== e.PORT, { message: 'must differ from PORT', path: ['METRICS_PORT'] });
+  { setting: 'metricsPort', message: 'must differ from PORT', holds: (s) => s.metricsPort === undefined || s.metricsPort !== s.port },
+];
 
-export interface Config {
-  port: number;
-  host: string;
-  /** The backend (the subscription service); unset means the site answers /api itself. */
-  backendUrl: string | undefined;
-  webAppUrl: string;
-  /** Public address of this site for canonical links, sitemap and social cards; unset: the request's own origin. */
-  siteUrl: string | undefined;
-  dataDir: string;
-  trustProxy: boolean | number | string;
-  /** How long a call to the backend may take (UPSTREAM_TIMEOUT_MS). */
-  backendTimeoutMs: number;
-  logLevel: (typeof LOG_LEVELS)[number];
-  /** Form submissions per client IP per minute; 0 turns the limit off. */
-  signupRateLimit: number;
-  /** Idle keep-alive connections close after this (above common proxy idle timeouts). */
-  keepAliveTimeoutMs: number;
-  /** A client must send complete headers within this, or it is dropped (slow-loris). */
-  headersTimeoutMs: number;
-  /** A client must send the whole request within this. */
-  requestTimeoutMs: number;
-  /** Other sites' origins whose pages may post our forms (cross-site check). */
-  allowedOrigins: string[];
-  /** How long a shared cache (CDN, reverse proxy) may keep a page that is the same for everyone. */
-  pageCacheSeconds: number;
-  /** Where invitations go out; unset: written as .eml files under DATA_DIR/mail. */
-  smtpUrl: string | undefined;
-  /** The From of invitations. */
-  mailFrom: string;
-  /** What the OrgNote backend sends to ask about subscriptions; unset: that route does not exist. */
-  subscriptionApiToken: string | undefined;
-  /** Storage of a free subscription, in bytes, reported as spaceLimit. */
-  spaceLimitBytes: number;
-  /** PostgreSQL shared by every replica; unset: SQLite under dataDir, for one instance. */
-  databaseUrl: string | undefined;
-  /** How long start-up waits for PostgreSQL before giving up. */
-  databaseConnectSeconds: number;
-  /** Past these sizes a new signup for the backend, or an invitation, is refused with 503. */
-  outboxMaxItems: number;
-  mailMaxItems: number;
-  /** A queued item still failing after this long is set aside as dead (outbox/mail retry <id>). */
-  maxAgeMs: number;
-  /** Where Prometheus scrapes /metrics (a second listener); unset: no metrics at all. */
-  metricsPort: number | undefined;
-  /** The metrics listener's address; it has no login, so keep it private. */
-  metricsHost: string;
+/** Defaults that depend on another setting. */
+function withDerivedDefaults(settings: Settings) {
+  return { ...settings, mailFrom: settings.mailFrom ?? defaultMailFrom(settings.siteUrl) };
 }
+
+export type Config = ReturnType<typeof withDerivedDefaults>;
 
 export class ConfigError extends Error {}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = schema.safeParse(env);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
-    throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
+  const problems: string[] = [];
+  const settings: Record<string, unknown> = {};
+  for (const [key, declared] of Object.entries(SETTINGS) as [string, Setting<unknown>][]) {
+    const given = env[declared.env];
+    const parsed = declared.parse.safeParse(given === undefined || given === '' ? declared.default : given);
+    if (parsed.success) settings[key] = parsed.data;
+    else problems.push(...parsed.error.issues.map((issue) => `  ${declared.env}: ${issue.message}`));
   }
-  const e = parsed.data;
-  return {
-    port: e.PORT,
-    host: e.HOST,
-    backendUrl: e.BACKEND_URL?.replace(/\/+$/, ''),
-    webAppUrl: e.WEB_APP_URL.replace(/\/+$/, ''),
-    siteUrl: e.SITE_URL?.replace(/\/+$/, ''),
-    dataDir: path.resolve(e.DATA_DIR),
-    trustProxy: e.TRUST_PROXY,
-    backendTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
-    logLevel: e.LOG_LEVEL,
-    signupRateLimit: e.SIGNUP_RATE_LIMIT,
-    keepAliveTimeoutMs: e.KEEP_ALIVE_TIMEOUT_MS,
-    headersTimeoutMs: e.HEADERS_TIMEOUT_MS,
-    requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
-    allowedOrigins: e.ALLOWED_ORIGINS,
-    pageCacheSeconds: e.PAGE_CACHE_SECONDS,
-    smtpUrl: e.SMTP_URL,
-    mailFrom: e.MAIL_FROM ?? defaultMailFrom(e.SITE_URL),
-    subscriptionApiToken: e.SUBSCRIPTION_API_TOKEN,
-    spaceLimitBytes: e.SPACE_LIMIT_BYTES,
-    databaseUrl: e.DATABASE_URL,
-    databaseConnectSeconds: e.DATABASE_CONNECT_SECONDS,
-    outboxMaxItems: e.OUTBOX_MAX_ITEMS,
-    mailMaxItems: e.MAIL_QUEUE_MAX_ITEMS,
-    maxAgeMs: e.QUEUE_MAX_AGE_HOURS * 3_600_000,
-    metricsPort: e.METRICS_PORT,
-    metricsHost: e.METRICS_HOST,
-  };
+  if (problems.length === 0) {
+    for (const rule of RULES) if (!rule.holds(settings as Settings)) problems.push(`  ${SETTINGS[rule.setting].env}: ${rule.message}`);
+  }
+  if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
+  return withDerivedDefaults(settings as Settings);
 }
 
 /** Without MAIL_FROM: a no-reply address at the site's own host, so replies go nowhere quietly. */
