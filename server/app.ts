@@ -126,7 +126,7 @@ export function createApp(config: Config, deps: AppDeps = {}) {
     doors: [
       { kind: 'api', matches: (req) => isApiUrl(req.url!), handle: api },
       { kind: 'page', matches: isPrerendered, handle: prerendered.serve },
-      { kind: 'app', matches: () => true, handle: (req, res) => app(req, res) },
+      { kind: 'app', matches: () => true, handle: (req, res) => void app(req, res) },
     ],
   });
 }
