@@ -10,20 +10,32 @@ import type { PublicConfig } from '../shared/public-config';
 interface Setting<T> {
   /** The environment variable it is read from. */
   env: string;
-  /** As it would be written in the environment; absent: unset. An empty variable counts as unset. */
-  default?: string;
+  /** As it would be written in the environment; undefined: unset. An empty variable counts as unset. */
+  default: string | undefined;
+  parse: z.ZodType<T>;
+  /** One line for operators (README's table says more). */
+  doc: string;
   /** What README shows as the default when another setting decides it (the value stays unset here). */
   derivedDefault?: string;
-  doc: string;
-  parse: z.ZodType<T>;
 }
 
-/** Keeps each declaration's parsed type, so `Config` can be inferred from them. */
-const setting = <T>(declaration: Setting<T>): Setting<T> => declaration;
+const UNSET = undefined;
+
+/** One row of the table below; keeps the parsed type, so `Config` can be inferred from the rows. */
+function setting<T>(env: string, defaultValue: string | undefined, parse: z.ZodType<T>, doc: string, derivedDefault?: string): Setting<T> {
+  return { env, default: defaultValue, parse, doc, derivedDefault };
+}
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 const integer = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+
+/** Written in hours, used in milliseconds. */
+const hours = (min: number, max: number) => integer(min, max).transform((h) => h * 3_600_000);
+
+const nonEmpty = z.string().trim().min(1);
+
+const directory = nonEmpty.transform((dir) => path.resolve(dir));
 
 const withoutTrailingSlash = (url: string) => url.replace(/\/+$/, '');
 
@@ -36,7 +48,10 @@ const httpUrl = z
 /** Comma-separated http(s) origins, each kept as its serialised origin. */
 const originList = z.string().transform((value, ctx) => {
   const origins: string[] = [];
-  for (const item of value.split(',').map((part) => part.trim()).filter(Boolean)) {
+  for (const item of value
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)) {
     const url = URL.canParse(item) ? new URL(item) : undefined;
     if (!url || !/^https?:$/.test(url.protocol) || url.origin !== item.replace(/\/+$/, '')) {
       ctx.addIssue({ code: 'custom', message: `not an origin (scheme://host[:port]): ${item}` });
@@ -80,49 +95,41 @@ function parseTrustProxy(value: string): boolean | number | string {
 }
 
 // Long enough that guessing it is hopeless; it is compared in constant time all the same.
-const apiToken = z
-  .string()
-  .trim()
-  .min(16, 'must be at least 16 characters')
-  .regex(/^\S+$/, 'must not contain whitespace (it travels in one header word)');
+const apiToken = z.string().trim().min(16, 'must be at least 16 characters').regex(/^\S+$/, 'must not contain whitespace (it travels in one header word)');
 
 /** 1 GiB: the free subscription's storage in the OrgNote web app. */
 const FREE_SPACE_BYTES = 1024 ** 3;
 
+// key (what the value is for): setting(variable, default as written there, parser, one line of doc).
 export const SETTINGS = {
-  port: setting({ env: 'PORT', default: '3000', parse: integer(0, 65535), doc: 'Port to listen on.' }),
-  host: setting({ env: 'HOST', default: '0.0.0.0', parse: z.string().trim().min(1), doc: 'Address to listen on.' }),
-  backendUrl: setting({ env: 'BACKEND_URL', parse: httpUrl.optional(), doc: 'The subscription service /api is proxied to; unset: the site answers /api itself.' }),
-  webAppUrl: setting({ env: 'WEB_APP_URL', default: 'https://org-note.com', parse: httpUrl, doc: 'The online web app; the only setting the browser sees.' }),
-  siteUrl: setting({ env: 'SITE_URL', parse: httpUrl.optional(), doc: "This site's public address for canonical links, sitemap and social cards; unset: the request's origin." }),
-  dataDir: setting({ env: 'DATA_DIR', default: './data', parse: z.string().trim().min(1).transform((dir) => path.resolve(dir)), doc: 'Where SQLite and .eml files are kept.' }),
-  trustProxy: setting({ env: 'TRUST_PROXY', default: 'loopback', parse: z.string().trim().min(1).transform(parseTrustProxy), doc: "Whose X-Forwarded-* headers are believed (Express 'trust proxy')." }),
-  backendTimeoutMs: setting({ env: 'UPSTREAM_TIMEOUT_MS', default: '10000', parse: integer(1, 600_000), doc: 'How long a call to the backend may take.' }),
-  databaseTimeoutMs: setting({ env: 'DATABASE_TIMEOUT_MS', default: '10000', parse: integer(1, 600_000), doc: 'How long a call to PostgreSQL (and a readiness check of the store) may take.' }),
-  logLevel: setting({ env: 'LOG_LEVEL', default: 'info', parse: z.enum(LOG_LEVELS), doc: 'Lowest level written to the log.' }),
-  signupRateLimit: setting({ env: 'SIGNUP_RATE_LIMIT', default: '10', parse: integer(0, 100_000), doc: 'Form submissions per client IP per minute; 0 turns the limit off.' }),
-  keepAliveTimeoutMs: setting({ env: 'KEEP_ALIVE_TIMEOUT_MS', default: '65000', parse: integer(1, 600_000), doc: 'Idle keep-alive connections close after this.' }),
-  headersTimeoutMs: setting({ env: 'HEADERS_TIMEOUT_MS', default: '66000', parse: integer(1, 600_000), doc: 'A client must send complete headers within this (slow-loris).' }),
-  requestTimeoutMs: setting({ env: 'REQUEST_TIMEOUT_MS', default: '120000', parse: integer(1, 3_600_000), doc: 'A client must send the whole request within this.' }),
-  allowedOrigins: setting({ env: 'ALLOWED_ORIGINS', default: '', parse: originList, doc: "Other sites' origins whose pages may post our forms." }),
-  pageCacheSeconds: setting({ env: 'PAGE_CACHE_SECONDS', default: '300', parse: integer(0, 31_536_000), doc: 'How long a shared cache may keep a page that is the same for everyone.' }),
-  smtpUrl: setting({ env: 'SMTP_URL', parse: smtpUrl.optional(), doc: 'Where invitations go out; unset: .eml files under DATA_DIR/mail.' }),
-  mailFrom: setting({ env: 'MAIL_FROM', derivedDefault: 'OrgNote <no-reply@host>', parse: mailbox.optional(), doc: 'The From of invitations.' }),
-  subscriptionApiToken: setting({ env: 'SUBSCRIPTION_API_TOKEN', parse: apiToken.optional(), doc: 'What the OrgNote backend sends to ask about subscriptions; unset: that route does not exist.' }),
-  spaceLimitBytes: setting({ env: 'SPACE_LIMIT_BYTES', default: String(FREE_SPACE_BYTES), parse: integer(0, Number.MAX_SAFE_INTEGER), doc: 'Storage of a free subscription, reported as spaceLimit.' }),
-  databaseUrl: setting({ env: 'DATABASE_URL', parse: databaseUrl.optional(), doc: 'PostgreSQL shared by every replica; unset: SQLite under DATA_DIR, for one instance.' }),
-  databaseConnectSeconds: setting({ env: 'DATABASE_CONNECT_SECONDS', default: '30', parse: integer(0, 3_600), doc: 'How long start-up waits for PostgreSQL.' }),
-  outboxMaxItems: setting({ env: 'OUTBOX_MAX_ITEMS', default: '100000', parse: integer(1, 100_000_000), doc: 'Signups waiting for the backend at most; past it a new one gets 503.' }),
-  mailMaxItems: setting({ env: 'MAIL_QUEUE_MAX_ITEMS', default: '100000', parse: integer(1, 100_000_000), doc: 'Invitations waiting to be sent at most.' }),
-  queueMaxAgeMs: setting({
-    env: 'QUEUE_MAX_AGE_HOURS',
-    default: String(7 * 24),
-    parse: integer(1, 24 * 365).transform((hours) => hours * 3_600_000),
-    doc: 'A queued item still failing after this long is set aside as dead.',
-  }),
-  metricsPort: setting({ env: 'METRICS_PORT', parse: integer(1, 65535).optional(), doc: 'Where Prometheus scrapes /metrics (a second listener); unset: no metrics.' }),
+  port: setting('PORT', '3000', integer(0, 65535), 'Port to listen on.'),
+  host: setting('HOST', '0.0.0.0', nonEmpty, 'Address to listen on.'),
+  backendUrl: setting('BACKEND_URL', UNSET, httpUrl.optional(), 'The subscription service /api is proxied to; unset: the site answers /api itself.'),
+  webAppUrl: setting('WEB_APP_URL', 'https://org-note.com', httpUrl, 'The online web app; the only setting the browser sees.'),
+  siteUrl: setting('SITE_URL', UNSET, httpUrl.optional(), "This site's public address, for canonical links, sitemap and cards; unset: the request's."),
+  dataDir: setting('DATA_DIR', './data', directory, 'Where SQLite and .eml files are kept.'),
+  trustProxy: setting('TRUST_PROXY', 'loopback', nonEmpty.transform(parseTrustProxy), "Whose X-Forwarded-* headers are believed (Express 'trust proxy')."),
+  backendTimeoutMs: setting('UPSTREAM_TIMEOUT_MS', '10000', integer(1, 600_000), 'How long a call to the backend may take.'),
+  databaseTimeoutMs: setting('DATABASE_TIMEOUT_MS', '10000', integer(1, 600_000), 'How long a PostgreSQL call, or /readyz asking the store, may take.'),
+  logLevel: setting('LOG_LEVEL', 'info', z.enum(LOG_LEVELS), 'Lowest level written to the log.'),
+  signupRateLimit: setting('SIGNUP_RATE_LIMIT', '10', integer(0, 100_000), 'Form submissions per client IP per minute; 0 turns the limit off.'),
+  keepAliveTimeoutMs: setting('KEEP_ALIVE_TIMEOUT_MS', '65000', integer(1, 600_000), 'Idle keep-alive connections close after this.'),
+  headersTimeoutMs: setting('HEADERS_TIMEOUT_MS', '66000', integer(1, 600_000), 'A client must send complete headers within this (slow-loris).'),
+  requestTimeoutMs: setting('REQUEST_TIMEOUT_MS', '120000', integer(1, 3_600_000), 'A client must send the whole request within this.'),
+  allowedOrigins: setting('ALLOWED_ORIGINS', '', originList, "Other sites' origins whose pages may post our forms."),
+  pageCacheSeconds: setting('PAGE_CACHE_SECONDS', '300', integer(0, 31_536_000), 'How long a shared cache may keep a page that is the same for everyone.'),
+  smtpUrl: setting('SMTP_URL', UNSET, smtpUrl.optional(), 'Where invitations go out; unset: .eml files under DATA_DIR/mail.'),
+  mailFrom: setting('MAIL_FROM', UNSET, mailbox.optional(), 'The From of invitations.', 'OrgNote <no-reply@host>'),
+  subscriptionApiToken: setting('SUBSCRIPTION_API_TOKEN', UNSET, apiToken.optional(), 'What the OrgNote backend sends to ask about subscriptions.'),
+  spaceLimitBytes: setting('SPACE_LIMIT_BYTES', String(FREE_SPACE_BYTES), integer(0, Number.MAX_SAFE_INTEGER), 'Storage of a free subscription (spaceLimit).'),
+  databaseUrl: setting('DATABASE_URL', UNSET, databaseUrl.optional(), 'PostgreSQL shared by every replica; unset: SQLite under DATA_DIR.'),
+  databaseConnectSeconds: setting('DATABASE_CONNECT_SECONDS', '30', integer(0, 3_600), 'How long start-up waits for PostgreSQL.'),
+  outboxMaxItems: setting('OUTBOX_MAX_ITEMS', '100000', integer(1, 100_000_000), 'Signups waiting for the backend at most; past it a new one gets 503.'),
+  mailMaxItems: setting('MAIL_QUEUE_MAX_ITEMS', '100000', integer(1, 100_000_000), 'Invitations waiting to be sent at most.'),
+  queueMaxAgeMs: setting('QUEUE_MAX_AGE_HOURS', '168', hours(1, 24 * 365), 'A queued item still failing after this long is set aside as dead.'),
+  metricsPort: setting('METRICS_PORT', UNSET, integer(1, 65535).optional(), 'Where Prometheus scrapes /metrics (a second listener); unset: none.'),
   // Loopback by default: the listener has no login, and queue depths and traffic are nobody else's business.
-  metricsHost: setting({ env: 'METRICS_HOST', default: '127.0.0.1', parse: z.string().trim().min(1), doc: "The metrics listener's address; keep it private." }),
+  metricsHost: setting('METRICS_HOST', '127.0.0.1', nonEmpty, "The metrics listener's address; keep it private."),
 };
 
 type Declared = typeof SETTINGS;

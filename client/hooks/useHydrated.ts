@@ -6,5 +6,9 @@ import { useSyncExternalStore } from 'react';
 const subscribeToNothing = () => () => {};
 
 export function useHydrated(): boolean {
-  return useSyncExternalStore(subscribeToNothing, () => true, () => false);
+  return useSyncExternalStore(
+    subscribeToNothing,
+    () => true,
+    () => false,
+  );
 }
