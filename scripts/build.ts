@@ -12,9 +12,11 @@ import type { AssetManifest } from '../shared/manifest';
 
 const ROOT = path.resolve(__dirname, '..');
 const DIST = path.join(ROOT, 'dist');
-const CLIENT_DIR = path.join(DIST, 'client');
+export const CLIENT_DIR = path.join(DIST, 'client');
 const ASSETS_DIR = path.join(CLIENT_DIR, 'assets');
-const STAMP = path.join(DIST, '.build-stamp');
+/** Written after a production build; its absence makes the build stale. */
+export const STAMP = path.join(DIST, '.build-stamp');
+const CLIENT_ENTRY = 'client/entry.tsx';
 const SOURCES = ['client', 'server', 'shared', 'scripts/build.ts', 'package-lock.json', 'tsconfig.json'];
 
 const gzip = promisify(zlib.gzip);
@@ -33,11 +35,11 @@ export function isBuildStale(): boolean {
   return SOURCES.some((source) => newestMtime(path.join(ROOT, source)) > stamp.mtimeMs);
 }
 
-async function buildClient(): Promise<AssetManifest> {
-  fs.rmSync(CLIENT_DIR, { recursive: true, force: true });
-  const result = await esbuild.build({
+/** The browser bundle; `dev` keeps it readable (React's development build, source maps, no minifying). */
+export function clientBuildOptions(dev = false): esbuild.BuildOptions & { metafile: true } {
+  return {
     absWorkingDir: ROOT,
-    entryPoints: { entry: 'client/entry.tsx' },
+    entryPoints: { entry: CLIENT_ENTRY },
     outdir: ASSETS_DIR,
     entryNames: '[name]-[hash]',
     chunkNames: 'chunk-[hash]',
@@ -48,23 +50,33 @@ async function buildClient(): Promise<AssetManifest> {
     platform: 'browser',
     target: ['es2020', 'chrome100', 'firefox100', 'safari15'],
     jsx: 'automatic',
-    minify: true,
+    minify: !dev,
+    sourcemap: dev,
     legalComments: 'none',
-    define: { 'process.env.NODE_ENV': '"production"' },
+    define: { 'process.env.NODE_ENV': dev ? '"development"' : '"production"' },
     metafile: true,
     logLevel: 'warning',
-  });
+  };
+}
 
+/** Writes the manifest the server links pages to; returns it with the files esbuild wrote. */
+export function writeManifest(metafile: esbuild.Metafile): { manifest: AssetManifest; files: string[] } {
   const url = (file: string) => `/${path.relative(CLIENT_DIR, path.join(ROOT, file)).split(path.sep).join('/')}`;
-  const outputs = Object.entries(result.metafile.outputs);
-  const [entryFile, entry] = outputs.find(([, out]) => out.entryPoint === 'client/entry.tsx')!;
+  const outputs = Object.entries(metafile.outputs);
+  const [entryFile, entry] = outputs.find(([, out]) => out.entryPoint === CLIENT_ENTRY)!;
   const manifest: AssetManifest = {
     scripts: [url(entryFile)],
     styles: entry.cssBundle ? [url(entry.cssBundle)] : [],
     preloads: entry.imports.filter((i) => i.kind === 'import-statement' && !i.external).map((i) => url(i.path)),
   };
   fs.writeFileSync(path.join(CLIENT_DIR, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
-  const files = outputs.map(([file]) => path.join(ROOT, file));
+  return { manifest, files: outputs.map(([file]) => path.join(ROOT, file)) };
+}
+
+async function buildClient(): Promise<AssetManifest> {
+  fs.rmSync(CLIENT_DIR, { recursive: true, force: true });
+  const result = await esbuild.build(clientBuildOptions());
+  const { manifest, files } = writeManifest(result.metafile);
   await Promise.all(files.filter((file) => file.endsWith('.js')).map(minifyFurther));
   await precompress(files);
   return manifest;
@@ -103,21 +115,24 @@ async function precompress(files: string[]): Promise<void> {
   );
 }
 
+/** The server and the CLI, for `node dist/server/index.js` and `node dist/server/waitlist.js`. */
+export const SERVER_BUILD_OPTIONS: esbuild.BuildOptions = {
+  absWorkingDir: ROOT,
+  entryPoints: { index: 'server/index.ts', waitlist: 'server/cli/waitlist.ts' },
+  outdir: path.join(DIST, 'server'),
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  jsx: 'automatic',
+  packages: 'external',
+  loader: { '.css': 'empty' },
+  sourcemap: true,
+  logLevel: 'warning',
+};
+
 async function buildServer(): Promise<void> {
-  await esbuild.build({
-    absWorkingDir: ROOT,
-    entryPoints: { index: 'server/index.ts', waitlist: 'server/cli/waitlist.ts' },
-    outdir: path.join(DIST, 'server'),
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'cjs',
-    jsx: 'automatic',
-    packages: 'external',
-    loader: { '.css': 'empty' },
-    sourcemap: true,
-    logLevel: 'warning',
-  });
+  await esbuild.build(SERVER_BUILD_OPTIONS);
 }
 
 export async function build(): Promise<AssetManifest> {

@@ -64,7 +64,7 @@ async function main(): Promise<void> {
     }
   } finally {
     // Also when Chromium failed to start: a server left running would keep this script alive.
-    await chrome?.kill();
+    chrome?.kill();
     await site.stop();
   }
   process.exitCode = failed ? 1 : 0;

@@ -45,7 +45,7 @@ export async function runLoad({ seconds, connections }: { seconds: number; conne
     const run = (duration: number, onStatus: (status: number) => void = () => {}) => {
       // Without a callback autocannon returns an instance that is both an emitter and a promise.
       const instance = autocannon({ url: site.url, connections, duration, requests }) as unknown as autocannon.Instance & Promise<autocannon.Result>;
-      instance.on('response', (_client: unknown, status: number) => {
+      void instance.on('response', (_client: unknown, status: number) => {
         if (status === 201) created++;
         onStatus(status);
       });
@@ -64,7 +64,7 @@ export async function runLoad({ seconds, connections }: { seconds: number; conne
     // Read as the waitlist CLI does, beside the running server.
     const store = openStore({ dataDir: site.dataDir });
     const stored = await store.signups.count();
-    store.close();
+    await store.close();
     return {
       requests: result.requests.total,
       errors: result.errors + result.timeouts,

@@ -83,7 +83,7 @@ export function createApp(config: Config, deps: AppDeps = {}) {
 
   // Health probe for load balancers and the Docker HEALTHCHECK.
   app.get('/healthz', healthCheck(store.outbox));
-  app.get('/readyz', readinessCheck(store, config.backendTimeoutMs));
+  app.get('/readyz', readinessCheck(store, config.databaseTimeoutMs));
 
   // Content-hashed build output: long-lived cache; a miss is a plain 404.
   app.use(ASSETS_URL_PREFIX, hashedAssets());
@@ -126,7 +126,7 @@ export function createApp(config: Config, deps: AppDeps = {}) {
     doors: [
       { kind: 'api', matches: (req) => isApiUrl(req.url!), handle: api },
       { kind: 'page', matches: isPrerendered, handle: prerendered.serve },
-      { kind: 'app', matches: () => true, handle: (req, res) => app(req, res) },
+      { kind: 'app', matches: () => true, handle: (req, res) => void app(req, res) },
     ],
   });
 }

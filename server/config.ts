@@ -1,38 +1,68 @@
 // The one place that reads process.env: every setting is validated once at start-up, with a
 // message that names the variable, and handed to the rest of the server as a typed object.
+// Each setting is declared once below (variable, default, parser, one line of doc); `Config` is
+// inferred from those declarations, and test/server/config-readme.test.ts keeps README's table
+// in step with them (issue 22).
 import path from 'node:path';
 import { z } from 'zod';
 import type { PublicConfig } from '../shared/public-config';
 
+interface Setting<T> {
+  /** The environment variable it is read from. */
+  env: string;
+  /** As it would be written in the environment; undefined: unset. An empty variable counts as unset. */
+  default: string | undefined;
+  parse: z.ZodType<T>;
+  /** One line for operators (README's table says more). */
+  doc: string;
+  /** What README shows as the default when another setting decides it (the value stays unset here). */
+  derivedDefault?: string;
+}
+
+const UNSET = undefined;
+
+/** One row of the table below; keeps the parsed type, so `Config` can be inferred from the rows. */
+function setting<T>(env: string, defaultValue: string | undefined, parse: z.ZodType<T>, doc: string, derivedDefault?: string): Setting<T> {
+  return { env, default: defaultValue, parse, doc, derivedDefault };
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+const integer = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+
+/** Written in hours, used in milliseconds. */
+const hours = (min: number, max: number) => integer(min, max).transform((h) => h * 3_600_000);
+
+const nonEmpty = z.string().trim().min(1);
+
+const directory = nonEmpty.transform((dir) => path.resolve(dir));
+
+const withoutTrailingSlash = (url: string) => url.replace(/\/+$/, '');
 
 const httpUrl = z
   .string()
   .trim()
-  .refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), 'must be an http(s) URL');
+  .refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), 'must be an http(s) URL')
+  .transform(withoutTrailingSlash);
 
-/** ALLOWED_ORIGINS: comma-separated http(s) origins, each kept as its serialised origin. */
-const originList = z
-  .string()
-  .default('')
-  .transform((value, ctx) => {
-    const origins: string[] = [];
-    for (const item of value.split(',').map((part) => part.trim()).filter(Boolean)) {
-      const url = URL.canParse(item) ? new URL(item) : undefined;
-      if (!url || !/^https?:$/.test(url.protocol) || url.origin !== item.replace(/\/+$/, '')) {
-        ctx.addIssue({ code: 'custom', message: `not an origin (scheme://host[:port]): ${item}` });
-        return z.NEVER;
-      }
-      origins.push(url.origin);
+/** Comma-separated http(s) origins, each kept as its serialised origin. */
+const originList = z.string().transform((value, ctx) => {
+  const origins: string[] = [];
+  for (const item of value
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)) {
+    const url = URL.canParse(item) ? new URL(item) : undefined;
+    if (!url || !/^https?:$/.test(url.protocol) || url.origin !== item.replace(/\/+$/, '')) {
+      ctx.addIssue({ code: 'custom', message: `not an origin (scheme://host[:port]): ${item}` });
+      return z.NEVER;
     }
-    return origins;
-  });
+    origins.push(url.origin);
+  }
+  return origins;
+});
 
-const integer = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
-
-const unsetWhenEmpty = (value: unknown) => (value === '' ? undefined : value);
-
-/** SMTP_URL: smtp:// (STARTTLS when the server offers it) or smtps:// (TLS from the start). */
+/** smtp:// (STARTTLS when the server offers it) or smtps:// (TLS from the start). */
 const smtpUrl = z
   .string()
   .trim()
@@ -41,13 +71,13 @@ const smtpUrl = z
     'must be an smtp:// or smtps:// URL (percent-encode / ? # @ : in the user or password)',
   );
 
-/** MAIL_FROM: 'address' or 'Name <address>'. */
+/** 'address' or 'Name <address>'. */
 const mailbox = z
   .string()
   .trim()
   .regex(/^(?:[^<>\r\n]*<[^\s<>@]+@[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+)$/, "must be an address or 'Name <address>'");
 
-/** DATABASE_URL: postgres:// or postgresql://, with a host and a database. */
+/** postgres:// or postgresql://, with a host and a database. */
 const databaseUrl = z
   .string()
   .trim()
@@ -55,9 +85,6 @@ const databaseUrl = z
     (value) => URL.canParse(value) && /^postgres(ql)?:$/.test(new URL(value).protocol) && new URL(value).hostname !== '',
     'must be a postgres:// URL (percent-encode / ? # @ : in the user or password)',
   );
-
-/** 1 GiB: the free subscription's storage in the OrgNote web app. */
-const DEFAULT_SPACE_LIMIT_BYTES = 1024 ** 3;
 
 /** Express 'trust proxy': true/false, a hop count, or addresses/subnets/names like 'loopback'. */
 function parseTrustProxy(value: string): boolean | number | string {
@@ -67,131 +94,81 @@ function parseTrustProxy(value: string): boolean | number | string {
   return value;
 }
 
-const schema = z.object({
-  PORT: integer(0, 65535).default(3000),
-  HOST: z.string().trim().min(1).default('0.0.0.0'),
-  BACKEND_URL: z.preprocess(unsetWhenEmpty, httpUrl.optional()),
-  WEB_APP_URL: httpUrl.default('https://org-note.com'),
-  SITE_URL: z.preprocess(unsetWhenEmpty, httpUrl.optional()),
-  DATA_DIR: z.string().trim().min(1).default('./data'),
-  TRUST_PROXY: z.string().trim().min(1).default('loopback').transform(parseTrustProxy),
-  UPSTREAM_TIMEOUT_MS: integer(1, 600_000).default(10_000),
-  LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
-  SIGNUP_RATE_LIMIT: integer(0, 100_000).default(10),
-  KEEP_ALIVE_TIMEOUT_MS: integer(1, 600_000).default(65_000),
-  HEADERS_TIMEOUT_MS: integer(1, 600_000).default(66_000),
-  REQUEST_TIMEOUT_MS: integer(1, 3_600_000).default(120_000),
-  ALLOWED_ORIGINS: originList,
-  PAGE_CACHE_SECONDS: integer(0, 31_536_000).default(300),
-  SMTP_URL: z.preprocess(unsetWhenEmpty, smtpUrl.optional()),
-  MAIL_FROM: z.preprocess(unsetWhenEmpty, mailbox.optional()),
-  // Long enough that guessing it is hopeless; it is compared in constant time all the same.
-  SUBSCRIPTION_API_TOKEN: z.preprocess(
-    unsetWhenEmpty,
-    z.string().trim().min(16, 'must be at least 16 characters').regex(/^\S+$/, 'must not contain whitespace (it travels in one header word)').optional(),
-  ),
-  SPACE_LIMIT_BYTES: integer(0, Number.MAX_SAFE_INTEGER).default(DEFAULT_SPACE_LIMIT_BYTES),
-  DATABASE_URL: z.preprocess(unsetWhenEmpty, databaseUrl.optional()),
-  DATABASE_CONNECT_SECONDS: integer(0, 3_600).default(30),
-  OUTBOX_MAX_ITEMS: integer(1, 100_000_000).default(100_000),
-  MAIL_QUEUE_MAX_ITEMS: integer(1, 100_000_000).default(100_000),
-  QUEUE_MAX_AGE_HOURS: integer(1, 24 * 365).default(7 * 24),
-  METRICS_PORT: z.preprocess(unsetWhenEmpty, integer(1, 65535).optional()),
+// Long enough that guessing it is hopeless; it is compared in constant time all the same.
+const apiToken = z.string().trim().min(16, 'must be at least 16 characters').regex(/^\S+$/, 'must not contain whitespace (it travels in one header word)');
+
+/** 1 GiB: the free subscription's storage in the OrgNote web app. */
+const FREE_SPACE_BYTES = 1024 ** 3;
+
+// key (what the value is for): setting(variable, default as written there, parser, one line of doc).
+export const SETTINGS = {
+  port: setting('PORT', '3000', integer(0, 65535), 'Port to listen on.'),
+  host: setting('HOST', '0.0.0.0', nonEmpty, 'Address to listen on.'),
+  backendUrl: setting('BACKEND_URL', UNSET, httpUrl.optional(), 'The subscription service /api is proxied to; unset: the site answers /api itself.'),
+  webAppUrl: setting('WEB_APP_URL', 'https://org-note.com', httpUrl, 'The online web app; the only setting the browser sees.'),
+  siteUrl: setting('SITE_URL', UNSET, httpUrl.optional(), "This site's public address, for canonical links, sitemap and cards; unset: the request's."),
+  dataDir: setting('DATA_DIR', './data', directory, 'Where SQLite and .eml files are kept.'),
+  trustProxy: setting('TRUST_PROXY', 'loopback', nonEmpty.transform(parseTrustProxy), "Whose X-Forwarded-* headers are believed (Express 'trust proxy')."),
+  backendTimeoutMs: setting('UPSTREAM_TIMEOUT_MS', '10000', integer(1, 600_000), 'How long a call to the backend may take.'),
+  databaseTimeoutMs: setting('DATABASE_TIMEOUT_MS', '10000', integer(1, 600_000), 'How long a PostgreSQL call, or /readyz asking the store, may take.'),
+  logLevel: setting('LOG_LEVEL', 'info', z.enum(LOG_LEVELS), 'Lowest level written to the log.'),
+  signupRateLimit: setting('SIGNUP_RATE_LIMIT', '10', integer(0, 100_000), 'Form submissions per client IP per minute; 0 turns the limit off.'),
+  keepAliveTimeoutMs: setting('KEEP_ALIVE_TIMEOUT_MS', '65000', integer(1, 600_000), 'Idle keep-alive connections close after this.'),
+  headersTimeoutMs: setting('HEADERS_TIMEOUT_MS', '66000', integer(1, 600_000), 'A client must send complete headers within this (slow-loris).'),
+  requestTimeoutMs: setting('REQUEST_TIMEOUT_MS', '120000', integer(1, 3_600_000), 'A client must send the whole request within this.'),
+  allowedOrigins: setting('ALLOWED_ORIGINS', '', originList, "Other sites' origins whose pages may post our forms."),
+  pageCacheSeconds: setting('PAGE_CACHE_SECONDS', '300', integer(0, 31_536_000), 'How long a shared cache may keep a page that is the same for everyone.'),
+  smtpUrl: setting('SMTP_URL', UNSET, smtpUrl.optional(), 'Where invitations go out; unset: .eml files under DATA_DIR/mail.'),
+  smtpTimeoutMs: setting('SMTP_TIMEOUT_MS', '30000', integer(1_000, 600_000), 'How long the mail server may stay silent in a send; a claimed mail is held 3 × this + 5 s.'),
+  mailFrom: setting('MAIL_FROM', UNSET, mailbox.optional(), 'The From of invitations.', 'OrgNote <no-reply@host>'),
+  subscriptionApiToken: setting('SUBSCRIPTION_API_TOKEN', UNSET, apiToken.optional(), 'What the OrgNote backend sends to ask about subscriptions.'),
+  spaceLimitBytes: setting('SPACE_LIMIT_BYTES', String(FREE_SPACE_BYTES), integer(0, Number.MAX_SAFE_INTEGER), 'Storage of a free subscription (spaceLimit).'),
+  databaseUrl: setting('DATABASE_URL', UNSET, databaseUrl.optional(), 'PostgreSQL shared by every replica; unset: SQLite under DATA_DIR.'),
+  databaseConnectSeconds: setting('DATABASE_CONNECT_SECONDS', '30', integer(0, 3_600), 'How long start-up waits for PostgreSQL.'),
+  outboxMaxItems: setting('OUTBOX_MAX_ITEMS', '100000', integer(1, 100_000_000), 'Signups waiting for the backend at most; past it a new one gets 503.'),
+  mailMaxItems: setting('MAIL_QUEUE_MAX_ITEMS', '100000', integer(1, 100_000_000), 'Invitations waiting to be sent at most.'),
+  queueMaxAgeMs: setting('QUEUE_MAX_AGE_HOURS', '168', hours(1, 24 * 365), 'A queued item still failing after this long is set aside as dead.'),
+  metricsPort: setting('METRICS_PORT', UNSET, integer(1, 65535).optional(), 'Where Prometheus scrapes /metrics (a second listener); unset: none.'),
   // Loopback by default: the listener has no login, and queue depths and traffic are nobody else's business.
-  METRICS_HOST: z.string().trim().min(1).default('127.0.0.1'),
-})
+  metricsHost: setting('METRICS_HOST', '127.0.0.1', nonEmpty, "The metrics listener's address; keep it private."),
+};
+
+type Declared = typeof SETTINGS;
+type Settings = { [K in keyof Declared]: Declared[K] extends Setting<infer T> ? T : never };
+
+/** Rules between settings, checked once each one is valid on its own. */
+const RULES: { setting: keyof Declared; message: string; holds: (s: Settings) => boolean }[] = [
   // Headers must outlast an idle keep-alive connection (or a proxy reusing it races the close),
   // and a whole request gets at least as long as its headers.
-  .refine((e) => e.HEADERS_TIMEOUT_MS > e.KEEP_ALIVE_TIMEOUT_MS, { message: 'must be above KEEP_ALIVE_TIMEOUT_MS', path: ['HEADERS_TIMEOUT_MS'] })
-  .refine((e) => e.REQUEST_TIMEOUT_MS >= e.HEADERS_TIMEOUT_MS, { message: 'must be at least HEADERS_TIMEOUT_MS', path: ['REQUEST_TIMEOUT_MS'] })
+  { setting: 'headersTimeoutMs', message: 'must be above KEEP_ALIVE_TIMEOUT_MS', holds: (s) => s.headersTimeoutMs > s.keepAliveTimeoutMs },
+  { setting: 'requestTimeoutMs', message: 'must be at least HEADERS_TIMEOUT_MS', holds: (s) => s.requestTimeoutMs >= s.headersTimeoutMs },
   // The public port must never answer /metrics.
-  .refine((e) => e.METRICS_PORT === undefined || e.METRICS_PORT !== e.PORT, { message: 'must differ from PORT', path: ['METRICS_PORT'] });
+  { setting: 'metricsPort', message: 'must differ from PORT', holds: (s) => s.metricsPort === undefined || s.metricsPort !== s.port },
+];
 
-export interface Config {
-  port: number;
-  host: string;
-  /** The backend (the subscription service); unset means the site answers /api itself. */
-  backendUrl: string | undefined;
-  webAppUrl: string;
-  /** Public address of this site for canonical links, sitemap and social cards; unset: the request's own origin. */
-  siteUrl: string | undefined;
-  dataDir: string;
-  trustProxy: boolean | number | string;
-  /** How long a call to the backend may take (UPSTREAM_TIMEOUT_MS). */
-  backendTimeoutMs: number;
-  logLevel: (typeof LOG_LEVELS)[number];
-  /** Form submissions per client IP per minute; 0 turns the limit off. */
-  signupRateLimit: number;
-  /** Idle keep-alive connections close after this (above common proxy idle timeouts). */
-  keepAliveTimeoutMs: number;
-  /** A client must send complete headers within this, or it is dropped (slow-loris). */
-  headersTimeoutMs: number;
-  /** A client must send the whole request within this. */
-  requestTimeoutMs: number;
-  /** Other sites' origins whose pages may post our forms (cross-site check). */
-  allowedOrigins: string[];
-  /** How long a shared cache (CDN, reverse proxy) may keep a page that is the same for everyone. */
-  pageCacheSeconds: number;
-  /** Where invitations go out; unset: written as .eml files under DATA_DIR/mail. */
-  smtpUrl: string | undefined;
-  /** The From of invitations. */
-  mailFrom: string;
-  /** What the OrgNote backend sends to ask about subscriptions; unset: that route does not exist. */
-  subscriptionApiToken: string | undefined;
-  /** Storage of a free subscription, in bytes, reported as spaceLimit. */
-  spaceLimitBytes: number;
-  /** PostgreSQL shared by every replica; unset: SQLite under dataDir, for one instance. */
-  databaseUrl: string | undefined;
-  /** How long start-up waits for PostgreSQL before giving up. */
-  databaseConnectSeconds: number;
-  /** Past these sizes a new signup for the backend, or an invitation, is refused with 503. */
-  outboxMaxItems: number;
-  mailMaxItems: number;
-  /** A queued item still failing after this long is set aside as dead (outbox/mail retry <id>). */
-  maxAgeMs: number;
-  /** Where Prometheus scrapes /metrics (a second listener); unset: no metrics at all. */
-  metricsPort: number | undefined;
-  /** The metrics listener's address; it has no login, so keep it private. */
-  metricsHost: string;
+/** Defaults that depend on another setting. */
+function withDerivedDefaults(settings: Settings) {
+  return { ...settings, mailFrom: settings.mailFrom ?? defaultMailFrom(settings.siteUrl) };
 }
+
+export type Config = ReturnType<typeof withDerivedDefaults>;
 
 export class ConfigError extends Error {}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = schema.safeParse(env);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
-    throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
+  const problems: string[] = [];
+  const settings: Record<string, unknown> = {};
+  for (const [key, declared] of Object.entries(SETTINGS) as [string, Setting<unknown>][]) {
+    const given = env[declared.env];
+    const parsed = declared.parse.safeParse(given === undefined || given === '' ? declared.default : given);
+    if (parsed.success) settings[key] = parsed.data;
+    else problems.push(...parsed.error.issues.map((issue) => `  ${declared.env}: ${issue.message}`));
   }
-  const e = parsed.data;
-  return {
-    port: e.PORT,
-    host: e.HOST,
-    backendUrl: e.BACKEND_URL?.replace(/\/+$/, ''),
-    webAppUrl: e.WEB_APP_URL.replace(/\/+$/, ''),
-    siteUrl: e.SITE_URL?.replace(/\/+$/, ''),
-    dataDir: path.resolve(e.DATA_DIR),
-    trustProxy: e.TRUST_PROXY,
-    backendTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
-    logLevel: e.LOG_LEVEL,
-    signupRateLimit: e.SIGNUP_RATE_LIMIT,
-    keepAliveTimeoutMs: e.KEEP_ALIVE_TIMEOUT_MS,
-    headersTimeoutMs: e.HEADERS_TIMEOUT_MS,
-    requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
-    allowedOrigins: e.ALLOWED_ORIGINS,
-    pageCacheSeconds: e.PAGE_CACHE_SECONDS,
-    smtpUrl: e.SMTP_URL,
-    mailFrom: e.MAIL_FROM ?? defaultMailFrom(e.SITE_URL),
-    subscriptionApiToken: e.SUBSCRIPTION_API_TOKEN,
-    spaceLimitBytes: e.SPACE_LIMIT_BYTES,
-    databaseUrl: e.DATABASE_URL,
-    databaseConnectSeconds: e.DATABASE_CONNECT_SECONDS,
-    outboxMaxItems: e.OUTBOX_MAX_ITEMS,
-    mailMaxItems: e.MAIL_QUEUE_MAX_ITEMS,
-    maxAgeMs: e.QUEUE_MAX_AGE_HOURS * 3_600_000,
-    metricsPort: e.METRICS_PORT,
-    metricsHost: e.METRICS_HOST,
-  };
+  if (problems.length === 0) {
+    for (const rule of RULES) if (!rule.holds(settings as Settings)) problems.push(`  ${SETTINGS[rule.setting].env}: ${rule.message}`);
+  }
+  if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
+  return withDerivedDefaults(settings as Settings);
 }
 
 /** Without MAIL_FROM: a no-reply address at the site's own host, so replies go nowhere quietly. */

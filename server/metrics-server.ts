@@ -27,7 +27,7 @@ function sendText(res: http.ServerResponse, status: number, body: string, header
 }
 
 export function startMetricsServer({ port, host, metrics, logger }: MetricsServerOptions): Promise<MetricsServer> {
-  const server = http.createServer(async (req, res) => {
+  const answer = async (req: http.IncomingMessage, res: http.ServerResponse) => {
     if (req.url?.split('?')[0] !== '/metrics') return sendText(res, 404, 'Not found\n');
     if (req.method !== 'GET' && req.method !== 'HEAD') return sendText(res, 405, 'Method not allowed\n', { Allow: 'GET, HEAD' });
     try {
@@ -36,7 +36,9 @@ export function startMetricsServer({ port, host, metrics, logger }: MetricsServe
       logger.error({ err }, 'metrics scrape failed');
       sendText(res, 500, 'Metrics unavailable\n');
     }
-  });
+  };
+  // answer() catches its own failures.
+  const server = http.createServer((req, res) => void answer(req, res));
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {

@@ -3,6 +3,7 @@
 // dropdown still opens through CSS :focus-within, so the menu works without JavaScript.
 import { useEffect, useId, useRef, useState } from 'react';
 import { NavLink } from 'react-router';
+import { useHydrated } from '../hooks/useHydrated';
 import { MenuIcon } from './icons';
 
 const NAV_ITEMS = [
@@ -12,13 +13,11 @@ const NAV_ITEMS = [
 
 export function MenuDropdown() {
   const [open, setOpen] = useState(false);
-  const [enhanced, setEnhanced] = useState(false);
+  // Script-driven only after hydration, so server and client render the same.
+  const enhanced = useHydrated();
   const rootRef = useRef<HTMLDivElement>(null);
   const buttonRef = useRef<HTMLButtonElement>(null);
   const listId = useId();
-
-  // Marks the menu as script-driven only after hydration, so server and client render the same.
-  useEffect(() => setEnhanced(true), []);
 
   useEffect(() => {
     if (!open) return;

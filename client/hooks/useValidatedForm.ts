@@ -37,7 +37,8 @@ export function useValidatedForm<K extends string>(
 
   const focusField = (name: K) => elements.current[name]?.focus();
 
-  const handleSubmit = (onValid: (values: Record<K, string>) => void) => (event: FormEvent<HTMLFormElement>) => {
+  /** `onValid` gets the form element too, to read what is not a validated field (the honeypot). */
+  const handleSubmit = (onValid: (values: Record<K, string>, form: HTMLFormElement) => void | Promise<void>) => (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const found = validate(values);
     setErrors(found);
@@ -47,7 +48,8 @@ export function useValidatedForm<K extends string>(
       focusField(firstInvalid);
       return;
     }
-    onValid(values);
+    // onValid handles its own failures (the waitlist form never shows them, product §4).
+    void onValid(values, event.currentTarget);
   };
 
   return { field, handleSubmit };

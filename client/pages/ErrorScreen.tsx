@@ -4,7 +4,7 @@ import { isRouteErrorResponse, useRouteError } from 'react-router';
 function describe(error: unknown): string {
   if (isRouteErrorResponse(error)) return `${error.status} ${error.statusText}`.trim();
   if (error instanceof Error) return error.message;
-  return String(error ?? 'Unknown error');
+  return typeof error === 'string' && error !== '' ? error : 'Unknown error';
 }
 
 export function ErrorScreen() {

@@ -1,6 +1,6 @@
 // '/' child route: the waitlist form (docs/product.md §3–§5, §7). idle → submitting → joined; the call's
 // outcome is never shown (product §4, §8), and the 'subscribed' flag makes joined the starting state.
-import { useEffect, useRef, useState, type RefObject } from 'react';
+import { useEffect, useState } from 'react';
 import { data, redirect, useActionData, useSearchParams, type ActionFunctionArgs } from 'react-router';
 import { JOINED_PARAM, WAITLIST_FORM_ACTION, type ServerActionContext, type WaitlistSubmission } from '../../shared/native-form';
 import { HONEYPOT_FIELD } from '../../shared/signup';
@@ -15,12 +15,12 @@ import { useValidatedForm } from '../hooks/useValidatedForm';
 import { useSiteLinks } from '../public-config';
 
 /** Invisible to people, to assistive technology and to Tab; bots filling every field fill it. */
-function Honeypot({ inputRef }: { inputRef: RefObject<HTMLInputElement | null> }) {
+function Honeypot() {
   return (
     <div className="honeypot" aria-hidden="true">
       <label>
         Leave this field empty
-        <input ref={inputRef} type="text" name={HONEYPOT_FIELD} tabIndex={-1} autoComplete="off" defaultValue="" />
+        <input type="text" name={HONEYPOT_FIELD} tabIndex={-1} autoComplete="off" defaultValue="" />
       </label>
     </div>
   );
@@ -61,12 +61,11 @@ export function WaitlistPage() {
 
 function WaitlistForm() {
   const [params] = useSearchParams();
-  const rejected = useActionData() as Extract<WaitlistSubmission, { ok: false }> | undefined;
+  const rejected = useActionData<Extract<WaitlistSubmission, { ok: false }>>();
   const joinedWithoutScript = params.has(JOINED_PARAM);
   const alreadySubscribed = useSubscribedFlag();
   const [status, setStatus] = useState<'idle' | 'submitting' | 'joined'>('idle');
   const api = useApiClient();
-  const honeypot = useRef<HTMLInputElement>(null);
   const form = useValidatedForm(rejected?.values ?? { email: params.get('email') ?? '', description: '' }, validateWaitlist, rejected?.errors);
 
   // A native submission that ended on /?joined counts as joined for later visits too.
@@ -78,10 +77,11 @@ function WaitlistForm() {
     return <WaitlistJoined focusOnMount={status === 'joined'} />;
   }
 
-  const submit = form.handleSubmit(async ({ email, description }) => {
+  const submit = form.handleSubmit(async ({ email, description }, formElement) => {
+    const website = (formElement.elements.namedItem(HONEYPOT_FIELD) as HTMLInputElement | null)?.value;
     setStatus('submitting');
     try {
-      await api.subscriptionsPost({ email, description, website: honeypot.current?.value });
+      await api.subscriptionsPost({ email, description, website });
     } catch {
       // docs/product.md §4/§8: failures are not shown; the visitor still ends in joined.
     } finally {
@@ -105,7 +105,7 @@ function WaitlistForm() {
       </h2>
       <TextField label="Email" type="email" autoComplete="email" {...form.field('email')} />
       <TextField label="About me (or github profile)" multiline {...form.field('description')} />
-      <Honeypot inputRef={honeypot} />
+      <Honeypot />
       <SubmitButton busy={status === 'submitting'}>Join</SubmitButton>
     </form>
   );

@@ -76,7 +76,7 @@ function multipartPost(fields: [string, string][]): Pick<Case[1], 'method' | 'bo
 async function checkAnswers(cases: Case[]): Promise<void> {
   for (const [name, { url, method, headers, body }] of cases) {
     // autocannon's option types are Node's (IncomingHttpHeaders, Buffer); these are plain strings and bytes.
-    const response = await fetch(url!, { method, headers: headers as Record<string, string>, body: typeof body === 'string' ? body : body && new Uint8Array(body) });
+    const response = await fetch(url, { method, headers: headers as Record<string, string>, body: typeof body === 'string' ? body : body && new Uint8Array(body) });
     if (!response.ok) throw new Error(`${name} answered ${response.status} before measuring: ${await response.text()}`);
   }
 }

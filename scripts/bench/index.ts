@@ -42,7 +42,7 @@ function start(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ port: num
   const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   children.push(child);
   return new Promise((resolve, reject) => {
-    child.stdout!.on('data', (chunk: Buffer) => {
+    child.stdout.on('data', (chunk: Buffer) => {
       const match = chunk.toString().match(/listening (\d+)/);
       if (match) resolve({ port: Number(match[1]), pid: child.pid });
     });

@@ -19,7 +19,7 @@ const TARGET = { messagesPerSecond: 200, peakRssBytes: 200 * 2 ** 20 };
 /** The sink, and a way to ask it for its counts (one JSON line per line we write). */
 async function startSink(): Promise<{ child: ChildProcess; port: number; stats: () => Promise<SmtpStats> }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/smtp-sink.ts'], { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
-  const lines = readline.createInterface({ input: child.stdout! });
+  const lines = readline.createInterface({ input: child.stdout });
   const next = () => new Promise<string>((resolve, reject) => {
     lines.once('line', resolve);
     child.once('exit', (code) => reject(new Error(`smtp-sink exited with ${code}`)));
@@ -31,7 +31,7 @@ async function startSink(): Promise<{ child: ChildProcess; port: number; stats: 
     port: Number(listening[1]),
     async stats() {
       const answer = next();
-      child.stdin!.write('\n');
+      child.stdin.write('\n');
       return JSON.parse(await answer) as SmtpStats;
     },
   };
@@ -62,12 +62,12 @@ function runInvite(env: NodeJS.ProcessEnv, count: number): Promise<CliRun> {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const outcomes: Record<string, number> = {};
-  readline.createInterface({ input: child.stdout! }).on('line', (line) => {
+  readline.createInterface({ input: child.stdout }).on('line', (line) => {
     const outcome = /^(sent|queued|failed|skipped|not on the waitlist)\s{2,}\S+@/.exec(line)?.[1];
     if (outcome) outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
   });
   let peakRssBytes = 0;
-  readline.createInterface({ input: child.stderr! }).on('line', (line) => {
+  readline.createInterface({ input: child.stderr }).on('line', (line) => {
     const peak = /^peak-rss-kib (\d+)$/.exec(line);
     if (peak) peakRssBytes = Number(peak[1]) * 1024;
     else process.stderr.write(`${line}\n`);

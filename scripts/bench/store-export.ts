@@ -85,7 +85,7 @@ export function runExport(env: NodeJS.ProcessEnv): Promise<ExportRun> {
   let lines = 0;
   let bytes = 0;
   let previousByte = -1; // a CRLF may be split between two chunks
-  child.stdout!.on('data', (chunk: Buffer) => {
+  child.stdout.on('data', (chunk: Buffer) => {
     bytes += chunk.length;
     for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) {
       if ((i === 0 ? previousByte : chunk[i - 1]) === 13) lines++;
@@ -93,7 +93,7 @@ export function runExport(env: NodeJS.ProcessEnv): Promise<ExportRun> {
     previousByte = chunk[chunk.length - 1];
   });
   let peakRssBytes = 0;
-  readline.createInterface({ input: child.stderr! }).on('line', (line) => {
+  readline.createInterface({ input: child.stderr }).on('line', (line) => {
     const peak = /^peak-rss-kib (\d+)$/.exec(line);
     if (peak) peakRssBytes = Number(peak[1]) * 1024;
     else process.stderr.write(`${line}\n`);

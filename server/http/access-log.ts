@@ -4,10 +4,7 @@
 // Hand-written rather than pino-http: no child logger per request (it showed in npm run bench).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../logger';
-import { NO_METRICS, type Metrics } from '../metrics';
-
-/** Which entry of the front door's table answered (front-door.ts). */
-export type RouteKind = 'api' | 'page' | 'app';
+import { NO_METRICS, type Metrics, type RouteKind } from '../metrics';
 
 export interface LoggedRequest {
   id: string;

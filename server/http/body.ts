@@ -114,6 +114,8 @@ export function toFieldList(fields: FormFields): FieldList {
   const add = (name: string, value: unknown) => {
     if (Array.isArray(value)) for (const item of value) add(name, item);
     else if (value !== null && typeof value === 'object') for (const [key, inner] of Object.entries(value)) add(`${name}[${key}]`, inner);
+    // Arrays and objects are taken apart above: what is left is a string, number or boolean.
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string
     else if (value !== undefined) list.push([name, String(value)]);
   };
   for (const [name, value] of Object.entries(fields)) add(name, value);

@@ -77,7 +77,7 @@ class LazyClient implements Client {
   ) {}
 
   get ip(): string {
-    return (this.#ip ??= proxyaddr(this.req, this.trust as Trust) ?? '');
+    return (this.#ip ??= proxyaddr(this.req, this.trust) ?? '');
   }
 
   get origin(): string {

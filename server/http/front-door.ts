@@ -5,8 +5,8 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../logger';
-import type { Metrics } from '../metrics';
-import { logWhenDone, type LoggedRequest, type RouteKind } from './access-log';
+import type { Metrics, RouteKind } from '../metrics';
+import { logWhenDone, type LoggedRequest } from './access-log';
 import { clientOf, type Client, type TrustProxy } from './client';
 import type { HeaderList } from './security-headers';
 

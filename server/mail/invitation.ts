@@ -3,7 +3,7 @@
 // carries the key alone on its own line, so it can be copied without picking at a sentence.
 import { randomUUID } from 'node:crypto';
 import type { OutgoingMail } from '../store/types';
-import { escapeMarkup } from '../pages/markup';
+import { escapeMarkup } from '../../shared/markup';
 
 export const INVITATION_SUBJECT = 'Your OrgNote activation key';
 

@@ -37,15 +37,20 @@ export function emlTemporaryFile(dataDir: string, id: number): string {
 /** The message as nodemailer composes it: multipart/alternative with the text part first. */
 const composed = (mail: OutgoingMail) => ({ ...mail, date: new Date(mail.date) });
 
-function smtpMailer(smtpUrl: string): Mailer {
+/**
+ * A stuck server must not hold a message for nodemailer's default minutes: every wait of a send
+ * (connecting, the greeting, each reply) ends within SMTP_TIMEOUT_MS, and the mail lease is
+ * derived from it (server/store/leases.ts), so a sender that stops answering loses its messages
+ * to another only after they could no longer be on their way.
+ */
+function smtpMailer(smtpUrl: string, timeoutMs: number): Mailer {
   const transport = nodemailer.createTransport({
     url: smtpUrl,
     pool: true,
     maxConnections: SMTP_POOL_SIZE,
-    // A stuck server must not hold a message (and its lease) for nodemailer's default minutes.
-    connectionTimeout: 10_000,
-    greetingTimeout: 10_000,
-    socketTimeout: 30_000,
+    connectionTimeout: Math.min(10_000, timeoutMs),
+    greetingTimeout: Math.min(10_000, timeoutMs),
+    socketTimeout: timeoutMs,
   });
   return {
     where: withoutCredentials(smtpUrl),
@@ -89,8 +94,8 @@ async function syncFolder(folder: string): Promise<void> {
   }
 }
 
-export function createMailer(config: Pick<Config, 'smtpUrl' | 'dataDir'>): Mailer {
-  return config.smtpUrl ? smtpMailer(config.smtpUrl) : emlMailer(config.dataDir);
+export function createMailer(config: Pick<Config, 'smtpUrl' | 'smtpTimeoutMs' | 'dataDir'>): Mailer {
+  return config.smtpUrl ? smtpMailer(config.smtpUrl, config.smtpTimeoutMs) : emlMailer(config.dataDir);
 }
 
 interface SmtpError {

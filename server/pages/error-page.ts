@@ -3,7 +3,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import Negotiator from 'negotiator';
 import { CONTENT_TYPES, sendJsonError, sendText } from '../http/errors';
-import { escapeMarkup } from './markup';
+import { escapeMarkup } from '../../shared/markup';
 
 /** True for a browser navigation (a form post) rather than fetch or an API client. */
 function wantsHtml(req: IncomingMessage): boolean {

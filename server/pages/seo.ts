@@ -4,7 +4,7 @@ import type { Response, Router } from 'express';
 import express from 'express';
 import type { Config } from '../config';
 import { contextOf } from '../http/front-door';
-import { escapeMarkup } from './markup';
+import { escapeMarkup } from '../../shared/markup';
 
 /** Pages worth indexing (docs/product.md §2). */
 export const INDEXED_PATHS = ['/', '/activate'] as const;

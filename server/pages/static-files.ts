@@ -100,5 +100,8 @@ export function publicFiles(dir = PUBLIC_DIR): RequestHandler {
     redirect: false,
     setHeaders: (res) => res.setHeader('Cache-Control', `public, max-age=${PUBLIC_MAX_AGE_S}`),
   });
-  return (req, res, next) => (known.has(req.path) ? serve(req, res, next) : next());
+  return (req, res, next) => {
+    if (known.has(req.path)) serve(req, res, next);
+    else next();
+  };
 }

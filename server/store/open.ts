@@ -6,11 +6,10 @@ import { withoutCredentials, type Config } from '../config';
 import type { Logger } from '../logger';
 import { openStore } from './index';
 import { leaseFor } from './leases';
-import { DEFAULT_SMTP_TIMEOUT_MS } from './limits';
 import { openPostgresStore } from './postgres';
 import { StoreUnavailableError, type Store } from './types';
 
-type StoreSettings = Pick<Config, 'dataDir' | 'databaseUrl' | 'databaseConnectSeconds' | 'backendTimeoutMs' | 'outboxMaxItems' | 'mailMaxItems' | 'maxAgeMs'>;
+type StoreSettings = Pick<Config, 'dataDir' | 'databaseUrl' | 'databaseConnectSeconds' | 'databaseTimeoutMs' | 'backendTimeoutMs' | 'smtpTimeoutMs' | 'outboxMaxItems' | 'mailMaxItems' | 'queueMaxAgeMs'>;
 
 export class DatabaseUnreachableError extends Error {}
 
@@ -18,13 +17,13 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** `waitSeconds` overrides DATABASE_CONNECT_SECONDS (the CLI does not wait). */
 export async function openConfiguredStore(config: StoreSettings, logger?: Logger, waitSeconds = config.databaseConnectSeconds): Promise<Store> {
-  const limits = { outboxMaxItems: config.outboxMaxItems, mailMaxItems: config.mailMaxItems, maxAgeMs: config.maxAgeMs, outboxLeaseMs: leaseFor(config.backendTimeoutMs), mailLeaseMs: leaseFor(DEFAULT_SMTP_TIMEOUT_MS) };
+  const limits = { outboxMaxItems: config.outboxMaxItems, mailMaxItems: config.mailMaxItems, maxAgeMs: config.queueMaxAgeMs, outboxLeaseMs: leaseFor(config.backendTimeoutMs), mailLeaseMs: leaseFor(config.smtpTimeoutMs) };
   if (!config.databaseUrl) return openStore({ dataDir: config.dataDir, ...limits });
   const where = withoutCredentials(config.databaseUrl);
   const deadline = Date.now() + waitSeconds * 1000;
   for (let attempt = 1; ; attempt++) {
     try {
-      return await openPostgresStore({ databaseUrl: config.databaseUrl, timeoutMs: config.backendTimeoutMs, limits });
+      return await openPostgresStore({ databaseUrl: config.databaseUrl, timeoutMs: config.databaseTimeoutMs, limits });
     } catch (err) {
       if (!(err instanceof StoreUnavailableError)) {
         // A wrong password, a missing database, a refused TLS setup, a schema too new: say where.

@@ -28,9 +28,9 @@ export interface InviteInput {
 
 export interface InviteDeps {
   store: Store;
-  config: Pick<Config, 'backendUrl' | 'siteUrl' | 'mailFrom' | 'smtpUrl' | 'dataDir'>;
+  config: Pick<Config, 'backendUrl' | 'siteUrl' | 'mailFrom' | 'smtpUrl' | 'smtpTimeoutMs' | 'dataDir'>;
   /** The transport for this run, closed when it ends; SMTP_URL's pool or .eml files by default. */
-  openMailer?: (config: Pick<Config, 'smtpUrl' | 'dataDir'>) => Mailer;
+  openMailer?: (config: Pick<Config, 'smtpUrl' | 'smtpTimeoutMs' | 'dataDir'>) => Mailer;
 }
 
 export type InviteResult =

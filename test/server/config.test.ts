@@ -46,7 +46,7 @@ describe('configuration', () => {
       databaseConnectSeconds: 30,
       outboxMaxItems: 100_000,
       mailMaxItems: 100_000,
-      maxAgeMs: 7 * 24 * 3_600_000,
+      queueMaxAgeMs: 7 * 24 * 3_600_000,
       metricsPort: undefined,
       metricsHost: '127.0.0.1',
     });
@@ -65,7 +65,7 @@ describe('configuration', () => {
       databaseConnectSeconds: 5,
       outboxMaxItems: 10,
       mailMaxItems: 20,
-      maxAgeMs: 2 * 3_600_000,
+      queueMaxAgeMs: 2 * 3_600_000,
       metricsPort: 9464,
       metricsHost: '0.0.0.0',
     });

@@ -26,7 +26,7 @@ export interface PostgresStore extends Store {
 
 export interface PostgresStoreOptions {
   databaseUrl: string;
-  /** No call waits longer than this (UPSTREAM_TIMEOUT_MS): past it, StoreUnavailableError. */
+  /** No call waits longer than this (DATABASE_TIMEOUT_MS): past it, StoreUnavailableError. */
   timeoutMs: number;
   limits?: Partial<QueueLimits>;
   /** Injectable so tests can move time forward past backoffs, leases and the maximum age. */

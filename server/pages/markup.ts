@@ -1,7 +1,0 @@
-// Text placed into HTML or XML we write by hand (the sitemap, the form error page): the five
-// characters that could end a text node or an attribute value, escaped.
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
-
-export function escapeMarkup(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ESCAPES[c]);
-}
