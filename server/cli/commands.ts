@@ -40,13 +40,13 @@ export const COMMANDS: CommandRow<Options>[] = [
     help: 'signups as a table, newest first',
     async run(context, _args, options, io) {
       const rows = await listSignups(context, sinceOf(options.since));
-      io.out(
+      await io.out(
         textTable(
           ['created_at', 'email', 'invited_at', 'activated_at', 'description'],
           rows.map((r) => [r.created_at, r.email, r.invited_at ?? '', r.activated_at ?? '', oneLine(r.description)]),
         ),
       );
-      io.out(`${rows.length} signup(s)\n`);
+      await io.out(`${rows.length} signup(s)\n`);
       return 0;
     },
   },
@@ -54,7 +54,7 @@ export const COMMANDS: CommandRow<Options>[] = [
     name: 'count',
     help: 'number of signups',
     async run(context, _args, _options, io) {
-      io.out(`${await countSignups(context)}\n`);
+      await io.out(`${await countSignups(context)}\n`);
       return 0;
     },
   },
@@ -64,8 +64,8 @@ export const COMMANDS: CommandRow<Options>[] = [
     async run(context, _args, _options, io) {
       const { signups, mail } = await waitlistStats(context);
       const states = (['waitlisted', 'invited', 'activated', 'total'] as const).map((state) => [state, String(signups[state])]);
-      io.out(textTable(['state', 'signups'], states));
-      io.out(`mail: ${mail.queued} queued, ${mail.failed} failed, ${mail.dead} dead, ${mail.sent} sent\n`);
+      await io.out(textTable(['state', 'signups'], states));
+      await io.out(`mail: ${mail.queued} queued, ${mail.failed} failed, ${mail.dead} dead, ${mail.sent} sent\n`);
       return 0;
     },
   },
@@ -96,7 +96,7 @@ export const COMMANDS: CommandRow<Options>[] = [
     async run(context, [email], _options, io) {
       const removed = await remove(context, email);
       if (removed.kind === 'nothing-stored') {
-        io.out(`Nothing stored for ${removed.email}\n`);
+        await io.out(`Nothing stored for ${removed.email}\n`);
         return 1;
       }
       const parts = [
@@ -105,7 +105,7 @@ export const COMMANDS: CommandRow<Options>[] = [
         `${removed.mails} mail(s)${removed.emlFiles ? ` and ${removed.emlFiles} .eml file(s)` : ''}`,
         `${removed.outbox} outbox item(s)`,
       ];
-      io.out(`Removed ${removed.email}: ${parts.join(', ')}\n`);
+      await io.out(`Removed ${removed.email}: ${parts.join(', ')}\n`);
       return 0;
     },
   },
@@ -117,7 +117,7 @@ export const COMMANDS: CommandRow<Options>[] = [
     async run(context, [email], _options, io) {
       const issued = await issueKey(context, email);
       if (issued.kind === 'not-on-waitlist') throw new CommandError(`${issued.email} is not on the waitlist`);
-      io.out(`Activation key for ${issued.email} (shown once, stored only as a hash):\n${issued.key}\n`);
+      await io.out(`Activation key for ${issued.email} (shown once, stored only as a hash):\n${issued.key}\n`);
       return 0;
     },
   },
@@ -127,7 +127,7 @@ export const COMMANDS: CommandRow<Options>[] = [
     help: 'apply the schema migrations of this release, without starting the site',
     async run(context, _args, _options, io) {
       const { engine } = await migrate(context);
-      io.out(`Schema up to date (${engine === 'postgres' ? 'PostgreSQL at DATABASE_URL' : 'SQLite in DATA_DIR'})\n`);
+      await io.out(`Schema up to date (${engine === 'postgres' ? 'PostgreSQL at DATABASE_URL' : 'SQLite in DATA_DIR'})\n`);
       return 0;
     },
   },
@@ -139,7 +139,7 @@ export const COMMANDS: CommandRow<Options>[] = [
     async run(context, [file], _options, io) {
       const copy = await backup(context, file);
       if (copy.kind === 'not-a-file') throw new CommandError('backup copies the SQLite file; with DATABASE_URL, back up PostgreSQL with pg_dump (README, "Backups").');
-      io.out(`Backed up ${copy.signups} signup(s) to ${copy.file}\n`);
+      await io.out(`Backed up ${copy.signups} signup(s) to ${copy.file}\n`);
       return 0;
     },
   },

@@ -56,13 +56,13 @@ export async function inviteCommand({ store, config }: CliContext, addresses: st
     case 'refused':
       throw new CommandError(REFUSALS[result.reason]);
     case 'dry-run':
-      io.out(`${result.counts['would-invite']} would be invited (dry run: nothing changed)\n`);
+      await io.out(`${result.counts['would-invite']} would be invited (dry run: nothing changed)\n`);
       return result.counts['not-on-waitlist'] || result.counts.unmailable ? 1 : 0;
     case 'done': {
       const { counts, mail } = result;
-      io.out(`${TALLY.map((outcome) => `${counts[outcome]} ${OUTCOME_LABELS[outcome]}`).join(', ')}\n`);
-      io.out(mail.smtp ? `Mail goes through ${mail.where}.\n` : `No SMTP_URL set: mail written as .eml files to ${mail.where}\n`);
-      if (counts.queued) io.out('Queued mail is retried by the running site (see: waitlist mail).\n');
+      await io.out(`${TALLY.map((outcome) => `${counts[outcome]} ${OUTCOME_LABELS[outcome]}`).join(', ')}\n`);
+      await io.out(mail.smtp ? `Mail goes through ${mail.where}.\n` : `No SMTP_URL set: mail written as .eml files to ${mail.where}\n`);
+      if (counts.queued) await io.out('Queued mail is retried by the running site (see: waitlist mail).\n');
       return counts['not-on-waitlist'] || counts.failed || counts.unmailable ? 1 : 0;
     }
   }

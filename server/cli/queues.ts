@@ -58,7 +58,7 @@ function queueRows<State extends string>(door: QueueDoor<State>): [CommandRow<un
       if (!/^\d+$/.test(id) || !Number.isSafeInteger(Number(id))) throw needsError(retryRow);
       const result = await door.retry(context, Number(id));
       if (result.kind === 'not-dead') throw new CommandError(`${door.item} ${result.id} is not dead (see: waitlist ${door.name})`);
-      io.out(`${door.item} ${result.id} ${door.retried}\n`);
+      await io.out(`${door.item} ${result.id} ${door.retried}\n`);
       return 0;
     },
   };
@@ -67,7 +67,7 @@ function queueRows<State extends string>(door: QueueDoor<State>): [CommandRow<un
     help: door.help,
     async run(context, _args, _options, io) {
       const { entries, counts } = await door.list(context);
-      io.out(
+      await io.out(
         textTable(
           ['id', 'created_at', door.target, 'state', 'attempts', 'next_attempt_at', 'last_error'],
           entries.map((entry) => [
@@ -81,7 +81,7 @@ function queueRows<State extends string>(door: QueueDoor<State>): [CommandRow<un
           ]),
         ),
       );
-      io.out(`${door.summary(counts)}\n`);
+      await io.out(`${door.summary(counts)}\n`);
       return 0;
     },
   };

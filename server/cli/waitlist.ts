@@ -27,7 +27,7 @@ export async function runCommand(context: CliContext, argv: string[], io: CliIo)
   const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: OPTIONS });
   const options: Options = values;
   if (options.help || positionals.length === 0 || isHelp(positionals[0])) {
-    io.out(HELP);
+    await io.out(HELP);
     return 0;
   }
   const { row, args } = commandFor(COMMANDS, positionals);

@@ -12,13 +12,14 @@ import { StoreUnavailableError } from '../types';
  * BIGINT (ids, epoch ms, COUNT(*)) as a JS number: every value the store keeps is far below 2^53.
  * JSON as the text it was stored as, which is what SQLite gives back, so the rules read both alike.
  */
+const AS_TEXT_PARSED: ReadonlyMap<number, (text: string) => unknown> = new Map<number, (text: string) => unknown>([
+  [pg.types.builtins.INT8, Number],
+  [pg.types.builtins.JSON, String],
+]);
+
 export const types: pg.CustomTypesConfig = {
-  getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
-    if (format === 'binary') return pg.types.getTypeParser(oid, format);
-    if (oid === pg.types.builtins.INT8) return Number;
-    if (oid === pg.types.builtins.JSON) return String;
-    return pg.types.getTypeParser(oid, format);
-  }) as pg.CustomTypesConfig['getTypeParser'],
+  getTypeParser: ((oid: number, format?: 'text' | 'binary'): unknown =>
+    (format !== 'binary' && AS_TEXT_PARSED.get(oid)) || (pg.types.getTypeParser(oid, format) as unknown)) as pg.CustomTypesConfig['getTypeParser'],
 };
 
 // Node's socket errors for a server that is not there (down, unreachable, or its name unknown).
