@@ -9,6 +9,7 @@
 // row claimed by another worker since, and changes nothing. The value stays with the store
 // instance that claimed (one per process), keyed by item id, so callers keep passing ids. A call
 // from outside any claim (an operator's tool) applies only to a row no one holds.
+import type { Sql } from './sql';
 
 /**
  * A lease three attempts long, plus slack: each attempt ends within its timeout (the backend's
@@ -23,6 +24,18 @@ export function leaseFor(attemptTimeoutMs: number): number {
 export function backoffMs(attempts: number, baseMs: number, capMs: number): number {
   const plain = baseMs * 2 ** Math.min(20, Math.max(0, attempts - 1));
   return Math.min(capMs, Math.round(plain * (0.8 + 0.4 * Math.random())));
+}
+
+/**
+ * The claim of both queues, as one statement: due rows no lease holds, oldest due first, leased
+ * until $1 (now is $2, at most $3 rows). On PostgreSQL, rows another replica's claim is taking
+ * right now are passed over; SQLite's single writer needs no such care.
+ */
+export function claimStatement(sql: Pick<Sql, 'skipLocked'>, table: 'outbox' | 'mail', waiting: 'pending' | 'queued', columns: string): string {
+  return `UPDATE ${table} SET lease_until = $1 WHERE id IN (
+     SELECT id FROM ${table} WHERE state = '${waiting}' AND next_attempt_at <= $2 AND lease_until <= $2
+     ORDER BY next_attempt_at, id LIMIT $3${sql.skipLocked})
+   RETURNING ${columns}`;
 }
 
 /** The claims this store instance holds: item id → the lease_until its claim wrote. */

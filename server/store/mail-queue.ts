@@ -6,7 +6,7 @@
 // good, the stored message (which holds the key) is cleared: only its Message-ID, state and times
 // remain. A message still failing past the maximum age is set aside as dead, body kept, until the
 // operator sends it again (mail retry <id>).
-import { backoffMs, Leases } from './leases';
+import { backoffMs, claimStatement, Leases } from './leases';
 import { DEFAULT_QUEUE_LIMITS } from './limits';
 import type { Queryable, Sql } from './sql';
 import { QueueFullError, type MailQueue, type MailState, type MailSummary, type OutgoingMail, type QueuedMail, type QueueLimits } from './types';
@@ -92,13 +92,7 @@ export function createMailQueue(sql: Sql, limits: Pick<QueueLimits, 'mailMaxItem
     async claim(limit) {
       const at = now();
       const leaseUntil = at + limits.mailLeaseMs;
-      const { rows } = await sql.query<ClaimedRow>(
-        `UPDATE mail SET lease_until = $1 WHERE id IN (
-           SELECT id FROM mail WHERE state = 'queued' AND next_attempt_at <= $2 AND lease_until <= $2
-           ORDER BY next_attempt_at, id LIMIT $3${sql.skipLocked})
-         RETURNING id, message, attempts, next_attempt_at`,
-        [leaseUntil, at, limit],
-      );
+      const { rows } = await sql.query<ClaimedRow>(claimStatement(sql, 'mail', 'queued', 'id, message, attempts, next_attempt_at'), [leaseUntil, at, limit]);
       rows.sort((a, b) => a.next_attempt_at - b.next_attempt_at || a.id - b.id);
       leases.hold(
         rows.map((row) => Number(row.id)),

@@ -7,7 +7,7 @@
 // operator (outbox retry <id>). Past its configured size the queue refuses new rows
 // (QueueFullError: the visitor gets 503), it never drops one.
 import type { SignupRequest } from '../../shared/signup';
-import { backoffMs, Leases } from './leases';
+import { backoffMs, claimStatement, Leases } from './leases';
 import type { Sql } from './sql';
 import { QueueFullError, type Outbox, type OutboxItem, type QueueLimits } from './types';
 
@@ -74,13 +74,7 @@ export function createOutbox(sql: Sql, limits: Pick<QueueLimits, 'outboxMaxItems
     async claim(limit) {
       const at = now();
       const leaseUntil = at + limits.outboxLeaseMs;
-      const { rows } = await sql.query<OutboxRow>(
-        `UPDATE outbox SET lease_until = $1 WHERE id IN (
-           SELECT id FROM outbox WHERE state = 'pending' AND next_attempt_at <= $2 AND lease_until <= $2
-           ORDER BY next_attempt_at, id LIMIT $3${sql.skipLocked})
-         RETURNING ${COLUMNS}`,
-        [leaseUntil, at, limit],
-      );
+      const { rows } = await sql.query<OutboxRow>(claimStatement(sql, 'outbox', 'pending', COLUMNS), [leaseUntil, at, limit]);
       const items = rows.map(toOutboxItem).sort((a, b) => a.nextAttemptAt - b.nextAttemptAt || a.id - b.id);
       leases.hold(
         items.map((item) => item.id),
