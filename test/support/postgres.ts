@@ -57,12 +57,7 @@ export async function startPostgres(): Promise<TestPostgres> {
     port,
     url: `${url}/postgres`,
     dataDir,
-    async createDatabase() {
-      const name = `t_${randomBytes(6).toString('hex')}`;
-      // template0, not template1: nothing a test created in template1 can leak into a fresh database.
-      await query(`${url}/postgres`, `CREATE DATABASE ${name} TEMPLATE template0`);
-      return `${url}/${name}`;
-    },
+    createDatabase: () => createDatabaseOn(url),
     async stop() {
       if (!running) return;
       // fast: open connections are ended at once (as a crashed or restarted server drops them),
@@ -79,6 +74,14 @@ export async function startPostgres(): Promise<TestPostgres> {
     },
     close: () => guard.close(),
   };
+}
+
+/** A fresh, empty database on the server at `serverUrl` (postgres://user@host:port); returns its URL. */
+export async function createDatabaseOn(serverUrl: string): Promise<string> {
+  const name = `t_${randomBytes(6).toString('hex')}`;
+  // template0, not template1: nothing a test created in template1 can leak into a fresh database.
+  await query(`${serverUrl}/postgres`, `CREATE DATABASE ${name} TEMPLATE template0`);
+  return `${serverUrl}/${name}`;
 }
 
 /** Runs one statement on its own connection and returns the rows, for tests' assertions. */
