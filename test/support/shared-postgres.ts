@@ -50,9 +50,11 @@ export async function sharedPostgres(): Promise<SharedPostgres> {
   };
 }
 
+const NOTE_PREFIX = 'postgres-of-worker-';
+
 /** This worker's server, started by the first file that asks and found again by the later ones. */
 async function fromNote(runFolder: string): Promise<Note> {
-  const file = path.join(runFolder, `postgres-of-worker-${process.pid}-${threadId}.json`);
+  const file = path.join(runFolder, `${NOTE_PREFIX}${process.pid}-${threadId}.json`);
   const noted = fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as Note) : undefined;
   if (noted && isRunning(noted.dataDir)) return noted;
   const note = await start();
@@ -65,10 +67,40 @@ async function start(): Promise<Note> {
   return { port, dataDir };
 }
 
-/** Is the server of this cluster folder still up? Its lock file names the postmaster's PID. */
+/**
+ * For the global teardown: ends the run's shared servers and waits until they are gone, so the run
+ * folder can be removed under no running server (which would still be writing into it). The
+ * watchers would end them too, but only once their worker is gone, and in band that is Jest itself.
+ */
+export async function stopSharedServers(runFolder: string): Promise<void> {
+  const pids = fs
+    .readdirSync(runFolder)
+    .filter((name) => name.startsWith(NOTE_PREFIX))
+    .map((name) => postmasterPid((JSON.parse(fs.readFileSync(path.join(runFolder, name), 'utf8')) as Note).dataDir))
+    .filter((pid): pid is number => pid !== undefined && isAlive(pid));
+  for (const pid of pids) process.kill(pid, 'SIGQUIT'); // an immediate stop: the data goes anyway
+  const deadline = Date.now() + 10_000;
+  while (pids.some(isAlive) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+}
+
+/** Is the server of this cluster folder still up? */
 function isRunning(dataDir: string): boolean {
+  const pid = postmasterPid(dataDir);
+  return pid !== undefined && isAlive(pid);
+}
+
+/** The postmaster's PID, from the first line of the cluster's lock file (gone once it stopped). */
+function postmasterPid(dataDir: string): number | undefined {
   try {
-    const pid = fs.readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0];
+    return Number(fs.readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A process that ended but was not reaped yet (a zombie, seconds in some containers) has ended. */
+function isAlive(pid: number): boolean {
+  try {
     return !/^State:\s*Z/m.test(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
   } catch {
     return false;
