@@ -2,6 +2,7 @@
 // tests made, once the workers' shared PostgreSQL servers (shared-postgres.ts) have stopped.
 import fs from 'node:fs';
 import { TEST_TMP_ENV } from './config';
+import { releaseAbandonedPorts } from './ports';
 import { stopSharedServers } from './shared-postgres';
 
 export default async function globalTeardown(): Promise<void> {
@@ -9,4 +10,6 @@ export default async function globalTeardown(): Promise<void> {
   if (!root) return;
   await stopSharedServers(root);
   fs.rmSync(root, { recursive: true, force: true });
+  // The workers have ended: what they had reserved is free again.
+  releaseAbandonedPorts();
 }

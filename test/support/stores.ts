@@ -1,7 +1,7 @@
 // The two store engines behind one opener, for every test or benchmark that must hold for both:
 // the store contract (test/server/store/contract.test.ts), multi-replica tests, benchmarks. Each
 // open() gives a fresh, empty store: SQLite in a temp folder of its own, PostgreSQL in a fresh
-// database on the worker's shared server (shared-postgres.ts), dropped again by close().
+// database on the worker's shared server (shared-postgres.ts), dropped again once closed.
 import { openStore } from '../../server/store';
 import { openPostgresStore } from '../../server/store/postgres';
 import type { QueueLimits, Store } from '../../server/store/types';
@@ -21,9 +21,9 @@ export interface StoreEngine {
   readonly unavailable?: string;
   /** A fresh, empty store. */
   open(options: OpenOptions): Promise<Store>;
-  /** Closes the stores it opened that are still open (afterEach). */
+  /** Closes the stores it opened that are still open, and drops their databases (afterEach). */
   closeStores(): Promise<void>;
-  /** Closes its stores, then drops the PostgreSQL databases it made for them (afterAll). */
+  /** The same at the end of a file (afterAll). */
   close(): Promise<void>;
 }
 
@@ -76,14 +76,15 @@ function postgresEngine(): StoreEngine {
       const databaseUrl = await (await server).createDatabase();
       return stores.track(await openPostgresStore({ databaseUrl, timeoutMs: 5_000, limits, now, poolSize: 4 }));
     },
-    closeStores: () => stores.closeAll(),
-    async close() {
-      await stores.closeAll();
-      const used = server;
-      server = undefined;
-      if (used) await (await used).dropDatabases();
-    },
+    closeStores,
+    close: closeStores,
   };
+
+  /** Closes the stores, then drops their databases: the shared server outlives the test. */
+  async function closeStores() {
+    await stores.closeAll();
+    if (server) await (await server).dropDatabases();
+  }
 }
 
 /** Both engines, SQLite first. Each test file gets its own list (Jest loads modules per file). */
