@@ -8,6 +8,8 @@ const transform = {
     { jsc: { parser: { syntax: 'typescript', tsx: true }, transform: { react: { runtime: 'automatic' } }, target: 'es2022' } },
   ],
 };
+// Node's environment, waiting for a free core when other runs share the machine (machine-slots.js).
+const slottedNode = '<rootDir>/test/support/node-environment.js';
 const needsBuild = { globalSetup: '<rootDir>/test/support/build-setup.ts' };
 const common = {
   transform,
@@ -24,7 +26,7 @@ module.exports = {
   // worker per core, and never fewer than two, keeps both cores busy (issue 22, item 8).
   maxWorkers: Math.max(2, os.availableParallelism()),
   projects: [
-    { ...common, ...needsBuild, displayName: 'server', testEnvironment: 'node', testMatch: ['<rootDir>/test/{server,shared,scripts}/**/*.test.ts?(x)'] },
+    { ...common, ...needsBuild, displayName: 'server', testEnvironment: slottedNode, testMatch: ['<rootDir>/test/{server,shared,scripts}/**/*.test.ts?(x)'] },
     {
       ...common,
       displayName: 'client',
@@ -32,6 +34,6 @@ module.exports = {
       testMatch: ['<rootDir>/test/client/**/*.test.tsx'],
       setupFilesAfterEnv: [...common.setupFilesAfterEnv, '<rootDir>/test/support/jsdom.ts'],
     },
-    { ...common, ...needsBuild, displayName: 'e2e', testEnvironment: 'node', testMatch: ['<rootDir>/test/e2e/**/*.test.ts'] },
+    { ...common, ...needsBuild, displayName: 'e2e', testEnvironment: slottedNode, testMatch: ['<rootDir>/test/e2e/**/*.test.ts'] },
   ],
 };
