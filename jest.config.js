@@ -1,12 +1,15 @@
 // Three projects: server (node), client components (jsdom) and the browser suite (real Chromium).
 // TypeScript goes through @swc/jest. Only the projects that need the production build make it
 // (test/support/build-setup.ts), so `jest --selectProjects client` never builds.
+const os = require('node:os');
 const transform = {
   '^.+\\.(t|j)sx?$': [
     '@swc/jest',
     { jsc: { parser: { syntax: 'typescript', tsx: true }, transform: { react: { runtime: 'automatic' } }, target: 'es2022' } },
   ],
 };
+// Node's environment, waiting for a free core when other runs share the machine (machine-slots.js).
+const slottedNode = '<rootDir>/test/support/node-environment.js';
 const needsBuild = { globalSetup: '<rootDir>/test/support/build-setup.ts' };
 const common = {
   transform,
@@ -18,8 +21,12 @@ module.exports = {
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   testTimeout: 20000,
+  // Jest's default, one worker fewer than cores, is a single in-band worker on a 2-core machine,
+  // and most test time is spent waiting on other processes (servers, Chromium, PostgreSQL): one
+  // worker per core, and never fewer than two, keeps both cores busy (issue 22, item 8).
+  maxWorkers: Math.max(2, os.availableParallelism()),
   projects: [
-    { ...common, ...needsBuild, displayName: 'server', testEnvironment: 'node', testMatch: ['<rootDir>/test/{server,shared,scripts}/**/*.test.ts?(x)'] },
+    { ...common, ...needsBuild, displayName: 'server', testEnvironment: slottedNode, testMatch: ['<rootDir>/test/{server,shared,scripts}/**/*.test.ts?(x)'] },
     {
       ...common,
       displayName: 'client',
@@ -27,6 +34,6 @@ module.exports = {
       testMatch: ['<rootDir>/test/client/**/*.test.tsx'],
       setupFilesAfterEnv: [...common.setupFilesAfterEnv, '<rootDir>/test/support/jsdom.ts'],
     },
-    { ...common, ...needsBuild, displayName: 'e2e', testEnvironment: 'node', testMatch: ['<rootDir>/test/e2e/**/*.test.ts'] },
+    { ...common, ...needsBuild, displayName: 'e2e', testEnvironment: slottedNode, testMatch: ['<rootDir>/test/e2e/**/*.test.ts'] },
   ],
 };

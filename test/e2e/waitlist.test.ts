@@ -36,9 +36,17 @@ describe.each(VIEWPORTS)('waitlist at $width px', ({ name, width, height }) => {
   });
 
   it('shows a spinner while submitting, then the joined view; the backend got the fields and the flag is set', async () => {
-    let answer!: () => void;
+    // Every request is held on one promise and released together. A callback reassigned per
+    // request answered only the last one: on a busy machine the site's outbox can retry a signup
+    // whose answer took longer than UPSTREAM_TIMEOUT_MS, and such a retry arriving before the
+    // browser's request left the browser's unanswered until the test timed out.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let arrived!: () => void;
+    const requestArrived = new Promise<void>((resolve) => (arrived = resolve));
     site.backend.respondWith(async (req, res) => {
-      await new Promise<void>((resolve) => (answer = resolve));
+      arrived();
+      await released;
       res.status(201).json({ email: 'ok' });
     });
     const { page, context, problems } = await site.open({ width, height });
@@ -53,8 +61,8 @@ describe.each(VIEWPORTS)('waitlist at $width px', ({ name, width, height }) => {
     expect(await button.isDisabled()).toBe(true);
     expect(await button.getAttribute('aria-busy')).toBe('true');
     await screenshot(page, `${name}-waitlist-submitting`);
-    while (!answer) await new Promise((r) => setTimeout(r, 10));
-    answer();
+    await requestArrived;
+    release();
 
     await page.getByRole('heading', { name: 'Congratulations' }).waitFor();
     const text = await page.locator('.result-body').innerText();

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import express, { type Request, type Response } from 'express';
 import multer from 'multer';
+import { reservePort } from './ports';
 
 export interface Received {
   method: string;
@@ -72,12 +73,13 @@ export async function startBackend(port = 0): Promise<TestBackend> {
  * A port on 127.0.0.1 where nothing listens, for "the backend is down" cases. Taken from below
  * the kernel's ephemeral range: a port from freePort() can be handed out again meanwhile, to
  * another test's server or as the source port of our own connection (a TCP self-connect, which
- * then hangs instead of being refused).
+ * then hangs instead of being refused). Reserved (ports.ts) for as long as this process runs, so
+ * no other test starts a server on it; a test may start its own backend there later.
  */
 export async function closedPort(): Promise<number> {
   const net = await import('node:net');
   for (;;) {
-    const port = 20_000 + Math.floor(Math.random() * 10_000);
+    const port = reservePort(20_000, 29_999);
     const refused = await new Promise<boolean>((resolve) => {
       const socket = net.connect(port, '127.0.0.1');
       socket.once('connect', () => {

@@ -1,8 +1,15 @@
-// Removes the run's temporary folder: every DATA_DIR, SQLite file and log the tests made.
+// Removes the run's temporary folder: every DATA_DIR, SQLite file, PostgreSQL cluster and log the
+// tests made, once the workers' shared PostgreSQL servers (shared-postgres.ts) have stopped.
 import fs from 'node:fs';
 import { TEST_TMP_ENV } from './config';
+import { releaseAbandonedPorts } from './ports';
+import { stopSharedServers } from './shared-postgres';
 
-export default function globalTeardown(): void {
+export default async function globalTeardown(): Promise<void> {
   const root = process.env[TEST_TMP_ENV];
-  if (root) fs.rmSync(root, { recursive: true, force: true });
+  if (!root) return;
+  await stopSharedServers(root);
+  fs.rmSync(root, { recursive: true, force: true });
+  // The workers have ended: what they had reserved is free again.
+  releaseAbandonedPorts();
 }

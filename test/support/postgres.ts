@@ -3,7 +3,7 @@
 // and a port of its own, so it never touches the system cluster on 5432 or another test's server.
 // It can go down and come back on the same port and data, so a DATABASE_URL stays valid across
 // an outage. PostgreSQL refuses to run as root: as root the binaries run as the `postgres` user.
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -11,6 +11,8 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { TEST_TMP_ENV } from './config';
+import { guardAgainstLeftovers } from './postgres-guard';
+import { releasePort, reservePort } from './ports';
 
 export interface TestPostgres {
   port: number;
@@ -57,12 +59,7 @@ export async function startPostgres(): Promise<TestPostgres> {
     port,
     url: `${url}/postgres`,
     dataDir,
-    async createDatabase() {
-      const name = `t_${randomBytes(6).toString('hex')}`;
-      // template0, not template1: nothing a test created in template1 can leak into a fresh database.
-      await query(`${url}/postgres`, `CREATE DATABASE ${name} TEMPLATE template0`);
-      return `${url}/${name}`;
-    },
+    createDatabase: () => createDatabaseOn(url),
     async stop() {
       if (!running) return;
       // fast: open connections are ended at once (as a crashed or restarted server drops them),
@@ -77,8 +74,19 @@ export async function startPostgres(): Promise<TestPostgres> {
       running = true;
       guard.started();
     },
-    close: () => guard.close(),
+    async close() {
+      await guard.close();
+      releasePort(port);
+    },
   };
+}
+
+/** A fresh, empty database on the server at `serverUrl` (postgres://user@host:port); returns its URL. */
+export async function createDatabaseOn(serverUrl: string): Promise<string> {
+  const name = `t_${randomBytes(6).toString('hex')}`;
+  // template0, not template1: nothing a test created in template1 can leak into a fresh database.
+  await query(`${serverUrl}/postgres`, `CREATE DATABASE ${name} TEMPLATE template0`);
+  return `${serverUrl}/${name}`;
 }
 
 /** Runs one statement on its own connection and returns the rows, for tests' assertions. */
@@ -146,13 +154,18 @@ function makeDataDir(): string {
  */
 async function startOnFreePort(dataDir: string): Promise<number> {
   for (let attempt = 1; ; attempt++) {
-    const port = 5_500 + Math.floor(Math.random() * 4_500);
-    if (!(await portIsFree(port))) continue;
+    // Reserved (ports.ts) until close(): no other test takes it while the server is stopped.
+    const port = reservePort(5_500, 9_999);
+    if (!(await portIsFree(port))) {
+      releasePort(port);
+      continue;
+    }
     try {
       await pgCtlStart(dataDir, port);
       return port;
     } catch (err) {
-      // Taken between the probe and postgres's bind, by another test's server most likely.
+      releasePort(port);
+      // Taken between the probe and postgres's bind, by something outside the tests most likely.
       if (attempt >= 10 || !/Address already in use/.test(String(err))) throw err;
     }
   }
@@ -215,59 +228,4 @@ function runPg(tool: 'initdb' | 'pg_ctl', args: string[], dataDir: string): Prom
 function pgCommand(tool: string, args: string[]): [string, string[]] {
   const file = path.join(binDir()!, tool);
   return runningAsRoot() ? ['runuser', ['-u', 'postgres', '--', file, ...args]] : [file, args];
-}
-
-/**
- * pg_ctl starts the server detached, so it would outlive a test process that crashed, was killed,
- * or forgot close(). A watcher process reads a pipe from us: the postmaster's PID after each
- * start, an empty line after each stop. Once the pipe closes (close(), or our process ending in
- * any way, SIGKILL included), it ends a server still running with SIGQUIT (what pg_ctl's immediate
- * stop sends: no shutdown checkpoint, the data is thrown away anyway) and removes the folder.
- * By PID rather than with pg_ctl, which needs the folder: Jest's global teardown may have removed
- * it by then. (A server whose folder is gone also stops by itself, within a minute, when it finds
- * its postmaster.pid missing.) Not an 'exit' handler: inside Jest, `process` is a per-file copy
- * whose 'exit' never fires, and no handler runs on SIGKILL. The watcher is detached (a session of
- * its own), so a Ctrl-C that ends the run does not end it too.
- */
-function guardAgainstLeftovers(dataDir: string): { started(): void; stopped(): void; close(): Promise<void> } {
-  const watcher = spawn('/bin/sh', ['-c', CLEAN_UP_AFTER_EOF, 'cleanup', dataDir], { detached: true, stdio: ['pipe', 'ignore', 'ignore'] });
-  const pipe = watcher.stdin as unknown as net.Socket;
-  const exited = new Promise<void>((resolve) => watcher.once('exit', () => resolve()));
-  // Neither the watcher nor its pipe keeps our process alive: it may end whenever it is done.
-  watcher.unref();
-  pipe.unref();
-  return {
-    started() {
-      pipe.write(`${postmasterPid(dataDir)}\n`);
-    },
-    stopped() {
-      pipe.write('\n');
-    },
-    async close() {
-      // Held until the folder is gone, or a script ending with `await close()` would exit first.
-      watcher.ref();
-      pipe.ref();
-      pipe.end();
-      await exited;
-    },
-  };
-}
-
-/**
- * The watcher's script ($1: the folder). A postmaster that ended stays a zombie until init reaps
- * it (seconds, in some containers), so "running" means present and not a zombie. Its children
- * have ended by then: the postmaster waits for them (and kills them after 5 s) before it exits.
- */
-const CLEAN_UP_AFTER_EOF = `
-  pid=
-  while read -r line; do pid=$line; done
-  running() { [ -r /proc/$pid/status ] && ! grep -q '^State:[[:space:]]*Z' /proc/$pid/status; }
-  if [ -n "$pid" ] && kill -QUIT "$pid" 2>/dev/null; then
-    for i in $(seq 200); do running || break; sleep 0.05; done
-  fi
-  rm -rf "$1"`;
-
-/** The server's main process, from the first line of its lock file. */
-function postmasterPid(dataDir: string): number {
-  return Number(fs.readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
 }

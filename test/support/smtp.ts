@@ -8,6 +8,7 @@
 import net from 'node:net';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer, type SMTPServerDataStream, type SMTPServerOptions, type SMTPServerSession } from 'smtp-server';
+import { releasePort, reservePort } from './ports';
 import { until } from './wait';
 
 export interface Envelope {
@@ -179,7 +180,10 @@ export async function startSmtpServer(options: SmtpServerOptions = {}): Promise<
       return received.slice();
     },
     stats: () => statsOf(received),
-    close: stop,
+    async close() {
+      await stop();
+      if (options.port === undefined) releasePort(actualPort);
+    },
   };
 }
 
@@ -268,13 +272,16 @@ export function statsOf(received: readonly CountedMail[]): SmtpStats {
  * apart from backend.ts's closedPort() (20000-29999). While the server is stopped, a port from the
  * ephemeral range could be handed out as the source port of a client's own connection to it (a
  * TCP self-connect, which hangs instead of being refused), or to a socket that start() then
- * collides with.
+ * collides with. The port is reserved (ports.ts) until close(), so no other test takes it while
+ * the server is stopped.
  */
 async function listenBelowEphemeral(options: SMTPServerOptions): Promise<Listening> {
   for (;;) {
+    const port = reservePort(10_000, 19_999);
     try {
-      return await listen(options, 10_000 + Math.floor(Math.random() * 10_000));
+      return await listen(options, port);
     } catch (err) {
+      releasePort(port);
       if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
     }
   }

@@ -1,12 +1,13 @@
 // The two store engines behind one opener, for every test or benchmark that must hold for both:
 // the store contract (test/server/store/contract.test.ts), multi-replica tests, benchmarks. Each
 // open() gives a fresh, empty store: SQLite in a temp folder of its own, PostgreSQL in a fresh
-// database on one server per test file (started at the first open, stopped by close()).
+// database on the worker's shared server (shared-postgres.ts), dropped again once closed.
 import { openStore } from '../../server/store';
 import { openPostgresStore } from '../../server/store/postgres';
 import type { QueueLimits, Store } from '../../server/store/types';
 import { tempDataDir } from './config';
-import { postgresAvailable, startPostgres, type TestPostgres } from './postgres';
+import { postgresAvailable } from './postgres';
+import { sharedPostgres, type SharedPostgres } from './shared-postgres';
 
 export interface OpenOptions {
   limits?: Partial<QueueLimits>;
@@ -20,9 +21,9 @@ export interface StoreEngine {
   readonly unavailable?: string;
   /** A fresh, empty store. */
   open(options: OpenOptions): Promise<Store>;
-  /** Closes the stores it opened that are still open (afterEach). */
+  /** Closes the stores it opened that are still open, and drops their databases (afterEach). */
   closeStores(): Promise<void>;
-  /** Closes its stores, then stops what it started for them: the PostgreSQL server (afterAll). */
+  /** The same at the end of a file (afterAll). */
   close(): Promise<void>;
 }
 
@@ -65,24 +66,25 @@ function sqliteEngine(): StoreEngine {
 function postgresEngine(): StoreEngine {
   const missing = postgresAvailable() ? undefined : 'the PostgreSQL server binaries are not installed (Debian package postgresql)';
   const stores = openStores();
-  let server: Promise<TestPostgres> | undefined;
+  let server: Promise<SharedPostgres> | undefined;
   return {
     name: 'postgres',
     unavailable: missing && !process.env.CI ? missing : undefined,
     async open({ limits, now }) {
       if (missing) throw new Error(`The PostgreSQL store cannot be tested: ${missing}`);
-      server ??= startPostgres();
+      server ??= sharedPostgres();
       const databaseUrl = await (await server).createDatabase();
       return stores.track(await openPostgresStore({ databaseUrl, timeoutMs: 5_000, limits, now, poolSize: 4 }));
     },
-    closeStores: () => stores.closeAll(),
-    async close() {
-      await stores.closeAll();
-      const started = server;
-      server = undefined;
-      if (started) await (await started).close();
-    },
+    closeStores,
+    close: closeStores,
   };
+
+  /** Closes the stores, then drops their databases: the shared server outlives the test. */
+  async function closeStores() {
+    await stores.closeAll();
+    if (server) await (await server).dropDatabases();
+  }
 }
 
 /** Both engines, SQLite first. Each test file gets its own list (Jest loads modules per file). */

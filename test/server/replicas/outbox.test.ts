@@ -5,26 +5,27 @@
 // in flight can reach the backend twice (with the same Idempotency-Key, so the backend drops it).
 import http from 'node:http';
 import { closedPort, startBackend, type Received, type TestBackend } from '../../support/backend';
-import { query, startPostgres, type TestPostgres } from '../../support/postgres';
+import { query } from '../../support/postgres';
+import { sharedPostgres, type SharedPostgres } from '../../support/shared-postgres';
 import { replicaSet, signUp } from '../../support/replicas';
 import { until } from '../../support/wait';
 
 /** The outbox lease is 3 × this + 5 s (server/store/outbox.ts): 14 s for an item of a killed replica. */
 const UPSTREAM_TIMEOUT_MS = 3_000;
 
-let postgres: TestPostgres;
+let postgres: SharedPostgres;
 let backend: TestBackend | undefined;
 const replicas = replicaSet();
 
 beforeAll(async () => {
-  postgres = await startPostgres();
+  postgres = await sharedPostgres();
 });
 afterEach(async () => {
   await replicas.killAll();
   await backend?.close();
   backend = undefined;
 });
-afterAll(() => postgres?.close());
+afterAll(() => postgres?.dropDatabases());
 
 const settings = (databaseUrl: string, backendUrl: string) => ({
   DATABASE_URL: databaseUrl,

@@ -1,19 +1,20 @@
 // SIGNUP_RATE_LIMIT holds for the whole site, not per replica: the counters live in PostgreSQL, so
 // one client spreading its signups over three replicas gets exactly the limit accepted in a minute.
-import { query, startPostgres, type TestPostgres } from '../../support/postgres';
+import { query } from '../../support/postgres';
+import { sharedPostgres, type SharedPostgres } from '../../support/shared-postgres';
 import { replicaSet, signUp } from '../../support/replicas';
 
 const LIMIT = 5;
 const WINDOW_MS = 60_000;
 
-let postgres: TestPostgres;
+let postgres: SharedPostgres;
 const replicas = replicaSet();
 
 beforeAll(async () => {
-  postgres = await startPostgres();
+  postgres = await sharedPostgres();
 });
 afterEach(() => replicas.killAll());
-afterAll(() => postgres?.close());
+afterAll(() => postgres?.dropDatabases());
 
 /**
  * The limit counts in fixed windows of a minute on the clock (server/store/postgres/rate.ts): a

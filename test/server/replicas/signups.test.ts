@@ -7,19 +7,20 @@ import http from 'node:http';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { tempDataDir } from '../../support/config';
-import { query, startPostgres, type TestPostgres } from '../../support/postgres';
+import { query } from '../../support/postgres';
+import { sharedPostgres, type SharedPostgres } from '../../support/shared-postgres';
 import { replicaSet, send, signUp } from '../../support/replicas';
 
 const CLI = path.resolve(__dirname, '../../../dist/server/waitlist.js');
 
-let postgres: TestPostgres;
+let postgres: SharedPostgres;
 const replicas = replicaSet();
 
 beforeAll(async () => {
-  postgres = await startPostgres();
+  postgres = await sharedPostgres();
 });
 afterEach(() => replicas.killAll());
-afterAll(() => postgres?.close());
+afterAll(() => postgres?.dropDatabases());
 
 const settings = (databaseUrl: string) => ({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', SIGNUP_RATE_LIMIT: '0' });
 

@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
+import { TEST_TMP_ENV, tempDataDir } from '../../support/config';
 import { query, startPostgres, type TestPostgres } from '../../support/postgres';
 import { until } from '../../support/wait';
 
@@ -80,6 +81,45 @@ describe('closing the test PostgreSQL server', () => {
 
     // The cleanup runs in a process of its own, right after the child ended.
     await until('the server stopped and its folder is gone', () => !isRunning(Number(pid)) && !fs.existsSync(dataDir));
+  });
+});
+
+describe("a Jest worker's shared PostgreSQL server", () => {
+  // A run folder of its own, so the worker's real shared server is not the one stopped here.
+  const runFolder = tempDataDir();
+  const ownRun = process.env[TEST_TMP_ENV];
+  beforeAll(() => {
+    process.env[TEST_TMP_ENV] = runFolder;
+    // As root, the postgres user must pass through the real run folder to reach this one, as
+    // startPostgres arranges for the run folder it is given.
+    if (ownRun) fs.chmodSync(ownRun, fs.statSync(ownRun).mode | 0o001);
+  });
+  afterAll(() => {
+    process.env[TEST_TMP_ENV] = ownRun;
+  });
+
+  /** shared-postgres.ts as a test file loads it: each file has a module registry of its own. */
+  function loadedByAnotherFile(): typeof import('../../support/shared-postgres') {
+    let loaded!: typeof import('../../support/shared-postgres');
+    jest.isolateModules(() => {
+      loaded = require('../../support/shared-postgres');
+    });
+    return loaded;
+  }
+
+  it('is one server for every file the worker runs, drops the databases a file made, and is gone after the teardown', async () => {
+    const first = await loadedByAnotherFile().sharedPostgres();
+    const second = await loadedByAnotherFile().sharedPostgres();
+    expect(second.port).toBe(first.port);
+
+    const url = await first.createDatabase();
+    await query(url, 'CREATE TABLE kept (n int)');
+    await first.dropDatabases();
+    // 3D000: invalid_catalog_name, the database does not exist.
+    await expect(query(url, 'SELECT 1')).rejects.toMatchObject({ code: '3D000' });
+
+    await loadedByAnotherFile().stopSharedServers(runFolder);
+    await expect(query(`postgres://postgres@127.0.0.1:${first.port}/postgres`, 'SELECT 1')).rejects.toMatchObject({ code: 'ECONNREFUSED' });
   });
 });
 

@@ -1,0 +1,61 @@
+// Ends a test PostgreSQL server that outlives the process that started it (postgres.ts): the
+// server runs detached, so nothing else would stop it after a crash or a kill.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import type net from 'node:net';
+import path from 'node:path';
+
+/**
+ * pg_ctl starts the server detached, so it would outlive a test process that crashed, was killed,
+ * or forgot close(). A watcher process reads a pipe from us: the postmaster's PID after each
+ * start, an empty line after each stop. Once the pipe closes (close(), or our process ending in
+ * any way, SIGKILL included), it ends a server still running with SIGQUIT (what pg_ctl's immediate
+ * stop sends: no shutdown checkpoint, the data is thrown away anyway) and removes the folder.
+ * By PID rather than with pg_ctl, which needs the folder: Jest's global teardown may have removed
+ * it by then. (A server whose folder is gone also stops by itself, within a minute, when it finds
+ * its postmaster.pid missing.) Not an 'exit' handler: inside Jest, `process` is a per-file copy
+ * whose 'exit' never fires, and no handler runs on SIGKILL. The watcher is detached (a session of
+ * its own), so a Ctrl-C that ends the run does not end it too.
+ */
+export function guardAgainstLeftovers(dataDir: string): { started(): void; stopped(): void; close(): Promise<void> } {
+  const watcher = spawn('/bin/sh', ['-c', CLEAN_UP_AFTER_EOF, 'cleanup', dataDir], { detached: true, stdio: ['pipe', 'ignore', 'ignore'] });
+  const pipe = watcher.stdin as unknown as net.Socket;
+  const exited = new Promise<void>((resolve) => watcher.once('exit', () => resolve()));
+  // Neither the watcher nor its pipe keeps our process alive: it may end whenever it is done.
+  watcher.unref();
+  pipe.unref();
+  return {
+    started() {
+      pipe.write(`${postmasterPid(dataDir)}\n`);
+    },
+    stopped() {
+      pipe.write('\n');
+    },
+    async close() {
+      // Held until the folder is gone, or a script ending with `await close()` would exit first.
+      watcher.ref();
+      pipe.ref();
+      pipe.end();
+      await exited;
+    },
+  };
+}
+
+/**
+ * The watcher's script ($1: the folder). A postmaster that ended stays a zombie until init reaps
+ * it (seconds, in some containers), so "running" means present and not a zombie. Its children
+ * have ended by then: the postmaster waits for them (and kills them after 5 s) before it exits.
+ */
+const CLEAN_UP_AFTER_EOF = `
+  pid=
+  while read -r line; do pid=$line; done
+  running() { [ -r /proc/$pid/status ] && ! grep -q '^State:[[:space:]]*Z' /proc/$pid/status; }
+  if [ -n "$pid" ] && kill -QUIT "$pid" 2>/dev/null; then
+    for i in $(seq 200); do running || break; sleep 0.05; done
+  fi
+  rm -rf "$1"`;
+
+/** The server's main process, from the first line of its lock file. */
+function postmasterPid(dataDir: string): number {
+  return Number(fs.readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+}
