@@ -9,6 +9,7 @@ import { rawRequest } from '../support/http';
 import { startServerProcess, type ServerProcess } from '../support/server-process';
 
 // The package's main export is the path of the jar.
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- vnu-jar is CommonJS whose export is the jar's path
 const VNU_JAR = String(require('vnu-jar'));
 
 interface VnuMessage {

@@ -12,7 +12,7 @@ function startSink(): { child: ChildProcess; lines: string[]; exited: Promise<nu
   const child = spawn(process.execPath, ['--import', 'tsx', SINK], { stdio: ['pipe', 'pipe', 'inherit'] });
   const lines: string[] = [];
   let pending = '';
-  child.stdout!.on('data', (chunk: Buffer) => {
+  child.stdout.on('data', (chunk: Buffer) => {
     const parts = (pending + chunk.toString()).split('\n');
     pending = parts.pop()!;
     lines.push(...parts);

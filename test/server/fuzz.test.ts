@@ -146,7 +146,7 @@ describe('fuzz', () => {
       expect(rows.length).toBeGreaterThan(0); // some generated input was valid, and was kept
       for (const row of rows) expect(checkSignup(row as unknown as Record<string, unknown>)).toMatchObject({ ok: true });
     } finally {
-      store.close();
+      void store.close();
     }
     // every submission that reached the backend passes the same checks (other methods and paths
     // are relayed as they are, by design)

@@ -74,7 +74,7 @@ describe('server entry point', () => {
     try {
       return await store.outbox.all();
     } finally {
-      store.close();
+      void store.close();
     }
   }
 

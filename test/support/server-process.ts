@@ -42,8 +42,8 @@ async function startOnPort(port: number, env: Record<string, string>): Promise<S
     child.once('exit', (code, signal) => resolve({ code, signal })),
   );
   const collect = (chunk: Buffer) => void (output += chunk.toString());
-  child.stdout!.on('data', collect);
-  child.stderr!.on('data', collect);
+  child.stdout.on('data', collect);
+  child.stderr.on('data', collect);
   let exitedEarly = false;
   void exited.then(() => (exitedEarly = true));
   // Ready means /healthz answers, whatever the log level prints, from our child: a server that

@@ -49,7 +49,7 @@ describe('layout and landing page', () => {
   it("shows 'Everything is plain text' with a real org-mode note", () => {
     renderRoutes('/');
     const section = screen.getByRole('region', { name: 'Everything is plain text' });
-    const note = section.querySelector('code')!.textContent!;
+    const note = section.querySelector('code')!.textContent;
     expect(note).toMatch(/^#\+TITLE: /m);
     expect(note).toMatch(/^\* /m);
     expect(note).toMatch(/^\*\* /m);

@@ -83,12 +83,12 @@ describe('POST /api/subscriptions (embedded store)', () => {
     const config = testConfig();
     const first = openStore(config);
     await request(createApp(config, { store: first })).post('/api/subscriptions').send({ email: 'a@b.co' });
-    first.close();
+    void first.close();
     const second = openStore(config);
     expect((await second.signups.list()).map((r) => r.email)).toEqual(['a@b.co']);
     await request(createApp(config, { store: second })).post('/api/subscriptions').send({ email: 'A@B.CO' });
     expect(await second.signups.count()).toBe(1);
-    second.close();
+    void second.close();
   });
 
   it('takes hundreds of parallel signups over real connections without losing or duplicating any', async () => {

@@ -23,7 +23,7 @@ async function seeded() {
   await store.signups.add({ email: 'zoë@example.org', description: 'Says "hi", then\r\nleaves, ünïcödé 📝' });
   await store.signups.add({ email: 'last@example.org', description: '' });
   await store.outbox.enqueue({ path: '/api/subscriptions', fields: [['email', 'queued@example.org']], forwarded: {}, idempotencyKey: 'k-1' });
-  store.close();
+  void store.close();
   return dataDir;
 }
 
@@ -82,7 +82,7 @@ describe('npm run waitlist', () => {
     try {
       expect(await store.subscriptions.activate('zoë@example.org', key)).toEqual({ outcome: 'active', email: 'zoë@example.org' });
     } finally {
-      store.close();
+      void store.close();
     }
   });
 
@@ -110,7 +110,7 @@ describe('npm run waitlist', () => {
     try {
       expect(await copy.signups.count()).toBe(3);
     } finally {
-      copy.close();
+      void copy.close();
     }
   });
 
@@ -145,7 +145,7 @@ describe('npm run waitlist', () => {
       try {
         expect(await store.subscriptions.activate('ZOË@example.org', key)).toEqual({ outcome: 'active', email: 'zoë@example.org' });
       } finally {
-        store.close();
+        void store.close();
       }
     });
 
@@ -156,7 +156,7 @@ describe('npm run waitlist', () => {
       const store = openStore({ dataDir });
       const key = await store.subscriptions.issueKey('last@example.org');
       await store.subscriptions.activate('last@example.org', key);
-      store.close();
+      void store.close();
       const { code, out } = cli(dataDir, 'stats');
       expect(code).toBe(0);
       expect(out).toMatch(/^waitlisted\s+0$/m);
@@ -187,7 +187,7 @@ describe('npm run waitlist', () => {
       try {
         expect(db.db.prepare("SELECT COUNT(*) AS n FROM activation_keys WHERE email_key = 'first@example.org'").get()).toEqual({ n: 0 });
       } finally {
-        db.close();
+        void db.close();
       }
     });
 

@@ -120,7 +120,7 @@ describe('outbox', () => {
   it('delivers after a restart of the site', async () => {
     const first = await setup();
     await signup(first.app);
-    first.store.close();
+    void first.store.close();
 
     const store = storeFor(first.config);
     const backend = await backendOn(first.port);

@@ -13,7 +13,7 @@ const opened: Store[] = [];
 const backends: TestBackend[] = [];
 
 afterEach(async () => {
-  for (const store of opened.splice(0)) store.close();
+  for (const store of opened.splice(0)) void store.close();
   for (const backend of backends.splice(0)) await backend.close();
 });
 

@@ -12,7 +12,7 @@ import { until } from '../../support/wait';
 const opened: Store[] = [];
 
 afterEach(() => {
-  for (const store of opened.splice(0)) store.close();
+  for (const store of opened.splice(0)) void store.close();
 });
 
 function site(deps: Parameters<typeof createApp>[1] = {}) {

@@ -39,7 +39,7 @@ it('keeps invitations queued when the server wants a login SMTP_URL does not car
       const code = await runCommand({ store, config }, ['invite', 'a@example.org'], { out: (text) => void (out += text) });
       expect({ code, out: out.split('\n')[0] }).toEqual({ code: 0, out: expect.stringMatching(/^queued\s+a@example\.org$/) });
       expect(await store.mail.counts()).toEqual({ queued: 1, sent: 0, failed: 0, dead: 0 });
-      store.close();
+      void store.close();
     }
     expect(smtp.received).toHaveLength(0);
   } finally {

@@ -16,7 +16,7 @@ it('kill -9 of the site with mail queued loses none and sends none twice', async
   const emails = Array.from({ length: 5 }, (_, i) => `crash${i}@example.org`);
   const seed = openStore({ dataDir });
   for (const email of emails) await seed.signups.add({ email, description: '' });
-  seed.close();
+  void seed.close();
   const env = { DATA_DIR: dataDir, SMTP_URL: smtp.url, SITE_URL: 'https://orgnote.example', LOG_LEVEL: 'warn' };
 
   const first = await startServerProcess(env);
@@ -46,6 +46,6 @@ it('kill -9 of the site with mail queued loses none and sends none twice', async
   try {
     expect(await store.mail.counts()).toEqual({ queued: 0, sent: 5, failed: 0, dead: 0 });
   } finally {
-    store.close();
+    void store.close();
   }
 }, 40_000);

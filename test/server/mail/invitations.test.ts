@@ -57,7 +57,7 @@ async function harness(env: Record<string, string | undefined> = {}, emails = ['
     close() {
       void worker.stop();
       mailer.close();
-      store.close();
+      void store.close();
     },
   };
 }

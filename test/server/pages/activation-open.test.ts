@@ -13,7 +13,7 @@ const BROWSER = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8
 
 const opened: Store[] = [];
 afterEach(() => {
-  for (const store of opened.splice(0)) store.close();
+  for (const store of opened.splice(0)) void store.close();
 });
 
 function site(deps: Parameters<typeof createApp>[1] = {}) {

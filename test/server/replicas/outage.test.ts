@@ -91,8 +91,8 @@ describe('a replica started while PostgreSQL cannot be reached', () => {
       stdio: ['ignore', 'pipe', 'pipe'],
     }));
     let output = '';
-    child.stdout!.on('data', (chunk: Buffer) => (output += chunk));
-    child.stderr!.on('data', (chunk: Buffer) => (output += chunk));
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     expect(await exited).toBe(1);
 

@@ -95,7 +95,7 @@ describe('native waitlist form POST', () => {
       expect(backend.received.map((r) => [r.url, r.fields])).toEqual([['/api/subscriptions', { email: 'c@d.co', description: 'while up' }]]);
     } finally {
       await backend.close();
-      store.close();
+      void store.close();
     }
   });
 

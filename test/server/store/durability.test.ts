@@ -27,7 +27,7 @@ describe('durability under kill -9', () => {
       expect(await store.signups.count()).toBe(200);
       expect(new Set((await store.signups.list()).map((r) => r.email))).toEqual(new Set(emails));
     } finally {
-      store.close();
+      void store.close();
     }
   });
 

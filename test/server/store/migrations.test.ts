@@ -32,7 +32,7 @@ it('upgrades schema 2: a key issued by hand counts as an invitation, so invite -
     expect(await store.signups.stats()).toEqual({ total: 2, waitlisted: 1, invited: 1, activated: 0 });
     expect(await store.signups.oldestWaiting(10)).toEqual(['waiting@example.org']);
   } finally {
-    store.close();
+    void store.close();
   }
 });
 

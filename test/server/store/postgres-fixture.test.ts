@@ -75,7 +75,7 @@ describe('closing the test PostgreSQL server', () => {
     ['SIGKILL', 'kill'],
   ])('leaves no server running when the process ends with %s', async (_, how) => {
     const child = spawn(process.execPath, ['--import', 'tsx', '-e', leaveItRunning, how], { stdio: ['ignore', 'pipe', 'ignore'] });
-    const [dataDir, pid] = (await firstLine(child.stdout!)).split(' ');
+    const [dataDir, pid] = (await firstLine(child.stdout)).split(' ');
     expect(isRunning(Number(pid))).toBe(true);
     if (how === 'kill') child.kill('SIGKILL');
 
@@ -102,6 +102,7 @@ describe("a Jest worker's shared PostgreSQL server", () => {
   function loadedByAnotherFile(): typeof import('../../support/shared-postgres') {
     let loaded!: typeof import('../../support/shared-postgres');
     jest.isolateModules(() => {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- isolateModules takes a synchronous load
       loaded = require('../../support/shared-postgres');
     });
     return loaded;
