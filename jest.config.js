@@ -3,10 +3,7 @@
 // (test/support/build-setup.ts), so `jest --selectProjects client` never builds.
 const os = require('node:os');
 const transform = {
-  '^.+\\.(t|j)sx?$': [
-    '@swc/jest',
-    { jsc: { parser: { syntax: 'typescript', tsx: true }, transform: { react: { runtime: 'automatic' } }, target: 'es2022' } },
-  ],
+  '^.+\\.(t|j)sx?$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript', tsx: true }, transform: { react: { runtime: 'automatic' } }, target: 'es2022' } }],
 };
 // Node's environment, waiting for a free core when other runs share the machine (machine-slots.js).
 const slottedNode = '<rootDir>/test/support/node-environment.js';

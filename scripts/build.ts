@@ -105,10 +105,7 @@ async function precompress(files: string[]): Promise<void> {
       .filter((file) => /\.(js|css|svg|json)$/.test(file))
       .map(async (file) => {
         const data = fs.readFileSync(file);
-        const [gz, br] = await Promise.all([
-          gzip(data, { level: 9 }),
-          brotli(data, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }),
-        ]);
+        const [gz, br] = await Promise.all([gzip(data, { level: 9 }), brotli(data, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } })]);
         fs.writeFileSync(`${file}.gz`, gz);
         fs.writeFileSync(`${file}.br`, br);
       }),

@@ -25,7 +25,17 @@ async function main(): Promise<void> {
   try {
     chrome = await chromeLauncher.launch({
       chromePath: CHROMIUM,
-      chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+      chromeFlags: [
+        '--headless=new',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--disable-dev-shm-usage',
+      ],
     });
     const port = chrome.port;
     const measure = async (page: string) => (await lighthouse(`${site.url}${page}`, { port, output: 'json', logLevel: 'error' }))!.lhr;
@@ -49,7 +59,9 @@ async function main(): Promise<void> {
         failed ||= !ok;
         console.log(`  ${id.padEnd(15)} ${score.toFixed(2)}  (target ≥ ${target.toFixed(2)})${ok ? '' : '  ✗'}`);
       }
-      console.log(`  LCP ${metric('largest-contentful-paint')}   TBT ${metric('total-blocking-time')}   CLS ${metric('cumulative-layout-shift')}   FCP ${metric('first-contentful-paint')}`);
+      console.log(
+        `  LCP ${metric('largest-contentful-paint')}   TBT ${metric('total-blocking-time')}   CLS ${metric('cumulative-layout-shift')}   FCP ${metric('first-contentful-paint')}`,
+      );
       const lcpMs = lhr.audits['largest-contentful-paint']?.numericValue ?? Infinity;
       const cls = lhr.audits['cumulative-layout-shift']?.numericValue ?? Infinity;
       if (lcpMs > LCP_TARGET_MS || cls > 0) {

@@ -44,7 +44,12 @@ export async function startSiteProcess(env: NodeJS.ProcessEnv = {}, root = ROOT)
   fs.closeSync(log); // the child has its own copy
   const url = `http://127.0.0.1:${port}`;
   for (let attempt = 0; attempt < 100 && child.exitCode === null; attempt++) {
-    if (await fetch(`${url}/healthz`).then((r) => r.ok, () => false)) {
+    if (
+      await fetch(`${url}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    ) {
       return {
         url,
         child,

@@ -119,7 +119,12 @@ export const SETTINGS = {
   allowedOrigins: setting('ALLOWED_ORIGINS', '', originList, "Other sites' origins whose pages may post our forms."),
   pageCacheSeconds: setting('PAGE_CACHE_SECONDS', '300', integer(0, 31_536_000), 'How long a shared cache may keep a page that is the same for everyone.'),
   smtpUrl: setting('SMTP_URL', UNSET, smtpUrl.optional(), 'Where invitations go out; unset: .eml files under DATA_DIR/mail.'),
-  smtpTimeoutMs: setting('SMTP_TIMEOUT_MS', '30000', integer(1_000, 600_000), 'How long the mail server may stay silent in a send; a claimed mail is held 3 × this + 5 s.'),
+  smtpTimeoutMs: setting(
+    'SMTP_TIMEOUT_MS',
+    '30000',
+    integer(1_000, 600_000),
+    'How long the mail server may stay silent in a send; a claimed mail is held 3 × this + 5 s.',
+  ),
   mailFrom: setting('MAIL_FROM', UNSET, mailbox.optional(), 'The From of invitations.', 'OrgNote <no-reply@host>'),
   subscriptionApiToken: setting('SUBSCRIPTION_API_TOKEN', UNSET, apiToken.optional(), 'What the OrgNote backend sends to ask about subscriptions.'),
   spaceLimitBytes: setting('SPACE_LIMIT_BYTES', String(FREE_SPACE_BYTES), integer(0, Number.MAX_SAFE_INTEGER), 'Storage of a free subscription (spaceLimit).'),

@@ -33,7 +33,6 @@ export type DeliveryQueue = (typeof DELIVERY_QUEUES)[number];
 export const DELIVERY_RESULTS = ['delivered', 'retry', 'failed'] as const;
 export type DeliveryResult = (typeof DELIVERY_RESULTS)[number];
 
-
 /** 1 ms to 5 s: a prerendered page answers in about a millisecond, a slow backend call in seconds. */
 const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
 
@@ -69,7 +68,12 @@ export function createMetrics({ pending, logger, pendingTimeoutMs = PENDING_TIME
   const registers = [registry];
   collectDefaultMetrics({ register: registry });
 
-  const requests = new Counter({ name: 'http_requests_total', help: 'Requests answered, by route kind and status.', labelNames: ['kind', 'status'], registers });
+  const requests = new Counter({
+    name: 'http_requests_total',
+    help: 'Requests answered, by route kind and status.',
+    labelNames: ['kind', 'status'],
+    registers,
+  });
   const duration = new Histogram({
     name: 'http_request_duration_seconds',
     help: 'Time from the front door to the end of the answer, by route kind and status.',
@@ -78,7 +82,12 @@ export function createMetrics({ pending, logger, pendingTimeoutMs = PENDING_TIME
     registers,
   });
   const signups = new Counter({ name: 'signups_total', help: 'Signups taken, by outcome.', labelNames: ['outcome'], registers });
-  const deliveries = new Counter({ name: 'delivery_attempts_total', help: 'Attempts to deliver a queued item, by queue and result.', labelNames: ['queue', 'result'], registers });
+  const deliveries = new Counter({
+    name: 'delivery_attempts_total',
+    help: 'Attempts to deliver a queued item, by queue and result.',
+    labelNames: ['queue', 'result'],
+    registers,
+  });
 
   // Every series a dashboard or an alert names exists from the start, at 0, so a rate() or an
   // absent() means something before the first event.

@@ -29,7 +29,9 @@ const FEATURES: Feature[] = [
 export function FeaturesGrid() {
   return (
     <section className="features" aria-labelledby="features-title">
-      <h2 id="features-title" className="section-title">Features</h2>
+      <h2 id="features-title" className="section-title">
+        Features
+      </h2>
       <ul className="features-grid">
         {FEATURES.map((feature) => (
           <li key={feature.title} className="feature-card">

@@ -9,18 +9,32 @@ export function Footer() {
     <footer className="footer">
       <div className="footer-columns">
         <section aria-labelledby="footer-contacts">
-          <h2 id="footer-contacts" className="footer-heading">Concacts</h2>
+          <h2 id="footer-contacts" className="footer-heading">
+            Concacts
+          </h2>
           <ul className="footer-list">
-            <li><a href={links.email}>{links.emailAddress}</a></li>
-            <li><ExternalLink href={links.issues}>Issue tracker</ExternalLink></li>
+            <li>
+              <a href={links.email}>{links.emailAddress}</a>
+            </li>
+            <li>
+              <ExternalLink href={links.issues}>Issue tracker</ExternalLink>
+            </li>
           </ul>
         </section>
         <section aria-labelledby="footer-social">
-          <h2 id="footer-social" className="footer-heading">Social</h2>
+          <h2 id="footer-social" className="footer-heading">
+            Social
+          </h2>
           <ul className="footer-list">
-            <li><ExternalLink href={links.social}>Twitter</ExternalLink></li>
-            <li><ExternalLink href={links.chat}>Discussions</ExternalLink></li>
-            <li><ExternalLink href={links.donation}>Patreon</ExternalLink></li>
+            <li>
+              <ExternalLink href={links.social}>Twitter</ExternalLink>
+            </li>
+            <li>
+              <ExternalLink href={links.chat}>Discussions</ExternalLink>
+            </li>
+            <li>
+              <ExternalLink href={links.donation}>Patreon</ExternalLink>
+            </li>
           </ul>
         </section>
       </div>

@@ -9,7 +9,9 @@ export function Header() {
   const links = useSiteLinks();
   return (
     <header className="header">
-      <a className="skip-link" href="#main">Skip to content</a>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
       <MenuDropdown />
       <Link to="/" className="brand">
         <img className="brand-logo" src="/images/logo.svg" width="32" height="32" alt="OrgNote logo" />

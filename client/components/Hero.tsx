@@ -8,17 +8,22 @@ export function Hero({ children }: { children: ReactNode }) {
   return (
     <section className="hero" aria-labelledby="hero-title">
       <div className="hero-text">
-        <h1 id="hero-title" className="hero-title">From an org-mode lover to org-mode lovers</h1>
+        <h1 id="hero-title" className="hero-title">
+          From an org-mode lover to org-mode lovers
+        </h1>
         <p className="hero-lead">
-          OrgNote is a free, open-source note-taking app built on the Zettelkasten idea and org-mode.
-          The current version is a prototype: expect bugs.
+          OrgNote is a free, open-source note-taking app built on the Zettelkasten idea and org-mode. The current version is a prototype: expect bugs.
         </p>
         <div className="hero-buttons">
           <ExternalLink href={links.googlePlay} className="store-badge">
             <img src="/images/google-play-badge.svg" width="180" height="53" alt="Get it on Google Play" />
           </ExternalLink>
-          <ExternalLink href={links.releases} className="button button-secondary">Download</ExternalLink>
-          <ExternalLink href={links.webApp} className="button button-secondary">Use online</ExternalLink>
+          <ExternalLink href={links.releases} className="button button-secondary">
+            Download
+          </ExternalLink>
+          <ExternalLink href={links.webApp} className="button button-secondary">
+            Use online
+          </ExternalLink>
         </div>
       </div>
       <div className="hero-form">{children}</div>

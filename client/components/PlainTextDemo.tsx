@@ -19,7 +19,9 @@ console.log(notes.join(' -> '));
 export function PlainTextDemo() {
   return (
     <section className="plain-text" aria-labelledby="plain-text-title">
-      <h2 id="plain-text-title" className="section-title">Everything is plain text</h2>
+      <h2 id="plain-text-title" className="section-title">
+        Everything is plain text
+      </h2>
       {/* Focusable so the keyboard can scroll it sideways; a named region, since HTML allows no
           aria-label on a plain <pre>. */}
       <pre className="org-sample" tabIndex={0} role="region" aria-label="Sample org-mode note">

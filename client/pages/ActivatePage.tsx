@@ -13,11 +13,7 @@ import { TextField } from '../components/TextField';
 import { useValidatedForm } from '../hooks/useValidatedForm';
 import { useSiteLinks } from '../public-config';
 
-type Status =
-  | { kind: 'idle' }
-  | { kind: 'activated' }
-  | { kind: 'blocked'; url: string }
-  | { kind: 'error'; message: string };
+type Status = { kind: 'idle' } | { kind: 'activated' } | { kind: 'blocked'; url: string } | { kind: 'error'; message: string };
 
 const ACTIVATED_TEXT = 'You are successfully activated your free subscription'; // sic, docs/product.md §4
 
@@ -82,15 +78,7 @@ function ActivationForm() {
   }
 
   return (
-    <form
-      className="form-card"
-      action={ACTIVATION.formAction}
-      method="post"
-      target="_blank"
-      noValidate
-      onSubmit={submit}
-      aria-labelledby="activate-title"
-    >
+    <form className="form-card" action={ACTIVATION.formAction} method="post" target="_blank" noValidate onSubmit={submit} aria-labelledby="activate-title">
       <h2 id="activate-title" className="form-title">
         Enter your activation key
       </h2>

@@ -31,8 +31,7 @@ function WaitlistJoined({ focusOnMount }: { focusOnMount: boolean }) {
   return (
     <ResultView kind="success" focusOnMount={focusOnMount}>
       <p>
-        You are successfully joined to the wait list. Want to get your invitation faster?{' '}
-        <ExternalLink href={links.donation}>Join patreon</ExternalLink>
+        You are successfully joined to the wait list. Want to get your invitation faster? <ExternalLink href={links.donation}>Join patreon</ExternalLink>
       </p>
     </ResultView>
   );

@@ -28,7 +28,10 @@ export function buildBaseline(ref = process.env.BENCH_BASELINE || DEFAULT_BASELI
   try {
     execFileSync('sh', ['-c', `git -C "${ROOT}" archive --format=tar ${commit} | tar -x -C "${root}"`], { stdio: ['ignore', 'ignore', 'inherit'] });
     fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(root, 'node_modules'), 'dir');
-    execFileSync(process.execPath, [path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), 'scripts/build.ts'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+    execFileSync(process.execPath, [path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), 'scripts/build.ts'], {
+      cwd: root,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
   } catch (err) {
     remove();
     throw err;

@@ -76,7 +76,11 @@ function multipartPost(fields: [string, string][]): Pick<Case[1], 'method' | 'bo
 async function checkAnswers(cases: Case[]): Promise<void> {
   for (const [name, { url, method, headers, body }] of cases) {
     // autocannon's option types are Node's (IncomingHttpHeaders, Buffer); these are plain strings and bytes.
-    const response = await fetch(url, { method, headers: headers as Record<string, string>, body: typeof body === 'string' ? body : body && new Uint8Array(body) });
+    const response = await fetch(url, {
+      method,
+      headers: headers as Record<string, string>,
+      body: typeof body === 'string' ? body : body && new Uint8Array(body),
+    });
     if (!response.ok) throw new Error(`${name} answered ${response.status} before measuring: ${await response.text()}`);
   }
 }
@@ -107,10 +111,28 @@ async function measureEmbedded(site: string, sitePid: number | undefined, key: s
   const cases: Case[] = [
     // The same address every time: after the seed, every signup is a repeat. Repeats are what a
     // flood looks like, and in the embedded store each costs one INSERT … ON CONFLICT DO NOTHING.
-    ['POST /api/subscriptions (embedded, repeat)', { url: `${site}/api/subscriptions`, ...multipartPost([['email', EMAIL], ['description', 'benchmark']]) }, { site: sitePid }],
+    [
+      'POST /api/subscriptions (embedded, repeat)',
+      {
+        url: `${site}/api/subscriptions`,
+        ...multipartPost([
+          ['email', EMAIL],
+          ['description', 'benchmark'],
+        ]),
+      },
+      { site: sitePid },
+    ],
     [
       'POST /api/subscription-activation (same account)',
-      { url: `${site}/api/subscription-activation`, ...multipartPost([['email', EMAIL], ['key', key], ['externalProvider', ACCOUNT.provider], ['externalId', ACCOUNT.id]]) },
+      {
+        url: `${site}/api/subscription-activation`,
+        ...multipartPost([
+          ['email', EMAIL],
+          ['key', key],
+          ['externalProvider', ACCOUNT.provider],
+          ['externalId', ACCOUNT.id],
+        ]),
+      },
       { site: sitePid },
     ],
     [

@@ -97,7 +97,9 @@ async function main(): Promise<void> {
   const cpu = os.cpus()[0]?.model.trim() ?? 'unknown CPU';
   const list = (ratios: number[]) => ratios.map((r) => r.toFixed(2)).join(', ');
   console.log(`\nMachine: ${os.cpus().length} × ${cpu}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`);
-  console.log(`autocannon: ${CONNECTIONS} connections, ${SECONDS} s per case and round, ${ROUNDS} rounds, ${WARMUP_SECONDS} s warm-up before each; HTML ${html.length} bytes\n`);
+  console.log(
+    `autocannon: ${CONNECTIONS} connections, ${SECONDS} s per case and round, ${ROUNDS} rounds, ${WARMUP_SECONDS} s warm-up before each; HTML ${html.length} bytes\n`,
+  );
   console.table(results.map((r) => ({ case: r.name, 'req/s': r.rps, 'p50 ms': r.p50, 'p99 ms': r.p99, errors: r.errors, non2xx: r.non2xx })));
   console.log(`SSR / reference throughput: ${ssrRatio.toFixed(2)}×  (target ≥ 0.80; rounds: ${list(ssrRatios)})`);
   console.log(`proxy / direct p99 latency: ${p99Ratio.toFixed(2)}×  (target ≤ 2.00; rounds: ${list(p99Ratios)})`);
@@ -110,14 +112,37 @@ async function main(): Promise<void> {
   }
   console.log(`\nEmbedded store (a second site, no BACKEND_URL): ${EMBEDDED_ROUNDS} rounds of ${SECONDS} s, ${WARMUP_SECONDS} s warm-up before each\n`);
   console.table(
-    embedded.results.map((r) => ({ case: r.name, 'req/s': r.rps, 'p50 ms': r.p50, 'p99 ms': r.p99, errors: r.errors, non2xx: r.non2xx, 'site CPU µs/req': r.cpuMicros.site })),
+    embedded.results.map((r) => ({
+      case: r.name,
+      'req/s': r.rps,
+      'p50 ms': r.p50,
+      'p99 ms': r.p99,
+      errors: r.errors,
+      non2xx: r.non2xx,
+      'site CPU µs/req': r.cpuMicros.site,
+    })),
   );
   console.log(`activation / signup throughput:        ${embedded.activationRatio.toFixed(2)}×  (target ≥ 0.80; rounds: ${list(embedded.activationRatios)})`);
   console.log(`subscription-info / signup throughput: ${embedded.infoRatio.toFixed(2)}×  (target ≥ 0.80; rounds: ${list(embedded.infoRatios)})\n`);
-  console.log(`first-load JS: ${weights.js.raw} B raw, ${weights.js.gzip9} B gzip -9, ${weights.js.brotli} B brotli  (budget ${BUDGET.firstLoadJsGzip} B gzip)`);
+  console.log(
+    `first-load JS: ${weights.js.raw} B raw, ${weights.js.gzip9} B gzip -9, ${weights.js.brotli} B brotli  (budget ${BUDGET.firstLoadJsGzip} B gzip)`,
+  );
   console.log(`CSS:           ${weights.css.raw} B raw, ${weights.css.gzip9} B gzip -9, ${weights.css.brotli} B brotli  (budget ${BUDGET.cssGzip} B gzip)`);
 
-  const report = { machine: { cpus: os.cpus().length, cpu, node: process.version }, seconds: SECONDS, connections: CONNECTIONS, rounds, results, ssrRatios, ssrRatio, p99Ratios, p99Ratio, proxyCpuRatios, weights, embedded };
+  const report = {
+    machine: { cpus: os.cpus().length, cpu, node: process.version },
+    seconds: SECONDS,
+    connections: CONNECTIONS,
+    rounds,
+    results,
+    ssrRatios,
+    ssrRatio,
+    p99Ratios,
+    p99Ratio,
+    proxyCpuRatios,
+    weights,
+    embedded,
+  };
   fs.mkdirSync(path.join(ROOT, 'test-artifacts'), { recursive: true });
   fs.writeFileSync(path.join(ROOT, 'test-artifacts/bench.json'), `${JSON.stringify(report, null, 2)}\n`);
   const failed =

@@ -20,10 +20,11 @@ const TARGET = { messagesPerSecond: 200, peakRssBytes: 200 * 2 ** 20 };
 async function startSink(): Promise<{ child: ChildProcess; port: number; stats: () => Promise<SmtpStats> }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/smtp-sink.ts'], { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
   const lines = readline.createInterface({ input: child.stdout });
-  const next = () => new Promise<string>((resolve, reject) => {
-    lines.once('line', resolve);
-    child.once('exit', (code) => reject(new Error(`smtp-sink exited with ${code}`)));
-  });
+  const next = () =>
+    new Promise<string>((resolve, reject) => {
+      lines.once('line', resolve);
+      child.once('exit', (code) => reject(new Error(`smtp-sink exited with ${code}`)));
+    });
   const listening = (await next()).match(/^listening (\d+)$/);
   if (!listening) throw new Error('smtp-sink did not report its port');
   return {
@@ -82,7 +83,10 @@ async function main(): Promise<void> {
   const sink = await startSink();
   try {
     const emails = await seed(dataDir, COUNT);
-    const run = await runInvite({ DATA_DIR: dataDir, SITE_URL: 'https://orgnote.example', SMTP_URL: `smtp://127.0.0.1:${sink.port}`, LOG_LEVEL: 'silent' }, COUNT);
+    const run = await runInvite(
+      { DATA_DIR: dataDir, SITE_URL: 'https://orgnote.example', SMTP_URL: `smtp://127.0.0.1:${sink.port}`, LOG_LEVEL: 'silent' },
+      COUNT,
+    );
     const received = await sink.stats();
     const store = openStore({ dataDir });
     const mail = await store.mail.counts();
@@ -100,7 +104,9 @@ async function main(): Promise<void> {
     console.log(`store: mail ${JSON.stringify(mail)}, signups ${JSON.stringify(stats)}`);
     console.log(`time: ${run.seconds.toFixed(2)} s for ${COUNT} messages, start-up included`);
     console.log(`throughput: ${perSecond.toFixed(0)} messages/s  (target ≥ ${TARGET.messagesPerSecond}) ${pass(perSecond >= TARGET.messagesPerSecond)}`);
-    console.log(`CLI peak RSS: ${mib(run.peakRssBytes)} MiB  (target < ${mib(TARGET.peakRssBytes)} MiB) ${pass(run.peakRssBytes > 0 && run.peakRssBytes < TARGET.peakRssBytes)}`);
+    console.log(
+      `CLI peak RSS: ${mib(run.peakRssBytes)} MiB  (target < ${mib(TARGET.peakRssBytes)} MiB) ${pass(run.peakRssBytes > 0 && run.peakRssBytes < TARGET.peakRssBytes)}`,
+    );
     console.log(`lost: ${lost}, duplicates: ${received.duplicates}  (target 0 and 0) ${pass(lost === 0 && received.duplicates === 0)}`);
 
     const failed =

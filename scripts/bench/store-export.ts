@@ -54,7 +54,9 @@ export async function seedPostgres(databaseUrl: string, rows: number): Promise<n
     );
     await store.pool.query('VACUUM ANALYZE signups');
     const last = rows - 1;
-    const { rows: [row] } = await store.pool.query<{ email_key: string; created_at: string }>('SELECT email_key, created_at FROM signups WHERE email = $1', [exportEmail(last)]);
+    const {
+      rows: [row],
+    } = await store.pool.query<{ email_key: string; created_at: string }>('SELECT email_key, created_at FROM signups WHERE email = $1', [exportEmail(last)]);
     const expected = { email_key: emailKey(exportEmail(last)), created_at: new Date(FIRST_SIGNUP + last * 1000).toISOString() };
     if (row?.email_key !== expected.email_key || row.created_at !== expected.created_at) {
       throw new Error(`seeded row ${JSON.stringify(row)} is not in the store's format ${JSON.stringify(expected)}`);

@@ -158,9 +158,15 @@ async function main(): Promise<void> {
   ];
 
   const cpu = os.cpus()[0]?.model.trim() ?? 'unknown CPU';
-  console.log(`\nMachine: ${os.cpus().length} vCPU × ${cpu}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}; every site, PostgreSQL and the load generator share these cores`);
-  console.log(`Stores: SQLite WAL with synchronous=FULL (an fsync per commit); PostgreSQL ${settings.version} on 127.0.0.1 with fsync=${settings.fsync}, synchronous_commit=${settings.sync} (the tests' server), pool of 10 per replica`);
-  console.log(`Signups: autocannon, ${CONNECTIONS} connections, ${WARMUP_SECONDS} s warm-up then ${SECONDS} s per case; multipart POST /api/subscriptions, a new address each; LOG_LEVEL=info\n`);
+  console.log(
+    `\nMachine: ${os.cpus().length} vCPU × ${cpu}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}; every site, PostgreSQL and the load generator share these cores`,
+  );
+  console.log(
+    `Stores: SQLite WAL with synchronous=FULL (an fsync per commit); PostgreSQL ${settings.version} on 127.0.0.1 with fsync=${settings.fsync}, synchronous_commit=${settings.sync} (the tests' server), pool of 10 per replica`,
+  );
+  console.log(
+    `Signups: autocannon, ${CONNECTIONS} connections, ${WARMUP_SECONDS} s warm-up then ${SECONDS} s per case; multipart POST /api/subscriptions, a new address each; LOG_LEVEL=info\n`,
+  );
   console.table(
     signups.map((r) => ({
       case: r.name,
@@ -172,16 +178,23 @@ async function main(): Promise<void> {
       non2xx: r.non2xx,
       'accepted (all)': r.acceptedAddresses,
       lost: r.lost,
-      'CPU µs/signup': Object.entries(r.cpuMicros).map(([part, micros]) => `${part} ${micros}`).join(', '),
+      'CPU µs/signup': Object.entries(r.cpuMicros)
+        .map(([part, micros]) => `${part} ${micros}`)
+        .join(', '),
       'other cores': r.otherCores === undefined ? '?' : r.otherCores.toFixed(2),
     })),
   );
   // A figure taken while another program held a core understates the store: say so rather than
   // let it pass for this machine's.
   for (const r of signups) {
-    if ((r.otherCores ?? 0) >= OTHER_CORES_WARNING) console.log(`warning: ${r.name}: other programs kept ${r.otherCores!.toFixed(2)} of ${os.cpus().length} cores busy during the window; run again on a quiet machine`);
+    if ((r.otherCores ?? 0) >= OTHER_CORES_WARNING)
+      console.log(
+        `warning: ${r.name}: other programs kept ${r.otherCores!.toFixed(2)} of ${os.cpus().length} cores busy during the window; run again on a quiet machine`,
+      );
   }
-  console.log(`Export: ${EXPORT_ROWS} signups seeded straight into a fresh store, then node --require scripts/bench/peak-rss.cjs dist/server/waitlist.js export, stdout counted\n`);
+  console.log(
+    `Export: ${EXPORT_ROWS} signups seeded straight into a fresh store, then node --require scripts/bench/peak-rss.cjs dist/server/waitlist.js export, stdout counted\n`,
+  );
   console.table(
     exports.map(([store, seedSeconds, run]) => ({
       store,
@@ -195,9 +208,16 @@ async function main(): Promise<void> {
     })),
   );
 
-  const ratios = comparisons.map(([current, base]) => ({ name: current.name, ratio: current.perSecond / base.perSecond, current: current.perSecond, baseline: base.perSecond }));
+  const ratios = comparisons.map(([current, base]) => ({
+    name: current.name,
+    ratio: current.perSecond / base.perSecond,
+    current: current.perSecond,
+    baseline: base.perSecond,
+  }));
   for (const r of ratios) {
-    console.log(`${r.name}: ${r.current} signups/s, ${r.ratio.toFixed(2)}× the baseline's ${r.baseline}  (target ≥ ${TARGET.ratioToBaseline}×) ${pass(r.ratio >= TARGET.ratioToBaseline)}`);
+    console.log(
+      `${r.name}: ${r.current} signups/s, ${r.ratio.toFixed(2)}× the baseline's ${r.baseline}  (target ≥ ${TARGET.ratioToBaseline}×) ${pass(r.ratio >= TARGET.ratioToBaseline)}`,
+    );
   }
   const replicated = signups[2];
   const replicatedOk = replicated.perSecond >= TARGET.replicatedSignupsPerSecond && replicated.lost === 0;
@@ -210,9 +230,13 @@ async function main(): Promise<void> {
   }
   const faults = [
     ...signups.flatMap((r) =>
-      r.errors || r.non2xx || r.lost || r.repeats ? [`${r.name}: ${r.errors} errors, ${r.non2xx} non-2xx ${JSON.stringify(r.statuses)}, ${r.lost} lost, ${r.repeats} addresses answered twice`] : [],
+      r.errors || r.non2xx || r.lost || r.repeats
+        ? [`${r.name}: ${r.errors} errors, ${r.non2xx} non-2xx ${JSON.stringify(r.statuses)}, ${r.lost} lost, ${r.repeats} addresses answered twice`]
+        : [],
     ),
-    ...exports.flatMap(([store, , run]) => (run.code !== 0 || run.lines !== EXPORT_ROWS + 1 ? [`export from ${store}: exit code ${run.code}, ${run.lines} lines (expected ${EXPORT_ROWS + 1})`] : [])),
+    ...exports.flatMap(([store, , run]) =>
+      run.code !== 0 || run.lines !== EXPORT_ROWS + 1 ? [`export from ${store}: exit code ${run.code}, ${run.lines} lines (expected ${EXPORT_ROWS + 1})`] : [],
+    ),
   ];
   for (const fault of faults) console.log(`fault: ${fault}`);
 
@@ -220,7 +244,15 @@ async function main(): Promise<void> {
   const report = {
     machine: { cpus: os.cpus().length, cpu, memoryBytes: os.totalmem(), node: process.version },
     postgres: settings,
-    signups: { seconds: SECONDS, warmupSeconds: WARMUP_SECONDS, connections: CONNECTIONS, logLevel: SITE_ENV.LOG_LEVEL, results: signups, baseline: baseline.ref, ratios },
+    signups: {
+      seconds: SECONDS,
+      warmupSeconds: WARMUP_SECONDS,
+      connections: CONNECTIONS,
+      logLevel: SITE_ENV.LOG_LEVEL,
+      results: signups,
+      baseline: baseline.ref,
+      ratios,
+    },
     export: { rows: EXPORT_ROWS, results: exports.map(([store, seedSeconds, run]) => ({ store, seedSeconds, ...run })) },
     targets: TARGET,
     faults,

@@ -16,7 +16,6 @@ export function isRateLimited(route: ApiRoute | undefined, proxying: boolean): b
   return route === 'subscriptions' || (route === 'activation' && proxying);
 }
 
-
 /** True for every request the API answers: /api and anything under it. */
 export function isApiUrl(url: string): boolean {
   return url === '/api' || url.startsWith('/api/') || url.startsWith('/api?');

@@ -138,7 +138,8 @@ export const COMMANDS: CommandRow<Options>[] = [
     needs: 'a destination file',
     async run(context, [file], _options, io) {
       const copy = await backup(context, file);
-      if (copy.kind === 'not-a-file') throw new CommandError('backup copies the SQLite file; with DATABASE_URL, back up PostgreSQL with pg_dump (README, "Backups").');
+      if (copy.kind === 'not-a-file')
+        throw new CommandError('backup copies the SQLite file; with DATABASE_URL, back up PostgreSQL with pg_dump (README, "Backups").');
       await io.out(`Backed up ${copy.signups} signup(s) to ${copy.file}\n`);
       return 0;
     },

@@ -15,9 +15,12 @@ export function startPoller(runRound: () => Promise<boolean | void>, pollMs: num
 
   function schedule(more: boolean | void = false): void {
     if (stopped) return;
-    timer = setTimeout(() => {
-      round = round.then(runRound).then(schedule);
-    }, more ? 0 : pollMs);
+    timer = setTimeout(
+      () => {
+        round = round.then(runRound).then(schedule);
+      },
+      more ? 0 : pollMs,
+    );
   }
 
   schedule();

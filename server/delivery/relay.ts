@@ -24,7 +24,12 @@ const HOP_BY_HOP = new Set([
 /** The header names a Connection header lists; those are hop-by-hop too (RFC 9110 §7.6.1). */
 function connectionTokens(value: string | string[] | undefined): Set<string> {
   const joined = Array.isArray(value) ? value.join(',') : (value ?? '');
-  return new Set(joined.split(',').map((t) => t.trim().toLowerCase()).filter(Boolean));
+  return new Set(
+    joined
+      .split(',')
+      .map((t) => t.trim().toLowerCase())
+      .filter(Boolean),
+  );
 }
 
 function endToEnd(headers: IncomingHttpHeaders, also: (name: string) => boolean = () => false): [string, string | string[]][] {

@@ -30,7 +30,13 @@ export function loggedPath(url: string | undefined): string {
 const UNLOGGED = new Set(['/healthz', '/readyz']);
 
 /** The access-log line, and the request's count and latency in the metrics (one clock for both). */
-export function logWhenDone(logger: Logger, req: IncomingMessage, res: ServerResponse, request: LoggedRequest, metrics: Pick<Metrics, 'request'> = NO_METRICS): void {
+export function logWhenDone(
+  logger: Logger,
+  req: IncomingMessage,
+  res: ServerResponse,
+  request: LoggedRequest,
+  metrics: Pick<Metrics, 'request'> = NO_METRICS,
+): void {
   // Read now: Express rewrites req.url inside mounted routers.
   const path = loggedPath(req.url);
   if (UNLOGGED.has(path)) return;

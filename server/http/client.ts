@@ -89,7 +89,10 @@ class LazyClient implements Client {
     if (this.#forwarded) return this.#forwarded;
     const { protocol, host } = this.#addressedTo();
     // The trusted chain of addresses, farthest first, ending with our peer.
-    const chain = proxyaddr.all(this.req, this.trust as Trust).reverse().filter(Boolean);
+    const chain = proxyaddr
+      .all(this.req, this.trust as Trust)
+      .reverse()
+      .filter(Boolean);
     return (this.#forwarded = { 'x-forwarded-for': chain.join(', '), 'x-forwarded-proto': protocol, ...(host ? { 'x-forwarded-host': host } : {}) });
   }
 

@@ -52,7 +52,8 @@ export function statusAndMessage(err: unknown): { status: number; message: strin
   if (err instanceof HttpError) return { status: err.status, message: err.message, ours: false };
   // The store could not take it now (a full queue, the database away): 503, try again later.
   const unavailable = err as { unavailable?: boolean; retryAfterSeconds?: number; message?: string } | undefined;
-  if (unavailable?.unavailable === true) return { status: 503, message: String(unavailable.message), ours: false, retryAfterSeconds: unavailable.retryAfterSeconds };
+  if (unavailable?.unavailable === true)
+    return { status: 503, message: String(unavailable.message), ours: false, retryAfterSeconds: unavailable.retryAfterSeconds };
   const status = (err as { status?: unknown } | undefined)?.status;
   if (typeof status === 'number' && status >= 400 && status < 500) return { status, message: 'Bad request', ours: false };
   return { status: 500, message: INTERNAL_ERROR, ours: true };

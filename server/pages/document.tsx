@@ -5,8 +5,7 @@ import { PUBLIC_CONFIG_ELEMENT_ID } from '../../client/public-config';
 import type { PublicConfig } from '../../shared/public-config';
 import type { PageAssets } from './static-files';
 
-const SITE_DESCRIPTION =
-  'OrgNote: a free, open-source note-taking app for org-mode lovers, built on the Zettelkasten idea. Join the waitlist.';
+const SITE_DESCRIPTION = 'OrgNote: a free, open-source note-taking app for org-mode lovers, built on the Zettelkasten idea. Join the waitlist.';
 
 const SOCIAL_TITLE = 'OrgNote: from an org-mode lover to org-mode lovers';
 const SOCIAL_IMAGE = { path: '/images/og-card.png', width: 1200, height: 630, alt: 'OrgNote: notes in org-mode, linked like a Zettelkasten' };
@@ -79,11 +78,7 @@ export function Document({ canonicalUrl, origin, assets, publicConfig, nonce, ch
       </head>
       <body>
         <div id="root">{children}</div>
-        <script
-          id={PUBLIC_CONFIG_ELEMENT_ID}
-          type="application/json"
-          dangerouslySetInnerHTML={{ __html: scriptSafeJson(publicConfig) }}
-        />
+        <script id={PUBLIC_CONFIG_ELEMENT_ID} type="application/json" dangerouslySetInnerHTML={{ __html: scriptSafeJson(publicConfig) }} />
       </body>
     </html>
   );

@@ -61,7 +61,11 @@ export interface MailQueueWriter {
   dropWaiting(tx: Queryable, emailKey: string, at: number): Promise<void>;
 }
 
-export function createMailQueue(sql: Sql, limits: Pick<QueueLimits, 'mailMaxItems' | 'maxAgeMs' | 'mailLeaseMs'>, now: () => number): MailQueue & MailQueueWriter {
+export function createMailQueue(
+  sql: Sql,
+  limits: Pick<QueueLimits, 'mailMaxItems' | 'maxAgeMs' | 'mailLeaseMs'>,
+  now: () => number,
+): MailQueue & MailQueueWriter {
   const leases = new Leases();
   const iso = () => new Date(now()).toISOString();
   const deadBefore = () => new Date(now() - limits.maxAgeMs).toISOString();

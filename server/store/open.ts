@@ -9,7 +9,18 @@ import { leaseFor } from './leases';
 import { openPostgresStore } from './postgres';
 import { StoreUnavailableError, type Store } from './types';
 
-type StoreSettings = Pick<Config, 'dataDir' | 'databaseUrl' | 'databaseConnectSeconds' | 'databaseTimeoutMs' | 'backendTimeoutMs' | 'smtpTimeoutMs' | 'outboxMaxItems' | 'mailMaxItems' | 'queueMaxAgeMs'>;
+type StoreSettings = Pick<
+  Config,
+  | 'dataDir'
+  | 'databaseUrl'
+  | 'databaseConnectSeconds'
+  | 'databaseTimeoutMs'
+  | 'backendTimeoutMs'
+  | 'smtpTimeoutMs'
+  | 'outboxMaxItems'
+  | 'mailMaxItems'
+  | 'queueMaxAgeMs'
+>;
 
 export class DatabaseUnreachableError extends Error {}
 
@@ -17,7 +28,13 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** `waitSeconds` overrides DATABASE_CONNECT_SECONDS (the CLI does not wait). */
 export async function openConfiguredStore(config: StoreSettings, logger?: Logger, waitSeconds = config.databaseConnectSeconds): Promise<Store> {
-  const limits = { outboxMaxItems: config.outboxMaxItems, mailMaxItems: config.mailMaxItems, maxAgeMs: config.queueMaxAgeMs, outboxLeaseMs: leaseFor(config.backendTimeoutMs), mailLeaseMs: leaseFor(config.smtpTimeoutMs) };
+  const limits = {
+    outboxMaxItems: config.outboxMaxItems,
+    mailMaxItems: config.mailMaxItems,
+    maxAgeMs: config.queueMaxAgeMs,
+    outboxLeaseMs: leaseFor(config.backendTimeoutMs),
+    mailLeaseMs: leaseFor(config.smtpTimeoutMs),
+  };
   if (!config.databaseUrl) return openStore({ dataDir: config.dataDir, ...limits });
   const where = withoutCredentials(config.databaseUrl);
   const deadline = Date.now() + waitSeconds * 1000;

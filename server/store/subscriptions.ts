@@ -107,7 +107,10 @@ export function createSubscriptions(sql: Sql, mail: MailQueueWriter, now: () => 
               ]);
             }
           }
-          await tx.query('UPDATE signups SET activated_at = $1 WHERE email_key = $2 AND activated_at IS NULL', [new Date(now()).toISOString(), signup.email_key]);
+          await tx.query('UPDATE signups SET activated_at = $1 WHERE email_key = $2 AND activated_at IS NULL', [
+            new Date(now()).toISOString(),
+            signup.email_key,
+          ]);
           return { outcome: 'active', email: signup.email };
         });
       } catch (err) {

@@ -62,15 +62,9 @@ export interface QueuedMail {
 }
 
 export type Invitation =
-  | { outcome: 'invited'; email: string; mail: QueuedMail }
-  | { outcome: 'skipped'; email: string }
-  | { outcome: 'not-on-waitlist'; email: string };
+  { outcome: 'invited'; email: string; mail: QueuedMail } | { outcome: 'skipped'; email: string } | { outcome: 'not-on-waitlist'; email: string };
 
-export type Activation =
-  | { outcome: 'active'; email: string }
-  | { outcome: 'invalid' }
-  | { outcome: 'bound-elsewhere' }
-  | { outcome: 'account-has-one' };
+export type Activation = { outcome: 'active'; email: string } | { outcome: 'invalid' } | { outcome: 'bound-elsewhere' } | { outcome: 'account-has-one' };
 
 export type SignupState = 'waitlisted' | 'invited' | 'activated';
 

@@ -53,7 +53,8 @@ function accountOf(fields: Record<string, unknown>): AccountCheck {
   const email = optionalText(fields, 'externalEmail', 254);
   if (!email.ok) return email;
   if (!id.text && !provider.text && !email.text) return { ok: true, account: undefined };
-  if (!id.text || !provider.text) return { ok: false, field: id.text ? 'externalProvider' : 'externalId', message: 'externalId and externalProvider go together' };
+  if (!id.text || !provider.text)
+    return { ok: false, field: id.text ? 'externalProvider' : 'externalId', message: 'externalId and externalProvider go together' };
   if (!/^[\w.-]+$/.test(provider.text)) return { ok: false, field: 'externalProvider', message: 'externalProvider is invalid' };
   // Providers are names like 'github': compared in one letter case, whoever spells them.
   return { ok: true, account: { provider: provider.text.toLowerCase(), id: id.text, email: email.text } };

@@ -90,7 +90,12 @@ interface SendDeps {
   compose: ReturnType<typeof composer>;
 }
 
-async function inviteAll({ store, mailer, compose }: SendDeps, addresses: Iterable<string>, again: boolean, report: (email: string, outcome: InviteOutcome) => void): Promise<void> {
+async function inviteAll(
+  { store, mailer, compose }: SendDeps,
+  addresses: Iterable<string>,
+  again: boolean,
+  report: (email: string, outcome: InviteOutcome) => void,
+): Promise<void> {
   const inFlight = new Set<Promise<void>>();
   let serverUnavailable = false;
   try {

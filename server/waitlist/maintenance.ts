@@ -11,8 +11,7 @@ export async function migrate({ store }: { store: Pick<Store, 'ping' | 'engine'>
 
 export type BackupResult =
   /** Only an engine that keeps a file copies itself; PostgreSQL is backed up with pg_dump. */
-  | { kind: 'not-a-file'; engine: Store['engine'] }
-  | { kind: 'copied'; file: string; signups: number };
+  { kind: 'not-a-file'; engine: Store['engine'] } | { kind: 'copied'; file: string; signups: number };
 
 export async function backup({ store }: { store: Pick<Store, 'backup' | 'engine' | 'signups'> }, file: string): Promise<BackupResult> {
   if (!store.backup) return { kind: 'not-a-file', engine: store.engine };

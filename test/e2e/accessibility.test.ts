@@ -91,7 +91,11 @@ describe('focus', () => {
         const el = document.activeElement as HTMLElement;
         if (el === document.body) return null;
         const style = getComputedStyle(el);
-        return { name: el.getAttribute('aria-label') ?? el.textContent?.trim().slice(0, 20) ?? el.tagName, width: style.outlineWidth, style: style.outlineStyle };
+        return {
+          name: el.getAttribute('aria-label') ?? el.textContent?.trim().slice(0, 20) ?? el.tagName,
+          width: style.outlineWidth,
+          style: style.outlineStyle,
+        };
       });
       if (!focus) break; // past the last control
       visited.push(focus.name);

@@ -13,7 +13,16 @@ describe.each(VIEWPORTS)('layout at $width px', ({ name, width, height }) => {
     const { page, context, problems } = await site.open({ width, height });
     await page.goto(site.url('/'));
     await hydrated(page);
-    for (const text of ['BETA', 'From an org-mode lover to org-mode lovers', 'Join wait list', 'Everything is plain text', 'Features', 'Concacts', 'Social', '© 2023']) {
+    for (const text of [
+      'BETA',
+      'From an org-mode lover to org-mode lovers',
+      'Join wait list',
+      'Everything is plain text',
+      'Features',
+      'Concacts',
+      'Social',
+      '© 2023',
+    ]) {
       expect(await page.getByText(text, { exact: false }).first().isVisible()).toBe(true);
     }
     expect(await page.locator('.feature-card').count()).toBe(7);
@@ -87,10 +96,20 @@ describe('motion', () => {
   it('stops the starfall when the visitor prefers reduced motion', async () => {
     const { page, context } = await site.open({ reducedMotion: 'reduce' });
     await page.goto(site.url('/'));
-    expect(await page.locator('.star').first().evaluate((el) => getComputedStyle(el).animationName)).toBe('none');
+    expect(
+      await page
+        .locator('.star')
+        .first()
+        .evaluate((el) => getComputedStyle(el).animationName),
+    ).toBe('none');
     const moving = await site.open({ reducedMotion: 'no-preference' });
     await moving.page.goto(site.url('/'));
-    expect(await moving.page.locator('.star').first().evaluate((el) => getComputedStyle(el).animationName)).toBe('starfall');
+    expect(
+      await moving.page
+        .locator('.star')
+        .first()
+        .evaluate((el) => getComputedStyle(el).animationName),
+    ).toBe('starfall');
     await moving.context.close();
     await context.close();
   });

@@ -23,7 +23,9 @@ describe('without JavaScript', () => {
     expect(response!.request().redirectedFrom()?.method()).toBe('POST');
     await page.getByRole('heading', { name: 'Congratulations' }).waitFor();
     expect(await page.getByText('You are successfully joined to the wait list.', { exact: false }).isVisible()).toBe(true);
-    expect(site.backend.received.map((r) => [r.url, r.fields])).toEqual([['/api/subscriptions', { email: 'nojs@example.org', description: 'I block scripts' }]]);
+    expect(site.backend.received.map((r) => [r.url, r.fields])).toEqual([
+      ['/api/subscriptions', { email: 'nojs@example.org', description: 'I block scripts' }],
+    ]);
     await screenshot(page, 'phone-nojs-joined');
     await context.close();
   });

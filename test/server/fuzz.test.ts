@@ -19,7 +19,7 @@ function prng(seed: number) {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
   const int = (n: number) => Math.floor(next() * n);
-  const pick = <T,>(items: readonly T[]) => items[int(items.length)];
+  const pick = <T>(items: readonly T[]) => items[int(items.length)];
   const bytes = (n: number) => Buffer.from(Array.from({ length: n }, () => int(256)));
   return { int, pick, bytes };
 }
@@ -54,15 +54,39 @@ const TARGETS = ['/api/subscriptions', '/api/subscription-activation', '/?index'
 function generateCases(count: number): Case[] {
   const makers: (() => Case)[] = [
     () => ({ name: 'random bytes', raw: rnd.bytes(1 + rnd.int(2000)) }),
-    () => ({ name: 'garbage request line', raw: Buffer.concat([Buffer.from(`${rnd.pick(['GET', 'POST', 'BREW'])} `), rnd.bytes(50), Buffer.from(' HTTP/1.1\r\n\r\n')]) }),
-    () => ({ name: 'huge header', raw: Buffer.from(`GET / HTTP/1.1\r\nHost: fuzz.test\r\nX-Big: ${'x'.repeat(8_000 + rnd.int(120_000))}\r\nConnection: close\r\n\r\n`) }),
-    () => ({ name: 'many headers', raw: Buffer.from(`GET /activate HTTP/1.1\r\nHost: fuzz.test\r\n${Array.from({ length: 500 + rnd.int(3000) }, (_, i) => `X-H${i}: v`).join('\r\n')}\r\nConnection: close\r\n\r\n`) }),
-    () => ({ name: 'bad percent-encoding', raw: Buffer.from(`GET ${rnd.pick(['/', '/activate', '/api/subscriptions'])}?email=${rnd.pick(['%', '%E0%A4%A', '%zz', '%00', '%C0%AF', '%ff%fe'])}${nasty().replace(/[\r\n ]/g, '')} HTTP/1.1\r\nHost: fuzz.test\r\nConnection: close\r\n\r\n`) }),
-    () => ({ name: 'very long path', raw: Buffer.from(`GET /${rnd.pick(['', 'api/', 'assets/'])}${'a/'.repeat(500 + rnd.int(20_000))} HTTP/1.1\r\nHost: fuzz.test\r\nConnection: close\r\n\r\n`) }),
+    () => ({
+      name: 'garbage request line',
+      raw: Buffer.concat([Buffer.from(`${rnd.pick(['GET', 'POST', 'BREW'])} `), rnd.bytes(50), Buffer.from(' HTTP/1.1\r\n\r\n')]),
+    }),
+    () => ({
+      name: 'huge header',
+      raw: Buffer.from(`GET / HTTP/1.1\r\nHost: fuzz.test\r\nX-Big: ${'x'.repeat(8_000 + rnd.int(120_000))}\r\nConnection: close\r\n\r\n`),
+    }),
+    () => ({
+      name: 'many headers',
+      raw: Buffer.from(
+        `GET /activate HTTP/1.1\r\nHost: fuzz.test\r\n${Array.from({ length: 500 + rnd.int(3000) }, (_, i) => `X-H${i}: v`).join('\r\n')}\r\nConnection: close\r\n\r\n`,
+      ),
+    }),
+    () => ({
+      name: 'bad percent-encoding',
+      raw: Buffer.from(
+        `GET ${rnd.pick(['/', '/activate', '/api/subscriptions'])}?email=${rnd.pick(['%', '%E0%A4%A', '%zz', '%00', '%C0%AF', '%ff%fe'])}${nasty().replace(/[\r\n ]/g, '')} HTTP/1.1\r\nHost: fuzz.test\r\nConnection: close\r\n\r\n`,
+      ),
+    }),
+    () => ({
+      name: 'very long path',
+      raw: Buffer.from(
+        `GET /${rnd.pick(['', 'api/', 'assets/'])}${'a/'.repeat(500 + rnd.int(20_000))} HTTP/1.1\r\nHost: fuzz.test\r\nConnection: close\r\n\r\n`,
+      ),
+    }),
     () => ({
       name: 'multipart with invalid UTF-8 and CRLF',
       raw: multipartRaw(rnd.pick(TARGETS), [
-        ['email', rnd.pick([Buffer.from(maybeEmail()), Buffer.concat([Buffer.from('a'), rnd.bytes(3), Buffer.from('@b.co')]), Buffer.from('a@b.co\r\nBcc: x@y.z')])],
+        [
+          'email',
+          rnd.pick([Buffer.from(maybeEmail()), Buffer.concat([Buffer.from('a'), rnd.bytes(3), Buffer.from('@b.co')]), Buffer.from('a@b.co\r\nBcc: x@y.z')]),
+        ],
         ['description', rnd.pick([rnd.bytes(rnd.int(100)), Buffer.from(nasty()), Buffer.from('x'.repeat(rnd.int(20_000)))])],
         ['key', Buffer.from(nasty())],
         ...(rnd.int(4) === 0 ? ([[HONEYPOT_FIELD, Buffer.from('bot')]] as [string, Buffer][]) : []),
@@ -72,11 +96,54 @@ function generateCases(count: number): Case[] {
       const body = '--b\r\nContent-Disposition: form-data; name="f"; filename="x.txt"\r\nContent-Type: text/plain\r\n\r\nhello\r\n--b--\r\n';
       return { name: 'multipart with a file', raw: simpleRaw('POST', rnd.pick(TARGETS), 'multipart/form-data; boundary=b', Buffer.from(body)) };
     },
-    () => ({ name: 'JSON of random shape', raw: simpleRaw('POST', rnd.pick(TARGETS), 'application/json', Buffer.from(rnd.pick([JSON.stringify({ email: maybeEmail(), description: nasty(), key: nasty() }), JSON.stringify([maybeEmail()]), '{"email":', 'null', JSON.stringify({ email: { $gt: '' } }), JSON.stringify({ email: [maybeEmail(), maybeEmail()] })]))) }),
-    () => ({ name: 'urlencoded with bad encoding', raw: simpleRaw('POST', rnd.pick(TARGETS), 'application/x-www-form-urlencoded', Buffer.from(`email=${rnd.pick(['%', '%E0%A4', encodeURIComponent(maybeEmail())])}&description=${rnd.pick(['%ff', nasty().replace(/[&=]/g, '')])}`)) }),
-    () => ({ name: 'oversized body', raw: simpleRaw('POST', rnd.pick(TARGETS), rnd.pick(['application/json', 'text/plain', 'application/x-www-form-urlencoded']), Buffer.alloc(33_000 + rnd.int(100_000), 'a')) }),
-    () => ({ name: 'lying content-length', raw: Buffer.from(`POST ${rnd.pick(TARGETS)} HTTP/1.1\r\nHost: fuzz.test\r\nContent-Type: application/json\r\nContent-Length: ${rnd.pick(['-1', '99999999999', 'abc', '5'])}\r\nConnection: close\r\n\r\n{"email":"a@b.co"}`) }),
-    () => ({ name: 'odd method or host', raw: Buffer.from(`${rnd.pick(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS', 'PATCH', 'TRACE'])} ${rnd.pick(['/', '/activate', ...TARGETS])} HTTP/1.1\r\nHost: ${rnd.pick(['fuzz.test', '', 'a b', '<x>', '[::1', 'x'.repeat(3000)])}\r\nConnection: close\r\n\r\n`) }),
+    () => ({
+      name: 'JSON of random shape',
+      raw: simpleRaw(
+        'POST',
+        rnd.pick(TARGETS),
+        'application/json',
+        Buffer.from(
+          rnd.pick([
+            JSON.stringify({ email: maybeEmail(), description: nasty(), key: nasty() }),
+            JSON.stringify([maybeEmail()]),
+            '{"email":',
+            'null',
+            JSON.stringify({ email: { $gt: '' } }),
+            JSON.stringify({ email: [maybeEmail(), maybeEmail()] }),
+          ]),
+        ),
+      ),
+    }),
+    () => ({
+      name: 'urlencoded with bad encoding',
+      raw: simpleRaw(
+        'POST',
+        rnd.pick(TARGETS),
+        'application/x-www-form-urlencoded',
+        Buffer.from(`email=${rnd.pick(['%', '%E0%A4', encodeURIComponent(maybeEmail())])}&description=${rnd.pick(['%ff', nasty().replace(/[&=]/g, '')])}`),
+      ),
+    }),
+    () => ({
+      name: 'oversized body',
+      raw: simpleRaw(
+        'POST',
+        rnd.pick(TARGETS),
+        rnd.pick(['application/json', 'text/plain', 'application/x-www-form-urlencoded']),
+        Buffer.alloc(33_000 + rnd.int(100_000), 'a'),
+      ),
+    }),
+    () => ({
+      name: 'lying content-length',
+      raw: Buffer.from(
+        `POST ${rnd.pick(TARGETS)} HTTP/1.1\r\nHost: fuzz.test\r\nContent-Type: application/json\r\nContent-Length: ${rnd.pick(['-1', '99999999999', 'abc', '5'])}\r\nConnection: close\r\n\r\n{"email":"a@b.co"}`,
+      ),
+    }),
+    () => ({
+      name: 'odd method or host',
+      raw: Buffer.from(
+        `${rnd.pick(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS', 'PATCH', 'TRACE'])} ${rnd.pick(['/', '/activate', ...TARGETS])} HTTP/1.1\r\nHost: ${rnd.pick(['fuzz.test', '', 'a b', '<x>', '[::1', 'x'.repeat(3000)])}\r\nConnection: close\r\n\r\n`,
+      ),
+    }),
   ];
   return Array.from({ length: count }, () => rnd.pick(makers)());
 }

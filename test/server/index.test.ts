@@ -92,7 +92,10 @@ describe('server entry point', () => {
     expect(server.output()).toContain('"msg":"stopped"');
     const [item, ...others] = await outboxIn(dataDir);
     expect(others).toEqual([]);
-    expect(item.request.fields).toEqual([['email', 'queued@example.org'], ['description', '']]);
+    expect(item.request.fields).toEqual([
+      ['email', 'queued@example.org'],
+      ['description', ''],
+    ]);
     expect(item.lastError).toBeTruthy();
   });
 
@@ -140,7 +143,11 @@ describe('server entry point', () => {
     server = await startServerProcess();
     await get(`${server.url}/activate?email=someone%40example.org`);
     await new Promise((r) => setTimeout(r, 100));
-    const lines = server.output().trim().split('\n').map((line) => JSON.parse(line));
+    const lines = server
+      .output()
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     const entry = lines.find((l) => l.req?.path === '/activate');
     expect(entry).toMatchObject({ level: 30, req: { method: 'GET', path: '/activate' }, res: { status: 200 } });
     expect(server.output()).not.toContain('example.org');

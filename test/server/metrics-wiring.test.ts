@@ -10,12 +10,20 @@ afterEach(async () => {
   server = undefined;
 });
 
-const sample = (text: string, name: string) => Number(text.split('\n').find((line) => line.startsWith(name))?.split(' ').at(-1));
+const sample = (text: string, name: string) =>
+  Number(
+    text
+      .split('\n')
+      .find((line) => line.startsWith(name))
+      ?.split(' ')
+      .at(-1),
+  );
 
 it('counts what the public port answered, labelled by kind, status and outcome only', async () => {
   const metricsPort = await freePort();
   server = await startServerProcess({ METRICS_PORT: String(metricsPort), LOG_LEVEL: 'warn' });
-  const post = (email: string) => fetch(`${server!.url}/api/subscriptions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email }) });
+  const post = (email: string) =>
+    fetch(`${server!.url}/api/subscriptions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email }) });
   expect((await post('metrics@example.org')).status).toBe(201);
   expect((await post('METRICS@example.org')).status).toBe(201);
   expect((await post('not an address')).status).toBe(400);

@@ -139,7 +139,12 @@ describe('what is counted', () => {
     for (const queue of DELIVERY_QUEUES) {
       for (const result of DELIVERY_RESULTS) expect(valueOf(samples, 'delivery_attempts_total', { queue, result })).toBe(0);
     }
-    expect(samples.filter((s) => s.name === 'signups_total').map((s) => s.labels.outcome).sort()).toEqual(['duplicate', 'honeypot', 'queued', 'refused', 'stored']);
+    expect(
+      samples
+        .filter((s) => s.name === 'signups_total')
+        .map((s) => s.labels.outcome)
+        .sort(),
+    ).toEqual(['duplicate', 'honeypot', 'queued', 'refused', 'stored']);
   });
 
   it('includes the process metrics', async () => {

@@ -35,9 +35,7 @@ describe('API client', () => {
 
   it('refuses a missing required parameter with the product §8 text', () => {
     const api = createApiClient({ baseUrl: backend.url });
-    expect(() => api.subscriptionsPost({ email: undefined as unknown as string })).toThrow(
-      new RequiredError('email', 'subscriptionsPost'),
-    );
+    expect(() => api.subscriptionsPost({ email: undefined as unknown as string })).toThrow(new RequiredError('email', 'subscriptionsPost'));
     expect(() => api.subscriptionsPost({ email: null as unknown as string })).toThrow(
       'Required parameter email was null or undefined when calling subscriptionsPost.',
     );

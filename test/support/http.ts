@@ -60,7 +60,14 @@ export async function rawGet(app: RequestListener, path: string, headers: Record
 export function postSignup(port: number, body: string, contentType: string, agent: http.Agent): Promise<number> {
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { host: '127.0.0.1', port, path: '/api/subscriptions', method: 'POST', agent, headers: { 'content-type': contentType, 'content-length': Buffer.byteLength(body) } },
+      {
+        host: '127.0.0.1',
+        port,
+        path: '/api/subscriptions',
+        method: 'POST',
+        agent,
+        headers: { 'content-type': contentType, 'content-length': Buffer.byteLength(body) },
+      },
       (res) => {
         res.resume();
         res.on('end', () => resolve(res.statusCode!));

@@ -34,7 +34,16 @@ class PortTakenError extends Error {}
 
 async function startOnPort(port: number, env: Record<string, string>): Promise<ServerProcess> {
   const child = spawn(process.execPath, [ENTRY], {
-    env: { PATH: process.env.PATH, NODE_ENV: 'production', HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'info', DATA_DIR: tempDataDir(), SIGNUP_RATE_LIMIT: '0', ...env },
+    env: {
+      PATH: process.env.PATH,
+      NODE_ENV: 'production',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      LOG_LEVEL: 'info',
+      DATA_DIR: tempDataDir(),
+      SIGNUP_RATE_LIMIT: '0',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -163,9 +163,7 @@ export async function startSmtpServer(options: SmtpServerOptions = {}): Promise<
 
   return {
     port: actualPort,
-    url: auth
-      ? `smtp://${encodeURIComponent(auth.user)}:${encodeURIComponent(auth.pass)}@127.0.0.1:${actualPort}`
-      : `smtp://127.0.0.1:${actualPort}`,
+    url: auth ? `smtp://${encodeURIComponent(auth.user)}:${encodeURIComponent(auth.pass)}@127.0.0.1:${actualPort}` : `smtp://127.0.0.1:${actualPort}`,
     received,
     rejected,
     mode(mode, at = 'RCPT') {
@@ -249,7 +247,10 @@ async function readMessageId(stream: SMTPServerDataStream): Promise<string | und
 /** The value of the first header called `name` in a message's header block (folded lines joined). */
 function headerValue(message: Buffer, name: string): string | undefined {
   const end = message.indexOf('\r\n\r\n');
-  const head = message.subarray(0, end >= 0 ? end : message.length).toString('latin1').replace(/\r\n[ \t]+/g, ' ');
+  const head = message
+    .subarray(0, end >= 0 ? end : message.length)
+    .toString('latin1')
+    .replace(/\r\n[ \t]+/g, ' ');
   const line = head.split('\r\n').find((l) => l.slice(0, name.length + 1).toLowerCase() === `${name}:`);
   return line?.slice(name.length + 1).trim();
 }

@@ -23,7 +23,18 @@ export const types: pg.CustomTypesConfig = {
 };
 
 // Node's socket errors for a server that is not there (down, unreachable, or its name unknown).
-const NETWORK_ERRORS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'EHOSTDOWN', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNABORTED']);
+const NETWORK_ERRORS = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EHOSTDOWN',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ECONNABORTED',
+]);
 // SQLSTATEs (https://www.postgresql.org/docs/current/errcodes-appendix.html) that mean "not now":
 // admin_shutdown, crash_shutdown, cannot_connect_now, query_canceled (statement_timeout),
 // lock_not_available, serialization_failure, deadlock_detected.

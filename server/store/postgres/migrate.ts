@@ -50,7 +50,7 @@ export async function migrate(pool: pg.Pool): Promise<number[]> {
       await query(`SET LOCAL statement_timeout = ${MIGRATION_TIMEOUT_MS}`);
       await query(`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`);
       await query('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())');
-      const { rows } = await query('SELECT COALESCE(max(version), 0) AS version FROM schema_migrations') as pg.QueryResult<{ version: number }>;
+      const { rows } = (await query('SELECT COALESCE(max(version), 0) AS version FROM schema_migrations')) as pg.QueryResult<{ version: number }>;
       const current = Number(rows[0].version);
       if (current > LATEST_VERSION) throw new SchemaTooNewError(current, LATEST_VERSION);
       const pending = MIGRATIONS.filter((m) => m.version > current);

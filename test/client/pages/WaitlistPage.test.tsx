@@ -98,7 +98,11 @@ describe('waitlist form', () => {
   });
 
   it.each([
-    ['the backend answers 500', async () => createApiClient({ baseUrl: backend.url }), () => backend.respondWith((req, res) => res.status(500).json({ error: 'down' }))],
+    [
+      'the backend answers 500',
+      async () => createApiClient({ baseUrl: backend.url }),
+      () => backend.respondWith((req, res) => res.status(500).json({ error: 'down' })),
+    ],
     ['nothing answers', async () => createApiClient({ baseUrl: `http://127.0.0.1:${await closedPort()}` }), () => {}],
   ])('still ends in joined, with no error shown, when %s', async (_case, makeApi, arrange) => {
     arrange();

@@ -64,7 +64,9 @@ describe('POST /api/subscriptions (embedded store)', () => {
 
   it('accepts a description of exactly 2000 characters', async () => {
     const { app, store } = freshApp();
-    const res = await request(app).post('/api/subscriptions').send({ email: 'a@b.co', description: 'é'.repeat(2000) });
+    const res = await request(app)
+      .post('/api/subscriptions')
+      .send({ email: 'a@b.co', description: 'é'.repeat(2000) });
     expect(res.status).toBe(201);
     expect((await store.signups.list())[0].description).toHaveLength(2000);
   });
@@ -82,11 +84,15 @@ describe('POST /api/subscriptions (embedded store)', () => {
   it('keeps signups across a restart', async () => {
     const config = testConfig();
     const first = openStore(config);
-    await request(createApp(config, { store: first })).post('/api/subscriptions').send({ email: 'a@b.co' });
+    await request(createApp(config, { store: first }))
+      .post('/api/subscriptions')
+      .send({ email: 'a@b.co' });
     void first.close();
     const second = openStore(config);
     expect((await second.signups.list()).map((r) => r.email)).toEqual(['a@b.co']);
-    await request(createApp(config, { store: second })).post('/api/subscriptions').send({ email: 'A@B.CO' });
+    await request(createApp(config, { store: second }))
+      .post('/api/subscriptions')
+      .send({ email: 'A@B.CO' });
     expect(await second.signups.count()).toBe(1);
     void second.close();
   });

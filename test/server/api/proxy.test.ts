@@ -26,10 +26,7 @@ beforeEach(() => {
 describe('multipart forms', () => {
   it('re-sends the fields so the backend parses exactly what the browser sent', async () => {
     const description = 'Ich schreibe Notizen 📝 in org-mode\r\nzweite Zeile — "quoted", commas, ünïcödé';
-    const res = await request(app)
-      .post('/api/subscriptions?ref=landing')
-      .field('email', 'zoë@example.org')
-      .field('description', description);
+    const res = await request(app).post('/api/subscriptions?ref=landing').field('email', 'zoë@example.org').field('description', description);
     expect(res.status).toBe(201);
     expect(backend.received).toHaveLength(1);
     const got = backend.received[0];
@@ -44,10 +41,7 @@ describe('multipart forms', () => {
   });
 
   it('refuses a file part with a 4xx JSON error and forwards nothing', async () => {
-    const res = await request(app)
-      .post('/api/subscriptions')
-      .field('email', 'a@b.co')
-      .attach('avatar', Buffer.from('GIF89a'), 'avatar.gif');
+    const res = await request(app).post('/api/subscriptions').field('email', 'a@b.co').attach('avatar', Buffer.from('GIF89a'), 'avatar.gif');
     expect(res.status).toBeGreaterThanOrEqual(400);
     expect(res.status).toBeLessThan(500);
     expect(res.body).toEqual({ error: expect.any(String) });
@@ -58,7 +52,9 @@ describe('multipart forms', () => {
     let req = request(app).post('/api/subscriptions');
     for (let i = 0; i < 11; i++) req = req.field(`f${i}`, 'x');
     expect((await req).status).toBe(413);
-    const big = await request(app).post('/api/subscriptions').field('description', 'x'.repeat(16 * 1024 + 1));
+    const big = await request(app)
+      .post('/api/subscriptions')
+      .field('description', 'x'.repeat(16 * 1024 + 1));
     expect(big.status).toBe(413);
     expect(big.body).toEqual({ error: 'A form field is too long' });
     expect(backend.received).toHaveLength(0);
@@ -201,13 +197,19 @@ describe('path traversal', () => {
 });
 
 describe('route spellings', () => {
-  it.each(['/api/Subscriptions', '/api/subscriptions/', '/api//subscriptions', '/api/subscriptions//', '/api/%73ubscriptions', '/api/%2573ubscriptions', '/api/SUBSCRIPTION-ACTIVATION', '/api/subscription%2Dactivation'])(
-    'checks %s like the route it spells, so nothing malformed reaches the backend',
-    async (path) => {
-      expect((await rawPost(app, path, JSON.stringify({ email: 'not an address', token: '' }), 'application/json')).status).toBe(400);
-      expect(backend.received).toHaveLength(0);
-    },
-  );
+  it.each([
+    '/api/Subscriptions',
+    '/api/subscriptions/',
+    '/api//subscriptions',
+    '/api/subscriptions//',
+    '/api/%73ubscriptions',
+    '/api/%2573ubscriptions',
+    '/api/SUBSCRIPTION-ACTIVATION',
+    '/api/subscription%2Dactivation',
+  ])('checks %s like the route it spells, so nothing malformed reaches the backend', async (path) => {
+    expect((await rawPost(app, path, JSON.stringify({ email: 'not an address', token: '' }), 'application/json')).status).toBe(400);
+    expect(backend.received).toHaveLength(0);
+  });
 });
 
 describe('failures', () => {

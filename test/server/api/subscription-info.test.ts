@@ -121,7 +121,8 @@ describe('GET /api/subscription-info: the token × the account', () => {
     const head = await raw(app, path, withToken, 'HEAD');
     expect(head.status).toBe(200);
     expect(head.body).toBeUndefined();
-    for (const name of ['content-type', 'content-length', 'cache-control']) expect({ name, value: head.headers[name] }).toEqual({ name, value: get.headers[name] });
+    for (const name of ['content-type', 'content-length', 'cache-control'])
+      expect({ name, value: head.headers[name] }).toEqual({ name, value: get.headers[name] });
     expect((await raw(app, info('github', 'nobody-1'), withToken, 'HEAD')).status).toBe(404);
     const unauthorised = await raw(app, path, {}, 'HEAD');
     expect([unauthorised.status, unauthorised.headers['www-authenticate']]).toEqual([401, 'Token']);
@@ -209,7 +210,10 @@ describe('GET /api/subscription-info: the path parameters', () => {
     expect(JSON.stringify(res.body)).not.toContain(EMAIL);
   });
 
-  it.each([['a NUL', 'zoe%004242'], ['a line break', 'zoe%0A4242']])('refuses an id with %s with a 4xx, on every engine alike', async (_case, id) => {
+  it.each([
+    ['a NUL', 'zoe%004242'],
+    ['a line break', 'zoe%0A4242'],
+  ])('refuses an id with %s with a 4xx, on every engine alike', async (_case, id) => {
     const { app, store } = site();
     await bindAccount(app, store, EMAIL, 'github', 'zoe-4242');
     const res = await raw(app, info('github', id), withToken);
@@ -313,7 +317,11 @@ describe('GET /api/subscription-info and the rate limit on form submissions', ()
       .set('X-Forwarded-For', IP)
       .send({ key, email: EMAIL, externalProvider: 'github', externalId: 'zoe-4242' });
     expect(activated.status).toBe(200);
-    const signup = (i: number) => request(app).post('/api/subscriptions').set('X-Forwarded-For', IP).send({ email: `s${i}@example.org` });
+    const signup = (i: number) =>
+      request(app)
+        .post('/api/subscriptions')
+        .set('X-Forwarded-For', IP)
+        .send({ email: `s${i}@example.org` });
     expect([(await signup(1)).status, (await signup(2)).status, (await signup(3)).status]).toEqual([201, 201, 429]);
 
     // Over the form budget, the backend's questions are still answered.
@@ -329,7 +337,10 @@ describe('GET /api/subscription-info and the rate limit on form submissions', ()
       backend.respondWith((_req, res) => res.status(200).json({ email: 'x@example.org', isActive: true, spaceLimit: 1 }));
       const { app } = site({ SIGNUP_RATE_LIMIT: '2', BACKEND_URL: backend.url });
       for (let i = 0; i < 5; i++) {
-        const res = await request(app).get(info('github', String(i))).set('X-Forwarded-For', IP).set(withToken);
+        const res = await request(app)
+          .get(info('github', String(i)))
+          .set('X-Forwarded-For', IP)
+          .set(withToken);
         expect({ i, status: res.status }).toEqual({ i, status: 200 });
       }
       const activation = () => request(app).post('/api/subscription-activation').set('X-Forwarded-For', IP).send({ key: 'k', email: 'a@b.co' });

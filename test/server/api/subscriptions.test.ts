@@ -289,12 +289,24 @@ const BAD_INPUT: [string, (key: string) => Fields, string][] = [
   ['externalId without externalProvider', (key) => ({ key, email: SUBJECT, externalId: '42' }), 'externalId and externalProvider go together'],
   ['externalProvider without externalId', (key) => ({ key, email: SUBJECT, externalProvider: 'github' }), 'externalId and externalProvider go together'],
   ['externalEmail alone', (key) => ({ key, email: SUBJECT, externalEmail: 'a@b.co' }), 'externalId and externalProvider go together'],
-  ['externalId that is a JSON array', (key) => ({ key, email: SUBJECT, externalProvider: 'github', externalId: ['42'] }), 'externalId must be a single text value'],
-  ['externalId that is a JSON object', (key) => ({ key, email: SUBJECT, externalProvider: 'github', externalId: { id: '42' } }), 'externalId must be a single text value'],
+  [
+    'externalId that is a JSON array',
+    (key) => ({ key, email: SUBJECT, externalProvider: 'github', externalId: ['42'] }),
+    'externalId must be a single text value',
+  ],
+  [
+    'externalId that is a JSON object',
+    (key) => ({ key, email: SUBJECT, externalProvider: 'github', externalId: { id: '42' } }),
+    'externalId must be a single text value',
+  ],
   ['externalId that is a number', (key) => ({ key, email: SUBJECT, externalProvider: 'github', externalId: 42 }), 'externalId must be a single text value'],
   ['externalId that is null', (key) => ({ key, email: SUBJECT, externalProvider: 'github', externalId: null }), 'externalId must be a single text value'],
   ['externalId that is true', (key) => ({ key, email: SUBJECT, externalProvider: 'github', externalId: true }), 'externalId must be a single text value'],
-  ['externalProvider that is a JSON array', (key) => ({ key, email: SUBJECT, externalProvider: ['github'], externalId: '42' }), 'externalProvider must be a single text value'],
+  [
+    'externalProvider that is a JSON array',
+    (key) => ({ key, email: SUBJECT, externalProvider: ['github'], externalId: '42' }),
+    'externalProvider must be a single text value',
+  ],
   ['externalEmail that is a JSON object', (key) => ({ key, email: SUBJECT, ...A, externalEmail: { a: 1 } }), 'externalEmail must be a single text value'],
   ['externalId over 256 characters', (key) => ({ key, email: SUBJECT, externalProvider: 'github', externalId: 'x'.repeat(257) }), 'externalId is invalid'],
   ['a blank externalId', (key) => ({ key, email: SUBJECT, externalProvider: 'github', externalId: ' \t ' }), 'externalId is invalid'],
@@ -304,7 +316,11 @@ const BAD_INPUT: [string, (key: string) => Fields, string][] = [
   ['externalProvider with a space', (key) => ({ key, email: SUBJECT, externalProvider: 'git hub', externalId: '42' }), 'externalProvider is invalid'],
   ['externalProvider with a slash', (key) => ({ key, email: SUBJECT, externalProvider: 'git/hub', externalId: '42' }), 'externalProvider is invalid'],
   ['externalProvider with a bell', (key) => ({ key, email: SUBJECT, externalProvider: 'git\u0007hub', externalId: '42' }), 'externalProvider is invalid'],
-  ['externalProvider over 64 characters', (key) => ({ key, email: SUBJECT, externalProvider: 'p'.repeat(65), externalId: '42' }), 'externalProvider is invalid'],
+  [
+    'externalProvider over 64 characters',
+    (key) => ({ key, email: SUBJECT, externalProvider: 'p'.repeat(65), externalId: '42' }),
+    'externalProvider is invalid',
+  ],
   ['externalEmail over 254 characters', (key) => ({ key, email: SUBJECT, ...A, externalEmail: `${'a'.repeat(250)}@b.co` }), 'externalEmail is invalid'],
   ['externalEmail with a tab inside', (key) => ({ key, email: SUBJECT, ...A, externalEmail: 'a\t@b.co' }), 'externalEmail is invalid'],
 ];
@@ -329,9 +345,20 @@ describe('POST /api/subscription-activation: bad input', () => {
   });
 
   it.each([
-    ['multipart', (r: request.Test, key: string) => r.field('key', key).field('email', SUBJECT).field('externalProvider', 'github').field('externalId', '1').field('externalId', '2')],
-    ['urlencoded', (r: request.Test, key: string) => r.type('form').send(`key=${encodeURIComponent(key)}&email=${encodeURIComponent(SUBJECT)}&externalProvider=github&externalId=1&externalId=2`)],
-    ['multipart with a nested name', (r: request.Test, key: string) => r.field('key', key).field('email', SUBJECT).field('externalProvider', 'github').field('externalId[a]', '1')],
+    [
+      'multipart',
+      (r: request.Test, key: string) =>
+        r.field('key', key).field('email', SUBJECT).field('externalProvider', 'github').field('externalId', '1').field('externalId', '2'),
+    ],
+    [
+      'urlencoded',
+      (r: request.Test, key: string) =>
+        r.type('form').send(`key=${encodeURIComponent(key)}&email=${encodeURIComponent(SUBJECT)}&externalProvider=github&externalId=1&externalId=2`),
+    ],
+    [
+      'multipart with a nested name',
+      (r: request.Test, key: string) => r.field('key', key).field('email', SUBJECT).field('externalProvider', 'github').field('externalId[a]', '1'),
+    ],
   ])('refuses a repeated or nested externalId sent as %s with 400, and stores nothing', async (_kind, send) => {
     const { app, store, key } = await preparedSite();
     const before = snapshot(store);

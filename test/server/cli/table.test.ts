@@ -45,10 +45,31 @@ describe('the command table', () => {
       .find((block) => block.startsWith('Commands:\n'))!
       .split('\n')
       .slice(1)
-      .map((line) => line.trim().split(/\s{2,}/)[0].split(' ').filter((word) => /^[a-z]/.test(word)).join(' '));
+      .map((line) =>
+        line
+          .trim()
+          .split(/\s{2,}/)[0]
+          .split(' ')
+          .filter((word) => /^[a-z]/.test(word))
+          .join(' '),
+      );
     const table = COMMANDS.flatMap((row) => [row.name, ...(row.also ?? []).map(() => row.name)]);
     expect(listed).toEqual(table);
-    expect([...new Set(listed)]).toEqual(['list', 'count', 'stats', 'export', 'invite', 'mail', 'mail retry', 'remove', 'issue-key', 'outbox', 'outbox retry', 'migrate', 'backup']);
+    expect([...new Set(listed)]).toEqual([
+      'list',
+      'count',
+      'stats',
+      'export',
+      'invite',
+      'mail',
+      'mail retry',
+      'remove',
+      'issue-key',
+      'outbox',
+      'outbox retry',
+      'migrate',
+      'backup',
+    ]);
     const dataDir = tempDataDir();
     for (const name of new Set(listed)) expect(cli(dataDir, ...name.split(' ')).err).not.toContain('unknown');
   });

@@ -31,17 +31,32 @@ describe('npm run waitlist', () => {
   it('--help explains every command', () => {
     const { code, out } = cli(tempDataDir(), '--help');
     expect(code).toBe(0);
-    for (const command of ['list', 'count', 'stats', 'export', 'invite', 'mail', 'remove', 'issue-key', 'outbox', 'backup', '--since', '--next', '--again', '--dry-run']) {
+    for (const command of [
+      'list',
+      'count',
+      'stats',
+      'export',
+      'invite',
+      'mail',
+      'remove',
+      'issue-key',
+      'outbox',
+      'backup',
+      '--since',
+      '--next',
+      '--again',
+      '--dry-run',
+    ]) {
       expect(out).toContain(command);
     }
   });
 
   it('count prints the number of signups', async () => {
-    expect(cli((await seeded()), 'count')).toEqual({ code: 0, out: '3\n', err: '' });
+    expect(cli(await seeded(), 'count')).toEqual({ code: 0, out: '3\n', err: '' });
   });
 
   it('list prints a table, newest first', async () => {
-    const { code, out } = cli((await seeded()), 'list');
+    const { code, out } = cli(await seeded(), 'list');
     expect(code).toBe(0);
     const lines = out.trim().split('\n');
     expect(lines[0]).toMatch(/^created_at\s+email\s+invited_at\s+activated_at\s+description$/);
@@ -50,7 +65,7 @@ describe('npm run waitlist', () => {
   });
 
   it('export writes RFC 4180 CSV with quoting for commas, quotes, newlines and unicode', async () => {
-    const { code, out } = cli((await seeded()), 'export');
+    const { code, out } = cli(await seeded(), 'export');
     expect(code).toBe(0);
     expect(out).toBe(
       'email,description,created_at,invited_at,activated_at\r\n' +
@@ -61,7 +76,7 @@ describe('npm run waitlist', () => {
   });
 
   it('export --since keeps only newer signups, and refuses a bad date', async () => {
-    const dataDir = (await seeded());
+    const dataDir = await seeded();
     const { out } = cli(dataDir, 'export', '--since', '2026-11-01T10:02:00Z');
     expect(out.startsWith('email,description,created_at,invited_at,activated_at\r\nlast@example.org,')).toBe(true);
     expect(out).toContain('\r\nzoë@example.org,');
@@ -72,7 +87,7 @@ describe('npm run waitlist', () => {
   });
 
   it('issue-key prints a URL-safe key of at least 128 bits as the last line, which then activates', async () => {
-    const dataDir = (await seeded());
+    const dataDir = await seeded();
     const { code, out } = cli(dataDir, 'issue-key', 'ZOË@example.org');
     expect(code).toBe(0);
     const key = out.trim().split('\n').at(-1)!;
@@ -87,13 +102,13 @@ describe('npm run waitlist', () => {
   });
 
   it('issue-key refuses an address that is not on the waitlist', async () => {
-    const { code, err } = cli((await seeded()), 'issue-key', 'stranger@example.org');
+    const { code, err } = cli(await seeded(), 'issue-key', 'stranger@example.org');
     expect(code).toBe(1);
     expect(err).toContain('stranger@example.org is not on the waitlist');
   });
 
   it('outbox lists pending deliveries', async () => {
-    const { code, out } = cli((await seeded()), 'outbox');
+    const { code, out } = cli(await seeded(), 'outbox');
     expect(code).toBe(0);
     expect(out).toMatch(/^id\s+created_at\s+path\s+state\s+attempts\s+next_attempt_at\s+last_error$/m);
     expect(out).toContain('/api/subscriptions');
@@ -101,7 +116,7 @@ describe('npm run waitlist', () => {
   });
 
   it('backup writes a consistent copy that opens with every signup', async () => {
-    const dataDir = (await seeded());
+    const dataDir = await seeded();
     const copyDir = tempDataDir();
     const { code, out } = cli(dataDir, 'backup', path.join(copyDir, 'waitlist.db'));
     expect(code).toBe(0);
@@ -125,7 +140,7 @@ describe('npm run waitlist', () => {
     const invite = (dataDir: string, ...args: string[]) => cliWith({ SITE_URL: 'https://orgnote.example/' }, dataDir, 'invite', ...args);
 
     it('writes each invitation as an .eml file that parses, and says where', async () => {
-      const dataDir = (await seeded());
+      const dataDir = await seeded();
       const { code, out } = invite(dataDir, '--next', '2');
       expect(code).toBe(0);
       expect(out).toMatch(/^sent\s+first@example\.org$/m);
@@ -150,7 +165,7 @@ describe('npm run waitlist', () => {
     });
 
     it('stats counts signups by state; count stays the bare total', async () => {
-      const dataDir = (await seeded());
+      const dataDir = await seeded();
       invite(dataDir, 'first@example.org', 'last@example.org');
       cli(dataDir, 'issue-key', 'zoë@example.org');
       const store = openStore({ dataDir });
@@ -173,7 +188,7 @@ describe('npm run waitlist', () => {
     });
 
     it('remove erases the address with its keys, mail and .eml file, and says what it removed', async () => {
-      const dataDir = (await seeded());
+      const dataDir = await seeded();
       invite(dataDir, 'first@example.org');
       invite(dataDir, '--again', 'first@example.org');
       expect(fs.readdirSync(path.join(dataDir, 'mail'))).toHaveLength(2);
@@ -192,7 +207,7 @@ describe('npm run waitlist', () => {
     });
 
     it('remove also drops a queued outbox signup of that address; an unknown address exits 1', async () => {
-      const dataDir = (await seeded());
+      const dataDir = await seeded();
       expect(cli(dataDir, 'remove', 'Queued@example.org')).toEqual({
         code: 0,
         out: 'Removed Queued@example.org: no signup, 0 activation key(s), 0 mail(s), 1 outbox item(s)\n',
@@ -204,7 +219,7 @@ describe('npm run waitlist', () => {
     });
 
     it('mail lists nothing of a body or a key', async () => {
-      const dataDir = (await seeded());
+      const dataDir = await seeded();
       invite(dataDir, 'first@example.org');
       const { code, out } = cli(dataDir, 'mail');
       expect(code).toBe(0);
@@ -215,7 +230,7 @@ describe('npm run waitlist', () => {
     });
 
     it('refuses without SITE_URL, and with BACKEND_URL, explaining why', async () => {
-      const dataDir = (await seeded());
+      const dataDir = await seeded();
       const noSite = cli(dataDir, 'invite', 'first@example.org');
       expect(noSite.code).toBe(1);
       expect(noSite.err).toContain('invite needs SITE_URL');

@@ -29,7 +29,10 @@ describe('outbox', () => {
     expect((await store.outbox.all()).map((item) => item.request)).toEqual([
       {
         path: '/api/subscriptions',
-        fields: [['email', 'zoë@example.org'], ['description', 'line one\r\nline two — ü']],
+        fields: [
+          ['email', 'zoë@example.org'],
+          ['description', 'line one\r\nline two — ü'],
+        ],
         forwarded: { 'x-forwarded-for': '127.0.0.1', 'x-forwarded-proto': 'http', 'x-forwarded-host': expect.stringMatching(/^127\.0\.0\.1:\d+$/) },
         idempotencyKey: expect.stringMatching(/^[0-9a-f-]{36}$/),
       },
@@ -138,7 +141,13 @@ describe('outbox', () => {
     backend.respondWith(() => new Promise(() => {})); // takes longer than UPSTREAM_TIMEOUT_MS (500)
     const { server, port: sitePort } = await listen(app);
     const body = 'email=gone%40example.org';
-    const client = http.request({ host: '127.0.0.1', port: sitePort, path: '/api/subscriptions', method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': body.length } });
+    const client = http.request({
+      host: '127.0.0.1',
+      port: sitePort,
+      path: '/api/subscriptions',
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': body.length },
+    });
     client.on('error', () => {});
     client.end(body);
     await until('the backend has the signup', () => backend.received.length === 1);
@@ -146,7 +155,12 @@ describe('outbox', () => {
     await until('the timed-out signup is queued', async () => (await store.outbox.depth()) === 1);
     server.close();
     expect(backend.received).toHaveLength(1);
-    expect((await store.outbox.all()).map((i) => i.request.fields)).toEqual([[['email', 'gone@example.org'], ['description', '']]]);
+    expect((await store.outbox.all()).map((i) => i.request.fields)).toEqual([
+      [
+        ['email', 'gone@example.org'],
+        ['description', ''],
+      ],
+    ]);
   });
 
   it('backs off exponentially, capped at about five minutes', async () => {

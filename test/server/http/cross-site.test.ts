@@ -40,22 +40,24 @@ describe('crossSiteCheck', () => {
   describe('without SITE_URL: the request’s own origin is ours', () => {
     const allow = crossSiteCheck(testConfig({ ALLOWED_ORIGINS: PARTNER }));
 
-    it.each(cases([
-      ['another site’s Origin', { origin: 'https://evil.example' }, false],
-      ['Origin null (sandboxed frame, file: page)', { origin: 'null' }, false],
-      ['the request’s own origin', { origin: OWN }, true],
-      ['the own origin in other letter case', { origin: 'HTTP://OrgNote.TEST' }, true],
-      ['the own host over another scheme', { origin: 'https://orgnote.test' }, false],
-      ['the own host on another port', { origin: 'http://orgnote.test:8080' }, false],
-      ['an ALLOWED_ORIGINS origin', { origin: PARTNER }, true],
-      ['an ALLOWED_ORIGINS origin in other letter case', { origin: 'HTTPS://Partner.EXAMPLE' }, true],
-      ['an ALLOWED_ORIGINS origin that the browser calls cross-site', { origin: PARTNER, 'sec-fetch-site': 'cross-site' }, true],
-      ['another site’s Origin even if Sec-Fetch-Site claims same-origin', { origin: 'https://evil.example', 'sec-fetch-site': 'same-origin' }, false],
-      ['no Origin, Sec-Fetch-Site cross-site', { 'sec-fetch-site': 'cross-site' }, false],
-      ['no Origin, Sec-Fetch-Site same-origin', { 'sec-fetch-site': 'same-origin' }, true],
-      ['no Origin, Sec-Fetch-Site none (typed or bookmarked)', { 'sec-fetch-site': 'none' }, true],
-      ['neither header (curl, the backend)', {}, true],
-    ]))('$name → $verdict', ({ headers, allowed }) => {
+    it.each(
+      cases([
+        ['another site’s Origin', { origin: 'https://evil.example' }, false],
+        ['Origin null (sandboxed frame, file: page)', { origin: 'null' }, false],
+        ['the request’s own origin', { origin: OWN }, true],
+        ['the own origin in other letter case', { origin: 'HTTP://OrgNote.TEST' }, true],
+        ['the own host over another scheme', { origin: 'https://orgnote.test' }, false],
+        ['the own host on another port', { origin: 'http://orgnote.test:8080' }, false],
+        ['an ALLOWED_ORIGINS origin', { origin: PARTNER }, true],
+        ['an ALLOWED_ORIGINS origin in other letter case', { origin: 'HTTPS://Partner.EXAMPLE' }, true],
+        ['an ALLOWED_ORIGINS origin that the browser calls cross-site', { origin: PARTNER, 'sec-fetch-site': 'cross-site' }, true],
+        ['another site’s Origin even if Sec-Fetch-Site claims same-origin', { origin: 'https://evil.example', 'sec-fetch-site': 'same-origin' }, false],
+        ['no Origin, Sec-Fetch-Site cross-site', { 'sec-fetch-site': 'cross-site' }, false],
+        ['no Origin, Sec-Fetch-Site same-origin', { 'sec-fetch-site': 'same-origin' }, true],
+        ['no Origin, Sec-Fetch-Site none (typed or bookmarked)', { 'sec-fetch-site': 'none' }, true],
+        ['neither header (curl, the backend)', {}, true],
+      ]),
+    )('$name → $verdict', ({ headers, allowed }) => {
       expect(allow(asRequest(headers), client)).toBe(allowed);
     });
   });
@@ -63,18 +65,20 @@ describe('crossSiteCheck', () => {
   describe('with SITE_URL: only SITE_URL’s origin is ours, whatever the request was addressed to', () => {
     const allow = crossSiteCheck(testConfig({ SITE_URL: 'https://orgnote.example/', ALLOWED_ORIGINS: PARTNER }));
 
-    it.each(cases([
-      ['SITE_URL’s origin', { origin: 'https://orgnote.example' }, true],
-      ['SITE_URL’s origin in other letter case', { origin: 'HTTPS://OrgNote.Example' }, true],
-      ['the request’s own origin, which is not SITE_URL', { origin: OWN }, false],
-      ['an ALLOWED_ORIGINS origin', { origin: PARTNER }, true],
-      ['another site’s Origin', { origin: 'https://evil.example' }, false],
-      ['Origin null', { origin: 'null' }, false],
-      ['no Origin, Sec-Fetch-Site cross-site', { 'sec-fetch-site': 'cross-site' }, false],
-      ['no Origin, Sec-Fetch-Site same-origin', { 'sec-fetch-site': 'same-origin' }, true],
-      ['no Origin, Sec-Fetch-Site none', { 'sec-fetch-site': 'none' }, true],
-      ['neither header', {}, true],
-    ]))('$name → $verdict', ({ headers, allowed }) => {
+    it.each(
+      cases([
+        ['SITE_URL’s origin', { origin: 'https://orgnote.example' }, true],
+        ['SITE_URL’s origin in other letter case', { origin: 'HTTPS://OrgNote.Example' }, true],
+        ['the request’s own origin, which is not SITE_URL', { origin: OWN }, false],
+        ['an ALLOWED_ORIGINS origin', { origin: PARTNER }, true],
+        ['another site’s Origin', { origin: 'https://evil.example' }, false],
+        ['Origin null', { origin: 'null' }, false],
+        ['no Origin, Sec-Fetch-Site cross-site', { 'sec-fetch-site': 'cross-site' }, false],
+        ['no Origin, Sec-Fetch-Site same-origin', { 'sec-fetch-site': 'same-origin' }, true],
+        ['no Origin, Sec-Fetch-Site none', { 'sec-fetch-site': 'none' }, true],
+        ['neither header', {}, true],
+      ]),
+    )('$name → $verdict', ({ headers, allowed }) => {
       expect(allow(asRequest(headers), client)).toBe(allowed);
     });
   });

@@ -94,10 +94,17 @@ describe('the front door', () => {
     const { logger, lines } = capturingLogger();
     const { app } = site({ logger });
     const sent: { res: request.Response; method: string; path: string; kind: string; status: number }[] = [];
-    const send = async (req: request.Test, method: string, path: string, kind: string, status: number) => sent.push({ res: await req, method, path, kind, status });
+    const send = async (req: request.Test, method: string, path: string, kind: string, status: number) =>
+      sent.push({ res: await req, method, path, kind, status });
 
     await send(request(app).get('/?email=alice%40example.org'), 'GET', '/', 'app', 200);
-    await send(request(app).post('/api/subscriptions').field('email', 'bob@example.org').field('description', 'secret words'), 'POST', '/api/subscriptions', 'api', 201);
+    await send(
+      request(app).post('/api/subscriptions').field('email', 'bob@example.org').field('description', 'secret words'),
+      'POST',
+      '/api/subscriptions',
+      'api',
+      201,
+    );
     await send(request(app).get('/'), 'GET', '/', 'page', 200);
     await send(request(app).get(script), 'GET', script, 'app', 200);
 
@@ -131,8 +138,16 @@ describe('Cache-Control by what a page may reveal', () => {
 
   it.each<[string, (app: App) => request.Test, number]>([
     ['a page filled in from ?email=', (app) => request(app).get('/?email=a%40b.co'), 200],
-    ['the native form re-rendered with the visitor’s input (400)', (app) => request(app).post('/?index').field('email', 'not an email').field('description', 'about me'), 400],
-    ['the native form’s error page (cross-site 403)', (app) => request(app).post('/?index').set('Accept', 'text/html').set('Origin', 'https://evil.example').field('email', 'a@b.co'), 403],
+    [
+      'the native form re-rendered with the visitor’s input (400)',
+      (app) => request(app).post('/?index').field('email', 'not an email').field('description', 'about me'),
+      400,
+    ],
+    [
+      'the native form’s error page (cross-site 403)',
+      (app) => request(app).post('/?index').set('Accept', 'text/html').set('Origin', 'https://evil.example').field('email', 'a@b.co'),
+      403,
+    ],
   ])('keeps %s out of every cache: private, no-store', async (_case, send, status) => {
     const { app } = site();
     const res = await send(app);

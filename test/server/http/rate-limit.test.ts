@@ -13,7 +13,10 @@ function limitedApp(limit: string) {
 }
 
 const signup = (app: ReturnType<typeof createApp>, i: number, ip = '203.0.113.1') =>
-  request(app).post('/api/subscriptions').set('X-Forwarded-For', ip).send({ email: `user${i}@example.org` });
+  request(app)
+    .post('/api/subscriptions')
+    .set('X-Forwarded-For', ip)
+    .send({ email: `user${i}@example.org` });
 
 describe('rate limit on form submissions', () => {
   it('answers 429 JSON with Retry-After once an IP is over SIGNUP_RATE_LIMIT per minute', async () => {

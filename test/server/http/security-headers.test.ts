@@ -59,7 +59,9 @@ describe('security headers', () => {
   it('gives API answers, written outside Express, the same headers and fixed policy as the health probe', async () => {
     const helmetHeaders = (headers: Record<string, string>) =>
       Object.fromEntries(
-        Object.entries(headers).filter(([name]) => name !== 'x-request-id' && /^(content-security-policy|x-|cross-origin|origin-agent|referrer|strict-transport)/.test(name)),
+        Object.entries(headers).filter(
+          ([name]) => name !== 'x-request-id' && /^(content-security-policy|x-|cross-origin|origin-agent|referrer|strict-transport)/.test(name),
+        ),
       );
     const probe = helmetHeaders((await request(app).get('/healthz')).headers);
     for (const call of [request(app).get('/api/nowhere'), request(app).post('/api/subscriptions').send({ email: 'not an address' })]) {

@@ -35,7 +35,10 @@ interface Harness {
   close: () => void;
 }
 
-async function harness(env: Record<string, string | undefined> = {}, emails = ['first@example.org', 'Zoë+Notes@Example.org', 'third@example.org']): Promise<Harness> {
+async function harness(
+  env: Record<string, string | undefined> = {},
+  emails = ['first@example.org', 'Zoë+Notes@Example.org', 'third@example.org'],
+): Promise<Harness> {
   const config = testConfig({ SITE_URL, SMTP_URL: smtp.url, MAIL_FROM: 'OrgNote <invite@orgnote.example>', ...env });
   const clock = { now: Date.parse('2026-11-01T10:00:00.000Z') };
   const store = openStore(config, () => (clock.now += 1));
@@ -178,7 +181,12 @@ describe('waitlist invite', () => {
       expect(await h.store.signups.stats()).toMatchObject({ waitlisted: 3, invited: 1 });
 
       const { out } = await h.cli('invite', '--next', '2');
-      expect(out.match(/^sent\s+\S+$/gm)?.map((line) => line.split(/\s+/)[1]).sort()).toEqual(['a@example.org', 'c@example.org']);
+      expect(
+        out
+          .match(/^sent\s+\S+$/gm)
+          ?.map((line) => line.split(/\s+/)[1])
+          .sort(),
+      ).toEqual(['a@example.org', 'c@example.org']);
       await smtp.waitFor(3);
       expect(smtp.received.map((m) => m.envelope.to[0]).sort()).toEqual(['a@example.org', 'b@example.org', 'c@example.org']);
       expect(await h.store.signups.stats()).toEqual({ total: 4, waitlisted: 1, invited: 3, activated: 0 });

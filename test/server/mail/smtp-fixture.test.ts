@@ -106,7 +106,10 @@ describe('failures, as nodemailer reports them', () => {
     expect(await failure(sender.sendMail(invitation))).toMatchObject({ code: 'EMESSAGE', responseCode: 451, command: 'DATA', permanent: false });
     smtp.mode('permfail', 'DATA');
     expect(await failure(sender.sendMail(invitation))).toMatchObject({ code: 'EMESSAGE', responseCode: 550, command: 'DATA', permanent: true });
-    expect(smtp.rejected.map((r) => [r.responseCode, r.at])).toEqual([[451, 'DATA'], [550, 'DATA']]);
+    expect(smtp.rejected.map((r) => [r.responseCode, r.at])).toEqual([
+      [451, 'DATA'],
+      [550, 'DATA'],
+    ]);
     expect(smtp.received).toHaveLength(0);
   });
 

@@ -39,7 +39,11 @@ describe('GET /activate/open', () => {
     const { app, config } = site();
     for (const method of ['get', 'head'] as const) {
       const res = await request(app)[method]('/activate/open?email=a%40b.co&token=KEY');
-      expect({ method, status: res.status, location: res.headers.location }).toEqual({ method, status: 303, location: 'https://app.example.com/auth/activate?email=a%40b.co&token=KEY&key=KEY' });
+      expect({ method, status: res.status, location: res.headers.location }).toEqual({
+        method,
+        status: 303,
+        location: 'https://app.example.com/auth/activate?email=a%40b.co&token=KEY&key=KEY',
+      });
       for (const [name, value] of securityHeaders(config).fixed) {
         if (name !== 'Referrer-Policy') expect({ name, value: res.headers[name.toLowerCase()] }).toEqual({ name, value });
       }
@@ -108,7 +112,12 @@ describe('GET /activate/open', () => {
     const { app } = site();
     for (const method of ['put', 'delete'] as const) {
       const res = await request(app)[method]('/activate/open?email=a%40b.co&token=KEY');
-      expect({ method, status: res.status, allow: res.headers.allow, location: res.headers.location }).toEqual({ method, status: 405, allow: 'GET, HEAD', location: undefined });
+      expect({ method, status: res.status, allow: res.headers.allow, location: res.headers.location }).toEqual({
+        method,
+        status: 405,
+        allow: 'GET, HEAD',
+        location: undefined,
+      });
     }
   });
 
@@ -126,6 +135,7 @@ describe('GET /activate/open', () => {
       ['/activate/open', 400],
     ]);
     const log = lines.join('\n');
-    for (const secret of ['alice', 'bob', 'example.org', 'SECRET', 'token=']) expect({ secret, logged: log.includes(secret) }).toEqual({ secret, logged: false });
+    for (const secret of ['alice', 'bob', 'example.org', 'SECRET', 'token='])
+      expect({ secret, logged: log.includes(secret) }).toEqual({ secret, logged: false });
   });
 });

@@ -25,7 +25,14 @@ describe('prerendered pages', () => {
     const first = await rawGet(app, '/', HOST);
     const second = await rawGet(app, '/', HOST);
     expect(second.body.equals(first.body)).toBe(true);
-    for (const name of ['content-type', 'content-security-policy', 'x-content-type-options', 'referrer-policy', 'strict-transport-security', 'cross-origin-opener-policy']) {
+    for (const name of [
+      'content-type',
+      'content-security-policy',
+      'x-content-type-options',
+      'referrer-policy',
+      'strict-transport-security',
+      'cross-origin-opener-policy',
+    ]) {
       expect({ name, value: second.headers[name] }).toEqual({ name, value: first.headers[name] });
     }
     expect(second.headers['x-powered-by']).toBeUndefined();
@@ -38,7 +45,9 @@ describe('prerendered pages', () => {
     await rawGet(app, '/', HOST);
     const res = await rawGet(app, '/', HOST);
     const html = res.body.toString();
-    const scriptSrc = String(res.headers['content-security-policy']).match(/script-src ([^;]+)/)![1].split(' ');
+    const scriptSrc = String(res.headers['content-security-policy'])
+      .match(/script-src ([^;]+)/)![1]
+      .split(' ');
     const scripts = inlineScripts(html);
     expect(scripts.length).toBeGreaterThan(0);
     for (const body of scripts) {

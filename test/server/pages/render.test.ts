@@ -35,7 +35,9 @@ describe('server-rendered pages', () => {
       expect(res.text).toMatch(/\["\/assets\/entry-[A-Z0-9]+\.js"\]/);
       expect(res.text).not.toContain('rel="stylesheet"');
       expect(res.text).toContain(`<style>${css}</style>`);
-      const styleSrc = String(res.headers['content-security-policy']).match(/style-src ([^;]+)/)![1].split(' ');
+      const styleSrc = String(res.headers['content-security-policy'])
+        .match(/style-src ([^;]+)/)![1]
+        .split(' ');
       expect(styleSrc).toContain(`'sha256-${createHash('sha256').update(css).digest('base64')}'`);
       expect(styleSrc).not.toContain("'unsafe-inline'");
     }
@@ -60,7 +62,12 @@ describe('server-rendered pages', () => {
   it('survives a hostile Host header or path and keeps serving', async () => {
     const { server, port } = await listen(app);
     try {
-      for (const [path, host] of [['/', 'a b'], ['/activate', '[::1'], ['//[/', 'localhost'], ['/?email=x', '%%']]) {
+      for (const [path, host] of [
+        ['/', 'a b'],
+        ['/activate', '[::1'],
+        ['//[/', 'localhost'],
+        ['/?email=x', '%%'],
+      ]) {
         const res = await rawRequest(port, path, { Host: host });
         expect({ path, host, ok: res.status < 500 }).toEqual({ path, host, ok: true });
       }

@@ -15,7 +15,6 @@ const manifest = loadPageAssets();
 const script = manifest.scripts[0];
 const style = manifest.styles[0];
 
-
 describe('static assets', () => {
   it('serves hashed scripts and styles immutable for a year', async () => {
     for (const url of [script, style]) {

@@ -66,10 +66,14 @@ it("ignores the late outcome of a replica paused past its lease, and keeps the l
 
   await until('the first attempt reaches the backend', () => paused !== undefined, 10_000);
   const live = servers[1 - paused!];
-  await until('the live replica has recorded its failed attempt', async () => {
-    const rows = await query<OutboxRow>(databaseUrl, 'SELECT attempts, last_error FROM outbox');
-    return rows[0]?.last_error === 'status 503';
-  }, 15_000);
+  await until(
+    'the live replica has recorded its failed attempt',
+    async () => {
+      const rows = await query<OutboxRow>(databaseUrl, 'SELECT attempts, last_error FROM outbox');
+      return rows[0]?.last_error === 'status 503';
+    },
+    15_000,
+  );
   expect(received[1].url.startsWith(`${prefix(1 - paused!)}/`)).toBe(true);
 
   servers[paused!].child.kill('SIGCONT');

@@ -36,7 +36,13 @@ const json = (body: string) => JSON.parse(body) as unknown;
 describe('replicas while PostgreSQL is down', () => {
   it('answer signups and /readyz with 503 but stay alive, and recover once it is back, without a restart', async () => {
     const databaseUrl = await postgres.createDatabase();
-    const servers = await replicas.start(3, { DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', SIGNUP_RATE_LIMIT: '0', UPSTREAM_TIMEOUT_MS: String(UPSTREAM_TIMEOUT_MS), DATABASE_TIMEOUT_MS: String(UPSTREAM_TIMEOUT_MS) });
+    const servers = await replicas.start(3, {
+      DATABASE_URL: databaseUrl,
+      LOG_LEVEL: 'warn',
+      SIGNUP_RATE_LIMIT: '0',
+      UPSTREAM_TIMEOUT_MS: String(UPSTREAM_TIMEOUT_MS),
+      DATABASE_TIMEOUT_MS: String(UPSTREAM_TIMEOUT_MS),
+    });
     const pids = servers.map((server) => server.child.pid);
 
     await postgres.stop();

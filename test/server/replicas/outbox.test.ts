@@ -72,7 +72,11 @@ describe('the outbox shared by three replicas', () => {
     await queueSignups(servers, emails);
     expect((await outboxEmails(databaseUrl)).sort()).toEqual([...emails].sort());
     // The workers have tried the backend and failed, so it really returns to a queue being retried.
-    await until('a delivery failed against the closed port', async () => (await query(databaseUrl, 'SELECT 1 FROM outbox WHERE attempts > 0')).length > 0, 10_000);
+    await until(
+      'a delivery failed against the closed port',
+      async () => (await query(databaseUrl, 'SELECT 1 FROM outbox WHERE attempts > 0')).length > 0,
+      10_000,
+    );
 
     backend = await startBackend(backendPort);
     const received = backend.received;

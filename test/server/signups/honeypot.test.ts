@@ -36,7 +36,9 @@ describe('honeypot', () => {
     const backend = await startBackend();
     try {
       const app = createApp(testConfig({ BACKEND_URL: backend.url }));
-      const res = await request(app).post('/api/subscriptions').send({ email: 'bot@example.org', [HONEYPOT_FIELD]: 'filled' });
+      const res = await request(app)
+        .post('/api/subscriptions')
+        .send({ email: 'bot@example.org', [HONEYPOT_FIELD]: 'filled' });
       expect(res.status).toBe(201);
       expect(backend.received).toHaveLength(0);
     } finally {

@@ -86,7 +86,15 @@ describe('native waitlist form POST', () => {
 
     const queued = await post(app).field('email', 'a@b.co').field('description', 'while down');
     expect(queued.status).toBe(303);
-    expect((await store.outbox.all()).map((i) => [i.request.path, i.request.fields])).toEqual([['/api/subscriptions', [['email', 'a@b.co'], ['description', 'while down']]]]);
+    expect((await store.outbox.all()).map((i) => [i.request.path, i.request.fields])).toEqual([
+      [
+        '/api/subscriptions',
+        [
+          ['email', 'a@b.co'],
+          ['description', 'while down'],
+        ],
+      ],
+    ]);
 
     const backend = await startBackend(port);
     try {

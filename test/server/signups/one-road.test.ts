@@ -115,7 +115,9 @@ describe('the outbox sends what the first attempt sent', () => {
     backend.respondWith((_req, res) => res.status(++calls === 1 ? 503 : 201).json({}));
     const { app, store, worker } = site(backend.port);
 
-    const res = await viaProxy(request(app).post('/api/subscriptions?source=landing').field('email', TYPED.email).field('description', TYPED.description).field(HONEYPOT_FIELD, ''));
+    const res = await viaProxy(
+      request(app).post('/api/subscriptions?source=landing').field('email', TYPED.email).field('description', TYPED.description).field(HONEYPOT_FIELD, ''),
+    );
     expect(res.status).toBe(202);
     expect(await store.outbox.depth()).toBe(1);
 
@@ -215,7 +217,14 @@ describe('validation errors name their field', () => {
       message: 'Description is longer than 2000 characters',
     },
     // Passes the browser's pattern (no whitespace) but not the server's check: the server's field comes back.
-    { problem: 'a control character in the address', email: 'a\u0001b@example.org', description: 'me', field: 'email', other: 'description', message: 'Email address is invalid' },
+    {
+      problem: 'a control character in the address',
+      email: 'a\u0001b@example.org',
+      description: 'me',
+      field: 'email',
+      other: 'description',
+      message: 'Email address is invalid',
+    },
   ])('native form, $problem: a 400 page with the message under $field', async ({ email, description, field, other, message }) => {
     const { app, store } = site();
     const res = await request(app).post('/?index').field('email', email).field('description', description).field(HONEYPOT_FIELD, '');
@@ -256,6 +265,9 @@ describe('validation errors name their field', () => {
   });
 
   it('checkSignup accepts the longest description and trims the address', () => {
-    expect(checkSignup({ email: '  a@b.co\t', description: 'x'.repeat(2000) })).toEqual({ ok: true, value: { email: 'a@b.co', description: 'x'.repeat(2000) } });
+    expect(checkSignup({ email: '  a@b.co\t', description: 'x'.repeat(2000) })).toEqual({
+      ok: true,
+      value: { email: 'a@b.co', description: 'x'.repeat(2000) },
+    });
   });
 });

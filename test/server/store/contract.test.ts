@@ -289,7 +289,10 @@ function contract(engine: StoreEngine) {
 
     it('does not invite an address that is not on the waitlist', async () => {
       const { compose, keys } = composer();
-      expect(await store.subscriptions.invite('  nobody@example.org ', { again: true, compose })).toEqual({ outcome: 'not-on-waitlist', email: 'nobody@example.org' });
+      expect(await store.subscriptions.invite('  nobody@example.org ', { again: true, compose })).toEqual({
+        outcome: 'not-on-waitlist',
+        email: 'nobody@example.org',
+      });
       expect(keys).toEqual([]);
       expect(await store.mail.counts()).toEqual({ queued: 0, sent: 0, failed: 0, dead: 0 });
     });
@@ -466,7 +469,15 @@ function contract(engine: StoreEngine) {
 
       const pending = await store.mail.pending();
       expect(pending).toEqual([
-        { id: waiting.id, to: 'Waiting@Example.org', state: 'queued', attempts: 0, nextAttemptAt: expect.any(Number), lastError: null, createdAt: waiting.invitedAt },
+        {
+          id: waiting.id,
+          to: 'Waiting@Example.org',
+          state: 'queued',
+          attempts: 0,
+          nextAttemptAt: expect.any(Number),
+          lastError: null,
+          createdAt: waiting.invitedAt,
+        },
       ]);
       expect(JSON.stringify(pending)).not.toContain(waiting.key);
       expect(JSON.stringify(pending)).not.toContain(waiting.message.subject);

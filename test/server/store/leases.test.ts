@@ -11,7 +11,12 @@ import { ENGINES, type StoreEngine } from '../../support/stores';
 const START = Date.parse('2026-03-01T00:00:00.000Z');
 const HOUR = 3_600_000;
 
-const request = (email: string) => ({ path: '/api/subscriptions', fields: [['email', email]] as [string, string][], forwarded: {}, idempotencyKey: `key-${email}` });
+const request = (email: string) => ({
+  path: '/api/subscriptions',
+  fields: [['email', email]] as [string, string][],
+  forwarded: {},
+  idempotencyKey: `key-${email}`,
+});
 
 const compose = (to: string, key: string): OutgoingMail => ({
   from: 'OrgNote <invite@orgnote.example>',

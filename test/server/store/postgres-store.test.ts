@@ -123,7 +123,10 @@ describe('the outbox across replicas', () => {
     };
     // Two workers on each replica.
     const [a1, b1, a2, b2] = await Promise.all([drain(a), drain(b), drain(a), drain(b)]);
-    const [fromA, fromB] = [[...a1, ...a2], [...b1, ...b2]];
+    const [fromA, fromB] = [
+      [...a1, ...a2],
+      [...b1, ...b2],
+    ];
 
     const claimed = [...fromA, ...fromB];
     expect(claimed).toHaveLength(50);
@@ -395,7 +398,10 @@ describe('the export', () => {
       expect(row.email).toBe(`user${expected}@example.org`);
       if (expected === ROWS) {
         // After the first row, the query is still open on the server: the rest is not read yet.
-        openWhileReading = await query(url, "SELECT state FROM pg_stat_activity WHERE query LIKE 'SELECT email, description, created_at%' AND pid <> pg_backend_pid()");
+        openWhileReading = await query(
+          url,
+          "SELECT state FROM pg_stat_activity WHERE query LIKE 'SELECT email, description, created_at%' AND pid <> pg_backend_pid()",
+        );
       }
       expected--;
     }

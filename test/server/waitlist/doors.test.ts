@@ -94,7 +94,10 @@ describe('one operation behind every door', () => {
   it('refuses to invite with BACKEND_URL set, as data from the operation and as a refusal from the CLI', async () => {
     const withBackend = await side();
     const config = { ...withBackend.config, backendUrl: 'http://127.0.0.1:9' };
-    expect(await invite({ store: withBackend.store, config }, { targets: { next: 1 }, again: false, dryRun: false })).toEqual({ kind: 'refused', reason: 'backend-owns-signups' });
+    expect(await invite({ store: withBackend.store, config }, { targets: { next: 1 }, again: false, dryRun: false })).toEqual({
+      kind: 'refused',
+      reason: 'backend-owns-signups',
+    });
     await expect(cli({ store: withBackend.store, config }, 'invite', '--next', '1')).rejects.toThrow('BACKEND_URL is set');
     expect((await seen(withBackend)).stats.invited).toBe(0);
   });
@@ -105,7 +108,9 @@ describe('one operation behind every door', () => {
     const fields = async (s: Side) => ({ email: 'First@Example.org', key: await keyOf(s, 1), externalProvider: 'GitHub', externalId: '42' });
     const app = createApp(byApi.config, { store: byApi.store });
 
-    const answered = await request(app).post('/api/subscription-activation').send(await fields(byApi));
+    const answered = await request(app)
+      .post('/api/subscription-activation')
+      .send(await fields(byApi));
     const result = await activate({ subscriptions: byOperation.store.subscriptions, config: byOperation.config }, await fields(byOperation));
 
     expect(answered.status).toBe(200);
@@ -114,7 +119,10 @@ describe('one operation behind every door', () => {
     expect(await seen(byApi)).toEqual(await seen(byOperation));
 
     const info = await request(app).get('/api/subscription-info/github/42').set('Authorization', `Token ${TOKEN}`);
-    const infoResult = await subscriptionInfo({ subscriptions: byOperation.store.subscriptions, config: byOperation.config }, { provider: 'GITHUB', externalId: '42' });
+    const infoResult = await subscriptionInfo(
+      { subscriptions: byOperation.store.subscriptions, config: byOperation.config },
+      { provider: 'GITHUB', externalId: '42' },
+    );
     expect(info.status).toBe(200);
     expect(infoResult).toEqual({ kind: 'active', subscription: info.body });
   });
@@ -124,7 +132,9 @@ describe('one operation behind every door', () => {
     const fields = { email: 'first@example.org', key: 'some-key', externalId: '42' };
     const result = await activate({ subscriptions: byApi.store.subscriptions, config: byApi.config }, fields);
     expect(result).toEqual({ kind: 'invalid', field: 'externalProvider', message: 'externalId and externalProvider go together' });
-    const answered = await request(createApp(byApi.config, { store: byApi.store })).post('/api/subscription-activation').send(fields);
+    const answered = await request(createApp(byApi.config, { store: byApi.store }))
+      .post('/api/subscription-activation')
+      .send(fields);
     expect({ status: answered.status, body: answered.body }).toEqual({ status: 400, body: { error: result.kind === 'invalid' && result.message } });
   });
 
@@ -133,16 +143,23 @@ describe('one operation behind every door', () => {
     const typed = { email: '  Zoë.New@Example.org ', description: 'Says "hi"' };
     const { logger } = capturingLogger();
 
-    const answered = await request(createApp(byApi.config, { store: byApi.store, logger })).post('/api/subscriptions').send(typed);
+    const answered = await request(createApp(byApi.config, { store: byApi.store, logger }))
+      .post('/api/subscriptions')
+      .send(typed);
     const outcome = await signup({ config: byOperation.config, store: byOperation.store, logger }, { fields: typed, from: { client: { forwarded: {} } } });
 
     expect({ status: answered.status, body: answered.body }).toEqual({ status: 201, body: { email: 'Zoë.New@Example.org' } });
     expect(outcome).toEqual({ kind: 'stored', email: 'Zoë.New@Example.org' });
     expect(await seen(byApi)).toEqual(await seen(byOperation));
 
-    const refused = await signup({ config: byOperation.config, store: byOperation.store, logger }, { fields: { email: 'not an address' }, from: { client: { forwarded: {} } } });
+    const refused = await signup(
+      { config: byOperation.config, store: byOperation.store, logger },
+      { fields: { email: 'not an address' }, from: { client: { forwarded: {} } } },
+    );
     expect(refused).toMatchObject({ kind: 'invalid', field: 'email' });
-    const refusedByApi = await request(createApp(byApi.config, { store: byApi.store, logger })).post('/api/subscriptions').send({ email: 'not an address' });
+    const refusedByApi = await request(createApp(byApi.config, { store: byApi.store, logger }))
+      .post('/api/subscriptions')
+      .send({ email: 'not an address' });
     expect({ status: refusedByApi.status, error: refusedByApi.body.error }).toEqual({ status: 400, error: refused.kind === 'invalid' && refused.message });
   });
 });
