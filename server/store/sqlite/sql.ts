@@ -35,8 +35,9 @@ export function sqliteSql(db: Database.Database): Sql {
     }
     const params = entry.order.map((i) => values[i]);
     if (entry.statement.reader) {
+      // A SELECT, or a write with RETURNING: as in PostgreSQL, the count is of the rows it gave.
       const rows = entry.statement.all(...params) as R[];
-      return { rows, rowCount: 0 };
+      return { rows, rowCount: rows.length };
     }
     const result = entry.statement.run(...params);
     return { rows: [], rowCount: result.changes };
@@ -68,6 +69,7 @@ export function sqliteSql(db: Database.Database): Sql {
     async *stream<R>(text: string, values: readonly unknown[]) {
       const reader = new Database(db.name, { readonly: true, fileMustExist: true });
       try {
+        reader.pragma('busy_timeout = 5000');
         const { statement, order } = prepare(reader, text);
         for (const row of statement.iterate(...order.map((i) => values[i]))) yield row as R;
       } finally {
