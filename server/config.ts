@@ -3,6 +3,8 @@
 // Each setting is declared once below (variable, default, parser, one line of doc); `Config` is
 // inferred from those declarations, and test/server/config-readme.test.ts keeps README's table
 // in step with them (issue 22).
+import { createPrivateKey, type KeyObject } from 'node:crypto';
+import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import type { PublicConfig } from '../shared/public-config';
@@ -94,6 +96,42 @@ function parseTrustProxy(value: string): boolean | number | string {
   return value;
 }
 
+/**
+ * A PEM file holding the RSA private key that signs mail (DKIM), read and parsed here once, so a
+ * wrong path or a wrong file stops start-up rather than the first send. Messages never quote the
+ * file's content. RSA only: nodemailer signs rsa-sha256, the one algorithm every verifier knows.
+ */
+const privateKeyFile = nonEmpty.transform((file, ctx): KeyObject => {
+  const fail = (message: string) => {
+    ctx.addIssue({ code: 'custom', message });
+    return z.NEVER;
+  };
+  let pem: Buffer;
+  try {
+    pem = fs.readFileSync(path.resolve(file));
+  } catch (err) {
+    return fail(`cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  let key: KeyObject;
+  try {
+    key = createPrivateKey(pem);
+  } catch {
+    return fail(`${file} is not a PEM private key (without a passphrase)`);
+  }
+  // Verifiers ignore signatures made with keys under 1024 bits (RFC 8301, section 3.2).
+  if (key.asymmetricKeyType !== 'rsa' || (key.asymmetricKeyDetails?.modulusLength ?? 0) < 1024) {
+    return fail(`${file} must hold an RSA key of at least 1024 bits (2048 advised)`);
+  }
+  return key;
+});
+
+/** A DNS name such as a DKIM selector or a domain: letters, digits, hyphens, dots, underscores. */
+const dnsName = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .regex(/^[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?)*$/, 'must be a DNS name (letters, digits, hyphens, dots)');
+
 // Long enough that guessing it is hopeless; it is compared in constant time all the same.
 const apiToken = z.string().trim().min(16, 'must be at least 16 characters').regex(/^\S+$/, 'must not contain whitespace (it travels in one header word)');
 
@@ -126,6 +164,14 @@ export const SETTINGS = {
     'How long the mail server may stay silent in a send; a claimed mail is held 3 × this + 5 s.',
   ),
   mailFrom: setting('MAIL_FROM', UNSET, mailbox.optional(), 'The From of invitations.', 'OrgNote <no-reply@host>'),
+  dkimPrivateKey: setting(
+    'DKIM_PRIVATE_KEY_FILE',
+    UNSET,
+    privateKeyFile.optional(),
+    'PEM file of the RSA key that DKIM-signs every message; with DKIM_SELECTOR.',
+  ),
+  dkimSelector: setting('DKIM_SELECTOR', UNSET, dnsName.optional(), 'The DKIM selector its public key is published under; with DKIM_PRIVATE_KEY_FILE.'),
+  dkimDomain: setting('DKIM_DOMAIN', UNSET, dnsName.optional(), 'The domain mail is signed for (d=).', 'MAIL_FROM'),
   subscriptionApiToken: setting('SUBSCRIPTION_API_TOKEN', UNSET, apiToken.optional(), 'What the OrgNote backend sends to ask about subscriptions.'),
   spaceLimitBytes: setting('SPACE_LIMIT_BYTES', String(FREE_SPACE_BYTES), integer(0, Number.MAX_SAFE_INTEGER), 'Storage of a free subscription (spaceLimit).'),
   databaseUrl: setting('DATABASE_URL', UNSET, databaseUrl.optional(), 'PostgreSQL shared by every replica; unset: SQLite under DATA_DIR.'),
@@ -149,11 +195,31 @@ const RULES: { setting: keyof Declared; message: string; holds: (s: Settings) =>
   { setting: 'requestTimeoutMs', message: 'must be at least HEADERS_TIMEOUT_MS', holds: (s) => s.requestTimeoutMs >= s.headersTimeoutMs },
   // The public port must never answer /metrics.
   { setting: 'metricsPort', message: 'must differ from PORT', holds: (s) => s.metricsPort === undefined || s.metricsPort !== s.port },
+  // A key without a selector (or the reverse) signs nothing a verifier could check.
+  { setting: 'dkimSelector', message: 'must be set with DKIM_PRIVATE_KEY_FILE', holds: (s) => s.dkimPrivateKey === undefined || s.dkimSelector !== undefined },
+  { setting: 'dkimPrivateKey', message: 'must be set with DKIM_SELECTOR', holds: (s) => s.dkimSelector === undefined || s.dkimPrivateKey !== undefined },
+  {
+    setting: 'dkimDomain',
+    message: 'needs DKIM_PRIVATE_KEY_FILE and DKIM_SELECTOR',
+    holds: (s) => s.dkimDomain === undefined || s.dkimPrivateKey !== undefined,
+  },
 ];
+
+/** What nodemailer's `dkim` option takes; the same three values `waitlist dns` publishes. */
+export interface DkimSigning {
+  domainName: string;
+  keySelector: string;
+  privateKey: KeyObject;
+}
 
 /** Defaults that depend on another setting. */
 function withDerivedDefaults(settings: Settings) {
-  return { ...settings, mailFrom: settings.mailFrom ?? defaultMailFrom(settings.siteUrl) };
+  const mailFrom = settings.mailFrom ?? defaultMailFrom(settings.siteUrl);
+  const dkim: DkimSigning | undefined =
+    settings.dkimPrivateKey && settings.dkimSelector
+      ? { domainName: settings.dkimDomain ?? domainOf(mailFrom), keySelector: settings.dkimSelector, privateKey: settings.dkimPrivateKey }
+      : undefined;
+  return { ...settings, mailFrom, dkim };
 }
 
 export type Config = ReturnType<typeof withDerivedDefaults>;
@@ -180,6 +246,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 function defaultMailFrom(siteUrl: string | undefined): string {
   const host = siteUrl ? new URL(siteUrl).hostname : 'localhost';
   return `OrgNote <no-reply@${host}>`;
+}
+
+/** The domain of a mailbox ('Name <user@Example.org>' → 'example.org'). */
+function domainOf(mailbox: string): string {
+  const address = /<([^>]+)>/.exec(mailbox)?.[1] ?? mailbox;
+  return address.slice(address.lastIndexOf('@') + 1).toLowerCase();
 }
 
 /**

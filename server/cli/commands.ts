@@ -1,6 +1,7 @@
 // The CLI's commands and options, one row each, in the order help lists them. Each row's handler
 // only turns its arguments into an operation's input (server/waitlist/) and the outcome into
 // lines and an exit code.
+import { dnsRecords, txtData } from '../waitlist/dns';
 import { issueKey } from '../waitlist/issue-key';
 import { backup, migrate } from '../waitlist/maintenance';
 import { remove } from '../waitlist/remove';
@@ -141,6 +142,18 @@ export const COMMANDS: CommandRow<Options>[] = [
       if (copy.kind === 'not-a-file')
         throw new CommandError('backup copies the SQLite file; with DATABASE_URL, back up PostgreSQL with pg_dump (README, "Backups").');
       await io.out(`Backed up ${copy.signups} signup(s) to ${copy.file}\n`);
+      return 0;
+    },
+  },
+  {
+    name: 'dns',
+    help: 'the DNS records to publish: DKIM from the signing key, SPF and DMARC to adapt',
+    async run(context, _args, _options, io) {
+      const result = dnsRecords(context);
+      if (result.kind === 'no-dkim')
+        throw new CommandError('dns needs DKIM_PRIVATE_KEY_FILE and DKIM_SELECTOR (DKIM_DOMAIN defaults to the domain of MAIL_FROM).');
+      // Zone-file lines: a ';' comment saying what each record is for, then the record.
+      await io.out(result.records.map((record) => `; ${record.note}\n${record.name} ${record.type} ${txtData(record.value)}\n`).join(''));
       return 0;
     },
   },

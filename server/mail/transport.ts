@@ -4,10 +4,12 @@
 // operator can open in any mail program and forward. Writing is atomic and durable (a temporary
 // file of the same id, fsync, rename), so a retry after a crash replaces the file rather than
 // adding a second copy, and a message recorded as sent has its file.
+// With DKIM settings, both sign every message (nodemailer's own DKIM signer, rsa-sha256, relaxed
+// canonicalization), so an .eml an operator forwards carries the signature too.
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
-import { withoutCredentials, type Config } from '../config';
+import { withoutCredentials, type Config, type DkimSigning } from '../config';
 import type { OutgoingMail } from '../store/types';
 
 /** Connections kept open to the mail server; sends beyond this wait for a free one. */
@@ -34,7 +36,51 @@ export function emlTemporaryFile(dataDir: string, id: number): string {
   return `${emlFile(dataDir, id)}.tmp`;
 }
 
-/** The message as nodemailer composes it: multipart/alternative with the text part first. */
+/**
+ * The header fields a signature covers when present: those RFC 4871 (section 5.5) lists, as
+ * nodemailer signs by default, and List-Unsubscribe-Post, which RFC 8058 (section 4) wants signed
+ * with List-Unsubscribe, so nobody can add a one-click unsubscribe to our mail.
+ */
+const SIGNED_FIELDS = [
+  'From',
+  'Sender',
+  'Reply-To',
+  'Subject',
+  'Date',
+  'Message-ID',
+  'To',
+  'Cc',
+  'MIME-Version',
+  'Content-Type',
+  'Content-Transfer-Encoding',
+  'Content-ID',
+  'Content-Description',
+  'Resent-Date',
+  'Resent-From',
+  'Resent-Sender',
+  'Resent-To',
+  'Resent-Cc',
+  'Resent-Message-ID',
+  'In-Reply-To',
+  'References',
+  'List-Id',
+  'List-Help',
+  'List-Unsubscribe',
+  'List-Unsubscribe-Post',
+  'List-Subscribe',
+  'List-Post',
+  'List-Owner',
+  'List-Archive',
+].join(':');
+
+/** nodemailer's `dkim` option: unset without DKIM settings, so nothing is signed. */
+const signing = (dkim: DkimSigning | undefined) => dkim && { ...dkim, headerFieldNames: SIGNED_FIELDS };
+
+/**
+ * The message as nodemailer composes it: multipart/alternative with the text part first. Extra
+ * headers (List-Unsubscribe) are written as given, and nodemailer's default list of signed
+ * fields covers the List-* ones.
+ */
 const composed = (mail: OutgoingMail) => ({ ...mail, date: new Date(mail.date) });
 
 /**
@@ -43,9 +89,10 @@ const composed = (mail: OutgoingMail) => ({ ...mail, date: new Date(mail.date) }
  * derived from it (server/store/leases.ts), so a sender that stops answering loses its messages
  * to another only after they could no longer be on their way.
  */
-function smtpMailer(smtpUrl: string, timeoutMs: number): Mailer {
+function smtpMailer(smtpUrl: string, timeoutMs: number, dkim: DkimSigning | undefined): Mailer {
   const transport = nodemailer.createTransport({
     url: smtpUrl,
+    dkim: signing(dkim),
     pool: true,
     maxConnections: SMTP_POOL_SIZE,
     connectionTimeout: Math.min(10_000, timeoutMs),
@@ -61,8 +108,8 @@ function smtpMailer(smtpUrl: string, timeoutMs: number): Mailer {
   };
 }
 
-function emlMailer(dataDir: string): Mailer {
-  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
+function emlMailer(dataDir: string, dkim: DkimSigning | undefined): Mailer {
+  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows', dkim: signing(dkim) });
   const folder = mailFolder(dataDir);
   return {
     where: folder,
@@ -94,8 +141,11 @@ async function syncFolder(folder: string): Promise<void> {
   }
 }
 
-export function createMailer(config: Pick<Config, 'smtpUrl' | 'smtpTimeoutMs' | 'dataDir'>): Mailer {
-  return config.smtpUrl ? smtpMailer(config.smtpUrl, config.smtpTimeoutMs) : emlMailer(config.dataDir);
+/** The settings a mailer is made of. */
+export type MailerConfig = Pick<Config, 'smtpUrl' | 'smtpTimeoutMs' | 'dataDir' | 'dkim'>;
+
+export function createMailer(config: MailerConfig): Mailer {
+  return config.smtpUrl ? smtpMailer(config.smtpUrl, config.smtpTimeoutMs, config.dkim) : emlMailer(config.dataDir, config.dkim);
 }
 
 interface SmtpError {

@@ -53,6 +53,8 @@ export interface OutgoingMail {
   messageId: string;
   /** ISO time for the Date header. */
   date: string;
+  /** Further header fields, written as given (List-Unsubscribe and List-Unsubscribe-Post, RFC 8058). */
+  headers?: Record<string, string>;
 }
 
 export interface QueuedMail {

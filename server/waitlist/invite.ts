@@ -7,7 +7,7 @@
 import type { Config } from '../config';
 import { invitationMail, isMailable } from '../mail/invitation';
 import { sendClaimed, type MailOutcome } from '../mail/send';
-import { createMailer, SMTP_POOL_SIZE, type Mailer } from '../mail/transport';
+import { createMailer, SMTP_POOL_SIZE, type Mailer, type MailerConfig } from '../mail/transport';
 import type { Store } from '../store';
 
 export type InviteOutcome = MailOutcome | 'skipped' | 'not-on-waitlist' | 'unmailable';
@@ -28,9 +28,9 @@ export interface InviteInput {
 
 export interface InviteDeps {
   store: Store;
-  config: Pick<Config, 'backendUrl' | 'siteUrl' | 'mailFrom' | 'smtpUrl' | 'smtpTimeoutMs' | 'dataDir'>;
+  config: Pick<Config, 'backendUrl' | 'siteUrl' | 'mailFrom'> & MailerConfig;
   /** The transport for this run, closed when it ends; SMTP_URL's pool or .eml files by default. */
-  openMailer?: (config: Pick<Config, 'smtpUrl' | 'smtpTimeoutMs' | 'dataDir'>) => Mailer;
+  openMailer?: (config: MailerConfig) => Mailer;
 }
 
 export type InviteResult =

@@ -1,5 +1,8 @@
+import { generateKeyPairSync } from 'node:crypto';
+import fs from 'node:fs';
 import path from 'node:path';
 import { ConfigError, loadConfig, publicConfigOf, withoutCredentials } from '../../server/config';
+import { tempDataDir } from '../support/config';
 
 describe('configuration', () => {
   it('has working defaults for a fresh clone', () => {
@@ -145,5 +148,58 @@ describe('configuration', () => {
   it('exposes only the web app URL to the browser', () => {
     const config = loadConfig({ BACKEND_URL: 'http://internal:4000', DATA_DIR: '/secret' });
     expect(publicConfigOf(config)).toEqual({ webAppUrl: 'https://org-note.com' });
+  });
+});
+
+describe('DKIM settings', () => {
+  const folder = tempDataDir();
+  const write = (name: string, content: string) => {
+    const file = path.join(folder, name);
+    fs.writeFileSync(file, content, { mode: 0o600 });
+    return file;
+  };
+  const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const keyFile = write('dkim.pem', rsa.privateKey.export({ type: 'pkcs8', format: 'pem' }) as string);
+  const MAIL_FROM = 'OrgNote <invite@OrgNote.example>';
+
+  it('reads the key once, and signs for the domain of MAIL_FROM unless DKIM_DOMAIN says otherwise', () => {
+    const config = loadConfig({ MAIL_FROM, DKIM_PRIVATE_KEY_FILE: keyFile, DKIM_SELECTOR: 'Mail2026' });
+    expect(config.dkim).toEqual({ domainName: 'orgnote.example', keySelector: 'mail2026', privateKey: expect.anything() });
+    expect(config.dkim!.privateKey.asymmetricKeyType).toBe('rsa');
+    expect(loadConfig({ MAIL_FROM, DKIM_PRIVATE_KEY_FILE: keyFile, DKIM_SELECTOR: 'mail2026', DKIM_DOMAIN: 'mail.orgnote.example' }).dkim).toMatchObject({
+      domainName: 'mail.orgnote.example',
+    });
+    expect(loadConfig({}).dkim).toBeUndefined();
+  });
+
+  it('refuses a key file that is missing, naming the setting and never quoting a key', () => {
+    const missing = path.join(folder, 'missing.pem');
+    expect(() => loadConfig({ DKIM_PRIVATE_KEY_FILE: missing, DKIM_SELECTOR: 'mail' })).toThrow(`DKIM_PRIVATE_KEY_FILE: cannot read ${missing} (ENOENT)`);
+  });
+
+  it.each([
+    ['not a key', 'hello\n', 'is not a PEM private key'],
+    ['a public key', rsa.publicKey.export({ type: 'spki', format: 'pem' }) as string, 'is not a PEM private key'],
+    [
+      'an Ed25519 key',
+      generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }) as string,
+      'must hold an RSA key of at least 1024 bits (2048 advised)',
+    ],
+    [
+      'a 512-bit RSA key',
+      generateKeyPairSync('rsa', { modulusLength: 512 }).privateKey.export({ type: 'pkcs8', format: 'pem' }) as string,
+      'must hold an RSA key',
+    ],
+  ])('refuses a key file holding %s', (_what, content, message) => {
+    const file = write(`${_what.replace(/\W+/g, '-')}.pem`, content);
+    expect(() => loadConfig({ DKIM_PRIVATE_KEY_FILE: file, DKIM_SELECTOR: 'mail' })).toThrow(ConfigError);
+    expect(() => loadConfig({ DKIM_PRIVATE_KEY_FILE: file, DKIM_SELECTOR: 'mail' })).toThrow(`DKIM_PRIVATE_KEY_FILE: ${file} ${message}`);
+  });
+
+  it('refuses only one of the key file and the selector, and a domain without them', () => {
+    expect(() => loadConfig({ DKIM_PRIVATE_KEY_FILE: keyFile })).toThrow('DKIM_SELECTOR: must be set with DKIM_PRIVATE_KEY_FILE');
+    expect(() => loadConfig({ DKIM_SELECTOR: 'mail' })).toThrow('DKIM_PRIVATE_KEY_FILE: must be set with DKIM_SELECTOR');
+    expect(() => loadConfig({ DKIM_DOMAIN: 'orgnote.example' })).toThrow('DKIM_DOMAIN: needs DKIM_PRIVATE_KEY_FILE and DKIM_SELECTOR');
+    expect(() => loadConfig({ DKIM_PRIVATE_KEY_FILE: keyFile, DKIM_SELECTOR: 'mail one' })).toThrow('DKIM_SELECTOR: must be a DNS name');
   });
 });

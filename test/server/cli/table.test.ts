@@ -69,6 +69,7 @@ describe('the command table', () => {
       'outbox retry',
       'migrate',
       'backup',
+      'dns',
     ]);
     const dataDir = tempDataDir();
     for (const name of new Set(listed)) expect(cli(dataDir, ...name.split(' ')).err).not.toContain('unknown');
@@ -90,6 +91,14 @@ describe('the command table', () => {
     expect(err.startsWith('waitlist: ')).toBe(true);
     expect(err).toContain(reason);
     expect(err.endsWith(`\n${USAGE_LINE}`)).toBe(true);
+  });
+
+  it('dns without the DKIM settings exits 1 and says what to set', () => {
+    expect(cli(tempDataDir(), 'dns')).toEqual({
+      code: 1,
+      out: '',
+      err: 'waitlist: dns needs DKIM_PRIVATE_KEY_FILE and DKIM_SELECTOR (DKIM_DOMAIN defaults to the domain of MAIL_FROM).\n',
+    });
   });
 
   it('mail retry and outbox retry refuse an item that is not dead with exit 1 and say where to look', async () => {
