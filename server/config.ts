@@ -105,7 +105,7 @@ export const SETTINGS = {
   port: setting('PORT', '3000', integer(0, 65535), 'Port to listen on.'),
   host: setting('HOST', '0.0.0.0', nonEmpty, 'Address to listen on.'),
   backendUrl: setting('BACKEND_URL', UNSET, httpUrl.optional(), 'The subscription service /api is proxied to; unset: the site answers /api itself.'),
-  webAppUrl: setting('WEB_APP_URL', 'https://org-note.com', httpUrl, 'The online web app; the only setting the browser sees.'),
+  webAppUrl: setting('WEB_APP_URL', 'https://org-note.com', httpUrl, 'The online web app; seen by the browser (as is PRIVACY_CONTACT).'),
   siteUrl: setting('SITE_URL', UNSET, httpUrl.optional(), "This site's public address, for canonical links, sitemap and cards; unset: the request's."),
   dataDir: setting('DATA_DIR', './data', directory, 'Where SQLite and .eml files are kept.'),
   trustProxy: setting('TRUST_PROXY', 'loopback', nonEmpty.transform(parseTrustProxy), "Whose X-Forwarded-* headers are believed (Express 'trust proxy')."),
@@ -126,6 +126,7 @@ export const SETTINGS = {
     'How long the mail server may stay silent in a send; a claimed mail is held 3 × this + 5 s.',
   ),
   mailFrom: setting('MAIL_FROM', UNSET, mailbox.optional(), 'The From of invitations.', 'OrgNote <no-reply@host>'),
+  privacyContact: setting('PRIVACY_CONTACT', UNSET, mailbox.optional(), 'Who visitors write to about their data (/privacy); seen by the browser.', 'MAIL_FROM'),
   subscriptionApiToken: setting('SUBSCRIPTION_API_TOKEN', UNSET, apiToken.optional(), 'What the OrgNote backend sends to ask about subscriptions.'),
   spaceLimitBytes: setting('SPACE_LIMIT_BYTES', String(FREE_SPACE_BYTES), integer(0, Number.MAX_SAFE_INTEGER), 'Storage of a free subscription (spaceLimit).'),
   databaseUrl: setting('DATABASE_URL', UNSET, databaseUrl.optional(), 'PostgreSQL shared by every replica; unset: SQLite under DATA_DIR.'),
@@ -153,7 +154,8 @@ const RULES: { setting: keyof Declared; message: string; holds: (s: Settings) =>
 
 /** Defaults that depend on another setting. */
 function withDerivedDefaults(settings: Settings) {
-  return { ...settings, mailFrom: settings.mailFrom ?? defaultMailFrom(settings.siteUrl) };
+  const mailFrom = settings.mailFrom ?? defaultMailFrom(settings.siteUrl);
+  return { ...settings, mailFrom, privacyContact: settings.privacyContact ?? mailFrom };
 }
 
 export type Config = ReturnType<typeof withDerivedDefaults>;
@@ -193,5 +195,5 @@ export function withoutCredentials(url: string): string {
 
 /** The whitelisted part of the config that the browser may see. */
 export function publicConfigOf(config: Config): PublicConfig {
-  return { webAppUrl: config.webAppUrl };
+  return { webAppUrl: config.webAppUrl, privacyContact: config.privacyContact };
 }
