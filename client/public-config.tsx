@@ -11,7 +11,7 @@ const PublicConfigContext = createContext<PublicConfig>(DEFAULT_PUBLIC_CONFIG);
 
 export const PublicConfigProvider = PublicConfigContext.Provider;
 
-function usePublicConfig(): PublicConfig {
+export function usePublicConfig(): PublicConfig {
   return useContext(PublicConfigContext);
 }
 

@@ -4,6 +4,7 @@ import { RootLayout } from './pages/RootLayout';
 import { LandingLayout } from './pages/LandingLayout';
 import { waitlistAction, WaitlistPage } from './pages/WaitlistPage';
 import { ActivatePage } from './pages/ActivatePage';
+import { PrivacyPage } from './pages/PrivacyPage';
 import { ErrorScreen } from './pages/ErrorScreen';
 
 /** Unknown paths are a real 404 (status on the server, error screen inside the layout). */
@@ -26,6 +27,16 @@ export const routes: RouteObject[] = [
           { id: 'waitlist', index: true, element: <WaitlistPage />, action: waitlistAction },
           { id: 'activate', path: 'activate', element: <ActivatePage /> },
         ],
+      },
+      {
+        id: 'privacy',
+        path: 'privacy',
+        // The words are a chunk of their own, so first-load JS stays in budget (scripts/weights.ts);
+        // the server loads them before rendering, the browser before hydrating (client/entry.tsx).
+        lazy: async () => {
+          const { PRIVACY_NOTICE } = await import('./pages/privacy-notice');
+          return { element: <PrivacyPage notice={PRIVACY_NOTICE} /> };
+        },
       },
       {
         id: 'not-found',

@@ -143,7 +143,7 @@ export const SETTINGS = {
   port: setting('PORT', '3000', integer(0, 65535), 'Port to listen on.'),
   host: setting('HOST', '0.0.0.0', nonEmpty, 'Address to listen on.'),
   backendUrl: setting('BACKEND_URL', UNSET, httpUrl.optional(), 'The subscription service /api is proxied to; unset: the site answers /api itself.'),
-  webAppUrl: setting('WEB_APP_URL', 'https://org-note.com', httpUrl, 'The online web app; the only setting the browser sees.'),
+  webAppUrl: setting('WEB_APP_URL', 'https://org-note.com', httpUrl, 'The online web app; seen by the browser (as is PRIVACY_CONTACT).'),
   siteUrl: setting('SITE_URL', UNSET, httpUrl.optional(), "This site's public address, for canonical links, sitemap and cards; unset: the request's."),
   dataDir: setting('DATA_DIR', './data', directory, 'Where SQLite and .eml files are kept.'),
   trustProxy: setting('TRUST_PROXY', 'loopback', nonEmpty.transform(parseTrustProxy), "Whose X-Forwarded-* headers are believed (Express 'trust proxy')."),
@@ -172,6 +172,7 @@ export const SETTINGS = {
   ),
   dkimSelector: setting('DKIM_SELECTOR', UNSET, dnsName.optional(), 'The DKIM selector its public key is published under; with DKIM_PRIVATE_KEY_FILE.'),
   dkimDomain: setting('DKIM_DOMAIN', UNSET, dnsName.optional(), 'The domain mail is signed for (d=).', 'MAIL_FROM'),
+  privacyContact: setting('PRIVACY_CONTACT', UNSET, mailbox.optional(), 'Who visitors write to about their data (/privacy); seen by the browser.', 'MAIL_FROM'),
   subscriptionApiToken: setting('SUBSCRIPTION_API_TOKEN', UNSET, apiToken.optional(), 'What the OrgNote backend sends to ask about subscriptions.'),
   spaceLimitBytes: setting('SPACE_LIMIT_BYTES', String(FREE_SPACE_BYTES), integer(0, Number.MAX_SAFE_INTEGER), 'Storage of a free subscription (spaceLimit).'),
   databaseUrl: setting('DATABASE_URL', UNSET, databaseUrl.optional(), 'PostgreSQL shared by every replica; unset: SQLite under DATA_DIR.'),
@@ -219,7 +220,7 @@ function withDerivedDefaults(settings: Settings) {
     settings.dkimPrivateKey && settings.dkimSelector
       ? { domainName: settings.dkimDomain ?? domainOf(mailFrom), keySelector: settings.dkimSelector, privateKey: settings.dkimPrivateKey }
       : undefined;
-  return { ...settings, mailFrom, dkim };
+  return { ...settings, mailFrom, dkim, privacyContact: settings.privacyContact ?? mailFrom };
 }
 
 export type Config = ReturnType<typeof withDerivedDefaults>;
@@ -265,5 +266,5 @@ export function withoutCredentials(url: string): string {
 
 /** The whitelisted part of the config that the browser may see. */
 export function publicConfigOf(config: Config): PublicConfig {
-  return { webAppUrl: config.webAppUrl };
+  return { webAppUrl: config.webAppUrl, privacyContact: config.privacyContact };
 }

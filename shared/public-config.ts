@@ -4,6 +4,8 @@
 export interface PublicConfig {
   /** Origin of the online web app ('Use online', activation tab), from WEB_APP_URL. */
   webAppUrl: string;
+  /** Who visitors write to about their data ('/privacy'), from PRIVACY_CONTACT (MAIL_FROM when unset). */
+  privacyContact: string;
 }
 
-export const DEFAULT_PUBLIC_CONFIG: PublicConfig = { webAppUrl: 'https://org-note.com' };
+export const DEFAULT_PUBLIC_CONFIG: PublicConfig = { webAppUrl: 'https://org-note.com', privacyContact: 'OrgNote <no-reply@localhost>' };

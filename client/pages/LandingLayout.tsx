@@ -1,5 +1,5 @@
 // Landing page of docs/product.md §2: a nested layout whose hero holds the child route's form.
-import { Outlet } from 'react-router';
+import { Link, Outlet } from 'react-router';
 import { Hero } from '../components/Hero';
 import { AppPreview } from '../components/AppPreview';
 import { PlainTextDemo } from '../components/PlainTextDemo';
@@ -10,6 +10,10 @@ export function LandingLayout() {
     <>
       <Hero>
         <Outlet />
+        {/* Beside both forms and their results (issue 23, item 5). */}
+        <p className="form-note">
+          <Link to="/privacy">Privacy</Link>
+        </p>
       </Hero>
       <AppPreview />
       <PlainTextDemo />

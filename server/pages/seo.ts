@@ -6,8 +6,8 @@ import type { Config } from '../config';
 import { contextOf } from '../http/front-door';
 import { escapeMarkup } from '../../shared/markup';
 
-/** Pages worth indexing (docs/product.md §2). */
-export const INDEXED_PATHS = ['/', '/activate'] as const;
+/** Pages worth indexing (docs/product.md §2, and the privacy notice of issue 23). */
+export const INDEXED_PATHS = ['/', '/activate', '/privacy'] as const;
 
 /** SITE_URL when set; otherwise the origin this request came to (honouring TRUST_PROXY). */
 export function siteOrigin(config: Pick<Config, 'siteUrl'>, req: IncomingMessage): string {

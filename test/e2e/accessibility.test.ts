@@ -31,6 +31,7 @@ async function axeViolations(page: Page): Promise<string[]> {
 const screens: [string, (page: Page) => Promise<void>][] = [
   ['/', async (page) => void (await page.goto(site.url('/')))],
   ['/activate', async (page) => void (await page.goto(site.url('/activate')))],
+  ['/privacy', async (page) => void (await page.goto(site.url('/privacy')))],
   [
     'the joined view',
     async (page) => {

@@ -1,6 +1,6 @@
 // Valid HTML: the Nu Html Checker (vnu) finds no error in the documents the production server
-// sends: the two pages, the 404 page and the no-JavaScript form's error page. One checker run
-// for all four, since each start of its JVM costs seconds.
+// sends: the three pages, the 404 page and the no-JavaScript form's error page. One checker run
+// for all five, since each start of its JVM costs seconds.
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -24,6 +24,7 @@ interface VnuMessage {
 const documents = [
   { name: '/', path: '/', status: 200 },
   { name: '/activate', path: '/activate', status: 200 },
+  { name: '/privacy', path: '/privacy', status: 200 },
   { name: 'the 404 page', path: '/no-such-page', status: 404 },
   // What a browser without JavaScript gets back for an invalid email (no Origin, like a native form).
   { name: "the no-JavaScript form's error page", path: '/?index', status: 400, body: 'email=not-an-email&description=' },

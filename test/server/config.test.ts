@@ -43,6 +43,13 @@ describe('configuration', () => {
     expect(loadConfig({ SMTP_URL: '', SUBSCRIPTION_API_TOKEN: '' })).toMatchObject({ smtpUrl: undefined, subscriptionApiToken: undefined });
   });
 
+  it('reads PRIVACY_CONTACT, which defaults to MAIL_FROM (issue 23)', () => {
+    expect(loadConfig({ PRIVACY_CONTACT: 'privacy@orgnote.example', MAIL_FROM: 'team@orgnote.example' }).privacyContact).toBe('privacy@orgnote.example');
+    expect(loadConfig({ MAIL_FROM: 'OrgNote team <team@orgnote.example>' }).privacyContact).toBe('OrgNote team <team@orgnote.example>');
+    expect(loadConfig({ SITE_URL: 'https://orgnote.example/' }).privacyContact).toBe('OrgNote <no-reply@orgnote.example>');
+    expect(() => loadConfig({ PRIVACY_CONTACT: 'not an address' })).toThrow('PRIVACY_CONTACT');
+  });
+
   it('reads the settings for several replicas on one database, and for metrics', () => {
     expect(loadConfig({})).toMatchObject({
       databaseUrl: undefined,
@@ -145,9 +152,9 @@ describe('configuration', () => {
     expect(() => loadConfig({ SIGNUP_RATE_LIMIT: '-1' })).toThrow('SIGNUP_RATE_LIMIT');
   });
 
-  it('exposes only the web app URL to the browser', () => {
+  it('exposes only the web app URL and the privacy contact to the browser', () => {
     const config = loadConfig({ BACKEND_URL: 'http://internal:4000', DATA_DIR: '/secret' });
-    expect(publicConfigOf(config)).toEqual({ webAppUrl: 'https://org-note.com' });
+    expect(publicConfigOf(config)).toEqual({ webAppUrl: 'https://org-note.com', privacyContact: 'OrgNote <no-reply@localhost>' });
   });
 });
 

@@ -10,7 +10,8 @@ import { createApiClient, type ApiClient } from '../../shared/api';
 import { DEFAULT_PUBLIC_CONFIG, type PublicConfig } from '../../shared/public-config';
 
 interface RenderOptions {
-  config?: PublicConfig;
+  /** Over the defaults: a test names only the settings it is about. */
+  config?: Partial<PublicConfig>;
   api?: ApiClient;
   routeTable?: RouteObject[];
 }
@@ -18,7 +19,7 @@ interface RenderOptions {
 export function appTree(url: string, options: RenderOptions = {}) {
   const router = createMemoryRouter(options.routeTable ?? routes, { initialEntries: [url] });
   const tree = (
-    <PublicConfigProvider value={options.config ?? DEFAULT_PUBLIC_CONFIG}>
+    <PublicConfigProvider value={{ ...DEFAULT_PUBLIC_CONFIG, ...options.config }}>
       <ApiClientProvider value={options.api ?? createApiClient({ baseUrl: 'http://127.0.0.1:9' })}>
         <RouterProvider router={router} />
       </ApiClientProvider>

@@ -95,6 +95,9 @@ describe('server-rendered pages', () => {
     const embedded = res.text.match(/<script id="public-config" type="application\/json">(.*?)<\/script>/)?.[1];
     expect(embedded).toBeDefined();
     expect(embedded).not.toContain('</script>');
-    expect(JSON.parse(embedded!)).toEqual({ webAppUrl: 'https://example.org/</script><script>alert(1)</script>' });
+    expect(JSON.parse(embedded!)).toEqual({
+      webAppUrl: 'https://example.org/</script><script>alert(1)</script>',
+      privacyContact: 'OrgNote <no-reply@localhost>',
+    });
   });
 });

@@ -1,0 +1,30 @@
+// The privacy notice (issue 23, item 5) through the real route table: its link beside both forms,
+// and the page it leads to, with the contact from the public config.
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { renderRoutes } from '../../support/render-route';
+
+describe('privacy notice', () => {
+  beforeEach(() => localStorage.clear());
+
+  it.each(['/', '/activate'])('has a Privacy link beside the form on %s', (url) => {
+    renderRoutes(url);
+    const hero = screen.getByRole('region', { name: 'From an org-mode lover to org-mode lovers' });
+    expect(within(hero).getByRole('link', { name: 'Privacy' })).toHaveAttribute('href', '/privacy');
+  });
+
+  it('keeps the link beside the joined view', () => {
+    localStorage.setItem('subscribed', 'true');
+    renderRoutes('/');
+    expect(screen.getByRole('link', { name: 'Privacy' })).toHaveAttribute('href', '/privacy');
+  });
+
+  it('leads to the notice, which names the contact and links to /leave', async () => {
+    renderRoutes('/activate', { config: { privacyContact: 'Privacy desk <privacy@orgnote.example>' } });
+    await userEvent.click(screen.getByRole('link', { name: 'Privacy' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Privacy' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'privacy@orgnote.example' })).toHaveAttribute('href', 'mailto:privacy@orgnote.example');
+    expect(screen.getByRole('link', { name: 'Leave the waitlist' })).toHaveAttribute('href', '/leave');
+    expect(screen.getByText(/About me \(or github profile\)/)).toBeInTheDocument();
+  });
+});
