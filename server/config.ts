@@ -37,6 +37,8 @@ const hours = (min: number, max: number) => integer(min, max).transform((h) => h
 
 const nonEmpty = z.string().trim().min(1);
 
+const onOff = z.enum(['on', 'off']).transform((value) => value === 'on');
+
 const directory = nonEmpty.transform((dir) => path.resolve(dir));
 
 const withoutTrailingSlash = (url: string) => url.replace(/\/+$/, '');
@@ -172,6 +174,13 @@ export const SETTINGS = {
   ),
   dkimSelector: setting('DKIM_SELECTOR', UNSET, dnsName.optional(), 'The DKIM selector its public key is published under; with DKIM_PRIVATE_KEY_FILE.'),
   dkimDomain: setting('DKIM_DOMAIN', UNSET, dnsName.optional(), 'The domain mail is signed for (d=).', 'MAIL_FROM'),
+  confirmSignups: setting('CONFIRM_SIGNUPS', 'off', onOff, 'on: a new signup stays unconfirmed until its address follows the link mailed to it.'),
+  confirmWithinMs: setting(
+    'CONFIRM_WITHIN_HOURS',
+    '72',
+    hours(1, 24 * 365),
+    'An address still unconfirmed this long after its last confirmation mail is erased.',
+  ),
   privacyContact: setting('PRIVACY_CONTACT', UNSET, mailbox.optional(), 'Who visitors write to about their data (/privacy); seen by the browser.', 'MAIL_FROM'),
   subscriptionApiToken: setting('SUBSCRIPTION_API_TOKEN', UNSET, apiToken.optional(), 'What the OrgNote backend sends to ask about subscriptions.'),
   spaceLimitBytes: setting('SPACE_LIMIT_BYTES', String(FREE_SPACE_BYTES), integer(0, Number.MAX_SAFE_INTEGER), 'Storage of a free subscription (spaceLimit).'),
@@ -266,5 +275,6 @@ export function withoutCredentials(url: string): string {
 
 /** The whitelisted part of the config that the browser may see. */
 export function publicConfigOf(config: Config): PublicConfig {
-  return { webAppUrl: config.webAppUrl, privacyContact: config.privacyContact };
+  // Only the site that stores signups itself mails confirmations (with BACKEND_URL the backend owns them).
+  return { webAppUrl: config.webAppUrl, privacyContact: config.privacyContact, confirmSignups: config.confirmSignups && !config.backendUrl };
 }

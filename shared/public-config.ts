@@ -6,6 +6,8 @@ export interface PublicConfig {
   webAppUrl: string;
   /** Who visitors write to about their data ('/privacy'), from PRIVACY_CONTACT (MAIL_FROM when unset). */
   privacyContact: string;
+  /** A new signup must confirm its address (CONFIRM_SIGNUPS=on, signups stored by the site): the joined view says to look in the inbox. */
+  confirmSignups: boolean;
 }
 
-export const DEFAULT_PUBLIC_CONFIG: PublicConfig = { webAppUrl: 'https://org-note.com', privacyContact: 'OrgNote <no-reply@localhost>' };
+export const DEFAULT_PUBLIC_CONFIG: PublicConfig = { webAppUrl: 'https://org-note.com', privacyContact: 'OrgNote <no-reply@localhost>', confirmSignups: false };

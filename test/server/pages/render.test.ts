@@ -98,6 +98,7 @@ describe('server-rendered pages', () => {
     expect(JSON.parse(embedded!)).toEqual({
       webAppUrl: 'https://example.org/</script><script>alert(1)</script>',
       privacyContact: 'OrgNote <no-reply@localhost>',
+      confirmSignups: false,
     });
   });
 });
