@@ -29,7 +29,7 @@ it('upgrades schema 2: a key issued by hand counts as an invitation, so invite -
       ['waiting@example.org', null],
       ['Keyed@example.org', '2026-10-05T00:00:00.000Z'],
     ]);
-    expect(await store.signups.stats()).toEqual({ total: 2, waitlisted: 1, invited: 1, activated: 0 });
+    expect(await store.signups.stats()).toEqual({ total: 2, waitlisted: 1, invited: 1, activated: 0, unconfirmed: 0, undeliverable: 0 });
     expect(await store.signups.oldestWaiting(10)).toEqual(['waiting@example.org']);
   } finally {
     void store.close();
