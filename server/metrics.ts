@@ -114,7 +114,8 @@ export function createMetrics({ pending, logger, pendingTimeoutMs = PENDING_TIME
     const name = `${queue}_pending`;
     new Gauge({
       name,
-      help: queue === 'outbox' ? 'Signups waiting in the outbox for the backend.' : 'Mail (invitations, confirmations, leave links) queued for the mail server.',
+      help:
+        queue === 'outbox' ? 'Signups waiting in the outbox for the backend.' : 'Mail (invitations, confirmations, leave links) queued for the mail server.',
       registers,
       async collect() {
         try {

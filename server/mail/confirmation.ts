@@ -2,7 +2,7 @@
 // button; only that button's POST confirms, so a mail scanner following the link confirms nothing.
 import { CONFIRM_PATH, TOKEN_PARAM } from '../../shared/address-links';
 import type { ConfirmationTokens, OutgoingMail } from '../store/types';
-import { leaveUrl, message, SIGNATURE } from './message';
+import { message, SIGNATURE } from './message';
 
 export const CONFIRMATION_SUBJECT = 'Confirm your address for the OrgNote waitlist';
 
@@ -10,7 +10,14 @@ export function confirmUrl(siteUrl: string, token: string): string {
   return `${siteUrl}${CONFIRM_PATH}?${TOKEN_PARAM}=${encodeURIComponent(token)}`;
 }
 
-export function confirmationMail(options: { siteUrl: string; from: string; to: string; tokens: ConfirmationTokens; validHours: number; date?: Date }): OutgoingMail {
+export function confirmationMail(options: {
+  siteUrl: string;
+  from: string;
+  to: string;
+  tokens: ConfirmationTokens;
+  validHours: number;
+  date?: Date;
+}): OutgoingMail {
   const { siteUrl, tokens, validHours } = options;
   return message({
     ...options,

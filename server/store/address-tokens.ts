@@ -97,8 +97,9 @@ export function createAddressLinks(sql: Sql, mail: MailQueueWriter, now: () => n
     async mailLeaveLink(email, compose) {
       return sql.transaction(async (tx) => {
         const at = now();
-        const signup = (await tx.query<{ email: string; email_key: string }>(`SELECT email, email_key FROM signups WHERE email_key = $1${sql.lockRows}`, [emailKey(email)]))
-          .rows[0];
+        const signup = (
+          await tx.query<{ email: string; email_key: string }>(`SELECT email, email_key FROM signups WHERE email_key = $1${sql.lockRows}`, [emailKey(email)])
+        ).rows[0];
         if (!signup || (await linksMailedRecently(tx, signup.email_key, 'leave', at)) >= LEAVE_LINKS_PER_WINDOW) return false;
         const token = await issueToken(tx, signup.email_key, 'leave', at);
         await mail.enqueue(tx, signup.email_key, compose(signup.email, token), { claimed: false });

@@ -67,8 +67,9 @@ export function createSignups(sql: Sql, mail: MailQueueWriter, now: () => number
           return true;
         }
         await tx.query(CLEAR_UNDELIVERABLE, [key]);
-        const stored = (await tx.query<{ email: string; confirmed_at: string | null }>(`SELECT email, confirmed_at FROM signups WHERE email_key = $1${sql.lockRows}`, [key]))
-          .rows[0];
+        const stored = (
+          await tx.query<{ email: string; confirmed_at: string | null }>(`SELECT email, confirmed_at FROM signups WHERE email_key = $1${sql.lockRows}`, [key])
+        ).rows[0];
         // Unconfirmed still: the first mail may be lost or in spam, so another one, but never a flood.
         if (stored && stored.confirmed_at === null && (await linksMailedRecently(tx, key, 'confirm', at)) === 0) {
           await mailConfirmation(tx, stored.email, key, at, confirmation);

@@ -15,7 +15,6 @@ import { UnknownEmailError, type Account, type Activation, type ComposeInvitatio
 
 export { UnknownEmailError };
 
-
 /** What is read of a signup to invite or activate it. */
 interface SubscriptionRow {
   email: string;

@@ -77,7 +77,15 @@ function contract(engine: StoreEngine) {
 
       expect(await store.signups.count()).toBe(1);
       expect(await store.signups.list()).toEqual([
-        { email: 'Zoe@Example.org', description: 'first', created_at: iso(START), invited_at: null, activated_at: null, confirmed_at: iso(START), state: 'waitlisted' },
+        {
+          email: 'Zoe@Example.org',
+          description: 'first',
+          created_at: iso(START),
+          invited_at: null,
+          activated_at: null,
+          confirmed_at: iso(START),
+          state: 'waitlisted',
+        },
       ]);
     });
 

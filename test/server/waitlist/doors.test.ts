@@ -74,7 +74,7 @@ describe('one operation behind every door', () => {
       mail: { smtp: false, where: path.join(byOperation.config.dataDir, 'mail') },
     });
     expect(code).toBe(1); // an address not on the waitlist is work not done
-    expect(out).toContain('2 sent, 0 queued, 0 failed, 0 skipped, 1 not on the waitlist, 0 cannot be mailed\n');
+    expect(out).toContain('2 sent, 0 queued, 0 failed, 0 skipped, 0 unconfirmed, 1 not on the waitlist, 0 cannot be mailed\n');
     expect(await seen(byCli)).toEqual(await seen(byOperation));
     expect((await seen(byCli)).stats).toEqual({ total: 3, waitlisted: 1, invited: 2, activated: 0, unconfirmed: 0, undeliverable: 0 });
     expect(fs.readdirSync(path.join(byCli.config.dataDir, 'mail')).sort()).toEqual(fs.readdirSync(path.join(byOperation.config.dataDir, 'mail')).sort());
