@@ -107,7 +107,7 @@ export function createSignups(sql: Sql, mail: MailQueueWriter, now: () => number
 
     async expiredUnconfirmed(createdBefore: string, limit: number) {
       const { rows } = await sql.query<{ email: string }>(
-        `SELECT email FROM signups WHERE ${EXPIRED_UNCONFIRMED} AND created_at < $2 ORDER BY created_at LIMIT $3`,
+        `SELECT email FROM signups WHERE ${EXPIRED_UNCONFIRMED} AND created_at <= $2 ORDER BY created_at LIMIT $3`,
         [new Date(now()).toISOString(), createdBefore, limit],
       );
       return rows.map((row) => row.email);

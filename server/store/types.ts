@@ -60,7 +60,7 @@ export interface Signups {
   stats(): Promise<WaitlistStats>;
   /**
    * Up to `limit` addresses still unconfirmed whose every confirmation link has expired, oldest
-   * first; only signups created before `createdBefore` (ISO) are looked at (the expiry sweep).
+   * first; only signups created at or before `createdBefore` (ISO) are looked at (the expiry sweep).
    */
   expiredUnconfirmed(createdBefore: string, limit: number): Promise<string[]>;
 }
