@@ -229,7 +229,7 @@ async function emlMessages(s: Site, count: number): Promise<ReceivedMail[]> {
   return Promise.all(
     files.map(async (file) => {
       const raw = fs.readFileSync(path.join(folder, file));
-      return { raw, parsed: await simpleParser(raw), envelope: { from: '', to: [] }, messageId: '' } as unknown as ReceivedMail;
+      return { raw, parsed: await simpleParser(raw), envelope: { from: '', to: [] }, messageId: '' };
     }),
   );
 }
