@@ -6,16 +6,6 @@ import { leaveUrl, message, SIGNATURE } from './message';
 
 export const INVITATION_SUBJECT = 'Your OrgNote activation key';
 
-/**
- * True for an address a mail can go to exactly as it is stored: a plain local part (no quotes,
- * commas, semicolons, angle brackets, parentheses, colons or backslashes, which the waitlist's
- * "no whitespace" rule lets through) at a domain. nodemailer reads those characters as address
- * syntax, so 'evil,victim@x.org' would be mailed to victim@x.org.
- */
-export function isMailable(address: string): boolean {
-  return /^[^\s"(),:;<>@[\\\]]+@[^\s"(),:;<>@[\\\]]+\.[^\s"(),:;<>@[\\\]]+$/.test(address);
-}
-
 /** The activation page with the address already filled in. */
 export function activationPageUrl(siteUrl: string, email: string): string {
   return `${siteUrl}/activate?email=${encodeURIComponent(email)}`;

@@ -13,6 +13,16 @@ export type Block = { text: string } | { key: string } | { link: string };
 /** The site's signature line, last in every mail. */
 export const SIGNATURE: Block = { text: 'OrgNote, notes in org-mode linked the Zettelkasten way' };
 
+/**
+ * True for an address a mail can go to exactly as it is stored: a plain local part (no quotes,
+ * commas, semicolons, angle brackets, parentheses, colons or backslashes, which the waitlist's
+ * "no whitespace" rule lets through) at a domain. nodemailer reads those characters as address
+ * syntax, so 'evil,victim@x.org' would be mailed to victim@x.org.
+ */
+export function isMailable(address: string): boolean {
+  return /^[^\s"(),:;<>@[\\\]]+@[^\s"(),:;<>@[\\\]]+\.[^\s"(),:;<>@[\\\]]+$/.test(address);
+}
+
 /** SITE_URL/leave?token=…: the page and the one-click POST that take the address off the waitlist. */
 export function leaveUrl(siteUrl: string, token: string): string {
   return `${siteUrl}${LEAVE_PATH}?${TOKEN_PARAM}=${encodeURIComponent(token)}`;

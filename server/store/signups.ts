@@ -44,6 +44,7 @@ const CLEAR_UNDELIVERABLE = 'UPDATE signups SET undeliverable_at = NULL WHERE em
 export function createSignups(sql: Sql, mail: MailQueueWriter, now: () => number): Signups {
   /** Queues a confirmation mail with fresh links for a signup that is unconfirmed. */
   async function mailConfirmation(tx: Queryable, email: string, key: string, at: number, confirmation: ConfirmationMail): Promise<void> {
+    if (!confirmation.canMail(email)) return;
     const confirm = await issueToken(tx, key, 'confirm', at, confirmation.validMs);
     const leave = await issueToken(tx, key, 'leave', at);
     await mail.enqueue(tx, key, confirmation.compose(email, { confirm, leave }), { claimed: false });

@@ -37,6 +37,11 @@ export interface ConfirmationTokens {
 export interface ConfirmationMail {
   /** The mail around the tokens (server/mail/confirmation.ts). */
   compose(to: string, tokens: ConfirmationTokens): OutgoingMail;
+  /**
+   * False for an address no mail can go to as it is written (server/mail/message.ts, isMailable):
+   * it is stored unconfirmed with no mail and no link, and erased when a link would have expired.
+   */
+  canMail(address: string): boolean;
   /** How long the confirmation link works (CONFIRM_WITHIN_HOURS); the address is erased once the last one has expired. */
   validMs: number;
 }

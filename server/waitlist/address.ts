@@ -8,6 +8,7 @@ import type { Config } from '../config';
 import { startPoller, type Poller } from '../delivery/poller';
 import type { Logger } from '../logger';
 import { leaveLinkMail } from '../mail/leave-link';
+import { isMailable } from '../mail/message';
 import { NO_METRICS, type Metrics } from '../metrics';
 import type { Store } from '../store';
 import { remove } from './remove';
@@ -63,6 +64,8 @@ export async function requestLeaveLink(deps: AddressDeps, fields: Record<string,
     logger.warn({ event: 'leave-link', reason: config.backendUrl ? 'backend-owns-signups' : 'no-site-url' }, 'no leave link can be mailed');
     return { ok: true };
   }
+  // An address mail syntax would read as another ('evil,victim@x.org') is never mailed.
+  if (!isMailable(typed)) return { ok: true };
   const queued = await store.links.mailLeaveLink(typed, (to, leaveToken) => leaveLinkMail({ siteUrl, from: config.mailFrom, to, leaveToken }));
   if (queued) deps.mailQueued?.();
   return { ok: true };

@@ -5,7 +5,8 @@
 // unavailable (unreachable, silent, refusing our login), the rest are invited and queued without
 // trying: 10 000 connection timeouts in a row would keep the operator waiting for hours.
 import type { Config } from '../config';
-import { invitationMail, isMailable } from '../mail/invitation';
+import { invitationMail } from '../mail/invitation';
+import { isMailable } from '../mail/message';
 import { sendClaimed, type MailOutcome } from '../mail/send';
 import { createMailer, SMTP_POOL_SIZE, type Mailer, type MailerConfig } from '../mail/transport';
 import type { Store } from '../store';

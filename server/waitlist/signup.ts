@@ -12,6 +12,7 @@ import { postSignup, type BackendAnswer, type SignupRequest } from '../delivery/
 import type { Logger } from '../logger';
 import { NO_METRICS, type Metrics } from '../metrics';
 import { confirmationMail } from '../mail/confirmation';
+import { isMailable } from '../mail/message';
 import type { Store } from '../store';
 import type { ConfirmationMail } from '../store/types';
 
@@ -90,7 +91,7 @@ function confirmationFor(config: SignupDeps['config']): ConfirmationMail | undef
   const { siteUrl, mailFrom: from, confirmWithinMs: validMs } = config;
   if (!config.confirmSignups || !siteUrl) return undefined;
   const validHours = Math.round(validMs / 3_600_000);
-  return { validMs, compose: (to, tokens) => confirmationMail({ siteUrl, from, to, tokens, validHours }) };
+  return { validMs, canMail: isMailable, compose: (to, tokens) => confirmationMail({ siteUrl, from, to, tokens, validHours }) };
 }
 
 async function deliver(deps: SignupDeps, backendUrl: string, request: SignupRequest): Promise<SignupOutcome> {

@@ -28,6 +28,7 @@ function contract(engine: StoreEngine) {
     const sent: { to: string; tokens: ConfirmationTokens }[] = [];
     const mail: ConfirmationMail = {
       validMs: VALID,
+      canMail: (address) => !address.includes(','),
       compose(to, tokens): OutgoingMail {
         sent.push({ to, tokens });
         return { from: 'no-reply@orgnote.example', to, subject: 'Confirm', text: tokens.confirm, html: '', messageId: `<c${sent.length}@x>`, date: iso(time) };
@@ -110,6 +111,17 @@ function contract(engine: StoreEngine) {
         email: 'ann@example.org',
       });
       expect(await store.signups.oldestWaiting(10)).toEqual([]);
+    });
+
+    it('stores an address no mail can go to unconfirmed, with no mail and no link, until it expires', async () => {
+      const { mail, sent } = confirmations();
+      expect(await store.signups.add({ email: 'evil,victim@example.org', description: '' }, mail)).toBe(true);
+      expect(sent).toEqual([]);
+      expect(await store.mail.counts()).toMatchObject({ queued: 0 });
+      expect(await store.subscriptions.stateOf('evil,victim@example.org')).toBe('unconfirmed');
+      expect(await store.signups.expiredUnconfirmed(iso(START - 1), 10)).toEqual([]);
+      time += VALID;
+      expect(await store.signups.expiredUnconfirmed(iso(time - VALID), 10)).toEqual(['evil,victim@example.org']);
     });
 
     it('counts a signup taken without confirmation as confirmed when it joined', async () => {
