@@ -13,7 +13,7 @@ import { TextField } from '../components/TextField';
 import { useQueryParams } from '../hooks/useQueryParams';
 import { setSubscribedFlag, useSubscribedFlag } from '../hooks/useSubscribedFlag';
 import { useValidatedForm } from '../hooks/useValidatedForm';
-import { useSiteLinks } from '../public-config';
+import { usePublicConfig, useSiteLinks } from '../public-config';
 
 /** Invisible to people, to assistive technology and to Tab; bots filling every field fill it. */
 function Honeypot() {
@@ -29,11 +29,14 @@ function Honeypot() {
 
 function WaitlistJoined({ focusOnMount }: { focusOnMount: boolean }) {
   const links = useSiteLinks();
+  const { confirmSignups } = usePublicConfig();
   return (
     <ResultView kind="success" focusOnMount={focusOnMount}>
       <p>
         You are successfully joined to the wait list. Want to get your invitation faster? <ExternalLink href={links.donation}>Join patreon</ExternalLink>
       </p>
+      {/* Issue 23: with double opt-in, a signup waits for its address to be confirmed. */}
+      {confirmSignups ? <p>Please confirm your address with the link we have mailed you.</p> : null}
     </ResultView>
   );
 }
