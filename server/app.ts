@@ -6,6 +6,7 @@
 //   everything else     → Express, whose middleware order below is behaviour.
 import compression from 'compression';
 import express, { type NextFunction, type Request, type Response } from 'express';
+import { CONFIRM_PATH, LEAVE_PATH } from '../shared/address-links';
 import { ACTIVATION } from '../shared/links';
 import { apiDoor } from './api/router';
 import { isApiUrl } from './api/routes';
@@ -27,6 +28,7 @@ import { createRenderer } from './pages/render';
 import { seoFiles } from './pages/seo';
 import { hashedAssets, loadPageAssets, publicFiles, type PageAssets } from './pages/static-files';
 import { ASSETS_URL_PREFIX } from './paths';
+import { addressPages, isLeaveByLink } from './signups/address-pages';
 import { nativeForm } from './signups/native-form';
 import { openStore, type Store } from './store';
 import { signup, type SubmitSignup } from './waitlist/signup';
@@ -39,6 +41,8 @@ interface AppDeps {
   assets?: PageAssets;
   /** What METRICS_PORT serves; nothing is recorded when not given. */
   metrics?: Metrics;
+  /** Told when a request queued mail (a confirmation, a leave link): the running site's mail worker sends it now. */
+  mailQueued?: () => void;
 }
 
 export function createApp(config: Config, deps: AppDeps = {}) {
@@ -51,7 +55,9 @@ export function createApp(config: Config, deps: AppDeps = {}) {
   const headers = securityHeaders(config, assets.css ? [sha256Source(assets.css)] : []);
 
   // Shared by every door that takes a signup or another form.
-  const submitSignup: SubmitSignup = (input) => signup({ config, store, logger, metrics }, input);
+  const mailQueued = deps.mailQueued;
+  const submitSignup: SubmitSignup = (input) => signup({ config, store, logger, metrics, mailQueued }, input);
+  const address = addressPages({ config, store, logger, metrics, mailQueued });
   const limitSubmissions = signupRateLimit(config, logger, store.rate);
   const sameSiteOnly = refuseCrossSite(config, logger);
 
@@ -61,7 +67,7 @@ export function createApp(config: Config, deps: AppDeps = {}) {
     logger,
     siteUrl: config.siteUrl,
     pagePolicy: headers.pagePolicy,
-    actionContext: (req) => form.contextFor(req),
+    actionContext: (req) => ({ ...form.contextFor(req), ...address.contextFor(req) }),
   });
   const form = nativeForm(submitSignup, logger);
   const prerendered = prerenderedPages({
@@ -100,6 +106,22 @@ export function createApp(config: Config, deps: AppDeps = {}) {
   const openActivationForm = openActivation(config.webAppUrl);
   app.post(ACTIVATION.formAction, sameSiteOnly, readBody, openActivationForm);
   app.get(ACTIVATION.formAction, openActivationForm);
+  // The address pages' buttons (issue 23): React Router runs the route's action with the address
+  // door's context. Confirming comes from our own page only. /leave?token=… is also the one-click
+  // unsubscribe URL of every mail, which mail providers POST from their servers (RFC 8058): the
+  // token is its authority, so no origin check and no limit; /leave alone mails a link, so it is
+  // checked and limited like a signup.
+  app.post(CONFIRM_PATH, sameSiteOnly, readBody, address.read, renderer.streamPage);
+  app.post(
+    LEAVE_PATH,
+    (req, res, next) => (isLeaveByLink(req) ? next('route') : next()),
+    sameSiteOnly,
+    limitSubmissions,
+    readBody,
+    address.read,
+    renderer.streamPage,
+  );
+  app.post(LEAVE_PATH, readBody, address.read, renderer.streamPage);
 
   // Everything else is a page, rendered by React on the server for this request.
   app.use((req, res, next) => {

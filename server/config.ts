@@ -205,6 +205,9 @@ const RULES: { setting: keyof Declared; message: string; holds: (s: Settings) =>
   { setting: 'requestTimeoutMs', message: 'must be at least HEADERS_TIMEOUT_MS', holds: (s) => s.requestTimeoutMs >= s.headersTimeoutMs },
   // The public port must never answer /metrics.
   { setting: 'metricsPort', message: 'must differ from PORT', holds: (s) => s.metricsPort === undefined || s.metricsPort !== s.port },
+  // The confirmation link is SITE_URL/confirm?token=…; a link built from a request's Host header
+  // would let anyone send a victim's token to their own host.
+  { setting: 'confirmSignups', message: 'on needs SITE_URL (the confirmation link points there)', holds: (s) => !s.confirmSignups || s.siteUrl !== undefined },
   // A key without a selector (or the reverse) signs nothing a verifier could check.
   { setting: 'dkimSelector', message: 'must be set with DKIM_PRIVATE_KEY_FILE', holds: (s) => s.dkimPrivateKey === undefined || s.dkimSelector !== undefined },
   { setting: 'dkimPrivateKey', message: 'must be set with DKIM_SELECTOR', holds: (s) => s.dkimSelector === undefined || s.dkimPrivateKey !== undefined },

@@ -5,6 +5,7 @@ import { ConfigError, loadConfig, type Config } from './config';
 import { createLogger, type Logger } from './logger';
 import { startOutboxWorker } from './delivery/outbox-worker';
 import { startMailWorker } from './mail/mail-worker';
+import { startExpirySweep } from './waitlist/address';
 import { createMailer } from './mail/transport';
 import { createMetrics, NO_METRICS, type Metrics } from './metrics';
 import { startMetricsServer } from './metrics-server';
@@ -13,7 +14,7 @@ import { openConfiguredStore } from './store/open';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
-function startServer(config: Config, logger: Logger, store: Store, metrics: Metrics): Promise<Server> {
+function startServer(config: Config, logger: Logger, store: Store, metrics: Metrics, mailQueued?: () => void): Promise<Server> {
   const server = http.createServer(
     {
       headersTimeout: config.headersTimeoutMs,
@@ -22,7 +23,7 @@ function startServer(config: Config, logger: Logger, store: Store, metrics: Metr
       // slow-loris client hold its socket half a minute longer.
       connectionsCheckingInterval: Math.min(5_000, Math.ceil(config.headersTimeoutMs / 4)),
     },
-    createApp(config, { logger, store, metrics }),
+    createApp(config, { logger, store, metrics, mailQueued }),
   );
   server.keepAliveTimeout = config.keepAliveTimeoutMs;
   return new Promise((resolve, reject) => {
@@ -68,13 +69,15 @@ async function main() {
   // Before the public port: a metrics port already taken stops the start before any traffic.
   const metricsServer =
     config.metricsPort === undefined ? undefined : await startMetricsServer({ port: config.metricsPort, host: config.metricsHost, metrics, logger });
-  const server = await startServer(config, logger, store, metrics);
+  // Mail comes from the embedded store: confirmations and leave links the site queues (sent at
+  // once: a request that queues one wakes the worker), and the invitations a CLI run could not send.
+  const mailer = config.backendUrl ? undefined : createMailer(config);
+  const mailWorker = mailer && startMailWorker({ queue: store.mail, mailer, logger, metrics });
+  const expirySweep = config.backendUrl ? undefined : startExpirySweep({ store, config, logger, metrics });
+  const server = await startServer(config, logger, store, metrics, mailWorker?.wake);
   const worker = config.backendUrl
     ? startOutboxWorker({ outbox: store.outbox, backendUrl: config.backendUrl, timeoutMs: config.backendTimeoutMs, logger, metrics })
     : undefined;
-  // Invitations come from the embedded store; the site retries the mail a CLI run could not send.
-  const mailer = config.backendUrl ? undefined : createMailer(config);
-  const mailWorker = mailer && startMailWorker({ queue: store.mail, mailer, logger, metrics });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   logger.info(
@@ -91,7 +94,7 @@ async function main() {
     // orchestrator gives (Docker: 10 s). No new round starts; closing the pool fails the sends
     // still waiting for a connection (they go back to the queue), and past the grace it ends the
     // ones a stalled server holds too.
-    const workersStopped = Promise.all([worker?.stop(), mailWorker?.stop()]);
+    const workersStopped = Promise.all([worker?.stop(), mailWorker?.stop(), expirySweep?.stop()]);
     mailer?.close();
     const force = setTimeout(() => mailer?.close(true), SHUTDOWN_GRACE_MS);
     force.unref();

@@ -33,6 +33,13 @@ export type DeliveryQueue = (typeof DELIVERY_QUEUES)[number];
 export const DELIVERY_RESULTS = ['delivered', 'retry', 'failed'] as const;
 export type DeliveryResult = (typeof DELIVERY_RESULTS)[number];
 
+/**
+ * What became of an address (issue 23): confirmed by its link, left by its leave link, erased
+ * unconfirmed after CONFIRM_WITHIN_HOURS, or refused for good by the mail server.
+ */
+export const ADDRESS_EVENTS = ['confirmed', 'left', 'expired', 'undeliverable'] as const;
+export type AddressEvent = (typeof ADDRESS_EVENTS)[number];
+
 /** 1 ms to 5 s: a prerendered page answers in about a millisecond, a slow backend call in seconds. */
 const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
 
@@ -44,6 +51,7 @@ export interface Metrics {
   request(kind: RouteKind, status: number, seconds: number): void;
   signup(outcome: SignupMetric): void;
   delivery(queue: DeliveryQueue, result: DeliveryResult): void;
+  address(event: AddressEvent): void;
   /** The Prometheus text exposition of everything above, pending gauges counted now. */
   text(): Promise<string>;
   readonly contentType: string;
@@ -89,16 +97,25 @@ export function createMetrics({ pending, logger, pendingTimeoutMs = PENDING_TIME
     registers,
   });
 
+  const addresses = new Counter({
+    name: 'address_events_total',
+    help: 'Addresses confirmed, left, erased unconfirmed or found undeliverable, by event.',
+    labelNames: ['event'],
+    registers,
+  });
+
   // Every series a dashboard or an alert names exists from the start, at 0, so a rate() or an
   // absent() means something before the first event.
   for (const outcome of SIGNUP_OUTCOMES) signups.inc({ outcome }, 0);
   for (const queue of DELIVERY_QUEUES) for (const result of DELIVERY_RESULTS) deliveries.inc({ queue, result }, 0);
+  for (const event of ADDRESS_EVENTS) addresses.inc({ event }, 0);
 
   for (const queue of DELIVERY_QUEUES) {
     const name = `${queue}_pending`;
     new Gauge({
       name,
-      help: queue === 'outbox' ? 'Signups waiting in the outbox for the backend.' : 'Invitation mail queued for the mail server.',
+      help:
+        queue === 'outbox' ? 'Signups waiting in the outbox for the backend.' : 'Mail (invitations, confirmations, leave links) queued for the mail server.',
       registers,
       async collect() {
         try {
@@ -129,6 +146,9 @@ export function createMetrics({ pending, logger, pendingTimeoutMs = PENDING_TIME
     delivery(queue, result) {
       if (isOneOf(DELIVERY_QUEUES, queue) && isOneOf(DELIVERY_RESULTS, result)) deliveries.inc({ queue, result });
     },
+    address(event) {
+      if (isOneOf(ADDRESS_EVENTS, event)) addresses.inc({ event });
+    },
     text: () => registry.metrics(),
   };
 }
@@ -138,6 +158,7 @@ export const NO_METRICS: Metrics = Object.freeze({
   request() {},
   signup() {},
   delivery() {},
+  address() {},
   text: async () => '',
   contentType: Registry.PROMETHEUS_CONTENT_TYPE,
 });

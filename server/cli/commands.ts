@@ -5,7 +5,7 @@ import { dnsRecords, txtData } from '../waitlist/dns';
 import { issueKey } from '../waitlist/issue-key';
 import { backup, migrate } from '../waitlist/maintenance';
 import { remove } from '../waitlist/remove';
-import { countSignups, exportSignups, listSignups, waitlistStats, type SignupsSince } from '../waitlist/signups';
+import { countSignups, exportSignups, listSignups, SIGNUP_STATES, waitlistStats, type SignupsSince } from '../waitlist/signups';
 import { oneLine, textTable } from './columns';
 import { CommandError, UsageError, type CommandRow, type OptionRow } from './command-table';
 import { inviteCommand } from './invite';
@@ -43,8 +43,8 @@ export const COMMANDS: CommandRow<Options>[] = [
       const rows = await listSignups(context, sinceOf(options.since));
       await io.out(
         textTable(
-          ['created_at', 'email', 'invited_at', 'activated_at', 'description'],
-          rows.map((r) => [r.created_at, r.email, r.invited_at ?? '', r.activated_at ?? '', oneLine(r.description)]),
+          ['created_at', 'email', 'state', 'confirmed_at', 'invited_at', 'activated_at', 'description'],
+          rows.map((r) => [r.created_at, r.email, r.state, r.confirmed_at ?? '', r.invited_at ?? '', r.activated_at ?? '', oneLine(r.description)]),
         ),
       );
       await io.out(`${rows.length} signup(s)\n`);
@@ -61,10 +61,10 @@ export const COMMANDS: CommandRow<Options>[] = [
   },
   {
     name: 'stats',
-    help: 'signups by state (waitlisted, invited, activated) and mail by state',
+    help: 'signups by state (unconfirmed, waitlisted, invited, activated, undeliverable) and mail by state',
     async run(context, _args, _options, io) {
       const { signups, mail } = await waitlistStats(context);
-      const states = (['waitlisted', 'invited', 'activated', 'total'] as const).map((state) => [state, String(signups[state])]);
+      const states = ([...SIGNUP_STATES, 'total'] as const).map((state) => [state, String(signups[state])]);
       await io.out(textTable(['state', 'signups'], states));
       await io.out(`mail: ${mail.queued} queued, ${mail.failed} failed, ${mail.dead} dead, ${mail.sent} sent\n`);
       return 0;
@@ -73,7 +73,7 @@ export const COMMANDS: CommandRow<Options>[] = [
   {
     name: 'export',
     args: '[--since DATE]',
-    help: 'CSV (RFC 4180) to stdout: email,description,created_at,invited_at,activated_at',
+    help: 'CSV (RFC 4180) to stdout: email,description,created_at,invited_at,activated_at,confirmed_at,state',
     async run(context, _args, options, io) {
       // Each chunk waits until the pipe has taken the last: a slow reader never makes it pile up.
       for await (const chunk of exportSignups(context, sinceOf(options.since))) await io.out(chunk);

@@ -9,6 +9,7 @@ const OUTCOME_LABELS: Record<InviteOutcome | DryRunOutcome, string> = {
   queued: 'queued',
   failed: 'failed',
   skipped: 'skipped',
+  unconfirmed: 'unconfirmed',
   'not-on-waitlist': 'not on the waitlist',
   unmailable: 'cannot be mailed',
   'would-invite': 'would invite',
@@ -22,7 +23,7 @@ const REFUSALS: Record<Extract<InviteResult, { kind: 'refused' }>['reason'], str
 };
 
 /** The order the tally is printed in. */
-const TALLY: InviteOutcome[] = ['sent', 'queued', 'failed', 'skipped', 'not-on-waitlist', 'unmailable'];
+const TALLY: InviteOutcome[] = ['sent', 'queued', 'failed', 'skipped', 'unconfirmed', 'not-on-waitlist', 'unmailable'];
 
 function countOf(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;

@@ -16,7 +16,7 @@ interface MailWorkerOptions {
   logger: Logger;
   /** How often to look for due messages. */
   pollMs?: number;
-  metrics?: Pick<Metrics, 'delivery'>;
+  metrics?: Pick<Metrics, 'delivery' | 'address'>;
 }
 
 const MAIL_RESULT = { sent: 'delivered', queued: 'retry', failed: 'failed' } as const satisfies Record<MailOutcome, DeliveryResult>;
@@ -33,7 +33,10 @@ export function startMailWorker({ queue, mailer, logger, pollMs = 1000, metrics 
       const settled = await Promise.allSettled(claimed.map((item) => sendClaimed(queue, mailer, item, logger)));
       const results = settled.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
       if (results.length < settled.length) logger.error('mail round: the store could not record an outcome');
-      for (const { outcome } of results) metrics.delivery('mail', MAIL_RESULT[outcome]);
+      for (const { outcome, undeliverable } of results) {
+        metrics.delivery('mail', MAIL_RESULT[outcome]);
+        if (undeliverable) metrics.address('undeliverable');
+      }
       return claimed.length === BATCH && results.length === settled.length && !results.some((sent) => sent.serverUnavailable);
     } catch (err) {
       logger.error({ err }, 'mail round failed');

@@ -7,7 +7,7 @@
 // the message queued, and it goes out again, with the same Message-ID, once its lease runs out.
 import type { Logger } from '../logger';
 import type { MailQueue, QueuedMail } from '../store/types';
-import { describeMailError, isPermanentRefusal, isServerUnavailable, type Mailer } from './transport';
+import { describeMailError, isPermanentRefusal, isServerUnavailable, refusesTheRecipient, type Mailer } from './transport';
 
 export type MailOutcome = 'sent' | 'queued' | 'failed';
 
@@ -15,6 +15,8 @@ export interface Sent {
   outcome: MailOutcome;
   /** The server itself could not be used (unreachable, too slow, login refused), not just this message. */
   serverUnavailable: boolean;
+  /** The server refused the recipient for good: its signup is now marked undeliverable. */
+  undeliverable?: boolean;
 }
 
 export async function sendClaimed(queue: MailQueue, mailer: Mailer, item: QueuedMail, logger?: Logger): Promise<Sent> {
@@ -23,9 +25,10 @@ export async function sendClaimed(queue: MailQueue, mailer: Mailer, item: Queued
   } catch (err) {
     const reason = describeMailError(err);
     if (isPermanentRefusal(err)) {
-      await queue.failed(item.id, reason);
-      logger?.warn({ mailId: item.id, reason }, 'mail refused for good');
-      return { outcome: 'failed', serverUnavailable: false };
+      const undeliverable = refusesTheRecipient(err);
+      await queue.failed(item.id, reason, undeliverable);
+      logger?.warn({ mailId: item.id, reason, undeliverable }, 'mail refused for good');
+      return { outcome: 'failed', serverUnavailable: false, undeliverable };
     }
     const dueAt = await queue.retry(item, reason);
     logger?.info({ mailId: item.id, reason, retryAt: new Date(dueAt).toISOString() }, 'mail queued for retry');

@@ -178,6 +178,12 @@ export function isPermanentRefusal(err: unknown): boolean {
   return typeof responseCode === 'number' && responseCode >= 500 && responseCode !== 503 && refusesTheMessage(smtp);
 }
 
+/** A 5xx to RCPT TO: the server will never take mail for this address (undeliverable, issue 23). */
+export function refusesTheRecipient(err: unknown): boolean {
+  const { code, command, responseCode } = (err ?? {}) as SmtpError;
+  return code === 'EENVELOPE' && command === 'RCPT TO' && typeof responseCode === 'number' && responseCode >= 500 && responseCode !== 503;
+}
+
 /**
  * True when the failure was the server's or the setup's, not this message's: the server could not
  * be reached, dropped or stalled the connection, or refused our login or our sender. The next

@@ -1,21 +1,31 @@
-// A person's right to erasure: `waitlist remove <email>` deletes everything the site keeps about
-// an address in one transaction: the signup, its activation keys, its invitation mail, and any
-// signup of it still waiting in the outbox for the backend. The transaction holds the signup's
+// A person's right to erasure: `waitlist remove <email>`, a leave link and the expiry of an
+// unconfirmed address all delete everything the site keeps about it in one transaction: the
+// signup, its activation keys and link tokens, its mail, and any signup of it still waiting in the
+// outbox for the backend. The transaction holds the signup's
 // row lock, so an invitation racing it on another replica either finishes first (and its key and
 // mail are erased too) or finds no signup.
 import { emailKey, type FieldList } from '../../shared/signup';
+import { EXPIRED_UNCONFIRMED } from './signups';
 import type { Sql } from './sql';
-import type { Erased } from './types';
+import type { Erased, Store } from './types';
 
-export function createErasure(sql: Sql): (email: string) => Promise<Erased> {
-  return (email) =>
+const NOTHING: Erased = { signup: false, keys: 0, mailIds: [], outbox: 0 };
+
+export function createErasure(sql: Sql, now: () => number): Store['erase'] {
+  return (email, options = {}) =>
     sql.transaction(async (tx): Promise<Erased> => {
       const key = emailKey(email);
-      await tx.query(`SELECT 1 AS locked FROM signups WHERE email_key = $1${sql.lockRows}`, [key]);
+      const locked = await tx.query<{ expired: number }>(
+        `SELECT CASE WHEN ${EXPIRED_UNCONFIRMED} THEN 1 ELSE 0 END AS expired FROM signups WHERE email_key = $2${sql.lockRows}`,
+        [new Date(now()).toISOString(), key],
+      );
+      // The sweep's check again under the lock: confirmed, or mailed a new link, since it looked.
+      if (options.onlyIfExpired && Number(locked.rows[0]?.expired ?? 0) !== 1) return NOTHING;
       const mailIds = (await tx.query<{ id: number }>('DELETE FROM mail WHERE email_key = $1 RETURNING id', [key])).rows
         .map((row) => Number(row.id))
         .sort((a, b) => a - b);
       const keys = (await tx.query('DELETE FROM activation_keys WHERE email_key = $1', [key])).rowCount;
+      await tx.query('DELETE FROM address_tokens WHERE email_key = $1', [key]);
       const signup = (await tx.query('DELETE FROM signups WHERE email_key = $1', [key])).rowCount === 1;
       // Outbox rows hold the request's fields as JSON pairs; the address is compared in JS as the
       // store compares it (emailKey: JS trim and lower case, which SQL's lower() does not match

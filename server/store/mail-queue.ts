@@ -1,5 +1,6 @@
-// Durable queue of invitation mail, for both engines. A message is written in the same transaction
-// as the key it carries and stays here until the mail server has taken it. Whoever sends a
+// Durable queue of the site's mail (invitations, confirmations, leave links), for both engines. A
+// message is written in the same transaction as the key or link it carries and stays here until
+// the mail server has taken it. Whoever sends a
 // message first claims it with a lease (the CLI right after inviting, otherwise a mail worker on
 // any replica), so two senders never take the same message at once; a sender that dies leaves a
 // lease that simply runs out, and the message is sent again from here. Once sent or refused for
@@ -50,9 +51,10 @@ const toMailSummary = (row: PendingRow): MailSummary => ({
 export interface MailQueueWriter {
   /**
    * Queues a message for `emailKey`, claimed by the caller for one lease, so the caller sends it
-   * first. QueueFullError (which rolls the transaction back) past the configured size.
+   * first; with `claimed: false` it is due at once for the mail worker. QueueFullError (which rolls
+   * the transaction back) past the configured size.
    */
-  enqueue(tx: Queryable, emailKey: string, message: OutgoingMail): Promise<QueuedMail>;
+  enqueue(tx: Queryable, emailKey: string, message: OutgoingMail, options?: { claimed: boolean }): Promise<QueuedMail>;
   /**
    * Drops the address's messages still waiting: an earlier invitation carries a key that is now
    * revoked and must not go out. One a sender holds right now (its lease runs) is already on its
@@ -74,9 +76,9 @@ export function createMailQueue(
     // The count and the insert are one statement: exact under SQLite's single writer; on
     // PostgreSQL two transactions enqueueing at the same moment may both see room for one, so the
     // bound can be passed by a few rows (it protects the disk, it is not a quota).
-    async enqueue(tx, emailKey, message) {
+    async enqueue(tx, emailKey, message, { claimed } = { claimed: true }) {
       const at = now();
-      const leaseUntil = at + limits.mailLeaseMs;
+      const leaseUntil = claimed ? at + limits.mailLeaseMs : 0;
       const { rows } = await tx.query<{ id: number }>(
         `INSERT INTO mail (email_key, message_id, message, next_attempt_at, lease_until, created_at)
          SELECT $1, $2, $3, $4, $5, $6 WHERE (SELECT COUNT(*) FROM mail WHERE state = 'queued') < $7
@@ -85,7 +87,7 @@ export function createMailQueue(
       );
       if (rows.length === 0) throw new QueueFullError('mail');
       const id = Number(rows[0].id);
-      leases.hold([id], leaseUntil);
+      if (claimed) leases.hold([id], leaseUntil);
       return { id, message, attempts: 0 };
     },
 
@@ -116,14 +118,21 @@ export function createMailQueue(
       return result.rowCount === 1;
     },
 
-    async failed(id, error) {
+    async failed(id, error, undeliverable = false) {
       const fence = leases.fence(id, '$4', now());
-      const { rowCount } = await sql.query(
-        `UPDATE mail SET state = 'failed', message = NULL, attempts = attempts + 1, lease_until = 0, last_error = $1, done_at = $2
-         WHERE id = $3 AND state = 'queued' AND ${fence.where}`,
-        [error.slice(0, 500), iso(), id, fence.value],
-      );
-      leases.end(id, rowCount === 1);
+      const recorded = await sql.transaction(async (tx) => {
+        const time = iso();
+        const { rows } = await tx.query<{ email_key: string }>(
+          `UPDATE mail SET state = 'failed', message = NULL, attempts = attempts + 1, lease_until = 0, last_error = $1, done_at = $2
+           WHERE id = $3 AND state = 'queued' AND ${fence.where} RETURNING email_key`,
+          [error.slice(0, 500), time, id, fence.value],
+        );
+        if (rows.length === 1 && undeliverable) {
+          await tx.query('UPDATE signups SET undeliverable_at = $1 WHERE email_key = $2', [time, rows[0].email_key]);
+        }
+        return rows.length === 1;
+      });
+      leases.end(id, recorded);
     },
 
     async retry(item, error) {

@@ -1,31 +1,81 @@
-// Who signed up, and where each address stands (waitlisted → invited → activated), for both
-// engines. A repeat signup is one statement that inserts nothing (ON CONFLICT on the normalised
-// address), so two replicas taking the same address at once still keep one row.
+// Who signed up, and where each address stands (unconfirmed → waitlisted → invited → activated, or
+// undeliverable), for both engines. A signup is one statement that inserts nothing for a repeat
+// (ON CONFLICT on the normalised address), so two replicas taking the same address at once still
+// keep one row. With confirmation on, the confirmation mail joins that insert in one transaction.
 import { emailKey, type Signup } from '../../shared/signup';
+import { issueToken, linksMailedRecently } from './address-tokens';
+import type { MailQueueWriter } from './mail-queue';
 import { sinceInstant } from './since';
-import type { Sql } from './sql';
-import type { SignupRow, Signups, WaitlistStats } from './types';
+import type { Queryable, Sql } from './sql';
+import { SIGNUP_STATES, type ConfirmationMail, type SignupRow, type Signups, type SignupState, type WaitlistStats } from './types';
 
 /** Rows an export reads at a time: a million signups are never all held. */
 const STREAM_BATCH = 1_000;
 
-const COLUMNS = 'email, description, created_at, invited_at, activated_at';
+/**
+ * The one definition of a signup's state, in SQL so every reader (stats, list, export, invite)
+ * takes it from the row as stored. Activation wins over everything; a refusal for good counts
+ * until then; an unconfirmed address was never invited.
+ */
+export const STATE = `CASE WHEN activated_at IS NOT NULL THEN 'activated' WHEN undeliverable_at IS NOT NULL THEN 'undeliverable'
+  WHEN invited_at IS NOT NULL THEN 'invited' WHEN confirmed_at IS NULL THEN 'unconfirmed' ELSE 'waitlisted' END`;
+
+const COLUMNS = `email, description, created_at, invited_at, activated_at, confirmed_at, ${STATE} AS state`;
 
 /** Newest first, in the order of the index both engines keep, (created_at, id). */
 const LIST = `SELECT ${COLUMNS} FROM signups WHERE created_at >= $1 ORDER BY created_at DESC, id DESC`;
 
-/** Neither invited nor activated: the one definition of "waiting" (invite --next, stats). */
-export const WAITING = 'invited_at IS NULL AND activated_at IS NULL';
+/**
+ * STATE = 'waitlisted' written on the columns, as the partial index signups_waiting is (invite
+ * --next reads it); test/server/store/contract.test.ts holds the two to the same rows.
+ */
+export const WAITING = 'invited_at IS NULL AND activated_at IS NULL AND confirmed_at IS NOT NULL AND undeliverable_at IS NULL';
 
-export function createSignups(sql: Sql, now: () => Date): Signups {
+/** An unconfirmed signup none of whose confirmation links still works ($1: now, ISO). */
+export const EXPIRED_UNCONFIRMED = `confirmed_at IS NULL AND NOT EXISTS (
+  SELECT 1 FROM address_tokens WHERE address_tokens.email_key = signups.email_key AND purpose = 'confirm' AND (expires_at IS NULL OR expires_at > $1))`;
+
+const INSERT = `INSERT INTO signups (email, email_key, description, created_at, confirmed_at) VALUES ($1, $2, $3, $4, $5)
+  ON CONFLICT (email_key) DO NOTHING`;
+
+/** A repeat signup: the person typed the address again, so a refusal for good is worth another try. */
+const CLEAR_UNDELIVERABLE = 'UPDATE signups SET undeliverable_at = NULL WHERE email_key = $1 AND undeliverable_at IS NOT NULL';
+
+export function createSignups(sql: Sql, mail: MailQueueWriter, now: () => number): Signups {
+  /** Queues a confirmation mail with fresh links for a signup that is unconfirmed. */
+  async function mailConfirmation(tx: Queryable, email: string, key: string, at: number, confirmation: ConfirmationMail): Promise<void> {
+    const confirm = await issueToken(tx, key, 'confirm', at, confirmation.validMs);
+    const leave = await issueToken(tx, key, 'leave', at);
+    await mail.enqueue(tx, key, confirmation.compose(email, { confirm, leave }), { claimed: false });
+  }
+
   return {
-    async add(signup: Signup) {
-      const result = await sql.query(
-        `INSERT INTO signups (email, email_key, description, created_at) VALUES ($1, $2, $3, $4)
-         ON CONFLICT (email_key) DO NOTHING`,
-        [signup.email.trim(), emailKey(signup.email), signup.description, now().toISOString()],
-      );
-      return result.rowCount === 1;
+    async add(signup: Signup, confirmation?: ConfirmationMail) {
+      const at = now();
+      const email = signup.email.trim();
+      const key = emailKey(signup.email);
+      const values = [email, key, signup.description, new Date(at).toISOString()];
+      if (!confirmation) {
+        // Confirmed from the start: confirmation is off.
+        const added = (await sql.query(INSERT, [...values, values[3]])).rowCount === 1;
+        if (!added) await sql.query(CLEAR_UNDELIVERABLE, [key]);
+        return added;
+      }
+      return sql.transaction(async (tx) => {
+        if ((await tx.query(INSERT, [...values, null])).rowCount === 1) {
+          await mailConfirmation(tx, email, key, at, confirmation);
+          return true;
+        }
+        await tx.query(CLEAR_UNDELIVERABLE, [key]);
+        const stored = (
+          await tx.query<{ email: string; confirmed_at: string | null }>(`SELECT email, confirmed_at FROM signups WHERE email_key = $1${sql.lockRows}`, [key])
+        ).rows[0];
+        // Unconfirmed still: the first mail may be lost or in spam, so another one, but never a flood.
+        if (stored && stored.confirmed_at === null && (await linksMailedRecently(tx, key, 'confirm', at)) === 0) {
+          await mailConfirmation(tx, stored.email, key, at, confirmation);
+        }
+        return false;
+      });
     },
 
     async count() {
@@ -46,15 +96,21 @@ export function createSignups(sql: Sql, now: () => Date): Signups {
     },
 
     async stats() {
-      const { rows } = await sql.query<Record<keyof WaitlistStats, number>>(
-        `SELECT COUNT(*) AS total,
-                COUNT(*) FILTER (WHERE ${WAITING}) AS waitlisted,
-                COUNT(*) FILTER (WHERE invited_at IS NOT NULL AND activated_at IS NULL) AS invited,
-                COUNT(activated_at) AS activated
-         FROM signups`,
+      const { rows } = await sql.query<{ state: SignupState; n: number }>(`SELECT ${STATE} AS state, COUNT(*) AS n FROM signups GROUP BY 1`);
+      const stats = Object.fromEntries([...SIGNUP_STATES, 'total'].map((state) => [state, 0])) as WaitlistStats;
+      for (const { state, n } of rows) {
+        stats[state] = Number(n);
+        stats.total += Number(n);
+      }
+      return stats;
+    },
+
+    async expiredUnconfirmed(createdBefore: string, limit: number) {
+      const { rows } = await sql.query<{ email: string }>(
+        `SELECT email FROM signups WHERE ${EXPIRED_UNCONFIRMED} AND created_at <= $2 ORDER BY created_at LIMIT $3`,
+        [new Date(now()).toISOString(), createdBefore, limit],
       );
-      const [counts] = rows;
-      return { total: Number(counts.total), waitlisted: Number(counts.waitlisted), invited: Number(counts.invited), activated: Number(counts.activated) };
+      return rows.map((row) => row.email);
     },
   };
 }

@@ -5,42 +5,29 @@
 // OrgNote backend later asks about (subscription-info). Every transaction first locks the
 // signup's row, so an invitation, an activation and an erasure of one address take turns, on
 // one replica or several.
-import { createHash, randomBytes } from 'node:crypto';
 import { emailKey } from '../../shared/signup';
+import { issueToken } from './address-tokens';
 import type { MailQueueWriter } from './mail-queue';
+import { hashSecret, newSecret } from './secrets';
+import { STATE } from './signups';
 import type { Queryable, Sql } from './sql';
-import { UnknownEmailError, type Account, type Activation, type Invitation, type OutgoingMail, type SignupState, type Subscriptions } from './types';
+import { UnknownEmailError, type Account, type Activation, type ComposeInvitation, type Invitation, type SignupState, type Subscriptions } from './types';
 
 export { UnknownEmailError };
-
-export function hashKey(key: string): string {
-  return createHash('sha256').update(key, 'utf8').digest('hex');
-}
-
-/** 24 random bytes (192 bits) as URL-safe base64: 32 characters, no padding. */
-export function newActivationKey(): string {
-  return randomBytes(24).toString('base64url');
-}
 
 /** What is read of a signup to invite or activate it. */
 interface SubscriptionRow {
   email: string;
   email_key: string;
-  invited_at: string | null;
-  activated_at: string | null;
+  state: SignupState;
   external_provider: string | null;
   external_id: string | null;
 }
 
-const SIGNUP = 'SELECT email, email_key, invited_at, activated_at, external_provider, external_id FROM signups WHERE email_key = $1';
+const SIGNUP = `SELECT email, email_key, ${STATE} AS state, external_provider, external_id FROM signups WHERE email_key = $1`;
 
 /** The unique index that keeps one subscription per account. */
 const ONE_PER_ACCOUNT = 'signups_account';
-
-/** The one definition of a signup's state. */
-export function stateOf(signup: Pick<SubscriptionRow, 'invited_at' | 'activated_at'>): SignupState {
-  return signup.activated_at ? 'activated' : signup.invited_at ? 'invited' : 'waitlisted';
-}
 
 export function createSubscriptions(sql: Sql, mail: MailQueueWriter, now: () => number): Subscriptions {
   /** The signup's row, locked until the transaction ends. */
@@ -50,8 +37,8 @@ export function createSubscriptions(sql: Sql, mail: MailQueueWriter, now: () => 
 
   /** A fresh key for a signup, recorded as an invitation. */
   async function newKey(tx: Queryable, signup: SubscriptionRow, at: string): Promise<string> {
-    const key = newActivationKey();
-    await tx.query('INSERT INTO activation_keys (key_hash, email_key, created_at) VALUES ($1, $2, $3)', [hashKey(key), signup.email_key, at]);
+    const key = newSecret();
+    await tx.query('INSERT INTO activation_keys (key_hash, email_key, created_at) VALUES ($1, $2, $3)', [hashSecret(key), signup.email_key, at]);
     await tx.query('UPDATE signups SET invited_at = $1 WHERE email_key = $2', [at, signup.email_key]);
     return key;
   }
@@ -65,18 +52,22 @@ export function createSubscriptions(sql: Sql, mail: MailQueueWriter, now: () => 
       });
     },
 
-    async invite(email: string, options: { again: boolean; compose: (to: string, key: string) => OutgoingMail }): Promise<Invitation> {
+    async invite(email: string, options: { again: boolean; compose: ComposeInvitation }): Promise<Invitation> {
       return sql.transaction(async (tx): Promise<Invitation> => {
         const signup = await lockSignup(tx, email);
         if (!signup) return { outcome: 'not-on-waitlist', email: email.trim() };
-        // A key went out already (an invitation, or issue-key), or the subscription is active.
-        if (stateOf(signup) !== 'waitlisted' && !options.again) return { outcome: 'skipped', email: signup.email };
+        if (signup.state === 'unconfirmed') return { outcome: 'unconfirmed', email: signup.email };
+        // A key went out already (an invitation, or issue-key), or the subscription is active. An
+        // undeliverable address is invited when named: the operator decided to try it again.
+        if ((signup.state === 'invited' || signup.state === 'activated') && !options.again) return { outcome: 'skipped', email: signup.email };
         const at = now();
         const time = new Date(at).toISOString();
         await tx.query('UPDATE activation_keys SET revoked_at = $1 WHERE email_key = $2 AND revoked_at IS NULL', [time, signup.email_key]);
+        await tx.query('UPDATE signups SET undeliverable_at = NULL WHERE email_key = $1', [signup.email_key]);
         await mail.dropWaiting(tx, signup.email_key, at);
         const key = await newKey(tx, signup, time);
-        return { outcome: 'invited', email: signup.email, mail: await mail.enqueue(tx, signup.email_key, options.compose(signup.email, key)) };
+        const leave = await issueToken(tx, signup.email_key, 'leave', at);
+        return { outcome: 'invited', email: signup.email, mail: await mail.enqueue(tx, signup.email_key, options.compose(signup.email, key, leave)) };
       });
     },
 
@@ -88,7 +79,7 @@ export function createSubscriptions(sql: Sql, mail: MailQueueWriter, now: () => 
           const signup = await lockSignup(tx, email);
           if (!signup) return { outcome: 'invalid' };
           const found = await tx.query('SELECT 1 AS found FROM activation_keys WHERE key_hash = $1 AND email_key = $2 AND revoked_at IS NULL', [
-            hashKey(key),
+            hashSecret(key),
             signup.email_key,
           ]);
           if (found.rows.length === 0) return { outcome: 'invalid' };
@@ -122,8 +113,7 @@ export function createSubscriptions(sql: Sql, mail: MailQueueWriter, now: () => 
     },
 
     async stateOf(email: string): Promise<SignupState | undefined> {
-      const signup = (await sql.query<SubscriptionRow>(SIGNUP, [emailKey(email)])).rows[0];
-      return signup && stateOf(signup);
+      return (await sql.query<SubscriptionRow>(SIGNUP, [emailKey(email)])).rows[0]?.state;
     },
 
     async ofAccount(provider: string, id: string) {

@@ -2,6 +2,7 @@
 // DATA_DIR (one instance) and PostgreSQL at DATABASE_URL (several replicas) both implement it,
 // and one contract test suite runs against both, so their behaviour cannot drift. Every method
 // is async and resolves only once its write is committed.
+import type { LinkCheck, LinkPurpose, LinkRefusal, LinkUse } from '../../shared/address-links';
 import type { Signup, SignupRequest } from '../../shared/signup';
 
 export interface SignupRow {
@@ -10,27 +11,73 @@ export interface SignupRow {
   created_at: string;
   invited_at: string | null;
   activated_at: string | null;
+  /** Null while the address has not followed its confirmation link (CONFIRM_SIGNUPS=on). */
+  confirmed_at: string | null;
+  state: SignupState;
 }
 
-export interface WaitlistStats {
-  total: number;
-  waitlisted: number;
-  invited: number;
-  activated: number;
+/**
+ * Where a signup stands; each is in exactly one (store/signups.ts, STATE):
+ * unconfirmed → waitlisted (confirmed, waiting) → invited → activated, and undeliverable when the
+ * mail server refused the address for good before it activated.
+ */
+export type SignupState = 'unconfirmed' | 'waitlisted' | 'invited' | 'activated' | 'undeliverable';
+
+export const SIGNUP_STATES: readonly SignupState[] = ['unconfirmed', 'waitlisted', 'invited', 'activated', 'undeliverable'];
+
+export type WaitlistStats = Record<SignupState | 'total', number>;
+
+/** The links a confirmation mail carries: its confirmation token and a leave token, both shown only in it. */
+export interface ConfirmationTokens {
+  confirm: string;
+  leave: string;
+}
+
+/** What a new signup needs when addresses are confirmed (CONFIRM_SIGNUPS=on). */
+export interface ConfirmationMail {
+  /** The mail around the tokens (server/mail/confirmation.ts). */
+  compose(to: string, tokens: ConfirmationTokens): OutgoingMail;
+  /** How long the confirmation link works (CONFIRM_WITHIN_HOURS); the address is erased once the last one has expired. */
+  validMs: number;
 }
 
 export interface Signups {
-  /** Adds a signup; a repeat (same address, any case or spacing) changes nothing. True if new. */
-  add(signup: Signup): Promise<boolean>;
+  /**
+   * Adds a signup; true if new. A repeat (same address, any case or spacing) keeps the row and
+   * clears an undeliverable mark. With `confirmation`, a new signup is unconfirmed and its
+   * confirmation mail is queued in the same transaction; a repeat of an address still unconfirmed
+   * queues a new one at most once an hour; a confirmed one is mailed nothing.
+   */
+  add(signup: Signup, confirmation?: ConfirmationMail): Promise<boolean>;
   count(): Promise<number>;
   /** Newest first; `since` is an ISO date or timestamp. */
   list(since?: string): Promise<SignupRow[]>;
   /** The same rows as they are read, never all held at once (export of millions of rows). */
   stream(since?: string): AsyncIterable<SignupRow>;
-  /** The `limit` oldest addresses neither invited nor activated yet (invite --next). */
+  /** The `limit` oldest waitlisted addresses: confirmed, neither invited nor activated, not undeliverable (invite --next). */
   oldestWaiting(limit: number): Promise<string[]>;
-  /** Totals by state; each signup counts in exactly one of waitlisted, invited, activated. */
+  /** Totals by state; each signup counts in exactly one. */
   stats(): Promise<WaitlistStats>;
+  /**
+   * Up to `limit` addresses still unconfirmed whose every confirmation link has expired, oldest
+   * first; only signups created at or before `createdBefore` (ISO) are looked at (the expiry sweep).
+   */
+  expiredUnconfirmed(createdBefore: string, limit: number): Promise<string[]>;
+}
+
+/** The links mailed to an address (confirm, leave): tokens kept only as hashes. */
+export interface AddressLinks {
+  /** What a token is worth for `purpose`, without using it. */
+  check(purpose: LinkPurpose, token: string): Promise<LinkCheck>;
+  /** Confirms the address a confirmation link was mailed to, and spends the link. */
+  confirm(token: string): Promise<LinkUse>;
+  /** The address a good leave link belongs to; the caller erases it (waitlist/remove.ts). */
+  leaver(token: string): Promise<{ ok: true; email: string } | { ok: false; refusal: LinkRefusal }>;
+  /**
+   * Queues a mail with a new leave link for an address on the waitlist, at most one an hour per
+   * address. False (nothing queued) for an address not stored, or mailed such a link within the hour.
+   */
+  mailLeaveLink(email: string, compose: (to: string, leaveToken: string) => OutgoingMail): Promise<boolean>;
 }
 
 /** issueKey for an address that is not on the waitlist. */
@@ -64,11 +111,16 @@ export interface QueuedMail {
 }
 
 export type Invitation =
-  { outcome: 'invited'; email: string; mail: QueuedMail } | { outcome: 'skipped'; email: string } | { outcome: 'not-on-waitlist'; email: string };
+  | { outcome: 'invited'; email: string; mail: QueuedMail }
+  | { outcome: 'skipped'; email: string }
+  /** Not confirmed yet (CONFIRM_SIGNUPS=on): never invited, named or not. */
+  | { outcome: 'unconfirmed'; email: string }
+  | { outcome: 'not-on-waitlist'; email: string };
+
+/** Writes an invitation around its secrets: the activation key, and the leave link's token (List-Unsubscribe). */
+export type ComposeInvitation = (to: string, key: string, leaveToken: string) => OutgoingMail;
 
 export type Activation = { outcome: 'active'; email: string } | { outcome: 'invalid' } | { outcome: 'bound-elsewhere' } | { outcome: 'account-has-one' };
-
-export type SignupState = 'waitlisted' | 'invited' | 'activated';
 
 export interface Subscriptions {
   /** Creates a new activation key for a waitlisted address and returns it (shown once). */
@@ -76,9 +128,11 @@ export interface Subscriptions {
   /**
    * Invites a waitlisted address: revokes any earlier key (and drops a first mail still waiting),
    * makes a new key and queues the mail `compose` writes around it, all in one transaction. An
-   * address already invited is skipped unless `again`. The queued mail is claimed for the caller.
+   * address already invited is skipped unless `again`; an unconfirmed one always is. An
+   * undeliverable one is invited (the operator named it), and the mark is cleared. The queued mail is
+   * claimed for the caller.
    */
-  invite(email: string, options: { again: boolean; compose: (to: string, key: string) => OutgoingMail }): Promise<Invitation>;
+  invite(email: string, options: { again: boolean; compose: ComposeInvitation }): Promise<Invitation>;
   /**
    * Checks a key against the address it was issued for and activates that subscription, bound to
    * `account` when one is given. The same account (or none) may repeat it.
@@ -144,8 +198,11 @@ export interface MailQueue {
    * another sender has claimed it since this instance's lease ran out (leases.ts).
    */
   sent(id: number): Promise<boolean>;
-  /** Refused for good (a 5xx for this message): recorded, never retried. */
-  failed(id: number, error: string): Promise<void>;
+  /**
+   * Refused for good (a 5xx for this message): recorded, never retried. `undeliverable`: the server
+   * refused the recipient itself (a 5xx to RCPT TO), so its signup is marked undeliverable too.
+   */
+  failed(id: number, error: string, undeliverable?: boolean): Promise<void>;
   /** A temporary failure: due again after the backoff (or dead past the maximum age); returns when. */
   retry(item: QueuedMail, error: string): Promise<number>;
   /** Gives a claimed message back unsent (its sender knows the server is down). */
@@ -179,8 +236,12 @@ export interface Store {
   mail: MailQueue;
   /** The per-client signup counters (SIGNUP_RATE_LIMIT), shared by every replica on the store. */
   rate: RateCounter;
-  /** Deletes everything kept about an address (waitlist remove). */
-  erase(email: string): Promise<Erased>;
+  links: AddressLinks;
+  /**
+   * Deletes everything kept about an address (waitlist remove). `onlyIfExpired`: only when it is
+   * still unconfirmed with every confirmation link expired, checked under the row's lock (the sweep).
+   */
+  erase(email: string, options?: { onlyIfExpired?: boolean }): Promise<Erased>;
   /**
    * A consistent copy of the whole store in one file, safe while the site runs (waitlist backup).
    * Only engines that keep a file have it: PostgreSQL is backed up with pg_dump (README, "Backups").

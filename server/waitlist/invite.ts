@@ -9,11 +9,12 @@ import { invitationMail, isMailable } from '../mail/invitation';
 import { sendClaimed, type MailOutcome } from '../mail/send';
 import { createMailer, SMTP_POOL_SIZE, type Mailer, type MailerConfig } from '../mail/transport';
 import type { Store } from '../store';
+import type { ComposeInvitation } from '../store/types';
 
-export type InviteOutcome = MailOutcome | 'skipped' | 'not-on-waitlist' | 'unmailable';
-export type DryRunOutcome = 'would-invite' | 'skipped' | 'not-on-waitlist' | 'unmailable';
+export type InviteOutcome = MailOutcome | 'skipped' | 'unconfirmed' | 'not-on-waitlist' | 'unmailable';
+export type DryRunOutcome = 'would-invite' | 'skipped' | 'unconfirmed' | 'not-on-waitlist' | 'unmailable';
 
-/** Named addresses, or the N oldest not invited yet (`--next N`). */
+/** Named addresses, or the N oldest waitlisted: confirmed, not invited yet, not undeliverable (`--next N`). */
 export type InviteTargets = { addresses: string[] } | { next: number };
 
 export interface InviteInput {
@@ -50,7 +51,7 @@ export async function invite(deps: InviteDeps, input: InviteInput): Promise<Invi
 
   const addresses = 'next' in input.targets ? await store.signups.oldestWaiting(input.targets.next) : input.targets.addresses;
   if (input.dryRun) {
-    const counts = { 'would-invite': 0, skipped: 0, 'not-on-waitlist': 0, unmailable: 0 };
+    const counts = { 'would-invite': 0, skipped: 0, unconfirmed: 0, 'not-on-waitlist': 0, unmailable: 0 };
     await dryRun(store, addresses, input.again, (email, outcome) => {
       counts[outcome]++;
       input.onEach?.(email, outcome);
@@ -58,7 +59,7 @@ export async function invite(deps: InviteDeps, input: InviteInput): Promise<Invi
     return { kind: 'dry-run', counts };
   }
 
-  const counts = { sent: 0, queued: 0, failed: 0, skipped: 0, 'not-on-waitlist': 0, unmailable: 0 };
+  const counts = { sent: 0, queued: 0, failed: 0, skipped: 0, unconfirmed: 0, 'not-on-waitlist': 0, unmailable: 0 };
   const mailer = (deps.openMailer ?? createMailer)(config);
   try {
     await inviteAll({ store, mailer, compose: composer(siteUrl, config.mailFrom) }, addresses, input.again, (email, outcome) => {
@@ -71,15 +72,17 @@ export async function invite(deps: InviteDeps, input: InviteInput): Promise<Invi
   return { kind: 'done', counts, mail: { smtp: Boolean(config.smtpUrl), where: mailer.where } };
 }
 
-function composer(siteUrl: string, from: string) {
-  return (to: string, key: string) => invitationMail({ siteUrl, from, to, key });
+function composer(siteUrl: string, from: string): ComposeInvitation {
+  return (to, key, leaveToken) => invitationMail({ siteUrl, from, to, key, leaveToken });
 }
 
 async function dryRun(store: Store, addresses: string[], again: boolean, report: (email: string, outcome: DryRunOutcome) => void): Promise<void> {
   for (const email of addresses) {
     const state = await store.subscriptions.stateOf(email);
+    // The same decisions as store.subscriptions.invite.
     if (state === undefined) report(email.trim(), 'not-on-waitlist');
-    else if (state !== 'waitlisted' && !again) report(email.trim(), 'skipped');
+    else if (state === 'unconfirmed') report(email.trim(), 'unconfirmed');
+    else if ((state === 'invited' || state === 'activated') && !again) report(email.trim(), 'skipped');
     else report(email.trim(), isMailable(email.trim()) ? 'would-invite' : 'unmailable');
   }
 }

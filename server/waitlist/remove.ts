@@ -15,8 +15,9 @@ export type RemoveResult =
   | { kind: 'nothing-stored'; email: string }
   | { kind: 'removed'; email: string; signup: boolean; keys: number; mails: number; emlFiles: number; outbox: number };
 
-export async function remove({ store, config }: RemoveDeps, email: string): Promise<RemoveResult> {
-  const erased = await store.erase(email);
+/** `onlyIfExpired`: the expiry sweep's erasure, done only if the address is still unconfirmed and expired. */
+export async function remove({ store, config }: RemoveDeps, email: string, options: { onlyIfExpired?: boolean } = {}): Promise<RemoveResult> {
+  const erased = await store.erase(email, options);
   let emlFiles = 0;
   for (const id of erased.mailIds) {
     // The finished file, and one a crash left half-written: both hold the address and a key.

@@ -4,6 +4,8 @@ import type { Store } from '../store';
 import type { MailState, SignupRow, WaitlistStats } from '../store/types';
 import { csvLine } from './csv';
 
+export { SIGNUP_STATES } from '../store/types';
+
 type SignupsDeps = { store: Pick<Store, 'signups'> };
 
 /** Only signups created at or after this time; all of them without it. */
@@ -31,7 +33,8 @@ export async function waitlistStats({ store }: { store: Pick<Store, 'signups' | 
   return { signups: await store.signups.stats(), mail: await store.mail.counts() };
 }
 
-const EXPORT_HEADER = ['email', 'description', 'created_at', 'invited_at', 'activated_at'];
+/** The columns before issue 23 first, so scripts that read them by position keep working. */
+const EXPORT_HEADER = ['email', 'description', 'created_at', 'invited_at', 'activated_at', 'confirmed_at', 'state'];
 
 /** Text gathered before it is handed on: one write per chunk, not per row. */
 const CHUNK_CHARS = 64 * 1024;
@@ -44,7 +47,7 @@ const CHUNK_CHARS = 64 * 1024;
 export async function* exportSignups({ store }: SignupsDeps, input: SignupsSince = {}): AsyncIterable<string> {
   let chunk = csvLine(EXPORT_HEADER);
   for await (const r of store.signups.stream(sinceText(input))) {
-    chunk += csvLine([r.email, r.description, r.created_at, r.invited_at, r.activated_at]);
+    chunk += csvLine([r.email, r.description, r.created_at, r.invited_at, r.activated_at, r.confirmed_at, r.state]);
     if (chunk.length >= CHUNK_CHARS) {
       yield chunk;
       chunk = '';

@@ -153,17 +153,21 @@ describe('configuration', () => {
   });
 
   it('exposes only the web app URL, the privacy contact and whether signups confirm to the browser', () => {
-    const config = loadConfig({ BACKEND_URL: 'http://internal:4000', DATA_DIR: '/secret', CONFIRM_SIGNUPS: 'on' });
+    const config = loadConfig({ BACKEND_URL: 'http://internal:4000', DATA_DIR: '/secret', CONFIRM_SIGNUPS: 'on', SITE_URL: 'https://orgnote.example' });
     // With a backend, the backend owns signups: the site mails no confirmation.
-    expect(publicConfigOf(config)).toEqual({ webAppUrl: 'https://org-note.com', privacyContact: 'OrgNote <no-reply@localhost>', confirmSignups: false });
-    expect(publicConfigOf(loadConfig({ CONFIRM_SIGNUPS: 'on' })).confirmSignups).toBe(true);
+    expect(publicConfigOf(config)).toEqual({ webAppUrl: 'https://org-note.com', privacyContact: 'OrgNote <no-reply@orgnote.example>', confirmSignups: false });
+    expect(publicConfigOf(loadConfig({ CONFIRM_SIGNUPS: 'on', SITE_URL: 'https://orgnote.example' })).confirmSignups).toBe(true);
     expect(publicConfigOf(loadConfig({})).confirmSignups).toBe(false);
   });
 
   it('reads CONFIRM_SIGNUPS as on or off and CONFIRM_WITHIN_HOURS in hours', () => {
     expect(loadConfig({}).confirmSignups).toBe(false);
     expect(loadConfig({}).confirmWithinMs).toBe(72 * 3_600_000);
-    expect(loadConfig({ CONFIRM_SIGNUPS: 'on', CONFIRM_WITHIN_HOURS: '1' })).toMatchObject({ confirmSignups: true, confirmWithinMs: 3_600_000 });
+    expect(loadConfig({ CONFIRM_SIGNUPS: 'on', SITE_URL: 'https://orgnote.example', CONFIRM_WITHIN_HOURS: '1' })).toMatchObject({
+      confirmSignups: true,
+      confirmWithinMs: 3_600_000,
+    });
+    expect(() => loadConfig({ CONFIRM_SIGNUPS: 'on' })).toThrow('CONFIRM_SIGNUPS: on needs SITE_URL');
     expect(() => loadConfig({ CONFIRM_SIGNUPS: 'yes' })).toThrow('CONFIRM_SIGNUPS');
     expect(() => loadConfig({ CONFIRM_WITHIN_HOURS: '0' })).toThrow('CONFIRM_WITHIN_HOURS');
   });

@@ -5,6 +5,7 @@
 // StoreUnavailableError (503 with Retry-After) instead of a hang or a 500 while the database is
 // away (connection.ts).
 import type pg from 'pg';
+import { createAddressLinks } from '../address-tokens';
 import { createErasure } from '../erasure';
 import { queueLimits } from '../limits';
 import { createMailQueue } from '../mail-queue';
@@ -55,12 +56,13 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   return {
     engine: 'postgres',
     pool: db.pool,
-    signups: createSignups(sql, () => new Date(now())),
+    signups: createSignups(sql, mail, now),
+    links: createAddressLinks(sql, mail, now),
     subscriptions: createSubscriptions(sql, mail, now),
     outbox: createOutbox(sql, limits, now),
     mail,
     rate: createRateCounter(db, now),
-    erase: createErasure(sql),
+    erase: createErasure(sql, now),
     async ping() {
       const { rows } = await db.query<{ version: number | null }>('SELECT max(version) AS version FROM schema_migrations');
       const version = rows[0].version ?? 0;

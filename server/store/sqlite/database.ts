@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { sql as ADDRESSES_MIGRATION } from '../postgres/migrations/002-addresses';
 
 export type Db = Database.Database;
 
@@ -100,6 +101,9 @@ export const MIGRATIONS: string[] = [
   CREATE INDEX mail_due ON mail (next_attempt_at) WHERE state = 'queued';
   CREATE INDEX mail_email_key ON mail (email_key);
   `,
+  // 5: people in control of their address (issue 23): the text is the PostgreSQL store's version 2
+  // (postgres/migrations/002-addresses.ts), one statement list for both engines.
+  ADDRESSES_MIGRATION,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

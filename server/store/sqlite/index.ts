@@ -1,6 +1,7 @@
 // The SQLite store (DATA_DIR/waitlist.db), for one instance: the shared rules (../*.ts) on one
 // better-sqlite3 connection, and the rate counters in memory, since one process sees every request.
 import type { Config } from '../../config';
+import { createAddressLinks } from '../address-tokens';
 import { createErasure } from '../erasure';
 import { queueLimits } from '../limits';
 import { createMailQueue } from '../mail-queue';
@@ -30,12 +31,13 @@ export function openStore(config: StoreConfig, now: () => number = Date.now): Sq
   return {
     engine: 'sqlite',
     db,
-    signups: createSignups(sql, () => new Date(now())),
+    signups: createSignups(sql, mail, now),
+    links: createAddressLinks(sql, mail, now),
     subscriptions: createSubscriptions(sql, mail, now),
     outbox: createOutbox(sql, limits, now),
     mail,
     rate: createMemoryRateCounter(now),
-    erase: createErasure(sql),
+    erase: createErasure(sql, now),
     async backup(file) {
       await db.backup(file);
     },

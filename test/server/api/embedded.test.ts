@@ -23,7 +23,15 @@ describe('POST /api/subscriptions (embedded store)', () => {
     expect(res.status).toBe(201);
     expect(res.body).toEqual({ email: 'zoë@example.org' });
     expect(await store.signups.list()).toEqual([
-      { email: 'zoë@example.org', description: 'github.com/zoe', created_at: expect.any(String), invited_at: null, activated_at: null },
+      {
+        email: 'zoë@example.org',
+        description: 'github.com/zoe',
+        created_at: expect.any(String),
+        invited_at: null,
+        activated_at: null,
+        confirmed_at: expect.any(String),
+        state: 'waitlisted',
+      },
     ]);
   });
 

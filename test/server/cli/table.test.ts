@@ -23,7 +23,8 @@ async function queues(dead: boolean): Promise<string> {
   let now = Date.parse('2026-11-01T10:00:00.000Z');
   const store = openStore({ dataDir }, () => now);
   await store.signups.add({ email: 'first@example.org', description: '' });
-  const compose = (to: string, key: string) => invitationMail({ siteUrl: 'https://orgnote.example', from: 'no-reply@orgnote.example', to, key });
+  const compose = (to: string, key: string, leaveToken: string) =>
+    invitationMail({ siteUrl: 'https://orgnote.example', from: 'no-reply@orgnote.example', to, key, leaveToken });
   const invitation = await store.subscriptions.invite('first@example.org', { again: false, compose });
   await store.outbox.enqueue({ path: '/api/subscriptions', fields: [['email', 'queued@example.org']], forwarded: {}, idempotencyKey: 'k-1' });
   if (dead && invitation.outcome === 'invited') {

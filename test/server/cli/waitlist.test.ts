@@ -59,7 +59,7 @@ describe('npm run waitlist', () => {
     const { code, out } = cli(await seeded(), 'list');
     expect(code).toBe(0);
     const lines = out.trim().split('\n');
-    expect(lines[0]).toMatch(/^created_at\s+email\s+invited_at\s+activated_at\s+description$/);
+    expect(lines[0]).toMatch(/^created_at\s+email\s+state\s+confirmed_at\s+invited_at\s+activated_at\s+description$/);
     expect(lines.slice(2, 5).map((l) => l.split(/\s+/)[1])).toEqual(['last@example.org', 'zoë@example.org', 'first@example.org']);
     expect(out).toContain('3 signup(s)');
   });
@@ -68,17 +68,17 @@ describe('npm run waitlist', () => {
     const { code, out } = cli(await seeded(), 'export');
     expect(code).toBe(0);
     expect(out).toBe(
-      'email,description,created_at,invited_at,activated_at\r\n' +
-        'last@example.org,,2026-11-01T10:03:00.000Z,,\r\n' +
-        'zoë@example.org,"Says ""hi"", then\r\nleaves, ünïcödé 📝",2026-11-01T10:02:00.000Z,,\r\n' +
-        'first@example.org,plain,2026-11-01T10:01:00.000Z,,\r\n',
+      'email,description,created_at,invited_at,activated_at,confirmed_at,state\r\n' +
+        'last@example.org,,2026-11-01T10:03:00.000Z,,,2026-11-01T10:03:00.000Z,waitlisted\r\n' +
+        'zoë@example.org,"Says ""hi"", then\r\nleaves, ünïcödé 📝",2026-11-01T10:02:00.000Z,,,2026-11-01T10:02:00.000Z,waitlisted\r\n' +
+        'first@example.org,plain,2026-11-01T10:01:00.000Z,,,2026-11-01T10:01:00.000Z,waitlisted\r\n',
     );
   });
 
   it('export --since keeps only newer signups, and refuses a bad date', async () => {
     const dataDir = await seeded();
     const { out } = cli(dataDir, 'export', '--since', '2026-11-01T10:02:00Z');
-    expect(out.startsWith('email,description,created_at,invited_at,activated_at\r\nlast@example.org,')).toBe(true);
+    expect(out.startsWith('email,description,created_at,invited_at,activated_at,confirmed_at,state\r\nlast@example.org,')).toBe(true);
     expect(out).toContain('\r\nzoë@example.org,');
     expect(out).not.toContain('first@example.org');
     const bad = cli(dataDir, 'export', '--since', 'someday');
@@ -174,7 +174,9 @@ describe('npm run waitlist', () => {
       void store.close();
       const { code, out } = cli(dataDir, 'stats');
       expect(code).toBe(0);
+      expect(out).toMatch(/^unconfirmed\s+0$/m);
       expect(out).toMatch(/^waitlisted\s+0$/m);
+      expect(out).toMatch(/^undeliverable\s+0$/m);
       expect(out).toMatch(/^invited\s+2$/m);
       expect(out).toMatch(/^activated\s+1$/m);
       expect(out).toMatch(/^total\s+3$/m);
@@ -182,9 +184,10 @@ describe('npm run waitlist', () => {
       expect(cli(dataDir, 'count').out).toBe('3\n');
       const listed = cli(dataDir, 'list').out.split('\n');
       const last = listed.find((line) => line.includes('last@example.org'))!;
-      expect(last.match(/\d{4}-\d\d-\d\dT[\d:.]+Z/g)).toHaveLength(3); // created, invited, activated
+      expect(last.match(/\d{4}-\d\d-\d\dT[\d:.]+Z/g)).toHaveLength(4); // created, confirmed, invited, activated
+      expect(last).toMatch(/\bactivated\b/);
       const exported = cli(dataDir, 'export').out.split('\r\n');
-      expect(exported.find((line) => line.startsWith('last@example.org,'))).toMatch(/^last@example\.org,,[^,]+Z,[^,]+Z,[^,]+Z$/);
+      expect(exported.find((line) => line.startsWith('last@example.org,'))).toMatch(/^last@example\.org,,[^,]+Z,[^,]+Z,[^,]+Z,[^,]+Z,activated$/);
     });
 
     it('remove erases the address with its keys, mail and .eml file, and says what it removed', async () => {

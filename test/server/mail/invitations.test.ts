@@ -189,7 +189,7 @@ describe('waitlist invite', () => {
       ).toEqual(['a@example.org', 'c@example.org']);
       await smtp.waitFor(3);
       expect(smtp.received.map((m) => m.envelope.to[0]).sort()).toEqual(['a@example.org', 'b@example.org', 'c@example.org']);
-      expect(await h.store.signups.stats()).toEqual({ total: 4, waitlisted: 1, invited: 3, activated: 0 });
+      expect(await h.store.signups.stats()).toEqual({ total: 4, waitlisted: 1, invited: 3, activated: 0, unconfirmed: 0, undeliverable: 0 });
     } finally {
       h.close();
     }

@@ -77,7 +77,15 @@ function contract(engine: StoreEngine) {
 
       expect(await store.signups.count()).toBe(1);
       expect(await store.signups.list()).toEqual([
-        { email: 'Zoe@Example.org', description: 'first', created_at: iso(START), invited_at: null, activated_at: null },
+        {
+          email: 'Zoe@Example.org',
+          description: 'first',
+          created_at: iso(START),
+          invited_at: null,
+          activated_at: null,
+          confirmed_at: iso(START),
+          state: 'waitlisted',
+        },
       ]);
     });
 
@@ -143,7 +151,7 @@ function contract(engine: StoreEngine) {
 
       expect(await store.signups.oldestWaiting(10)).toEqual(['waiting1@example.org', 'waiting2@example.org', 'waiting3@example.org']);
       expect(await store.signups.oldestWaiting(2)).toEqual(['waiting1@example.org', 'waiting2@example.org']);
-      expect(await store.signups.stats()).toEqual({ total: 5, waitlisted: 3, invited: 1, activated: 1 });
+      expect(await store.signups.stats()).toEqual({ total: 5, waitlisted: 3, invited: 1, activated: 1, unconfirmed: 0, undeliverable: 0 });
       const byEmail = Object.fromEntries((await store.signups.list()).map((row) => [row.email, row]));
       expect(byEmail['invited@example.org']).toMatchObject({ invited_at: expect.any(String), activated_at: null });
       expect(byEmail['activated@example.org']).toMatchObject({ invited_at: expect.any(String), activated_at: expect.any(String) });
@@ -211,7 +219,7 @@ function contract(engine: StoreEngine) {
       await store.subscriptions.activate('ann@example.org', key);
 
       expect((await store.signups.list())[0].activated_at).toBe(first);
-      expect(await store.signups.stats()).toEqual({ total: 1, waitlisted: 0, invited: 0, activated: 1 });
+      expect(await store.signups.stats()).toEqual({ total: 1, waitlisted: 0, invited: 0, activated: 1, unconfirmed: 0, undeliverable: 0 });
     });
 
     it('tells where an address stands, in any case or spacing', async () => {
@@ -494,7 +502,7 @@ function contract(engine: StoreEngine) {
       await expect(bob).rejects.toMatchObject({ queue: 'mail' });
       expect(await store.subscriptions.stateOf('bob@example.org')).toBe('waitlisted');
       expect(await store.signups.oldestWaiting(10)).toEqual(['bob@example.org', 'cid@example.org']);
-      expect(await store.signups.stats()).toEqual({ total: 3, waitlisted: 2, invited: 1, activated: 0 });
+      expect(await store.signups.stats()).toEqual({ total: 3, waitlisted: 2, invited: 1, activated: 0, unconfirmed: 0, undeliverable: 0 });
       expect(await store.mail.counts()).toEqual({ queued: 1, sent: 0, failed: 0, dead: 0 });
       expect((await store.mail.pending()).map((mail) => mail.to)).toEqual(['ann@example.org']);
       // Whatever key compose was handed for bob was never stored.

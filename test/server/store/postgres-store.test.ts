@@ -9,6 +9,7 @@ import { MAIL_LEASE_MS } from '../../../server/store/mail-queue';
 import { LATEST_VERSION, openPostgresStore, schemaVersion, type PostgresStore, type PostgresStoreOptions } from '../../../server/store/postgres';
 import { QueueFullError, StoreUnavailableError, type OutgoingMail } from '../../../server/store/types';
 import type { SignupRequest } from '../../../server/delivery/backend-client';
+import { sql as initialSchema } from '../../../server/store/postgres/migrations/001-initial';
 import { query, startPostgres, type TestPostgres } from '../../support/postgres';
 
 let server: TestPostgres;
@@ -92,6 +93,17 @@ describe('migrations', () => {
       `database schema version ${LATEST_VERSION + 1} is newer than this release (${LATEST_VERSION}); upgrade the site`,
     );
     expect(await query(url, 'SELECT email FROM signups')).toEqual([{ email: 'kept@example.org' }]);
+  });
+
+  it('upgrade a database of version 1 with its signups counted as confirmed from when they joined (issue 23)', async () => {
+    const url = await server.createDatabase();
+    await query(url, 'CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())');
+    await query(url, initialSchema);
+    await query(url, 'INSERT INTO schema_migrations (version) VALUES (1)');
+    await query(url, "INSERT INTO signups (email, email_key, created_at) VALUES ('Old@example.org', 'old@example.org', '2026-10-01T00:00:00.000Z')");
+    const store = await open(url);
+    expect(await store.signups.list()).toMatchObject([{ email: 'Old@example.org', confirmed_at: '2026-10-01T00:00:00.000Z', state: 'waitlisted' }]);
+    expect(await store.signups.oldestWaiting(10)).toEqual(['Old@example.org']);
   });
 
   it('make ping fail when the schema is older than this release, and not when a newer release migrated first', async () => {

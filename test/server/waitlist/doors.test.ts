@@ -70,13 +70,13 @@ describe('one operation behind every door', () => {
 
     expect(result).toEqual({
       kind: 'done',
-      counts: { sent: 2, queued: 0, failed: 0, skipped: 0, 'not-on-waitlist': 1, unmailable: 0 },
+      counts: { sent: 2, queued: 0, failed: 0, skipped: 0, unconfirmed: 0, 'not-on-waitlist': 1, unmailable: 0 },
       mail: { smtp: false, where: path.join(byOperation.config.dataDir, 'mail') },
     });
     expect(code).toBe(1); // an address not on the waitlist is work not done
-    expect(out).toContain('2 sent, 0 queued, 0 failed, 0 skipped, 1 not on the waitlist, 0 cannot be mailed\n');
+    expect(out).toContain('2 sent, 0 queued, 0 failed, 0 skipped, 0 unconfirmed, 1 not on the waitlist, 0 cannot be mailed\n');
     expect(await seen(byCli)).toEqual(await seen(byOperation));
-    expect((await seen(byCli)).stats).toEqual({ total: 3, waitlisted: 1, invited: 2, activated: 0 });
+    expect((await seen(byCli)).stats).toEqual({ total: 3, waitlisted: 1, invited: 2, activated: 0, unconfirmed: 0, undeliverable: 0 });
     expect(fs.readdirSync(path.join(byCli.config.dataDir, 'mail')).sort()).toEqual(fs.readdirSync(path.join(byOperation.config.dataDir, 'mail')).sort());
   });
 
@@ -85,7 +85,7 @@ describe('one operation behind every door', () => {
     const before = await seen(byCli);
     const { code, out } = await cli(byCli, 'invite', '--next', '2', '--dry-run');
     const result = await invite(byOperation, { targets: { next: 2 }, again: false, dryRun: true });
-    expect(result).toEqual({ kind: 'dry-run', counts: { 'would-invite': 2, skipped: 0, 'not-on-waitlist': 0, unmailable: 0 } });
+    expect(result).toEqual({ kind: 'dry-run', counts: { 'would-invite': 2, skipped: 0, unconfirmed: 0, 'not-on-waitlist': 0, unmailable: 0 } });
     expect({ code, last: out.split('\n').at(-2) }).toEqual({ code: 0, last: '2 would be invited (dry run: nothing changed)' });
     expect(await seen(byCli)).toEqual(before);
     expect(await seen(byOperation)).toEqual(before);

@@ -1,0 +1,36 @@
+// The confirmation mail of double opt-in (CONFIRM_SIGNUPS=on): one link that opens a page with one
+// button; only that button's POST confirms, so a mail scanner following the link confirms nothing.
+import { CONFIRM_PATH, TOKEN_PARAM } from '../../shared/address-links';
+import type { ConfirmationTokens, OutgoingMail } from '../store/types';
+import { message, SIGNATURE } from './message';
+
+export const CONFIRMATION_SUBJECT = 'Confirm your address for the OrgNote waitlist';
+
+export function confirmUrl(siteUrl: string, token: string): string {
+  return `${siteUrl}${CONFIRM_PATH}?${TOKEN_PARAM}=${encodeURIComponent(token)}`;
+}
+
+export function confirmationMail(options: {
+  siteUrl: string;
+  from: string;
+  to: string;
+  tokens: ConfirmationTokens;
+  validHours: number;
+  date?: Date;
+}): OutgoingMail {
+  const { siteUrl, tokens, validHours } = options;
+  return message({
+    ...options,
+    subject: CONFIRMATION_SUBJECT,
+    leaveToken: tokens.leave,
+    blocks: [
+      { text: 'Hello,' },
+      { text: 'Someone, hopefully you, put this address on the OrgNote waitlist. To keep your place, confirm it here:' },
+      { link: confirmUrl(siteUrl, tokens.confirm) },
+      {
+        text: `The link works for ${validHours} hours. If you do nothing, the address is erased then, and we will not write again. If you did not join, you can ignore this message.`,
+      },
+      SIGNATURE,
+    ],
+  });
+}

@@ -1,0 +1,64 @@
+// What every mail of the site is made of: paragraphs rendered once as plain text and once as HTML
+// (multipart/alternative), a Message-ID at the site's own host, and the RFC 8058 one-click
+// unsubscribe headers, whose URL leaves the waitlist. No remote images, no tracking, no links but
+// the site's own pages.
+import { randomUUID } from 'node:crypto';
+import { LEAVE_PATH, ONE_CLICK_FIELD, ONE_CLICK_VALUE, TOKEN_PARAM } from '../../shared/address-links';
+import { escapeMarkup } from '../../shared/markup';
+import type { OutgoingMail } from '../store/types';
+
+/** A paragraph: prose, a secret set apart (the key, alone on its line to copy it), or a link. */
+export type Block = { text: string } | { key: string } | { link: string };
+
+/** The site's signature line, last in every mail. */
+export const SIGNATURE: Block = { text: 'OrgNote, notes in org-mode linked the Zettelkasten way' };
+
+/** SITE_URL/leave?token=…: the page and the one-click POST that take the address off the waitlist. */
+export function leaveUrl(siteUrl: string, token: string): string {
+  return `${siteUrl}${LEAVE_PATH}?${TOKEN_PARAM}=${encodeURIComponent(token)}`;
+}
+
+function asText(blocks: Block[]): string {
+  return `${blocks.map((block) => ('text' in block ? block.text : 'key' in block ? block.key : block.link)).join('\n\n')}\n`;
+}
+
+function asHtml(subject: string, blocks: Block[]): string {
+  const paragraph = (block: Block): string => {
+    if ('text' in block) return `<p>${escapeMarkup(block.text)}</p>`;
+    if ('key' in block) return `<p style="font-family:monospace;font-size:1.25em;letter-spacing:0.05em"><strong>${escapeMarkup(block.key)}</strong></p>`;
+    return `<p><a href="${escapeMarkup(block.link)}">${escapeMarkup(block.link)}</a></p>`;
+  };
+  return (
+    '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">' +
+    `<title>${escapeMarkup(subject)}</title></head>` +
+    `<body style="font-family:sans-serif;line-height:1.5;color:#222">${blocks.map(paragraph).join('')}</body></html>`
+  );
+}
+
+export interface MessageOptions {
+  siteUrl: string;
+  from: string;
+  to: string;
+  subject: string;
+  blocks: Block[];
+  /** The token of the leave link every mail carries in List-Unsubscribe. */
+  leaveToken: string;
+  date?: Date;
+}
+
+/** The whole message: both renderings, a fresh Message-ID, and the one-click unsubscribe headers. */
+export function message({ siteUrl, from, to, subject, blocks, leaveToken, date = new Date() }: MessageOptions): OutgoingMail {
+  return {
+    from,
+    to,
+    subject,
+    text: asText(blocks),
+    html: asHtml(subject, blocks),
+    messageId: `<${randomUUID()}@${new URL(siteUrl).hostname}>`,
+    date: date.toISOString(),
+    headers: {
+      'List-Unsubscribe': `<${leaveUrl(siteUrl, leaveToken)}>`,
+      'List-Unsubscribe-Post': `${ONE_CLICK_FIELD}=${ONE_CLICK_VALUE}`,
+    },
+  };
+}

@@ -1,0 +1,86 @@
+// The door of the address pages (/confirm, /leave; shared/address-links.ts): Express reads the
+// body (read), React Router runs the route's loader or action, which calls the context built here
+// from the request (contextFor), and each call goes to one operation in waitlist/address.ts. The
+// token travels in the query (the mailed link, the one-click POST) or in the form (the pages'
+// buttons); it is never logged (the access log drops the query).
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import {
+  LEAVE_PATH,
+  ONE_CLICK_FIELD,
+  ONE_CLICK_VALUE,
+  TOKEN_PARAM,
+  type AddressPagesContext,
+  type LeaveLinkRequest,
+  type LinkCheck,
+  type LinkUse,
+} from '../../shared/address-links';
+import { fieldsOf, type BodyRequest, type FormFields, type Middleware } from '../http/body';
+import { checkLink, confirmAddress, leaveByLink, requestLeaveLink, type AddressDeps } from '../waitlist/address';
+
+const asText = (value: unknown): string => (typeof value === 'string' ? value : '');
+
+/** The token of the request: the query's (the mailed link) or the form's (a page's button). */
+function tokenOf(req: IncomingMessage, fields: FormFields): string {
+  const query = new URL(req.url ?? '/', 'http://site.internal').searchParams.get(TOKEN_PARAM);
+  return query ?? asText(fields[TOKEN_PARAM]);
+}
+
+/** True for /leave?token=…: a leave by link (mail providers post there); /leave alone asks for a link. */
+export function isLeaveByLink(req: IncomingMessage): boolean {
+  return new URL(req.url ?? '/', 'http://site.internal').searchParams.has(TOKEN_PARAM);
+}
+
+/** The store cannot answer now: the page says so with 503, and the visitor can try again. */
+function unavailable(err: unknown): boolean {
+  return (err as { unavailable?: boolean }).unavailable === true;
+}
+
+export function addressPages(deps: AddressDeps) {
+  const fieldsByRequest = new WeakMap<IncomingMessage, FormFields>();
+  const fields = (req: IncomingMessage) => fieldsByRequest.get(req) ?? {};
+
+  /** A link's use, or a 503 page (thrown to React Router) when the store is away. */
+  async function use<T extends LinkUse | LinkCheck>(req: IncomingMessage, act: () => Promise<T>): Promise<T> {
+    try {
+      return await act();
+    } catch (err) {
+      if (!unavailable(err)) throw err;
+      deps.logger.warn({ reason: (err as Error).name, path: req.url?.split('?')[0] }, 'store unavailable');
+      throw new Response(null, { status: 503, statusText: 'Service Unavailable' });
+    }
+  }
+
+  return {
+    /** Express middleware after the body is read, as the waitlist form's: a body that is no form gets a 4xx. */
+    read: ((req: BodyRequest, _res: ServerResponse, next: (err?: unknown) => void) => {
+      try {
+        fieldsByRequest.set(req, fieldsOf(req));
+        next();
+      } catch (err) {
+        next(err);
+      }
+    }) as Middleware,
+
+    contextFor(req: IncomingMessage): AddressPagesContext {
+      return {
+        checkLink: (purpose) => use(req, () => checkLink(deps, purpose, tokenOf(req, {}))),
+        confirm: () => use(req, () => confirmAddress(deps, tokenOf(req, fields(req)))),
+        leave: () =>
+          use(req, async () => {
+            // RFC 8058: the one-click POST says so in its body; a POST without it is not one.
+            if (asText(fields(req)[ONE_CLICK_FIELD]) !== ONE_CLICK_VALUE) return { ok: false, refusal: 'malformed' };
+            return leaveByLink(deps, tokenOf(req, fields(req)));
+          }),
+        async requestLeaveLink(): Promise<LeaveLinkRequest> {
+          try {
+            return await requestLeaveLink(deps, fields(req));
+          } catch (err) {
+            if (!unavailable(err)) throw err;
+            deps.logger.warn({ reason: (err as Error).name, path: LEAVE_PATH }, 'store unavailable');
+            return { ok: false, email: asText(fields(req).email).trim(), error: (err as Error).message, status: 503 };
+          }
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,110 @@
+// The links mailed to an address, for both engines: a confirmation link (double opt-in) and a leave
+// link (every mail's List-Unsubscribe, and the one /leave mails on request). Each token is 192
+// random bits, shown only in its mail and stored only as its SHA-256, for one address and one
+// purpose. A confirmation link works for CONFIRM_WITHIN_HOURS and once; a leave link works as long
+// as the address is stored (an unsubscribe link in an old invitation must still work, RFC 8058),
+// and leaving erases it with everything else.
+import type { LinkPurpose, LinkRefusal } from '../../shared/address-links';
+import { emailKey } from '../../shared/signup';
+import type { MailQueueWriter } from './mail-queue';
+import type { Queryable, Sql } from './sql';
+import { hashSecret, newSecret, SECRET_SHAPE } from './secrets';
+import type { AddressLinks } from './types';
+
+/** The window of the per-address limits below. */
+export const MAIL_AGAIN_AFTER_MS = 60 * 60_000;
+
+/**
+ * Leave links per address and window: every mail carries one, so a person just invited can still
+ * ask for one, but nobody can make /leave mail an address over and over (the per-IP limit alone
+ * would not stop many IPs). A confirmation mail goes at most once per window.
+ */
+const LEAVE_LINKS_PER_WINDOW = 3;
+
+interface TokenRow {
+  email: string;
+  email_key: string;
+  expires_at: string | null;
+  used_at: string | null;
+  activated_at: string | null;
+}
+
+/** A new token for `emailKey`; `validMs` undefined: it works as long as the address is stored. */
+export async function issueToken(tx: Queryable, emailKey: string, purpose: LinkPurpose, at: number, validMs?: number): Promise<string> {
+  const token = newSecret();
+  await tx.query('INSERT INTO address_tokens (token_hash, email_key, purpose, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)', [
+    hashSecret(token),
+    emailKey,
+    purpose,
+    new Date(at).toISOString(),
+    validMs === undefined ? null : new Date(at + validMs).toISOString(),
+  ]);
+  return token;
+}
+
+/** How many links of `purpose` went to the address within the last MAIL_AGAIN_AFTER_MS. */
+export async function linksMailedRecently(tx: Queryable, emailKey: string, purpose: LinkPurpose, at: number): Promise<number> {
+  const { rows } = await tx.query<{ n: number }>('SELECT COUNT(*) AS n FROM address_tokens WHERE email_key = $1 AND purpose = $2 AND created_at > $3', [
+    emailKey,
+    purpose,
+    new Date(at - MAIL_AGAIN_AFTER_MS).toISOString(),
+  ]);
+  return Number(rows[0].n);
+}
+
+/** The token's row with its signup, or why it is worth nothing. `lock`: the signup's row, until the transaction ends. */
+async function lookUp(q: Queryable, purpose: LinkPurpose, token: string, at: number, lock = ''): Promise<TokenRow | LinkRefusal> {
+  if (!SECRET_SHAPE.test(token)) return 'malformed';
+  const { rows } = await q.query<TokenRow>(
+    `SELECT signups.email, signups.email_key, expires_at, used_at, activated_at
+     FROM address_tokens JOIN signups USING (email_key) WHERE token_hash = $1 AND purpose = $2${lock}`,
+    [hashSecret(token), purpose],
+  );
+  const row = rows[0];
+  if (!row) return 'invalid';
+  if (row.used_at !== null) return 'spent';
+  if (row.expires_at !== null && row.expires_at <= new Date(at).toISOString()) return 'expired';
+  return row;
+}
+
+export function createAddressLinks(sql: Sql, mail: MailQueueWriter, now: () => number): AddressLinks {
+  return {
+    async check(purpose, token) {
+      const found = await lookUp(sql, purpose, token, now());
+      if (typeof found === 'string') return { ok: false, refusal: found };
+      return { ok: true, subscriptionActive: found.activated_at !== null };
+    },
+
+    async confirm(token) {
+      return sql.transaction(async (tx) => {
+        const at = now();
+        const found = await lookUp(tx, 'confirm', token, at, sql.lockRows);
+        if (typeof found === 'string') return { ok: false, refusal: found };
+        const time = new Date(at).toISOString();
+        await tx.query('UPDATE signups SET confirmed_at = $1 WHERE email_key = $2 AND confirmed_at IS NULL', [time, found.email_key]);
+        // Every confirmation link of the address is spent: a second one mailed later confirms nothing more.
+        await tx.query("UPDATE address_tokens SET used_at = $1 WHERE email_key = $2 AND purpose = 'confirm' AND used_at IS NULL", [time, found.email_key]);
+        return { ok: true };
+      });
+    },
+
+    async leaver(token) {
+      const found = await lookUp(sql, 'leave', token, now());
+      if (typeof found === 'string') return { ok: false, refusal: found };
+      return { ok: true, email: found.email };
+    },
+
+    async mailLeaveLink(email, compose) {
+      return sql.transaction(async (tx) => {
+        const at = now();
+        const signup = (
+          await tx.query<{ email: string; email_key: string }>(`SELECT email, email_key FROM signups WHERE email_key = $1${sql.lockRows}`, [emailKey(email)])
+        ).rows[0];
+        if (!signup || (await linksMailedRecently(tx, signup.email_key, 'leave', at)) >= LEAVE_LINKS_PER_WINDOW) return false;
+        const token = await issueToken(tx, signup.email_key, 'leave', at);
+        await mail.enqueue(tx, signup.email_key, compose(signup.email, token), { claimed: false });
+        return true;
+      });
+    },
+  };
+}

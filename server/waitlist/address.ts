@@ -1,0 +1,106 @@
+// A person in control of their own address (issue 23): confirming it by the mailed link, leaving by
+// a leave link (every mail's List-Unsubscribe, or one asked for on /leave), and the running site
+// erasing an address nobody confirmed in time. Leaving and expiry erase exactly as
+// `waitlist remove` does (remove.ts), .eml copies included.
+import type { LeaveLinkRequest, LinkCheck, LinkPurpose, LinkUse } from '../../shared/address-links';
+import { checkEmail } from '../../shared/validation';
+import type { Config } from '../config';
+import { startPoller, type Poller } from '../delivery/poller';
+import type { Logger } from '../logger';
+import { leaveLinkMail } from '../mail/leave-link';
+import { NO_METRICS, type Metrics } from '../metrics';
+import type { Store } from '../store';
+import { remove } from './remove';
+
+export interface AddressDeps {
+  store: Pick<Store, 'links' | 'erase' | 'signups'>;
+  config: Pick<Config, 'siteUrl' | 'mailFrom' | 'dataDir' | 'backendUrl' | 'confirmWithinMs'>;
+  logger: Logger;
+  metrics?: Pick<Metrics, 'address'>;
+  /** Told when a mail was queued, so the mail worker sends it now. */
+  mailQueued?: () => void;
+}
+
+/** What a link is worth, without using it (the GET of /confirm and /leave). */
+export function checkLink({ store }: Pick<AddressDeps, 'store'>, purpose: LinkPurpose, token: string): Promise<LinkCheck> {
+  return store.links.check(purpose, token);
+}
+
+export async function confirmAddress({ store, logger, metrics = NO_METRICS }: AddressDeps, token: string): Promise<LinkUse> {
+  const used = await store.links.confirm(token);
+  if (used.ok) metrics.address('confirmed');
+  logger.info({ event: 'confirm', ok: used.ok, refusal: used.ok ? undefined : used.refusal }, 'confirmation link used');
+  return used;
+}
+
+/** The one-click leave: everything about the address is erased, as `waitlist remove` erases it. */
+export async function leaveByLink(deps: AddressDeps, token: string): Promise<LinkUse> {
+  const { store, logger, metrics = NO_METRICS } = deps;
+  const leaver = await store.links.leaver(token);
+  if (!leaver.ok) {
+    logger.info({ event: 'leave', ok: false, refusal: leaver.refusal }, 'leave link refused');
+    return leaver;
+  }
+  await remove(deps, leaver.email);
+  metrics.address('left');
+  logger.info({ event: 'leave', ok: true }, 'an address left the waitlist');
+  return { ok: true };
+}
+
+/**
+ * /leave's form: mails a leave link when the address is on the list, and answers the same either
+ * way, so the page tells nobody who is on it. Only a malformed address is refused.
+ */
+export async function requestLeaveLink(deps: AddressDeps, fields: Record<string, unknown>): Promise<LeaveLinkRequest> {
+  const { store, config, logger } = deps;
+  const typed = typeof fields.email === 'string' ? fields.email.trim() : '';
+  const error = checkEmail(typed);
+  // '' is the waitlist form's pattern mismatch, shown there by style alone; here it gets words.
+  if (error !== undefined) return { ok: false, email: typed, error: error || 'This is not an email address', status: 400 };
+  const { siteUrl } = config;
+  // With BACKEND_URL the backend keeps the signups; without SITE_URL a link would have no origin.
+  if (config.backendUrl || !siteUrl) {
+    logger.warn({ event: 'leave-link', reason: config.backendUrl ? 'backend-owns-signups' : 'no-site-url' }, 'no leave link can be mailed');
+    return { ok: true };
+  }
+  const queued = await store.links.mailLeaveLink(typed, (to, leaveToken) => leaveLinkMail({ siteUrl, from: config.mailFrom, to, leaveToken }));
+  if (queued) deps.mailQueued?.();
+  return { ok: true };
+}
+
+/** Addresses the sweep erases in one round at most; the next round takes the rest. */
+const SWEEP_BATCH = 100;
+
+/**
+ * Erases the addresses still unconfirmed whose every confirmation link has expired; returns how
+ * many. Each is checked again under its row's lock, so one confirmed meanwhile stays.
+ */
+export async function sweepUnconfirmed(deps: AddressDeps, now: number): Promise<number> {
+  const { store, config, logger, metrics = NO_METRICS } = deps;
+  const expired = await store.signups.expiredUnconfirmed(new Date(now - config.confirmWithinMs).toISOString(), SWEEP_BATCH);
+  let erased = 0;
+  for (const email of expired) {
+    const removed = await remove(deps, email, { onlyIfExpired: true });
+    if (removed.kind === 'removed' && removed.signup) {
+      erased++;
+      metrics.address('expired');
+    }
+  }
+  if (erased > 0) logger.info({ event: 'expired', erased }, 'erased addresses nobody confirmed in time');
+  return erased;
+}
+
+/** How often the running site looks for expired unconfirmed addresses. */
+const SWEEP_EVERY_MS = 60_000;
+
+/** The running site's sweep; a full batch is followed at once by the next. `now` is injectable for tests. */
+export function startExpirySweep(deps: AddressDeps, { pollMs = SWEEP_EVERY_MS, now = Date.now }: { pollMs?: number; now?: () => number } = {}): Poller {
+  return startPoller(async () => {
+    try {
+      return (await sweepUnconfirmed(deps, now())) === SWEEP_BATCH;
+    } catch (err) {
+      deps.logger.error({ err }, 'expiry sweep failed');
+      return false;
+    }
+  }, pollMs);
+}
