@@ -7,6 +7,7 @@
 import type { ReactElement } from 'react';
 import { data, redirectDocument, useActionData, useLoaderData, type RouteObject } from 'react-router';
 import type { AddressPagesContext } from '../../shared/address-links';
+import { ErrorScreen } from './ErrorScreen';
 
 /** What a loader or action answers, and with which status. */
 export interface Answer<T> {
@@ -33,7 +34,7 @@ function serverContext(context: unknown, request: Request): AddressPagesContext 
 /** Every answer carries its status, 200 too: an action's status wins over the loader's that runs after it. */
 const withStatus = <T,>({ value, status }: Answer<T>) => data(value, { status });
 
-export function addressRoute<Loaded, Acted>(page: AddressPage<Loaded, Acted>): Pick<RouteObject, 'loader' | 'action' | 'Component'> {
+export function addressRoute<Loaded, Acted>(page: AddressPage<Loaded, Acted>): Pick<RouteObject, 'loader' | 'action' | 'Component' | 'ErrorBoundary'> {
   function AddressRoute() {
     return <page.View loaded={useLoaderData() as Loaded} acted={useActionData() as Acted | undefined} />;
   }
@@ -41,5 +42,7 @@ export function addressRoute<Loaded, Acted>(page: AddressPage<Loaded, Acted>): P
     loader: async ({ context, request }) => withStatus(await page.load(serverContext(context, request), new URL(request.url))),
     action: async ({ context, request }) => withStatus(await page.act(serverContext(context, request), new URL(request.url))),
     Component: AddressRoute,
+    // What the server throws (503 while the store is away) is shown inside the layout, as a 404 is.
+    ErrorBoundary: ErrorScreen,
   };
 }

@@ -51,4 +51,16 @@ describe('the confirmation page', () => {
     expect(screen.getByText(message)).toBeInTheDocument();
     expect(screen.queryByRole('heading', { name: 'Your address is confirmed' })).not.toBeInTheDocument();
   });
+
+  it('shows an outage of the store inside the layout, with 503', async () => {
+    // What server/signups/address-pages.ts throws when the store cannot answer.
+    const { context } = serverContext();
+    context.checkLink = async () => {
+      throw new Response(null, { status: 503, statusText: 'Service Unavailable' });
+    };
+    expect(await serve('/confirm?token=t0k3n', context)).toBe(503);
+    expect(screen.getByRole('heading', { name: 'Unexpected Application Error!' })).toBeInTheDocument();
+    expect(screen.getByText('503 Service Unavailable')).toBeInTheDocument();
+    expect(screen.getByRole('banner')).toBeInTheDocument();
+  });
 });
