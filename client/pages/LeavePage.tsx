@@ -1,7 +1,7 @@
 // '/leave' (issue 23). With ?token=… it is the link every mail carries (also the mail's
 // List-Unsubscribe URL, RFC 8058): what leaving erases, and one button. Without a token it asks for
 // such a link by address, and answers the same whether or not the address is on the waitlist.
-// A lazy chunk (see address-route.tsx).
+// A lazy chunk, glued to its route by address-route.tsx (client/routes.tsx says why).
 import {
   LEAVE_EMAIL_FIELD,
   LEAVE_PATH,
@@ -90,7 +90,7 @@ function LeaveByLink({ token, check, used }: { token: string; check: LinkCheck; 
 
 /**
  * The field is TextField's markup (label, aria-invalid, aria-describedby, an alert), written out:
- * importing TextField would pull React into a shared first-load chunk (see address-route.tsx).
+ * importing TextField would pull React into a shared first-load chunk (client/routes.tsx).
  */
 function AskForLink({ answer }: { answer?: LeaveLinkRequest }) {
   if (answer?.ok) {
