@@ -1,11 +1,19 @@
 // The one route table (docs/product.md §2), imported by the server renderer and the browser entry alike.
+//
+// Pages that visitors of / do not need (/privacy, /confirm, /leave) are lazy: chunks of their own,
+// loaded by the server before rendering and by the browser before hydrating (client/entry.tsx), so
+// first-load JS stays in budget (scripts/weights.ts). A lazy page imports nothing of the first-load
+// bundle but React's JSX runtime, and gets the rest (hooks, config) as props from here: importing
+// React, React Router or a component would move them into a shared chunk, about 1.4 kB more for
+// every visitor. Its JSX runtime then shares the bundler's helper chunk, which every page loads.
 import type { RouteObject } from 'react-router';
 import { RootLayout } from './pages/RootLayout';
 import { LandingLayout } from './pages/LandingLayout';
 import { waitlistAction, WaitlistPage } from './pages/WaitlistPage';
 import { ActivatePage } from './pages/ActivatePage';
-import { PrivacyPage } from './pages/PrivacyPage';
 import { ErrorScreen } from './pages/ErrorScreen';
+import { addressRoute } from './pages/address-route';
+import { usePublicConfig } from './public-config';
 
 /** Unknown paths are a real 404 (status on the server, error screen inside the layout). */
 function notFound(): never {
@@ -31,13 +39,14 @@ export const routes: RouteObject[] = [
       {
         id: 'privacy',
         path: 'privacy',
-        // The words are a chunk of their own, so first-load JS stays in budget (scripts/weights.ts);
-        // the server loads them before rendering, the browser before hydrating (client/entry.tsx).
         lazy: async () => {
-          const { PRIVACY_NOTICE } = await import('./pages/privacy-notice');
-          return { element: <PrivacyPage notice={PRIVACY_NOTICE} /> };
+          const { PrivacyPage } = await import('./pages/PrivacyPage');
+          return { Component: () => <PrivacyPage privacyContact={usePublicConfig().privacyContact} /> };
         },
       },
+      // The address pages (issue 23): only the server answers them (client/pages/address-route.tsx).
+      { id: 'confirm', path: 'confirm', lazy: () => import('./pages/ConfirmPage').then(addressRoute) },
+      { id: 'leave', path: 'leave', lazy: () => import('./pages/LeavePage').then(addressRoute) },
       {
         id: 'not-found',
         path: '*',

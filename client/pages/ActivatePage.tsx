@@ -2,7 +2,6 @@
 // /auth/activate in a new tab with email, token and key, then shows success. Without JavaScript the
 // same form posts to our /activate/open in a new tab, which redirects there.
 import { useState } from 'react';
-import { useSearchParams } from 'react-router';
 import { errorMessage } from '../../shared/api';
 import { ACTIVATION, activationUrl } from '../../shared/links';
 import { validateActivation } from '../../shared/validation';
@@ -10,6 +9,7 @@ import { ExternalLink } from '../components/ExternalLink';
 import { ResultView } from '../components/ResultView';
 import { SubmitButton } from '../components/SubmitButton';
 import { TextField } from '../components/TextField';
+import { useQueryParams } from '../hooks/useQueryParams';
 import { useValidatedForm } from '../hooks/useValidatedForm';
 import { useSiteLinks } from '../public-config';
 
@@ -27,7 +27,7 @@ export function ActivatePage() {
 }
 
 function ActivationForm() {
-  const [params] = useSearchParams();
+  const params = useQueryParams();
   const links = useSiteLinks();
   const [status, setStatus] = useState<Status>({ kind: 'idle' });
   const form = useValidatedForm({ email: params.get('email') ?? '', key: '' }, validateActivation);

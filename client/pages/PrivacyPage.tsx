@@ -1,17 +1,15 @@
 // '/privacy' (issue 23, item 5): what the waitlist keeps, why, for how long, who sees it and how to
-// leave, with the contact from PRIVACY_CONTACT. The words come from privacy-notice.ts, loaded with
-// the route (client/routes.tsx), so visitors of the forms never download them.
-import { Link } from 'react-router';
-import { usePublicConfig } from '../public-config';
-import type { PrivacyNotice } from './privacy-notice';
+// leave, with the contact from PRIVACY_CONTACT. A lazy chunk with its words (privacy-notice.ts), so
+// the contact comes as a prop (client/routes.tsx says why).
+import { PRIVACY_NOTICE as notice } from './privacy-notice';
 
 /** The address inside 'Name <address>', or the setting as it is. */
 function addressOf(mailbox: string): string {
   return /<([^>]+)>/.exec(mailbox)?.[1] ?? mailbox;
 }
 
-export function PrivacyPage({ notice }: { notice: PrivacyNotice }) {
-  const contact = addressOf(usePublicConfig().privacyContact);
+export function PrivacyPage({ privacyContact }: { privacyContact: string }) {
+  const contact = addressOf(privacyContact);
   return (
     <article className="privacy" aria-labelledby="privacy-title">
       <title>Privacy · OrgNote</title>
@@ -24,7 +22,8 @@ export function PrivacyPage({ notice }: { notice: PrivacyNotice }) {
       ))}
       <h2>{notice.leave.heading}</h2>
       <p>
-        <Link to="/leave">{notice.leave.link}</Link>
+        {/* A page load: /leave is the server's alone. */}
+        <a href="/leave">{notice.leave.link}</a>
         {notice.leave.rest}
       </p>
       <h2>{notice.contact.heading}</h2>

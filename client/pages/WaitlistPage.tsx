@@ -1,7 +1,7 @@
 // '/' child route: the waitlist form (docs/product.md §3–§5, §7). idle → submitting → joined; the call's
 // outcome is never shown (product §4, §8), and the 'subscribed' flag makes joined the starting state.
 import { useEffect, useState } from 'react';
-import { data, redirect, useActionData, useSearchParams, type ActionFunctionArgs } from 'react-router';
+import { data, redirect, useActionData, type ActionFunctionArgs } from 'react-router';
 import { JOINED_PARAM, WAITLIST_FORM_ACTION, type ServerActionContext, type WaitlistSubmission } from '../../shared/native-form';
 import { HONEYPOT_FIELD } from '../../shared/signup';
 import { validateWaitlist } from '../../shared/validation';
@@ -10,9 +10,10 @@ import { ExternalLink } from '../components/ExternalLink';
 import { ResultView } from '../components/ResultView';
 import { SubmitButton } from '../components/SubmitButton';
 import { TextField } from '../components/TextField';
+import { useQueryParams } from '../hooks/useQueryParams';
 import { setSubscribedFlag, useSubscribedFlag } from '../hooks/useSubscribedFlag';
 import { useValidatedForm } from '../hooks/useValidatedForm';
-import { useSiteLinks } from '../public-config';
+import { usePublicConfig, useSiteLinks } from '../public-config';
 
 /** Invisible to people, to assistive technology and to Tab; bots filling every field fill it. */
 function Honeypot() {
@@ -28,11 +29,14 @@ function Honeypot() {
 
 function WaitlistJoined({ focusOnMount }: { focusOnMount: boolean }) {
   const links = useSiteLinks();
+  const { confirmSignups } = usePublicConfig();
   return (
     <ResultView kind="success" focusOnMount={focusOnMount}>
       <p>
         You are successfully joined to the wait list. Want to get your invitation faster? <ExternalLink href={links.donation}>Join patreon</ExternalLink>
       </p>
+      {/* Issue 23: with double opt-in, a signup waits for its address to be confirmed. */}
+      {confirmSignups ? <p>Please confirm your address with the link we have mailed you.</p> : null}
     </ResultView>
   );
 }
@@ -59,7 +63,7 @@ export function WaitlistPage() {
 }
 
 function WaitlistForm() {
-  const [params] = useSearchParams();
+  const params = useQueryParams();
   const rejected = useActionData<Extract<WaitlistSubmission, { ok: false }>>();
   const joinedWithoutScript = params.has(JOINED_PARAM);
   const alreadySubscribed = useSubscribedFlag();

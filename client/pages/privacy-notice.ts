@@ -1,7 +1,5 @@
-// The words of '/privacy' (issue 23, item 5), apart from the page that lays them out: this module
-// imports nothing, so the bundler gives it a chunk of its own that only visitors of /privacy load.
-// (A lazy page importing React would split React into a shared chunk, about 1.4 kB more first-load
-// JS; see client/routes.tsx.)
+// The words of '/privacy' (issue 23, item 5), apart from the page that lays them out; both are the
+// lazy chunk only visitors of /privacy load (client/routes.tsx).
 
 export const PRIVACY_NOTICE = {
   sections: [

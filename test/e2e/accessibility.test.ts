@@ -1,13 +1,15 @@
-// axe-core in Chromium on every screen of docs/product.md (§2, §4), at phone and desktop widths.
+// axe-core in Chromium on every screen of docs/product.md (§2, §4) and the address pages (issue 23),
+// at phone and desktop widths. The site stores signups itself and confirms them, so the address
+// pages' links come out of its real mail.
 import fs from 'node:fs';
 import type { Page } from 'playwright-core';
-import { hydrated, startSite, VIEWPORTS, type Site } from '../support/site';
+import { hydrated, mailedTo, startSiteOfItsOwn, VIEWPORTS, type Site } from '../support/site';
 
 const AXE_SOURCE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
 let site: Site;
 beforeAll(async () => {
-  site = await startSite();
+  site = await startSiteOfItsOwn({ CONFIRM_SIGNUPS: 'on' });
 }, 30_000);
 afterAll(() => site?.close());
 
@@ -27,6 +29,54 @@ async function axeViolations(page: Page): Promise<string[]> {
   )) as Violation[];
   return violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
+
+let signups = 0;
+
+/** A new address on the waitlist: the links of the confirmation mail it gets. */
+async function newSignup() {
+  const address = `axe-${++signups}@example.org`;
+  const form = new FormData();
+  form.set('email', address);
+  form.set('description', 'axe');
+  await fetch(site.url('/api/subscriptions'), { method: 'POST', body: form });
+  return mailedTo(site, address);
+}
+
+/** Presses a button of the page's native form and waits for the server's answer. */
+async function press(page: Page, name: string): Promise<void> {
+  await Promise.all([page.waitForNavigation(), page.locator('main').getByRole('button', { name }).click()]);
+}
+
+/** The address pages (issue 23): links from real mail, and the answers to their native forms. */
+const addressScreens: [string, (page: Page) => Promise<void>][] = [
+  ['/confirm from a mailed link', async (page) => void (await page.goto((await newSignup()).confirmLink!))],
+  [
+    '/confirm after the button',
+    async (page) => {
+      await page.goto((await newSignup()).confirmLink!);
+      await press(page, 'Confirm my address');
+    },
+  ],
+  ['/confirm?token=bad', async (page) => void (await page.goto(site.url('/confirm?token=bad')))],
+  ['/leave from a mailed link', async (page) => void (await page.goto((await newSignup()).leaveLink!))],
+  ['/leave', async (page) => void (await page.goto(site.url('/leave')))],
+  [
+    "/leave with the field's error",
+    async (page) => {
+      await page.goto(site.url('/leave'));
+      await page.getByLabel('Email address').fill('zoe@example');
+      await press(page, 'Send me a link');
+    },
+  ],
+  [
+    "/leave's answer",
+    async (page) => {
+      await page.goto(site.url('/leave'));
+      await page.getByLabel('Email address').fill('nobody@example.org');
+      await press(page, 'Send me a link');
+    },
+  ],
+];
 
 const screens: [string, (page: Page) => Promise<void>][] = [
   ['/', async (page) => void (await page.goto(site.url('/')))],
@@ -65,6 +115,7 @@ const screens: [string, (page: Page) => Promise<void>][] = [
       await page.getByText('Email address is required').waitFor();
     },
   ],
+  ...addressScreens,
 ];
 
 describe.each(VIEWPORTS)('axe at $width px', ({ width, height }) => {

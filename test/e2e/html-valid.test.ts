@@ -1,12 +1,15 @@
 // Valid HTML: the Nu Html Checker (vnu) finds no error in the documents the production server
-// sends: the three pages, the 404 page and the no-JavaScript form's error page. One checker run
-// for all five, since each start of its JVM costs seconds.
+// sends: the three pages, the 404 page, the no-JavaScript form's error page, and the address pages
+// (issue 23) in each of their states. One checker run for all, since each start of its JVM costs
+// seconds.
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { freePort } from '../../scripts/site-process';
 import { tempDataDir } from '../support/config';
 import { rawRequest } from '../support/http';
 import { startServerProcess, type ServerProcess } from '../support/server-process';
+import { mailedTo } from '../support/site';
 
 // The package's main export is the path of the jar.
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- vnu-jar is CommonJS whose export is the jar's path
@@ -21,13 +24,26 @@ interface VnuMessage {
   extract?: string;
 }
 
-const documents = [
+/** The links mailed to the address that joins in beforeAll. */
+const links = { confirm: '', leave: '' };
+const tokenOf = (link: string) => new URL(link, 'http://site.test').searchParams.get('token')!;
+
+// Fetched in this order: a link is looked at before its button uses it.
+const documents: { name: string; path: string | (() => string); status: number; body?: string | (() => string) }[] = [
   { name: '/', path: '/', status: 200 },
   { name: '/activate', path: '/activate', status: 200 },
   { name: '/privacy', path: '/privacy', status: 200 },
   { name: 'the 404 page', path: '/no-such-page', status: 404 },
   // What a browser without JavaScript gets back for an invalid email (no Origin, like a native form).
   { name: "the no-JavaScript form's error page", path: '/?index', status: 400, body: 'email=not-an-email&description=' },
+  { name: 'a confirmation link', path: () => links.confirm, status: 200 },
+  { name: 'the confirmed page', path: '/confirm', status: 200, body: () => `token=${tokenOf(links.confirm)}` },
+  { name: 'a refused link', path: '/confirm?token=bad', status: 400 },
+  { name: 'a leave link', path: () => links.leave, status: 200 },
+  { name: 'the page after leaving', path: () => links.leave, status: 200, body: () => `token=${tokenOf(links.leave)}&List-Unsubscribe=One-Click` },
+  { name: '/leave', path: '/leave', status: 200 },
+  { name: "/leave's answer", path: '/leave', status: 200, body: 'email=nobody%40example.org' },
+  { name: "/leave with the field's error", path: '/leave', status: 400, body: 'email=zoe%40example' },
 ];
 
 let server: ServerProcess;
@@ -47,20 +63,30 @@ function vnu(files: string[]): Promise<VnuMessage[]> {
   });
 }
 
+const form = { accept: 'text/html', 'content-type': 'application/x-www-form-urlencoded' };
+
 beforeAll(async () => {
-  server = await startServerProcess({ LOG_LEVEL: 'warn' });
+  // A site that stores and confirms signups itself, so the address pages' links come from its mail.
+  const port = await freePort();
+  const dataDir = tempDataDir();
+  server = await startServerProcess({ LOG_LEVEL: 'warn', PORT: String(port), SITE_URL: `http://127.0.0.1:${port}`, CONFIRM_SIGNUPS: 'on', DATA_DIR: dataDir });
+  await rawRequest(port, '/?index', form, 'POST', 'email=vnu%40example.org&description=me');
+  const mail = await mailedTo({ dataDir }, 'vnu@example.org');
+  // Requested through the port, so by their path and query.
+  const local = (link: string) => new URL(link).pathname + new URL(link).search;
+  Object.assign(links, { confirm: local(mail.confirmLink!), leave: local(mail.leaveLink!) });
+
   const dir = tempDataDir();
-  const files = await Promise.all(
-    documents.map(async (doc, i) => {
-      const headers: Record<string, string> = { accept: 'text/html' };
-      if (doc.body) headers['content-type'] = 'application/x-www-form-urlencoded';
-      const res = await rawRequest(server.port, doc.path, headers, doc.body ? 'POST' : 'GET', doc.body);
-      statuses.set(doc.name, res.status);
-      const file = path.join(dir, `document-${i}.html`);
-      fs.writeFileSync(file, res.body);
-      return file;
-    }),
-  );
+  const files: string[] = [];
+  for (const [i, doc] of documents.entries()) {
+    const at = typeof doc.path === 'function' ? doc.path() : doc.path;
+    const body = typeof doc.body === 'function' ? doc.body() : doc.body;
+    const res = await rawRequest(server.port, at, body === undefined ? { accept: 'text/html' } : form, body === undefined ? 'GET' : 'POST', body);
+    statuses.set(doc.name, res.status);
+    const file = path.join(dir, `document-${i}.html`);
+    fs.writeFileSync(file, res.body);
+    files.push(file);
+  }
   const messages = await vnu(files);
   documents.forEach((doc, i) => {
     const mine = messages.filter((m) => m.url && path.basename(m.url) === path.basename(files[i]));

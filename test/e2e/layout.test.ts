@@ -70,7 +70,7 @@ describe.each(VIEWPORTS)('layout at $width px', ({ name, width, height }) => {
     await page.getByRole('heading', { name: 'Enter your activation key' }).waitFor();
     expect(await dropdown.isVisible()).toBe(false);
     await button.click();
-    await page.getByRole('link', { name: 'Waitlis' }).click();
+    await page.getByRole('link', { name: 'Waitlis', exact: true }).click();
     await page.getByRole('heading', { name: 'Join wait list' }).waitFor();
     expect(documents).toEqual([site.url('/')]);
     expect(problems).toEqual([]);

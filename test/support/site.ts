@@ -2,10 +2,14 @@
 // on 127.0.0.1 behind it (also standing in for the web app's /auth/activate), and Chromium.
 import fs from 'node:fs';
 import path from 'node:path';
+import { simpleParser, type ParsedMail } from 'mailparser';
 import type { Browser, Page } from 'playwright-core';
+import { freePort } from '../../scripts/site-process';
 import { startBackend, type TestBackend } from './backend';
 import { launchBrowser, openPage, type WatchedPage } from './browser';
+import { tempDataDir } from './config';
 import { startServerProcess, type ServerProcess } from './server-process';
+import { until } from './wait';
 
 const SCREENSHOT_DIR = path.resolve(__dirname, '../../test-artifacts/screenshots');
 export const VIEWPORTS = [
@@ -17,6 +21,8 @@ export interface Site {
   browser: Browser;
   server: ServerProcess;
   backend: TestBackend;
+  /** DATA_DIR: the SQLite file and, without SMTP_URL, the mail as .eml files. */
+  dataDir: string;
   url: (path?: string) => string;
   open: (options?: Parameters<typeof openPage>[1]) => Promise<WatchedPage>;
   close: () => Promise<void>;
@@ -24,14 +30,16 @@ export interface Site {
 
 export async function startSite(env: Record<string, string> = {}): Promise<Site> {
   const backend = await startBackend();
+  const dataDir = env.DATA_DIR ?? tempDataDir();
   const [browser, server] = await Promise.all([
     launchBrowser(),
-    startServerProcess({ BACKEND_URL: backend.url, WEB_APP_URL: backend.url, LOG_LEVEL: 'warn', ...env }),
+    startServerProcess({ BACKEND_URL: backend.url, WEB_APP_URL: backend.url, LOG_LEVEL: 'warn', ...env, DATA_DIR: dataDir }),
   ]);
   return {
     browser,
     server,
     backend,
+    dataDir,
     url: (p = '/') => `${server.url}${p}`,
     open: (options) => openPage(browser, options),
     close: async () => {
@@ -40,6 +48,53 @@ export async function startSite(env: Record<string, string> = {}): Promise<Site>
       await server.exited;
       await backend.close();
     },
+  };
+}
+
+/**
+ * The site storing signups itself (no BACKEND_URL) at an address known before it starts: SITE_URL
+ * is its own origin, so the links it mails lead back to it and its forms post same-site.
+ */
+export async function startSiteOfItsOwn(env: Record<string, string> = {}): Promise<Site> {
+  const port = await freePort();
+  return startSite({ BACKEND_URL: '', PORT: String(port), SITE_URL: `http://127.0.0.1:${port}`, ...env });
+}
+
+/** The mail the site wrote to `to` so far (without SMTP_URL: DATA_DIR/mail/<queue id>.eml), oldest first. */
+export async function mailTo(site: Pick<Site, 'dataDir'>, to: string): Promise<ParsedMail[]> {
+  const dir = path.join(site.dataDir, 'mail');
+  const files = fs.existsSync(dir) ? fs.readdirSync(dir).filter((name) => name.endsWith('.eml')) : [];
+  files.sort((a, b) => parseInt(a, 10) - parseInt(b, 10));
+  const mails: ParsedMail[] = [];
+  for (const name of files) {
+    let raw: Buffer;
+    try {
+      raw = fs.readFileSync(path.join(dir, name));
+    } catch {
+      continue; // erased meanwhile (leaving erases an address's mail)
+    }
+    const mail = await simpleParser(raw);
+    const recipients = [mail.to ?? []].flat().flatMap((address) => address.value.map((mailbox) => mailbox.address));
+    if (recipients.includes(to)) mails.push(mail);
+  }
+  return mails;
+}
+
+/**
+ * The `count`th mail to `to`, once the site has written it: its subject, its text, and its links to
+ * the address pages (issue 23): one to /confirm in the text, and its List-Unsubscribe to /leave.
+ */
+export async function mailedTo(site: Pick<Site, 'dataDir'>, to: string, count = 1) {
+  let mails: ParsedMail[] = [];
+  await until(`mail number ${count} to ${to}`, async () => (mails = await mailTo(site, to)).length >= count, 10_000);
+  const mail = mails[count - 1];
+  const list = mail.headers.get('list') as { unsubscribe?: { url?: string } } | undefined;
+  const text = mail.text ?? '';
+  return {
+    subject: mail.subject,
+    text,
+    confirmLink: /\S+\/confirm\?token=[\w-]+/.exec(text)?.[0],
+    leaveLink: list?.unsubscribe?.url,
   };
 }
 

@@ -13,6 +13,13 @@ describe('privacy notice', () => {
     expect(within(hero).getByRole('link', { name: 'Privacy' })).toHaveAttribute('href', '/privacy');
   });
 
+  // Issue 23: a page /leave, linked from the site.
+  it.each(['/', '/activate'])('has a link to leave the waitlist beside the form on %s', (url) => {
+    renderRoutes(url);
+    const hero = screen.getByRole('region', { name: 'From an org-mode lover to org-mode lovers' });
+    expect(within(hero).getByRole('link', { name: 'Leave the waitlist' })).toHaveAttribute('href', '/leave');
+  });
+
   it('keeps the link beside the joined view', () => {
     localStorage.setItem('subscribed', 'true');
     renderRoutes('/');

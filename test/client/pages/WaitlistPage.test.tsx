@@ -124,6 +124,20 @@ describe('waitlist form', () => {
     expect(screen.getByRole('heading', { name: 'Congratulations' })).not.toHaveFocus();
   });
 
+  // Issue 23: with double opt-in the joined view adds one sentence after the spec's text.
+  it('asks to confirm the address in the joined view when signups are confirmed', () => {
+    localStorage.setItem('subscribed', 'true');
+    renderRoutes('/', { config: { confirmSignups: true } });
+    const sentences = Array.from(screen.getByRole('status').querySelectorAll('p'), (p) => p.textContent);
+    expect(sentences).toEqual([JOINED, 'Please confirm your address with the link we have mailed you.']);
+  });
+
+  it("keeps the joined view to the spec's text when signups are not confirmed", () => {
+    localStorage.setItem('subscribed', 'true');
+    renderRoutes('/', { config: { confirmSignups: false } });
+    expect(Array.from(screen.getByRole('status').querySelectorAll('p'), (p) => p.textContent)).toEqual([JOINED]);
+  });
+
   it('prefills the email from ?email= and focuses the second field', () => {
     renderWaitlist('/?email=zo%C3%AB%40example.org');
     expect(email()).toHaveValue('zoë@example.org');

@@ -1,0 +1,48 @@
+// The route glue of the address pages (/confirm and /leave, issue 23). Only the server answers them:
+// it hands their loaders and actions an AddressPagesContext (shared/address-links.ts), and their
+// forms are native, so the browser never runs an action. The pages themselves (their words, their
+// views, which operation answers what) are lazy chunks, so this glue hands them what they would
+// otherwise import: the context, and the loader's and action's data as props (client/routes.tsx
+// says why).
+import type { ReactElement } from 'react';
+import { data, redirectDocument, useActionData, useLoaderData, type RouteObject } from 'react-router';
+import type { AddressPagesContext } from '../../shared/address-links';
+import { ErrorScreen } from './ErrorScreen';
+
+/** What a loader or action answers, and with which status. */
+export interface Answer<T> {
+  value: T;
+  status: number;
+}
+
+/** A lazy address page: its GET, its form's POST, and how their answers look. */
+export interface AddressPage<Loaded, Acted> {
+  load(server: AddressPagesContext, url: URL): Promise<Answer<Loaded>>;
+  act(server: AddressPagesContext, url: URL): Promise<Answer<Acted>>;
+  View(props: { loaded: Loaded; acted: Acted | undefined }): ReactElement;
+}
+
+/** The server's context. A client-side navigation has none: a full page load lets the server answer. */
+function serverContext(context: unknown, request: Request): AddressPagesContext {
+  const server = context as Partial<AddressPagesContext> | undefined;
+  if (typeof server?.checkLink === 'function') return server as AddressPagesContext;
+  // On the server that is a wiring mistake, and a redirect there would loop.
+  if (typeof document === 'undefined') throw new Error('no AddressPagesContext for an address page');
+  throw redirectDocument(request.url);
+}
+
+/** Every answer carries its status, 200 too: an action's status wins over the loader's that runs after it. */
+const withStatus = <T,>({ value, status }: Answer<T>) => data(value, { status });
+
+export function addressRoute<Loaded, Acted>(page: AddressPage<Loaded, Acted>): Pick<RouteObject, 'loader' | 'action' | 'Component' | 'ErrorBoundary'> {
+  function AddressRoute() {
+    return <page.View loaded={useLoaderData() as Loaded} acted={useActionData() as Acted | undefined} />;
+  }
+  return {
+    loader: async ({ context, request }) => withStatus(await page.load(serverContext(context, request), new URL(request.url))),
+    action: async ({ context, request }) => withStatus(await page.act(serverContext(context, request), new URL(request.url))),
+    Component: AddressRoute,
+    // What the server throws (503 while the store is away) is shown inside the layout, as a 404 is.
+    ErrorBoundary: ErrorScreen,
+  };
+}

@@ -1,0 +1,138 @@
+// '/leave' (issue 23) as the server answers it: the link from a mail shows what leaving erases and
+// one button; without a token, a form that asks for such a link and answers the same for anyone.
+import { screen, within } from '@testing-library/react';
+import { routes } from '../../../client/routes';
+import type { LinkRefusal } from '../../../shared/address-links';
+import { serve, serverContext } from './serve-address-page';
+
+const ERASED = [
+  'your address and what you wrote about yourself;',
+  'your place on the waitlist;',
+  'any activation key we sent you;',
+  'mail still waiting to be sent to you.',
+];
+const SUBSCRIPTION = 'Your free subscription is active: leaving ends it.';
+const SENT = 'If this address is on the waitlist, we have sent it a link. Open it to leave.';
+
+const main = () => within(screen.getByRole('main'));
+
+describe('the leave page, from a link', () => {
+  it('lists what leaving erases, with one button in a form that posts the token and the one-click field', async () => {
+    const { context, asked } = serverContext();
+    expect(await serve('/leave?token=t0k3n%2B', context)).toBe(200);
+    expect(screen.getByRole('heading', { level: 1, name: 'Leave the waitlist' })).toBeInTheDocument();
+    expect(
+      main()
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(ERASED);
+    expect(screen.queryByText(SUBSCRIPTION)).not.toBeInTheDocument();
+    const button = main().getByRole('button', { name: 'Leave the waitlist' });
+    const form = button.closest('form')!;
+    expect(form).toHaveAttribute('method', 'post');
+    // The token in the query too: it tells the server's action a leave from a request for a link.
+    expect(form).toHaveAttribute('action', '/leave?token=t0k3n%2B');
+    expect(form).toHaveFormValues({ token: 't0k3n+', 'List-Unsubscribe': 'One-Click' });
+    expect(main().getAllByRole('button')).toEqual([button]);
+    expect(document.title).toBe('Leave the waitlist · OrgNote');
+    expect(asked).toEqual(['checkLink leave']);
+  });
+
+  it('says, emphasised, that leaving ends an active free subscription', async () => {
+    const { context } = serverContext({ check: { ok: true, subscriptionActive: true } });
+    await serve('/leave?token=t0k3n', context);
+    expect(screen.getByText(SUBSCRIPTION).tagName).toBe('STRONG');
+  });
+
+  it.each<[LinkRefusal, number, RegExp]>([
+    ['malformed', 400, /This link is incomplete\. Copy the whole link/],
+    ['invalid', 404, /This link is not valid\. If you followed a link from our mail, you may have left the waitlist already\./],
+    ['expired', 410, /This link has expired\. Ask for a new one/],
+    ['spent', 410, /This link has been used already/],
+  ])('refuses the %s link with its message and status %i, and offers a new link', async (refusal, status, message) => {
+    const { context } = serverContext({ check: { ok: false, refusal } });
+    expect(await serve('/leave?token=t0k3n', context)).toBe(status);
+    expect(screen.getByRole('heading', { level: 1, name: 'This link does not work' })).toBeInTheDocument();
+    expect(screen.getByText(message)).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Ask for a new link to leave' })).toHaveAttribute('href', '/leave');
+    expect(screen.getByRole('link', { name: 'Back to the waitlist' })).toHaveAttribute('href', '/');
+    expect(main().queryByRole('button')).not.toBeInTheDocument();
+  });
+
+  it('leaves on the POST with the token, with 200 even though the link is gone by then', async () => {
+    const { context, asked } = serverContext({ check: { ok: false, refusal: 'invalid' } });
+    expect(await serve('/leave?token=t0k3n', context, 'POST')).toBe(200);
+    expect(screen.getByRole('heading', { level: 1, name: 'You have left the waitlist' })).toBeInTheDocument();
+    expect(screen.getByText(/Everything we kept about your address is erased\./)).toBeInTheDocument();
+    expect(asked[0]).toBe('leave');
+    expect(asked).not.toContain('requestLeaveLink');
+  });
+
+  it('refuses the POST of an expired link with 410', async () => {
+    const { context } = serverContext({ use: { ok: false, refusal: 'expired' } });
+    expect(await serve('/leave?token=t0k3n', context, 'POST')).toBe(410);
+    expect(screen.getByText(/This link has expired/)).toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: 'You have left the waitlist' })).not.toBeInTheDocument();
+  });
+});
+
+describe('the leave page, without a token', () => {
+  const field = () => screen.getByLabelText('Email address');
+
+  it('asks for the address in a form that posts to /leave, and asks the server nothing yet', async () => {
+    const { context, asked } = serverContext();
+    expect(await serve('/leave', context)).toBe(200);
+    expect(screen.getByRole('heading', { level: 1, name: 'Leave the waitlist' })).toBeInTheDocument();
+    expect(field()).toHaveAttribute('type', 'email');
+    expect(field()).toHaveAttribute('name', 'email');
+    expect(field()).toHaveAttribute('autocomplete', 'email');
+    expect(field()).toBeRequired();
+    expect(field()).not.toHaveAttribute('aria-invalid');
+    const form = main().getByRole('button', { name: 'Send me a link' }).closest('form')!;
+    expect(form).toHaveAttribute('method', 'post');
+    expect(form).toHaveAttribute('action', '/leave');
+    expect(form).toContainElement(field());
+    expect(document.title).toBe('Leave the waitlist · OrgNote');
+    expect(asked).toEqual([]);
+  });
+
+  it('answers the POST the same way whatever the server found', async () => {
+    const { context, asked } = serverContext({ request: { ok: true } });
+    expect(await serve('/leave', context, 'POST')).toBe(200);
+    expect(screen.getByText(SENT)).toBeInTheDocument();
+    expect(screen.queryByLabelText('Email address')).not.toBeInTheDocument();
+    expect(asked).toEqual(['requestLeaveLink']);
+  });
+
+  it("shows the form again with the typed address and the error as the field's, with the status", async () => {
+    const { context } = serverContext({ request: { ok: false, email: 'zoë@example', error: 'Enter an email address', status: 400 } });
+    expect(await serve('/leave', context, 'POST')).toBe(400);
+    expect(field()).toHaveValue('zoë@example');
+    expect(field()).toHaveAttribute('aria-invalid', 'true');
+    expect(field()).toHaveClass('field-input-error');
+    expect(field()).toHaveAccessibleDescription('Enter an email address');
+    expect(screen.getByRole('alert')).toHaveTextContent('Enter an email address');
+    expect(screen.queryByText(SENT)).not.toBeInTheDocument();
+  });
+
+  it('keeps the status of a waitlist that cannot answer now', async () => {
+    const { context } = serverContext({ request: { ok: false, email: 'a@b.co', error: 'Please try again in a moment.', status: 503 } });
+    expect(await serve('/leave', context, 'POST')).toBe(503);
+    expect(field()).toHaveAccessibleDescription('Please try again in a moment.');
+  });
+});
+
+describe('the address pages in the browser', () => {
+  // A client-side navigation has no server context: the page is loaded from the server instead.
+  it.each(['confirm', 'leave'])('load /%s as a document', async (id) => {
+    const route = routes[0].children!.find((child) => child.id === id)!;
+    const { loader } = await (route.lazy as () => Promise<{ loader: (args: unknown) => Promise<unknown> }>)();
+    const url = `http://site.test/${id}?token=t0k3n`;
+    const thrown = await loader({ request: new Request(url), params: {}, context: {} }).catch((err: unknown) => err);
+    expect(thrown).toBeInstanceOf(Response);
+    const redirect = thrown as Response;
+    expect(redirect.status).toBe(302);
+    expect(redirect.headers.get('Location')).toBe(url);
+    expect(redirect.headers.get('X-Remix-Reload-Document')).toBe('true');
+  });
+});

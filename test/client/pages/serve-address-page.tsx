@@ -1,0 +1,41 @@
+// An address page (issue 23) the way the server answers it: React Router's static handler runs the
+// route's loader (and, for a POST, its action) with the context the server hands them, and the page
+// is rendered from the result. The context is a plain object with fixed answers: it is the route's
+// input, as server/signups/address-pages.ts builds it from a request, and it records what was asked.
+import { render } from '@testing-library/react';
+import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router';
+import { PublicConfigProvider } from '../../../client/public-config';
+import { routes } from '../../../client/routes';
+import type { AddressPagesContext, LeaveLinkRequest, LinkCheck, LinkUse } from '../../../shared/address-links';
+import { DEFAULT_PUBLIC_CONFIG } from '../../../shared/public-config';
+
+interface Answers {
+  check?: LinkCheck;
+  use?: LinkUse;
+  request?: LeaveLinkRequest;
+}
+
+/** A context answering as told; `asked` lists the operations called, in order. */
+export function serverContext({ check = { ok: true, subscriptionActive: false }, use = { ok: true }, request = { ok: true } }: Answers = {}) {
+  const asked: string[] = [];
+  const context: AddressPagesContext = {
+    checkLink: async (purpose) => (asked.push(`checkLink ${purpose}`), check),
+    confirm: async () => (asked.push('confirm'), use),
+    leave: async () => (asked.push('leave'), use),
+    requestLeaveLink: async () => (asked.push('requestLeaveLink'), request),
+  };
+  return { context, asked };
+}
+
+/** Renders `url` as the server would for `method`, and returns the page's HTTP status. */
+export async function serve(url: string, context: AddressPagesContext, method: 'GET' | 'POST' = 'GET'): Promise<number> {
+  const handler = createStaticHandler(routes);
+  const result = await handler.query(new Request(`http://site.test${url}`, { method }), { requestContext: context });
+  if (result instanceof Response) throw new Error(`${method} ${url} answered a bare ${result.status}, not a page`);
+  render(
+    <PublicConfigProvider value={DEFAULT_PUBLIC_CONFIG}>
+      <StaticRouterProvider router={createStaticRouter(handler.dataRoutes, result)} context={result} hydrate={false} />
+    </PublicConfigProvider>,
+  );
+  return result.statusCode;
+}
