@@ -1,0 +1,154 @@
+// The address pages over HTTP (issue 23), as a mail program, a mail provider's one-click POST and
+// a browser without JavaScript use them: GET shows and changes nothing, only the POST acts, a bad
+// or used token gets a 4xx page and changes nothing, and /leave answers the same for any address.
+import request from 'supertest';
+import { createApp } from '../../../server/app';
+import type { Config } from '../../../server/config';
+import { openStore } from '../../../server/store';
+import type { ConfirmationTokens, OutgoingMail } from '../../../server/store/types';
+import type { SqliteStore } from '../../../server/store/sqlite';
+import { testConfig } from '../../support/config';
+
+const SITE_URL = 'https://orgnote.example';
+
+let config: Config;
+let store: SqliteStore;
+let app: ReturnType<typeof createApp>;
+beforeEach(() => {
+  config = testConfig({ SITE_URL, CONFIRM_SIGNUPS: 'on', SIGNUP_RATE_LIMIT: '3' });
+  store = openStore(config);
+  app = createApp(config, { store });
+});
+afterEach(() => store.close());
+
+/** Signs an address up unconfirmed and returns the tokens its confirmation mail carried. */
+async function unconfirmed(email: string): Promise<ConfirmationTokens> {
+  let tokens: ConfirmationTokens | undefined;
+  await store.signups.add(
+    { email, description: 'about me' },
+    {
+      validMs: 3_600_000,
+      canMail: () => true,
+      compose(to, given): OutgoingMail {
+        tokens = given;
+        return { from: 'no-reply@orgnote.example', to, subject: 's', text: '', html: '', messageId: '<m@x>', date: new Date().toISOString() };
+      },
+    },
+  );
+  return tokens!;
+}
+
+const oneClick = (token: string) => request(app).post(`/leave?token=${token}`).type('form').send('List-Unsubscribe=One-Click');
+
+describe('/confirm', () => {
+  it('shows a button on GET (a link scanner confirms nothing), confirms on its POST, and refuses the used link', async () => {
+    const { confirm } = await unconfirmed('ann@example.org');
+    const page = await request(app).get(`/confirm?token=${confirm}`);
+    expect(page.status).toBe(200);
+    expect(page.headers['cache-control']).toBe('private, no-store');
+    expect(page.text).toMatch(/<form action="\/confirm" method="post">/);
+    expect(page.text).toContain(`value="${confirm}"`);
+    expect(
+      await request(app)
+        .head(`/confirm?token=${confirm}`)
+        .then((r) => r.status),
+    ).toBe(200);
+    expect(await store.subscriptions.stateOf('ann@example.org')).toBe('unconfirmed');
+
+    const done = await request(app).post('/confirm').type('form').send({ token: confirm });
+    expect(done.status).toBe(200);
+    expect(await store.subscriptions.stateOf('ann@example.org')).toBe('waitlisted');
+    const again = await request(app).post('/confirm').type('form').send({ token: confirm });
+    expect(again.status).toBe(410);
+    expect((await request(app).get(`/confirm?token=${confirm}`)).status).toBe(410);
+  });
+
+  it('answers a missing, malformed, altered or leave token with a 4xx page, changing nothing', async () => {
+    const { confirm, leave } = await unconfirmed('bob@example.org');
+    const altered = `${confirm.slice(0, -1)}${confirm.endsWith('A') ? 'B' : 'A'}`;
+    const cases: [string, number][] = [
+      ['/confirm', 400],
+      ['/confirm?token=', 400],
+      ['/confirm?token=%3Cscript%3E', 400],
+      [`/confirm?token=${altered}`, 404],
+      [`/confirm?token=${leave}`, 404],
+    ];
+    for (const [path, status] of cases) {
+      const res = await request(app).get(path);
+      expect([path, res.status, res.headers['content-type']]).toEqual([path, status, 'text/html; charset=utf-8']);
+      expect(res.text).not.toContain('<script>');
+      expect(
+        (
+          await request(app)
+            .post('/confirm')
+            .type('form')
+            .send({ token: path.split('=')[1] ?? '' })
+        ).status,
+      ).toBe(status);
+    }
+    expect(await store.subscriptions.stateOf('bob@example.org')).toBe('unconfirmed');
+    // Not a form at all: the body reader's 4xx, before anything runs.
+    expect((await request(app).post('/confirm').set('Content-Type', 'application/json').send('{"token":')).status).toBe(400);
+    // From another site: refused before the body is read.
+    expect((await request(app).post('/confirm').set('Origin', 'https://evil.example').type('form').send({ token: confirm })).status).toBe(403);
+    expect(await store.subscriptions.stateOf('bob@example.org')).toBe('unconfirmed');
+  });
+});
+
+describe('/leave with a token', () => {
+  it('erases on the one-click POST (urlencoded or multipart, from any origin), and only then', async () => {
+    const { leave } = await unconfirmed('cid@example.org');
+    await store.signups.add({ email: 'stays@example.org', description: '' });
+    const page = await request(app).get(`/leave?token=${leave}`);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain(`value="${leave}"`);
+    expect(page.text).toContain('name="List-Unsubscribe" value="One-Click"');
+    // Without the RFC 8058 body it is not a one-click POST.
+    expect((await request(app).post(`/leave?token=${leave}`).type('form').send('')).status).toBe(400);
+    expect(await store.signups.count()).toBe(2);
+
+    // A mail provider posts from its own servers; a webmail page may post with its own Origin.
+    const res = await request(app).post(`/leave?token=${leave}`).set('Origin', 'https://mail.example').field('List-Unsubscribe', 'One-Click');
+    expect(res.status).toBe(200);
+    expect((await store.signups.list()).map((r) => r.email)).toEqual(['stays@example.org']);
+    expect((await oneClick(leave)).status).toBe(404);
+    expect((await request(app).get(`/leave?token=${leave}`)).status).toBe(404);
+  });
+
+  it('refuses a confirmation token, a malformed one and an altered one, erasing nothing', async () => {
+    const { confirm, leave } = await unconfirmed('dan@example.org');
+    expect((await oneClick(confirm)).status).toBe(404);
+    expect((await oneClick('nope')).status).toBe(400);
+    expect((await oneClick(`${leave.slice(1)}x`)).status).toBe(404);
+    expect(await store.signups.count()).toBe(1);
+  });
+});
+
+describe('/leave without a token', () => {
+  it('answers the same page and status whether or not the address is on the list', async () => {
+    await store.signups.add({ email: 'eve@example.org', description: '' });
+    const on = await request(app).post('/leave').type('form').send({ email: 'eve@example.org' });
+    const off = await request(app).post('/leave').type('form').send({ email: 'nobody@example.org' });
+    expect(on.status).toBe(200);
+    expect(off.status).toBe(on.status);
+    // The same document but for the per-request nonce.
+    const normal = (html: string) => html.replace(/nonce="[^"]+"/g, 'nonce=""').replace(/'nonce-[^']+'/g, '');
+    expect(normal(off.text)).toBe(normal(on.text));
+    expect(await store.mail.counts()).toMatchObject({ queued: 1 });
+  });
+
+  it('shows the form again with the error for a missing or malformed address, and is limited like a signup', async () => {
+    const missing = await request(app).post('/leave').type('form').send({ email: '' });
+    expect(missing.status).toBe(400);
+    expect(missing.text).toContain('Email address is required');
+    const malformed = await request(app).post('/leave').type('form').send({ email: 'not-an-address' });
+    expect(malformed.status).toBe(400);
+    expect(malformed.text).toContain('value="not-an-address"');
+    // SIGNUP_RATE_LIMIT=3 per minute per client: the fourth is refused.
+    expect((await request(app).post('/leave').type('form').send({ email: 'a@example.org' })).status).toBe(200);
+    const fourth = await request(app).post('/leave').type('form').send({ email: 'a@example.org' });
+    expect(fourth.status).toBe(429);
+    expect(fourth.headers['retry-after']).toBeDefined();
+    expect((await request(app).post('/leave').set('Origin', 'https://evil.example').type('form').send({ email: 'a@example.org' })).status).toBe(403);
+  });
+});
