@@ -1,6 +1,6 @@
 // Hostile input, generated from a fixed seed: random bytes, huge headers, bad percent-encoding,
 // invalid UTF-8, CRLF in values and very long paths, thrown at both API endpoints, the native
-// form and the pages of two real servers (embedded store; proxy to a multer backend). Never a
+// form, the address pages and the pages of two real servers (embedded store; proxy to a multer backend). Never a
 // 5xx, never a crash, and nothing that fails validation is stored or forwarded.
 import net from 'node:net';
 import { openStore } from '../../server/store';
@@ -50,6 +50,9 @@ function simpleRaw(method: string, path: string, type: string, body: Buffer, ext
 }
 
 const TARGETS = ['/api/subscriptions', '/api/subscription-activation', '/?index'];
+// The address pages too (issue 23), a third of the time: a token of the right shape that is nobody's, and ones that are not.
+const ADDRESS_TARGETS = ['/confirm', '/leave', `/leave?token=${'A'.repeat(32)}`, '/leave?token=%E0%A4%A', '/confirm?token=..%2F..%2F'];
+const target = () => (rnd.int(3) === 0 ? rnd.pick(ADDRESS_TARGETS) : rnd.pick(TARGETS));
 
 function generateCases(count: number): Case[] {
   const makers: (() => Case)[] = [
@@ -139,9 +142,24 @@ function generateCases(count: number): Case[] {
       ),
     }),
     () => ({
+      name: 'address page form with hostile fields',
+      raw: simpleRaw(
+        'POST',
+        rnd.pick(ADDRESS_TARGETS),
+        rnd.pick(['application/x-www-form-urlencoded', 'application/json', 'text/plain']),
+        Buffer.from(
+          rnd.pick([
+            `List-Unsubscribe=${rnd.pick(['One-Click', nasty().replace(/[&=]/g, ''), '%ff'])}&token=${encodeURIComponent(nasty())}`,
+            `email=${encodeURIComponent(maybeEmail())}&token=${rnd.pick(['%', 'A'.repeat(32), nasty().replace(/[&=]/g, '')])}`,
+            JSON.stringify({ token: [nasty()], email: { $ne: '' }, 'List-Unsubscribe': 'One-Click' }),
+          ]),
+        ),
+      ),
+    }),
+    () => ({
       name: 'odd method or host',
       raw: Buffer.from(
-        `${rnd.pick(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS', 'PATCH', 'TRACE'])} ${rnd.pick(['/', '/activate', ...TARGETS])} HTTP/1.1\r\nHost: ${rnd.pick(['fuzz.test', '', 'a b', '<x>', '[::1', 'x'.repeat(3000)])}\r\nConnection: close\r\n\r\n`,
+        `${rnd.pick(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS', 'PATCH', 'TRACE'])} ${rnd.pick(['/', '/activate', ...TARGETS, ...ADDRESS_TARGETS])} HTTP/1.1\r\nHost: ${rnd.pick(['fuzz.test', '', 'a b', '<x>', '[::1', 'x'.repeat(3000)])}\r\nConnection: close\r\n\r\n`,
       ),
     }),
   ];
@@ -173,7 +191,7 @@ describe('fuzz', () => {
   beforeAll(async () => {
     backend = await startBackend();
     [embedded, proxy] = await Promise.all([
-      startServerProcess({ DATA_DIR: embeddedData, LOG_LEVEL: 'warn' }),
+      startServerProcess({ DATA_DIR: embeddedData, LOG_LEVEL: 'warn', CONFIRM_SIGNUPS: 'on', SITE_URL: 'https://fuzz.test' }),
       startServerProcess({ BACKEND_URL: backend.url, LOG_LEVEL: 'warn' }),
     ]);
   });
