@@ -26,85 +26,17 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { openStore } from '../../server/store';
-import { openPostgresStore } from '../../server/store/postgres';
 import { query, startPostgres } from '../../test/support/postgres';
-import { ROOT, startSiteProcess } from '../site-process';
+import { ROOT } from '../site-process';
 import { buildBaseline } from './baseline';
-import { cpuSeconds } from './cpu';
 import { postgresCpuSeconds } from './postgres-cpu';
 import { EXPORT_ROWS, runExport, seedPostgres, seedSqlite, type ExportRun } from './store-export';
 import { CONNECTIONS, measureSignups, SECONDS, WARMUP_SECONDS, type SignupCase, type SignupResult } from './store-signups';
+import { cleanUp, cleanups, SITE_ENV, sitesCpu, storedEmails, withSites, type Site } from './store-sites';
 
 const TARGET = { replicatedSignupsPerSecond: 1_000, exportPeakRssBytes: 150 * 2 ** 20, ratioToBaseline: 0.9 };
 /** Cores busy with other programs during a window above which its figures are flagged. */
 const OTHER_CORES_WARNING = 0.1;
-
-const SITE_ENV: NodeJS.ProcessEnv = {
-  BACKEND_URL: '', // empty is unset: the site answers the API from its own store
-  DATABASE_URL: '', // SQLite unless a case names a database
-  SMTP_URL: '',
-  SIGNUP_RATE_LIMIT: '0', // one load generator stands for thousands of visitors
-  // The default, set so a shell's LOG_LEVEL cannot change it: the access-log line and the
-  // "signup stored" line of every request are part of what a signup costs in production.
-  LOG_LEVEL: 'info',
-};
-
-/** Run newest first when the bench ends, whether it passed, failed or was interrupted. */
-const cleanups: (() => unknown)[] = [];
-async function cleanUp(): Promise<void> {
-  for (let cleanup = cleanups.pop(); cleanup; cleanup = cleanups.pop()) {
-    try {
-      await cleanup();
-    } catch (err) {
-      console.error(err);
-    }
-  }
-}
-
-/** `count` sites on the same settings, stopped (their DATA_DIR and log removed) once `work` is done. */
-async function withSites<T>(
-  count: number,
-  env: NodeJS.ProcessEnv,
-  work: (sites: Awaited<ReturnType<typeof startSiteProcess>>[]) => Promise<T>,
-  root = ROOT,
-): Promise<T> {
-  const sites: Awaited<ReturnType<typeof startSiteProcess>>[] = [];
-  try {
-    for (let i = 0; i < count; i++) {
-      const site = await startSiteProcess({ ...SITE_ENV, ...env }, root);
-      cleanups.push(site.stop); // stopping twice is harmless
-      sites.push(site);
-    }
-    return await work(sites);
-  } finally {
-    await Promise.all(sites.map((site) => site.stop()));
-  }
-}
-
-const sitesCpu = (sites: { child: { pid?: number } }[]) => () =>
-  sites.reduce<number | undefined>((sum, site) => {
-    const seconds = cpuSeconds(site.child.pid);
-    return sum === undefined || seconds === undefined ? undefined : sum + seconds;
-  }, 0);
-
-async function sqliteEmails(dataDir: string): Promise<string[]> {
-  const store = openStore({ dataDir });
-  try {
-    return (await store.signups.list()).map((row) => row.email);
-  } finally {
-    await store.close();
-  }
-}
-
-async function postgresEmails(databaseUrl: string): Promise<string[]> {
-  const store = await openPostgresStore({ databaseUrl, timeoutMs: 60_000 });
-  try {
-    return (await store.signups.list()).map((row) => row.email);
-  } finally {
-    await store.close();
-  }
-}
 
 const mib = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
 const pass = (ok: boolean) => (ok ? 'PASS' : 'MISS');
@@ -119,17 +51,27 @@ async function main(): Promise<void> {
   const pgCpu = () => postgresCpuSeconds(pg.dataDir);
 
   const signups: SignupResult[] = [];
-  const measure = (sites: Parameters<Parameters<typeof withSites>[2]>[0], rest: Pick<SignupCase, 'name' | 'storedEmails'>, watchPostgres: boolean) =>
+  const measure = (sites: Site[], rest: Pick<SignupCase, 'name' | 'storedEmails'>, watchPostgres: boolean) =>
     measureSignups({ ...rest, urls: sites.map((site) => site.url), cpu: { sites: sitesCpu(sites), ...(watchPostgres ? { postgres: pgCpu } : {}) } });
 
   const baseline = buildBaseline();
   cleanups.push(baseline.remove);
   const sqliteCase = (root: string, label: string) =>
-    withSites(1, {}, (sites) => measure(sites, { name: `SQLite, 1 instance${label}`, storedEmails: () => sqliteEmails(sites[0].dataDir) }, false), root);
+    withSites(
+      1,
+      {},
+      (sites) => measure(sites, { name: `SQLite, 1 instance${label}`, storedEmails: () => storedEmails({ dataDir: sites[0].dataDir }) }, false),
+      root,
+    );
   const postgresCase = async (replicas: number, root: string, label: string) => {
     const databaseUrl = await pg.createDatabase();
     const name = `PostgreSQL, ${replicas} replica${replicas > 1 ? 's' : ''}${label}`;
-    return withSites(replicas, { DATABASE_URL: databaseUrl }, (sites) => measure(sites, { name, storedEmails: () => postgresEmails(databaseUrl) }, true), root);
+    return withSites(
+      replicas,
+      { DATABASE_URL: databaseUrl },
+      (sites) => measure(sites, { name, storedEmails: () => storedEmails({ databaseUrl }) }, true),
+      root,
+    );
   };
   // Each baseline case right before its current one, so both meet the same machine.
   const baselineLabel = ` (baseline ${baseline.ref})`;
