@@ -4,39 +4,17 @@
 // Message-ID), and prints messages per second over the whole command (start-up included), the
 // CLI's peak RSS, and lost and duplicate messages, checked against the server's counts and the
 // store's. Targets: ≥ 200 messages/s, peak RSS < 200 MB, 0 lost, 0 duplicates.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import { openStore } from '../../server/store';
-import type { SmtpStats } from '../../test/support/smtp';
 import { ROOT } from '../site-process';
+import { startSmtpSink } from './smtp-sink-process';
 
 const COUNT = Number(process.env.BENCH_MAIL_COUNT ?? 10_000);
 const TARGET = { messagesPerSecond: 200, peakRssBytes: 200 * 2 ** 20 };
-
-/** The sink, and a way to ask it for its counts (one JSON line per line we write). */
-async function startSink(): Promise<{ child: ChildProcess; port: number; stats: () => Promise<SmtpStats> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/smtp-sink.ts'], { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
-  const lines = readline.createInterface({ input: child.stdout });
-  const next = () =>
-    new Promise<string>((resolve, reject) => {
-      lines.once('line', resolve);
-      child.once('exit', (code) => reject(new Error(`smtp-sink exited with ${code}`)));
-    });
-  const listening = (await next()).match(/^listening (\d+)$/);
-  if (!listening) throw new Error('smtp-sink did not report its port');
-  return {
-    child,
-    port: Number(listening[1]),
-    async stats() {
-      const answer = next();
-      child.stdin.write('\n');
-      return JSON.parse(await answer) as SmtpStats;
-    },
-  };
-}
 
 async function seed(dataDir: string, count: number): Promise<string[]> {
   const store = openStore({ dataDir });
@@ -80,13 +58,10 @@ function runInvite(env: NodeJS.ProcessEnv, count: number): Promise<CliRun> {
 
 async function main(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'orgnote-bench-mail-'));
-  const sink = await startSink();
+  const sink = await startSmtpSink();
   try {
     const emails = await seed(dataDir, COUNT);
-    const run = await runInvite(
-      { DATA_DIR: dataDir, SITE_URL: 'https://orgnote.example', SMTP_URL: `smtp://127.0.0.1:${sink.port}`, LOG_LEVEL: 'silent' },
-      COUNT,
-    );
+    const run = await runInvite({ DATA_DIR: dataDir, SITE_URL: 'https://orgnote.example', SMTP_URL: sink.url, LOG_LEVEL: 'silent' }, COUNT);
     const received = await sink.stats();
     const store = openStore({ dataDir });
     const mail = await store.mail.counts();
@@ -120,7 +95,7 @@ async function main(): Promise<void> {
       run.outcomes.sent !== COUNT;
     process.exitCode = failed ? 1 : 0;
   } finally {
-    sink.child.kill('SIGTERM');
+    await sink.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }

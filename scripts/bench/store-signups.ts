@@ -4,15 +4,13 @@
 // the connections out round-robin (connection i to replica i mod n: 17, 17 and 16 for three), as a
 // balancer spreading kept-alive connections would. Every address answered 2xx (the answer names
 // it) is then looked up in the store: one that is missing was acknowledged and lost.
-import fs from 'node:fs';
 import autocannon from 'autocannon';
 import { encodeMultipart } from '../../server/delivery/backend-client';
+import { machineBusySeconds } from './cpu';
 
 export const SECONDS = Number(process.env.BENCH_STORE_SECONDS ?? 10);
 export const CONNECTIONS = 50;
 export const WARMUP_SECONDS = 2;
-/** /proc reports CPU times in clock ticks of USER_HZ, which Linux fixes at 100 per second. */
-const TICKS_PER_SECOND = 100;
 
 export interface SignupCase {
   name: string;
@@ -139,18 +137,4 @@ function readCpu(cpu: SignupCase['cpu']): { parts: Record<string, number | undef
   const usage = process.cpuUsage();
   const parts = { ...Object.fromEntries(Object.entries(cpu).map(([part, read]) => [part, read()])), 'load generator': (usage.user + usage.system) / 1e6 };
   return { parts, machine: machineBusySeconds() };
-}
-
-/**
- * Busy time of all cores from /proc/stat's first line: user, nice, system, and steal (the
- * hypervisor serving other guests). Not irq and softirq: loopback traffic, ours mostly, is
- * counted there rather than in any process.
- */
-function machineBusySeconds(): number | undefined {
-  try {
-    const [user, nice, system, , , , , steal] = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
-    return (user + nice + system + steal) / TICKS_PER_SECOND;
-  } catch {
-    return undefined;
-  }
 }

@@ -8,8 +8,8 @@ import { until } from '../support/wait';
 
 const SINK = path.resolve(__dirname, '../../scripts/smtp-sink.ts');
 
-function startSink(): { child: ChildProcess; lines: string[]; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', SINK], { stdio: ['pipe', 'pipe', 'inherit'] });
+function startSink(...args: string[]): { child: ChildProcess; lines: string[]; exited: Promise<number | null> } {
+  const child = spawn(process.execPath, ['--import', 'tsx', SINK, ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
   const lines: string[] = [];
   let pending = '';
   child.stdout.on('data', (chunk: Buffer) => {
@@ -48,6 +48,41 @@ describe('smtp-sink', () => {
       child.kill('SIGTERM');
       expect(await statsAfter(lines, 3)).toEqual(expected);
       expect(await exited).toBe(0);
+    } finally {
+      child.kill('SIGKILL');
+    }
+  });
+
+  it('with --each, prints a line per message received (recipients, Message-ID, time) before the counts that include it', async () => {
+    const { child, lines, exited } = startSink('--each', '0');
+    try {
+      await until('the sink listens', () => lines.length > 0, 10_000);
+      const port = Number(/^listening (\d+)$/.exec(lines[0])![1]);
+      const sender = nodemailer.createTransport({ host: '127.0.0.1', port, pool: true });
+      const mail = { from: 'hello@orgnote.test', subject: 'Confirm', text: 'link' };
+      const before = Date.now();
+      await sender.sendMail({ ...mail, to: 'ada@example.test', messageId: '<a@orgnote.test>' });
+      await sender.sendMail({ ...mail, to: 'grace@example.test', messageId: '<g@orgnote.test>' });
+      const after = Date.now();
+      sender.close();
+
+      await until('both messages were printed', () => lines.length >= 3);
+      const printed = lines.slice(1, 3).map((line) => {
+        expect(line).toMatch(/^message \{/);
+        return JSON.parse(line.slice('message '.length)) as { to: string[]; messageId: string; at: number };
+      });
+      expect(printed.map(({ to, messageId }) => ({ to, messageId }))).toEqual([
+        { to: ['ada@example.test'], messageId: '<a@orgnote.test>' },
+        { to: ['grace@example.test'], messageId: '<g@orgnote.test>' },
+      ]);
+      for (const { at } of printed) {
+        expect(at).toBeGreaterThanOrEqual(before);
+        // Seen within the sink's poll of the 250 that resolved sendMail (plus a loaded machine's slack).
+        expect(at).toBeLessThanOrEqual(after + 1_000);
+      }
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      expect(lines.slice(3)).toEqual([JSON.stringify({ received: 2, uniqueMessageIds: 2, duplicates: 0, recipients: 2 })]);
     } finally {
       child.kill('SIGKILL');
     }
