@@ -4,6 +4,7 @@ import { createApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
 import { createLogger, type Logger } from './logger';
 import { startOutboxWorker } from './delivery/outbox-worker';
+import { confirmationMailFor } from './mail/confirmation';
 import { startMailWorker } from './mail/mail-worker';
 import { startExpirySweep } from './waitlist/address';
 import { createMailer } from './mail/transport';
@@ -69,10 +70,13 @@ async function main() {
   // Before the public port: a metrics port already taken stops the start before any traffic.
   const metricsServer =
     config.metricsPort === undefined ? undefined : await startMetricsServer({ port: config.metricsPort, host: config.metricsHost, metrics, logger });
-  // Mail comes from the embedded store: confirmations and leave links the site queues (sent at
-  // once: a request that queues one wakes the worker), and the invitations a CLI run could not send.
+  // Mail comes from the embedded store: the confirmations signups owe (written by the worker),
+  // leave links (sent at once: a request that owes or queues mail wakes the worker), and the
+  // invitations a CLI run could not send.
   const mailer = config.backendUrl ? undefined : createMailer(config);
-  const mailWorker = mailer && startMailWorker({ queue: store.mail, mailer, logger, metrics });
+  const confirmationMail = confirmationMailFor(config);
+  const confirmations = confirmationMail && { links: store.links, mail: confirmationMail };
+  const mailWorker = mailer && startMailWorker({ queue: store.mail, confirmations, mailer, logger, metrics });
   const expirySweep = config.backendUrl ? undefined : startExpirySweep({ store, config, logger, metrics });
   const server = await startServer(config, logger, store, metrics, mailWorker?.wake);
   const worker = config.backendUrl

@@ -1,8 +1,9 @@
 // The confirmation mail of double opt-in (CONFIRM_SIGNUPS=on): one link that opens a page with one
 // button; only that button's POST confirms, so a mail scanner following the link confirms nothing.
 import { CONFIRM_PATH, TOKEN_PARAM } from '../../shared/address-links';
-import type { ConfirmationTokens, OutgoingMail } from '../store/types';
-import { message, SIGNATURE } from './message';
+import type { Config } from '../config';
+import type { ConfirmationMail, ConfirmationTokens, OutgoingMail } from '../store/types';
+import { isMailable, message, SIGNATURE } from './message';
 
 export const CONFIRMATION_SUBJECT = 'Confirm your address for the OrgNote waitlist';
 
@@ -33,4 +34,12 @@ export function confirmationMail(options: {
       SIGNATURE,
     ],
   });
+}
+
+/** The mail the mail worker writes for each signup owed one (store: links.mailConfirmations); undefined without SITE_URL. */
+export function confirmationMailFor(config: Pick<Config, 'siteUrl' | 'mailFrom' | 'confirmWithinMs'>): ConfirmationMail | undefined {
+  const { siteUrl, mailFrom: from, confirmWithinMs: validMs } = config;
+  if (!siteUrl) return undefined;
+  const validHours = Math.round(validMs / 3_600_000);
+  return { validMs, canMail: isMailable, compose: (to, tokens) => confirmationMail({ siteUrl, from, to, tokens, validHours }) };
 }

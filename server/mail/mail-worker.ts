@@ -6,12 +6,17 @@
 import { startPoller } from '../delivery/poller';
 import type { Logger } from '../logger';
 import { NO_METRICS, type DeliveryResult, type Metrics } from '../metrics';
-import type { MailQueue } from '../store/types';
+import type { AddressLinks, ConfirmationMail, MailQueue, QueuedMail } from '../store/types';
 import { sendClaimed, type MailOutcome } from './send';
 import { SMTP_POOL_SIZE, type Mailer } from './transport';
 
 interface MailWorkerOptions {
   queue: MailQueue;
+  /**
+   * Confirmations owed by signups (CONFIRM_SIGNUPS=on) and the mail to write for them: each round
+   * writes those first, then claims what else is due. Without it, none are written.
+   */
+  confirmations?: { links: Pick<AddressLinks, 'mailConfirmations'>; mail: ConfirmationMail };
   mailer: Mailer;
   logger: Logger;
   /** How often to look for due messages. */
@@ -24,10 +29,11 @@ const MAIL_RESULT = { sent: 'delivered', queued: 'retry', failed: 'failed' } as 
 /** Twice the pool, so a connection that frees up finds the next message waiting. */
 const BATCH = SMTP_POOL_SIZE * 2;
 
-export function startMailWorker({ queue, mailer, logger, pollMs = 1000, metrics = NO_METRICS }: MailWorkerOptions) {
+export function startMailWorker({ queue, confirmations, mailer, logger, pollMs = 1000, metrics = NO_METRICS }: MailWorkerOptions) {
   async function runRound(): Promise<boolean> {
     try {
-      const claimed = await queue.claim(BATCH);
+      const written: QueuedMail[] = confirmations ? await confirmations.links.mailConfirmations(BATCH, confirmations.mail) : [];
+      const claimed = [...written, ...(written.length < BATCH ? await queue.claim(BATCH - written.length) : [])];
       // Every send settles before the round ends, so stop() waits for all of them; a message whose
       // outcome the store could not record stays claimed and comes back after its lease.
       const settled = await Promise.allSettled(claimed.map((item) => sendClaimed(queue, mailer, item, logger)));

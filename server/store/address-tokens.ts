@@ -9,7 +9,7 @@ import { emailKey } from '../../shared/signup';
 import type { MailQueueWriter } from './mail-queue';
 import type { Queryable, Sql } from './sql';
 import { hashSecret, newSecret, SECRET_SHAPE } from './secrets';
-import type { AddressLinks } from './types';
+import type { AddressLinks, QueuedMail } from './types';
 
 /** The window of the per-address limits below. */
 export const MAIL_AGAIN_AFTER_MS = 60 * 60_000;
@@ -92,6 +92,26 @@ export function createAddressLinks(sql: Sql, mail: MailQueueWriter, now: () => n
       const found = await lookUp(sql, 'leave', token, now());
       if (typeof found === 'string') return { ok: false, refusal: found };
       return { ok: true, email: found.email };
+    },
+
+    async mailConfirmations(limit, confirmation) {
+      return sql.transaction(async (tx) => {
+        const at = now();
+        const { rows } = await tx.query<{ email: string; email_key: string }>(
+          `SELECT email, email_key FROM signups WHERE confirmation_due_at IS NOT NULL ORDER BY confirmation_due_at LIMIT $1${sql.skipLocked}`,
+          [limit],
+        );
+        const queued: QueuedMail[] = [];
+        for (const { email, email_key: key } of rows) {
+          await tx.query('UPDATE signups SET confirmation_due_at = NULL WHERE email_key = $1', [key]);
+          // Never mailed (it would go to another address); it expires like any unconfirmed one.
+          if (!confirmation.canMail(email)) continue;
+          const confirm = await issueToken(tx, key, 'confirm', at, confirmation.validMs);
+          const leave = await issueToken(tx, key, 'leave', at);
+          queued.push(await mail.enqueue(tx, key, confirmation.compose(email, { confirm, leave })));
+        }
+        return queued;
+      });
     },
 
     async mailLeaveLink(email, compose) {

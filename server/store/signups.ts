@@ -1,13 +1,14 @@
 // Who signed up, and where each address stands (unconfirmed → waitlisted → invited → activated, or
 // undeliverable), for both engines. A signup is one statement that inserts nothing for a repeat
 // (ON CONFLICT on the normalised address), so two replicas taking the same address at once still
-// keep one row. With confirmation on, the confirmation mail joins that insert in one transaction.
+// keep one row. With confirmation on, the same statement records the confirmation mail it owes;
+// the mail worker writes it (address-tokens.ts, mailConfirmations), so a signup costs what it
+// cost without confirmation (decision 0015).
 import { emailKey, type Signup } from '../../shared/signup';
-import { issueToken, linksMailedRecently } from './address-tokens';
-import type { MailQueueWriter } from './mail-queue';
+import { MAIL_AGAIN_AFTER_MS } from './address-tokens';
 import { sinceInstant } from './since';
-import type { Queryable, Sql } from './sql';
-import { SIGNUP_STATES, type ConfirmationMail, type SignupRow, type Signups, type SignupState, type WaitlistStats } from './types';
+import type { Sql } from './sql';
+import { SIGNUP_STATES, type SignupRow, type Signups, type SignupState, type WaitlistStats } from './types';
 
 /** Rows an export reads at a time: a million signups are never all held. */
 const STREAM_BATCH = 1_000;
@@ -31,52 +32,39 @@ const LIST = `SELECT ${COLUMNS} FROM signups WHERE created_at >= $1 ORDER BY cre
  */
 export const WAITING = 'invited_at IS NULL AND activated_at IS NULL AND confirmed_at IS NOT NULL AND undeliverable_at IS NULL';
 
-/** An unconfirmed signup none of whose confirmation links still works ($1: now, ISO). */
-export const EXPIRED_UNCONFIRMED = `confirmed_at IS NULL AND NOT EXISTS (
+/** An unconfirmed signup owed no mail, none of whose confirmation links still works ($1: now, ISO). */
+export const EXPIRED_UNCONFIRMED = `confirmed_at IS NULL AND confirmation_due_at IS NULL AND NOT EXISTS (
   SELECT 1 FROM address_tokens WHERE address_tokens.email_key = signups.email_key AND purpose = 'confirm' AND (expires_at IS NULL OR expires_at > $1))`;
 
-const INSERT = `INSERT INTO signups (email, email_key, description, created_at, confirmed_at) VALUES ($1, $2, $3, $4, $5)
+/** Confirmed from the start ($5 = $4) when confirmation is off; unconfirmed and owed a mail ($6) when on. */
+const INSERT = `INSERT INTO signups (email, email_key, description, created_at, confirmed_at, confirmation_due_at) VALUES ($1, $2, $3, $4, $5, $6)
   ON CONFLICT (email_key) DO NOTHING`;
 
 /** A repeat signup: the person typed the address again, so a refusal for good is worth another try. */
 const CLEAR_UNDELIVERABLE = 'UPDATE signups SET undeliverable_at = NULL WHERE email_key = $1 AND undeliverable_at IS NOT NULL';
 
-export function createSignups(sql: Sql, mail: MailQueueWriter, now: () => number): Signups {
-  /** Queues a confirmation mail with fresh links for a signup that is unconfirmed. */
-  async function mailConfirmation(tx: Queryable, email: string, key: string, at: number, confirmation: ConfirmationMail): Promise<void> {
-    if (!confirmation.canMail(email)) return;
-    const confirm = await issueToken(tx, key, 'confirm', at, confirmation.validMs);
-    const leave = await issueToken(tx, key, 'leave', at);
-    await mail.enqueue(tx, key, confirmation.compose(email, { confirm, leave }), { claimed: false });
-  }
+/**
+ * A repeat with confirmation on: the undeliverable mark goes as above, and an address still
+ * unconfirmed is owed a new mail (the first may be lost or in spam), unless one is owed already
+ * or went out within MAIL_AGAIN_AFTER_MS: never a flood. $2: that window's start; $3: now.
+ */
+const REPEAT_UNCONFIRMED = `UPDATE signups SET undeliverable_at = NULL,
+  confirmation_due_at = CASE WHEN confirmed_at IS NULL AND confirmation_due_at IS NULL AND NOT EXISTS (
+    SELECT 1 FROM address_tokens WHERE address_tokens.email_key = signups.email_key AND purpose = 'confirm' AND address_tokens.created_at > $2)
+  THEN $3 ELSE confirmation_due_at END
+  WHERE email_key = $1`;
 
+export function createSignups(sql: Sql, now: () => number): Signups {
   return {
-    async add(signup: Signup, confirmation?: ConfirmationMail) {
+    async add(signup: Signup, { confirm } = { confirm: false }) {
       const at = now();
-      const email = signup.email.trim();
+      const time = new Date(at).toISOString();
       const key = emailKey(signup.email);
-      const values = [email, key, signup.description, new Date(at).toISOString()];
-      if (!confirmation) {
-        // Confirmed from the start: confirmation is off.
-        const added = (await sql.query(INSERT, [...values, values[3]])).rowCount === 1;
-        if (!added) await sql.query(CLEAR_UNDELIVERABLE, [key]);
-        return added;
-      }
-      return sql.transaction(async (tx) => {
-        if ((await tx.query(INSERT, [...values, null])).rowCount === 1) {
-          await mailConfirmation(tx, email, key, at, confirmation);
-          return true;
-        }
-        await tx.query(CLEAR_UNDELIVERABLE, [key]);
-        const stored = (
-          await tx.query<{ email: string; confirmed_at: string | null }>(`SELECT email, confirmed_at FROM signups WHERE email_key = $1${sql.lockRows}`, [key])
-        ).rows[0];
-        // Unconfirmed still: the first mail may be lost or in spam, so another one, but never a flood.
-        if (stored && stored.confirmed_at === null && (await linksMailedRecently(tx, key, 'confirm', at)) === 0) {
-          await mailConfirmation(tx, stored.email, key, at, confirmation);
-        }
-        return false;
-      });
+      const inserted = await sql.query(INSERT, [signup.email.trim(), key, signup.description, time, confirm ? null : time, confirm ? time : null]);
+      if (inserted.rowCount === 1) return true;
+      if (confirm) await sql.query(REPEAT_UNCONFIRMED, [key, new Date(at - MAIL_AGAIN_AFTER_MS).toISOString(), time]);
+      else await sql.query(CLEAR_UNDELIVERABLE, [key]);
+      return false;
     },
 
     async count() {

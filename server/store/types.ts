@@ -33,7 +33,7 @@ export interface ConfirmationTokens {
   leave: string;
 }
 
-/** What a new signup needs when addresses are confirmed (CONFIRM_SIGNUPS=on). */
+/** The confirmation mail the mail worker writes for a signup that owes one (CONFIRM_SIGNUPS=on). */
 export interface ConfirmationMail {
   /** The mail around the tokens (server/mail/confirmation.ts). */
   compose(to: string, tokens: ConfirmationTokens): OutgoingMail;
@@ -48,12 +48,13 @@ export interface ConfirmationMail {
 
 export interface Signups {
   /**
-   * Adds a signup; true if new. A repeat (same address, any case or spacing) keeps the row and
-   * clears an undeliverable mark. With `confirmation`, a new signup is unconfirmed and its
-   * confirmation mail is queued in the same transaction; a repeat of an address still unconfirmed
-   * queues a new one at most once an hour; a confirmed one is mailed nothing.
+   * Adds a signup in one statement; true if new. A repeat (same address, any case or spacing) keeps
+   * the row and clears an undeliverable mark. With `confirm`, a new signup is unconfirmed and owes
+   * a confirmation mail, recorded in that same statement (links.mailConfirmations writes it); a
+   * repeat of an address still unconfirmed owes a new one at most once an hour; a confirmed one
+   * is owed nothing.
    */
-  add(signup: Signup, confirmation?: ConfirmationMail): Promise<boolean>;
+  add(signup: Signup, options?: { confirm: boolean }): Promise<boolean>;
   count(): Promise<number>;
   /** Newest first; `since` is an ISO date or timestamp. */
   list(since?: string): Promise<SignupRow[]>;
@@ -78,6 +79,12 @@ export interface AddressLinks {
   confirm(token: string): Promise<LinkUse>;
   /** The address a good leave link belongs to; the caller erases it (waitlist/remove.ts). */
   leaver(token: string): Promise<{ ok: true; email: string } | { ok: false; refusal: LinkRefusal }>;
+  /**
+   * Writes the confirmation mails owed (up to `limit`, oldest first): for each, new confirm and
+   * leave tokens and the mail, queued and claimed for the caller, in one transaction that also
+   * clears what was owed. On PostgreSQL, rows another replica is writing are passed over.
+   */
+  mailConfirmations(limit: number, mail: ConfirmationMail): Promise<QueuedMail[]>;
   /**
    * Queues a mail with a new leave link for an address on the waitlist, at most one an hour per
    * address. False (nothing queued) for an address not stored, or mailed such a link within the hour.

@@ -11,10 +11,7 @@ import type { Config } from '../config';
 import { postSignup, type BackendAnswer, type SignupRequest } from '../delivery/backend-client';
 import type { Logger } from '../logger';
 import { NO_METRICS, type Metrics } from '../metrics';
-import { confirmationMail } from '../mail/confirmation';
-import { isMailable } from '../mail/message';
 import type { Store } from '../store';
-import type { ConfirmationMail } from '../store/types';
 
 export type SignupOutcome =
   | { kind: 'invalid'; field: 'email' | 'description'; message: string }
@@ -42,11 +39,11 @@ export interface SignupInput {
 }
 
 export interface SignupDeps {
-  config: Pick<Config, 'backendUrl' | 'backendTimeoutMs' | 'confirmSignups' | 'confirmWithinMs' | 'siteUrl' | 'mailFrom'>;
+  config: Pick<Config, 'backendUrl' | 'backendTimeoutMs' | 'confirmSignups'>;
   store: Pick<Store, 'signups' | 'outbox'>;
   logger: Logger;
   metrics?: Pick<Metrics, 'signup'>;
-  /** Told when a mail was queued (a confirmation), so the mail worker sends it now rather than at its next poll. */
+  /** Told when a confirmation may be owed, so the mail worker writes and sends it now rather than at its next poll. */
   mailQueued?: () => void;
 }
 
@@ -67,10 +64,11 @@ export async function signup(deps: SignupDeps, { fields, from }: SignupInput): P
     return { kind: 'dropped', email };
   }
   if (!config.backendUrl) {
-    const confirmation = confirmationFor(config);
-    const added = await store.signups.add(checked.value, confirmation);
-    // A repeat may have queued a confirmation too; waking the worker for nothing costs one query.
-    if (confirmation) deps.mailQueued?.();
+    const confirm = config.confirmSignups;
+    const added = await store.signups.add(checked.value, { confirm });
+    // The mail worker writes and sends the confirmation now rather than at its next poll (a repeat
+    // may owe one too; waking it for nothing costs one query).
+    if (confirm) deps.mailQueued?.();
     logger.info({ event: 'signup', added }, 'signup stored');
     metrics.signup(added ? 'stored' : 'duplicate');
     return { kind: 'stored', email };
@@ -84,14 +82,6 @@ export async function signup(deps: SignupDeps, { fields, from }: SignupInput): P
     forwarded: from.client.forwarded,
     idempotencyKey: randomUUID(),
   });
-}
-
-/** With CONFIRM_SIGNUPS=on (and SITE_URL, which config.ts requires with it): the mail a new signup gets. */
-function confirmationFor(config: SignupDeps['config']): ConfirmationMail | undefined {
-  const { siteUrl, mailFrom: from, confirmWithinMs: validMs } = config;
-  if (!config.confirmSignups || !siteUrl) return undefined;
-  const validHours = Math.round(validMs / 3_600_000);
-  return { validMs, canMail: isMailable, compose: (to, tokens) => confirmationMail({ siteUrl, from, to, tokens, validHours }) };
 }
 
 async function deliver(deps: SignupDeps, backendUrl: string, request: SignupRequest): Promise<SignupOutcome> {

@@ -56,7 +56,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   return {
     engine: 'postgres',
     pool: db.pool,
-    signups: createSignups(sql, mail, now),
+    signups: createSignups(sql, now),
     links: createAddressLinks(sql, mail, now),
     subscriptions: createSubscriptions(sql, mail, now),
     outbox: createOutbox(sql, limits, now),

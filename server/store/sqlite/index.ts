@@ -31,7 +31,7 @@ export function openStore(config: StoreConfig, now: () => number = Date.now): Sq
   return {
     engine: 'sqlite',
     db,
-    signups: createSignups(sql, mail, now),
+    signups: createSignups(sql, now),
     links: createAddressLinks(sql, mail, now),
     subscriptions: createSubscriptions(sql, mail, now),
     outbox: createOutbox(sql, limits, now),

@@ -37,6 +37,13 @@ function contract(engine: StoreEngine) {
     return { mail, sent };
   }
 
+  /** A signup with confirmation on, then the mail worker's step that writes the confirmation it owes. */
+  async function addConfirming(signup: { email: string; description: string }, mail: ConfirmationMail): Promise<boolean> {
+    const added = await store.signups.add(signup, { confirm: true });
+    await store.links.mailConfirmations(100, mail);
+    return added;
+  }
+
   const inviteCompose = (to: string, key: string, leave: string): OutgoingMail => ({
     from: 'no-reply@orgnote.example',
     to,
@@ -48,13 +55,17 @@ function contract(engine: StoreEngine) {
   });
 
   describe('confirmation', () => {
-    it('keeps a new signup unconfirmed, with its confirmation mail queued in the same step, until the link is used', async () => {
+    it('keeps a new signup unconfirmed, owing a confirmation mail the worker writes once, until the link is used', async () => {
       const { mail, sent } = confirmations();
-      expect(await store.signups.add({ email: 'Ann@Example.org', description: '' }, mail)).toBe(true);
+      expect(await store.signups.add({ email: 'Ann@Example.org', description: '' }, { confirm: true })).toBe(true);
+      // Owed by the signup's own statement; the mail worker writes it, queued and claimed for itself.
+      expect(await store.mail.counts()).toMatchObject({ queued: 0 });
+      const written = await store.links.mailConfirmations(10, mail);
+      expect(written.map((m) => m.message.to)).toEqual(['Ann@Example.org']);
       expect(sent.map((s) => s.to)).toEqual(['Ann@Example.org']);
       expect(await store.mail.counts()).toMatchObject({ queued: 1 });
-      // Queued for the mail worker, not held by the caller: due and claimable at once.
-      expect((await store.mail.claim(10)).map((m) => m.message.to)).toEqual(['Ann@Example.org']);
+      expect(await store.mail.claim(10)).toEqual([]);
+      expect(await store.links.mailConfirmations(10, mail)).toEqual([]);
       expect(await store.subscriptions.stateOf('ann@example.org')).toBe('unconfirmed');
       expect(await store.signups.oldestWaiting(10)).toEqual([]);
       expect(await store.signups.stats()).toMatchObject({ total: 1, unconfirmed: 1, waitlisted: 0 });
@@ -73,25 +84,25 @@ function contract(engine: StoreEngine) {
 
     it('mails an unconfirmed address again on a repeat at most once an hour, a confirmed one never', async () => {
       const { mail, sent } = confirmations();
-      await store.signups.add({ email: 'ann@example.org', description: '' }, mail);
+      await addConfirming({ email: 'ann@example.org', description: '' }, mail);
       time += 30 * MINUTE;
-      expect(await store.signups.add({ email: 'ANN@example.org', description: '' }, mail)).toBe(false);
+      expect(await addConfirming({ email: 'ANN@example.org', description: '' }, mail)).toBe(false);
       expect(sent).toHaveLength(1);
       time += 31 * MINUTE;
-      await store.signups.add({ email: 'ann@example.org', description: '' }, mail);
+      await addConfirming({ email: 'ann@example.org', description: '' }, mail);
       expect(sent).toHaveLength(2);
       // Either link confirms; then both are spent, and repeats mail nothing.
       expect(await store.links.confirm(sent[0].tokens.confirm)).toEqual({ ok: true });
       expect(await store.links.confirm(sent[1].tokens.confirm)).toEqual({ ok: false, refusal: 'spent' });
       time += 2 * HOUR;
-      await store.signups.add({ email: 'ann@example.org', description: '' }, mail);
+      await addConfirming({ email: 'ann@example.org', description: '' }, mail);
       expect(sent).toHaveLength(2);
       expect(await store.mail.counts()).toMatchObject({ queued: 2 });
     });
 
     it('confirms nothing with an expired, unknown, malformed or other-purpose token', async () => {
       const { mail, sent } = confirmations();
-      await store.signups.add({ email: 'ann@example.org', description: '' }, mail);
+      await addConfirming({ email: 'ann@example.org', description: '' }, mail);
       const { confirm, leave } = sent[0].tokens;
       const altered = `${confirm.slice(0, -1)}${confirm.endsWith('A') ? 'B' : 'A'}`;
       expect(await store.links.confirm(altered)).toEqual({ ok: false, refusal: 'invalid' });
@@ -105,7 +116,7 @@ function contract(engine: StoreEngine) {
 
     it('never invites an unconfirmed address, named or not', async () => {
       const { mail } = confirmations();
-      await store.signups.add({ email: 'ann@example.org', description: '' }, mail);
+      await addConfirming({ email: 'ann@example.org', description: '' }, mail);
       expect(await store.subscriptions.invite('ann@example.org', { again: true, compose: inviteCompose })).toEqual({
         outcome: 'unconfirmed',
         email: 'ann@example.org',
@@ -115,7 +126,7 @@ function contract(engine: StoreEngine) {
 
     it('stores an address no mail can go to unconfirmed, with no mail and no link, until it expires', async () => {
       const { mail, sent } = confirmations();
-      expect(await store.signups.add({ email: 'evil,victim@example.org', description: '' }, mail)).toBe(true);
+      expect(await addConfirming({ email: 'evil,victim@example.org', description: '' }, mail)).toBe(true);
       expect(sent).toEqual([]);
       expect(await store.mail.counts()).toMatchObject({ queued: 0 });
       expect(await store.subscriptions.stateOf('evil,victim@example.org')).toBe('unconfirmed');
@@ -133,13 +144,13 @@ function contract(engine: StoreEngine) {
   describe('expiry', () => {
     it('finds the unconfirmed addresses whose every link has expired, and erases them only while that still holds', async () => {
       const { mail, sent } = confirmations();
-      await store.signups.add({ email: 'old@example.org', description: '' }, mail);
-      await store.signups.add({ email: 'renewed@example.org', description: '' }, mail);
-      await store.signups.add({ email: 'kept@example.org', description: '' }, mail);
+      await addConfirming({ email: 'old@example.org', description: '' }, mail);
+      await addConfirming({ email: 'renewed@example.org', description: '' }, mail);
+      await addConfirming({ email: 'kept@example.org', description: '' }, mail);
       await store.signups.add({ email: 'plain@example.org', description: '' });
       time += 2 * HOUR;
       // A repeat mails renewed@ a new link, which works 72 hours from now.
-      await store.signups.add({ email: 'renewed@example.org', description: '' }, mail);
+      await addConfirming({ email: 'renewed@example.org', description: '' }, mail);
       await store.links.confirm(sent[2].tokens.confirm);
       time = START + VALID;
       const createdBefore = iso(time - VALID + 1);
@@ -225,8 +236,8 @@ function contract(engine: StoreEngine) {
   it('holds the waiting rows of invite --next to the same rows as the waitlisted state', async () => {
     const { mail, sent } = confirmations();
     await store.signups.add({ email: 'a@example.org', description: '' });
-    await store.signups.add({ email: 'b@example.org', description: '' }, mail);
-    await store.signups.add({ email: 'c@example.org', description: '' }, mail);
+    await addConfirming({ email: 'b@example.org', description: '' }, mail);
+    await addConfirming({ email: 'c@example.org', description: '' }, mail);
     await store.links.confirm(sent[1].tokens.confirm);
     await store.signups.add({ email: 'd@example.org', description: '' });
     const invited = await store.subscriptions.invite('d@example.org', { again: false, compose: inviteCompose });

@@ -260,6 +260,24 @@ describe('the mail queue across replicas', () => {
   });
 });
 
+describe('confirmations across replicas', () => {
+  it('writes each owed confirmation once when two replicas write them at the same moment', async () => {
+    const url = await server.createDatabase();
+    const [a, b] = await Promise.all([open(url), open(url)]);
+    for (let i = 0; i < 40; i++) await (i % 2 ? a : b).signups.add({ email: `owed${i}@example.org`, description: '' }, { confirm: true });
+    const mail = {
+      validMs: 3_600_000,
+      canMail: () => true,
+      compose: (to: string, tokens: { confirm: string }): OutgoingMail => ({ ...compose(to, tokens.confirm), messageId: `<${tokens.confirm}@x>` }),
+    };
+    const rounds = await Promise.all([a, b, a, b].map((store) => store.links.mailConfirmations(15, mail)));
+    const written = rounds.flat().map((queued) => queued.message.to);
+    expect(written).toHaveLength(40);
+    expect(new Set(written).size).toBe(40);
+    expect(await a.links.mailConfirmations(15, mail)).toEqual([]);
+  });
+});
+
 describe('subscriptions across replicas', () => {
   it('binds one key to one account when two accounts activate it at the same moment', async () => {
     const url = await server.createDatabase();

@@ -10,6 +10,7 @@ import request from 'supertest';
 import { createApp } from '../../../server/app';
 import { runCommand } from '../../../server/cli/waitlist';
 import type { Config } from '../../../server/config';
+import { confirmationMailFor } from '../../../server/mail/confirmation';
 import { startMailWorker } from '../../../server/mail/mail-worker';
 import { createMailer, mailFolder } from '../../../server/mail/transport';
 import { createMetrics } from '../../../server/metrics';
@@ -39,7 +40,9 @@ function site(env: Record<string, string> = {}) {
   const store: SqliteStore = openStore(config, () => time);
   const { logger, lines } = capturingLogger();
   const metrics = createMetrics({ pending: { outbox: () => 0, mail: () => 0 } });
-  const worker = startMailWorker({ queue: store.mail, mailer: createMailer(config), logger, metrics, pollMs: 60_000 });
+  // As server/index.ts starts it: the confirmations signups owe first, then what else is due.
+  const confirmations = { links: store.links, mail: confirmationMailFor(config)! };
+  const worker = startMailWorker({ queue: store.mail, confirmations, mailer: createMailer(config), logger, metrics, pollMs: 60_000 });
   const app = createApp(config, { store, logger, metrics, mailQueued: worker.wake });
   const deps = { store, config, logger, metrics, mailQueued: worker.wake };
   return {
