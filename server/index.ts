@@ -66,7 +66,14 @@ async function main() {
   const metrics =
     config.metricsPort === undefined
       ? NO_METRICS
-      : createMetrics({ pending: { outbox: () => store.outbox.depth(), mail: async () => (await store.mail.counts()).queued }, logger });
+      : createMetrics({
+          pending: {
+            outbox: () => store.outbox.depth(),
+            // Queued, and owed by signups (confirmations not written yet): both wait for the mail worker.
+            mail: async () => (await store.mail.counts()).queued + (await store.signups.confirmationsOwed()),
+          },
+          logger,
+        });
   // Before the public port: a metrics port already taken stops the start before any traffic.
   const metricsServer =
     config.metricsPort === undefined ? undefined : await startMetricsServer({ port: config.metricsPort, host: config.metricsHost, metrics, logger });

@@ -67,6 +67,8 @@ export const COMMANDS: CommandRow<Options>[] = [
       const states = ([...SIGNUP_STATES, 'total'] as const).map((state) => [state, String(signups[state])]);
       await io.out(textTable(['state', 'signups'], states));
       await io.out(`mail: ${mail.queued} queued, ${mail.failed} failed, ${mail.dead} dead, ${mail.sent} sent\n`);
+      // Only where there is something to say: a site without confirmation owes none.
+      if (mail.owed > 0) await io.out(`confirmations owed: ${mail.owed} (the running site writes and sends them)\n`);
       return 0;
     },
   },

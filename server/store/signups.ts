@@ -94,6 +94,11 @@ export function createSignups(sql: Sql, now: () => number): Signups {
       return stats;
     },
 
+    async confirmationsOwed() {
+      const { rows } = await sql.query<{ n: number }>('SELECT COUNT(*) AS n FROM signups WHERE confirmation_due_at IS NOT NULL');
+      return Number(rows[0].n);
+    },
+
     async expiredUnconfirmed(createdBefore: string, limit: number) {
       const { rows } = await sql.query<{ email: string }>(
         `SELECT email FROM signups WHERE ${EXPIRED_UNCONFIRMED} AND created_at <= $2 ORDER BY created_at LIMIT $3`,

@@ -69,6 +69,8 @@ export interface Signups {
    * first; only signups created at or before `createdBefore` (ISO) are looked at (the expiry sweep).
    */
   expiredUnconfirmed(createdBefore: string, limit: number): Promise<string[]>;
+  /** Confirmation mails owed and not written yet: a few while the worker keeps up, growing when it does not. */
+  confirmationsOwed(): Promise<number>;
 }
 
 /** The links mailed to an address (confirm, leave): tokens kept only as hashes. */

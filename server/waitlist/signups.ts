@@ -26,11 +26,12 @@ export function listSignups({ store }: SignupsDeps, input: SignupsSince = {}): P
 
 export interface WaitlistReport {
   signups: WaitlistStats;
-  mail: Record<MailState, number>;
+  /** The queue by state, and `owed`: confirmation mails signups owe that the running site has not written yet. */
+  mail: Record<MailState | 'owed', number>;
 }
 
 export async function waitlistStats({ store }: { store: Pick<Store, 'signups' | 'mail'> }): Promise<WaitlistReport> {
-  return { signups: await store.signups.stats(), mail: await store.mail.counts() };
+  return { signups: await store.signups.stats(), mail: { ...(await store.mail.counts()), owed: await store.signups.confirmationsOwed() } };
 }
 
 /** The columns before issue 23 first, so scripts that read them by position keep working. */

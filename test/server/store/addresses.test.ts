@@ -60,7 +60,9 @@ function contract(engine: StoreEngine) {
       expect(await store.signups.add({ email: 'Ann@Example.org', description: '' }, { confirm: true })).toBe(true);
       // Owed by the signup's own statement; the mail worker writes it, queued and claimed for itself.
       expect(await store.mail.counts()).toMatchObject({ queued: 0 });
+      expect(await store.signups.confirmationsOwed()).toBe(1);
       const written = await store.links.mailConfirmations(10, mail);
+      expect(await store.signups.confirmationsOwed()).toBe(0);
       expect(written.map((m) => m.message.to)).toEqual(['Ann@Example.org']);
       expect(sent.map((s) => s.to)).toEqual(['Ann@Example.org']);
       expect(await store.mail.counts()).toMatchObject({ queued: 1 });
