@@ -29,17 +29,30 @@ interface TokenRow {
   activated_at: string | null;
 }
 
-/** A new token for `emailKey`; `validMs` undefined: it works as long as the address is stored. */
-export async function issueToken(tx: Queryable, emailKey: string, purpose: LinkPurpose, at: number, validMs?: number): Promise<string> {
-  const token = newSecret();
-  await tx.query('INSERT INTO address_tokens (token_hash, email_key, purpose, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)', [
-    hashSecret(token),
+/** One token to issue; `validMs` undefined: it works as long as the address is stored. */
+interface TokenRequest {
+  emailKey: string;
+  purpose: LinkPurpose;
+  validMs?: number;
+}
+
+/** New tokens, in the order asked, written in one statement (the mail worker issues a batch's at once). */
+export async function issueTokens(tx: Queryable, requests: TokenRequest[], at: number): Promise<string[]> {
+  const tokens = requests.map(() => newSecret());
+  const values = requests.flatMap(({ emailKey, purpose, validMs }, i) => [
+    hashSecret(tokens[i]),
     emailKey,
     purpose,
     new Date(at).toISOString(),
     validMs === undefined ? null : new Date(at + validMs).toISOString(),
   ]);
-  return token;
+  const rows = requests.map((_, i) => `($${i * 5 + 1}, $${i * 5 + 2}, $${i * 5 + 3}, $${i * 5 + 4}, $${i * 5 + 5})`);
+  if (rows.length > 0) await tx.query(`INSERT INTO address_tokens (token_hash, email_key, purpose, created_at, expires_at) VALUES ${rows.join(', ')}`, values);
+  return tokens;
+}
+
+export async function issueToken(tx: Queryable, emailKey: string, purpose: LinkPurpose, at: number, validMs?: number): Promise<string> {
+  return (await issueTokens(tx, [{ emailKey, purpose, validMs }], at))[0];
 }
 
 /** How many links of `purpose` went to the address within the last MAIL_AGAIN_AFTER_MS. */
@@ -101,14 +114,24 @@ export function createAddressLinks(sql: Sql, mail: MailQueueWriter, now: () => n
           `SELECT email, email_key FROM signups WHERE confirmation_due_at IS NOT NULL ORDER BY confirmation_due_at LIMIT $1${sql.skipLocked}`,
           [limit],
         );
+        if (rows.length === 0) return [];
+        // A batch's statements at once, not per row: this runs beside the signups that owe the mail.
+        await tx.query(`UPDATE signups SET confirmation_due_at = NULL WHERE email_key IN (${rows.map((_, i) => `$${i + 1}`).join(', ')})`, [
+          ...rows.map((row) => row.email_key),
+        ]);
+        // Never mailed (it would go to another address); it expires like any unconfirmed one.
+        const mailable = rows.filter((row) => confirmation.canMail(row.email));
+        const tokens = await issueTokens(
+          tx,
+          mailable.flatMap(({ email_key: key }) => [
+            { emailKey: key, purpose: 'confirm' as const, validMs: confirmation.validMs },
+            { emailKey: key, purpose: 'leave' as const },
+          ]),
+          at,
+        );
         const queued: QueuedMail[] = [];
-        for (const { email, email_key: key } of rows) {
-          await tx.query('UPDATE signups SET confirmation_due_at = NULL WHERE email_key = $1', [key]);
-          // Never mailed (it would go to another address); it expires like any unconfirmed one.
-          if (!confirmation.canMail(email)) continue;
-          const confirm = await issueToken(tx, key, 'confirm', at, confirmation.validMs);
-          const leave = await issueToken(tx, key, 'leave', at);
-          queued.push(await mail.enqueue(tx, key, confirmation.compose(email, { confirm, leave })));
+        for (const [i, { email, email_key: key }] of mailable.entries()) {
+          queued.push(await mail.enqueue(tx, key, confirmation.compose(email, { confirm: tokens[2 * i], leave: tokens[2 * i + 1] })));
         }
         return queued;
       });
