@@ -128,8 +128,7 @@ export async function measureConfirmation(pg: TestPostgres, mailTo: ConfirmMailT
     const queuedAfterLoad = await readStore(at, waiting);
     const states = await readStore(at, async (store) => {
       for (;;) {
-        const counts = await store.mail.counts();
-        if ((await waiting(store)) === 0 || Date.now() - loadEnded > DRAIN_GIVE_UP_MS) return counts;
+        if ((await waiting(store)) === 0 || Date.now() - loadEnded > DRAIN_GIVE_UP_MS) return store.mail.counts();
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
     });
