@@ -9,23 +9,26 @@ export interface Poller {
   stop(): Promise<void>;
 }
 
-/** `runRound` resolves true when it left work that is already due. */
-export function startPoller(runRound: () => Promise<boolean | void>, pollMs: number): Poller {
+/**
+ * `runRound` resolves true when it left work that is already due. While `saturated()` says the process
+ * is saturated, more work and wake() wait for the normal pause: the requests come first.
+ */
+export function startPoller(runRound: () => Promise<boolean | void>, pollMs: number, saturated: () => boolean = () => false): Poller {
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let round: Promise<void> = Promise.resolve();
   /** True while a round runs or is about to: a wake() then asks for one more right after it. */
-  let busy = false;
+  let inRound = false;
   let woken = false;
 
   function schedule(more: boolean | void = false): void {
-    busy = false;
+    inRound = false;
     if (stopped) return;
-    const now = more === true || woken;
+    const now = (more === true || woken) && !saturated();
     woken = false;
     timer = setTimeout(
       () => {
-        busy = true;
+        inRound = true;
         round = round.then(runRound).then(schedule);
       },
       now ? 0 : pollMs,
@@ -41,8 +44,9 @@ export function startPoller(runRound: () => Promise<boolean | void>, pollMs: num
       return round;
     },
     wake(): void {
-      if (stopped) return;
-      if (busy) {
+      // Saturated: the round comes after the pause anyway, with a fuller batch.
+      if (stopped || saturated()) return;
+      if (inRound) {
         woken = true;
         return;
       }

@@ -3,7 +3,8 @@
 // through the pool, a batch at a time. A full batch is followed at once by the next one, unless
 // the server was unavailable: then the rest waits for the next poll and its own backoff, rather
 // than thousands of due messages each meeting the same closed port in a burst.
-import { startPoller } from '../delivery/poller';
+import { eventLoopBusy } from '../delivery/busy';
+import { startPoller, type Poller } from '../delivery/poller';
 import type { Logger } from '../logger';
 import { NO_METRICS, type DeliveryResult, type Metrics } from '../metrics';
 import type { AddressLinks, ConfirmationMail, MailQueue, QueuedMail } from '../store/types';
@@ -22,6 +23,8 @@ interface MailWorkerOptions {
   /** How often to look for due messages. */
   pollMs?: number;
   metrics?: Pick<Metrics, 'delivery' | 'address'>;
+  /** Whether the process is saturated (requests waiting); by default, its event loop's use over the last half second. */
+  busy?: () => boolean;
 }
 
 const MAIL_RESULT = { sent: 'delivered', queued: 'retry', failed: 'failed' } as const satisfies Record<MailOutcome, DeliveryResult>;
@@ -29,7 +32,7 @@ const MAIL_RESULT = { sent: 'delivered', queued: 'retry', failed: 'failed' } as 
 /** Twice the pool, so a connection that frees up finds the next message waiting. */
 const BATCH = SMTP_POOL_SIZE * 2;
 
-export function startMailWorker({ queue, confirmations, mailer, logger, pollMs = 1000, metrics = NO_METRICS }: MailWorkerOptions) {
+export function startMailWorker({ queue, confirmations, mailer, logger, pollMs = 1000, metrics = NO_METRICS, busy }: MailWorkerOptions): Poller {
   async function runRound(): Promise<boolean> {
     try {
       const written: QueuedMail[] = confirmations ? await confirmations.links.mailConfirmations(BATCH, confirmations.mail) : [];
@@ -49,5 +52,13 @@ export function startMailWorker({ queue, confirmations, mailer, logger, pollMs =
       return false;
     }
   }
-  return startPoller(runRound, pollMs);
+  const load = busy ? undefined : eventLoopBusy();
+  const poller = startPoller(runRound, pollMs, busy ?? load!.busy);
+  return {
+    ...poller,
+    async stop() {
+      load?.stop();
+      await poller.stop();
+    },
+  };
 }
