@@ -7,7 +7,10 @@ export const PRIVACY_NOTICE = {
       'What is stored',
       'When you join the waitlist, this site stores your e-mail address, what you wrote under “About me (or github profile)”, and the times you joined, confirmed your address, were sent an invitation and activated your subscription.',
     ],
-    ['Why', 'To send you an invitation with an activation key, and the mail that comes before it (a link to confirm your address, a link to leave), and for nothing else.'],
+    [
+      'Why',
+      'To send you an invitation with an activation key, and the mail that comes before it (a link to confirm your address, a link to leave), and for nothing else.',
+    ],
     [
       'How long',
       'Until you leave the waitlist or the site’s operators remove it. If we ask you to confirm your address and you do not, it is erased when the link expires, after a few days.',
