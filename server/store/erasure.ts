@@ -1,9 +1,8 @@
 // A person's right to erasure: `waitlist remove <email>`, a leave link and the expiry of an
 // unconfirmed address all delete everything the site keeps about it in one transaction: the
 // signup, its activation keys and link tokens, its mail, and any signup of it still waiting in the
-// outbox for the backend. The transaction holds the signup's
-// row lock, so an invitation racing it on another replica either finishes first (and its key and
-// mail are erased too) or finds no signup.
+// outbox for the backend. The transaction holds the signup's row lock, so an invitation racing it
+// on another replica either finishes first (and its key and mail are erased too) or finds no signup.
 import { emailKey, type FieldList } from '../../shared/signup';
 import { EXPIRED_UNCONFIRMED } from './signups';
 import type { Sql } from './sql';

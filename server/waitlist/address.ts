@@ -11,6 +11,7 @@ import { leaveLinkMail } from '../mail/leave-link';
 import { isMailable } from '../mail/message';
 import { NO_METRICS, type Metrics } from '../metrics';
 import type { Store } from '../store';
+import { QueueFullError } from '../store/types';
 import { remove } from './remove';
 
 export interface AddressDeps {
@@ -66,8 +67,14 @@ export async function requestLeaveLink(deps: AddressDeps, fields: Record<string,
   }
   // An address mail syntax would read as another ('evil,victim@x.org') is never mailed.
   if (!isMailable(typed)) return { ok: true };
-  const queued = await store.links.mailLeaveLink(typed, (to, leaveToken) => leaveLinkMail({ siteUrl, from: config.mailFrom, to, leaveToken }));
-  if (queued) deps.mailQueued?.();
+  try {
+    const queued = await store.links.mailLeaveLink(typed, (to, leaveToken) => leaveLinkMail({ siteUrl, from: config.mailFrom, to, leaveToken }));
+    if (queued) deps.mailQueued?.();
+  } catch (err) {
+    // Only an address on the list reaches the queue: a 503 for it alone would tell who is on it.
+    if (!(err instanceof QueueFullError)) throw err;
+    logger.warn({ event: 'leave-link', reason: 'mail queue full' }, 'no leave link could be queued');
+  }
   return { ok: true };
 }
 
