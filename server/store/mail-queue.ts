@@ -2,10 +2,10 @@
 // message is written in the same transaction as the key or link it carries and stays here until
 // the mail server has taken it. Whoever sends a message first claims it with a lease (the CLI
 // right after inviting, otherwise a mail worker on any replica), so two senders never take the
-// same message at once; a sender that dies leaves a lease that simply runs out, and the message is sent again from here. Once sent or refused for
-// good, the stored message (which holds the key) is cleared: only its Message-ID, state and times
-// remain. A message still failing past the maximum age is set aside as dead, body kept, until the
-// operator sends it again (mail retry <id>).
+// same message at once; a sender that dies leaves a lease that simply runs out, and the message is
+// sent again from here. Once sent or refused for good, the stored message (which holds the key or
+// link) is cleared: only its Message-ID, state and times remain. A message still failing past the
+// maximum age is set aside as dead, body kept, until the operator sends it again (mail retry <id>).
 import { backoffMs, claimStatement, Leases } from './leases';
 import { DEFAULT_QUEUE_LIMITS } from './limits';
 import type { Queryable, Sql } from './sql';
