@@ -1,8 +1,10 @@
-// Background delivery of queued mail in the running site: every poll it claims what is due
-// (messages that failed for a while, or that a CLI run left behind when it stopped) and sends it
-// through the pool, a batch at a time. A full batch is followed at once by the next one, unless
-// the server was unavailable: then the rest waits for the next poll and its own backoff, rather
-// than thousands of due messages each meeting the same closed port in a burst.
+// Background delivery of the site's mail: every poll (or at once when a request wakes it) it writes
+// the confirmations signups owe, claims what else is due (leave links, messages that failed for a
+// while, or that a CLI run left behind) and sends it through the pool, a batch at a time. A full
+// batch is followed at once by the next one, unless the server was unavailable: then the rest
+// waits for the next poll and its own backoff, rather than thousands of due messages each meeting
+// the same closed port in a burst. While the site is saturated, rounds keep their pause: signups
+// are answered first (delivery/busy.ts).
 import { eventLoopBusy } from '../delivery/busy';
 import { startPoller, type Poller } from '../delivery/poller';
 import type { Logger } from '../logger';
