@@ -26,6 +26,17 @@ interface SubscriptionRow {
 
 const SIGNUP = `SELECT email, email_key, ${STATE} AS state, external_provider, external_id FROM signups WHERE email_key = $1`;
 
+/**
+ * Whether an address in `state` is invited: the one rule invite and its dry run share. Never an
+ * unconfirmed one; one a key went to already (an invitation, or issue-key) or whose subscription is
+ * active only `again`; an undeliverable one when named (the operator decided to try it again).
+ */
+export function inviteDecision(state: SignupState, again: boolean): 'invite' | 'skipped' | 'unconfirmed' {
+  if (state === 'unconfirmed') return 'unconfirmed';
+  if ((state === 'invited' || state === 'activated') && !again) return 'skipped';
+  return 'invite';
+}
+
 /** The unique index that keeps one subscription per account. */
 const ONE_PER_ACCOUNT = 'signups_account';
 
@@ -56,10 +67,8 @@ export function createSubscriptions(sql: Sql, mail: MailQueueWriter, now: () => 
       return sql.transaction(async (tx): Promise<Invitation> => {
         const signup = await lockSignup(tx, email);
         if (!signup) return { outcome: 'not-on-waitlist', email: email.trim() };
-        if (signup.state === 'unconfirmed') return { outcome: 'unconfirmed', email: signup.email };
-        // A key went out already (an invitation, or issue-key), or the subscription is active. An
-        // undeliverable address is invited when named: the operator decided to try it again.
-        if ((signup.state === 'invited' || signup.state === 'activated') && !options.again) return { outcome: 'skipped', email: signup.email };
+        const decision = inviteDecision(signup.state, options.again);
+        if (decision !== 'invite') return { outcome: decision, email: signup.email };
         const at = now();
         const time = new Date(at).toISOString();
         await tx.query('UPDATE activation_keys SET revoked_at = $1 WHERE email_key = $2 AND revoked_at IS NULL', [time, signup.email_key]);

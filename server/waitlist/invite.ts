@@ -10,6 +10,7 @@ import { isMailable } from '../mail/message';
 import { sendClaimed, type MailOutcome } from '../mail/send';
 import { createMailer, SMTP_POOL_SIZE, type Mailer, type MailerConfig } from '../mail/transport';
 import type { Store } from '../store';
+import { inviteDecision } from '../store/subscriptions';
 import type { ComposeInvitation } from '../store/types';
 
 export type InviteOutcome = MailOutcome | 'skipped' | 'unconfirmed' | 'not-on-waitlist' | 'unmailable';
@@ -80,10 +81,9 @@ function composer(siteUrl: string, from: string): ComposeInvitation {
 async function dryRun(store: Store, addresses: string[], again: boolean, report: (email: string, outcome: DryRunOutcome) => void): Promise<void> {
   for (const email of addresses) {
     const state = await store.subscriptions.stateOf(email);
-    // The same decisions as store.subscriptions.invite.
-    if (state === undefined) report(email.trim(), 'not-on-waitlist');
-    else if (state === 'unconfirmed') report(email.trim(), 'unconfirmed');
-    else if ((state === 'invited' || state === 'activated') && !again) report(email.trim(), 'skipped');
+    const decision = state && inviteDecision(state, again);
+    if (decision === undefined) report(email.trim(), 'not-on-waitlist');
+    else if (decision !== 'invite') report(email.trim(), decision);
     else report(email.trim(), isMailable(email.trim()) ? 'would-invite' : 'unmailable');
   }
 }
