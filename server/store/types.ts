@@ -242,6 +242,61 @@ export interface RateCounter {
   hit(key: string, windowMs: number): Promise<{ count: number; resetAt: number }>;
 }
 
+/** An operator's account of the console (issue 24), as `waitlist admin list` shows it. */
+export interface AdminAccount {
+  email: string;
+  createdAt: string;
+  /** Two-factor authentication enrolled: a login needs the code. */
+  totp: boolean;
+}
+
+/** What a login checks against. */
+export interface AdminCredentials {
+  email: string;
+  passwordHash: string;
+  totpSecret: string | null;
+}
+
+export interface Admins {
+  /** False when the account exists already (any case or spacing). */
+  add(email: string, passwordHash: string): Promise<boolean>;
+  list(): Promise<AdminAccount[]>;
+  count(): Promise<number>;
+  /** Its sessions go with it. False when there is no such account. */
+  remove(email: string): Promise<boolean>;
+  /** A new password hash; every session of the account ends. False when there is no such account. */
+  setPassword(email: string, passwordHash: string): Promise<boolean>;
+  /** Enrols (or with null, drops) two-factor authentication. False when there is no such account. */
+  setTotp(email: string, secret: string | null): Promise<boolean>;
+  credentials(email: string): Promise<AdminCredentials | undefined>;
+}
+
+/** Console sessions, kept only as the SHA-256 of their id. */
+export interface AdminSessions {
+  start(email: string, idHash: string): Promise<void>;
+  /**
+   * The account of a live session, seen now: undefined when the session is unknown, has been idle
+   * longer than `idleMs` or is older than `maxMs` (then it is deleted).
+   */
+  touch(idHash: string, limits: { idleMs: number; maxMs: number }): Promise<{ email: string } | undefined>;
+  end(idHash: string): Promise<void>;
+}
+
+export interface AuditEntry {
+  id: string;
+  at: string;
+  account: string;
+  action: string;
+  /** How many addresses the action touched; the addresses themselves are never recorded. */
+  addresses: number;
+}
+
+export interface AuditLog {
+  record(entry: Pick<AuditEntry, 'account' | 'action' | 'addresses'>): Promise<void>;
+  /** Newest first, `limit` at a time; `before` is the last entry of the page before (keyset). */
+  list(options: { limit: number; before?: Pick<AuditEntry, 'at' | 'id'> }): Promise<AuditEntry[]>;
+}
+
 export interface Store {
   readonly engine: 'sqlite' | 'postgres';
   signups: Signups;
@@ -251,6 +306,9 @@ export interface Store {
   /** The per-client signup counters (SIGNUP_RATE_LIMIT), shared by every replica on the store. */
   rate: RateCounter;
   links: AddressLinks;
+  admins: Admins;
+  sessions: AdminSessions;
+  audit: AuditLog;
   /**
    * Deletes everything kept about an address (waitlist remove). `onlyIfExpired`: only when it is
    * still unconfirmed with every confirmation link expired, checked under the row's lock (the sweep).

@@ -1,0 +1,36 @@
+// Schema 3 of the PostgreSQL store, and schema 6 of SQLite (the same text): the operators' console
+// (issue 24). Accounts, their sessions and the audit log live in the store, so every replica
+// honours every session and the log is one.
+// - admins: a password hash (scrypt, server/console/password.ts) and, once enrolled, the TOTP
+//   secret (a verifier needs the secret itself; whoever reads the database reads it too).
+// - admin_sessions: only the SHA-256 of the session id (a copied database opens no session),
+//   deleted with the account.
+// - audit_log: who did what and how many addresses it touched; never an address (an erasure then
+//   leaves none behind). Keys are random text, not serials, so one text serves both engines.
+export const sql = `
+CREATE TABLE admins (
+  email_key TEXT PRIMARY KEY,
+  email TEXT NOT NULL,
+  password_hash TEXT NOT NULL,
+  totp_secret TEXT,
+  created_at TEXT NOT NULL,
+  password_changed_at TEXT NOT NULL
+);
+
+CREATE TABLE admin_sessions (
+  id_hash TEXT PRIMARY KEY,
+  admin_key TEXT NOT NULL REFERENCES admins (email_key) ON DELETE CASCADE,
+  created_at TEXT NOT NULL,
+  last_seen_at TEXT NOT NULL
+);
+CREATE INDEX admin_sessions_admin ON admin_sessions (admin_key);
+
+CREATE TABLE audit_log (
+  id TEXT PRIMARY KEY,
+  at TEXT NOT NULL,
+  account TEXT NOT NULL,
+  action TEXT NOT NULL,
+  addresses INTEGER NOT NULL
+);
+CREATE INDEX audit_log_at ON audit_log (at, id);
+`;

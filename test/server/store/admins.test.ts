@@ -1,0 +1,104 @@
+// The store contract for the console (issue 24), on both engines: accounts by normalised address,
+// a password change ending the account's sessions, sessions ending when idle or too old, and an
+// audit log read newest first with keyset pages. Time is the test's clock.
+import type { Store } from '../../../server/store/types';
+import { ENGINES, type StoreEngine } from '../../support/stores';
+
+const START = Date.parse('2026-04-01T08:00:00.000Z');
+const MINUTE = 60_000;
+const LIMITS = { idleMs: 30 * MINUTE, maxMs: 12 * 60 * MINUTE };
+
+function contract(engine: StoreEngine) {
+  let time: number;
+  let store: Store;
+  beforeEach(async () => {
+    time = START;
+    store = await engine.open({ now: () => time });
+  });
+  afterEach(() => engine.closeStores());
+  afterAll(() => engine.close());
+
+  describe('accounts', () => {
+    it('adds an account once per address, lists it, and says whether two-factor is enrolled', async () => {
+      expect(await store.admins.count()).toBe(0);
+      expect(await store.admins.add('Ops@Example.org', 'hash-1')).toBe(true);
+      expect(await store.admins.add(' ops@example.ORG ', 'hash-2')).toBe(false);
+      expect(await store.admins.setTotp('ops@example.org', 'SECRETBASE32')).toBe(true);
+      expect(await store.admins.list()).toEqual([{ email: 'Ops@Example.org', createdAt: new Date(START).toISOString(), totp: true }]);
+      expect(await store.admins.credentials('OPS@example.org')).toEqual({ email: 'Ops@Example.org', passwordHash: 'hash-1', totpSecret: 'SECRETBASE32' });
+      expect(await store.admins.credentials('nobody@example.org')).toBeUndefined();
+      expect(await store.admins.setTotp('nobody@example.org', 'X')).toBe(false);
+    });
+
+    it('ends every session of an account whose password changes, or that is removed', async () => {
+      await store.admins.add('ops@example.org', 'old');
+      await store.admins.add('other@example.org', 'h');
+      await store.sessions.start('ops@example.org', 'session-a');
+      await store.sessions.start('other@example.org', 'session-b');
+      expect(await store.admins.setPassword('ops@example.org', 'new')).toBe(true);
+      expect(await store.sessions.touch('session-a', LIMITS)).toBeUndefined();
+      expect(await store.sessions.touch('session-b', LIMITS)).toEqual({ email: 'other@example.org' });
+      expect((await store.admins.credentials('ops@example.org'))?.passwordHash).toBe('new');
+      expect(await store.admins.remove('other@example.org')).toBe(true);
+      expect(await store.sessions.touch('session-b', LIMITS)).toBeUndefined();
+      expect(await store.admins.remove('other@example.org')).toBe(false);
+      expect(await store.admins.setPassword('other@example.org', 'x')).toBe(false);
+    });
+  });
+
+  describe('sessions', () => {
+    it('keeps a session alive while used, ends it after 30 minutes idle, and after 12 hours whatever its use', async () => {
+      await store.admins.add('ops@example.org', 'h');
+      await store.sessions.start('ops@example.org', 'idle');
+      await store.sessions.start('ops@example.org', 'busy');
+      // Used every 29 minutes for almost 12 hours: alive all along.
+      while (time + 29 * MINUTE < START + LIMITS.maxMs) {
+        time += 29 * MINUTE;
+        expect(await store.sessions.touch('busy', LIMITS)).toEqual({ email: 'ops@example.org' });
+      }
+      expect(await store.sessions.touch('idle', LIMITS)).toBeUndefined();
+      time = START + LIMITS.maxMs;
+      expect(await store.sessions.touch('busy', LIMITS)).toBeUndefined();
+      // Gone for good: going back in time does not bring it back.
+      time = START + MINUTE;
+      expect(await store.sessions.touch('busy', LIMITS)).toBeUndefined();
+    });
+
+    it('ends a session at logout, and knows no session it never started', async () => {
+      await store.admins.add('ops@example.org', 'h');
+      await store.sessions.start('ops@example.org', 's');
+      await store.sessions.end('s');
+      expect(await store.sessions.touch('s', LIMITS)).toBeUndefined();
+      expect(await store.sessions.touch('never', LIMITS)).toBeUndefined();
+    });
+  });
+
+  describe('audit log', () => {
+    it('lists entries newest first, a page at a time, with what they touched and never an address', async () => {
+      for (let i = 0; i < 5; i++) {
+        await store.audit.record({ account: 'ops@example.org', action: i % 2 ? 'invite' : 'login', addresses: i });
+        if (i !== 2) time += 1_000; // two entries in the same millisecond: the id breaks the tie
+      }
+      const first = await store.audit.list({ limit: 2 });
+      const second = await store.audit.list({ limit: 2, before: first[1] });
+      const third = await store.audit.list({ limit: 2, before: second[1] });
+      const all = [...first, ...second, ...third];
+      // Entries 2 and 3 share their time; the page boundary between them loses and repeats nothing.
+      expect(all.map((e) => e.addresses)[0]).toBe(4);
+      expect(
+        all
+          .map((e) => e.addresses)
+          .slice(1, 3)
+          .sort(),
+      ).toEqual([2, 3]);
+      expect(all.map((e) => e.addresses).slice(3)).toEqual([1, 0]);
+      expect(new Set(all.map((e) => e.id)).size).toBe(5);
+      expect(await store.audit.list({ limit: 2, before: all[4] })).toEqual([]);
+      expect(all[0]).toMatchObject({ account: 'ops@example.org', action: 'login', addresses: 4 });
+    });
+  });
+}
+
+const [available, unavailable] = [ENGINES.filter((engine) => !engine.unavailable), ENGINES.filter((engine) => engine.unavailable)];
+describe.each(available)('the $name store', contract);
+if (unavailable.length > 0) describe.skip.each(unavailable)('the $name store — SKIPPED: $unavailable', contract);
