@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { emailKey } from '../../shared/signup';
 import type { Sql } from './sql';
-import type { AdminAccount, AdminCredentials, Admins, AdminSessions, AuditEntry, AuditLog } from './types';
+import type { AdminAccount, AdminCredentials, Admins, AdminSessions, AuditEntry, AuditLog, LoginThrottle } from './types';
 
 export function createAdmins(sql: Sql, now: () => number): Admins {
   const iso = () => new Date(now()).toISOString();
@@ -90,6 +90,35 @@ export function createAdminSessions(sql: Sql, now: () => number): AdminSessions 
 
     async end(idHash) {
       await sql.query('DELETE FROM admin_sessions WHERE id_hash = $1', [idHash]);
+    },
+  };
+}
+
+export function createLoginThrottle(sql: Sql, now: () => number): LoginThrottle {
+  return {
+    async failed(keys, windowMs) {
+      const at = now();
+      const windowStart = Math.floor(at / windowMs) * windowMs;
+      await sql.transaction(async (tx) => {
+        // Windows that ended go as new failures come: the table holds the last window's keys at most.
+        await tx.query('DELETE FROM login_failures WHERE window_start < $1', [windowStart]);
+        for (const key of keys) {
+          await tx.query(
+            `INSERT INTO login_failures (key, window_start, count) VALUES ($1, $2, 1)
+             ON CONFLICT (key, window_start) DO UPDATE SET count = login_failures.count + 1`,
+            [key, windowStart],
+          );
+        }
+      });
+    },
+
+    async failures(keys, windowMs) {
+      const windowStart = Math.floor(now() / windowMs) * windowMs;
+      const { rows } = await sql.query<{ n: number | null }>(
+        `SELECT MAX(count) AS n FROM login_failures WHERE window_start = $1 AND key IN (${keys.map((_, i) => `$${i + 2}`).join(', ')})`,
+        [windowStart, ...keys],
+      );
+      return { count: Number(rows[0]?.n ?? 0), resetAt: windowStart + windowMs };
     },
   };
 }

@@ -282,6 +282,14 @@ export interface AdminSessions {
   end(idHash: string): Promise<void>;
 }
 
+/** Failed logins per key (an account, a client IP) in fixed windows, shared by every replica. */
+export interface LoginThrottle {
+  /** Counts one failure for each key in the current window. */
+  failed(keys: string[], windowMs: number): Promise<void>;
+  /** The most failures any of the keys has in the current window, and when that window ends. */
+  failures(keys: string[], windowMs: number): Promise<{ count: number; resetAt: number }>;
+}
+
 export interface AuditEntry {
   id: string;
   at: string;
@@ -308,6 +316,7 @@ export interface Store {
   links: AddressLinks;
   admins: Admins;
   sessions: AdminSessions;
+  loginThrottle: LoginThrottle;
   audit: AuditLog;
   /**
    * Deletes everything kept about an address (waitlist remove). `onlyIfExpired`: only when it is

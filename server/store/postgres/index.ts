@@ -6,7 +6,7 @@
 // away (connection.ts).
 import type pg from 'pg';
 import { createAddressLinks } from '../address-tokens';
-import { createAdmins, createAdminSessions, createAuditLog } from '../admins';
+import { createAdmins, createAdminSessions, createAuditLog, createLoginThrottle } from '../admins';
 import { createErasure } from '../erasure';
 import { queueLimits } from '../limits';
 import { createMailQueue } from '../mail-queue';
@@ -61,6 +61,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     links: createAddressLinks(sql, mail, now),
     admins: createAdmins(sql, now),
     sessions: createAdminSessions(sql, now),
+    loginThrottle: createLoginThrottle(sql, now),
     audit: createAuditLog(sql, now),
     subscriptions: createSubscriptions(sql, mail, now),
     outbox: createOutbox(sql, limits, now),

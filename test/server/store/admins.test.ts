@@ -73,6 +73,20 @@ function contract(engine: StoreEngine) {
     });
   });
 
+  describe('login throttle', () => {
+    it('counts failures per key in fixed windows, reports the worst of the keys, and forgets ended windows', async () => {
+      const WINDOW = 15 * MINUTE;
+      time = START + MINUTE;
+      for (let i = 0; i < 4; i++) await store.loginThrottle.failed(['account:a', 'ip:1'], WINDOW);
+      await store.loginThrottle.failed(['account:b', 'ip:1'], WINDOW);
+      expect(await store.loginThrottle.failures(['account:a', 'ip:2'], WINDOW)).toEqual({ count: 4, resetAt: START + WINDOW });
+      expect(await store.loginThrottle.failures(['account:c', 'ip:1'], WINDOW)).toEqual({ count: 5, resetAt: START + WINDOW });
+      expect(await store.loginThrottle.failures(['account:c', 'ip:3'], WINDOW)).toMatchObject({ count: 0 });
+      time = START + WINDOW;
+      expect(await store.loginThrottle.failures(['account:a', 'ip:1'], WINDOW)).toEqual({ count: 0, resetAt: START + 2 * WINDOW });
+    });
+  });
+
   describe('audit log', () => {
     it('lists entries newest first, a page at a time, with what they touched and never an address', async () => {
       for (let i = 0; i < 5; i++) {

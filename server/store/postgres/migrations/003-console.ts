@@ -5,6 +5,8 @@
 //   secret (a verifier needs the secret itself; whoever reads the database reads it too).
 // - admin_sessions: only the SHA-256 of the session id (a copied database opens no session),
 //   deleted with the account.
+// - login_failures: failed logins per account and per client IP in fixed windows, so the throttle
+//   holds for every replica (keys are hashes: no address or IP is kept).
 // - audit_log: who did what and how many addresses it touched; never an address (an erasure then
 //   leaves none behind). Keys are random text, not serials, so one text serves both engines.
 export const sql = `
@@ -24,6 +26,13 @@ CREATE TABLE admin_sessions (
   last_seen_at TEXT NOT NULL
 );
 CREATE INDEX admin_sessions_admin ON admin_sessions (admin_key);
+
+CREATE TABLE login_failures (
+  key TEXT NOT NULL,
+  window_start BIGINT NOT NULL,
+  count INTEGER NOT NULL,
+  PRIMARY KEY (key, window_start)
+);
 
 CREATE TABLE audit_log (
   id TEXT PRIMARY KEY,
