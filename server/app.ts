@@ -19,6 +19,7 @@ import { CONTENT_TYPES, HttpError, sendText, statusAndMessage } from './http/err
 import { frontDoor } from './http/front-door';
 import { signupRateLimit } from './http/rate-limit';
 import { securityHeaders } from './http/security-headers';
+import { consoleDoor } from './console/door';
 import { createLogger, type Logger } from './logger';
 import { NO_METRICS, type Metrics } from './metrics';
 import { openActivation } from './pages/activation-open';
@@ -122,6 +123,9 @@ export function createApp(config: Config, deps: AppDeps = {}) {
     renderer.streamPage,
   );
   app.post(LEAVE_PATH, readBody, address.read, renderer.streamPage);
+
+  // The operators' console (issue 24): server-rendered, no script, off while no account exists.
+  app.use('/admin', consoleDoor({ store, logger, css: assets.css, policy: headers.pagePolicy([]), sameSiteOnly }));
 
   // Everything else is a page, rendered by React on the server for this request.
   app.use((req, res, next) => {

@@ -1,0 +1,141 @@
+// The console's door (issue 24): /admin on the site's own port. While no account exists every
+// /admin path answers 404 (the console is off). Every answer is private (no-store, noindex) under
+// the site's strict CSP; every POST passes the cross-site check and, once logged in, carries the
+// session's CSRF token. The session cookie is HttpOnly, SameSite=Strict, Path=/, and over https
+// (as TRUST_PROXY lets the request say) Secure with the __Host- prefix.
+import { timingSafeEqual } from 'node:crypto';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import type { Logger } from '../logger';
+import { readBody, fieldsOf, type BodyRequest, type Middleware } from '../http/body';
+import { CONTENT_TYPES, sendText } from '../http/errors';
+import { CSP_HEADER } from '../http/security-headers';
+import type { Store } from '../store';
+import { csrfToken, login, logout, sessionAccount, SESSION_LIMITS } from './login';
+import { loginPage, page } from './pages';
+
+const COOKIE = 'orgnote-admin';
+const SECURE_COOKIE = `__Host-${COOKIE}`;
+
+export interface ConsoleDeps {
+  store: Pick<Store, 'admins' | 'sessions' | 'loginThrottle' | 'audit' | 'signups' | 'mail'>;
+  logger: Logger;
+  /** The site's inline stylesheet, and the page CSP that allows it (no script source). */
+  css: string;
+  policy: string;
+  sameSiteOnly: Middleware;
+}
+
+type Locals = { email: string; sessionId: string; csrf: string };
+
+const text = (value: unknown) => (typeof value === 'string' ? value : '');
+
+function cookieOf(req: Request): string | undefined {
+  const name = req.secure ? SECURE_COOKIE : COOKIE;
+  for (const part of (req.headers.cookie ?? '').split(';')) {
+    const [key, ...value] = part.trim().split('=');
+    if (key === name) return value.join('=');
+  }
+  return undefined;
+}
+
+function setCookie(req: Request, res: Response, value: string, maxAgeSeconds: number): void {
+  const name = req.secure ? SECURE_COOKIE : COOKIE;
+  res.setHeader('Set-Cookie', `${name}=${value}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${maxAgeSeconds}${req.secure ? '; Secure' : ''}`);
+}
+
+const sameText = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+
+export function consoleDoor(deps: ConsoleDeps) {
+  const { store, css } = deps;
+  const router = express.Router();
+  const html = (res: Response, status: number, body: string) => sendText(res, status, CONTENT_TYPES.html, body);
+
+  router.use(async (req: Request, res: Response, next: NextFunction) => {
+    res.setHeader('Cache-Control', 'no-store');
+    res.setHeader('X-Robots-Tag', 'noindex');
+    res.setHeader(CSP_HEADER, deps.policy);
+    try {
+      if ((await store.admins.count()) === 0) return sendText(res, 404, CONTENT_TYPES.text, 'Not found');
+      next();
+    } catch (err) {
+      next(err);
+    }
+  });
+
+  router.get('/login', (_req, res) => html(res, 200, loginPage(css)));
+
+  router.post('/login', deps.sameSiteOnly, readBody, async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      const fields = fieldsOf(req as BodyRequest);
+      const email = text(fields.email).trim();
+      const outcome = await login({ store }, { email, password: text(fields.password), code: text(fields.code), ip: req.ip ?? '' });
+      if (outcome.kind === 'throttled') {
+        res.setHeader('Retry-After', String(outcome.retryAfterSeconds));
+        return html(res, 429, loginPage(css, { email, error: 'Too many failed attempts. Try again later.' }));
+      }
+      if (outcome.kind === 'refused') return html(res, 401, loginPage(css, { email, error: 'Wrong address, password or code.' }));
+      setCookie(req, res, outcome.sessionId, SESSION_LIMITS.maxMs / 1000);
+      res.redirect(303, '/admin');
+    } catch (err) {
+      next(err);
+    }
+  });
+
+  /** Logged in, or off to the login page. */
+  const session = async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      const sessionId = cookieOf(req);
+      const email = await sessionAccount({ store }, sessionId);
+      if (!email || !sessionId) return res.redirect(303, '/admin/login');
+      res.locals.console = { email, sessionId, csrf: csrfToken(sessionId) } satisfies Locals;
+      next();
+    } catch (err) {
+      next(err);
+    }
+  };
+
+  /** Every state-changing POST of a session carries its CSRF token (beside SameSite=Strict and the origin check). */
+  const csrf = (req: Request, res: Response, next: NextFunction) => {
+    const { csrf: expected } = res.locals.console as Locals;
+    if (!sameText(text(fieldsOf(req as BodyRequest).csrf), expected))
+      return sendText(res, 403, CONTENT_TYPES.text, 'The form has expired: reload the page and try again.');
+    next();
+  };
+
+  router.post('/logout', deps.sameSiteOnly, readBody, session, csrf, async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      const { sessionId, email } = res.locals.console as Locals;
+      await logout({ store }, sessionId, email);
+      setCookie(req, res, '', 0);
+      res.redirect(303, '/admin/login');
+    } catch (err) {
+      next(err);
+    }
+  });
+
+  router.get('/', session, async (_req: Request, res: Response, next: NextFunction) => {
+    try {
+      const { email, csrf: token } = res.locals.console as Locals;
+      const stats = await store.signups.stats();
+      const mail = await store.mail.counts();
+      const rows = Object.entries(stats)
+        .map(([state, n]) => `<tr><th scope="row">${state}</th><td>${n}</td></tr>`)
+        .join('');
+      html(
+        res,
+        200,
+        page(
+          { title: 'Dashboard', css, session: { email, csrf: token } },
+          `<h1>Dashboard</h1><table><caption>Signups by state</caption><tbody>${rows}</tbody></table>` +
+            `<p>Mail: ${mail.queued} queued, ${mail.failed} failed, ${mail.dead} dead.</p>`,
+        ),
+      );
+    } catch (err) {
+      next(err);
+    }
+  });
+
+  // Anything else under /admin: for a logged-in operator a 404, for anyone else the login page.
+  router.use(session, (_req: Request, res: Response) => sendText(res, 404, CONTENT_TYPES.text, 'Not found'));
+  return router;
+}
