@@ -11,13 +11,16 @@ import { CONTENT_TYPES, sendText } from '../http/errors';
 import { CSP_HEADER } from '../http/security-headers';
 import type { Store } from '../store';
 import { csrfToken, login, logout, sessionAccount, SESSION_LIMITS } from './login';
+import { dashboard } from './dashboard';
 import { loginPage, page } from './pages';
 
 const COOKIE = 'orgnote-admin';
 const SECURE_COOKIE = `__Host-${COOKIE}`;
 
 export interface ConsoleDeps {
-  store: Pick<Store, 'admins' | 'sessions' | 'loginThrottle' | 'audit' | 'signups' | 'mail'>;
+  /** The clock of the chart's days; injectable for tests. */
+  now?: () => number;
+  store: Pick<Store, 'admins' | 'sessions' | 'loginThrottle' | 'audit' | 'signups' | 'mail' | 'outbox'>;
   logger: Logger;
   /** The site's inline stylesheet, and the page CSP that allows it (no script source). */
   css: string;
@@ -46,7 +49,7 @@ function setCookie(req: Request, res: Response, value: string, maxAgeSeconds: nu
 const sameText = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
 export function consoleDoor(deps: ConsoleDeps) {
-  const { store, css } = deps;
+  const { store, css, now = Date.now } = deps;
   const router = express.Router();
   const html = (res: Response, status: number, body: string) => sendText(res, status, CONTENT_TYPES.html, body);
 
@@ -116,20 +119,7 @@ export function consoleDoor(deps: ConsoleDeps) {
   router.get('/', session, async (_req: Request, res: Response, next: NextFunction) => {
     try {
       const { email, csrf: token } = res.locals.console as Locals;
-      const stats = await store.signups.stats();
-      const mail = await store.mail.counts();
-      const rows = Object.entries(stats)
-        .map(([state, n]) => `<tr><th scope="row">${state}</th><td>${n}</td></tr>`)
-        .join('');
-      html(
-        res,
-        200,
-        page(
-          { title: 'Dashboard', css, session: { email, csrf: token } },
-          `<h1>Dashboard</h1><table><caption>Signups by state</caption><tbody>${rows}</tbody></table>` +
-            `<p>Mail: ${mail.queued} queued, ${mail.failed} failed, ${mail.dead} dead.</p>`,
-        ),
-      );
+      html(res, 200, page({ title: 'Dashboard', css, session: { email, csrf: token } }, await dashboard(store, new Date(now()))));
     } catch (err) {
       next(err);
     }

@@ -8,7 +8,7 @@ import { emailKey, type Signup } from '../../shared/signup';
 import { MAIL_AGAIN_AFTER_MS } from './address-tokens';
 import { sinceInstant } from './since';
 import type { Sql } from './sql';
-import { SIGNUP_STATES, type SignupRow, type Signups, type SignupState, type WaitlistStats } from './types';
+import { SIGNUP_STATES, type DailyCounts, type SignupRow, type Signups, type SignupState, type WaitlistStats } from './types';
 
 /** Rows an export reads at a time: a million signups are never all held. */
 const STREAM_BATCH = 1_000;
@@ -92,6 +92,24 @@ export function createSignups(sql: Sql, now: () => number): Signups {
         stats.total += Number(n);
       }
       return stats;
+    },
+
+    async daily(sinceDay: string) {
+      const days = new Map<string, DailyCounts>();
+      // One range of an index per column (created_at, invited_at, activated_at), grouped by the
+      // date part of the ISO time: the same in both engines.
+      for (const column of ['created_at', 'invited_at', 'activated_at'] as const) {
+        const { rows } = await sql.query<{ day: string; n: number }>(
+          `SELECT substr(${column}, 1, 10) AS day, COUNT(*) AS n FROM signups WHERE ${column} >= $1 GROUP BY substr(${column}, 1, 10)`,
+          [sinceDay],
+        );
+        for (const { day, n } of rows) {
+          const counts = days.get(day) ?? { day, signups: 0, invited: 0, activated: 0 };
+          counts[column === 'created_at' ? 'signups' : column === 'invited_at' ? 'invited' : 'activated'] = Number(n);
+          days.set(day, counts);
+        }
+      }
+      return [...days.values()].sort((a, b) => a.day.localeCompare(b.day));
     },
 
     async confirmationsOwed() {

@@ -69,8 +69,17 @@ export interface Signups {
    * first; only signups created at or before `createdBefore` (ISO) are looked at (the expiry sweep).
    */
   expiredUnconfirmed(createdBefore: string, limit: number): Promise<string[]>;
+  /** Per UTC day from `sinceDay` (YYYY-MM-DD) on: signups, invitations and activations that day; days without any are left out. */
+  daily(sinceDay: string): Promise<DailyCounts[]>;
   /** Confirmation mails owed and not written yet: a few while the worker keeps up, growing when it does not. */
   confirmationsOwed(): Promise<number>;
+}
+
+export interface DailyCounts {
+  day: string;
+  signups: number;
+  invited: number;
+  activated: number;
 }
 
 /** The links mailed to an address (confirm, leave): tokens kept only as hashes. */

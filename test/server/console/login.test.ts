@@ -106,6 +106,20 @@ describe('with an account', () => {
     expect(right.headers['set-cookie']).toBeUndefined();
   });
 
+  it('shows the dashboard: signups by state, mail and outbox, and a chart with its figures as text', async () => {
+    await store.signups.add({ email: 'zoe@example.org', description: '' });
+    const cookie = cookieOf(await loginWith(PASSWORD));
+    const res = await request(app).get('/admin').set('Cookie', cookie);
+    expect(res.status).toBe(200);
+    expect(res.text).not.toContain('<script');
+    expect(res.text).toMatch(/<th scope="row">waitlisted<\/th><td>1<\/td>/);
+    expect(res.text).toMatch(/<th scope="row">total<\/th><td>1<\/td>/);
+    expect(res.text).toContain('<svg viewBox="0 0 720 200" role="img" aria-labelledby="chart-title chart-summary">');
+    expect(res.text).toContain('In all: 1 signups, 0 invitations, 0 activations.');
+    const today = new Date().toISOString().slice(0, 10);
+    expect(res.text).toContain(`<tr><th scope="row">${today}</th><td>1</td><td>0</td><td>0</td></tr>`);
+  });
+
   it('refuses a login form posted from another site', async () => {
     expect((await loginWith(PASSWORD, 'ops@example.org', { Origin: 'https://evil.example' })).status).toBe(403);
   });

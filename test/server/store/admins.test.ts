@@ -73,6 +73,23 @@ function contract(engine: StoreEngine) {
     });
   });
 
+  describe('daily counts for the chart', () => {
+    it('counts signups, invitations and activations per UTC day from a day on', async () => {
+      const compose = (to: string, key: string) => ({ from: 'a@b.co', to, subject: 's', text: key, html: '', messageId: `<${key}@x>`, date: 'x' });
+      await store.signups.add({ email: 'old@example.org', description: '' });
+      time = Date.parse('2026-04-03T23:59:00.000Z');
+      await store.signups.add({ email: 'a@example.org', description: '' });
+      await store.signups.add({ email: 'b@example.org', description: '' });
+      time = Date.parse('2026-04-04T00:01:00.000Z');
+      const invited = await store.subscriptions.invite('a@example.org', { again: false, compose });
+      if (invited.outcome === 'invited') await store.subscriptions.activate('a@example.org', invited.mail.message.text);
+      expect(await store.signups.daily('2026-04-02')).toEqual([
+        { day: '2026-04-03', signups: 2, invited: 0, activated: 0 },
+        { day: '2026-04-04', signups: 0, invited: 1, activated: 1 },
+      ]);
+    });
+  });
+
   describe('login throttle', () => {
     it('counts failures per key in fixed windows, reports the worst of the keys, and forgets ended windows', async () => {
       const WINDOW = 15 * MINUTE;

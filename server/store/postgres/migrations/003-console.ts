@@ -34,6 +34,11 @@ CREATE TABLE login_failures (
   PRIMARY KEY (key, window_start)
 );
 
+-- The dashboard's chart counts invitations and activations per day over 90 days: index ranges,
+-- not a scan of every signup.
+CREATE INDEX signups_invited_at ON signups (invited_at) WHERE invited_at IS NOT NULL;
+CREATE INDEX signups_activated_at ON signups (activated_at) WHERE activated_at IS NOT NULL;
+
 CREATE TABLE audit_log (
   id TEXT PRIMARY KEY,
   at TEXT NOT NULL,
