@@ -20,6 +20,7 @@ import { frontDoor } from './http/front-door';
 import { signupRateLimit } from './http/rate-limit';
 import { securityHeaders } from './http/security-headers';
 import { consoleDoor } from './console/door';
+import { CONSOLE_CSS } from './console/styles';
 import { createLogger, type Logger } from './logger';
 import { NO_METRICS, type Metrics } from './metrics';
 import { openActivation } from './pages/activation-open';
@@ -125,7 +126,9 @@ export function createApp(config: Config, deps: AppDeps = {}) {
   app.post(LEAVE_PATH, readBody, address.read, renderer.streamPage);
 
   // The operators' console (issue 24): server-rendered, no script, off while no account exists.
-  app.use('/admin', consoleDoor({ store, logger, css: assets.css, policy: headers.pagePolicy([]), sameSiteOnly }));
+  const consoleCss = `${assets.css}${CONSOLE_CSS}`;
+  const consolePolicy = securityHeaders(config, [sha256Source(consoleCss)]).pagePolicy([]);
+  app.use('/admin', consoleDoor({ store, logger, css: consoleCss, policy: consolePolicy, sameSiteOnly }));
 
   // Everything else is a page, rendered by React on the server for this request.
   app.use((req, res, next) => {
