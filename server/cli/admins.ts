@@ -19,6 +19,20 @@ const email = 'exactly one email address';
 
 export const ADMIN_ROWS: CommandRow<unknown>[] = [
   {
+    name: 'audit',
+    help: "the console's audit log, newest first: time, account, action, addresses touched (the last 100)",
+    async run(context, _args, _options, io) {
+      const entries = await context.store.audit.list({ limit: 100 });
+      await io.out(
+        textTable(
+          ['at', 'account', 'action', 'addresses'],
+          entries.map((e) => [e.at, e.account, e.action, String(e.addresses)]),
+        ),
+      );
+      return 0;
+    },
+  },
+  {
     name: 'admin add',
     args: '<email>',
     help: 'a console account; the password from stdin, or asked for (at least 12 characters)',

@@ -11,6 +11,7 @@ import { CONTENT_TYPES, sendText } from '../http/errors';
 import { CSP_HEADER } from '../http/security-headers';
 import type { Store } from '../store';
 import { csrfToken, login, logout, sessionAccount, SESSION_LIMITS } from './login';
+import { auditPage } from './audit';
 import { dashboard } from './dashboard';
 import { loginPage, page } from './pages';
 
@@ -120,6 +121,15 @@ export function consoleDoor(deps: ConsoleDeps) {
     try {
       const { email, csrf: token } = res.locals.console as Locals;
       html(res, 200, page({ title: 'Dashboard', css, session: { email, csrf: token } }, await dashboard(store, new Date(now()))));
+    } catch (err) {
+      next(err);
+    }
+  });
+
+  router.get('/audit', session, async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      const { email, csrf: token } = res.locals.console as Locals;
+      html(res, 200, page({ title: 'Audit log', css, session: { email, csrf: token } }, await auditPage(store, text(req.query.before))));
     } catch (err) {
       next(err);
     }

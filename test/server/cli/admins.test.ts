@@ -82,3 +82,20 @@ it('enrols two-factor authentication: an otpauth URI whose codes the store can c
   expect(admin(dataDir, ['list']).out).toMatch(/^ops@example\.org\s+\S+Z\s+yes$/m);
   expect(admin(dataDir, ['totp', 'nobody@example.org']).code).toBe(1);
 });
+
+it('audit lists what was done, newest first, naming accounts and counts, never an address of the waitlist', async () => {
+  const dataDir = tempDataDir();
+  let time = Date.parse('2026-11-01T10:00:00.000Z');
+  const store = openStore({ dataDir }, () => (time += 1_000));
+  await store.audit.record({ account: 'ops@example.org', action: 'login', addresses: 0 });
+  await store.audit.record({ account: 'ops@example.org', action: 'invite', addresses: 3 });
+  await store.close();
+  const result = spawnSync(process.execPath, [CLI, 'audit'], { env: { PATH: process.env.PATH, DATA_DIR: dataDir }, encoding: 'utf8' });
+  expect(result.status).toBe(0);
+  const lines = result.stdout.trim().split('\n');
+  expect(lines[0]).toMatch(/^at\s+account\s+action\s+addresses$/);
+  expect(lines.slice(2).map((line) => line.split(/\s+/).slice(1))).toEqual([
+    ['ops@example.org', 'invite', '3'],
+    ['ops@example.org', 'login', '0'],
+  ]);
+});

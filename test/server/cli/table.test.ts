@@ -71,6 +71,7 @@ describe('the command table', () => {
       'migrate',
       'backup',
       'dns',
+      'audit',
       'admin add',
       'admin list',
       'admin remove',

@@ -120,6 +120,20 @@ describe('with an account', () => {
     expect(res.text).toContain(`<tr><th scope="row">${today}</th><td>1</td><td>0</td><td>0</td></tr>`);
   });
 
+  it('shows the audit log, newest first, 50 a page, with a link to older entries', async () => {
+    for (let i = 0; i < 55; i++) await store.audit.record({ account: 'ops@example.org', action: `action ${String(i).padStart(2, '0')}`, addresses: i });
+    const cookie = cookieOf(await loginWith(PASSWORD));
+    const first = await request(app).get('/admin/audit').set('Cookie', cookie);
+    expect(first.status).toBe(200);
+    const actions = (html: string) => [...html.matchAll(/<td>(action \d+|login)<\/td>/g)].map((m) => m[1]);
+    expect(actions(first.text)).toHaveLength(50);
+    const older = /href="(\/admin\/audit\?before=[^"]+)"/.exec(first.text)![1].replace(/&amp;/g, '&');
+    const second = await request(app).get(older).set('Cookie', cookie);
+    expect(actions(second.text)).toHaveLength(6);
+    expect(new Set([...actions(first.text), ...actions(second.text)]).size).toBe(56);
+    expect((await request(app).get('/admin/audit')).status).toBe(303);
+  });
+
   it('refuses a login form posted from another site', async () => {
     expect((await loginWith(PASSWORD, 'ops@example.org', { Origin: 'https://evil.example' })).status).toBe(403);
   });
