@@ -9,19 +9,32 @@ import type { Logger } from '../logger';
 import { readBody, fieldsOf, type BodyRequest, type Middleware } from '../http/body';
 import { CONTENT_TYPES, sendText } from '../http/errors';
 import { CSP_HEADER } from '../http/security-headers';
+import { escapeMarkup as e } from '../../shared/markup';
 import type { Store } from '../store';
 import { csrfToken, login, logout, sessionAccount, SESSION_LIMITS } from './login';
 import { auditPage } from './audit';
+import type { Config } from '../config';
+import { invite, type InviteDeps } from '../waitlist/invite';
+import { remove } from '../waitlist/remove';
 import { dashboard } from './dashboard';
+import { removeConfirmation, signupsPage, signupsQuery } from './signups';
 import { loginPage, page } from './pages';
 
 const COOKIE = 'orgnote-admin';
+
+/** Why the console could not invite, in the CLI's words. */
+const REFUSED = {
+  'backend-owns-signups': 'BACKEND_URL is set: signups live in the backend, so invitations belong there too.',
+  'no-site-url': 'Inviting needs SITE_URL, the public address of this site, for the activation link in the mail.',
+} as const;
 const SECURE_COOKIE = `__Host-${COOKIE}`;
 
 export interface ConsoleDeps {
+  /** What the console's operations need of the settings: the same as the CLI's invite and remove. */
+  config: InviteDeps['config'] & Pick<Config, 'dataDir'>;
   /** The clock of the chart's days; injectable for tests. */
   now?: () => number;
-  store: Pick<Store, 'admins' | 'sessions' | 'loginThrottle' | 'audit' | 'signups' | 'mail' | 'outbox'>;
+  store: Store;
   logger: Logger;
   /** The site's inline stylesheet, and the page CSP that allows it (no script source). */
   css: string;
@@ -121,6 +134,56 @@ export function consoleDoor(deps: ConsoleDeps) {
     try {
       const { email, csrf: token } = res.locals.console as Locals;
       html(res, 200, page({ title: 'Dashboard', css, session: { email, csrf: token } }, await dashboard(store, new Date(now()))));
+    } catch (err) {
+      next(err);
+    }
+  });
+
+  const as = (res: Response, title: string, body: string, status = 200) => {
+    const { email, csrf: token } = res.locals.console as Locals;
+    html(res, status, page({ title, css, session: { email, csrf: token } }, body));
+  };
+  const back = '<p><a href="/admin/signups">Back to the signups</a></p>';
+
+  router.get('/signups', session, async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      as(res, 'Signups', await signupsPage(store, signupsQuery(req.query), (res.locals.console as Locals).csrf));
+    } catch (err) {
+      next(err);
+    }
+  });
+
+  // The same operation as `waitlist invite`: the same key, mail and states (issue 24, "one road").
+  router.post('/signups/invite', deps.sameSiteOnly, readBody, session, csrf, async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      const fields = fieldsOf(req as BodyRequest);
+      const address = text(fields.email);
+      const outcomes: string[] = [];
+      const result = await invite(
+        { store, config: deps.config },
+        { targets: { addresses: [address] }, again: text(fields.again) === '1', dryRun: false, onEach: (_email, outcome) => outcomes.push(outcome) },
+      );
+      if (result.kind === 'refused') return as(res, 'Invite', `<h1>Not invited</h1><p>${e(REFUSED[result.reason])}</p>${back}`, 409);
+      const invited = result.kind === 'done' ? result.counts.sent + result.counts.queued : 0;
+      await store.audit.record({ account: (res.locals.console as Locals).email, action: 'invite', addresses: invited });
+      as(res, 'Invite', `<h1>${e(address)}: ${e(outcomes[0] ?? 'nothing done')}</h1>${back}`);
+    } catch (err) {
+      next(err);
+    }
+  });
+
+  router.get('/signups/remove', session, (req: Request, res: Response) =>
+    as(res, 'Remove', removeConfirmation(text(req.query.email), (res.locals.console as Locals).csrf)),
+  );
+
+  // The same operation as `waitlist remove`.
+  router.post('/signups/remove', deps.sameSiteOnly, readBody, session, csrf, async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      const address = text(fieldsOf(req as BodyRequest).email);
+      const removed = await remove({ store, config: deps.config }, address);
+      const count = removed.kind === 'removed' && removed.signup ? 1 : 0;
+      await store.audit.record({ account: (res.locals.console as Locals).email, action: 'remove', addresses: count });
+      as(res, 'Remove', `<h1>${count ? `Removed ${e(address)}` : `Nothing stored for ${e(address)}`}</h1>${back}`);
     } catch (err) {
       next(err);
     }

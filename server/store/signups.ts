@@ -94,6 +94,24 @@ export function createSignups(sql: Sql, now: () => number): Signups {
       return stats;
     },
 
+    async page({ q, state, order, limit, after }) {
+      const where: string[] = [];
+      const values: unknown[] = [];
+      const param = (value: unknown) => `$${values.push(value)}`;
+      // email_key is the address in lower case: a substring of it in any case, with LIKE's own
+      // wildcards in the search taken literally.
+      if (q) where.push(`email_key LIKE ${param(`%${emailKey(q).replace(/[\\%_]/g, (c) => `\\${c}`)}%`)} ESCAPE '\\'`);
+      if (state) where.push(`${STATE} = ${param(state)}`);
+      const newest = order === 'newest';
+      if (after) where.push(`(created_at, id) ${newest ? '<' : '>'} (${param(after.createdAt)}, ${param(after.id)})`);
+      const { rows } = await sql.query<SignupRow & { id: number }>(
+        `SELECT id, ${COLUMNS} FROM signups ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+         ORDER BY created_at ${newest ? 'DESC' : 'ASC'}, id ${newest ? 'DESC' : 'ASC'} LIMIT ${param(limit)}`,
+        values,
+      );
+      return rows.map((row) => ({ ...row, id: Number(row.id) }));
+    },
+
     async daily(sinceDay: string) {
       const days = new Map<string, DailyCounts>();
       // One range of an index per column (created_at, invited_at, activated_at), grouped by the

@@ -69,10 +69,23 @@ export interface Signups {
    * first; only signups created at or before `createdBefore` (ISO) are looked at (the expiry sweep).
    */
   expiredUnconfirmed(createdBefore: string, limit: number): Promise<string[]>;
+  /**
+   * One page of the console's table: addresses containing `q` (any case), in `state` if given,
+   * newest or oldest first, `limit` rows after the keyset `after` (the last row of the page before).
+   */
+  page(options: SignupPageQuery): Promise<(SignupRow & { id: number })[]>;
   /** Per UTC day from `sinceDay` (YYYY-MM-DD) on: signups, invitations and activations that day; days without any are left out. */
   daily(sinceDay: string): Promise<DailyCounts[]>;
   /** Confirmation mails owed and not written yet: a few while the worker keeps up, growing when it does not. */
   confirmationsOwed(): Promise<number>;
+}
+
+export interface SignupPageQuery {
+  q?: string;
+  state?: SignupState;
+  order: 'newest' | 'oldest';
+  limit: number;
+  after?: { createdAt: string; id: number };
 }
 
 export interface DailyCounts {

@@ -1,0 +1,83 @@
+// /admin/signups (issue 24): the signups as a table that searches by address (a substring, any
+// case: field `q`, type search), filters by state, sorts newest or oldest first, and pages with
+// keyset pagination, 50 a page. Each row can be invited ("Invite", or "Invite again" once invited)
+// and removed ("Remove" leads to a confirmation button). Everything is a plain form: no script.
+import { escapeMarkup as e } from '../../shared/markup';
+import type { Store } from '../store';
+import { SIGNUP_STATES, type SignupState } from '../store/types';
+import { postForm } from './pages';
+
+export const SIGNUPS_PAGE = 50;
+
+export interface SignupsQuery {
+  q: string;
+  state?: SignupState;
+  order: 'newest' | 'oldest';
+  /** "<created_at>|<id>" of the last row of the page before. */
+  after: string;
+}
+
+export function signupsQuery(query: Record<string, unknown>): SignupsQuery {
+  const text = (value: unknown) => (typeof value === 'string' ? value : '');
+  const state = SIGNUP_STATES.find((s) => s === text(query.state));
+  return { q: text(query.q).trim().slice(0, 254), state, order: text(query.order) === 'oldest' ? 'oldest' : 'newest', after: text(query.after) };
+}
+
+const option = (value: string, label: string, selected: boolean) => `<option value="${value}"${selected ? ' selected' : ''}>${label}</option>`;
+
+export async function signupsPage(store: Pick<Store, 'signups'>, query: SignupsQuery, csrf: string): Promise<string> {
+  const [createdAt, id] = query.after.split('|');
+  const rows = await store.signups.page({
+    q: query.q || undefined,
+    state: query.state,
+    order: query.order,
+    limit: SIGNUPS_PAGE,
+    after: createdAt && Number.isSafeInteger(Number(id)) ? { createdAt, id: Number(id) } : undefined,
+  });
+  const search =
+    '<form method="get" action="/admin/signups" class="console-search" role="search">' +
+    `<div class="field"><label class="field-label" for="q">Address contains</label><input class="field-input" id="q" name="q" type="search" value="${e(query.q)}"></div>` +
+    `<div class="field"><label class="field-label" for="state">State</label><select class="field-input" id="state" name="state">${option('', 'any', !query.state)}${SIGNUP_STATES.map((s) => option(s, s, query.state === s)).join('')}</select></div>` +
+    `<div class="field"><label class="field-label" for="order">Order</label><select class="field-input" id="order" name="order">${option('newest', 'newest first', query.order === 'newest')}${option('oldest', 'oldest first', query.order === 'oldest')}</select></div>` +
+    '<button type="submit" class="button button-secondary">Search</button></form>';
+  const actions = (email: string, state: SignupState) =>
+    postForm(
+      '/admin/signups/invite',
+      csrf,
+      `<input type="hidden" name="email" value="${e(email)}">` +
+        (state === 'invited' || state === 'activated'
+          ? '<input type="hidden" name="again" value="1"><button type="submit" class="button button-secondary">Invite again</button>'
+          : '<button type="submit" class="button button-secondary">Invite</button>'),
+      'console-action',
+    ) +
+    `<form method="get" action="/admin/signups/remove" class="console-action"><input type="hidden" name="email" value="${e(email)}"><button type="submit" class="button button-secondary">Remove</button></form>`;
+  const body = rows
+    .map(
+      (r) =>
+        `<tr><td>${e(r.email)}</td><td>${e(r.description)}</td><td>${e(r.created_at)}</td><td>${e(r.invited_at ?? '')}</td><td>${e(r.activated_at ?? '')}</td><td>${r.state}</td><td>${actions(r.email, r.state)}</td></tr>`,
+    )
+    .join('');
+  const last = rows.at(-1);
+  const next = new URLSearchParams({ q: query.q, state: query.state ?? '', order: query.order, after: last ? `${last.created_at}|${last.id}` : '' });
+  const more = last && rows.length === SIGNUPS_PAGE ? `<p><a href="/admin/signups?${e(next.toString())}">Next ${SIGNUPS_PAGE}</a></p>` : '';
+  return (
+    '<h1>Signups</h1><p><a href="/admin">Dashboard</a></p>' +
+    search +
+    '<div class="console-scroll"><table class="console-table"><caption>Signups</caption><thead><tr>' +
+    ['Address', 'About me', 'Joined', 'Invited', 'Activated', 'State', 'Actions'].map((h) => `<th scope="col">${h}</th>`).join('') +
+    `</tr></thead><tbody>${body || '<tr><td colspan="7">No signups match.</td></tr>'}</tbody></table></div>${more}`
+  );
+}
+
+/** The confirmation step of Remove: what goes, and one button that posts. */
+export function removeConfirmation(email: string, csrf: string): string {
+  return (
+    `<h1>Remove ${e(email)}?</h1><p>This erases the signup, its activation keys, its mail and any outbox item, as <code>waitlist remove</code> does. It cannot be undone.</p>` +
+    postForm(
+      '/admin/signups/remove',
+      csrf,
+      `<input type="hidden" name="email" value="${e(email)}"><button type="submit" class="button button-primary">Remove ${e(email)}</button>`,
+    ) +
+    '<p><a href="/admin/signups">Keep it</a></p>'
+  );
+}

@@ -1,0 +1,107 @@
+// /admin/signups (issue 24): search by address substring in any case, filter by state, both
+// orders, keyset pages of 50; Invite through the same operation as the CLI (a real SMTP server,
+// read back with mailparser), Remove behind a confirmation, each recorded in the audit log with a
+// count and never the address.
+import request from 'supertest';
+import { createApp } from '../../../server/app';
+import { hashPassword } from '../../../server/console/password';
+import { openStore } from '../../../server/store';
+import type { SqliteStore } from '../../../server/store/sqlite';
+import { testConfig } from '../../support/config';
+import { startSmtpServer, type SmtpTestServer } from '../../support/smtp';
+
+const PASSWORD = 'correct horse battery staple';
+let smtp: SmtpTestServer;
+let store: SqliteStore;
+let app: ReturnType<typeof createApp>;
+let cookie: string;
+let csrf: string;
+let time: number;
+
+beforeAll(async () => {
+  smtp = await startSmtpServer();
+});
+afterAll(() => smtp.close());
+beforeEach(async () => {
+  time = Date.parse('2026-10-01T00:00:00.000Z');
+  const config = testConfig({ SITE_URL: 'https://orgnote.example', SMTP_URL: smtp.url });
+  store = openStore(config, () => (time += 1_000));
+  app = createApp(config, { store });
+  await store.admins.add('ops@example.org', await hashPassword(PASSWORD));
+  const login = await request(app).post('/admin/login').type('form').send({ email: 'ops@example.org', password: PASSWORD, code: '' });
+  cookie = String(login.headers['set-cookie']).split(';')[0];
+  const dashboard = await request(app).get('/admin').set('Cookie', cookie);
+  csrf = /name="csrf" value="([^"]+)"/.exec(dashboard.text)![1];
+});
+afterEach(() => store.close());
+
+const get = (path: string) => request(app).get(path).set('Cookie', cookie);
+const post = (path: string, fields: Record<string, string>) =>
+  request(app)
+    .post(path)
+    .set('Cookie', cookie)
+    .type('form')
+    .send({ csrf, ...fields });
+const addresses = (html: string) => [...html.matchAll(/<tr><td>([^<]+@[^<]+)<\/td>/g)].map((m) => m[1]);
+
+it('searches by a substring of the address in any case, filters by state, and sorts either way', async () => {
+  for (const email of ['Anna@Example.org', 'bob@example.org', 'hannah@other.org']) await store.signups.add({ email, description: 'x' });
+  const search = await get('/admin/signups?q=ANN');
+  expect(search.status).toBe(200);
+  expect(search.text).toContain('<input class="field-input" id="q" name="q" type="search" value="ANN">');
+  expect(addresses(search.text)).toEqual(['hannah@other.org', 'Anna@Example.org']);
+  expect(addresses((await get('/admin/signups?q=ann&order=oldest')).text)).toEqual(['Anna@Example.org', 'hannah@other.org']);
+  // LIKE's wildcards are taken literally.
+  expect(addresses((await get('/admin/signups?q=%25')).text)).toEqual([]);
+  expect(addresses((await get('/admin/signups?state=invited')).text)).toEqual([]);
+  expect(addresses((await get('/admin/signups?state=waitlisted')).text)).toHaveLength(3);
+});
+
+it('pages 50 at a time with keyset pagination, losing and repeating nothing', async () => {
+  for (let i = 0; i < 120; i++) await store.signups.add({ email: `user${String(i).padStart(3, '0')}@example.org`, description: '' });
+  const seen: string[] = [];
+  let path = '/admin/signups?order=oldest';
+  for (let pageNo = 0; pageNo < 3; pageNo++) {
+    const res = await get(path);
+    seen.push(...addresses(res.text));
+    const next = /href="(\/admin\/signups\?[^"]*after=[^"]+)"/.exec(res.text)?.[1];
+    if (!next) break;
+    path = next.replace(/&amp;/g, '&');
+  }
+  expect(seen).toHaveLength(120);
+  expect(seen).toEqual([...seen].sort());
+  expect(new Set(seen).size).toBe(120);
+});
+
+it('invites through the same operation as the CLI: a real mail with a key that activates, and an audit entry without the address', async () => {
+  await store.signups.add({ email: 'zoe@example.org', description: '' });
+  const page = await get('/admin/signups');
+  expect(page.text).toContain('>Invite</button>');
+  const res = await post('/admin/signups/invite', { email: 'zoe@example.org' });
+  expect(res.status).toBe(200);
+  expect(res.text).toContain('zoe@example.org: sent');
+  const [mail] = await smtp.waitFor(1, 5_000);
+  const key = /^([A-Za-z0-9_-]{32})$/m.exec(mail.parsed.text ?? '')![1];
+  expect(await store.subscriptions.activate('zoe@example.org', key)).toEqual({ outcome: 'active', email: 'zoe@example.org' });
+  expect((await get('/admin/signups')).text).toContain('>Invite again</button>');
+  const [entry] = await store.audit.list({ limit: 1 });
+  expect(entry).toMatchObject({ account: 'ops@example.org', action: 'invite', addresses: 1 });
+  // Without the session's CSRF token: refused, nothing sent.
+  const forged = await request(app).post('/admin/signups/invite').set('Cookie', cookie).type('form').send({ email: 'zoe@example.org', again: '1' });
+  expect(forged.status).toBe(403);
+  expect(smtp.received).toHaveLength(1);
+});
+
+it('removes only after the confirmation button, and the audit then names no address', async () => {
+  await store.signups.add({ email: 'gone@example.org', description: '' });
+  const confirm = await get('/admin/signups/remove?email=gone%40example.org');
+  expect(confirm.status).toBe(200);
+  expect(confirm.text).toContain('Remove gone@example.org?');
+  expect(await store.signups.count()).toBe(1);
+  const res = await post('/admin/signups/remove', { email: 'gone@example.org' });
+  expect(res.text).toContain('Removed gone@example.org');
+  expect(await store.signups.count()).toBe(0);
+  const audit = await store.audit.list({ limit: 10 });
+  expect(audit[0]).toMatchObject({ action: 'remove', addresses: 1 });
+  expect(JSON.stringify(audit)).not.toContain('gone@example.org');
+});
