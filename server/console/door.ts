@@ -15,7 +15,9 @@ import { csrfToken, login, logout, sessionAccount, SESSION_LIMITS } from './logi
 import { auditPage } from './audit';
 import type { Config } from '../config';
 import { invite, type InviteDeps } from '../waitlist/invite';
+import { listMail, listOutbox, retryMail, retryOutbox } from '../waitlist/queues';
 import { remove } from '../waitlist/remove';
+import { queuePage } from './queues';
 import { dashboard } from './dashboard';
 import { removeConfirmation, signupsPage, signupsQuery } from './signups';
 import { loginPage, page } from './pages';
@@ -188,6 +190,37 @@ export function consoleDoor(deps: ConsoleDeps) {
       next(err);
     }
   });
+
+  // The queues, through the CLI's own operations.
+  const queues = {
+    mail: { list: () => listMail({ store }), retry: (id: number) => retryMail({ store }, id) },
+    outbox: { list: () => listOutbox({ store }), retry: (id: number) => retryOutbox({ store }, id) },
+  } as const;
+  for (const name of ['mail', 'outbox'] as const) {
+    router.get(`/${name}`, session, async (_req: Request, res: Response, next: NextFunction) => {
+      try {
+        as(res, name === 'mail' ? 'Mail' : 'Outbox', queuePage(name, await queues[name].list(), (res.locals.console as Locals).csrf));
+      } catch (err) {
+        next(err);
+      }
+    });
+    router.post(`/${name}/retry`, deps.sameSiteOnly, readBody, session, csrf, async (req: Request, res: Response, next: NextFunction) => {
+      try {
+        const id = Number(text(fieldsOf(req as BodyRequest).id));
+        const result = Number.isSafeInteger(id) && id > 0 ? await queues[name].retry(id) : { kind: 'not-dead' as const, id };
+        if (result.kind === 'retried') await store.audit.record({ account: (res.locals.console as Locals).email, action: `retry ${name}`, addresses: 1 });
+        const notice = result.kind === 'retried' ? `Item ${id} is queued again; the running site sends it.` : `Item ${id} is not dead: nothing to retry.`;
+        as(
+          res,
+          name === 'mail' ? 'Mail' : 'Outbox',
+          queuePage(name, await queues[name].list(), (res.locals.console as Locals).csrf, notice),
+          result.kind === 'retried' ? 200 : 409,
+        );
+      } catch (err) {
+        next(err);
+      }
+    });
+  }
 
   router.get('/audit', session, async (req: Request, res: Response, next: NextFunction) => {
     try {

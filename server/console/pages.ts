@@ -24,7 +24,9 @@ export function page(frame: PageFrame, body: string): string {
     '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">' +
     `<meta name="robots" content="noindex"><title>${e(frame.title)} · OrgNote console</title><style>${frame.css}</style></head>` +
     `<body><header class="header"><a class="brand" href="/admin">OrgNote console</a>${
-      frame.session ? '<nav aria-label="Console"><a href="/admin/signups">Signups</a> <a href="/admin/audit">Audit</a></nav>' : ''
+      frame.session
+        ? '<nav aria-label="Console"><a href="/admin/signups">Signups</a> <a href="/admin/mail">Mail</a> <a href="/admin/outbox">Outbox</a> <a href="/admin/audit">Audit</a></nav>'
+        : ''
     }<div class="header-actions">${
       frame.session ? `<span class="console-account">${e(frame.session.email)}</span>${logout}` : ''
     }</div></header><main id="main" class="main">${body}</main></body></html>`

@@ -22,16 +22,21 @@ beforeAll(async () => {
   smtp = await startSmtpServer();
 });
 afterAll(() => smtp.close());
+/** Logs in (again): a session ends after 12 hours, and a test may move the clock further. */
+async function logIn() {
+  const login = await request(app).post('/admin/login').type('form').send({ email: 'ops@example.org', password: PASSWORD, code: '' });
+  cookie = String(login.headers['set-cookie']).split(';')[0];
+  const dashboard = await request(app).get('/admin').set('Cookie', cookie);
+  csrf = /name="csrf" value="([^"]+)"/.exec(dashboard.text)![1];
+}
+
 beforeEach(async () => {
   time = Date.parse('2026-10-01T00:00:00.000Z');
   const config = testConfig({ SITE_URL: 'https://orgnote.example', SMTP_URL: smtp.url });
   store = openStore(config, () => (time += 1_000));
   app = createApp(config, { store });
   await store.admins.add('ops@example.org', await hashPassword(PASSWORD));
-  const login = await request(app).post('/admin/login').type('form').send({ email: 'ops@example.org', password: PASSWORD, code: '' });
-  cookie = String(login.headers['set-cookie']).split(';')[0];
-  const dashboard = await request(app).get('/admin').set('Cookie', cookie);
-  csrf = /name="csrf" value="([^"]+)"/.exec(dashboard.text)![1];
+  await logIn();
 });
 afterEach(() => store.close());
 
@@ -104,4 +109,27 @@ it('removes only after the confirmation button, and the audit then names no addr
   const audit = await store.audit.list({ limit: 10 });
   expect(audit[0]).toMatchObject({ action: 'remove', addresses: 1 });
   expect(JSON.stringify(audit)).not.toContain('gone@example.org');
+});
+
+it('lists dead mail with a Retry button that queues it again, as `waitlist mail retry` does', async () => {
+  await store.signups.add({ email: 'late@example.org', description: '' });
+  const compose = (to: string, key: string) => ({ from: 'a@b.co', to, subject: 's', text: key, html: '', messageId: `<${key}@x>`, date: 'x' });
+  const invited = await store.subscriptions.invite('late@example.org', { again: false, compose });
+  if (invited.outcome !== 'invited') throw new Error(invited.outcome);
+  time += 8 * 24 * 3_600_000; // past QUEUE_MAX_AGE_HOURS: the next failure sets it aside as dead
+  await store.mail.retry(invited.mail, '421 busy');
+  expect((await get('/admin/mail')).status).toBe(303); // 8 days later the session is long over
+  await logIn();
+  const listing = await get('/admin/mail');
+  expect(listing.status).toBe(200);
+  expect(listing.text).toMatch(/<td>late@example\.org<\/td><td>dead<\/td>/);
+  expect(listing.text).not.toContain(invited.mail.message.text); // never the key
+  const retried = await post('/admin/mail/retry', { id: String(invited.mail.id) });
+  expect(retried.status).toBe(200);
+  expect(retried.text).toContain(`Item ${invited.mail.id} is queued again`);
+  expect(await store.mail.counts()).toMatchObject({ queued: 1, dead: 0 });
+  expect((await post('/admin/mail/retry', { id: String(invited.mail.id) })).status).toBe(409);
+  expect((await post('/admin/outbox/retry', { id: 'x' })).status).toBe(409);
+  expect((await get('/admin/outbox')).text).toContain('Nothing waiting.');
+  expect((await store.audit.list({ limit: 1 }))[0]).toMatchObject({ action: 'retry mail', addresses: 1 });
 });
