@@ -17,9 +17,10 @@ import type { Config } from '../config';
 import { invite, type InviteDeps } from '../waitlist/invite';
 import { listMail, listOutbox, retryMail, retryOutbox } from '../waitlist/queues';
 import { remove } from '../waitlist/remove';
+import { exportSignups } from '../waitlist/signups';
 import { queuePage } from './queues';
 import { dashboard } from './dashboard';
-import { removeConfirmation, signupsPage, signupsQuery } from './signups';
+import { nextPreview, NEXT_MAX, removeConfirmation, signupsPage, signupsQuery } from './signups';
 import { loginPage, page } from './pages';
 
 const COOKIE = 'orgnote-admin';
@@ -169,6 +170,62 @@ export function consoleDoor(deps: ConsoleDeps) {
       const invited = result.kind === 'done' ? result.counts.sent + result.counts.queued : 0;
       await store.audit.record({ account: (res.locals.console as Locals).email, action: 'invite', addresses: invited });
       as(res, 'Invite', `<h1>${e(address)}: ${e(outcomes[0] ?? 'nothing done')}</h1>${back}`);
+    } catch (err) {
+      next(err);
+    }
+  });
+
+  // "Invite the next N": who would be invited (a dry run of the CLI's `invite --next N`), then on
+  // confirmation the same operation for real.
+  const nextCount = (value: unknown) => {
+    const n = Number(text(value));
+    return Number.isSafeInteger(n) && n >= 1 && n <= NEXT_MAX ? n : undefined;
+  };
+  router.get('/signups/next', session, async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      const n = nextCount(req.query.n);
+      if (n === undefined) return as(res, 'Invite the next', `<h1>Invite the next N</h1><p>N must be a whole number from 1 to ${NEXT_MAX}.</p>${back}`, 400);
+      const would: string[] = [];
+      await invite(
+        { store, config: deps.config },
+        { targets: { next: n }, again: false, dryRun: true, onEach: (email, outcome) => void (outcome === 'would-invite' && would.push(email)) },
+      );
+      as(res, 'Invite the next', nextPreview(n, would, (res.locals.console as Locals).csrf));
+    } catch (err) {
+      next(err);
+    }
+  });
+  router.post('/signups/next', deps.sameSiteOnly, readBody, session, csrf, async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      const n = nextCount(fieldsOf(req as BodyRequest).n);
+      if (n === undefined) return as(res, 'Invite the next', `<h1>Invite the next N</h1><p>N must be a whole number from 1 to ${NEXT_MAX}.</p>${back}`, 400);
+      const result = await invite({ store, config: deps.config }, { targets: { next: n }, again: false, dryRun: false });
+      if (result.kind === 'refused') return as(res, 'Invite the next', `<h1>Not invited</h1><p>${e(REFUSED[result.reason])}</p>${back}`, 409);
+      const counts = result.kind === 'done' ? result.counts : undefined;
+      const invited = counts ? counts.sent + counts.queued : 0;
+      await store.audit.record({ account: (res.locals.console as Locals).email, action: 'invite', addresses: invited });
+      as(
+        res,
+        'Invite the next',
+        `<h1>Invited ${invited}</h1><p>${counts ? `${counts.sent} sent, ${counts.queued} queued, ${counts.failed} failed.` : ''}</p>${back}`,
+      );
+    } catch (err) {
+      next(err);
+    }
+  });
+
+  // The CLI's export, streamed: a million rows never sit in memory.
+  router.get('/signups/export', session, async (_req: Request, res: Response, next: NextFunction) => {
+    try {
+      res.setHeader('Content-Type', 'text/csv; charset=utf-8');
+      res.setHeader('Content-Disposition', 'attachment; filename="waitlist.csv"');
+      let lines = 0;
+      for await (const chunk of exportSignups({ store })) {
+        lines += chunk.split('\r\n').length - 1;
+        if (!res.write(chunk)) await new Promise((resolve) => res.once('drain', resolve));
+      }
+      res.end();
+      await store.audit.record({ account: (res.locals.console as Locals).email, action: 'export', addresses: Math.max(0, lines - 1) });
     } catch (err) {
       next(err);
     }

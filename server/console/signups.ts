@@ -9,6 +9,9 @@ import { postForm } from './pages';
 
 export const SIGNUPS_PAGE = 50;
 
+/** The most "Invite the next N" takes at once from the console (the CLI takes any number). */
+export const NEXT_MAX = 1_000;
+
 export interface SignupsQuery {
   q: string;
   state?: SignupState;
@@ -39,7 +42,10 @@ export async function signupsPage(store: Pick<Store, 'signups'>, query: SignupsQ
     `<div class="field"><label class="field-label" for="q">Address contains</label><input class="field-input" id="q" name="q" type="search" value="${e(query.q)}"></div>` +
     `<div class="field"><label class="field-label" for="state">State</label><select class="field-input" id="state" name="state">${option('', 'any', !query.state)}${SIGNUP_STATES.map((s) => option(s, s, query.state === s)).join('')}</select></div>` +
     `<div class="field"><label class="field-label" for="order">Order</label><select class="field-input" id="order" name="order">${option('newest', 'newest first', query.order === 'newest')}${option('oldest', 'oldest first', query.order === 'oldest')}</select></div>` +
-    '<button type="submit" class="button button-secondary">Search</button></form>';
+    '<button type="submit" class="button button-secondary">Search</button></form>' +
+    '<form method="get" action="/admin/signups/next" class="console-search"><div class="field"><label class="field-label" for="n">Invite the next</label>' +
+    `<input class="field-input" id="n" name="n" type="number" min="1" max="${NEXT_MAX}" value="10" required></div>` +
+    '<button type="submit" class="button button-secondary">Show who</button><a class="button button-secondary" href="/admin/signups/export">Export CSV</a></form>';
   const actions = (email: string, state: SignupState) =>
     postForm(
       '/admin/signups/invite',
@@ -79,5 +85,19 @@ export function removeConfirmation(email: string, csrf: string): string {
       `<input type="hidden" name="email" value="${e(email)}"><button type="submit" class="button button-primary">Remove ${e(email)}</button>`,
     ) +
     '<p><a href="/admin/signups">Keep it</a></p>'
+  );
+}
+
+/** Who "Invite the next N" would invite, and the button that does it. */
+export function nextPreview(n: number, would: string[], csrf: string): string {
+  if (would.length === 0) return '<h1>Nobody to invite</h1><p>No confirmed address is waiting.</p><p><a href="/admin/signups">Back to the signups</a></p>';
+  return (
+    `<h1>Invite these ${would.length}?</h1><ol>${would.map((email) => `<li>${e(email)}</li>`).join('')}</ol>` +
+    postForm(
+      '/admin/signups/next',
+      csrf,
+      `<input type="hidden" name="n" value="${n}"><button type="submit" class="button button-primary">Invite ${would.length}</button>`,
+    ) +
+    '<p><a href="/admin/signups">Back to the signups</a></p>'
   );
 }

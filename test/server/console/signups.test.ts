@@ -31,6 +31,7 @@ async function logIn() {
 }
 
 beforeEach(async () => {
+  smtp.received.length = 0;
   time = Date.parse('2026-10-01T00:00:00.000Z');
   const config = testConfig({ SITE_URL: 'https://orgnote.example', SMTP_URL: smtp.url });
   store = openStore(config, () => (time += 1_000));
@@ -132,4 +133,31 @@ it('lists dead mail with a Retry button that queues it again, as `waitlist mail 
   expect((await post('/admin/outbox/retry', { id: 'x' })).status).toBe(409);
   expect((await get('/admin/outbox')).text).toContain('Nothing waiting.');
   expect((await store.audit.list({ limit: 1 }))[0]).toMatchObject({ action: 'retry mail', addresses: 1 });
+});
+
+it('"Invite the next N" shows who first, then invites exactly those through the CLI\'s operation', async () => {
+  for (const email of ['first@example.org', 'second@example.org', 'third@example.org']) await store.signups.add({ email, description: '' });
+  const preview = await get('/admin/signups/next?n=2');
+  expect(preview.status).toBe(200);
+  expect([...preview.text.matchAll(/<li>([^<]+)<\/li>/g)].map((m) => m[1])).toEqual(['first@example.org', 'second@example.org']);
+  expect(smtp.received).toHaveLength(0);
+  const res = await post('/admin/signups/next', { n: '2' });
+  expect(res.text).toContain('Invited 2');
+  const mails = await smtp.waitFor(2, 5_000);
+  expect(mails.map((m) => (m.parsed.to as { text: string }).text).sort()).toEqual(['first@example.org', 'second@example.org']);
+  expect((await store.audit.list({ limit: 1 }))[0]).toMatchObject({ action: 'invite', addresses: 2 });
+  expect((await get('/admin/signups/next?n=0')).status).toBe(400);
+  expect((await post('/admin/signups/next', { n: 'lots' })).status).toBe(400);
+});
+
+it("exports the CLI's CSV as a download, and records how many rows went out", async () => {
+  for (let i = 0; i < 3; i++) await store.signups.add({ email: `row${i}@example.org`, description: 'a, "quoted" note' });
+  const res = await get('/admin/signups/export');
+  expect(res.status).toBe(200);
+  expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
+  expect(res.headers['content-disposition']).toBe('attachment; filename="waitlist.csv"');
+  const lines = res.text.split('\r\n');
+  expect(lines[0]).toBe('email,description,created_at,invited_at,activated_at,confirmed_at,state');
+  expect(lines.filter((line) => line.includes('"a, ""quoted"" note"'))).toHaveLength(3);
+  expect((await store.audit.list({ limit: 1 }))[0]).toMatchObject({ action: 'export', addresses: 3 });
 });
