@@ -2,6 +2,7 @@
 // without JavaScript, the same answer for a wrong password and an unknown account, the throttle
 // (429 with Retry-After, even for the right password), the session cookie's flags over http and
 // https through the proxy, logout ending the session on the server, and the CSRF token.
+import { TOTP } from 'otpauth';
 import request from 'supertest';
 import { createApp } from '../../../server/app';
 import { hashPassword } from '../../../server/console/password';
@@ -132,6 +133,18 @@ describe('with an account', () => {
     expect(actions(second.text)).toHaveLength(6);
     expect(new Set([...actions(first.text), ...actions(second.text)]).size).toBe(56);
     expect((await request(app).get('/admin/audit')).status).toBe(303);
+  });
+
+  it('needs the authenticator code once two-factor is enrolled, and counts a wrong code as a failure', async () => {
+    await store.admins.setTotp('ops@example.org', 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP');
+    const totp = new TOTP({ secret: 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP' });
+    const withCode = (code: string) => request(app).post('/admin/login').type('form').send({ email: 'ops@example.org', password: PASSWORD, code });
+    expect((await withCode('')).status).toBe(401);
+    const wrong = String((Number(totp.generate()) + 1) % 1_000_000).padStart(6, '0');
+    expect((await withCode(wrong)).status).toBe(401);
+    const res = await withCode(totp.generate());
+    expect(res.status).toBe(303);
+    expect((await store.audit.list({ limit: 3 })).map((entry) => entry.action)).toEqual(['login', 'failed login', 'failed login']);
   });
 
   it('refuses a login form posted from another site', async () => {
