@@ -31,8 +31,8 @@ export function queuePage(name: QueueName, listing: QueueListing<string>, csrf: 
     .join('');
   return (
     `<h1>${TITLES[name]}</h1><p><a href="/admin">Dashboard</a></p>${notice ? `<p role="status">${e(notice)}</p>` : ''}` +
-    `<p>${e(counts)}</p><div class="console-scroll"><table class="console-table"><caption>${TITLES[name]} waiting, refused or dead, oldest first</caption><thead><tr>` +
-    ['Id', name === 'mail' ? 'To' : 'Path', 'State', 'Attempts', 'Next attempt', 'Last error', ''].map((h) => `<th scope="col">${h}</th>`).join('') +
+    `<p>${e(counts)}</p><div class="console-scroll" tabindex="0" role="region" aria-label="${TITLES[name]} items"><table class="console-table"><caption>${TITLES[name]} waiting, refused or dead, oldest first</caption><thead><tr>` +
+    ['Id', name === 'mail' ? 'To' : 'Path', 'State', 'Attempts', 'Next attempt', 'Last error', 'Action'].map((h) => `<th scope="col">${h}</th>`).join('') +
     `</tr></thead><tbody>${rows || '<tr><td colspan="7">Nothing waiting.</td></tr>'}</tbody></table></div>`
   );
 }
