@@ -25,12 +25,11 @@ afterAll(() => site?.close());
 
 async function axeViolations(page: Page): Promise<string[]> {
   await page.evaluate(AXE_SOURCE);
-  const violations = (await page.evaluate(() =>
+  return page.evaluate(() =>
     (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> } }).axe
       .run(document, { resultTypes: ['violations'] })
       .then((r) => r.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)),
-  )) as string[];
-  return violations;
+  );
 }
 
 /** Clicks a button of a native form and waits for the server's answer. */
