@@ -29,17 +29,19 @@ const digest = (text: string) => createHash('sha256').update(text).digest('base6
 
 export async function login({ store, now = Date.now }: LoginDeps, input: { email: string; password: string; code: string; ip: string }): Promise<LoginOutcome> {
   const keys = throttleKeys(input.email, input.ip);
-  const failures = await store.loginThrottle.failures(keys, THROTTLE.windowMs);
-  if (failures.count >= THROTTLE.failures) return { kind: 'throttled', retryAfterSeconds: Math.max(1, Math.ceil((failures.resetAt - now()) / 1000)) };
+  // Counted before the check, so a burst checks no more passwords than the limit allows.
+  const attempts = await store.loginThrottle.attempt(keys, THROTTLE.windowMs);
+  if (attempts.count > THROTTLE.failures) return { kind: 'throttled', retryAfterSeconds: Math.max(1, Math.ceil((attempts.resetAt - now()) / 1000)) };
 
   const account = await store.admins.credentials(input.email);
   const passwordOk = await verifyPassword(input.password, account?.passwordHash);
   const codeOk = !account?.totpSecret || new TOTP({ secret: account.totpSecret }).validate({ token: input.code.replace(/\s/g, ''), window: 1 }) !== null;
   if (!account || !passwordOk || !codeOk) {
-    await store.loginThrottle.failed(keys, THROTTLE.windowMs);
     await store.audit.record({ account: account?.email ?? UNKNOWN_ACCOUNT, action: 'failed login', addresses: 0 });
     return { kind: 'refused' };
   }
+  // Only failures stay counted: this attempt is taken back.
+  await store.loginThrottle.succeeded(keys, THROTTLE.windowMs);
   const sessionId = newSecret();
   await store.sessions.start(account.email, hashSecret(sessionId));
   await store.audit.record({ account: account.email, action: 'login', addresses: 0 });

@@ -95,30 +95,33 @@ export function createAdminSessions(sql: Sql, now: () => number): AdminSessions 
 }
 
 export function createLoginThrottle(sql: Sql, now: () => number): LoginThrottle {
+  const windowOf = (windowMs: number) => Math.floor(now() / windowMs) * windowMs;
   return {
-    async failed(keys, windowMs) {
-      const at = now();
-      const windowStart = Math.floor(at / windowMs) * windowMs;
-      await sql.transaction(async (tx) => {
-        // Windows that ended go as new failures come: the table holds the last window's keys at most.
+    async attempt(keys, windowMs) {
+      const windowStart = windowOf(windowMs);
+      return sql.transaction(async (tx) => {
+        // Windows that ended go as new attempts come: the table holds the current window's keys at most.
         await tx.query('DELETE FROM login_failures WHERE window_start < $1', [windowStart]);
+        let count = 0;
         for (const key of keys) {
-          await tx.query(
+          // One upsert per key, exact under any concurrency: the row lock orders the increments.
+          const { rows } = await tx.query<{ count: number }>(
             `INSERT INTO login_failures (key, window_start, count) VALUES ($1, $2, 1)
-             ON CONFLICT (key, window_start) DO UPDATE SET count = login_failures.count + 1`,
+             ON CONFLICT (key, window_start) DO UPDATE SET count = login_failures.count + 1 RETURNING count`,
             [key, windowStart],
           );
+          count = Math.max(count, Number(rows[0].count));
         }
+        return { count, resetAt: windowStart + windowMs };
       });
     },
 
-    async failures(keys, windowMs) {
-      const windowStart = Math.floor(now() / windowMs) * windowMs;
-      const { rows } = await sql.query<{ n: number | null }>(
-        `SELECT MAX(count) AS n FROM login_failures WHERE window_start = $1 AND key IN (${keys.map((_, i) => `$${i + 2}`).join(', ')})`,
+    async succeeded(keys, windowMs) {
+      const windowStart = windowOf(windowMs);
+      await sql.query(
+        `UPDATE login_failures SET count = count - 1 WHERE window_start = $1 AND count > 0 AND key IN (${keys.map((_, i) => `$${i + 2}`).join(', ')})`,
         [windowStart, ...keys],
       );
-      return { count: Number(rows[0]?.n ?? 0), resetAt: windowStart + windowMs };
     },
   };
 }

@@ -304,12 +304,16 @@ export interface AdminSessions {
   end(idHash: string): Promise<void>;
 }
 
-/** Failed logins per key (an account, a client IP) in fixed windows, shared by every replica. */
+/**
+ * Login attempts per key (an account, a client IP) in fixed windows, shared by every replica. An
+ * attempt is counted before its password is checked, so a burst of a hundred at once checks only
+ * as many as the limit allows; a successful one is taken back, so only failures stay counted.
+ */
 export interface LoginThrottle {
-  /** Counts one failure for each key in the current window. */
-  failed(keys: string[], windowMs: number): Promise<void>;
-  /** The most failures any of the keys has in the current window, and when that window ends. */
-  failures(keys: string[], windowMs: number): Promise<{ count: number; resetAt: number }>;
+  /** Counts one attempt for each key; the most any key now has in the window, and when the window ends. */
+  attempt(keys: string[], windowMs: number): Promise<{ count: number; resetAt: number }>;
+  /** Takes back the attempt that succeeded. */
+  succeeded(keys: string[], windowMs: number): Promise<void>;
 }
 
 export interface AuditEntry {

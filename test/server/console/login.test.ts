@@ -147,6 +147,14 @@ describe('with an account', () => {
     expect((await store.audit.list({ limit: 3 })).map((entry) => entry.action)).toEqual(['login', 'failed login', 'failed login']);
   });
 
+  it('holds under a burst of 100 attempts at once: at most 5 passwords are checked, the rest get 429', async () => {
+    const answers = await Promise.all(Array.from({ length: 100 }, (_, i) => loginWith(`wrong password ${i}`)));
+    const statuses = answers.map((res) => res.status);
+    expect(statuses.filter((status) => status === 401)).toHaveLength(5);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(95);
+    expect((await loginWith(PASSWORD)).status).toBe(429);
+  });
+
   it('refuses a login form posted from another site', async () => {
     expect((await loginWith(PASSWORD, 'ops@example.org', { Origin: 'https://evil.example' })).status).toBe(403);
   });

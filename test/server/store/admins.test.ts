@@ -91,16 +91,21 @@ function contract(engine: StoreEngine) {
   });
 
   describe('login throttle', () => {
-    it('counts failures per key in fixed windows, reports the worst of the keys, and forgets ended windows', async () => {
+    it('counts attempts per key in fixed windows, reports the worst of the keys, takes back a success, and forgets ended windows', async () => {
       const WINDOW = 15 * MINUTE;
       time = START + MINUTE;
-      for (let i = 0; i < 4; i++) await store.loginThrottle.failed(['account:a', 'ip:1'], WINDOW);
-      await store.loginThrottle.failed(['account:b', 'ip:1'], WINDOW);
-      expect(await store.loginThrottle.failures(['account:a', 'ip:2'], WINDOW)).toEqual({ count: 4, resetAt: START + WINDOW });
-      expect(await store.loginThrottle.failures(['account:c', 'ip:1'], WINDOW)).toEqual({ count: 5, resetAt: START + WINDOW });
-      expect(await store.loginThrottle.failures(['account:c', 'ip:3'], WINDOW)).toMatchObject({ count: 0 });
+      for (let i = 0; i < 4; i++) await store.loginThrottle.attempt(['account:a', 'ip:1'], WINDOW);
+      expect(await store.loginThrottle.attempt(['account:b', 'ip:1'], WINDOW)).toEqual({ count: 5, resetAt: START + WINDOW });
+      expect(await store.loginThrottle.attempt(['account:a', 'ip:2'], WINDOW)).toEqual({ count: 5, resetAt: START + WINDOW });
+      await store.loginThrottle.succeeded(['account:a', 'ip:2'], WINDOW);
+      expect(await store.loginThrottle.attempt(['account:a', 'ip:3'], WINDOW)).toMatchObject({ count: 5 });
       time = START + WINDOW;
-      expect(await store.loginThrottle.failures(['account:a', 'ip:1'], WINDOW)).toEqual({ count: 0, resetAt: START + 2 * WINDOW });
+      expect(await store.loginThrottle.attempt(['account:a', 'ip:1'], WINDOW)).toEqual({ count: 1, resetAt: START + 2 * WINDOW });
+    });
+
+    it('counts a burst of concurrent attempts exactly', async () => {
+      const results = await Promise.all(Array.from({ length: 30 }, () => store.loginThrottle.attempt(['account:burst'], 15 * MINUTE)));
+      expect(results.map((r) => r.count).sort((a, b) => a - b)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
     });
   });
 
