@@ -43,12 +43,15 @@ export function sqliteSql(db: Database.Database): Sql {
     return { rows: [], rowCount: result.changes };
   }
 
-  /** The transaction running now, if any: everything else waits for it. */
-  let running: Promise<unknown> | undefined;
-
-  async function turn(): Promise<void> {
-    while (running) await running.catch(() => {});
-  }
+  // One transaction at a time, in the order they asked. The check and the claim must happen in
+  // one synchronous step: a flag checked in an async function and set after an await let two
+  // waiters through together when three or more transactions met (the second's BEGIN then failed
+  // with "cannot start a transaction within a transaction").
+  /** Transactions in line: each waits for the one before it to end. */
+  let line: Promise<void> = Promise.resolve();
+  /** True from a transaction's BEGIN to its end; a statement outside it waits for `ended`. */
+  let active = false;
+  let ended: Promise<void> = Promise.resolve();
 
   const inTransaction: Queryable = {
     async query<R>(text: string, values?: readonly unknown[]) {
@@ -61,7 +64,8 @@ export function sqliteSql(db: Database.Database): Sql {
     lockRows: '',
     skipLocked: '',
     async query<R>(text: string, values?: readonly unknown[]) {
-      if (running) await turn();
+      // Checked again after every wait, and run in the same synchronous step as the last check.
+      while (active) await ended;
       return run<R>(text, values);
     },
     // A connection of its own, read-only: in WAL mode it reads one snapshot while the site's
@@ -77,8 +81,14 @@ export function sqliteSql(db: Database.Database): Sql {
       }
     },
     async transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
-      await turn();
-      const done = (async () => {
+      const before = line;
+      let release!: () => void;
+      line = new Promise<void>((resolve) => (release = resolve));
+      await before;
+      let end!: () => void;
+      ended = new Promise<void>((resolve) => (end = resolve));
+      active = true;
+      try {
         // IMMEDIATE: the write lock is taken at the start, so a CLI writing the same file at the
         // same moment waits (busy_timeout) instead of failing halfway.
         db.exec('BEGIN IMMEDIATE');
@@ -90,12 +100,10 @@ export function sqliteSql(db: Database.Database): Sql {
           if (db.inTransaction) db.exec('ROLLBACK');
           throw err;
         }
-      })();
-      running = done;
-      try {
-        return await done;
       } finally {
-        if (running === done) running = undefined;
+        active = false;
+        end();
+        release();
       }
     },
     // SQLite names the columns, not the index; the statements that can meet a unique index

@@ -558,6 +558,17 @@ function contract(engine: StoreEngine) {
     });
   });
 
+  describe('transactions', () => {
+    it('runs many at once one after another, none failing for another under way', async () => {
+      const emails = Array.from({ length: 20 }, (_, i) => `key${i}@example.org`);
+      for (const email of emails) await store.signups.add({ email, description: '' });
+      // Each issueKey is a transaction; with reads outside transactions in between.
+      const keys = await Promise.all(emails.flatMap((email) => [store.subscriptions.issueKey(email), store.signups.count().then(String)]));
+      expect(keys.filter((_, i) => i % 2 === 0).every((key) => /^[\w-]{32}$/.test(key))).toBe(true);
+      expect(await store.signups.stats()).toMatchObject({ invited: 20 });
+    });
+  });
+
   describe('lifetime', () => {
     it('answers ping while open, and refuses once closed', async () => {
       await expect(store.ping()).resolves.toBeUndefined();
