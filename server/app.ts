@@ -12,7 +12,7 @@ import { apiDoor } from './api/router';
 import { isApiUrl } from './api/routes';
 import { publicConfigOf, type Config } from './config';
 import { healthCheck, readinessCheck } from './health';
-import { readBody } from './http/body';
+import { readBody, readFields } from './http/body';
 import { compileTrust } from './http/client';
 import { refuseCrossSite } from './http/cross-site';
 import { CONTENT_TYPES, HttpError, sendText, statusAndMessage } from './http/errors';
@@ -102,7 +102,7 @@ export function createApp(config: Config, deps: AppDeps = {}) {
 
   // The waitlist form without JavaScript: a native POST to /?index (docs/product.md §4,
   // docs/decisions/0006-no-javascript.md), refused cross-site before anything is read or counted.
-  app.post('/', sameSiteOnly, limitSubmissions, readBody, form.read, renderer.streamPage);
+  app.post('/', sameSiteOnly, limitSubmissions, readBody, readFields, renderer.streamPage);
   // The activation form without JavaScript: a POST answered with 303 to the web app (docs/product.md
   // §4), so the key stays out of URLs our proxies log. GET still works for a page cached before.
   const openActivationForm = openActivation(config.webAppUrl);
@@ -113,17 +113,17 @@ export function createApp(config: Config, deps: AppDeps = {}) {
   // unsubscribe URL of every mail, which mail providers POST from their servers (RFC 8058): the
   // token is its authority, so no origin check and no limit; /leave alone mails a link, so it is
   // checked and limited like a signup.
-  app.post(CONFIRM_PATH, sameSiteOnly, readBody, address.read, renderer.streamPage);
+  app.post(CONFIRM_PATH, sameSiteOnly, readBody, readFields, renderer.streamPage);
   app.post(
     LEAVE_PATH,
     (req, res, next) => (isLeaveByLink(req) ? next('route') : next()),
     sameSiteOnly,
     limitSubmissions,
     readBody,
-    address.read,
+    readFields,
     renderer.streamPage,
   );
-  app.post(LEAVE_PATH, readBody, address.read, renderer.streamPage);
+  app.post(LEAVE_PATH, readBody, readFields, renderer.streamPage);
 
   // The operators' console (issue 24): server-rendered, no script, off while no account exists.
   const consoleCss = `${assets.css}${CONSOLE_CSS}`;

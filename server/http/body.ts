@@ -121,3 +121,26 @@ export function toFieldList(fields: FormFields): FieldList {
   for (const [name, value] of Object.entries(fields)) add(name, value);
   return list;
 }
+
+/** Fields parsed by readFields, per request, for the route actions that run after it. */
+const parsedFields = new WeakMap<IncomingMessage, FormFields>();
+
+/**
+ * Middleware after readBody for the forms React Router's actions answer (the waitlist form, the
+ * address pages): the fields are parsed here, before any route runs, so a body that is no form
+ * at all (bad JSON, an unknown type) gets a 4xx, not an error page. Actions read them with
+ * formFieldsOf.
+ */
+export const readFields: Middleware = (req, _res, next) => {
+  try {
+    parsedFields.set(req, fieldsOf(req));
+    next();
+  } catch (err) {
+    next(err);
+  }
+};
+
+/** What readFields parsed for this request; nothing when it did not run. */
+export function formFieldsOf(req: IncomingMessage): FormFields {
+  return parsedFields.get(req) ?? {};
+}

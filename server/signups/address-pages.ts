@@ -1,9 +1,9 @@
 // The door of the address pages (/confirm, /leave; shared/address-links.ts): Express reads the
-// body (read), React Router runs the route's loader or action, which calls the context built here
+// body (readBody, readFields), React Router runs the route's loader or action, which calls the context built here
 // from the request (contextFor), and each call goes to one operation in waitlist/address.ts. The
 // token travels in the query (the mailed link, the one-click POST) or in the form (the pages'
 // buttons); it is never logged (the access log drops the query).
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import {
   LEAVE_PATH,
   ONE_CLICK_FIELD,
@@ -14,20 +14,24 @@ import {
   type LinkCheck,
   type LinkUse,
 } from '../../shared/address-links';
-import { fieldsOf, type BodyRequest, type FormFields, type Middleware } from '../http/body';
+import { formFieldsOf, type FormFields } from '../http/body';
 import { checkLink, confirmAddress, leaveByLink, requestLeaveLink, type AddressDeps } from '../waitlist/address';
 
 const asText = (value: unknown): string => (typeof value === 'string' ? value : '');
 
-/** The token of the request: the query's (the mailed link) or the form's (a page's button). */
+/** The token in the request's query (the mailed link, the one-click POST), if any. */
+function queryToken(req: IncomingMessage): string | null {
+  return new URL(req.url ?? '/', 'http://site.internal').searchParams.get(TOKEN_PARAM);
+}
+
+/** The token of the request: the query's, or the form's (a page's button). */
 function tokenOf(req: IncomingMessage, fields: FormFields): string {
-  const query = new URL(req.url ?? '/', 'http://site.internal').searchParams.get(TOKEN_PARAM);
-  return query ?? asText(fields[TOKEN_PARAM]);
+  return queryToken(req) ?? asText(fields[TOKEN_PARAM]);
 }
 
 /** True for /leave?token=…: a leave by link (mail providers post there); /leave alone asks for a link. */
 export function isLeaveByLink(req: IncomingMessage): boolean {
-  return new URL(req.url ?? '/', 'http://site.internal').searchParams.has(TOKEN_PARAM);
+  return queryToken(req) !== null;
 }
 
 /** The store cannot answer now: the page says so with 503, and the visitor can try again. */
@@ -36,8 +40,7 @@ function unavailable(err: unknown): boolean {
 }
 
 export function addressPages(deps: AddressDeps) {
-  const fieldsByRequest = new WeakMap<IncomingMessage, FormFields>();
-  const fields = (req: IncomingMessage) => fieldsByRequest.get(req) ?? {};
+  const fields = formFieldsOf;
 
   /** A link's use, or a 503 page (thrown to React Router) when the store is away. */
   async function use<T extends LinkUse | LinkCheck>(req: IncomingMessage, act: () => Promise<T>): Promise<T> {
@@ -51,16 +54,6 @@ export function addressPages(deps: AddressDeps) {
   }
 
   return {
-    /** Express middleware after the body is read, as the waitlist form's: a body that is no form gets a 4xx. */
-    read: ((req: BodyRequest, _res: ServerResponse, next: (err?: unknown) => void) => {
-      try {
-        fieldsByRequest.set(req, fieldsOf(req));
-        next();
-      } catch (err) {
-        next(err);
-      }
-    }) as Middleware,
-
     contextFor(req: IncomingMessage): AddressPagesContext {
       return {
         checkLink: (purpose) => use(req, () => checkLink(deps, purpose, tokenOf(req, {}))),

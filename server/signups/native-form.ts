@@ -5,7 +5,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { ServerActionContext, WaitlistSubmission } from '../../shared/native-form';
 import { hasErrors, validateWaitlist, type WaitlistFields } from '../../shared/validation';
-import { fieldsOf, type BodyRequest, type FormFields } from '../http/body';
+import { formFieldsOf } from '../http/body';
 import { contextOf } from '../http/front-door';
 import type { Logger } from '../logger';
 import type { SubmitSignup } from '../waitlist/signup';
@@ -13,10 +13,8 @@ import type { SubmitSignup } from '../waitlist/signup';
 const asText = (value: unknown): string => (typeof value === 'string' ? value : '');
 
 export function nativeForm(submitSignup: SubmitSignup, logger: Logger) {
-  const fieldsByRequest = new WeakMap<IncomingMessage, FormFields>();
-
   async function submitWaitlist(req: IncomingMessage): Promise<WaitlistSubmission> {
-    const fields = fieldsByRequest.get(req) ?? {};
+    const fields = formFieldsOf(req);
     // Trimmed as a browser trims an email input, so curl and a browser get the same answer.
     const values: WaitlistFields = { email: asText(fields.email).trim(), description: asText(fields.description) };
     const errors = validateWaitlist(values);
@@ -27,19 +25,6 @@ export function nativeForm(submitSignup: SubmitSignup, logger: Logger) {
   }
 
   return {
-    /**
-     * Express middleware after the body is read: takes the fields before React Router runs, so
-     * a body that is no form at all (bad JSON, an unknown type) gets a 4xx, not an error page.
-     */
-    read(req: BodyRequest, _res: unknown, next: (err?: unknown) => void): void {
-      try {
-        fieldsByRequest.set(req, fieldsOf(req));
-        next();
-      } catch (err) {
-        next(err);
-      }
-    },
-
     /** What the route action gets as its context. */
     contextFor(req: IncomingMessage): ServerActionContext {
       return {
@@ -51,7 +36,7 @@ export function nativeForm(submitSignup: SubmitSignup, logger: Logger) {
             // what was typed and the reason, so the visitor can simply send it again shortly.
             if ((err as { unavailable?: boolean }).unavailable === true) {
               logger.warn({ reason: (err as Error).name }, 'store unavailable');
-              const fields = fieldsByRequest.get(req) ?? {};
+              const fields = formFieldsOf(req);
               const values = { email: asText(fields.email).trim(), description: asText(fields.description) };
               return { ok: false, values, errors: { email: (err as Error).message }, status: 503 };
             }

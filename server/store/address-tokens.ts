@@ -56,7 +56,7 @@ export async function issueToken(tx: Queryable, emailKey: string, purpose: LinkP
 }
 
 /** How many links of `purpose` went to the address within the last MAIL_AGAIN_AFTER_MS. */
-export async function linksMailedRecently(tx: Queryable, emailKey: string, purpose: LinkPurpose, at: number): Promise<number> {
+async function linksMailedRecently(tx: Queryable, emailKey: string, purpose: LinkPurpose, at: number): Promise<number> {
   const { rows } = await tx.query<{ n: number }>('SELECT COUNT(*) AS n FROM address_tokens WHERE email_key = $1 AND purpose = $2 AND created_at > $3', [
     emailKey,
     purpose,
