@@ -99,9 +99,13 @@ export function createLoginThrottle(sql: Sql, now: () => number): LoginThrottle 
   return {
     async attempt(keys, windowMs) {
       const windowStart = windowOf(windowMs);
+      const previousStart = windowStart - windowMs;
+      // How much of the previous window still lies within the last windowMs: its count weighs
+      // that much. Fixed windows alone would allow twice the limit across a window's edge.
+      const previousWeight = 1 - (now() - windowStart) / windowMs;
       return sql.transaction(async (tx) => {
-        // Windows that ended go as new attempts come: the table holds the current window's keys at most.
-        await tx.query('DELETE FROM login_failures WHERE window_start < $1', [windowStart]);
+        // Windows that can no longer weigh go as new attempts come: the table holds two windows' keys at most.
+        await tx.query('DELETE FROM login_failures WHERE window_start < $1', [previousStart]);
         let count = 0;
         for (const key of keys) {
           // One upsert per key, exact under any concurrency: the row lock orders the increments.
@@ -110,7 +114,9 @@ export function createLoginThrottle(sql: Sql, now: () => number): LoginThrottle 
              ON CONFLICT (key, window_start) DO UPDATE SET count = login_failures.count + 1 RETURNING count`,
             [key, windowStart],
           );
-          count = Math.max(count, Number(rows[0].count));
+          const previous = await tx.query<{ count: number }>('SELECT count FROM login_failures WHERE key = $1 AND window_start = $2', [key, previousStart]);
+          const weighed = Number(rows[0].count) + Math.floor(Number(previous.rows[0]?.count ?? 0) * previousWeight);
+          count = Math.max(count, weighed);
         }
         return { count, resetAt: windowStart + windowMs };
       });

@@ -305,12 +305,13 @@ export interface AdminSessions {
 }
 
 /**
- * Login attempts per key (an account, a client IP) in fixed windows, shared by every replica. An
+ * Login attempts per key (an account, a client IP) in a sliding window (the current fixed window's
+ * count plus the previous one's, weighed by how much of it the last windowMs still covers), shared by every replica. An
  * attempt is counted before its password is checked, so a burst of a hundred at once checks only
  * as many as the limit allows; a successful one is taken back, so only failures stay counted.
  */
 export interface LoginThrottle {
-  /** Counts one attempt for each key; the most any key now has in the window, and when the window ends. */
+  /** Counts one attempt for each key; the most any key now has in the last windowMs, and when the current fixed window ends. */
   attempt(keys: string[], windowMs: number): Promise<{ count: number; resetAt: number }>;
   /** Takes back the attempt that succeeded. */
   succeeded(keys: string[], windowMs: number): Promise<void>;

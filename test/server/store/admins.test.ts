@@ -91,7 +91,7 @@ function contract(engine: StoreEngine) {
   });
 
   describe('login throttle', () => {
-    it('counts attempts per key in fixed windows, reports the worst of the keys, takes back a success, and forgets ended windows', async () => {
+    it('counts attempts per key, reports the worst of the keys, and takes back a success', async () => {
       const WINDOW = 15 * MINUTE;
       time = START + MINUTE;
       for (let i = 0; i < 4; i++) await store.loginThrottle.attempt(['account:a', 'ip:1'], WINDOW);
@@ -99,8 +99,21 @@ function contract(engine: StoreEngine) {
       expect(await store.loginThrottle.attempt(['account:a', 'ip:2'], WINDOW)).toEqual({ count: 5, resetAt: START + WINDOW });
       await store.loginThrottle.succeeded(['account:a', 'ip:2'], WINDOW);
       expect(await store.loginThrottle.attempt(['account:a', 'ip:3'], WINDOW)).toMatchObject({ count: 5 });
+    });
+
+    it("holds across a window's edge, lets the past attempts weigh less as they age, and forgets them after two windows", async () => {
+      const WINDOW = 15 * MINUTE;
+      time = START + WINDOW - 1_000;
+      for (let i = 0; i < 5; i++) await store.loginThrottle.attempt(['account:edge'], WINDOW);
+      // A second later the fixed window is new, but the last 15 minutes still hold all five.
       time = START + WINDOW;
-      expect(await store.loginThrottle.attempt(['account:a', 'ip:1'], WINDOW)).toEqual({ count: 1, resetAt: START + 2 * WINDOW });
+      expect(await store.loginThrottle.attempt(['account:edge'], WINDOW)).toEqual({ count: 6, resetAt: START + 2 * WINDOW });
+      // Half a window on, half of the five still weigh: 2 + the two of this window.
+      time = START + WINDOW * 1.5;
+      expect(await store.loginThrottle.attempt(['account:edge'], WINDOW)).toMatchObject({ count: 4 });
+      // A whole window later, none of the earlier attempts lies within the last 15 minutes.
+      time = START + 3 * WINDOW;
+      expect(await store.loginThrottle.attempt(['account:edge'], WINDOW)).toMatchObject({ count: 1 });
     });
 
     it('counts a burst of concurrent attempts exactly', async () => {

@@ -9,6 +9,14 @@
 //   holds for every replica (keys are hashes: no address or IP is kept).
 // - audit_log: who did what and how many addresses it touched; never an address (an erasure then
 //   leaves none behind). Keys are random text, not serials, so one text serves both engines.
+// - Two indexes for the console's table of a million signups: signups_created_at gains the address,
+//   so a search reads it from the index in the list's order and fetches only the rows that match
+//   (SQLite's deferred seek: about 100 ms instead of 270 for a million); signups_state is STATE
+//   itself (signups.ts), so counting by state and a state filter read an index, not every row.
+//   STATE is interpolated here, so a change to it needs a migration that rebuilds the index; the
+//   contract test that the stats read signups_state fails until then.
+import { STATE } from '../../signups';
+
 export const sql = `
 CREATE TABLE admins (
   email_key TEXT PRIMARY KEY,
@@ -38,6 +46,10 @@ CREATE TABLE login_failures (
 -- not a scan of every signup.
 CREATE INDEX signups_invited_at ON signups (invited_at) WHERE invited_at IS NOT NULL;
 CREATE INDEX signups_activated_at ON signups (activated_at) WHERE activated_at IS NOT NULL;
+
+DROP INDEX signups_created_at;
+CREATE INDEX signups_created_at ON signups (created_at, id, email_key);
+CREATE INDEX signups_state ON signups ((${STATE}), created_at, id);
 
 CREATE TABLE audit_log (
   id TEXT PRIMARY KEY,
