@@ -1,6 +1,6 @@
 // Logging in to the console (issue 24): the throttle first (5 failures per account or per client
 // IP in 15 minutes, counted in the store so every replica agrees; while it holds, even the right
-// password gets 429), then the password (an unknown account costs the same scrypt as a known
+// password gets 429), then the password (an unknown account costs the same argon2id check as a known
 // one), then the code when the account enrolled two-factor. A session id is 192 random bits, kept
 // in the store only as its SHA-256.
 import { createHash } from 'node:crypto';
