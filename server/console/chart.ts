@@ -14,7 +14,7 @@ const SERIES = [
 
 const WIDTH = 720;
 const HEIGHT = 200;
-const PAD = { left: 40, right: 8, top: 8, bottom: 20 };
+const PAD = { left: 8, right: 8, top: 8, bottom: 8 };
 
 /** The 90 UTC days ending today, oldest first, each with its counts (0 where none). */
 export function lastDays(counts: DailyCounts[], today: Date): DailyCounts[] {
@@ -38,12 +38,11 @@ export function chart(days: DailyCounts[]): string {
     (s) =>
       `<polyline fill="none" stroke="${s.colour}" stroke-width="2" points="${days.map((d, i) => `${x(i).toFixed(1)},${y(d[s.key]).toFixed(1)}`).join(' ')}"/>`,
   ).join('');
-  const axis =
-    `<line x1="${PAD.left}" y1="${y(0)}" x2="${WIDTH - PAD.right}" y2="${y(0)}" stroke="#3b3658"/>` +
-    `<text x="${PAD.left - 6}" y="${y(max) + 4}" text-anchor="end" fill="#b4aed0" font-size="11">${max}</text>` +
-    `<text x="${PAD.left - 6}" y="${y(0) + 4}" text-anchor="end" fill="#b4aed0" font-size="11">0</text>` +
-    `<text x="${PAD.left}" y="${HEIGHT - 4}" fill="#b4aed0" font-size="11">${e(days[0].day)}</text>` +
-    `<text x="${WIDTH - PAD.right}" y="${HEIGHT - 4}" text-anchor="end" fill="#b4aed0" font-size="11">${e(days[days.length - 1].day)}</text>`;
+  // The scale and the dates are HTML under the drawing, not SVG text: the drawing shrinks with the
+  // screen (to half its size on a phone), and text inside it would shrink with it.
+  const axis = `<line x1="${PAD.left}" y1="${y(0)}" x2="${WIDTH - PAD.right}" y2="${y(0)}" stroke="#3b3658"/>`;
+  const scale = `<p class="console-axis">Top of the chart: ${max} a day</p>`;
+  const dates = `<p class="console-axis console-dates"><span>${e(days[0].day)}</span><span>${e(days[days.length - 1].day)}</span></p>`;
   const totals = SERIES.map((s) => `${days.reduce((sum, d) => sum + d[s.key], 0)} ${s.label.toLowerCase()}`).join(', ');
   // Swatches as SVG (fill is an attribute, not a style): the CSP allows no inline style attribute.
   const legend = SERIES.map(
@@ -55,9 +54,9 @@ export function chart(days: DailyCounts[]): string {
     .map((d) => `<tr><th scope="row">${e(d.day)}</th><td>${d.signups}</td><td>${d.invited}</td><td>${d.activated}</td></tr>`)
     .join('');
   return (
-    `<figure class="console-chart"><svg viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-labelledby="chart-title chart-summary">` +
+    `<figure class="console-chart">${scale}<svg viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-labelledby="chart-title chart-summary">` +
     `<title id="chart-title">Signups, invitations and activations per day, last ${CHART_DAYS} days</title>` +
-    `<desc id="chart-summary">In all: ${totals}. The table below gives each day.</desc>${axis}${lines}</svg>` +
+    `<desc id="chart-summary">In all: ${totals}. The table below gives each day.</desc>${axis}${lines}</svg>${dates}` +
     `<figcaption><ul class="console-legend">${legend}</ul></figcaption></figure>` +
     `<details><summary>The figures by day</summary><table><thead><tr><th scope="col">Day</th><th scope="col">Signups</th><th scope="col">Invitations</th><th scope="col">Activations</th></tr></thead><tbody>${
       rows || '<tr><td colspan="4">Nothing in these 90 days.</td></tr>'

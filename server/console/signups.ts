@@ -2,6 +2,7 @@
 // case: field `q`, type search), filters by state, sorts newest or oldest first, and pages with
 // keyset pagination, 50 a page. Each row can be invited ("Invite", or "Invite again" once invited)
 // and removed ("Remove" leads to a confirmation button). Everything is a plain form: no script.
+import { consoleTable, when, word } from './table';
 import { escapeMarkup as e } from '../../shared/markup';
 import type { Store } from '../store';
 import { SIGNUP_STATES, type SignupState } from '../store/types';
@@ -47,6 +48,7 @@ export async function signupsPage(store: Pick<Store, 'signups'>, query: SignupsQ
     `<input class="field-input" id="n" name="n" type="number" min="1" max="${NEXT_MAX}" value="10" required></div>` +
     '<button type="submit" class="button button-secondary">Show who</button><a class="button button-secondary" href="/admin/signups/export">Export CSV</a></form>';
   const actions = (email: string, state: SignupState) =>
+    '<div>' +
     postForm(
       '/admin/signups/invite',
       csrf,
@@ -56,22 +58,28 @@ export async function signupsPage(store: Pick<Store, 'signups'>, query: SignupsQ
           : '<button type="submit" class="button button-secondary">Invite</button>'),
       'console-action',
     ) +
-    `<form method="get" action="/admin/signups/remove" class="console-action"><input type="hidden" name="email" value="${e(email)}"><button type="submit" class="button button-secondary">Remove</button></form>`;
-  const body = rows
-    .map(
-      (r) =>
-        `<tr><td>${e(r.email)}</td><td>${e(r.description)}</td><td>${e(r.created_at)}</td><td>${e(r.invited_at ?? '')}</td><td>${e(r.activated_at ?? '')}</td><td>${r.state}</td><td>${actions(r.email, r.state)}</td></tr>`,
-    )
-    .join('');
+    `<form method="get" action="/admin/signups/remove" class="console-action"><input type="hidden" name="email" value="${e(email)}"><button type="submit" class="button button-secondary">Remove</button></form></div>`;
   const last = rows.at(-1);
   const next = new URLSearchParams({ q: query.q, state: query.state ?? '', order: query.order, after: last ? `${last.created_at}|${last.id}` : '' });
   const more = last && rows.length === SIGNUPS_PAGE ? `<p><a href="/admin/signups?${e(next.toString())}">Next ${SIGNUPS_PAGE}</a></p>` : '';
   return (
     '<h1>Signups</h1><p><a href="/admin">Dashboard</a></p>' +
     search +
-    '<div class="console-scroll"><table class="console-table"><caption>Signups</caption><thead><tr>' +
-    ['Address', 'About me', 'Joined', 'Invited', 'Activated', 'State', 'Actions'].map((h) => `<th scope="col">${h}</th>`).join('') +
-    `</tr></thead><tbody>${body || '<tr><td colspan="7">No signups match.</td></tr>'}</tbody></table></div>${more}`
+    consoleTable({
+      caption: 'Signups',
+      columns: ['Address', 'About me', 'Joined', 'Invited', 'Activated', 'State', 'Actions'],
+      rows: rows.map((r) => [
+        e(r.email),
+        e(r.description),
+        e(r.created_at),
+        e(r.invited_at ?? ''),
+        e(r.activated_at ?? ''),
+        r.state,
+        actions(r.email, r.state),
+      ]),
+      empty: 'No signups match.',
+    }) +
+    more
   );
 }
 

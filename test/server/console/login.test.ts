@@ -126,7 +126,7 @@ describe('with an account', () => {
     const cookie = cookieOf(await loginWith(PASSWORD));
     const first = await request(app).get('/admin/audit').set('Cookie', cookie);
     expect(first.status).toBe(200);
-    const actions = (html: string) => [...html.matchAll(/<td>(action \d+|login)<\/td>/g)].map((m) => m[1]);
+    const actions = (html: string) => [...html.matchAll(/<td data-label="Action"><span class="console-word">(action \d+|login)<\/span><\/td>/g)].map((m) => m[1]);
     expect(actions(first.text)).toHaveLength(50);
     const older = /href="(\/admin\/audit\?before=[^"]+)"/.exec(first.text)![1].replace(/&amp;/g, '&');
     const second = await request(app).get(older).set('Cookie', cookie);
@@ -153,6 +153,13 @@ describe('with an account', () => {
     expect(statuses.filter((status) => status === 401)).toHaveLength(5);
     expect(statuses.filter((status) => status === 429)).toHaveLength(95);
     expect((await loginWith(PASSWORD)).status).toBe(429);
+  });
+
+  it('keeps /admin out of the sitemap', async () => {
+    const sitemap = await request(app).get('/sitemap.xml');
+    expect(sitemap.status).toBe(200);
+    expect(sitemap.text).toContain('<loc>');
+    expect(sitemap.text).not.toContain('/admin');
   });
 
   it('refuses a login form posted from another site', async () => {
