@@ -32,7 +32,9 @@ summary{cursor:pointer;padding:.6rem 0}
 @media(max-width:640px){.header nav{order:3;flex-basis:100%;margin:0 0 .25rem}
 .console-table thead{display:none}
 .console-table,.console-table tbody,.console-table tr,.console-table td{display:block}
-.console-table tr{border-top:1px solid var(--border);padding:.4rem 0}
+.console-table{border:0;background:none}
+.console-table caption{display:block}
+.console-table tr{margin:0 0 .5rem;padding:.4rem 0;background:var(--surface);border:1px solid var(--border);border-radius:8px}
 .console-table td{border:0;padding:.2rem .75rem}
 .console-table td[data-label]{display:grid;grid-template-columns:6.5rem minmax(0,1fr);gap:.75rem}
 .console-table td[data-label]::before{content:attr(data-label);color:var(--muted)}
