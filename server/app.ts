@@ -19,6 +19,8 @@ import { CONTENT_TYPES, HttpError, sendText, statusAndMessage } from './http/err
 import { frontDoor } from './http/front-door';
 import { signupRateLimit } from './http/rate-limit';
 import { securityHeaders } from './http/security-headers';
+import { consoleDoor } from './console/door';
+import { CONSOLE_CSS } from './console/styles';
 import { createLogger, type Logger } from './logger';
 import { NO_METRICS, type Metrics } from './metrics';
 import { openActivation } from './pages/activation-open';
@@ -122,6 +124,11 @@ export function createApp(config: Config, deps: AppDeps = {}) {
     renderer.streamPage,
   );
   app.post(LEAVE_PATH, readBody, readFields, renderer.streamPage);
+
+  // The operators' console (issue 24): server-rendered, no script, off while no account exists.
+  const consoleCss = `${assets.css}${CONSOLE_CSS}`;
+  const consolePolicy = securityHeaders(config, [sha256Source(consoleCss)]).pagePolicy([]);
+  app.use('/admin', consoleDoor({ config, store, logger, css: consoleCss, policy: consolePolicy, sameSiteOnly }));
 
   // Everything else is a page, rendered by React on the server for this request.
   app.use((req, res, next) => {

@@ -12,6 +12,8 @@ export class CommandError extends Error {}
 export interface CliIo {
   /** Resolves when the text may be followed by more (a pipe's backpressure: export never piles up). */
   out: (text: string) => void | Promise<void>;
+  /** A secret (a password): the first line of stdin, or typed at a prompt without echo. */
+  readSecret?: (prompt: string) => Promise<string>;
 }
 
 export interface CliContext {

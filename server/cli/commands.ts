@@ -8,6 +8,7 @@ import { remove } from '../waitlist/remove';
 import { countSignups, exportSignups, listSignups, SIGNUP_STATES, waitlistStats, type SignupsSince } from '../waitlist/signups';
 import { oneLine, textTable } from './columns';
 import { CommandError, UsageError, type CommandRow, type OptionRow } from './command-table';
+import { ADMIN_ROWS } from './admins';
 import { inviteCommand } from './invite';
 import { MAIL_ROWS, OUTBOX_ROWS } from './queues';
 
@@ -159,4 +160,5 @@ export const COMMANDS: CommandRow<Options>[] = [
       return 0;
     },
   },
+  ...(ADMIN_ROWS as CommandRow<Options>[]),
 ];

@@ -46,7 +46,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     }
     // The CLI does not wait for a database that is down: it says so at once.
     store = await openConfiguredStore(config, undefined, 0);
-    return await runCommand({ store, config }, argv, { out: writeOut });
+    return await runCommand({ store, config }, argv, { out: writeOut, readSecret });
   } catch (err) {
     const usage = err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
     process.stderr.write(`waitlist: ${(err as Error).message}\n${usage ? 'Run with --help for usage.\n' : ''}`);
@@ -60,6 +60,47 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
 function writeOut(text: string): Promise<void> | void {
   if (process.stdout.write(text)) return;
   return new Promise((resolve) => process.stdout.once('drain', () => resolve()));
+}
+
+/**
+ * A password: the first line of stdin when it is a pipe or a file; at a terminal, typed after
+ * `prompt` (on stderr, so stdout stays clean) with nothing echoed.
+ */
+async function readSecret(prompt: string): Promise<string> {
+  const stdin = process.stdin;
+  if (!stdin.isTTY) {
+    let text = '';
+    for await (const chunk of stdin) text += String(chunk);
+    return text.split(/\r?\n/)[0];
+  }
+  process.stderr.write(prompt);
+  stdin.setRawMode(true);
+  stdin.setEncoding('utf8');
+  return new Promise((resolve) => {
+    let typed = '';
+    const done = () => {
+      stdin.setRawMode(false);
+      stdin.off('data', onData);
+      stdin.pause();
+      process.stderr.write('\n');
+    };
+    const onData = (keys: string) => {
+      for (const key of keys) {
+        if (key === '\r' || key === '\n' || key === '\u0004') {
+          done();
+          resolve(typed);
+          return;
+        }
+        if (key === '\u0003') {
+          done();
+          process.exit(130); // Ctrl-C, as a shell reports it
+        }
+        typed = key === '\u007f' ? typed.slice(0, -1) : typed + key;
+      }
+    };
+    stdin.on('data', onData);
+    stdin.resume();
+  });
 }
 
 if (require.main === module) {

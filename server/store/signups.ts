@@ -8,7 +8,7 @@ import { emailKey, type Signup } from '../../shared/signup';
 import { MAIL_AGAIN_AFTER_MS } from './address-tokens';
 import { sinceInstant } from './since';
 import type { Sql } from './sql';
-import { SIGNUP_STATES, type SignupRow, type Signups, type SignupState, type WaitlistStats } from './types';
+import { SIGNUP_STATES, type DailyCounts, type SignupRow, type Signups, type SignupState, type WaitlistStats } from './types';
 
 /** Rows an export reads at a time: a million signups are never all held. */
 const STREAM_BATCH = 1_000;
@@ -92,6 +92,49 @@ export function createSignups(sql: Sql, now: () => number): Signups {
         stats.total += Number(n);
       }
       return stats;
+    },
+
+    async page({ q, state, order, limit, after }) {
+      const where: string[] = [];
+      const values: unknown[] = [];
+      const param = (value: unknown) => `$${values.push(value)}`;
+      // email_key is the address in lower case: a substring of it in any case, with LIKE's own
+      // wildcards in the search taken literally.
+      if (q) where.push(`email_key LIKE ${param(`%${emailKey(q).replace(/[\\%_]/g, (c) => `\\${c}`)}%`)} ESCAPE '\\'`);
+      if (state) where.push(`${STATE} = ${param(state)}`);
+      const newest = order === 'newest';
+      if (after) where.push(`(created_at, id) ${newest ? '<' : '>'} (${param(after.createdAt)}, ${param(after.id)})`);
+      const { rows } = await sql.query<SignupRow & { id: number }>(
+        `SELECT id, ${COLUMNS} FROM signups ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+         ORDER BY created_at ${newest ? 'DESC' : 'ASC'}, id ${newest ? 'DESC' : 'ASC'} LIMIT ${param(limit)}`,
+        values,
+      );
+      return rows.map((row) => ({ ...row, id: Number(row.id) }));
+    },
+
+    async daily(sinceDay: string) {
+      const days = new Map<string, DailyCounts>();
+      // One range of an index per column (created_at, invited_at, activated_at), grouped by the
+      // date part of the ISO time: the same in both engines. The three run at once (PostgreSQL
+      // takes them on three connections).
+      const columns = { created_at: 'signups', invited_at: 'invited', activated_at: 'activated' } as const;
+      const counted = await Promise.all(
+        Object.entries(columns).map(async ([column, name]) => {
+          const { rows } = await sql.query<{ day: string; n: number }>(
+            `SELECT substr(${column}, 1, 10) AS day, COUNT(*) AS n FROM signups WHERE ${column} >= $1 GROUP BY substr(${column}, 1, 10)`,
+            [sinceDay],
+          );
+          return { name, rows };
+        }),
+      );
+      for (const { name, rows } of counted) {
+        for (const { day, n } of rows) {
+          const counts = days.get(day) ?? { day, signups: 0, invited: 0, activated: 0 };
+          counts[name] = Number(n);
+          days.set(day, counts);
+        }
+      }
+      return [...days.values()].sort((a, b) => a.day.localeCompare(b.day));
     },
 
     async confirmationsOwed() {

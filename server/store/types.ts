@@ -69,8 +69,30 @@ export interface Signups {
    * first; only signups created at or before `createdBefore` (ISO) are looked at (the expiry sweep).
    */
   expiredUnconfirmed(createdBefore: string, limit: number): Promise<string[]>;
+  /**
+   * One page of the console's table: addresses containing `q` (any case), in `state` if given,
+   * newest or oldest first, `limit` rows after the keyset `after` (the last row of the page before).
+   */
+  page(options: SignupPageQuery): Promise<(SignupRow & { id: number })[]>;
+  /** Per UTC day from `sinceDay` (YYYY-MM-DD) on: signups, invitations and activations that day; days without any are left out. */
+  daily(sinceDay: string): Promise<DailyCounts[]>;
   /** Confirmation mails owed and not written yet: a few while the worker keeps up, growing when it does not. */
   confirmationsOwed(): Promise<number>;
+}
+
+export interface SignupPageQuery {
+  q?: string;
+  state?: SignupState;
+  order: 'newest' | 'oldest';
+  limit: number;
+  after?: { createdAt: string; id: number };
+}
+
+export interface DailyCounts {
+  day: string;
+  signups: number;
+  invited: number;
+  activated: number;
 }
 
 /** The links mailed to an address (confirm, leave): tokens kept only as hashes. */
@@ -242,6 +264,74 @@ export interface RateCounter {
   hit(key: string, windowMs: number): Promise<{ count: number; resetAt: number }>;
 }
 
+/** An operator's account of the console (issue 24), as `waitlist admin list` shows it. */
+export interface AdminAccount {
+  email: string;
+  createdAt: string;
+  /** Two-factor authentication enrolled: a login needs the code. */
+  totp: boolean;
+}
+
+/** What a login checks against. */
+export interface AdminCredentials {
+  email: string;
+  passwordHash: string;
+  totpSecret: string | null;
+}
+
+export interface Admins {
+  /** False when the account exists already (any case or spacing). */
+  add(email: string, passwordHash: string): Promise<boolean>;
+  list(): Promise<AdminAccount[]>;
+  count(): Promise<number>;
+  /** Its sessions go with it. False when there is no such account. */
+  remove(email: string): Promise<boolean>;
+  /** A new password hash; every session of the account ends. False when there is no such account. */
+  setPassword(email: string, passwordHash: string): Promise<boolean>;
+  /** Enrols (or with null, drops) two-factor authentication. False when there is no such account. */
+  setTotp(email: string, secret: string | null): Promise<boolean>;
+  credentials(email: string): Promise<AdminCredentials | undefined>;
+}
+
+/** Console sessions, kept only as the SHA-256 of their id. */
+export interface AdminSessions {
+  start(email: string, idHash: string): Promise<void>;
+  /**
+   * The account of a live session, seen now: undefined when the session is unknown, has been idle
+   * longer than `idleMs` or is older than `maxMs` (then it is deleted).
+   */
+  touch(idHash: string, limits: { idleMs: number; maxMs: number }): Promise<{ email: string } | undefined>;
+  end(idHash: string): Promise<void>;
+}
+
+/**
+ * Login attempts per key (an account, a client IP) in a sliding window (the current fixed window's
+ * count plus the previous one's, weighed by how much of it the last windowMs still covers), shared by every replica. An
+ * attempt is counted before its password is checked, so a burst of a hundred at once checks only
+ * as many as the limit allows; a successful one is taken back, so only failures stay counted.
+ */
+export interface LoginThrottle {
+  /** Counts one attempt for each key; the most any key now has in the last windowMs, and when the current fixed window ends. */
+  attempt(keys: string[], windowMs: number): Promise<{ count: number; resetAt: number }>;
+  /** Takes back the attempt that succeeded. */
+  succeeded(keys: string[], windowMs: number): Promise<void>;
+}
+
+export interface AuditEntry {
+  id: string;
+  at: string;
+  account: string;
+  action: string;
+  /** How many addresses the action touched; the addresses themselves are never recorded. */
+  addresses: number;
+}
+
+export interface AuditLog {
+  record(entry: Pick<AuditEntry, 'account' | 'action' | 'addresses'>): Promise<void>;
+  /** Newest first, `limit` at a time; `before` is the last entry of the page before (keyset). */
+  list(options: { limit: number; before?: Pick<AuditEntry, 'at' | 'id'> }): Promise<AuditEntry[]>;
+}
+
 export interface Store {
   readonly engine: 'sqlite' | 'postgres';
   signups: Signups;
@@ -251,6 +341,10 @@ export interface Store {
   /** The per-client signup counters (SIGNUP_RATE_LIMIT), shared by every replica on the store. */
   rate: RateCounter;
   links: AddressLinks;
+  admins: Admins;
+  sessions: AdminSessions;
+  loginThrottle: LoginThrottle;
+  audit: AuditLog;
   /**
    * Deletes everything kept about an address (waitlist remove). `onlyIfExpired`: only when it is
    * still unconfirmed with every confirmation link expired, checked under the row's lock (the sweep).

@@ -6,6 +6,7 @@
 // away (connection.ts).
 import type pg from 'pg';
 import { createAddressLinks } from '../address-tokens';
+import { createAdmins, createAdminSessions, createAuditLog, createLoginThrottle } from '../admins';
 import { createErasure } from '../erasure';
 import { queueLimits } from '../limits';
 import { createMailQueue } from '../mail-queue';
@@ -58,6 +59,10 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     pool: db.pool,
     signups: createSignups(sql, now),
     links: createAddressLinks(sql, mail, now),
+    admins: createAdmins(sql, now),
+    sessions: createAdminSessions(sql, now),
+    loginThrottle: createLoginThrottle(sql, now),
+    audit: createAuditLog(sql, now),
     subscriptions: createSubscriptions(sql, mail, now),
     outbox: createOutbox(sql, limits, now),
     mail,

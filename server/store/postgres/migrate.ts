@@ -7,11 +7,13 @@ import type pg from 'pg';
 import { withTimeout } from './connection';
 import { sql as initial } from './migrations/001-initial';
 import { sql as addresses } from './migrations/002-addresses';
+import { sql as consoleSchema } from './migrations/003-console';
 
 /** One module per version under migrations/, in order; a version is never edited once released. */
 const MIGRATIONS: readonly { version: number; sql: string }[] = [
   { version: 1, sql: initial },
   { version: 2, sql: addresses },
+  { version: 3, sql: consoleSchema },
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

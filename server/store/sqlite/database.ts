@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { sql as ADDRESSES_MIGRATION } from '../postgres/migrations/002-addresses';
+import { sql as CONSOLE_MIGRATION } from '../postgres/migrations/003-console';
 
 export type Db = Database.Database;
 
@@ -104,6 +105,8 @@ export const MIGRATIONS: string[] = [
   // 5: people in control of their address (issue 23): the text is the PostgreSQL store's version 2
   // (postgres/migrations/002-addresses.ts), one statement list for both engines.
   ADDRESSES_MIGRATION,
+  // 6: the operators' console (issue 24): PostgreSQL's version 3 (postgres/migrations/003-console.ts).
+  CONSOLE_MIGRATION,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

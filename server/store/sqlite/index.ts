@@ -2,6 +2,7 @@
 // better-sqlite3 connection, and the rate counters in memory, since one process sees every request.
 import type { Config } from '../../config';
 import { createAddressLinks } from '../address-tokens';
+import { createAdmins, createAdminSessions, createAuditLog, createLoginThrottle } from '../admins';
 import { createErasure } from '../erasure';
 import { queueLimits } from '../limits';
 import { createMailQueue } from '../mail-queue';
@@ -33,6 +34,10 @@ export function openStore(config: StoreConfig, now: () => number = Date.now): Sq
     db,
     signups: createSignups(sql, now),
     links: createAddressLinks(sql, mail, now),
+    admins: createAdmins(sql, now),
+    sessions: createAdminSessions(sql, now),
+    loginThrottle: createLoginThrottle(sql, now),
+    audit: createAuditLog(sql, now),
     subscriptions: createSubscriptions(sql, mail, now),
     outbox: createOutbox(sql, limits, now),
     mail,

@@ -71,6 +71,12 @@ describe('the command table', () => {
       'migrate',
       'backup',
       'dns',
+      'audit',
+      'admin add',
+      'admin list',
+      'admin remove',
+      'admin password',
+      'admin totp',
     ]);
     const dataDir = tempDataDir();
     for (const name of new Set(listed)) expect(cli(dataDir, ...name.split(' ')).err).not.toContain('unknown');

@@ -37,7 +37,7 @@ describe('three replicas on one database', () => {
 
     const answers = await Promise.all(servers.map((server) => send(server, '/readyz')));
     expect(answers.map((a) => [a.status, JSON.parse(a.body)])).toEqual(Array(3).fill([200, { status: 'ready' }]));
-    expect(await query(databaseUrl, 'SELECT version FROM schema_migrations ORDER BY version')).toEqual([{ version: 1 }, { version: 2 }]);
+    expect(await query(databaseUrl, 'SELECT version FROM schema_migrations ORDER BY version')).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }]);
   });
 
   it('keep exactly one row per address when 600 signups arrive at once, half of them repeats in another case and spacing', async () => {

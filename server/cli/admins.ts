@@ -1,0 +1,105 @@
+// `waitlist admin …`: the console's accounts from the CLI (issue 24). A password is read from
+// stdin when it is not a terminal (`printf '%s' "$PW" | waitlist admin add ops@example.org`), and
+// asked for without echo otherwise; it never appears in argv, where `ps` would show it.
+import QRCode from 'qrcode';
+import { addAdmin, changePassword, enrolTotp, listAdmins, removeAdmin, type PasswordRefusal } from '../console/accounts';
+import { textTable } from './columns';
+import { CommandError, type CliIo, type CommandRow } from './command-table';
+
+function refusalText(refused: PasswordRefusal, email: string): string {
+  return refused.kind === 'too-short' ? `the password must have at least ${refused.min} characters` : `not an email address: ${email}`;
+}
+
+async function password(io: CliIo): Promise<string> {
+  if (!io.readSecret) throw new CommandError('no way to read a password here');
+  return io.readSecret('Password: ');
+}
+
+const email = 'exactly one email address';
+
+export const ADMIN_ROWS: CommandRow<unknown>[] = [
+  {
+    name: 'audit',
+    help: "the console's audit log, newest first: time, account, action, addresses touched (the last 100)",
+    async run(context, _args, _options, io) {
+      const entries = await context.store.audit.list({ limit: 100 });
+      await io.out(
+        textTable(
+          ['at', 'account', 'action', 'addresses'],
+          entries.map((e) => [e.at, e.account, e.action, String(e.addresses)]),
+        ),
+      );
+      return 0;
+    },
+  },
+  {
+    name: 'admin add',
+    args: '<email>',
+    help: 'a console account; the password from stdin, or asked for (at least 12 characters)',
+    needs: email,
+    onlyOne: true,
+    async run(context, [address], _options, io) {
+      const added = await addAdmin(context, address, await password(io));
+      if (added.kind === 'exists') throw new CommandError(`${address.trim()} has an account already (admin password changes its password)`);
+      if (added.kind !== 'added') throw new CommandError(refusalText(added, address));
+      await io.out(`Added ${address.trim()}: the console is at /admin.\n`);
+      return 0;
+    },
+  },
+  {
+    name: 'admin list',
+    help: 'the console accounts, and which use two-factor authentication',
+    async run(context, _args, _options, io) {
+      const accounts = await listAdmins(context);
+      await io.out(
+        textTable(
+          ['email', 'created_at', 'two-factor'],
+          accounts.map((a) => [a.email, a.createdAt, a.totp ? 'yes' : 'no']),
+        ),
+      );
+      await io.out(`${accounts.length} account(s)${accounts.length === 0 ? ': the console is off (every /admin path answers 404)' : ''}\n`);
+      return 0;
+    },
+  },
+  {
+    name: 'admin remove',
+    args: '<email>',
+    help: 'delete a console account and end its sessions',
+    needs: email,
+    onlyOne: true,
+    async run(context, [address], _options, io) {
+      if ((await removeAdmin(context, address)).kind === 'unknown') throw new CommandError(`no account for ${address.trim()}`);
+      await io.out(`Removed ${address.trim()} and ended its sessions.\n`);
+      return 0;
+    },
+  },
+  {
+    name: 'admin password',
+    args: '<email>',
+    help: "a new password for a console account (read as for add); ends the account's sessions",
+    needs: email,
+    onlyOne: true,
+    async run(context, [address], _options, io) {
+      const changed = await changePassword(context, address, await password(io));
+      if (changed.kind === 'unknown') throw new CommandError(`no account for ${address.trim()}`);
+      if (changed.kind !== 'changed') throw new CommandError(refusalText(changed, address));
+      await io.out(`New password for ${address.trim()}; its sessions have ended.\n`);
+      return 0;
+    },
+  },
+  {
+    name: 'admin totp',
+    args: '<email>',
+    help: 'enrol two-factor authentication: prints an otpauth:// URI and its QR code; logins then need the code',
+    needs: email,
+    onlyOne: true,
+    async run(context, [address], _options, io) {
+      const enrolled = await enrolTotp(context, address);
+      if (enrolled.kind === 'unknown') throw new CommandError(`no account for ${address.trim()}`);
+      await io.out(`${await QRCode.toString(enrolled.uri, { type: 'terminal', small: true })}\n`);
+      await io.out(`Scan the code with an authenticator app, or enter this URI in it:\n${enrolled.uri}\n`);
+      await io.out(`From now on, logging in as ${address.trim()} needs the app's 6-digit code.\n`);
+      return 0;
+    },
+  },
+];

@@ -1,0 +1,294 @@
+// The console's door (issue 24): /admin on the site's own port. While no account exists every
+// /admin path answers 404 (the console is off). Every answer is private (no-store, noindex) under
+// the site's strict CSP; every POST passes the cross-site check and, once logged in, carries the
+// session's CSRF token. The session cookie is HttpOnly, SameSite=Strict, Path=/, and over https
+// (as TRUST_PROXY lets the request say) Secure with the __Host- prefix.
+import { timingSafeEqual } from 'node:crypto';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import type { Logger } from '../logger';
+import { readBody, fieldsOf, type BodyRequest, type Middleware } from '../http/body';
+import { CONTENT_TYPES, sendText } from '../http/errors';
+import { CSP_HEADER } from '../http/security-headers';
+import { escapeMarkup as e } from '../../shared/markup';
+import type { Store } from '../store';
+import { csrfToken, login, logout, sessionAccount, SESSION_LIMITS } from './login';
+import { auditPage } from './audit';
+import type { Config } from '../config';
+import { invite, type InviteDeps } from '../waitlist/invite';
+import { listMail, listOutbox, retryMail, retryOutbox } from '../waitlist/queues';
+import { remove } from '../waitlist/remove';
+import { exportSignups } from '../waitlist/signups';
+import { queuePage } from './queues';
+import { dashboard } from './dashboard';
+import { nextPreview, NEXT_MAX, removeConfirmation, signupsPage, signupsQuery } from './signups';
+import { loginPage, page } from './pages';
+
+const COOKIE = 'orgnote-admin';
+
+/** Why the console could not invite, in the CLI's words. */
+const REFUSED = {
+  'backend-owns-signups': 'BACKEND_URL is set: signups live in the backend, so invitations belong there too.',
+  'no-site-url': 'Inviting needs SITE_URL, the public address of this site, for the activation link in the mail.',
+} as const;
+const SECURE_COOKIE = `__Host-${COOKIE}`;
+
+export interface ConsoleDeps {
+  /** What the console's operations need of the settings: the same as the CLI's invite and remove. */
+  config: InviteDeps['config'] & Pick<Config, 'dataDir'>;
+  /** The clock of the chart's days; injectable for tests. */
+  now?: () => number;
+  store: Store;
+  logger: Logger;
+  /** The site's inline stylesheet, and the page CSP that allows it (no script source). */
+  css: string;
+  policy: string;
+  sameSiteOnly: Middleware;
+}
+
+type Locals = { email: string; sessionId: string; csrf: string };
+
+const text = (value: unknown) => (typeof value === 'string' ? value : '');
+
+function cookieOf(req: Request): string | undefined {
+  const name = req.secure ? SECURE_COOKIE : COOKIE;
+  for (const part of (req.headers.cookie ?? '').split(';')) {
+    const [key, ...value] = part.trim().split('=');
+    if (key === name) return value.join('=');
+  }
+  return undefined;
+}
+
+function setCookie(req: Request, res: Response, value: string, maxAgeSeconds: number): void {
+  const name = req.secure ? SECURE_COOKIE : COOKIE;
+  res.setHeader('Set-Cookie', `${name}=${value}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${maxAgeSeconds}${req.secure ? '; Secure' : ''}`);
+}
+
+const sameText = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+
+export function consoleDoor(deps: ConsoleDeps) {
+  const { store, css, now = Date.now } = deps;
+  const router = express.Router();
+  const html = (res: Response, status: number, body: string) => sendText(res, status, CONTENT_TYPES.html, body);
+
+  router.use(async (req: Request, res: Response, next: NextFunction) => {
+    res.setHeader('Cache-Control', 'no-store');
+    res.setHeader('X-Robots-Tag', 'noindex');
+    res.setHeader(CSP_HEADER, deps.policy);
+    try {
+      if ((await store.admins.count()) === 0) return sendText(res, 404, CONTENT_TYPES.text, 'Not found');
+      next();
+    } catch (err) {
+      next(err);
+    }
+  });
+
+  router.get('/login', (_req, res) => html(res, 200, loginPage(css)));
+
+  router.post('/login', deps.sameSiteOnly, readBody, async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      const fields = fieldsOf(req as BodyRequest);
+      const email = text(fields.email).trim();
+      const outcome = await login({ store }, { email, password: text(fields.password), code: text(fields.code), ip: req.ip ?? '' });
+      if (outcome.kind === 'throttled') {
+        res.setHeader('Retry-After', String(outcome.retryAfterSeconds));
+        return html(res, 429, loginPage(css, { email, error: 'Too many failed attempts. Try again later.' }));
+      }
+      if (outcome.kind === 'refused') return html(res, 401, loginPage(css, { email, error: 'Wrong address, password or code.' }));
+      setCookie(req, res, outcome.sessionId, SESSION_LIMITS.maxMs / 1000);
+      res.redirect(303, '/admin');
+    } catch (err) {
+      next(err);
+    }
+  });
+
+  /** Logged in, or off to the login page. */
+  const session = async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      const sessionId = cookieOf(req);
+      const email = await sessionAccount({ store }, sessionId);
+      if (!email || !sessionId) return res.redirect(303, '/admin/login');
+      res.locals.console = { email, sessionId, csrf: csrfToken(sessionId) } satisfies Locals;
+      next();
+    } catch (err) {
+      next(err);
+    }
+  };
+
+  /** Every state-changing POST of a session carries its CSRF token (beside SameSite=Strict and the origin check). */
+  const csrf = (req: Request, res: Response, next: NextFunction) => {
+    const { csrf: expected } = res.locals.console as Locals;
+    if (!sameText(text(fieldsOf(req as BodyRequest).csrf), expected))
+      return sendText(res, 403, CONTENT_TYPES.text, 'The form has expired: reload the page and try again.');
+    next();
+  };
+
+  router.post('/logout', deps.sameSiteOnly, readBody, session, csrf, async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      const { sessionId, email } = res.locals.console as Locals;
+      await logout({ store }, sessionId, email);
+      setCookie(req, res, '', 0);
+      res.redirect(303, '/admin/login');
+    } catch (err) {
+      next(err);
+    }
+  });
+
+  router.get('/', session, async (_req: Request, res: Response, next: NextFunction) => {
+    try {
+      const { email, csrf: token } = res.locals.console as Locals;
+      html(res, 200, page({ title: 'Dashboard', css, session: { email, csrf: token } }, await dashboard(store, new Date(now()))));
+    } catch (err) {
+      next(err);
+    }
+  });
+
+  const as = (res: Response, title: string, body: string, status = 200) => {
+    const { email, csrf: token } = res.locals.console as Locals;
+    html(res, status, page({ title, css, session: { email, csrf: token } }, body));
+  };
+  const back = '<p><a href="/admin/signups">Back to the signups</a></p>';
+
+  router.get('/signups', session, async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      as(res, 'Signups', await signupsPage(store, signupsQuery(req.query), (res.locals.console as Locals).csrf));
+    } catch (err) {
+      next(err);
+    }
+  });
+
+  // The same operation as `waitlist invite`: the same key, mail and states (issue 24, "one road").
+  router.post('/signups/invite', deps.sameSiteOnly, readBody, session, csrf, async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      const fields = fieldsOf(req as BodyRequest);
+      const address = text(fields.email);
+      const outcomes: string[] = [];
+      const result = await invite(
+        { store, config: deps.config },
+        { targets: { addresses: [address] }, again: text(fields.again) === '1', dryRun: false, onEach: (_email, outcome) => outcomes.push(outcome) },
+      );
+      if (result.kind === 'refused') return as(res, 'Invite', `<h1>Not invited</h1><p>${e(REFUSED[result.reason])}</p>${back}`, 409);
+      const invited = result.kind === 'done' ? result.counts.sent + result.counts.queued : 0;
+      await store.audit.record({ account: (res.locals.console as Locals).email, action: 'invite', addresses: invited });
+      as(res, 'Invite', `<h1>${e(address)}: ${e(outcomes[0] ?? 'nothing done')}</h1>${back}`);
+    } catch (err) {
+      next(err);
+    }
+  });
+
+  // "Invite the next N": who would be invited (a dry run of the CLI's `invite --next N`), then on
+  // confirmation the same operation for real.
+  const nextCount = (value: unknown) => {
+    const n = Number(text(value));
+    return Number.isSafeInteger(n) && n >= 1 && n <= NEXT_MAX ? n : undefined;
+  };
+  router.get('/signups/next', session, async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      const n = nextCount(req.query.n);
+      if (n === undefined) return as(res, 'Invite the next', `<h1>Invite the next N</h1><p>N must be a whole number from 1 to ${NEXT_MAX}.</p>${back}`, 400);
+      const would: string[] = [];
+      await invite(
+        { store, config: deps.config },
+        { targets: { next: n }, again: false, dryRun: true, onEach: (email, outcome) => void (outcome === 'would-invite' && would.push(email)) },
+      );
+      as(res, 'Invite the next', nextPreview(n, would, (res.locals.console as Locals).csrf));
+    } catch (err) {
+      next(err);
+    }
+  });
+  router.post('/signups/next', deps.sameSiteOnly, readBody, session, csrf, async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      const n = nextCount(fieldsOf(req as BodyRequest).n);
+      if (n === undefined) return as(res, 'Invite the next', `<h1>Invite the next N</h1><p>N must be a whole number from 1 to ${NEXT_MAX}.</p>${back}`, 400);
+      const result = await invite({ store, config: deps.config }, { targets: { next: n }, again: false, dryRun: false });
+      if (result.kind === 'refused') return as(res, 'Invite the next', `<h1>Not invited</h1><p>${e(REFUSED[result.reason])}</p>${back}`, 409);
+      const counts = result.kind === 'done' ? result.counts : undefined;
+      const invited = counts ? counts.sent + counts.queued : 0;
+      await store.audit.record({ account: (res.locals.console as Locals).email, action: 'invite', addresses: invited });
+      as(
+        res,
+        'Invite the next',
+        `<h1>Invited ${invited}</h1><p>${counts ? `${counts.sent} sent, ${counts.queued} queued, ${counts.failed} failed.` : ''}</p>${back}`,
+      );
+    } catch (err) {
+      next(err);
+    }
+  });
+
+  // The CLI's export, streamed: a million rows never sit in memory.
+  router.get('/signups/export', session, async (_req: Request, res: Response, next: NextFunction) => {
+    try {
+      res.setHeader('Content-Type', 'text/csv; charset=utf-8');
+      res.setHeader('Content-Disposition', 'attachment; filename="waitlist.csv"');
+      let lines = 0;
+      for await (const chunk of exportSignups({ store })) {
+        lines += chunk.split('\r\n').length - 1;
+        if (!res.write(chunk)) await new Promise((resolve) => res.once('drain', resolve));
+      }
+      res.end();
+      await store.audit.record({ account: (res.locals.console as Locals).email, action: 'export', addresses: Math.max(0, lines - 1) });
+    } catch (err) {
+      next(err);
+    }
+  });
+
+  router.get('/signups/remove', session, (req: Request, res: Response) =>
+    as(res, 'Remove', removeConfirmation(text(req.query.email), (res.locals.console as Locals).csrf)),
+  );
+
+  // The same operation as `waitlist remove`.
+  router.post('/signups/remove', deps.sameSiteOnly, readBody, session, csrf, async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      const address = text(fieldsOf(req as BodyRequest).email);
+      const removed = await remove({ store, config: deps.config }, address);
+      const count = removed.kind === 'removed' && removed.signup ? 1 : 0;
+      await store.audit.record({ account: (res.locals.console as Locals).email, action: 'remove', addresses: count });
+      as(res, 'Remove', `<h1>${count ? `Removed ${e(address)}` : `Nothing stored for ${e(address)}`}</h1>${back}`);
+    } catch (err) {
+      next(err);
+    }
+  });
+
+  // The queues, through the CLI's own operations.
+  const queues = {
+    mail: { list: () => listMail({ store }), retry: (id: number) => retryMail({ store }, id) },
+    outbox: { list: () => listOutbox({ store }), retry: (id: number) => retryOutbox({ store }, id) },
+  } as const;
+  for (const name of ['mail', 'outbox'] as const) {
+    router.get(`/${name}`, session, async (_req: Request, res: Response, next: NextFunction) => {
+      try {
+        as(res, name === 'mail' ? 'Mail' : 'Outbox', queuePage(name, await queues[name].list(), (res.locals.console as Locals).csrf));
+      } catch (err) {
+        next(err);
+      }
+    });
+    router.post(`/${name}/retry`, deps.sameSiteOnly, readBody, session, csrf, async (req: Request, res: Response, next: NextFunction) => {
+      try {
+        const id = Number(text(fieldsOf(req as BodyRequest).id));
+        const result = Number.isSafeInteger(id) && id > 0 ? await queues[name].retry(id) : { kind: 'not-dead' as const, id };
+        if (result.kind === 'retried') await store.audit.record({ account: (res.locals.console as Locals).email, action: `retry ${name}`, addresses: 1 });
+        const notice = result.kind === 'retried' ? `Item ${id} is queued again; the running site sends it.` : `Item ${id} is not dead: nothing to retry.`;
+        as(
+          res,
+          name === 'mail' ? 'Mail' : 'Outbox',
+          queuePage(name, await queues[name].list(), (res.locals.console as Locals).csrf, notice),
+          result.kind === 'retried' ? 200 : 409,
+        );
+      } catch (err) {
+        next(err);
+      }
+    });
+  }
+
+  router.get('/audit', session, async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      const { email, csrf: token } = res.locals.console as Locals;
+      html(res, 200, page({ title: 'Audit log', css, session: { email, csrf: token } }, await auditPage(store, text(req.query.before))));
+    } catch (err) {
+      next(err);
+    }
+  });
+
+  // Anything else under /admin: for a logged-in operator a 404, for anyone else the login page.
+  router.use(session, (_req: Request, res: Response) => sendText(res, 404, CONTENT_TYPES.text, 'Not found'));
+  return router;
+}

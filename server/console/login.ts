@@ -1,0 +1,65 @@
+// Logging in to the console (issue 24): the throttle first (5 failures per account or per client
+// IP in 15 minutes, counted in the store so every replica agrees; while it holds, even the right
+// password gets 429), then the password (an unknown account costs the same argon2id check as a known
+// one), then the code when the account enrolled two-factor. A session id is 192 random bits, kept
+// in the store only as its SHA-256.
+import { createHash } from 'node:crypto';
+import { TOTP } from 'otpauth';
+import { emailKey } from '../../shared/signup';
+import type { Store } from '../store';
+import { hashSecret, newSecret } from '../store/secrets';
+import { verifyPassword } from './password';
+
+export const THROTTLE = { failures: 5, windowMs: 15 * 60_000 } as const;
+export const SESSION_LIMITS = { idleMs: 30 * 60_000, maxMs: 12 * 60 * 60_000 } as const;
+
+/** What an audit record names for a login to no account: never the typed address. */
+export const UNKNOWN_ACCOUNT = '(unknown)';
+
+export type LoginOutcome = { kind: 'in'; sessionId: string; email: string } | { kind: 'refused' } | { kind: 'throttled'; retryAfterSeconds: number };
+
+export interface LoginDeps {
+  store: Pick<Store, 'admins' | 'sessions' | 'loginThrottle' | 'audit'>;
+  now?: () => number;
+}
+
+/** Throttle keys: hashes, so the table holds no address and no IP. */
+const throttleKeys = (email: string, ip: string) => [`account:${digest(emailKey(email))}`, `ip:${digest(ip)}`];
+const digest = (text: string) => createHash('sha256').update(text).digest('base64url').slice(0, 22);
+
+export async function login({ store, now = Date.now }: LoginDeps, input: { email: string; password: string; code: string; ip: string }): Promise<LoginOutcome> {
+  const keys = throttleKeys(input.email, input.ip);
+  // Counted before the check, so a burst checks no more passwords than the limit allows.
+  const attempts = await store.loginThrottle.attempt(keys, THROTTLE.windowMs);
+  if (attempts.count > THROTTLE.failures) return { kind: 'throttled', retryAfterSeconds: Math.max(1, Math.ceil((attempts.resetAt - now()) / 1000)) };
+
+  const account = await store.admins.credentials(input.email);
+  const passwordOk = await verifyPassword(input.password, account?.passwordHash);
+  const codeOk = !account?.totpSecret || new TOTP({ secret: account.totpSecret }).validate({ token: input.code.replace(/\s/g, ''), window: 1 }) !== null;
+  if (!account || !passwordOk || !codeOk) {
+    await store.audit.record({ account: account?.email ?? UNKNOWN_ACCOUNT, action: 'failed login', addresses: 0 });
+    return { kind: 'refused' };
+  }
+  // Only failures stay counted: this attempt is taken back.
+  await store.loginThrottle.succeeded(keys, THROTTLE.windowMs);
+  const sessionId = newSecret();
+  await store.sessions.start(account.email, hashSecret(sessionId));
+  await store.audit.record({ account: account.email, action: 'login', addresses: 0 });
+  return { kind: 'in', sessionId, email: account.email };
+}
+
+/** The account of a live session id (from the cookie), seen now. */
+export async function sessionAccount({ store }: Pick<LoginDeps, 'store'>, sessionId: string | undefined): Promise<string | undefined> {
+  if (!sessionId) return undefined;
+  return (await store.sessions.touch(hashSecret(sessionId), SESSION_LIMITS))?.email;
+}
+
+export async function logout({ store }: Pick<LoginDeps, 'store'>, sessionId: string, email: string): Promise<void> {
+  await store.sessions.end(hashSecret(sessionId));
+  await store.audit.record({ account: email, action: 'logout', addresses: 0 });
+}
+
+/** The session's CSRF token: derived from its id, so it needs no storage and dies with the session. */
+export function csrfToken(sessionId: string): string {
+  return createHash('sha256').update(`csrf:${sessionId}`).digest('base64url');
+}

@@ -1,0 +1,157 @@
+// The console's accounts, sessions and audit log (issue 24), for both engines. Accounts are keyed
+// by the normalised address like signups; a session is stored only as the SHA-256 of its id and
+// ends when idle too long, when too old, at logout, or when the account's password changes. The
+// audit log records who did what and how many addresses it touched, never an address.
+import { randomUUID } from 'node:crypto';
+import { emailKey } from '../../shared/signup';
+import type { Sql } from './sql';
+import type { AdminAccount, AdminCredentials, Admins, AdminSessions, AuditEntry, AuditLog, LoginThrottle } from './types';
+
+export function createAdmins(sql: Sql, now: () => number): Admins {
+  const iso = () => new Date(now()).toISOString();
+  return {
+    async add(email, passwordHash) {
+      const time = iso();
+      const { rowCount } = await sql.query(
+        `INSERT INTO admins (email_key, email, password_hash, created_at, password_changed_at) VALUES ($1, $2, $3, $4, $4)
+         ON CONFLICT (email_key) DO NOTHING`,
+        [emailKey(email), email.trim(), passwordHash, time],
+      );
+      return rowCount === 1;
+    },
+
+    async list() {
+      const { rows } = await sql.query<{ email: string; created_at: string; totp: number | boolean }>(
+        'SELECT email, created_at, totp_secret IS NOT NULL AS totp FROM admins ORDER BY created_at, email_key',
+      );
+      return rows.map((row): AdminAccount => ({ email: row.email, createdAt: row.created_at, totp: Boolean(row.totp) }));
+    },
+
+    async count() {
+      return Number((await sql.query<{ n: number }>('SELECT COUNT(*) AS n FROM admins')).rows[0].n);
+    },
+
+    async remove(email) {
+      return sql.transaction(async (tx) => {
+        await tx.query('DELETE FROM admin_sessions WHERE admin_key = $1', [emailKey(email)]);
+        return (await tx.query('DELETE FROM admins WHERE email_key = $1', [emailKey(email)])).rowCount === 1;
+      });
+    },
+
+    async setPassword(email, passwordHash) {
+      return sql.transaction(async (tx) => {
+        const changed = await tx.query('UPDATE admins SET password_hash = $1, password_changed_at = $2 WHERE email_key = $3', [
+          passwordHash,
+          iso(),
+          emailKey(email),
+        ]);
+        // Whoever held a session with the old password holds nothing now.
+        await tx.query('DELETE FROM admin_sessions WHERE admin_key = $1', [emailKey(email)]);
+        return changed.rowCount === 1;
+      });
+    },
+
+    async setTotp(email, secret) {
+      return (await sql.query('UPDATE admins SET totp_secret = $1 WHERE email_key = $2', [secret, emailKey(email)])).rowCount === 1;
+    },
+
+    async credentials(email) {
+      const { rows } = await sql.query<{ email: string; password_hash: string; totp_secret: string | null }>(
+        'SELECT email, password_hash, totp_secret FROM admins WHERE email_key = $1',
+        [emailKey(email)],
+      );
+      const row = rows[0];
+      return row && ({ email: row.email, passwordHash: row.password_hash, totpSecret: row.totp_secret } satisfies AdminCredentials);
+    },
+  };
+}
+
+export function createAdminSessions(sql: Sql, now: () => number): AdminSessions {
+  return {
+    async start(email, idHash) {
+      const time = new Date(now()).toISOString();
+      await sql.query('INSERT INTO admin_sessions (id_hash, admin_key, created_at, last_seen_at) VALUES ($1, $2, $3, $3)', [idHash, emailKey(email), time]);
+    },
+
+    async touch(idHash, { idleMs, maxMs }) {
+      const at = now();
+      const time = new Date(at).toISOString();
+      // One statement: a live session is seen now; an expired one is not (and is deleted below).
+      const { rows } = await sql.query<{ email: string }>(
+        `UPDATE admin_sessions SET last_seen_at = $1
+         WHERE id_hash = $2 AND last_seen_at > $3 AND created_at > $4
+         RETURNING (SELECT email FROM admins WHERE admins.email_key = admin_sessions.admin_key) AS email`,
+        [time, idHash, new Date(at - idleMs).toISOString(), new Date(at - maxMs).toISOString()],
+      );
+      if (rows[0]) return { email: rows[0].email };
+      await sql.query('DELETE FROM admin_sessions WHERE id_hash = $1', [idHash]);
+      return undefined;
+    },
+
+    async end(idHash) {
+      await sql.query('DELETE FROM admin_sessions WHERE id_hash = $1', [idHash]);
+    },
+  };
+}
+
+export function createLoginThrottle(sql: Sql, now: () => number): LoginThrottle {
+  const windowOf = (windowMs: number) => Math.floor(now() / windowMs) * windowMs;
+  return {
+    async attempt(keys, windowMs) {
+      const windowStart = windowOf(windowMs);
+      const previousStart = windowStart - windowMs;
+      // How much of the previous window still lies within the last windowMs: its count weighs
+      // that much. Fixed windows alone would allow twice the limit across a window's edge.
+      const previousWeight = 1 - (now() - windowStart) / windowMs;
+      return sql.transaction(async (tx) => {
+        // Windows that can no longer weigh go as new attempts come: the table holds two windows' keys at most.
+        await tx.query('DELETE FROM login_failures WHERE window_start < $1', [previousStart]);
+        let count = 0;
+        for (const key of keys) {
+          // One upsert per key, exact under any concurrency: the row lock orders the increments.
+          const { rows } = await tx.query<{ count: number }>(
+            `INSERT INTO login_failures (key, window_start, count) VALUES ($1, $2, 1)
+             ON CONFLICT (key, window_start) DO UPDATE SET count = login_failures.count + 1 RETURNING count`,
+            [key, windowStart],
+          );
+          const previous = await tx.query<{ count: number }>('SELECT count FROM login_failures WHERE key = $1 AND window_start = $2', [key, previousStart]);
+          const weighed = Number(rows[0].count) + Math.floor(Number(previous.rows[0]?.count ?? 0) * previousWeight);
+          count = Math.max(count, weighed);
+        }
+        return { count, resetAt: windowStart + windowMs };
+      });
+    },
+
+    async succeeded(keys, windowMs) {
+      const windowStart = windowOf(windowMs);
+      await sql.query(
+        `UPDATE login_failures SET count = count - 1 WHERE window_start = $1 AND count > 0 AND key IN (${keys.map((_, i) => `$${i + 2}`).join(', ')})`,
+        [windowStart, ...keys],
+      );
+    },
+  };
+}
+
+export function createAuditLog(sql: Sql, now: () => number): AuditLog {
+  return {
+    async record({ account, action, addresses }) {
+      await sql.query('INSERT INTO audit_log (id, at, account, action, addresses) VALUES ($1, $2, $3, $4, $5)', [
+        randomUUID(),
+        new Date(now()).toISOString(),
+        account,
+        action,
+        addresses,
+      ]);
+    },
+
+    async list({ limit, before }) {
+      const { rows } = await sql.query<AuditEntry>(
+        before
+          ? 'SELECT id, at, account, action, addresses FROM audit_log WHERE at < $2 OR (at = $2 AND id < $3) ORDER BY at DESC, id DESC LIMIT $1'
+          : 'SELECT id, at, account, action, addresses FROM audit_log ORDER BY at DESC, id DESC LIMIT $1',
+        before ? [limit, before.at, before.id] : [limit],
+      );
+      return rows.map((row) => ({ ...row, addresses: Number(row.addresses) }));
+    },
+  };
+}

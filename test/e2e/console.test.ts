@@ -1,0 +1,118 @@
+// The operators' console (issue 24) in Chromium against the production build: the account made as
+// the CLI makes it, then the whole road with and without JavaScript (log in, see the chart, search
+// an address, invite it and read the mail, remove another behind its confirmation, read the audit,
+// log out), from the keyboard, and axe-core with 0 violations on every page at both widths.
+import fs from 'node:fs';
+import type { Page } from 'playwright-core';
+import { hashPassword } from '../../server/console/password';
+import { openStore } from '../../server/store';
+import { tempDataDir } from '../support/config';
+import { mailedTo, screenshot, startSiteOfItsOwn, VIEWPORTS, type Site } from '../support/site';
+
+const AXE_SOURCE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+const PASSWORD = 'correct horse battery staple';
+
+let site: Site;
+beforeAll(async () => {
+  const dataDir = tempDataDir();
+  const store = openStore({ dataDir });
+  await store.admins.add('ops@example.org', await hashPassword(PASSWORD));
+  for (const email of ['zoe@example.org', 'yann@example.org', 'gone@example.org']) await store.signups.add({ email, description: 'from the e2e' });
+  await store.close();
+  site = await startSiteOfItsOwn({ DATA_DIR: dataDir });
+}, 30_000);
+afterAll(() => site?.close());
+
+async function axeViolations(page: Page): Promise<string[]> {
+  await page.evaluate(AXE_SOURCE);
+  return page.evaluate(() =>
+    (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> } }).axe
+      .run(document, { resultTypes: ['violations'] })
+      .then((r) => r.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)),
+  );
+}
+
+/** Clicks a button of a native form and waits for the server's answer. */
+async function press(page: Page, name: string | RegExp): Promise<void> {
+  await Promise.all([
+    page.waitForNavigation(),
+    page
+      .getByRole('button', { name, exact: typeof name === 'string' })
+      .first()
+      .click(),
+  ]);
+}
+
+async function logIn(page: Page): Promise<void> {
+  await page.goto(site.url('/admin'));
+  expect(new URL(page.url()).pathname).toBe('/admin/login');
+  // From the keyboard: the fields in order, Enter submits.
+  await page.getByLabel('Email address').focus();
+  await page.keyboard.type('ops@example.org');
+  await page.keyboard.press('Tab');
+  await page.keyboard.type(PASSWORD);
+  await Promise.all([page.waitForNavigation(), page.keyboard.press('Enter')]);
+  expect(new URL(page.url()).pathname).toBe('/admin');
+}
+
+describe.each([
+  ['with JavaScript', true],
+  ['without JavaScript', false],
+])('the console %s', (_name, javaScriptEnabled) => {
+  it('logs in, shows the chart, finds and invites an address, removes another, shows the audit and logs out', async () => {
+    const { page, context } = await site.open({ javaScriptEnabled });
+    await logIn(page);
+    await page.getByRole('img', { name: /Signups, invitations and activations per day/ }).waitFor();
+    expect(
+      await page
+        .getByRole('row', { name: /waitlisted/ })
+        .first()
+        .textContent(),
+    ).toMatch(/waitlisted\d+/);
+
+    const invitee = javaScriptEnabled ? 'zoe@example.org' : 'yann@example.org';
+    await page.goto(site.url('/admin/signups'));
+    await page.getByRole('searchbox', { name: 'Address contains' }).fill(invitee.slice(0, 3).toUpperCase());
+    await press(page, 'Search');
+    const row = page.getByRole('row', { name: new RegExp(invitee) });
+    await Promise.all([page.waitForNavigation(), row.getByRole('button', { name: 'Invite', exact: true }).click()]);
+    await page.getByRole('heading', { name: `${invitee}: sent` }).waitFor();
+    const mail = await mailedTo(site, invitee);
+    expect(mail.subject).toBe('Your OrgNote activation key');
+
+    if (javaScriptEnabled) {
+      await page.goto(site.url('/admin/signups?q=gone'));
+      await press(page, 'Remove');
+      await page.getByRole('heading', { name: 'Remove gone@example.org?' }).waitFor();
+      await press(page, 'Remove gone@example.org');
+      await page.getByRole('heading', { name: 'Removed gone@example.org' }).waitFor();
+    }
+
+    await page.goto(site.url('/admin/audit'));
+    const actions = await page.locator('tbody tr td:nth-child(3)').allTextContents();
+    expect(actions.slice(0, javaScriptEnabled ? 3 : 2)).toEqual(javaScriptEnabled ? ['remove', 'invite', 'login'] : ['invite', 'login']);
+    expect(await page.locator('main').textContent()).not.toContain('gone@example.org');
+
+    await press(page, 'Log out');
+    expect(new URL(page.url()).pathname).toBe('/admin/login');
+    await page.goto(site.url('/admin'));
+    expect(new URL(page.url()).pathname).toBe('/admin/login');
+    await context.close();
+  });
+});
+
+describe.each(VIEWPORTS)('axe on the console at $name width', (viewport) => {
+  it('finds 0 violations on the login, dashboard, signups, mail, outbox and audit pages', async () => {
+    const { page, context } = await site.open({ width: viewport.width, height: viewport.height });
+    await page.goto(site.url('/admin/login'));
+    const found: Record<string, string[]> = { login: await axeViolations(page) };
+    await logIn(page);
+    for (const path of ['/admin', '/admin/signups', '/admin/mail', '/admin/outbox', '/admin/audit', '/admin/signups/next?n=5']) {
+      await page.goto(site.url(path));
+      found[path] = await axeViolations(page);
+      if (path === '/admin' || path === '/admin/signups') await screenshot(page, `${viewport.name}-console${path.replace(/\//g, '-').replace('-admin', '')}`);
+    }
+    expect(found).toEqual(Object.fromEntries(Object.keys(found).map((key) => [key, []])));
+    await context.close();
+  });
+});

@@ -1,0 +1,101 @@
+// `waitlist admin …` (issue 24) as an operator runs it: the built CLI in its own process, the
+// password piped on stdin (never in argv), the accounts in a real store on both engines' behalf
+// through SQLite here (the store contract runs both engines).
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { TOTP } from 'otpauth';
+import { verifyPassword } from '../../../server/console/password';
+import { openStore } from '../../../server/store';
+import { tempDataDir } from '../../support/config';
+
+const CLI = path.resolve(__dirname, '../../../dist/server/waitlist.js');
+const PASSWORD = 'correct horse battery staple';
+
+function admin(dataDir: string, args: string[], stdin = '') {
+  const result = spawnSync(process.execPath, [CLI, 'admin', ...args], {
+    env: { PATH: process.env.PATH, DATA_DIR: dataDir },
+    input: stdin,
+    encoding: 'utf8',
+    timeout: 15_000,
+  });
+  return { code: result.status, out: result.stdout, err: result.stderr };
+}
+
+async function withStore<T>(dataDir: string, read: (store: ReturnType<typeof openStore>) => Promise<T>): Promise<T> {
+  const store = openStore({ dataDir });
+  try {
+    return await read(store);
+  } finally {
+    await store.close();
+  }
+}
+
+it('adds an account with the password from stdin, stored only as an argon2id hash, and refuses a short one or a second', async () => {
+  const dataDir = tempDataDir();
+  expect(admin(dataDir, ['list']).out).toContain('0 account(s): the console is off');
+  expect(admin(dataDir, ['add', 'Ops@Example.org'], `${PASSWORD}\n`)).toMatchObject({ code: 0, out: 'Added Ops@Example.org: the console is at /admin.\n' });
+  const stored = await withStore(dataDir, (store) => store.admins.credentials('ops@example.org'));
+  expect(stored?.passwordHash).toMatch(/^\$argon2id\$v=19\$m=65536,t=3,p=1\$[A-Za-z0-9+/]{22}\$[A-Za-z0-9+/]{43}$/);
+  expect(stored?.passwordHash).not.toContain(PASSWORD);
+  expect(await verifyPassword(PASSWORD, stored?.passwordHash)).toBe(true);
+
+  expect(admin(dataDir, ['add', 'short@example.org'], 'elevenchars\n')).toMatchObject({
+    code: 1,
+    err: 'waitlist: the password must have at least 12 characters\n',
+  });
+  expect(admin(dataDir, ['add', 'ops@example.org'], `${PASSWORD}\n`).code).toBe(1);
+  expect(admin(dataDir, ['add', 'not-an-address'], `${PASSWORD}\n`).err).toContain('not an email address');
+  expect(admin(dataDir, ['list']).out).toMatch(/^Ops@Example\.org\s+\S+Z\s+no$/m);
+});
+
+it('a new password ends the sessions of that account; remove deletes it with its sessions', async () => {
+  const dataDir = tempDataDir();
+  admin(dataDir, ['add', 'ops@example.org'], `${PASSWORD}\n`);
+  await withStore(dataDir, (store) => store.sessions.start('ops@example.org', 'session-hash'));
+  expect(admin(dataDir, ['password', 'ops@example.org'], 'another long passphrase\n')).toMatchObject({ code: 0 });
+  const limits = { idleMs: 60_000, maxMs: 3_600_000 };
+  expect(await withStore(dataDir, (store) => store.sessions.touch('session-hash', limits))).toBeUndefined();
+  const hash = await withStore(dataDir, async (store) => (await store.admins.credentials('ops@example.org'))?.passwordHash);
+  expect(await verifyPassword('another long passphrase', hash)).toBe(true);
+  expect(await verifyPassword(PASSWORD, hash)).toBe(false);
+
+  expect(admin(dataDir, ['remove', 'ops@example.org']).code).toBe(0);
+  expect(admin(dataDir, ['remove', 'ops@example.org'])).toMatchObject({ code: 1, err: 'waitlist: no account for ops@example.org\n' });
+  expect(admin(dataDir, ['password', 'ops@example.org'], `${PASSWORD}\n`).code).toBe(1);
+});
+
+it('enrols two-factor authentication: an otpauth URI whose codes the store can check, and a QR code', async () => {
+  const dataDir = tempDataDir();
+  admin(dataDir, ['add', 'ops@example.org'], `${PASSWORD}\n`);
+  const { code, out } = admin(dataDir, ['totp', 'ops@example.org']);
+  expect(code).toBe(0);
+  const uri = /^otpauth:\/\/totp\/\S+$/m.exec(out)?.[0];
+  expect(uri).toBeDefined();
+  // The terminal QR code: block characters, several lines of them, before the URI.
+  expect(out.split('\n').filter((line) => /[▀▄█]/.test(line)).length).toBeGreaterThan(10);
+  const secret = new URL(uri!).searchParams.get('secret');
+  const stored = await withStore(dataDir, (store) => store.admins.credentials('ops@example.org'));
+  expect(stored?.totpSecret).toBe(secret);
+  // What an authenticator app would show validates against the stored secret.
+  const app = new TOTP({ secret: secret! });
+  expect(new TOTP({ secret: stored!.totpSecret! }).validate({ token: app.generate(), window: 0 })).toBe(0);
+  expect(admin(dataDir, ['list']).out).toMatch(/^ops@example\.org\s+\S+Z\s+yes$/m);
+  expect(admin(dataDir, ['totp', 'nobody@example.org']).code).toBe(1);
+});
+
+it('audit lists what was done, newest first, naming accounts and counts, never an address of the waitlist', async () => {
+  const dataDir = tempDataDir();
+  let time = Date.parse('2026-11-01T10:00:00.000Z');
+  const store = openStore({ dataDir }, () => (time += 1_000));
+  await store.audit.record({ account: 'ops@example.org', action: 'login', addresses: 0 });
+  await store.audit.record({ account: 'ops@example.org', action: 'invite', addresses: 3 });
+  await store.close();
+  const result = spawnSync(process.execPath, [CLI, 'audit'], { env: { PATH: process.env.PATH, DATA_DIR: dataDir }, encoding: 'utf8' });
+  expect(result.status).toBe(0);
+  const lines = result.stdout.trim().split('\n');
+  expect(lines[0]).toMatch(/^at\s+account\s+action\s+addresses$/);
+  expect(lines.slice(2).map((line) => line.split(/\s+/).slice(1))).toEqual([
+    ['ops@example.org', 'invite', '3'],
+    ['ops@example.org', 'login', '0'],
+  ]);
+});

@@ -1,0 +1,163 @@
+// /admin/signups (issue 24): search by address substring in any case, filter by state, both
+// orders, keyset pages of 50; Invite through the same operation as the CLI (a real SMTP server,
+// read back with mailparser), Remove behind a confirmation, each recorded in the audit log with a
+// count and never the address.
+import request from 'supertest';
+import { createApp } from '../../../server/app';
+import { hashPassword } from '../../../server/console/password';
+import { openStore } from '../../../server/store';
+import type { SqliteStore } from '../../../server/store/sqlite';
+import { testConfig } from '../../support/config';
+import { startSmtpServer, type SmtpTestServer } from '../../support/smtp';
+
+const PASSWORD = 'correct horse battery staple';
+let smtp: SmtpTestServer;
+let store: SqliteStore;
+let app: ReturnType<typeof createApp>;
+let cookie: string;
+let csrf: string;
+let time: number;
+
+beforeAll(async () => {
+  smtp = await startSmtpServer();
+});
+afterAll(() => smtp.close());
+/** Logs in (again): a session ends after 12 hours, and a test may move the clock further. */
+async function logIn() {
+  const login = await request(app).post('/admin/login').type('form').send({ email: 'ops@example.org', password: PASSWORD, code: '' });
+  cookie = String(login.headers['set-cookie']).split(';')[0];
+  const dashboard = await request(app).get('/admin').set('Cookie', cookie);
+  csrf = /name="csrf" value="([^"]+)"/.exec(dashboard.text)![1];
+}
+
+beforeEach(async () => {
+  smtp.received.length = 0;
+  time = Date.parse('2026-10-01T00:00:00.000Z');
+  const config = testConfig({ SITE_URL: 'https://orgnote.example', SMTP_URL: smtp.url });
+  store = openStore(config, () => (time += 1_000));
+  app = createApp(config, { store });
+  await store.admins.add('ops@example.org', await hashPassword(PASSWORD));
+  await logIn();
+});
+afterEach(() => store.close());
+
+const get = (path: string) => request(app).get(path).set('Cookie', cookie);
+const post = (path: string, fields: Record<string, string>) =>
+  request(app)
+    .post(path)
+    .set('Cookie', cookie)
+    .type('form')
+    .send({ csrf, ...fields });
+const addresses = (html: string) => [...html.matchAll(/<tr><td data-label="Address">([^<]+@[^<]+)<\/td>/g)].map((m) => m[1]);
+
+it('searches by a substring of the address in any case, filters by state, and sorts either way', async () => {
+  for (const email of ['Anna@Example.org', 'bob@example.org', 'hannah@other.org']) await store.signups.add({ email, description: 'x' });
+  const search = await get('/admin/signups?q=ANN');
+  expect(search.status).toBe(200);
+  expect(search.text).toContain('<input class="field-input" id="q" name="q" type="search" value="ANN">');
+  expect(addresses(search.text)).toEqual(['hannah@other.org', 'Anna@Example.org']);
+  expect(addresses((await get('/admin/signups?q=ann&order=oldest')).text)).toEqual(['Anna@Example.org', 'hannah@other.org']);
+  // LIKE's wildcards are taken literally.
+  expect(addresses((await get('/admin/signups?q=%25')).text)).toEqual([]);
+  expect(addresses((await get('/admin/signups?state=invited')).text)).toEqual([]);
+  expect(addresses((await get('/admin/signups?state=waitlisted')).text)).toHaveLength(3);
+});
+
+it('pages 50 at a time with keyset pagination, losing and repeating nothing', async () => {
+  for (let i = 0; i < 120; i++) await store.signups.add({ email: `user${String(i).padStart(3, '0')}@example.org`, description: '' });
+  const seen: string[] = [];
+  let path = '/admin/signups?order=oldest';
+  for (let pageNo = 0; pageNo < 3; pageNo++) {
+    const res = await get(path);
+    seen.push(...addresses(res.text));
+    const next = /href="(\/admin\/signups\?[^"]*after=[^"]+)"/.exec(res.text)?.[1];
+    if (!next) break;
+    path = next.replace(/&amp;/g, '&');
+  }
+  expect(seen).toHaveLength(120);
+  expect(seen).toEqual([...seen].sort());
+  expect(new Set(seen).size).toBe(120);
+});
+
+it('invites through the same operation as the CLI: a real mail with a key that activates, and an audit entry without the address', async () => {
+  await store.signups.add({ email: 'zoe@example.org', description: '' });
+  const page = await get('/admin/signups');
+  expect(page.text).toContain('>Invite</button>');
+  const res = await post('/admin/signups/invite', { email: 'zoe@example.org' });
+  expect(res.status).toBe(200);
+  expect(res.text).toContain('zoe@example.org: sent');
+  const [mail] = await smtp.waitFor(1, 5_000);
+  const key = /^([A-Za-z0-9_-]{32})$/m.exec(mail.parsed.text ?? '')![1];
+  expect(await store.subscriptions.activate('zoe@example.org', key)).toEqual({ outcome: 'active', email: 'zoe@example.org' });
+  expect((await get('/admin/signups')).text).toContain('>Invite again</button>');
+  const [entry] = await store.audit.list({ limit: 1 });
+  expect(entry).toMatchObject({ account: 'ops@example.org', action: 'invite', addresses: 1 });
+  // Without the session's CSRF token: refused, nothing sent.
+  const forged = await request(app).post('/admin/signups/invite').set('Cookie', cookie).type('form').send({ email: 'zoe@example.org', again: '1' });
+  expect(forged.status).toBe(403);
+  expect(smtp.received).toHaveLength(1);
+});
+
+it('removes only after the confirmation button, and the audit then names no address', async () => {
+  await store.signups.add({ email: 'gone@example.org', description: '' });
+  const confirm = await get('/admin/signups/remove?email=gone%40example.org');
+  expect(confirm.status).toBe(200);
+  expect(confirm.text).toContain('Remove gone@example.org?');
+  expect(await store.signups.count()).toBe(1);
+  const res = await post('/admin/signups/remove', { email: 'gone@example.org' });
+  expect(res.text).toContain('Removed gone@example.org');
+  expect(await store.signups.count()).toBe(0);
+  const audit = await store.audit.list({ limit: 10 });
+  expect(audit[0]).toMatchObject({ action: 'remove', addresses: 1 });
+  expect(JSON.stringify(audit)).not.toContain('gone@example.org');
+});
+
+it('lists dead mail with a Retry button that queues it again, as `waitlist mail retry` does', async () => {
+  await store.signups.add({ email: 'late@example.org', description: '' });
+  const compose = (to: string, key: string) => ({ from: 'a@b.co', to, subject: 's', text: key, html: '', messageId: `<${key}@x>`, date: 'x' });
+  const invited = await store.subscriptions.invite('late@example.org', { again: false, compose });
+  if (invited.outcome !== 'invited') throw new Error(invited.outcome);
+  time += 8 * 24 * 3_600_000; // past QUEUE_MAX_AGE_HOURS: the next failure sets it aside as dead
+  await store.mail.retry(invited.mail, '421 busy');
+  expect((await get('/admin/mail')).status).toBe(303); // 8 days later the session is long over
+  await logIn();
+  const listing = await get('/admin/mail');
+  expect(listing.status).toBe(200);
+  expect(listing.text).toMatch(/<td data-label="To">late@example\.org<\/td><td data-label="State"><span class="console-word">dead<\/span><\/td>/);
+  expect(listing.text).not.toContain(invited.mail.message.text); // never the key
+  const retried = await post('/admin/mail/retry', { id: String(invited.mail.id) });
+  expect(retried.status).toBe(200);
+  expect(retried.text).toContain(`Item ${invited.mail.id} is queued again`);
+  expect(await store.mail.counts()).toMatchObject({ queued: 1, dead: 0 });
+  expect((await post('/admin/mail/retry', { id: String(invited.mail.id) })).status).toBe(409);
+  expect((await post('/admin/outbox/retry', { id: 'x' })).status).toBe(409);
+  expect((await get('/admin/outbox')).text).toContain('Nothing waiting.');
+  expect((await store.audit.list({ limit: 1 }))[0]).toMatchObject({ action: 'retry mail', addresses: 1 });
+});
+
+it('"Invite the next N" shows who first, then invites exactly those through the CLI\'s operation', async () => {
+  for (const email of ['first@example.org', 'second@example.org', 'third@example.org']) await store.signups.add({ email, description: '' });
+  const preview = await get('/admin/signups/next?n=2');
+  expect(preview.status).toBe(200);
+  expect([...preview.text.matchAll(/<li>([^<]+)<\/li>/g)].map((m) => m[1])).toEqual(['first@example.org', 'second@example.org']);
+  expect(smtp.received).toHaveLength(0);
+  const res = await post('/admin/signups/next', { n: '2' });
+  expect(res.text).toContain('Invited 2');
+  const mails = await smtp.waitFor(2, 5_000);
+  expect(mails.map((m) => (m.parsed.to as { text: string }).text).sort()).toEqual(['first@example.org', 'second@example.org']);
+  expect((await store.audit.list({ limit: 1 }))[0]).toMatchObject({ action: 'invite', addresses: 2 });
+  expect((await get('/admin/signups/next?n=0')).status).toBe(400);
+  expect((await post('/admin/signups/next', { n: 'lots' })).status).toBe(400);
+});
+
+it("exports the CLI's CSV as a download, and records how many rows went out", async () => {
+  for (let i = 0; i < 3; i++) await store.signups.add({ email: `row${i}@example.org`, description: 'a, "quoted" note' });
+  const res = await get('/admin/signups/export');
+  expect(res.status).toBe(200);
+  expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
+  expect(res.headers['content-disposition']).toBe('attachment; filename="waitlist.csv"');
+  const lines = res.text.split('\r\n');
+  expect(lines[0]).toBe('email,description,created_at,invited_at,activated_at,confirmed_at,state');
+  expect(lines.filter((line) => line.includes('"a, ""quoted"" note"'))).toHaveLength(3);
+  expect((await store.audit.list({ limit: 1 }))[0]).toMatchObject({ action: 'export', addresses: 3 });
+});

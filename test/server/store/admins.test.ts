@@ -1,0 +1,153 @@
+// The store contract for the console (issue 24), on both engines: accounts by normalised address,
+// a password change ending the account's sessions, sessions ending when idle or too old, and an
+// audit log read newest first with keyset pages. Time is the test's clock.
+import type { Store } from '../../../server/store/types';
+import { ENGINES, type StoreEngine } from '../../support/stores';
+
+const START = Date.parse('2026-04-01T08:00:00.000Z');
+const MINUTE = 60_000;
+const LIMITS = { idleMs: 30 * MINUTE, maxMs: 12 * 60 * MINUTE };
+
+function contract(engine: StoreEngine) {
+  let time: number;
+  let store: Store;
+  beforeEach(async () => {
+    time = START;
+    store = await engine.open({ now: () => time });
+  });
+  afterEach(() => engine.closeStores());
+  afterAll(() => engine.close());
+
+  describe('accounts', () => {
+    it('adds an account once per address, lists it, and says whether two-factor is enrolled', async () => {
+      expect(await store.admins.count()).toBe(0);
+      expect(await store.admins.add('Ops@Example.org', 'hash-1')).toBe(true);
+      expect(await store.admins.add(' ops@example.ORG ', 'hash-2')).toBe(false);
+      expect(await store.admins.setTotp('ops@example.org', 'SECRETBASE32')).toBe(true);
+      expect(await store.admins.list()).toEqual([{ email: 'Ops@Example.org', createdAt: new Date(START).toISOString(), totp: true }]);
+      expect(await store.admins.credentials('OPS@example.org')).toEqual({ email: 'Ops@Example.org', passwordHash: 'hash-1', totpSecret: 'SECRETBASE32' });
+      expect(await store.admins.credentials('nobody@example.org')).toBeUndefined();
+      expect(await store.admins.setTotp('nobody@example.org', 'X')).toBe(false);
+    });
+
+    it('ends every session of an account whose password changes, or that is removed', async () => {
+      await store.admins.add('ops@example.org', 'old');
+      await store.admins.add('other@example.org', 'h');
+      await store.sessions.start('ops@example.org', 'session-a');
+      await store.sessions.start('other@example.org', 'session-b');
+      expect(await store.admins.setPassword('ops@example.org', 'new')).toBe(true);
+      expect(await store.sessions.touch('session-a', LIMITS)).toBeUndefined();
+      expect(await store.sessions.touch('session-b', LIMITS)).toEqual({ email: 'other@example.org' });
+      expect((await store.admins.credentials('ops@example.org'))?.passwordHash).toBe('new');
+      expect(await store.admins.remove('other@example.org')).toBe(true);
+      expect(await store.sessions.touch('session-b', LIMITS)).toBeUndefined();
+      expect(await store.admins.remove('other@example.org')).toBe(false);
+      expect(await store.admins.setPassword('other@example.org', 'x')).toBe(false);
+    });
+  });
+
+  describe('sessions', () => {
+    it('keeps a session alive while used, ends it after 30 minutes idle, and after 12 hours whatever its use', async () => {
+      await store.admins.add('ops@example.org', 'h');
+      await store.sessions.start('ops@example.org', 'idle');
+      await store.sessions.start('ops@example.org', 'busy');
+      // Used every 29 minutes for almost 12 hours: alive all along.
+      while (time + 29 * MINUTE < START + LIMITS.maxMs) {
+        time += 29 * MINUTE;
+        expect(await store.sessions.touch('busy', LIMITS)).toEqual({ email: 'ops@example.org' });
+      }
+      expect(await store.sessions.touch('idle', LIMITS)).toBeUndefined();
+      time = START + LIMITS.maxMs;
+      expect(await store.sessions.touch('busy', LIMITS)).toBeUndefined();
+      // Gone for good: going back in time does not bring it back.
+      time = START + MINUTE;
+      expect(await store.sessions.touch('busy', LIMITS)).toBeUndefined();
+    });
+
+    it('ends a session at logout, and knows no session it never started', async () => {
+      await store.admins.add('ops@example.org', 'h');
+      await store.sessions.start('ops@example.org', 's');
+      await store.sessions.end('s');
+      expect(await store.sessions.touch('s', LIMITS)).toBeUndefined();
+      expect(await store.sessions.touch('never', LIMITS)).toBeUndefined();
+    });
+  });
+
+  describe('daily counts for the chart', () => {
+    it('counts signups, invitations and activations per UTC day from a day on', async () => {
+      const compose = (to: string, key: string) => ({ from: 'a@b.co', to, subject: 's', text: key, html: '', messageId: `<${key}@x>`, date: 'x' });
+      await store.signups.add({ email: 'old@example.org', description: '' });
+      time = Date.parse('2026-04-03T23:59:00.000Z');
+      await store.signups.add({ email: 'a@example.org', description: '' });
+      await store.signups.add({ email: 'b@example.org', description: '' });
+      time = Date.parse('2026-04-04T00:01:00.000Z');
+      const invited = await store.subscriptions.invite('a@example.org', { again: false, compose });
+      if (invited.outcome === 'invited') await store.subscriptions.activate('a@example.org', invited.mail.message.text);
+      expect(await store.signups.daily('2026-04-02')).toEqual([
+        { day: '2026-04-03', signups: 2, invited: 0, activated: 0 },
+        { day: '2026-04-04', signups: 0, invited: 1, activated: 1 },
+      ]);
+    });
+  });
+
+  describe('login throttle', () => {
+    it('counts attempts per key, reports the worst of the keys, and takes back a success', async () => {
+      const WINDOW = 15 * MINUTE;
+      time = START + MINUTE;
+      for (let i = 0; i < 4; i++) await store.loginThrottle.attempt(['account:a', 'ip:1'], WINDOW);
+      expect(await store.loginThrottle.attempt(['account:b', 'ip:1'], WINDOW)).toEqual({ count: 5, resetAt: START + WINDOW });
+      expect(await store.loginThrottle.attempt(['account:a', 'ip:2'], WINDOW)).toEqual({ count: 5, resetAt: START + WINDOW });
+      await store.loginThrottle.succeeded(['account:a', 'ip:2'], WINDOW);
+      expect(await store.loginThrottle.attempt(['account:a', 'ip:3'], WINDOW)).toMatchObject({ count: 5 });
+    });
+
+    it("holds across a window's edge, lets the past attempts weigh less as they age, and forgets them after two windows", async () => {
+      const WINDOW = 15 * MINUTE;
+      time = START + WINDOW - 1_000;
+      for (let i = 0; i < 5; i++) await store.loginThrottle.attempt(['account:edge'], WINDOW);
+      // A second later the fixed window is new, but the last 15 minutes still hold all five.
+      time = START + WINDOW;
+      expect(await store.loginThrottle.attempt(['account:edge'], WINDOW)).toEqual({ count: 6, resetAt: START + 2 * WINDOW });
+      // Half a window on, half of the five still weigh: 2 + the two of this window.
+      time = START + WINDOW * 1.5;
+      expect(await store.loginThrottle.attempt(['account:edge'], WINDOW)).toMatchObject({ count: 4 });
+      // A whole window later, none of the earlier attempts lies within the last 15 minutes.
+      time = START + 3 * WINDOW;
+      expect(await store.loginThrottle.attempt(['account:edge'], WINDOW)).toMatchObject({ count: 1 });
+    });
+
+    it('counts a burst of concurrent attempts exactly', async () => {
+      const results = await Promise.all(Array.from({ length: 30 }, () => store.loginThrottle.attempt(['account:burst'], 15 * MINUTE)));
+      expect(results.map((r) => r.count).sort((a, b) => a - b)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
+    });
+  });
+
+  describe('audit log', () => {
+    it('lists entries newest first, a page at a time, with what they touched and never an address', async () => {
+      for (let i = 0; i < 5; i++) {
+        await store.audit.record({ account: 'ops@example.org', action: i % 2 ? 'invite' : 'login', addresses: i });
+        if (i !== 2) time += 1_000; // two entries in the same millisecond: the id breaks the tie
+      }
+      const first = await store.audit.list({ limit: 2 });
+      const second = await store.audit.list({ limit: 2, before: first[1] });
+      const third = await store.audit.list({ limit: 2, before: second[1] });
+      const all = [...first, ...second, ...third];
+      // Entries 2 and 3 share their time; the page boundary between them loses and repeats nothing.
+      expect(all.map((e) => e.addresses)[0]).toBe(4);
+      expect(
+        all
+          .map((e) => e.addresses)
+          .slice(1, 3)
+          .sort(),
+      ).toEqual([2, 3]);
+      expect(all.map((e) => e.addresses).slice(3)).toEqual([1, 0]);
+      expect(new Set(all.map((e) => e.id)).size).toBe(5);
+      expect(await store.audit.list({ limit: 2, before: all[4] })).toEqual([]);
+      expect(all[0]).toMatchObject({ account: 'ops@example.org', action: 'login', addresses: 4 });
+    });
+  });
+}
+
+const [available, unavailable] = [ENGINES.filter((engine) => !engine.unavailable), ENGINES.filter((engine) => engine.unavailable)];
+describe.each(available)('the $name store', contract);
+if (unavailable.length > 0) describe.skip.each(unavailable)('the $name store — SKIPPED: $unavailable', contract);
