@@ -48,7 +48,7 @@ export function clientBuildOptions(dev = false): esbuild.BuildOptions & { metafi
     splitting: true,
     format: 'esm',
     platform: 'browser',
-    target: ['es2020', 'chrome100', 'firefox100', 'safari15'],
+    target: ['chrome100', 'firefox100', 'safari15'],
     jsx: 'automatic',
     minify: !dev,
     sourcemap: dev,
