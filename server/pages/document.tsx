@@ -27,11 +27,10 @@ function scriptSafeJson(value: unknown): string {
  *   hydration never competes with the first paint, and a visitor about to use a form gets it
  *   hydrated as soon as they start (a key or a touch: the field that autofocus focused does not
  *   count). Until then the forms post and the menu opens without script.
- * - The starfall moves only where a GPU composites it, marked <html data-motion> in idle time:
- *   WebGPU gives an adapter that is not a software fallback (asked of the GPU process, off this
- *   thread), or, in a browser without WebGPU, a WebGL context is neither refused as slow
- *   (failIfMajorPerformanceCaveat) nor drawn by a software renderer (SwiftShader, llvmpipe).
- *   Without a GPU the animation would redraw on the main thread every frame.
+ * - The starfall moves only where a GPU composites it: a worker (public/motion-check.js) asks
+ *   WebGL, off the main thread, in idle time, and marks <html data-motion>. Without a GPU the
+ *   animation would keep the compositor redrawing the layer in software on the cores the main
+ *   thread needs.
  */
 function bootScript(scripts: string[]): string {
   return (
@@ -41,12 +40,8 @@ function bootScript(scripts: string[]): string {
     `for(const src of ${scriptSafeJson(scripts)}){const s=d.createElement('script');s.type='module';s.src=src;d.head.append(s)}};` +
     `const touched=(e)=>{if(e.target instanceof Element&&e.target.closest('form,.menu'))go()};` +
     `for(const e of events)addEventListener(e,touched,{capture:true,passive:true});` +
-    `const move=()=>d.documentElement.setAttribute('data-motion','');` +
-    `const motion=()=>{if(!matchMedia('(prefers-reduced-motion: no-preference)').matches)return;const gpu=navigator.gpu;` +
-    `if(gpu){gpu.requestAdapter().then((a)=>{if(a&&!(a.info?.isFallbackAdapter??a.isFallbackAdapter))move()},()=>{});return}` +
-    `const gl=d.createElement('canvas').getContext('webgl',{failIfMajorPerformanceCaveat:true});if(!gl)return;` +
-    `const info=gl.getExtension('WEBGL_debug_renderer_info');const renderer=info?String(gl.getParameter(info.UNMASKED_RENDERER_WEBGL)):'';` +
-    `gl.getExtension('WEBGL_lose_context')?.loseContext();if(!/swiftshader|llvmpipe|softpipe|software/i.test(renderer))move()};` +
+    `const motion=()=>{if(!matchMedia('(prefers-reduced-motion: no-preference)').matches||!self.Worker)return;` +
+    `const w=new Worker('/motion-check.js');w.onmessage=(e)=>{w.terminate();if(e.data===true)d.documentElement.setAttribute('data-motion','')};w.onerror=()=>w.terminate()};` +
     `const later=(f,ms)=>self.requestIdleCallback?requestIdleCallback(f,{timeout:ms}):setTimeout(f,200);` +
     `const idle=()=>{later(go,2000);later(motion,4000)};` +
     `const P=self.PerformanceObserver;if(P&&(P.supportedEntryTypes||[]).includes('paint'))` +
