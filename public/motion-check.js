@@ -1,3 +1,4 @@
+/* global OffscreenCanvas, postMessage -- a dedicated worker's globals */
 // Whether a GPU composites this page, asked by the document's script for the starfall (issue 25,
 // server/pages/document.tsx). In a worker: making a WebGL context costs the main thread 15-20 ms
 // where it is emulated in software, the very case this looks for. The answer is true only for a

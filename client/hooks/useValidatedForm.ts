@@ -1,9 +1,10 @@
 // Form state for the two small forms: validation on submit, then again on every change (docs/product.md §5),
-// focus on the first invalid field. What a visitor typed before hydration is taken over from the
-// inputs themselves (issue 25): React leaves a hydrated input's text alone but starts its state from
-// the server's value, so without this the next render would empty the field. Written here rather than pulling in a form library because
-// the first-load JS budget has no room for one (docs/decisions/0004-form-state.md).
-import { useRef, useState, type ChangeEvent, type FormEvent } from 'react';
+// focus on the first invalid field. Written here rather than pulling in a form library because
+// the first-load JS budget has no room for one (docs/decisions/0004-form-state.md). What a visitor
+// typed before hydration is taken over from the inputs themselves (issue 25): React leaves a
+// hydrated input's text alone but starts its state from the server's value, so without this the
+// next render would empty the field.
+import { useLayoutEffect, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import type { FieldErrors } from '../../shared/validation';
 import type { FieldElement } from '../components/TextField';
 
@@ -17,25 +18,22 @@ export function useValidatedForm<K extends string>(
   const [errors, setErrors] = useState<FieldErrors<K>>(initialErrors ?? {});
   const [submitted, setSubmitted] = useState(initialErrors !== undefined);
   const elements = useRef<Partial<Record<K, FieldElement | null>>>({});
-  const adopted = useRef(false);
   const order = Object.keys(initial) as K[];
 
-  /**
-   * Once, when the first field is attached (the hydration's commit, before the browser paints):
-   * every field's state becomes what its input holds, revalidated if the form was submitted.
-   */
-  const adoptTyped = (form: HTMLFormElement | null) => {
-    if (adopted.current || !form) return;
-    adopted.current = true;
+  // Once, after the hydration's commit and before the browser paints: every field's state becomes
+  // what its input holds (typed before hydration, or restored by the browser), revalidated if the
+  // form starts submitted. The inputs are an outside store here, which is what an effect is for.
+  useLayoutEffect(() => {
     const typed = { ...values };
-    for (const name of order) {
-      const input = form.elements.namedItem(name);
-      if (input && 'value' in input && typeof input.value === 'string') typed[name] = input.value;
-    }
+    for (const name of order) typed[name] = elements.current[name]?.value ?? values[name];
     if (order.every((name) => typed[name] === values[name])) return;
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- reading the DOM once, see above
     setValues(typed);
     if (submitted) setErrors(validate(typed));
-  };
+    // Only the first commit: afterwards the inputs change through onChange.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
   /** The field that should have focus first: the first invalid one, else the first empty one. */
   const firstField = order.find((name) => errors[name] !== undefined) ?? order.find((name) => !values[name]) ?? order[0];
 
@@ -47,7 +45,6 @@ export function useValidatedForm<K extends string>(
     autoFocus: name === firstField,
     ref: (element: FieldElement | null) => {
       elements.current[name] = element;
-      if (element) adoptTyped(element.form);
     },
     onChange: (event: ChangeEvent<FieldElement>) => {
       const next = { ...values, [name]: event.target.value };
