@@ -25,6 +25,8 @@ export interface MainThreadLoad {
   longMs: number;
   count: number;
   longestMs: number;
+  /** Each long task: when it started after navigation, how long it took, and its largest parts. */
+  tasks: { atMs: number; ms: number; parts: string }[];
 }
 
 /** Top-level tasks of one thread, outermost only (a task nested in another is part of it). */
@@ -59,12 +61,23 @@ export function longTasksOfLoad(events: TraceEvent[], origin: string, untilMs: n
   if (!navigation || !thread) return undefined;
   const start = navigation.ts;
   const end = start + untilMs * 1000;
-  const long = topLevelTasks(events, thread.pid, thread.tid)
-    .filter((t) => t.ts >= start && t.ts < end && t.dur! > LONG_TASK_MS * 1000)
-    .map((t) => t.dur! / 1000);
+  const onThread = events.filter((e) => e.ph === 'X' && e.pid === thread.pid && e.tid === thread.tid && typeof e.dur === 'number');
+  const tasks = topLevelTasks(events, thread.pid, thread.tid).filter((t) => t.ts >= start && t.ts < end && t.dur! > LONG_TASK_MS * 1000);
+  const long = tasks.map((t) => t.dur! / 1000);
   return {
     longMs: long.reduce((sum, ms) => sum + ms, 0),
     count: long.length,
     longestMs: long.length ? Math.max(...long) : 0,
+    tasks: tasks.map((t) => ({ atMs: (t.ts - start) / 1000, ms: t.dur! / 1000, parts: largestParts(onThread, t) })),
   };
+}
+
+/** The three largest events inside a task (not the task's own wrappers), as "name ms" text. */
+function largestParts(onThread: TraceEvent[], task: TraceEvent): string {
+  return onThread
+    .filter((e) => e !== task && !TASK_NAMES.has(e.name) && e.ts >= task.ts && e.ts + e.dur! <= task.ts + task.dur! && e.dur! > 2_000)
+    .sort((a, b) => b.dur! - a.dur!)
+    .slice(0, 3)
+    .map((e) => `${e.name} ${(e.dur! / 1000).toFixed(0)}`)
+    .join(', ');
 }

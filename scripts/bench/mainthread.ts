@@ -14,6 +14,7 @@
 //   start. From the trace, on the main thread of the renderer whose main frame navigated to the
 //   site (its navigationStart mark): the sum, count and longest of the top-level tasks over 50 ms
 //   from navigation start to that quiet point.
+//   BENCH_MAINTHREAD_DETAIL=1 lists each long task's largest parts.
 //   BENCH_MAINTHREAD_RUNS loads (default 5) of each site and route, baseline and current in turn
 //   (which goes first alternates by round), after one uncounted warm-up load of each site; the
 //   table shows the medians and the ratio current/baseline. Target: ratio ≤ 0.25 on both routes
@@ -190,6 +191,9 @@ async function main(): Promise<void> {
             `  ${route.padEnd(10)} ${site.padEnd(8)} round ${round + 1}: ${Math.round(result.longMs)} ms in ${result.count} long task${result.count === 1 ? '' : 's'}` +
               ` (longest ${Math.round(result.longestMs)} ms), quiet at ${(result.quietMs / 1000).toFixed(1)} s${result.capped ? ' (capped)' : ''}`,
           );
+          // BENCH_MAINTHREAD_DETAIL=1: each long task with its largest parts, to see what to work on.
+          if (process.env.BENCH_MAINTHREAD_DETAIL)
+            for (const task of result.tasks) console.log(`      at ${task.atMs.toFixed(0)} ms: ${task.ms.toFixed(0)} ms (${task.parts})`);
         }
       }
     }
