@@ -172,7 +172,8 @@ describe('before hydration at 375 px', () => {
       if (reducedMotion === 'reduce') expect(moving).toEqual([]);
       else {
         expect(moving).toHaveLength(12);
-        for (const properties of moving) expect(properties.filter((p) => !['composite', 'computedOffset', 'easing', 'offset'].includes(p))).toEqual(['opacity', 'transform']);
+        for (const properties of moving)
+          expect(properties.filter((p) => !['composite', 'computedOffset', 'easing', 'offset'].includes(p))).toEqual(['opacity', 'transform']);
       }
       expect(problems).toEqual([]);
       await context.close();
