@@ -1,40 +1,10 @@
-// Browser entry: hydrate the server-rendered route tree (the same table the server used).
-import { startTransition } from 'react';
-import { hydrateRoot } from 'react-dom/client';
-import { createBrowserRouter, matchRoutes } from 'react-router';
-// react-router/dom's provider: React Router's own DOM binding (flushSync for updates).
-import { RouterProvider } from 'react-router/dom';
-import { routes } from './routes';
-import { PublicConfigProvider, readEmbeddedPublicConfig } from './public-config';
+// Browser entry (issue 25). The document's inline script adds it once the browser is idle after
+// the first paint, or at the first key or touch in a form or the menu (server/pages/document.tsx).
+// Evaluating a module graph of 300 kB at once is one task the browser cannot interrupt (about
+// 150 ms on a phone), so the libraries are evaluated in steps with a pause between them
+// (client/boot/: top-level await inside the one bundle), and React's transition hydration then
+// yields on its own.
 import './styles/app.css';
+import { hydrate } from './hydrate';
 
-/**
- * A lazy route on this page is loaded before the router starts, or it would render nothing where
- * the server rendered the page (React Router's guide, "Lazy routes and server rendering").
- */
-async function loadLazyRoutesOfThisPage(): Promise<void> {
-  const matches = matchRoutes(routes, window.location) ?? [];
-  await Promise.all(
-    matches.map(async ({ route }) => {
-      if (typeof route.lazy === 'function') Object.assign(route, await route.lazy(), { lazy: undefined });
-    }),
-  );
-}
-
-void loadLazyRoutesOfThisPage().then(() => {
-  // Reads window.__staticRouterHydrationData, written by the server's <StaticRouterProvider>.
-  const router = createBrowserRouter(routes);
-  const publicConfig = readEmbeddedPublicConfig(document);
-
-  // The server document adds this script after its first paint (server/pages/document.tsx).
-  // As a transition, hydration yields to the browser every few milliseconds instead of holding
-  // the main thread in one long task (the page is already visible and usable as server HTML).
-  startTransition(() => {
-    hydrateRoot(
-      document.getElementById('root')!,
-      <PublicConfigProvider value={publicConfig}>
-        <RouterProvider router={router} />
-      </PublicConfigProvider>,
-    );
-  });
-});
+void hydrate();

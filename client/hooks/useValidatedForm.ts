@@ -1,7 +1,10 @@
 // Form state for the two small forms: validation on submit, then again on every change (docs/product.md §5),
 // focus on the first invalid field. Written here rather than pulling in a form library because
-// the first-load JS budget has no room for one (docs/decisions/0004-form-state.md).
-import { useRef, useState, type ChangeEvent, type FormEvent } from 'react';
+// the first-load JS budget has no room for one (docs/decisions/0004-form-state.md). What a visitor
+// typed before hydration is taken over from the inputs themselves (issue 25): React leaves a
+// hydrated input's text alone but starts its state from the server's value, so without this the
+// next render would empty the field.
+import { useLayoutEffect, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import type { FieldErrors } from '../../shared/validation';
 import type { FieldElement } from '../components/TextField';
 
@@ -16,6 +19,21 @@ export function useValidatedForm<K extends string>(
   const [submitted, setSubmitted] = useState(initialErrors !== undefined);
   const elements = useRef<Partial<Record<K, FieldElement | null>>>({});
   const order = Object.keys(initial) as K[];
+
+  // Once, after the hydration's commit and before the browser paints: every field's state becomes
+  // what its input holds (typed before hydration, or restored by the browser), revalidated if the
+  // form starts submitted. The inputs are an outside store here, which is what an effect is for.
+  useLayoutEffect(() => {
+    const typed = { ...values };
+    for (const name of order) typed[name] = elements.current[name]?.value ?? values[name];
+    if (order.every((name) => typed[name] === values[name])) return;
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- reading the DOM once, see above
+    setValues(typed);
+    if (submitted) setErrors(validate(typed));
+    // Only the first commit: afterwards the inputs change through onChange.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
   /** The field that should have focus first: the first invalid one, else the first empty one. */
   const firstField = order.find((name) => errors[name] !== undefined) ?? order.find((name) => !values[name]) ?? order[0];
 

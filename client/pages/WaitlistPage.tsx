@@ -94,22 +94,30 @@ function WaitlistForm() {
   });
 
   return (
-    <form
-      className="form-card"
-      action={WAITLIST_FORM_ACTION}
-      method="post"
-      encType="multipart/form-data"
-      noValidate
-      onSubmit={submit}
-      aria-labelledby="waitlist-title"
-    >
-      <h2 id="waitlist-title" className="form-title">
-        Join wait list
-      </h2>
-      <TextField label="Email" type="email" autoComplete="email" {...form.field('email')} />
-      <TextField label="About me (or github profile)" multiline {...form.field('description')} />
-      <Honeypot />
-      <SubmitButton busy={status === 'submitting'}>Join</SubmitButton>
-    </form>
+    <>
+      <form
+        className="form-card waitlist-form"
+        action={WAITLIST_FORM_ACTION}
+        method="post"
+        encType="multipart/form-data"
+        noValidate
+        onSubmit={submit}
+        aria-labelledby="waitlist-title"
+      >
+        <h2 id="waitlist-title" className="form-title">
+          Join wait list
+        </h2>
+        <TextField label="Email" type="email" autoComplete="email" {...form.field('email')} />
+        <TextField label="About me (or github profile)" multiline {...form.field('description')} />
+        <Honeypot />
+        <SubmitButton busy={status === 'submitting'}>Join</SubmitButton>
+      </form>
+      {/* The joined view as a visitor who joined before sees it, hidden unless the document's
+          inline script found the flag (html[data-joined], server/pages/document.tsx): shown from
+          the first paint, long before React runs. Hydration then renders the same view itself. */}
+      <div className="joined-ahead" hidden>
+        <WaitlistJoined focusOnMount={false} />
+      </div>
+    </>
   );
 }

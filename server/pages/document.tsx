@@ -2,6 +2,7 @@
 // hydrates only #root, so everything outside it is server-only and may differ per request.
 import type { ReactNode } from 'react';
 import { PUBLIC_CONFIG_ELEMENT_ID } from '../../client/public-config';
+import { SUBSCRIBED_STORAGE_KEY } from '../../shared/constants';
 import type { PublicConfig } from '../../shared/public-config';
 import type { PageAssets } from './static-files';
 
@@ -16,17 +17,36 @@ function scriptSafeJson(value: unknown): string {
 }
 
 /**
- * Adds the entry scripts once the browser reports the first contentful paint of the server HTML;
- * where Paint Timing is missing, at the load event. (The load event alone can come before the
- * paint: the page's few images are small.)
+ * The page's one inline script (allowed by hash or nonce), in <head> so it runs before the body is
+ * parsed (issue 25):
+ * - A visitor who joined before ('subscribed' in localStorage) is marked on <html data-joined>, so
+ *   the stylesheet shows the joined view from the first paint, with no React.
+ * - The entry scripts, which only hydrate a page that already works as HTML, are added after the
+ *   first contentful paint (or the load event where Paint Timing is missing) once the browser is
+ *   idle, or at the first touch, key or focus in a form or the menu, whichever comes first. So
+ *   hydration never competes with the first paint, and a visitor about to use a form gets it
+ *   hydrated as soon as they start (a key or a touch: the field that autofocus focused does not
+ *   count). Until then the forms post and the menu opens without script.
+ * - The starfall moves only where a GPU composites it: a worker (public/motion-check.js) asks
+ *   WebGL, off the main thread, in idle time, and marks <html data-motion>. Without a GPU the
+ *   animation would keep the compositor redrawing the layer in software on the cores the main
+ *   thread needs.
  */
-function scriptLoader(scripts: string[]): string {
+function bootScript(scripts: string[]): string {
   return (
-    `(()=>{const go=()=>{for(const src of ${scriptSafeJson(scripts)}){` +
-    `const s=document.createElement('script');s.type='module';s.src=src;document.head.append(s)}};` +
+    `(()=>{const d=document;try{localStorage.getItem(${scriptSafeJson(SUBSCRIBED_STORAGE_KEY)})!==null&&d.documentElement.setAttribute('data-joined','')}catch{}` +
+    `let started=false;const events=['pointerdown','keydown'];` +
+    `const go=()=>{if(started)return;started=true;for(const e of events)removeEventListener(e,touched,true);` +
+    `for(const src of ${scriptSafeJson(scripts)}){const s=d.createElement('script');s.type='module';s.src=src;d.head.append(s)}};` +
+    `const touched=(e)=>{if(e.target instanceof Element&&e.target.closest('form,.menu'))go()};` +
+    `for(const e of events)addEventListener(e,touched,{capture:true,passive:true});` +
+    `const motion=()=>{if(!matchMedia('(prefers-reduced-motion: no-preference)').matches||!self.Worker)return;` +
+    `const w=new Worker('/motion-check.js');w.onmessage=(e)=>{w.terminate();if(e.data===true)d.documentElement.setAttribute('data-motion','')};w.onerror=()=>w.terminate()};` +
+    `const later=(f,ms)=>self.requestIdleCallback?requestIdleCallback(f,{timeout:ms}):setTimeout(f,200);` +
+    `const idle=()=>{later(go,2000);later(motion,4000)};` +
     `const P=self.PerformanceObserver;if(P&&(P.supportedEntryTypes||[]).includes('paint'))` +
-    `new P((list,observer)=>{if(list.getEntriesByName('first-contentful-paint').length){observer.disconnect();go()}}).observe({type:'paint',buffered:true});` +
-    `else addEventListener('load',go)})()`
+    `new P((list,observer)=>{if(list.getEntriesByName('first-contentful-paint').length){observer.disconnect();idle()}}).observe({type:'paint',buffered:true});` +
+    `else addEventListener('load',idle)})()`
   );
 }
 
@@ -71,10 +91,8 @@ export function Document({ canonicalUrl, origin, assets, publicConfig, nonce, ch
         {assets.preloads.map((href) => (
           <link key={href} rel="modulepreload" href={href} nonce={nonce} />
         ))}
-        {/* The page is complete as HTML and the script only hydrates it, so the script is asked
-            for once the page has painted: it never competes with the first (and largest) paint.
-            The policy allows the loader by nonce or hash, and the file by 'self'. */}
-        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: scriptLoader(assets.scripts) }} />
+        {/* The policy allows this script by nonce or hash, and the files it adds by 'self'. */}
+        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: bootScript(assets.scripts) }} />
       </head>
       <body>
         <div id="root">{children}</div>

@@ -1,0 +1,182 @@
+// What a visitor does before React has hydrated the page (issue 25), in Chromium against the
+// production server and a real multer backend. The page's script is held back on the network until
+// the test lets it through, as a slow connection would: text typed before hydration is kept and
+// submitted, a form sent before hydration posts natively, the joined view of a returning visitor
+// shows from the first paint, hydration starts at the first key or touch in a form when the
+// browser is never idle, and the starfall stands still where it would cost the main thread.
+import type { Page, Route } from 'playwright-core';
+import { hydrated, screenshot, startSite, VIEWPORTS, type Site } from '../support/site';
+
+let site: Site;
+beforeAll(async () => {
+  site = await startSite();
+}, 30_000);
+afterAll(() => site?.close());
+beforeEach(() => {
+  site.backend.received.length = 0;
+  site.backend.respondWith((req, res) => res.status(201).json({ email: 'ok' }));
+});
+
+/**
+ * Holds the entry script until release(); `requested` resolves when the page asked for it (the
+ * document's inline script adds it once the browser is idle or a form is touched).
+ */
+async function holdScript(page: Page) {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let asked!: () => void;
+  const requested = new Promise<void>((resolve) => (asked = resolve));
+  await page.route(/\/assets\/entry-[\w-]+\.js$/, async (route: Route) => {
+    asked();
+    await released;
+    await route.continue();
+  });
+  return { requested, release };
+}
+
+/** True once React has hydrated: the menu marks itself enhanced from its first client render. */
+const isHydrated = (page: Page) => page.evaluate(() => document.querySelector('.menu[data-enhanced="true"]') !== null);
+
+describe.each(VIEWPORTS)('before hydration at $width px', ({ name, width, height }) => {
+  it('keeps the waitlist text typed before hydration, then validates and submits it', async () => {
+    const { page, context, problems } = await site.open({ width, height });
+    const script = await holdScript(page);
+    await page.goto(site.url('/'), { waitUntil: 'domcontentloaded' });
+    await script.requested;
+    await page.getByLabel('Email', { exact: true }).fill('early@example.org');
+    await page.getByLabel('About me (or github profile)').fill('typed while the script loaded');
+    expect(await isHydrated(page)).toBe(false);
+
+    script.release();
+    await hydrated(page);
+    expect(await page.getByLabel('Email', { exact: true }).inputValue()).toBe('early@example.org');
+    expect(await page.getByLabel('About me (or github profile)').inputValue()).toBe('typed while the script loaded');
+    await page.getByRole('button', { name: 'Join' }).click();
+
+    await page.getByRole('heading', { name: 'Congratulations' }).waitFor();
+    expect(await page.getByText('Email address is required').count()).toBe(0);
+    expect(site.backend.received.map((r) => r.fields)).toEqual([{ email: 'early@example.org', description: 'typed while the script loaded' }]);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('keeps the activation text typed before hydration and opens the web app with it', async () => {
+    const { page, context, problems } = await site.open({ width, height });
+    const script = await holdScript(page);
+    await page.goto(site.url('/activate'), { waitUntil: 'domcontentloaded' });
+    await script.requested;
+    await page.getByLabel('Email', { exact: true }).fill('early@example.org');
+    await page.getByLabel('Activation key', { exact: true }).fill('key-typed-early');
+
+    script.release();
+    await hydrated(page);
+    const [tab] = await Promise.all([context.waitForEvent('page'), page.getByRole('button', { name: 'Activate' }).click()]);
+    expect(Object.fromEntries(new URL(tab.url()).searchParams)).toEqual({ email: 'early@example.org', token: 'key-typed-early', key: 'key-typed-early' });
+    await page.getByRole('heading', { name: 'Congratulations' }).waitFor();
+    expect(await page.getByText('Required', { exact: true }).count()).toBe(0);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('shows a returning visitor the joined view from the first paint, and keeps it through hydration', async () => {
+    const { page, context, problems } = await site.open({ width, height });
+    await context.addInitScript(() => localStorage.setItem('subscribed', 'true'));
+    const script = await holdScript(page);
+    await page.goto(site.url('/'), { waitUntil: 'domcontentloaded' });
+    await script.requested;
+
+    const joined = page.getByRole('status');
+    expect(await joined.innerText()).toContain('You are successfully joined to the wait list.');
+    expect(await page.locator('form.waitlist-form').isVisible()).toBe(false);
+    expect(await page.getByRole('heading', { name: 'Congratulations' }).isVisible()).toBe(true);
+    expect(await isHydrated(page)).toBe(false);
+    await screenshot(page, `${name}-joined-before-hydration`);
+    const before = await page.locator('.hero-form').boundingBox();
+
+    script.release();
+    await hydrated(page);
+    expect(await joined.innerText()).toContain('You are successfully joined to the wait list.');
+    expect(await page.locator('form').count()).toBe(0);
+    // No flash: the view keeps its place and size, and it takes no focus from the visitor.
+    expect(await page.locator('.hero-form').boundingBox()).toEqual(before);
+    expect(await page.evaluate(() => document.activeElement?.id)).not.toBe('result-title');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});
+
+describe('before hydration at 375 px', () => {
+  const phone = VIEWPORTS[0];
+
+  it('posts the waitlist form natively when Join is pressed before the script arrives', async () => {
+    const { page, context, problems } = await site.open(phone);
+    const script = await holdScript(page);
+    await page.goto(site.url('/'), { waitUntil: 'domcontentloaded' });
+    await script.requested;
+    await page.getByLabel('Email', { exact: true }).fill('native@example.org');
+    await page.getByLabel('About me (or github profile)').fill('no script yet');
+    await Promise.all([page.waitForURL(/\/\?joined/), page.getByRole('button', { name: 'Join' }).click()]);
+
+    expect(await page.getByRole('status').innerText()).toContain('You are successfully joined to the wait list.');
+    expect(site.backend.received.map((r) => r.fields)).toEqual([{ email: 'native@example.org', description: 'no script yet' }]);
+    script.release();
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('starts hydrating at the first key in a form when the browser is never idle', async () => {
+    const { page, context, problems } = await site.open(phone);
+    // A browser that never reports idle time: only the visitor can start hydration.
+    await context.addInitScript(() => {
+      window.requestIdleCallback = () => 0;
+    });
+    const asked: string[] = [];
+    page.on('request', (request) => {
+      if (/\/assets\/entry-/.test(request.url())) asked.push(request.url());
+    });
+    await page.goto(site.url('/'));
+    await page.waitForTimeout(1_000);
+    expect(asked).toEqual([]);
+    expect(await isHydrated(page)).toBe(false);
+
+    await page.getByLabel('Email', { exact: true }).press('a');
+    await hydrated(page);
+    expect(asked).toHaveLength(1);
+    await page.getByLabel('Email', { exact: true }).pressSequentially('@example.org');
+    expect(await page.getByLabel('Email', { exact: true }).inputValue()).toBe('a@example.org');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it.each(['no-preference', 'reduce'] as const)(
+    'keeps the starfall still without a GPU to composite it (reduced motion: %s), and moves it only by transform and opacity where one is',
+    async (reducedMotion) => {
+      const { page, context, problems } = await site.open({ ...phone, reducedMotion });
+      await page.goto(site.url('/'));
+      await hydrated(page);
+      const starfall = () =>
+        page.evaluate(() =>
+          document
+            .getAnimations()
+            .filter((animation) => (animation as CSSAnimation).animationName === 'starfall')
+            .map((animation) => [...new Set((animation.effect as KeyframeEffect).getKeyframes().flatMap((frame) => Object.keys(frame)))].sort()),
+        );
+      // This Chromium has no GPU (--disable-gpu): the document's script leaves the stars still.
+      await page.waitForTimeout(500);
+      expect(await page.evaluate(() => document.documentElement.hasAttribute('data-motion'))).toBe(false);
+      expect(await starfall()).toEqual([]);
+
+      // Where a GPU was found, they fall, animating only what the compositor animates alone.
+      await page.evaluate(() => document.documentElement.setAttribute('data-motion', ''));
+      const moving = await starfall();
+      if (reducedMotion === 'reduce') expect(moving).toEqual([]);
+      else {
+        expect(moving).toHaveLength(12);
+        for (const properties of moving)
+          expect(properties.filter((p) => !['composite', 'computedOffset', 'easing', 'offset'].includes(p))).toEqual(['opacity', 'transform']);
+      }
+      expect(problems).toEqual([]);
+      await context.close();
+    },
+  );
+});
