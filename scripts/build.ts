@@ -35,6 +35,9 @@ export function isBuildStale(): boolean {
   return SOURCES.some((source) => newestMtime(path.join(ROOT, source)) > stamp.mtimeMs);
 }
 
+/** A file of React Router's production build, which its package does not export (clientBuildOptions). */
+const REACT_ROUTER_PRODUCTION = (file: string) => path.join(ROOT, 'node_modules/react-router/dist/production', file);
+
 /** The browser bundle; `dev` keeps it readable (React's development build, source maps, no minifying). */
 export function clientBuildOptions(dev = false): esbuild.BuildOptions & { metafile: true } {
   return {
@@ -54,6 +57,9 @@ export function clientBuildOptions(dev = false): esbuild.BuildOptions & { metafi
     sourcemap: dev,
     legalComments: 'none',
     define: { 'process.env.NODE_ENV': dev ? '"development"' : '"production"' },
+    // React Router 7's package exports only its development build (warnings, invariant messages);
+    // the production one sits beside it.
+    alias: dev ? {} : { 'react-router/dom': REACT_ROUTER_PRODUCTION('dom-export.mjs'), 'react-router': REACT_ROUTER_PRODUCTION('index.mjs') },
     metafile: true,
     logLevel: 'warning',
   };
