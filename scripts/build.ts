@@ -92,8 +92,9 @@ async function buildClient(): Promise<AssetManifest> {
 /**
  * V8's explicit compile hint (Chromium 136 and later; a comment elsewhere): every function of the
  * entry is compiled while the file streams in, off the main thread, instead of on its first call.
- * The entry calls almost all of its code while hydrating, and React DOM's wrapper alone took about
- * 120 ms of main thread to compile and run under 4× CPU slowdown; with the hint, about 60 (issue 25).
+ * The entry calls almost all of its code while hydrating. React DOM's wrapper spent 36–48 ms of its
+ * 100–150 ms step compiling on the main thread under 4× CPU slowdown; with the hint that part is
+ * gone (issue 25). (Traced, both builds also spend about 80 ms reparsing for source positions.)
  */
 function compileAllOnLoad(file: string): void {
   fs.writeFileSync(file, `//# allFunctionsCalledOnLoad\n${fs.readFileSync(file, 'utf8')}`);
