@@ -6,7 +6,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from '../logger';
-import { readBody, fieldsOf, type BodyRequest, type Middleware } from '../http/body';
+import { asText as text, readBody, fieldsOf, type BodyRequest, type Middleware } from '../http/body';
 import { CONTENT_TYPES, sendText } from '../http/errors';
 import { CSP_HEADER } from '../http/security-headers';
 import { escapeMarkup as e } from '../../shared/markup';
@@ -18,7 +18,7 @@ import { invite, type InviteDeps } from '../waitlist/invite';
 import { listMail, listOutbox, retryMail, retryOutbox } from '../waitlist/queues';
 import { remove } from '../waitlist/remove';
 import { exportSignups } from '../waitlist/signups';
-import { queuePage } from './queues';
+import { queuePage, TITLES } from './queues';
 import { dashboard } from './dashboard';
 import { nextPreview, NEXT_MAX, removeConfirmation, signupsPage, signupsQuery } from './signups';
 import { loginPage, page } from './pages';
@@ -46,8 +46,6 @@ export interface ConsoleDeps {
 }
 
 type Locals = { email: string; sessionId: string; csrf: string };
-
-const text = (value: unknown) => (typeof value === 'string' ? value : '');
 
 function cookieOf(req: Request): string | undefined {
   const name = req.secure ? SECURE_COOKIE : COOKIE;
@@ -133,20 +131,25 @@ export function consoleDoor(deps: ConsoleDeps) {
     }
   });
 
-  router.get('/', session, async (_req: Request, res: Response, next: NextFunction) => {
-    try {
-      const { email, csrf: token } = res.locals.console as Locals;
-      html(res, 200, page({ title: 'Dashboard', css, session: { email, csrf: token } }, await dashboard(store, new Date(now()))));
-    } catch (err) {
-      next(err);
-    }
-  });
-
+  /** A console page for the logged-in operator. */
   const as = (res: Response, title: string, body: string, status = 200) => {
     const { email, csrf: token } = res.locals.console as Locals;
     html(res, status, page({ title, css, session: { email, csrf: token } }, body));
   };
   const back = '<p><a href="/admin/signups">Back to the signups</a></p>';
+  /** Why an invitation did not happen, in the CLI's words (409), or a count out of range (400). */
+  const refused = (res: Response, title: string, reason: keyof typeof REFUSED) =>
+    as(res, title, `<h1>Not invited</h1><p>${e(REFUSED[reason])}</p>${back}`, 409);
+  const badCount = (res: Response) =>
+    as(res, 'Invite the next', `<h1>Invite the next N</h1><p>N must be a whole number from 1 to ${NEXT_MAX}.</p>${back}`, 400);
+
+  router.get('/', session, async (_req: Request, res: Response, next: NextFunction) => {
+    try {
+      as(res, 'Dashboard', await dashboard(store, new Date(now())));
+    } catch (err) {
+      next(err);
+    }
+  });
 
   router.get('/signups', session, async (req: Request, res: Response, next: NextFunction) => {
     try {
@@ -166,7 +169,7 @@ export function consoleDoor(deps: ConsoleDeps) {
         { store, config: deps.config },
         { targets: { addresses: [address] }, again: text(fields.again) === '1', dryRun: false, onEach: (_email, outcome) => outcomes.push(outcome) },
       );
-      if (result.kind === 'refused') return as(res, 'Invite', `<h1>Not invited</h1><p>${e(REFUSED[result.reason])}</p>${back}`, 409);
+      if (result.kind === 'refused') return refused(res, 'Invite', result.reason);
       const invited = result.kind === 'done' ? result.counts.sent + result.counts.queued : 0;
       await store.audit.record({ account: (res.locals.console as Locals).email, action: 'invite', addresses: invited });
       as(res, 'Invite', `<h1>${e(address)}: ${e(outcomes[0] ?? 'nothing done')}</h1>${back}`);
@@ -184,7 +187,7 @@ export function consoleDoor(deps: ConsoleDeps) {
   router.get('/signups/next', session, async (req: Request, res: Response, next: NextFunction) => {
     try {
       const n = nextCount(req.query.n);
-      if (n === undefined) return as(res, 'Invite the next', `<h1>Invite the next N</h1><p>N must be a whole number from 1 to ${NEXT_MAX}.</p>${back}`, 400);
+      if (n === undefined) return badCount(res);
       const would: string[] = [];
       await invite(
         { store, config: deps.config },
@@ -198,9 +201,9 @@ export function consoleDoor(deps: ConsoleDeps) {
   router.post('/signups/next', deps.sameSiteOnly, readBody, session, csrf, async (req: Request, res: Response, next: NextFunction) => {
     try {
       const n = nextCount(fieldsOf(req as BodyRequest).n);
-      if (n === undefined) return as(res, 'Invite the next', `<h1>Invite the next N</h1><p>N must be a whole number from 1 to ${NEXT_MAX}.</p>${back}`, 400);
+      if (n === undefined) return badCount(res);
       const result = await invite({ store, config: deps.config }, { targets: { next: n }, again: false, dryRun: false });
-      if (result.kind === 'refused') return as(res, 'Invite the next', `<h1>Not invited</h1><p>${e(REFUSED[result.reason])}</p>${back}`, 409);
+      if (result.kind === 'refused') return refused(res, 'Invite the next', result.reason);
       const counts = result.kind === 'done' ? result.counts : undefined;
       const invited = counts ? counts.sent + counts.queued : 0;
       await store.audit.record({ account: (res.locals.console as Locals).email, action: 'invite', addresses: invited });
@@ -256,7 +259,7 @@ export function consoleDoor(deps: ConsoleDeps) {
   for (const name of ['mail', 'outbox'] as const) {
     router.get(`/${name}`, session, async (_req: Request, res: Response, next: NextFunction) => {
       try {
-        as(res, name === 'mail' ? 'Mail' : 'Outbox', queuePage(name, await queues[name].list(), (res.locals.console as Locals).csrf));
+        as(res, TITLES[name], queuePage(name, await queues[name].list(), (res.locals.console as Locals).csrf));
       } catch (err) {
         next(err);
       }
@@ -267,12 +270,7 @@ export function consoleDoor(deps: ConsoleDeps) {
         const result = Number.isSafeInteger(id) && id > 0 ? await queues[name].retry(id) : { kind: 'not-dead' as const, id };
         if (result.kind === 'retried') await store.audit.record({ account: (res.locals.console as Locals).email, action: `retry ${name}`, addresses: 1 });
         const notice = result.kind === 'retried' ? `Item ${id} is queued again; the running site sends it.` : `Item ${id} is not dead: nothing to retry.`;
-        as(
-          res,
-          name === 'mail' ? 'Mail' : 'Outbox',
-          queuePage(name, await queues[name].list(), (res.locals.console as Locals).csrf, notice),
-          result.kind === 'retried' ? 200 : 409,
-        );
+        as(res, TITLES[name], queuePage(name, await queues[name].list(), (res.locals.console as Locals).csrf, notice), result.kind === 'retried' ? 200 : 409);
       } catch (err) {
         next(err);
       }
@@ -281,8 +279,7 @@ export function consoleDoor(deps: ConsoleDeps) {
 
   router.get('/audit', session, async (req: Request, res: Response, next: NextFunction) => {
     try {
-      const { email, csrf: token } = res.locals.console as Locals;
-      html(res, 200, page({ title: 'Audit log', css, session: { email, csrf: token } }, await auditPage(store, text(req.query.before))));
+      as(res, 'Audit log', await auditPage(store, text(req.query.before)));
     } catch (err) {
       next(err);
     }

@@ -8,7 +8,7 @@ import { postForm } from './pages';
 
 export type QueueName = 'mail' | 'outbox';
 
-const TITLES: Record<QueueName, string> = { mail: 'Mail', outbox: 'Outbox' };
+export const TITLES: Record<QueueName, string> = { mail: 'Mail', outbox: 'Outbox' };
 
 export function queuePage(name: QueueName, listing: QueueListing<string>, csrf: string, notice = ''): string {
   const counts = Object.entries(listing.counts)

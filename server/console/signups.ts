@@ -2,6 +2,7 @@
 // case: field `q`, type search), filters by state, sorts newest or oldest first, and pages with
 // keyset pagination, 50 a page. Each row can be invited ("Invite", or "Invite again" once invited)
 // and removed ("Remove" leads to a confirmation button). Everything is a plain form: no script.
+import { asText } from '../http/body';
 import { consoleTable, when, word } from './table';
 import { escapeMarkup as e } from '../../shared/markup';
 import type { Store } from '../store';
@@ -22,9 +23,8 @@ export interface SignupsQuery {
 }
 
 export function signupsQuery(query: Record<string, unknown>): SignupsQuery {
-  const text = (value: unknown) => (typeof value === 'string' ? value : '');
-  const state = SIGNUP_STATES.find((s) => s === text(query.state));
-  return { q: text(query.q).trim().slice(0, 254), state, order: text(query.order) === 'oldest' ? 'oldest' : 'newest', after: text(query.after) };
+  const state = SIGNUP_STATES.find((s) => s === asText(query.state));
+  return { q: asText(query.q).trim().slice(0, 254), state, order: asText(query.order) === 'oldest' ? 'oldest' : 'newest', after: asText(query.after) };
 }
 
 const option = (value: string, label: string, selected: boolean) => `<option value="${value}"${selected ? ' selected' : ''}>${label}</option>`;

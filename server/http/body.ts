@@ -83,6 +83,9 @@ export const readBody: Middleware = (req, res, next) => {
   parse(req, res, (err?: unknown) => next(err ? toError(err) : undefined));
 };
 
+/** A field or query value as text: a repeated or nested one (an array, an object) counts as absent. */
+export const asText = (value: unknown): string => (typeof value === 'string' ? value : '');
+
 /** The submitted fields, whichever encoding they came in; 4xx HttpError when they are not a form. */
 export function fieldsOf(req: BodyRequest): FormFields {
   if (isMultipart(req)) return (req.body ?? {}) as FormFields;

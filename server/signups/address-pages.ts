@@ -14,10 +14,8 @@ import {
   type LinkCheck,
   type LinkUse,
 } from '../../shared/address-links';
-import { formFieldsOf, type FormFields } from '../http/body';
+import { asText, formFieldsOf, type FormFields } from '../http/body';
 import { checkLink, confirmAddress, leaveByLink, requestLeaveLink, type AddressDeps } from '../waitlist/address';
-
-const asText = (value: unknown): string => (typeof value === 'string' ? value : '');
 
 /** The token in the request's query (the mailed link, the one-click POST), if any. */
 function queryToken(req: IncomingMessage): string | null {

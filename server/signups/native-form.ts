@@ -5,12 +5,10 @@
 import type { IncomingMessage } from 'node:http';
 import type { ServerActionContext, WaitlistSubmission } from '../../shared/native-form';
 import { hasErrors, validateWaitlist, type WaitlistFields } from '../../shared/validation';
-import { formFieldsOf } from '../http/body';
+import { asText, formFieldsOf } from '../http/body';
 import { contextOf } from '../http/front-door';
 import type { Logger } from '../logger';
 import type { SubmitSignup } from '../waitlist/signup';
-
-const asText = (value: unknown): string => (typeof value === 'string' ? value : '');
 
 export function nativeForm(submitSignup: SubmitSignup, logger: Logger) {
   async function submitWaitlist(req: IncomingMessage): Promise<WaitlistSubmission> {
