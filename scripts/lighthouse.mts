@@ -13,6 +13,7 @@ import path from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse, { type Result } from 'lighthouse';
 import { CHROMIUM_FLAGS } from './chromium-flags';
+import { median } from './bench/stats';
 import { ROOT, startSiteProcess } from './site-process';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -30,12 +31,6 @@ const METRICS = [
 ] as const;
 /** Lighthouse sometimes fails to record its trace (e.g. NO_NAVSTART) and asks to be run again. */
 const ATTEMPTS = 3;
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-}
 
 const score = (lhr: Result, id: string) => lhr.categories[id]?.score ?? 0;
 const numeric = (lhr: Result, id: string) => lhr.audits[id]?.numericValue ?? Infinity;

@@ -17,6 +17,7 @@ import { openStore } from '../../server/store';
 import { ROOT, startSiteProcess } from '../site-process';
 import { cpuSeconds, machineBusySeconds } from './cpu';
 import { startSmtpSink } from './smtp-sink-process';
+import { percentile } from './stats';
 
 const COUNT = Number(process.env.BENCH_CONFIRM_COUNT ?? 200);
 const SPREAD_SECONDS = Number(process.env.BENCH_CONFIRM_SPREAD_SECONDS ?? 4);
@@ -31,11 +32,6 @@ interface Signup {
   status?: number;
   /** When the answer's status line arrived here (fetch resolves on the headers), ms since the epoch. */
   answeredAt?: number;
-}
-
-/** Nearest rank: the smallest value with at least `p` of them at or below it. */
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)];
 }
 
 /** Posts every signup, the i-th not before start + i × spread / count, at most CONCURRENCY at once. */

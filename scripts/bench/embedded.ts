@@ -18,7 +18,8 @@ import { encodeMultipart } from '../../server/delivery/backend-client';
 import { openStore } from '../../server/store';
 import type { Account } from '../../server/store/types';
 import { startSiteProcess } from '../site-process';
-import { inRounds, median, mediansOf, type Case, type Measured } from './measure';
+import { inRounds, mediansOf, type Case, type Measured } from './measure';
+import { median } from './stats';
 
 export const EMBEDDED_ROUNDS = Number(process.env.BENCH_EMBEDDED_ROUNDS ?? 2);
 

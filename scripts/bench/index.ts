@@ -26,7 +26,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { encodeMultipart } from '../../server/delivery/backend-client';
 import { benchEmbedded, EMBEDDED_ROUNDS } from './embedded';
-import { CONNECTIONS, inRounds, median, mediansOf, SECONDS, WARMUP_SECONDS, type Case, type Measured } from './measure';
+import { CONNECTIONS, inRounds, mediansOf, SECONDS, WARMUP_SECONDS, type Case, type Measured } from './measure';
+import { median } from './stats';
 import { ROOT, startSiteProcess } from '../site-process';
 import { BUDGET, firstLoadWeights } from '../weights';
 

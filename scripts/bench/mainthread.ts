@@ -25,6 +25,7 @@ import { chromium } from 'playwright-core';
 import { CHROMIUM_FLAGS } from '../chromium-flags';
 import { startSiteProcess } from '../site-process';
 import { buildBaseline, type BaselineBuild } from './baseline';
+import { median } from './stats';
 import { LONG_TASK_MS, longTasksOfLoad, TRACE_CATEGORIES, type MainThreadLoad, type TraceEvent } from './mainthread-trace';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -78,12 +79,6 @@ interface Quiet {
 interface Load extends MainThreadLoad {
   quietMs: number;
   capped: boolean;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {

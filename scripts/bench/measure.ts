@@ -4,6 +4,7 @@
 // time of the watched processes read around the window, medians over the rounds.
 import autocannon from 'autocannon';
 import { cpuSeconds } from './cpu';
+import { median } from './stats';
 
 export const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 export const CONNECTIONS = 50;
@@ -77,10 +78,4 @@ export function mediansOf(cases: Case[], rounds: Measured[][]): Measured[] {
 /** global.gc when the bench runs with --expose-gc (its npm script does); otherwise nothing. */
 function collectGarbage(): void {
   (globalThis as { gc?: () => void }).gc?.();
-}
-
-export function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }

@@ -3,7 +3,6 @@
 // password gets 429), then the password (an unknown account costs the same argon2id check as a known
 // one), then the code when the account enrolled two-factor. A session id is 192 random bits, kept
 // in the store only as its SHA-256.
-import { createHash } from 'node:crypto';
 import { TOTP } from 'otpauth';
 import { emailKey } from '../../shared/signup';
 import type { Store } from '../store';
@@ -24,8 +23,7 @@ export interface LoginDeps {
 }
 
 /** Throttle keys: hashes, so the table holds no address and no IP. */
-const throttleKeys = (email: string, ip: string) => [`account:${digest(emailKey(email))}`, `ip:${digest(ip)}`];
-const digest = (text: string) => createHash('sha256').update(text).digest('base64url').slice(0, 22);
+const throttleKeys = (email: string, ip: string) => [`account:${hashSecret(emailKey(email))}`, `ip:${hashSecret(ip)}`];
 
 export async function login({ store, now = Date.now }: LoginDeps, input: { email: string; password: string; code: string; ip: string }): Promise<LoginOutcome> {
   const keys = throttleKeys(input.email, input.ip);
@@ -61,5 +59,5 @@ export async function logout({ store }: Pick<LoginDeps, 'store'>, sessionId: str
 
 /** The session's CSRF token: derived from its id, so it needs no storage and dies with the session. */
 export function csrfToken(sessionId: string): string {
-  return createHash('sha256').update(`csrf:${sessionId}`).digest('base64url');
+  return hashSecret(`csrf:${sessionId}`);
 }
