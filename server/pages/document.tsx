@@ -21,7 +21,8 @@ function scriptSafeJson(value: unknown): string {
  * parsed (issue 25):
  * - A visitor who joined before ('subscribed' in localStorage) is marked on <html data-joined>, so
  *   the stylesheet shows the joined view from the first paint, with no React.
- * - The entry scripts, which only hydrate a page that already works as HTML, are added after the
+ * - The entry scripts, which only hydrate a page that already works as HTML, are added (with
+ *   modulepreload links for the chunks they import, so those load beside them) after the
  *   first contentful paint (or the load event where Paint Timing is missing) once the browser is
  *   idle, or at the first touch, key or focus in a form or the menu, whichever comes first. So
  *   hydration never competes with the first paint, and a visitor about to use a form gets it
@@ -32,12 +33,14 @@ function scriptSafeJson(value: unknown): string {
  *   animation would keep the compositor redrawing the layer in software on the cores the main
  *   thread needs.
  */
-function bootScript(scripts: string[]): string {
+function bootScript({ scripts, preloads }: Pick<PageAssets, 'scripts' | 'preloads'>): string {
   return (
     `(()=>{const d=document;try{localStorage.getItem(${scriptSafeJson(SUBSCRIBED_STORAGE_KEY)})!==null&&d.documentElement.setAttribute('data-joined','')}catch{}` +
     `let started=false;const events=['pointerdown','keydown'];` +
     `const go=()=>{if(started)return;started=true;for(const e of events)removeEventListener(e,touched,true);` +
-    `for(const src of ${scriptSafeJson(scripts)}){const s=d.createElement('script');s.type='module';s.src=src;d.head.append(s)}};` +
+    `const add=(tag,props)=>d.head.append(Object.assign(d.createElement(tag),props));` +
+    `for(const href of ${scriptSafeJson(preloads)})add('link',{rel:'modulepreload',href});` +
+    `for(const src of ${scriptSafeJson(scripts)})add('script',{type:'module',src})};` +
     `const touched=(e)=>{if(e.target instanceof Element&&e.target.closest('form,.menu'))go()};` +
     `for(const e of events)addEventListener(e,touched,{capture:true,passive:true});` +
     `const motion=()=>{if(!matchMedia('(prefers-reduced-motion: no-preference)').matches||!self.Worker)return;` +
@@ -88,11 +91,8 @@ export function Document({ canonicalUrl, origin, assets, publicConfig, nonce, ch
         <meta name="twitter:description" content={SITE_DESCRIPTION} />
         <meta name="twitter:image" content={`${origin}${SOCIAL_IMAGE.path}`} />
         {assets.css && <style dangerouslySetInnerHTML={{ __html: assets.css }} />}
-        {assets.preloads.map((href) => (
-          <link key={href} rel="modulepreload" href={href} nonce={nonce} />
-        ))}
         {/* The policy allows this script by nonce or hash, and the files it adds by 'self'. */}
-        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: bootScript(assets.scripts) }} />
+        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: bootScript(assets) }} />
       </head>
       <body>
         <div id="root">{children}</div>

@@ -27,12 +27,16 @@ describe('server-rendered pages', () => {
   });
 
   it('links the hashed client script and carries the stylesheet inline, allowed by its hash', async () => {
-    const css = loadPageAssets().css;
+    const { css, preloads } = loadPageAssets();
     for (const path of ['/', '/activate?email=a%40b.co']) {
       const res = await request(app).get(path);
-      // Asked for after the first paint, by a small inline script the policy allows.
-      expect(res.text).toMatch(/d\.createElement\('script'\);s\.type='module';s\.src=src/);
+      // Asked for after the first paint, with the chunks it imports, by a small inline script the
+      // policy allows: while the document loads, the parser fetches no script.
+      expect(res.text).toMatch(/add\('script',\{type:'module',src\}\)/);
       expect(res.text).toMatch(/\["\/assets\/entry-[A-Z0-9]+\.js"\]/);
+      expect(res.text).toContain(`add('link',{rel:'modulepreload',href})`);
+      expect(res.text).toContain(JSON.stringify(preloads));
+      expect(res.text).not.toContain('rel="modulepreload"');
       expect(res.text).not.toContain('rel="stylesheet"');
       expect(res.text).toContain(`<style>${css}</style>`);
       const styleSrc = String(res.headers['content-security-policy'])
