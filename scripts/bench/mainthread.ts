@@ -21,7 +21,7 @@
 //   (which goes first alternates by round), after one uncounted warm-up load of each site; the
 //   table shows the medians and the ratio current/baseline. Target: ratio ≤ 0.25 on both routes
 //   (if the baseline's median is 0, current ≤ 50 ms). Exits 1 on a miss or an error.
-// About 4 minutes with the defaults (a load takes about 9 s), plus 10 to 20 s for the baseline's build.
+// About 5 minutes with the defaults (a load takes about 9 s), plus 10 to 20 s for the baseline's build.
 import { CHROMIUM_FLAGS } from '../chromium-flags';
 import { startSiteProcess } from '../site-process';
 import { buildBaseline, type BaselineBuild } from './baseline';
