@@ -22,6 +22,7 @@
 //   table shows the medians and the ratio current/baseline. Target: ratio ≤ 0.25 on both routes
 //   (if the baseline's median is 0, current ≤ 50 ms). Exits 1 on a miss or an error.
 // About 5 minutes with the defaults (a load takes about 9 s), plus 10 to 20 s for the baseline's build.
+import { setTimeout as sleep } from 'node:timers/promises';
 import { CHROMIUM_FLAGS } from '../chromium-flags';
 import { startSiteProcess } from '../site-process';
 import { buildBaseline, type BaselineBuild } from './baseline';
@@ -59,8 +60,6 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The whole trace, read from the stream Tracing.end leaves. */
 async function readTrace(browser: CdpPipe, complete: Promise<{ stream: string }>): Promise<TraceEvent[]> {

@@ -5,7 +5,7 @@
 // shows from the first paint, hydration starts at the first key or touch in a form when the
 // browser is never idle, and the starfall stands still where it would cost the main thread.
 import type { Page, Route } from 'playwright-core';
-import { hydrated, screenshot, startSite, VIEWPORTS, type Site } from '../support/site';
+import { hydrated, isHydrated, screenshot, startSite, VIEWPORTS, type Site } from '../support/site';
 
 let site: Site;
 beforeAll(async () => {
@@ -18,10 +18,11 @@ beforeEach(() => {
 });
 
 /**
- * Holds the entry script until release(); `requested` resolves when the page asked for it (the
- * document's inline script adds it once the browser is idle or a form is touched).
+ * Loads `path` with the entry script held on the network, and returns once the page has asked for
+ * it (the document's inline script adds it once the browser is idle or a form is touched): the
+ * page is parsed and shown, and stays without React until release().
  */
-async function holdScript(page: Page) {
+async function loadHoldingScript(page: Page, path: string) {
   let release!: () => void;
   const released = new Promise<void>((resolve) => (release = resolve));
   let asked!: () => void;
@@ -31,18 +32,15 @@ async function holdScript(page: Page) {
     await released;
     await route.continue();
   });
-  return { requested, release };
+  await page.goto(site.url(path), { waitUntil: 'domcontentloaded' });
+  await requested;
+  return { release };
 }
-
-/** True once React has hydrated: the menu marks itself enhanced from its first client render. */
-const isHydrated = (page: Page) => page.evaluate(() => document.querySelector('.menu[data-enhanced="true"]') !== null);
 
 describe.each(VIEWPORTS)('before hydration at $width px', ({ name, width, height }) => {
   it('keeps the waitlist text typed before hydration, then validates and submits it', async () => {
     const { page, context, problems } = await site.open({ width, height });
-    const script = await holdScript(page);
-    await page.goto(site.url('/'), { waitUntil: 'domcontentloaded' });
-    await script.requested;
+    const script = await loadHoldingScript(page, '/');
     await page.getByLabel('Email', { exact: true }).fill('early@example.org');
     await page.getByLabel('About me (or github profile)').fill('typed while the script loaded');
     expect(await isHydrated(page)).toBe(false);
@@ -62,9 +60,7 @@ describe.each(VIEWPORTS)('before hydration at $width px', ({ name, width, height
 
   it('keeps the activation text typed before hydration and opens the web app with it', async () => {
     const { page, context, problems } = await site.open({ width, height });
-    const script = await holdScript(page);
-    await page.goto(site.url('/activate'), { waitUntil: 'domcontentloaded' });
-    await script.requested;
+    const script = await loadHoldingScript(page, '/activate');
     await page.getByLabel('Email', { exact: true }).fill('early@example.org');
     await page.getByLabel('Activation key', { exact: true }).fill('key-typed-early');
 
@@ -81,9 +77,7 @@ describe.each(VIEWPORTS)('before hydration at $width px', ({ name, width, height
   it('shows a returning visitor the joined view from the first paint, and keeps it through hydration', async () => {
     const { page, context, problems } = await site.open({ width, height });
     await context.addInitScript(() => localStorage.setItem('subscribed', 'true'));
-    const script = await holdScript(page);
-    await page.goto(site.url('/'), { waitUntil: 'domcontentloaded' });
-    await script.requested;
+    const script = await loadHoldingScript(page, '/');
 
     const joined = page.getByRole('status');
     expect(await joined.innerText()).toContain('You are successfully joined to the wait list.');
@@ -110,9 +104,7 @@ describe('before hydration at 375 px', () => {
 
   it('posts the waitlist form natively when Join is pressed before the script arrives', async () => {
     const { page, context, problems } = await site.open(phone);
-    const script = await holdScript(page);
-    await page.goto(site.url('/'), { waitUntil: 'domcontentloaded' });
-    await script.requested;
+    const script = await loadHoldingScript(page, '/');
     await page.getByLabel('Email', { exact: true }).fill('native@example.org');
     await page.getByLabel('About me (or github profile)').fill('no script yet');
     // The joined page asks for the held script too, and its load event would wait for it: the

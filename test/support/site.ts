@@ -98,9 +98,17 @@ export async function mailedTo(site: Pick<Site, 'dataDir'>, to: string, count = 
   };
 }
 
-/** Waits until React has hydrated (the menu marks itself script-driven). */
+/** React has hydrated once the menu marks itself script-driven, from its first client render. */
+const HYDRATED = '.menu[data-enhanced="true"]';
+
+/** Waits until React has hydrated. */
 export async function hydrated(page: Page): Promise<void> {
-  await page.waitForSelector('.menu[data-enhanced="true"]');
+  await page.waitForSelector(HYDRATED);
+}
+
+/** Whether React has hydrated yet. */
+export async function isHydrated(page: Page): Promise<boolean> {
+  return (await page.locator(HYDRATED).count()) > 0;
 }
 
 export async function screenshot(page: Page, name: string): Promise<void> {
