@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { useSiteLinks } from '../public-config';
 import { ExternalLink } from './ExternalLink';
 import { MenuDropdown } from './MenuDropdown';
-import { GithubIcon } from './icons';
+import { GithubIcon, OrgNoteLogo } from './icons';
 
 export function Header() {
   const links = useSiteLinks();
@@ -14,7 +14,7 @@ export function Header() {
       </a>
       <MenuDropdown />
       <Link to="/" className="brand">
-        <img className="brand-logo" src="/images/logo.svg" width="32" height="32" alt="OrgNote logo" />
+        <OrgNoteLogo className="brand-logo" />
         <span className="brand-title">OrgNote</span>
         <span className="beta-tag">BETA</span>
       </Link>

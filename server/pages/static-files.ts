@@ -80,7 +80,7 @@ export function hashedAssets(dir = ASSETS_DIR): Router {
   return router;
 }
 
-/** Every file under dir, as URL paths ('/images/logo.svg'). */
+/** Every file under dir, as URL paths ('/images/note-graph.svg'). */
 function listFiles(dir: string, prefix = ''): string[] {
   if (!fs.existsSync(dir)) return [];
   return fs

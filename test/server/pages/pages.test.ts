@@ -79,11 +79,13 @@ describe('page HTML', () => {
 
   it('serves every image the pages reference', async () => {
     const { text } = await request(app).get('/');
-    const images = new Set([...text.matchAll(/(?:src|srcSet|href)="(\/images\/[^"]+|\/favicon\.svg)"/g)].map((m) => m[1]));
+    // Every URL of src and href, and each candidate of a srcset ("url 2x, url 1x").
+    const urls = [...text.matchAll(/\b(?:src|srcSet|href)="([^"]+)"/g)].flatMap((m) => m[1].split(',').map((candidate) => candidate.trim().split(/\s+/)[0]));
+    const images = new Set(urls.filter((url) => url.startsWith('/images/') || url === '/favicon.svg'));
     expect(images.size).toBeGreaterThanOrEqual(6);
     for (const src of images) {
       const res = await request(app).get(src);
-      expect({ src, status: res.status }).toEqual({ src, status: 200 });
+      expect({ src, status: res.status, type: res.headers['content-type'] }).toEqual({ src, status: 200, type: expect.stringMatching(/^image\//) });
     }
   });
 });
