@@ -1,15 +1,17 @@
 // App preview of docs/product.md §2: phone variant below 768 px, desktop from 768 px. <picture> chooses, so the
-// server HTML is already right and no script decides.
+// server HTML is already right and no script decides. The images are WebP drawn from SVG sources
+// (scripts/images/render-previews.ts says why), decoded off the main thread.
 import { PHONE_BREAKPOINT_PX } from '../../shared/constants';
 
 export function AppPreview() {
   return (
     <section className="preview" aria-label="App preview">
       <picture>
-        <source media={`(max-width: ${PHONE_BREAKPOINT_PX - 0.02}px)`} srcSet="/images/preview-phone.svg" width="360" height="720" />
+        <source media={`(max-width: ${PHONE_BREAKPOINT_PX - 0.02}px)`} srcSet="/images/preview-phone-2x.webp 2x" width="360" height="720" />
         <img
           className="preview-image"
-          src="/images/preview-desktop.svg"
+          src="/images/preview-desktop-1x.webp"
+          srcSet="/images/preview-desktop-1x.webp 1x, /images/preview-desktop-2x.webp 2x"
           width="1200"
           height="750"
           alt="OrgNote showing a note with its headings, links and the graph of connected notes"

@@ -39,8 +39,15 @@ describe.each(VIEWPORTS)('layout at $width px', ({ name, width, height }) => {
     const preview = page.locator('.preview-image');
     await preview.scrollIntoViewIfNeeded();
     await page.waitForFunction(() => (document.querySelector('.preview-image') as HTMLImageElement).complete);
-    const src = await preview.evaluate((img: HTMLImageElement) => img.currentSrc);
-    expect(src.endsWith(width < 768 ? '/images/preview-phone.svg' : '/images/preview-desktop.svg')).toBe(true);
+    const { src, naturalWidth, shownWidth } = await preview.evaluate((img: HTMLImageElement) => ({
+      src: img.currentSrc,
+      naturalWidth: img.naturalWidth,
+      shownWidth: img.getBoundingClientRect().width,
+    }));
+    // This window is 1 dppx: the desktop's 1x file; a phone has one file, drawn for 2 dppx.
+    expect(src.endsWith(width < 768 ? '/images/preview-phone-2x.webp' : '/images/preview-desktop-1x.webp')).toBe(true);
+    // Decoded, and drawn at least as sharp as the window shows it.
+    expect(naturalWidth).toBeGreaterThanOrEqual(Math.round(shownWidth));
     await context.close();
   });
 

@@ -38,9 +38,10 @@ describe('layout and landing page', () => {
     const { container } = renderRoutes('/');
     const source = container.querySelector('picture source')!;
     expect(source.getAttribute('media')).toBe('(max-width: 767.98px)');
-    expect(source.getAttribute('srcset')).toBe('/images/preview-phone.svg');
+    expect(source.getAttribute('srcset')).toBe('/images/preview-phone-2x.webp 2x');
     const img = container.querySelector('picture img')!;
-    expect(img.getAttribute('src')).toBe('/images/preview-desktop.svg');
+    expect(img.getAttribute('src')).toBe('/images/preview-desktop-1x.webp');
+    expect(img.getAttribute('srcset')).toBe('/images/preview-desktop-1x.webp 1x, /images/preview-desktop-2x.webp 2x');
     expect(img).toHaveAttribute('width');
     expect(img).toHaveAttribute('height');
     expect(img.getAttribute('alt')).toMatch(/OrgNote/);
