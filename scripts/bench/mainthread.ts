@@ -17,11 +17,12 @@
 //   start (mainthread-trace.ts). A trace that ends before that point is taken again, longer.
 //   BENCH_MAINTHREAD_DETAIL=1 lists each long task's largest parts (the extra categories this needs
 //   lengthen the tasks they name).
-//   BENCH_MAINTHREAD_RUNS loads (default 5) of each site and route, baseline and current in turn
+//   BENCH_MAINTHREAD_RUNS loads (default 9: most loads are 0 or one task just over 50 ms, so the
+//   median of fewer is a coin toss) of each site and route, baseline and current in turn
 //   (which goes first alternates by round), after one uncounted warm-up load of each site; the
 //   table shows the medians and the ratio current/baseline. Target: ratio ≤ 0.25 on both routes
 //   (if the baseline's median is 0, current ≤ 50 ms). Exits 1 on a miss or an error.
-// About 5 minutes with the defaults (a load takes about 9 s), plus 10 to 20 s for the baseline's build.
+// About 9 minutes with the defaults (a load takes about 9 s), plus 10 to 20 s for the baseline's build.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CHROMIUM_FLAGS } from '../chromium-flags';
 import { startSiteProcess } from '../site-process';
@@ -33,7 +34,7 @@ import { LONG_TASK_MS, longTasksOfLoad, QUIET_CAP_MS, QUIET_MS, traceCategories,
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const BASELINE = process.env.BENCH_BASELINE || '4a67717';
-const RUNS = Math.max(1, Number(process.env.BENCH_MAINTHREAD_RUNS ?? 5) || 5);
+const RUNS = Math.max(1, Number(process.env.BENCH_MAINTHREAD_RUNS ?? 9) || 9);
 const ROUTES = ['/', '/activate'];
 const TARGET_RATIO = 0.25;
 /** BENCH_MAINTHREAD_DETAIL=1: each long task's largest parts (more trace categories, at a cost). */
