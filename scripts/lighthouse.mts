@@ -12,11 +12,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse, { type Result } from 'lighthouse';
-import { CHROMIUM_FLAGS } from './chromium-flags';
+import { CHROMIUM_FLAGS, CHROMIUM_PATH as CHROMIUM } from './chromium-flags';
 import { median } from './bench/stats';
 import { ROOT, startSiteProcess } from './site-process';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const PAGES = (process.env.LIGHTHOUSE_PAGES ?? '/,/activate').split(',');
 const RUNS = Math.max(1, Number(process.env.LIGHTHOUSE_RUNS ?? 5) || 5);
 /** Category scores: at least this, on the median. */

@@ -24,7 +24,7 @@
 //   (if the baseline's median is 0, current ≤ 50 ms). Exits 1 on a miss or an error.
 // About 9 minutes with the defaults (a load takes about 9 s), plus 10 to 20 s for the baseline's build.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { CHROMIUM_FLAGS } from '../chromium-flags';
+import { CHROMIUM_FLAGS, CHROMIUM_PATH as CHROMIUM } from '../chromium-flags';
 import { startSiteProcess } from '../site-process';
 import { buildBaseline, type BaselineBuild } from './baseline';
 import { launchChromium, type CdpPipe } from './cdp-pipe';
@@ -32,7 +32,6 @@ import { startFloorPage } from './floor-page';
 import { median } from './stats';
 import { LONG_TASK_MS, longTasksOfLoad, QUIET_CAP_MS, QUIET_MS, traceCategories, type MainThreadLoad, type TraceEvent } from './mainthread-trace';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const BASELINE = process.env.BENCH_BASELINE || '4a67717';
 const RUNS = Math.max(1, Number(process.env.BENCH_MAINTHREAD_RUNS ?? 9) || 9);
 const ROUTES = ['/', '/activate'];

@@ -8,26 +8,28 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
-import { CHROMIUM_FLAGS } from '../chromium-flags';
+import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../chromium-flags';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const OUT = path.resolve(__dirname, '../../public/images');
 /** WebP quality: at 0.8 the flat colours and text edges look as the SVG does at 2 dppx. */
 const QUALITY = 0.8;
 
-/** Each source and the scales written for it (file names end in -<scale>x.webp). */
+/** Each source and the scales written for it. */
 export const PREVIEWS = [
   // Phones are 2 dppx or more: one file.
   { name: 'preview-phone', scales: [2] },
   { name: 'preview-desktop', scales: [1, 2] },
 ] as const;
 
+/** A source beside this file, and the file it is drawn into at one scale. */
+export const previewSource = (name: string) => path.join(__dirname, `${name}.svg`);
+export const previewFile = (name: string, scale: number) => path.resolve(__dirname, '../../public/images', `${name}-${scale}x.webp`);
+
 async function main(): Promise<void> {
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS, headless: true });
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_FLAGS, headless: true });
   try {
     const page = await browser.newPage();
     for (const { name, scales } of PREVIEWS) {
-      const svg = fs.readFileSync(path.join(__dirname, `${name}.svg`), 'utf8');
+      const svg = fs.readFileSync(previewSource(name), 'utf8');
       for (const scale of scales) {
         const base64 = await page.evaluate(
           async ({ svg, scale, quality }) => {
@@ -47,7 +49,7 @@ async function main(): Promise<void> {
           },
           { svg, scale, quality: QUALITY },
         );
-        const file = path.join(OUT, `${name}-${scale}x.webp`);
+        const file = previewFile(name, scale);
         fs.writeFileSync(file, Buffer.from(base64, 'base64'));
         console.log(`${path.relative(process.cwd(), file)}: ${fs.statSync(file).size} B`);
       }

@@ -2,10 +2,7 @@
 // must be there, be WebP, and be the source's size times its scale, or the page shows a blurred or
 // stretched preview (a source changed without drawing it again).
 import fs from 'node:fs';
-import path from 'node:path';
-import { PREVIEWS } from '../../scripts/images/render-previews';
-
-const ROOT = path.resolve(__dirname, '../..');
+import { PREVIEWS, previewFile, previewSource } from '../../scripts/images/render-previews';
 
 /** Pixel size of a WebP file, from its first chunk (VP8X, lossy VP8 or lossless VP8L). */
 function webpSize(bytes: Buffer): { width: number; height: number } {
@@ -30,8 +27,8 @@ describe('the app preview images', () => {
   for (const { name, scales } of PREVIEWS) {
     for (const scale of scales) {
       it(`public/images/${name}-${scale}x.webp is ${name}.svg drawn at ${scale}×`, () => {
-        const source = svgSize(path.join(ROOT, 'scripts/images', `${name}.svg`));
-        const image = webpSize(fs.readFileSync(path.join(ROOT, 'public/images', `${name}-${scale}x.webp`)));
+        const source = svgSize(previewSource(name));
+        const image = webpSize(fs.readFileSync(previewFile(name, scale)));
         expect(image).toEqual({ width: source.width * scale, height: source.height * scale });
       });
     }

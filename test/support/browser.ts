@@ -1,9 +1,7 @@
 // Debian's Chromium driven by playwright-core (no browser download). Every page records its
 // console errors/warnings and uncaught errors, so a test can require there were none.
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { CHROMIUM_FLAGS } from '../../scripts/chromium-flags';
-
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../../scripts/chromium-flags';
 
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_FLAGS, headless: true });
