@@ -26,6 +26,12 @@ describe.each(VIEWPORTS)('layout at $width px', ({ name, width, height }) => {
       expect(await page.getByText(text, { exact: false }).first().isVisible()).toBe(true);
     }
     expect(await page.locator('.feature-card').count()).toBe(7);
+    // The org sample is set in the page's monospace stack, not in the browser's bare default for <code>.
+    const [sampleFont, codeFont] = await page
+      .locator('.org-sample')
+      .evaluate((pre) => [getComputedStyle(pre).fontFamily, getComputedStyle(pre.querySelector('code')!).fontFamily]);
+    expect(sampleFont).toMatch(/^ui-monospace, .*monospace$/);
+    expect(codeFont).toBe(sampleFont);
     // usable width: nothing wider than the viewport
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
     await screenshot(page, `${name}-landing`);

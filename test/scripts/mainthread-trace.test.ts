@@ -42,6 +42,21 @@ describe('longTasksOfLoad', () => {
     expect('tasks' in load && load.tasks.map((t) => t.atMs)).toEqual([30, 300]);
   });
 
+  it("tells the navigation's commit, the long task holding the frame's commitNavigationEnd mark, from the page's own", () => {
+    const commitMark = (atMs: number, frame = 'F1'): TraceEvent => ({ name: 'commitNavigationEnd', ph: 'R', ...PAGE, ts: NAV + ms(atMs), args: { frame } });
+    const tasks: [number, number][] = [
+      [20, 58],
+      [120, 70],
+    ];
+    const load = longTasksOfLoad(trace(tasks, { extra: [commitMark(70)] }), ORIGIN);
+    expect(load).toMatchObject({ longMs: 128, commitMs: 58 });
+    expect('tasks' in load && load.tasks.map((t) => t.commit)).toEqual([true, false]);
+    // A commit under 50 ms is no long task; another frame's mark is not this page's commit.
+    const short = longTasksOfLoad(trace([[20, 40], ...tasks.slice(1)], { extra: [commitMark(30)] }), ORIGIN);
+    expect(short).toMatchObject({ longMs: 70, commitMs: 0 });
+    expect(longTasksOfLoad(trace(tasks, { extra: [commitMark(70, 'F2')] }), ORIGIN)).toMatchObject({ longMs: 128, commitMs: 0 });
+  });
+
   it('is quiet 3 s after the load event and the last long task, and counts nothing after that', () => {
     // The load at 400 ms; a long task at 1 s moves the quiet point to 4.06 s; the one at 5 s is later.
     const load = longTasksOfLoad(
