@@ -23,7 +23,7 @@
 //   table shows the medians and the ratio current/baseline. Target: ratio ≤ 0.25 on both routes
 //   (if the baseline's median is 0, current ≤ 50 ms). Exits 1 on a miss or an error. A second
 //   table gives the same loads without the navigation's commit (the task in which the browser
-//   makes the document, long in most loads of the one-line floor page too), for information.
+//   makes the document, long in many loads of the one-line floor page too), for information.
 // About 9 minutes with the defaults (a load takes about 9 s), plus 10 to 20 s for the baseline's build.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH as CHROMIUM } from '../chromium-flags';
