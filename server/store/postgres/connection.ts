@@ -1,7 +1,7 @@
 // The connection pool of the PostgreSQL store, and the one rule every call keeps: a call answers
-// within timeoutMs (DATABASE_TIMEOUT_MS), with its result or with StoreUnavailableError when the
-// database is down, unreachable or too slow, so a door answers 503 with Retry-After and never
-// hangs. The pool heals by itself: a connection that broke is thrown away, and the next call
+// within timeoutMs (DATABASE_TIMEOUT_MS; CLIENT_MARGIN_MS more from a silent server), with its
+// result or with StoreUnavailableError when the database is down, unreachable or too slow, so a
+// door answers 503 with Retry-After and never hangs. The pool heals by itself: a connection that broke is thrown away, and the next call
 // opens a new one once PostgreSQL is back.
 import pg from 'pg';
 import Cursor from 'pg-cursor';
@@ -86,6 +86,18 @@ export interface Connection {
   connect(): Promise<pg.PoolClient>;
 }
 
+/**
+ * How much later than the server the client stops waiting for a statement. The server's
+ * statement_timeout cancels the statement and undoes it. A client that gave up first would leave it
+ * running: a signup's single INSERT waiting on a lock then committed after its caller had been told
+ * the store was unavailable (answered 503, stored anyway; the store test with a locked table caught
+ * it under a loaded suite). The client's budget starts before the pool's connect and the server's at
+ * the statement, so without a margin the client always came first; with it, the server does unless
+ * the connect alone took longer. The client's timer stays, as the backstop for a server that does
+ * not answer at all.
+ */
+const CLIENT_MARGIN_MS = 250;
+
 export function connectPool(databaseUrl: string, timeoutMs: number, poolSize = 10): Connection {
   const pool = new pg.Pool({
     connectionString: databaseUrl,
@@ -106,7 +118,10 @@ export function connectPool(databaseUrl: string, timeoutMs: number, poolSize = 1
   // the client; the next statement on it fails as unavailable, and it is thrown away on release.
   pool.on('connect', (client) => client.on('error', () => {}));
 
-  /** Each statement gets what remains of the call's budget, so a call never runs past timeoutMs. */
+  /**
+   * Each statement gets what remains of the call's budget, so a call never runs past timeoutMs
+   * (and CLIENT_MARGIN_MS when the server is silent).
+   */
   async function withClient<T>(work: (query: Query, client: pg.PoolClient) => Promise<T>): Promise<T> {
     const deadline = Date.now() + timeoutMs;
     let client: pg.PoolClient;
@@ -119,7 +134,7 @@ export function connectPool(databaseUrl: string, timeoutMs: number, poolSize = 1
     const query: Query = (text, values) => {
       const left = deadline - Date.now();
       if (left <= 0) return Promise.reject(new Error(`store deadline of ${timeoutMs} ms passed`));
-      return client.query(withTimeout({ text, values }, left));
+      return client.query(withTimeout({ text, values }, left + CLIENT_MARGIN_MS));
     };
     try {
       return await work(query, client);

@@ -395,6 +395,35 @@ describe('an outage', () => {
     expect(await store.signups.add({ email: 'slow@example.org', description: '' })).toBe(true);
   });
 
+  it('stores nothing for a call it answered as unavailable: the server cancels the statement first', async () => {
+    const url = await server.createDatabase();
+    const timeoutMs = 500;
+    // One connection, so the second signup spends part of its budget waiting for it and its INSERT
+    // reaches the server with less time left than the server's own statement timeout allows.
+    const store = await open(url, { timeoutMs, poolSize: 1 });
+    const blocker = new (await import('pg')).default.Client({ connectionString: url });
+    await blocker.connect();
+    try {
+      await blocker.query('BEGIN');
+      await blocker.query('LOCK TABLE signups IN ACCESS EXCLUSIVE MODE');
+      const first = store.signups.add({ email: 'first@example.org', description: '' });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const secondStarted = Date.now();
+      const second = store.signups.add({ email: 'second@example.org', description: '' });
+      await expect(first).rejects.toBeInstanceOf(StoreUnavailableError);
+      await expect(second).rejects.toBeInstanceOf(StoreUnavailableError);
+      // The second caller is answered within its budget and the client's margin…
+      expect(Date.now() - secondStarted).toBeLessThan(timeoutMs + 500);
+      // …and the lock goes the moment it has its answer, as another request's would.
+      await blocker.query('ROLLBACK');
+    } finally {
+      await blocker.end();
+    }
+    // Room for a statement still waiting on the server to take the lock and commit.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await store.signups.list()).map((s) => s.email)).toEqual([]);
+  });
+
   it('is StoreUnavailableError when opening a store on a server that is down', async () => {
     const url = await server.createDatabase();
     await server.stop();
