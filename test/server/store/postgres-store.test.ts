@@ -2,6 +2,8 @@
 // that replicas starting together all survive, queues shared by several store instances (as by
 // several replicas), counters exact across them, an outage answered fast and healed without a
 // restart, and an export that streams. The behaviour both engines share is the contract suite's.
+import { setTimeout as sleep } from 'node:timers/promises';
+import pg from 'pg';
 import { DEFAULT_QUEUE_LIMITS } from '../../../server/store';
 
 const OUTBOX_LEASE_MS = DEFAULT_QUEUE_LIMITS.outboxLeaseMs;
@@ -35,6 +37,20 @@ async function open(databaseUrl: string, options: Partial<PostgresStoreOptions> 
   const store = await openPostgresStore({ databaseUrl, timeoutMs: 2_000, ...options });
   opened.push(store);
   return store;
+}
+
+/** A session of its own holding the signups table, in a transaction the caller ends (ROLLBACK, end()). */
+async function lockSignups(databaseUrl: string): Promise<pg.Client> {
+  const blocker = new pg.Client({ connectionString: databaseUrl });
+  await blocker.connect();
+  try {
+    await blocker.query('BEGIN');
+    await blocker.query('LOCK TABLE signups IN ACCESS EXCLUSIVE MODE');
+  } catch (err) {
+    await blocker.end();
+    throw err;
+  }
+  return blocker;
 }
 
 const request = (email: string): SignupRequest => ({
@@ -378,11 +394,8 @@ describe('an outage', () => {
     const timeoutMs = 500;
     const store = await open(url, { timeoutMs });
     // Another session holds the table: the insert waits for a lock that is not given back in time.
-    const blocker = new (await import('pg')).default.Client({ connectionString: url });
-    await blocker.connect();
+    const blocker = await lockSignups(url);
     try {
-      await blocker.query('BEGIN');
-      await blocker.query('LOCK TABLE signups IN ACCESS EXCLUSIVE MODE');
       const started = Date.now();
       await expect(store.signups.add({ email: 'slow@example.org', description: '' })).rejects.toBeInstanceOf(StoreUnavailableError);
       const took = Date.now() - started;
@@ -401,13 +414,10 @@ describe('an outage', () => {
     // One connection, so the second signup spends part of its budget waiting for it and its INSERT
     // reaches the server with less time left than the server's own statement timeout allows.
     const store = await open(url, { timeoutMs, poolSize: 1 });
-    const blocker = new (await import('pg')).default.Client({ connectionString: url });
-    await blocker.connect();
+    const blocker = await lockSignups(url);
     try {
-      await blocker.query('BEGIN');
-      await blocker.query('LOCK TABLE signups IN ACCESS EXCLUSIVE MODE');
       const first = store.signups.add({ email: 'first@example.org', description: '' });
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await sleep(300);
       const secondStarted = Date.now();
       const second = store.signups.add({ email: 'second@example.org', description: '' });
       await expect(first).rejects.toBeInstanceOf(StoreUnavailableError);
@@ -420,7 +430,7 @@ describe('an outage', () => {
       await blocker.end();
     }
     // Room for a statement still waiting on the server to take the lock and commit.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await sleep(300);
     expect((await store.signups.list()).map((s) => s.email)).toEqual([]);
   });
 
