@@ -93,8 +93,8 @@ export interface Connection {
  * the store was unavailable (answered 503, stored anyway; the store test with a locked table caught
  * it under a loaded suite). The client's budget starts before the pool's connect and the server's at
  * the statement, so without a margin the client always came first; with it, the server does unless
- * the connect alone took longer. The client's timer stays, as the backstop for a server that does
- * not answer at all.
+ * the connect alone took longer, and such a call runs its statement as a transaction of one
+ * (`query` below). The client's timer stays, as the backstop for a server that does not answer.
  */
 const CLIENT_MARGIN_MS = 250;
 
@@ -120,16 +120,18 @@ export function connectPool(databaseUrl: string, timeoutMs: number, poolSize = 1
 
   /**
    * Each statement gets what remains of the call's budget, so a call never runs past timeoutMs
-   * (and CLIENT_MARGIN_MS when the server is silent).
+   * (and CLIENT_MARGIN_MS when the server is silent). `work` learns how long the pool made it wait.
    */
-  async function withClient<T>(work: (query: Query, client: pg.PoolClient) => Promise<T>): Promise<T> {
-    const deadline = Date.now() + timeoutMs;
+  async function withClient<T>(work: (query: Query, waitedMs: number) => Promise<T>): Promise<T> {
+    const started = Date.now();
+    const deadline = started + timeoutMs;
     let client: pg.PoolClient;
     try {
       client = await pool.connect();
     } catch (err) {
       throw asStoreError(err);
     }
+    const waitedMs = Date.now() - started;
     let broken = false;
     const query: Query = (text, values) => {
       const left = deadline - Date.now();
@@ -137,7 +139,7 @@ export function connectPool(databaseUrl: string, timeoutMs: number, poolSize = 1
       return client.query(withTimeout({ text, values }, left + CLIENT_MARGIN_MS));
     };
     try {
-      return await work(query, client);
+      return await work(query, waitedMs);
     } catch (err) {
       // A connection that timed out may still be running the statement: never hand it out again.
       broken = isUnavailable(err);
@@ -147,26 +149,41 @@ export function connectPool(databaseUrl: string, timeoutMs: number, poolSize = 1
     }
   }
 
+  /** `work` inside BEGIN … COMMIT, rolled back when it throws. */
+  async function inTransaction<T>(query: Query, work: (query: Query) => Promise<T>): Promise<T> {
+    await query('BEGIN');
+    let result;
+    try {
+      result = await work(query);
+    } catch (err) {
+      // A failed ROLLBACK means a broken connection: withClient destroys it as such.
+      await query('ROLLBACK').catch((rollbackError) => {
+        throw isUnavailable(err) ? err : rollbackError;
+      });
+      throw err;
+    }
+    await query('COMMIT');
+    return result;
+  }
+
   return {
     pool,
     timeoutMs,
-    query: (text, values) => withClient((query) => query(text, values)),
-    transaction: (work) =>
-      withClient(async (query) => {
-        await query('BEGIN');
-        let result;
-        try {
-          result = await work(query);
-        } catch (err) {
-          // A failed ROLLBACK means a broken connection: withClient destroys it as such.
-          await query('ROLLBACK').catch((rollbackError) => {
-            throw isUnavailable(err) ? err : rollbackError;
-          });
-          throw err;
-        }
-        await query('COMMIT');
-        return result;
+    query: (text, values) =>
+      withClient((query, waitedMs) => {
+        if (waitedMs < CLIENT_MARGIN_MS) return query(text, values);
+        // The wait for a connection ate the margin, so the server's statement_timeout (timeoutMs
+        // from the statement) would outlast the client's patience: an autocommit statement given
+        // up on could still commit. As a transaction of one it cannot (a connection given up on is
+        // thrown away before COMMIT), and the server's timeout comes down to the call's deadline
+        // (SET LOCAL, gone with the transaction), so the server still cancels first.
+        const left = Math.max(1, timeoutMs - waitedMs);
+        return inTransaction(query, async (inner) => {
+          await inner("SELECT set_config('statement_timeout', $1, true)", [String(left)]);
+          return inner(text, values);
+        });
       }),
+    transaction: (work) => withClient((query) => inTransaction(query, work)),
     async connect() {
       try {
         return await pool.connect();

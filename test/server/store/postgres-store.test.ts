@@ -39,18 +39,20 @@ async function open(databaseUrl: string, options: Partial<PostgresStoreOptions> 
   return store;
 }
 
-/** A session of its own holding the signups table, in a transaction the caller ends (ROLLBACK, end()). */
-async function lockSignups(databaseUrl: string): Promise<pg.Client> {
+/**
+ * `work` while a session of its own holds the signups table. `unlock` lets it go (ROLLBACK) when
+ * the test says; the session ends after `work` either way.
+ */
+async function whileSignupsLocked(databaseUrl: string, work: (unlock: () => Promise<void>) => Promise<void>): Promise<void> {
   const blocker = new pg.Client({ connectionString: databaseUrl });
   await blocker.connect();
   try {
     await blocker.query('BEGIN');
     await blocker.query('LOCK TABLE signups IN ACCESS EXCLUSIVE MODE');
-  } catch (err) {
+    await work(async () => void (await blocker.query('ROLLBACK')));
+  } finally {
     await blocker.end();
-    throw err;
   }
-  return blocker;
 }
 
 const request = (email: string): SignupRequest => ({
@@ -394,30 +396,30 @@ describe('an outage', () => {
     const timeoutMs = 500;
     const store = await open(url, { timeoutMs });
     // Another session holds the table: the insert waits for a lock that is not given back in time.
-    const blocker = await lockSignups(url);
-    try {
+    await whileSignupsLocked(url, async () => {
       const started = Date.now();
       await expect(store.signups.add({ email: 'slow@example.org', description: '' })).rejects.toBeInstanceOf(StoreUnavailableError);
       const took = Date.now() - started;
       expect(took).toBeGreaterThanOrEqual(timeoutMs - 50);
       expect(took).toBeLessThan(timeoutMs + 500);
-      await blocker.query('ROLLBACK');
-    } finally {
-      await blocker.end();
-    }
+    });
     expect(await store.signups.add({ email: 'slow@example.org', description: '' })).toBe(true);
   });
 
-  it('stores nothing for a call it answered as unavailable: the server cancels the statement first', async () => {
+  // The second signup waits for the pool's one connection until the first's INSERT is cancelled
+  // (timeoutMs after it began), so it starts 300 ms in to wait about 200 ms, under the client's
+  // 250 ms margin, and 150 ms in to wait about 350 ms, past it, when its INSERT must run as a
+  // transaction of one with the server's timeout brought down to what is left of its budget.
+  it.each([
+    ['under', 300],
+    ['past', 150],
+  ])('stores nothing for a call it answered as unavailable, with a wait for a connection %s the margin: the server cancels first', async (_, secondAfterMs) => {
     const url = await server.createDatabase();
     const timeoutMs = 500;
-    // One connection, so the second signup spends part of its budget waiting for it and its INSERT
-    // reaches the server with less time left than the server's own statement timeout allows.
     const store = await open(url, { timeoutMs, poolSize: 1 });
-    const blocker = await lockSignups(url);
-    try {
+    await whileSignupsLocked(url, async (unlock) => {
       const first = store.signups.add({ email: 'first@example.org', description: '' });
-      await sleep(300);
+      await sleep(secondAfterMs);
       const secondStarted = Date.now();
       const second = store.signups.add({ email: 'second@example.org', description: '' });
       await expect(first).rejects.toBeInstanceOf(StoreUnavailableError);
@@ -425,13 +427,36 @@ describe('an outage', () => {
       // The second caller is answered within its budget and the client's margin…
       expect(Date.now() - secondStarted).toBeLessThan(timeoutMs + 500);
       // …and the lock goes the moment it has its answer, as another request's would.
-      await blocker.query('ROLLBACK');
-    } finally {
-      await blocker.end();
-    }
+      await unlock();
+    });
     // Room for a statement still waiting on the server to take the lock and commit.
     await sleep(300);
     expect((await store.signups.list()).map((s) => s.email)).toEqual([]);
+  });
+
+  it('stores a call that waited past the margin when the lock goes in time, and gives its connection back with the full timeout', async () => {
+    const url = await server.createDatabase();
+    const timeoutMs = 1_000;
+    const store = await open(url, { timeoutMs, poolSize: 1 });
+    await whileSignupsLocked(url, async (unlock) => {
+      const first = store.signups.add({ email: 'first@example.org', description: '' });
+      await sleep(50);
+      // Waits about 350 ms for the one connection: about 650 ms left for its INSERT.
+      const second = store.signups.add({ email: 'second@example.org', description: '' });
+      await sleep(350);
+      await unlock();
+      await expect(first).resolves.toBe(true);
+      await expect(second).resolves.toBe(true);
+    });
+    // The same connection, and a lock held longer than the second call had left: had its shorter
+    // timeout outlived its transaction, this call would be cancelled.
+    await whileSignupsLocked(url, async (unlock) => {
+      const third = store.signups.add({ email: 'third@example.org', description: '' });
+      await sleep(800);
+      await unlock();
+      await expect(third).resolves.toBe(true);
+    });
+    expect((await store.signups.list()).map((s) => s.email).sort()).toEqual(['first@example.org', 'second@example.org', 'third@example.org']);
   });
 
   it('is StoreUnavailableError when opening a store on a server that is down', async () => {
