@@ -48,7 +48,11 @@ function record(config: Pick<Config, 'webAppUrl'>, scriptSrc: string[], styleSrc
     setHeader: (name: string, value: string | number) => headers.set(name, String(value)),
     removeHeader: (name: string) => headers.delete(name),
   };
-  const policy = helmet({ contentSecurityPolicy: cspOptions(config, scriptSrc, styleSrc), referrerPolicy: { policy: 'strict-origin-when-cross-origin' } });
+  // strict-origin, not the browsers' default strict-origin-when-cross-origin: a page's own requests
+  // (its scripts, its form's POST, the next page) then name only our origin, never the URL, whose
+  // query may hold a mailed token (/confirm, /leave) or an address (/activate?email=): the proxy's
+  // log records each request's Referer. The Origin header that forms are checked on is unchanged.
+  const policy = helmet({ contentSecurityPolicy: cspOptions(config, scriptSrc, styleSrc), referrerPolicy: { policy: 'strict-origin' } });
   policy({} as IncomingMessage, recorder as unknown as ServerResponse, () => {});
   return headers;
 }

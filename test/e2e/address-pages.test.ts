@@ -196,6 +196,35 @@ describe('links that do nothing', () => {
   });
 });
 
+describe('a mailed token', () => {
+  // A proxy's access log records each request's Referer: the page's own requests must not carry
+  // the URL the token came in.
+  it('never leaves the page in a Referer: not in its scripts, its button, or the next page', async () => {
+    const address = 'referer@example.org';
+    await joinByApi(address);
+    const { confirmLink } = await mailedTo(site, address, 1);
+    const [, token] = pageAndToken(confirmLink);
+    const { page, context, problems } = await site.open();
+    const referers: (string | undefined)[] = [];
+    page.on('request', (request) => referers.push(request.headers().referer));
+
+    await page.goto(confirmLink!);
+    await hydrated(page);
+    await press(page, 'Confirm my address');
+    // The header's home link: a navigation of the browser's own once the page below is hydrated.
+    await hydrated(page);
+    await Promise.all([page.waitForURL(site.url('/')), page.locator('header a.brand').click()]);
+
+    const sent = referers.filter((referer) => referer !== undefined);
+    // The page's scripts, the POST and what the next page fetched: requests that did carry one.
+    expect(sent.length).toBeGreaterThanOrEqual(3);
+    expect(sent.filter((referer) => referer.includes(token!))).toEqual([]);
+    expect(new Set(sent)).toEqual(new Set([`${new URL(site.url('/')).origin}/`]));
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});
+
 describe('the way to /leave', () => {
   it('is a link under the form on /, answered by the server', async () => {
     const { page, context, problems } = await site.open();

@@ -44,7 +44,7 @@ describe('security headers', () => {
   it('sets nosniff and a referrer policy, and hides the framework', async () => {
     const res = await request(app).get('/');
     expect(res.headers['x-content-type-options']).toBe('nosniff');
-    expect(res.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+    expect(res.headers['referrer-policy']).toBe('strict-origin');
     expect(res.headers['x-powered-by']).toBeUndefined();
   });
 
