@@ -1,6 +1,6 @@
 // What a signup or an activation must look like once it reaches a server: the docs/product.md §5
 // rules plus the limits a store needs (RFC 5321 address length, a bounded description).
-import { checkEmail, EMAIL_MAX_LENGTH, MESSAGES } from './validation';
+import { checkEmail, EMAIL_MAX_LENGTH, MESSAGES, NOT_TEXT } from './validation';
 
 const DESCRIPTION_MAX_LENGTH = 2000;
 
@@ -37,15 +37,12 @@ function text(value: unknown): string | undefined {
   return undefined;
 }
 
-/** Control characters, and U+FFFD (what undecodable bytes become): never part of a real address or note. */
-const GARBAGE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\ufffd]/;
-
 function checkSignupEmail(raw: unknown): Checked<string, 'email'> {
   const refuse = (error: string) => ({ ok: false, field: 'email', error }) as const;
   if (raw !== undefined && typeof raw !== 'string') return refuse('Email must be a single text value');
   const email = (raw ?? '').trim();
   if (email.length > EMAIL_MAX_LENGTH) return refuse(`Email address is longer than ${EMAIL_MAX_LENGTH} characters`);
-  if (GARBAGE.test(email)) return refuse('Email address is invalid');
+  if (NOT_TEXT.test(email)) return refuse('Email address is invalid');
   const problem = checkEmail(email);
   if (problem !== undefined) return refuse(problem || 'Email address is invalid');
   return { ok: true, value: email };
@@ -58,7 +55,7 @@ export function checkSignup(fields: Record<string, unknown>): Checked<Signup, 'e
   const refuse = (error: string) => ({ ok: false, field: 'description', error }) as const;
   if (fields.description !== undefined && typeof fields.description !== 'string') return refuse('Description must be a single text value');
   const description = text(fields.description) ?? '';
-  if (GARBAGE.test(description)) return refuse('Description contains characters that are not text');
+  if (NOT_TEXT.test(description)) return refuse('Description contains characters that are not text');
   if (description.length > DESCRIPTION_MAX_LENGTH) return refuse(`Description is longer than ${DESCRIPTION_MAX_LENGTH} characters`);
   return { ok: true, value: { email: email.value, description } };
 }

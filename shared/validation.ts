@@ -17,6 +17,13 @@ export const EMAIL_PATTERN = /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+$/;
 /** RFC 5321: no address is longer; checked before the pattern so huge input costs nothing. */
 export const EMAIL_MAX_LENGTH = 254;
 
+/**
+ * Control characters (tab and line breaks aside), and U+FFFD (what undecodable bytes become):
+ * never part of a real address or note. The product's pattern lets them through (they are not
+ * whitespace), and PostgreSQL refuses a NUL in text outright, so every server check adds this.
+ */
+export const NOT_TEXT = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\ufffd]/;
+
 export type FieldErrors<K extends string> = Partial<Record<K, string>>;
 
 /**

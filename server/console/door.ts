@@ -6,10 +6,11 @@
 import { timingSafeEqual } from 'node:crypto';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from '../logger';
-import { asText as text, readBody, fieldsOf, type BodyRequest, type Middleware } from '../http/body';
-import { CONTENT_TYPES, sendText } from '../http/errors';
+import { asText, readBody, fieldsOf, type BodyRequest, type Middleware } from '../http/body';
+import { CONTENT_TYPES, HttpError, sendText } from '../http/errors';
 import { CSP_HEADER } from '../http/security-headers';
 import { escapeMarkup as e } from '../../shared/markup';
+import { NOT_TEXT } from '../../shared/validation';
 import type { Store } from '../store';
 import { csrfToken, login, logout, sessionAccount, SESSION_LIMITS } from './login';
 import { auditPage } from './audit';
@@ -61,6 +62,19 @@ function setCookie(req: Request, res: Response, value: string, maxAgeSeconds: nu
   res.setHeader('Set-Cookie', `${name}=${value}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${maxAgeSeconds}${req.secure ? '; Secure' : ''}`);
 }
 
+/**
+ * What the console reads is addresses, counts, ids and cursors: a control character is never part
+ * of one, and PostgreSQL refuses a NUL in text outright (before this check, a 500). A password is
+ * read as it is: it is only hashed.
+ */
+const NOT_TEXT_ERROR = 'That contains characters that are not text.';
+function text(value: unknown): string {
+  const typed = asText(value);
+  if (NOT_TEXT.test(typed)) throw new HttpError(400, NOT_TEXT_ERROR);
+  return typed;
+}
+const anyNotText = (query: Request['query']) => Object.values(query).flat(Infinity).some((value) => typeof value === 'string' && NOT_TEXT.test(value));
+
 const sameText = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
 export function consoleDoor(deps: ConsoleDeps) {
@@ -74,6 +88,8 @@ export function consoleDoor(deps: ConsoleDeps) {
     res.setHeader(CSP_HEADER, deps.policy);
     try {
       if ((await store.admins.count()) === 0) return sendText(res, 404, CONTENT_TYPES.text, 'Not found');
+      // Searches, cursors and the remove link's address come in the query.
+      if (anyNotText(req.query)) return next(new HttpError(400, NOT_TEXT_ERROR));
       next();
     } catch (err) {
       next(err);
@@ -86,7 +102,7 @@ export function consoleDoor(deps: ConsoleDeps) {
     try {
       const fields = fieldsOf(req as BodyRequest);
       const email = text(fields.email).trim();
-      const outcome = await login({ store }, { email, password: text(fields.password), code: text(fields.code), ip: req.ip ?? '' });
+      const outcome = await login({ store }, { email, password: asText(fields.password), code: asText(fields.code), ip: req.ip ?? '' });
       if (outcome.kind === 'throttled') {
         res.setHeader('Retry-After', String(outcome.retryAfterSeconds));
         return html(res, 429, loginPage(css, { email, error: 'Too many failed attempts. Try again later.' }));

@@ -9,7 +9,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { isbot } from 'isbot';
 import type { ReactNode } from 'react';
 import { renderToPipeableStream } from 'react-dom/server';
-import { createStaticHandler, createStaticRouter, StaticRouterProvider, type RouteObject, type StaticHandlerContext } from 'react-router';
+import { createStaticHandler, createStaticRouter, isRouteErrorResponse, StaticRouterProvider, type RouteObject, type StaticHandlerContext } from 'react-router';
 import { PublicConfigProvider } from '../../client/public-config';
 import { routes as siteRoutes } from '../../client/routes';
 import type { PublicConfig } from '../../shared/public-config';
@@ -66,6 +66,25 @@ function renderToHtml(element: ReactNode): Promise<string> {
 }
 
 /** A plain 500 page: the details go to the log, never to the visitor. */
+/**
+ * A loader's or an action's own failure (not a status it threw on purpose, as a 404 or a 503 is):
+ * shown to the visitor, and carried in the page's hydration data, as a bare 'Internal Server
+ * Error', since its message may name internals; logged by name, code and where it was thrown, not
+ * by message, which may quote what was typed (a database's error names the value it refused).
+ */
+function hideRouteFailures(context: StaticHandlerContext, logger: Logger): void {
+  if (!context.errors) return;
+  for (const [routeId, err] of Object.entries(context.errors)) {
+    if (isRouteErrorResponse(err)) continue;
+    // Duck-typed: a native module's errors (better-sqlite3's) may come from another realm's Error.
+    const { name, code, stack } = (err ?? {}) as { name?: unknown; code?: unknown; stack?: unknown };
+    const at = typeof stack === 'string' ? stack.split('\n').slice(1, 4).map((line) => line.trim()) : undefined;
+    const failure = { name: typeof name === 'string' ? name : typeof err, code, at };
+    logger.error({ routeId, failure }, 'route failed');
+    context.errors[routeId] = new Error('Internal Server Error');
+  }
+}
+
 function sendShellError(res: Response, logger: Logger, err: unknown): void {
   logger.error({ err }, 'render failed before the shell was ready');
   sendText(res, 500, CONTENT_TYPES.html, SHELL_ERROR_PAGE);
@@ -124,6 +143,7 @@ export function createRenderer({ assets, publicConfig, logger, siteUrl, pagePoli
         res.end();
         return;
       }
+      hideRouteFailures(context, logger);
 
       const origin = siteOrigin({ siteUrl }, req);
       let renderFailed = false;

@@ -3,7 +3,7 @@
 // erasing an address nobody confirmed in time. Leaving and expiry erase exactly as
 // `waitlist remove` does (remove.ts), .eml copies included.
 import type { LeaveLinkRequest, LinkCheck, LinkPurpose, LinkUse } from '../../shared/address-links';
-import { checkEmail } from '../../shared/validation';
+import { checkEmail, NOT_TEXT } from '../../shared/validation';
 import type { Config } from '../config';
 import { startPoller, type Poller } from '../delivery/poller';
 import type { Logger } from '../logger';
@@ -56,7 +56,7 @@ export async function leaveByLink(deps: AddressDeps, token: string): Promise<Lin
 export async function requestLeaveLink(deps: AddressDeps, fields: Record<string, unknown>): Promise<LeaveLinkRequest> {
   const { store, config, logger } = deps;
   const typed = typeof fields.email === 'string' ? fields.email.trim() : '';
-  const error = checkEmail(typed);
+  const error = NOT_TEXT.test(typed) ? '' : checkEmail(typed);
   // '' is the waitlist form's pattern mismatch, shown there by style alone; here it gets words.
   if (error !== undefined) return { ok: false, email: typed, error: error || 'This is not an email address', status: 400 };
   const { siteUrl } = config;

@@ -1,13 +1,15 @@
 // The address pages over HTTP (issue 23), as a mail program, a mail provider's one-click POST and
 // a browser without JavaScript use them: GET shows and changes nothing, only the POST acts, a bad
 // or used token gets a 4xx page and changes nothing, and /leave answers the same for any address.
+import path from 'node:path';
+import Database from 'better-sqlite3';
 import request from 'supertest';
 import { createApp } from '../../../server/app';
 import type { Config } from '../../../server/config';
 import { openStore } from '../../../server/store';
 import type { ConfirmationTokens, OutgoingMail } from '../../../server/store/types';
 import type { SqliteStore } from '../../../server/store/sqlite';
-import { testConfig } from '../../support/config';
+import { capturingLogger, testConfig } from '../../support/config';
 
 const SITE_URL = 'https://orgnote.example';
 
@@ -149,5 +151,27 @@ describe('/leave without a token', () => {
     expect(fourth.status).toBe(429);
     expect(fourth.headers['retry-after']).toBeDefined();
     expect((await request(app).post('/leave').set('Origin', 'https://evil.example').type('form').send({ email: 'a@example.org' })).status).toBe(403);
+  });
+});
+
+describe('a failure of ours behind a page', () => {
+  it("answers 500 with the fallback screen, never the failure's own words, and logs where it came from without them", async () => {
+    const { confirm } = await unconfirmed('ann@example.org');
+    const { logger, lines } = capturingLogger();
+    const logged = createApp(config, { store, logger });
+    // A real failure of the store: its table gone under the running site.
+    const db = new Database(path.join(config.dataDir, 'waitlist.db'));
+    db.exec('DROP TABLE address_tokens');
+    db.close();
+
+    const res = await request(logged).get(`/confirm?token=${confirm}`);
+    expect(res.status).toBe(500);
+    expect(res.text).toContain('Unexpected Application Error!');
+    expect(res.text).toContain('Internal Server Error');
+    expect(res.text).not.toContain('address_tokens');
+    const failed = lines.map((line) => JSON.parse(line)).filter((line) => line.msg === 'route failed');
+    expect(failed).toEqual([expect.objectContaining({ level: 50, routeId: expect.any(String), failure: expect.objectContaining({ name: 'SqliteError' }) })]);
+    expect(JSON.stringify(failed)).not.toContain('address_tokens');
+    expect(JSON.stringify(failed)).not.toContain(confirm);
   });
 });
