@@ -239,12 +239,20 @@ export function consoleDoor(deps: ConsoleDeps) {
       res.setHeader('Content-Type', 'text/csv; charset=utf-8');
       res.setHeader('Content-Disposition', 'attachment; filename="waitlist.csv"');
       let lines = 0;
+      // A download cancelled while the socket is full never drains: wait for either, and stop once
+      // the socket is gone. Leaving the loop ends the export, and with it the store's read (a
+      // PostgreSQL pool connection, a SQLite snapshot), which waiting for 'drain' alone held for ever.
+      let gone = false;
+      const left = new Promise<void>((resolve) => res.once('close', () => resolve(void (gone = true))));
       for await (const chunk of exportSignups({ store })) {
+        if (gone) break;
         lines += chunk.split('\r\n').length - 1;
-        if (!res.write(chunk)) await new Promise((resolve) => res.once('drain', resolve));
+        if (!res.write(chunk)) await Promise.race([new Promise((resolve) => res.once('drain', resolve)), left]);
       }
-      res.end();
-      await store.audit.record({ account: (res.locals.console as Locals).email, action: 'export', addresses: Math.max(0, lines - 1) });
+      const cutOff = gone;
+      if (!cutOff) res.end();
+      // The rows handed to the socket, the header aside; a cancelled download is recorded as such.
+      await store.audit.record({ account: (res.locals.console as Locals).email, action: cutOff ? 'export (cancelled)' : 'export', addresses: Math.max(0, lines - 1) });
     } catch (err) {
       next(err);
     }

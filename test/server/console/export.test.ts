@@ -1,0 +1,98 @@
+// The console's export when the download is cancelled halfway: the export ends, the store's read
+// (a PostgreSQL pool connection, a SQLite snapshot) is given back, and the audit log records the
+// rows that went. Before, the export waited for a 'drain' that a closed socket never sends: on
+// PostgreSQL five cancelled downloads held every connection of the pool, and the site's signups
+// timed out behind them.
+import http from 'node:http';
+import request from 'supertest';
+import { createApp } from '../../../server/app';
+import { hashPassword } from '../../../server/console/password';
+import { emailKey } from '../../../shared/signup';
+import type { PostgresStore } from '../../../server/store/postgres';
+import type { SqliteStore } from '../../../server/store/sqlite';
+import type { Store } from '../../../server/store/types';
+import { testConfig } from '../../support/config';
+import { listen } from '../../support/http';
+import { ENGINES } from '../../support/stores';
+import { until } from '../../support/wait';
+
+const PASSWORD = 'correct horse battery staple';
+/** About 20 MB of CSV: far more than the sockets between client and server hold. */
+const ROWS = 20_000;
+const DESCRIPTION = 'x'.repeat(1_000);
+
+afterAll(() => Promise.all(ENGINES.map((engine) => engine.close())));
+
+/** ROWS signups straight in SQL: the store's own add would take a while. */
+async function seed(store: Store): Promise<void> {
+  if (store.engine === 'postgres') {
+    await (store as PostgresStore).pool.query(
+      `INSERT INTO signups (email, email_key, description, created_at)
+       SELECT 'row' || i || '@example.org', 'row' || i || '@example.org', $1,
+              to_char(timestamp '2026-01-01' + i * interval '1 second', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+       FROM generate_series(1, $2::int) AS i`,
+      [DESCRIPTION, ROWS],
+    );
+    return;
+  }
+  const { db } = store as SqliteStore;
+  const insert = db.prepare('INSERT INTO signups (email, email_key, description, created_at) VALUES (?, ?, ?, ?)');
+  db.transaction(() => {
+    for (let i = 1; i <= ROWS; i++) insert.run(`row${i}@example.org`, emailKey(`row${i}@example.org`), DESCRIPTION, new Date(Date.UTC(2026, 0, 1) + i * 1000).toISOString());
+  })();
+}
+
+/** Starts the download, reads its first bytes, and hangs up. */
+function cancelledDownload(port: number, cookie: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = http.get({ host: '127.0.0.1', port, path: '/admin/signups/export', headers: { Cookie: cookie } }, (res) => {
+      res.once('data', (chunk: Buffer) => {
+        req.destroy();
+        resolve(res.statusCode === 200 ? chunk.length : -1);
+      });
+    });
+    req.on('error', (err) => (req.destroyed ? undefined : reject(err)));
+  });
+}
+
+describe.each(ENGINES)('on $name', (engine) => {
+  const run = engine.unavailable ? it.skip : it;
+
+  run('a cancelled download ends the export, gives its read back and is in the audit log', async () => {
+    const store = await engine.open({ now: Date.now });
+    await seed(store);
+    const app = createApp(testConfig({ SITE_URL: 'https://orgnote.example' }), { store });
+    await store.admins.add('ops@example.org', await hashPassword(PASSWORD));
+    const login = await request(app).post('/admin/login').type('form').send({ email: 'ops@example.org', password: PASSWORD, code: '' });
+    const cookie = String(login.headers['set-cookie']).split(';')[0];
+
+    const { server, port } = await listen(app);
+    try {
+      // More downloads than the PostgreSQL pool has connections (4 in tests).
+      const cancelled = 5;
+      for (let i = 0; i < cancelled; i++) expect(await cancelledDownload(port, cookie)).toBeGreaterThan(0);
+      const entries = async () => (await store.audit.list({ limit: 20 })).filter((entry) => entry.action === 'export (cancelled)');
+      await until('every cancelled export recorded', async () => (await entries()).length === cancelled);
+      for (const entry of await entries()) expect(entry.addresses).toBeGreaterThan(0);
+      for (const entry of await entries()) expect(entry.addresses).toBeLessThan(ROWS);
+
+      if (store.engine === 'postgres') {
+        const { pool } = store as PostgresStore;
+        await until('every pool connection idle', () => pool.totalCount === pool.idleCount);
+      } else {
+        // No reader is left on an old snapshot: the write-ahead log checkpoints in full.
+        const [checkpoint] = (store as SqliteStore).db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number }[];
+        expect(checkpoint.busy).toBe(0);
+      }
+      // And the site's own work goes on at once.
+      const signup = await request(app).post('/api/subscriptions').field('email', 'after@example.org').field('description', 'me');
+      expect(signup.status).toBeLessThan(300);
+      // A download let to finish is every row, the one just made too, recorded as the export.
+      const whole = await request(app).get('/admin/signups/export').set('Cookie', cookie);
+      expect(whole.text.split('\r\n').slice(1, -1)).toHaveLength(ROWS + 1);
+      expect((await store.audit.list({ limit: 1 }))[0]).toMatchObject({ action: 'export', addresses: ROWS + 1 });
+    } finally {
+      server.close();
+    }
+  }, 60_000);
+});
