@@ -1,8 +1,9 @@
 // Logging in to the console (issue 24): the throttle first (5 failures per account or per client
-// IP in 15 minutes, counted in the store so every replica agrees; while it holds, even the right
+// IP, IPv6 by /56, in 15 minutes, counted in the store so every replica agrees; while it holds, even the right
 // password gets 429), then the password (an unknown account costs the same argon2id check as a known
 // one), then the code when the account enrolled two-factor. A session id is 192 random bits, kept
 // in the store only as its SHA-256.
+import { ipKeyGenerator } from 'express-rate-limit';
 import { TOTP } from 'otpauth';
 import { emailKey } from '../../shared/signup';
 import type { Store } from '../store';
@@ -22,8 +23,11 @@ export interface LoginDeps {
   now?: () => number;
 }
 
-/** Throttle keys: hashes, so the table holds no address and no IP. */
-const throttleKeys = (email: string, ip: string) => [`account:${hashSecret(emailKey(email))}`, `ip:${hashSecret(ip)}`];
+/**
+ * Throttle keys: hashes, so the table holds no address and no IP. An IPv6 client is counted by its
+ * /56, as the forms' limit counts it: one host holds a whole /64 and can speak from any address in it.
+ */
+const throttleKeys = (email: string, ip: string) => [`account:${hashSecret(emailKey(email))}`, `ip:${hashSecret(ipKeyGenerator(ip))}`];
 
 export async function login({ store, now = Date.now }: LoginDeps, input: { email: string; password: string; code: string; ip: string }): Promise<LoginOutcome> {
   const keys = throttleKeys(input.email, input.ip);

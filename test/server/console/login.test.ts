@@ -107,6 +107,14 @@ describe('with an account', () => {
     expect(right.headers['set-cookie']).toBeUndefined();
   });
 
+  it('counts an IPv6 client by its /56, as the forms do: new addresses in one network and new account names do not reset it', async () => {
+    const from = (i: number) => ({ 'X-Forwarded-For': `2001:db8:1234:56${i.toString(16).padStart(2, '0')}::${i + 1}` });
+    for (let i = 0; i < 5; i++) expect((await loginWith('guess', `nobody${i}@example.org`, from(i))).status).toBe(401);
+    expect((await loginWith('guess', 'nobody5@example.org', from(5))).status).toBe(429);
+    // Another network, and the account itself, are not held by it.
+    expect((await loginWith(PASSWORD, 'ops@example.org', { 'X-Forwarded-For': '2001:db8:9999::1' })).status).toBe(303);
+  });
+
   it('shows the dashboard: signups by state, mail and outbox, and a chart with its figures as text', async () => {
     await store.signups.add({ email: 'zoe@example.org', description: '' });
     const cookie = cookieOf(await loginWith(PASSWORD));
