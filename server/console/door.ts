@@ -258,8 +258,8 @@ export function consoleDoor(deps: ConsoleDeps) {
     }
   });
 
-  router.get('/signups/remove', session, (req: Request, res: Response) =>
-    as(res, 'Remove', removeConfirmation(text(req.query.email), (res.locals.console as Locals).csrf)),
+  router.post('/signups/remove/confirm', deps.sameSiteOnly, readBody, session, csrf, (req: Request, res: Response) =>
+    as(res, 'Remove', removeConfirmation(text(fieldsOf(req as BodyRequest).email), (res.locals.console as Locals).csrf)),
   );
 
   // The same operation as `waitlist remove`.

@@ -58,7 +58,9 @@ export async function signupsPage(store: Pick<Store, 'signups'>, query: SignupsQ
           : '<button type="submit" class="button button-secondary">Invite</button>'),
       'console-action',
     ) +
-    `<form method="get" action="/admin/signups/remove" class="console-action"><input type="hidden" name="email" value="${e(email)}"><button type="submit" class="button button-secondary">Remove</button></form></div>`;
+    // A POST, though it only asks: as a GET the address would be in a URL the proxy logs.
+    postForm('/admin/signups/remove/confirm', csrf, `<input type="hidden" name="email" value="${e(email)}"><button type="submit" class="button button-secondary">Remove</button>`, 'console-action') +
+    '</div>';
   const last = rows.at(-1);
   const next = new URLSearchParams({ q: query.q, state: query.state ?? '', order: query.order, after: last ? `${last.created_at}|${last.id}` : '' });
   const more = last && rows.length === SIGNUPS_PAGE ? `<p><a href="/admin/signups?${e(next.toString())}">Next ${SIGNUPS_PAGE}</a></p>` : '';
