@@ -21,7 +21,7 @@ import { remove } from '../waitlist/remove';
 import { exportSignups } from '../waitlist/signups';
 import { queuePage, TITLES } from './queues';
 import { dashboard } from './dashboard';
-import { nextPreview, NEXT_MAX, removeConfirmation, signupsPage, signupsQuery } from './signups';
+import { nextPreview, NEXT_MAX, previewDigest, removeConfirmation, signupsPage, signupsQuery } from './signups';
 import { loginPage, page } from './pages';
 
 const COOKIE = 'orgnote-admin';
@@ -200,25 +200,36 @@ export function consoleDoor(deps: ConsoleDeps) {
     const n = Number(text(value));
     return Number.isSafeInteger(n) && n >= 1 && n <= NEXT_MAX ? n : undefined;
   };
+  /** Who `invite --next n` would invite now: the CLI's dry run. */
+  const wouldInvite = async (n: number) => {
+    const would: string[] = [];
+    await invite(
+      { store, config: deps.config },
+      { targets: { next: n }, again: false, dryRun: true, onEach: (email, outcome) => void (outcome === 'would-invite' && would.push(email)) },
+    );
+    return would;
+  };
   router.get('/signups/next', session, async (req: Request, res: Response, next: NextFunction) => {
     try {
       const n = nextCount(req.query.n);
       if (n === undefined) return badCount(res);
-      const would: string[] = [];
-      await invite(
-        { store, config: deps.config },
-        { targets: { next: n }, again: false, dryRun: true, onEach: (email, outcome) => void (outcome === 'would-invite' && would.push(email)) },
-      );
-      as(res, 'Invite the next', nextPreview(n, would, (res.locals.console as Locals).csrf));
+      as(res, 'Invite the next', nextPreview(n, await wouldInvite(n), (res.locals.console as Locals).csrf));
     } catch (err) {
       next(err);
     }
   });
   router.post('/signups/next', deps.sameSiteOnly, readBody, session, csrf, async (req: Request, res: Response, next: NextFunction) => {
     try {
-      const n = nextCount(fieldsOf(req as BodyRequest).n);
+      const fields = fieldsOf(req as BodyRequest);
+      const n = nextCount(fields.n);
       if (n === undefined) return badCount(res);
-      const result = await invite({ store, config: deps.config }, { targets: { next: n }, again: false, dryRun: false });
+      // The operator approved the list the preview showed. If it is another list now (an older
+      // signup confirmed, one left), nobody is invited: the new list is shown to approve instead.
+      const would = await wouldInvite(n);
+      if (previewDigest(would) !== text(fields.seen)) {
+        return as(res, 'Invite the next', nextPreview(n, would, (res.locals.console as Locals).csrf, 'The list changed since you looked at it; nobody was invited.'), 409);
+      }
+      const result = await invite({ store, config: deps.config }, { targets: { addresses: would }, again: false, dryRun: false });
       if (result.kind === 'refused') return refused(res, 'Invite the next', result.reason);
       const counts = result.kind === 'done' ? result.counts : undefined;
       const invited = counts ? counts.sent + counts.queued : 0;

@@ -2,6 +2,7 @@
 // case: field `q`, type search), filters by state, sorts newest or oldest first, and pages with
 // keyset pagination, 50 a page. Each row can be invited ("Invite", or "Invite again" once invited)
 // and removed ("Remove" leads to a confirmation button). Everything is a plain form: no script.
+import { createHash } from 'node:crypto';
 import { asText } from '../http/body';
 import { consoleTable, when, word } from './table';
 import { escapeMarkup as e } from '../../shared/markup';
@@ -98,15 +99,22 @@ export function removeConfirmation(email: string, csrf: string): string {
   );
 }
 
-/** Who "Invite the next N" would invite, and the button that does it. */
-export function nextPreview(n: number, would: string[], csrf: string): string {
-  if (would.length === 0) return '<h1>Nobody to invite</h1><p>No confirmed address is waiting.</p><p><a href="/admin/signups">Back to the signups</a></p>';
+/** What the preview showed, in a form field: the confirmation invites only if the list is the same. */
+export function previewDigest(would: string[]): string {
+  return createHash('sha256').update(would.join('\n')).digest('base64url');
+}
+
+/** Who "Invite the next N" would invite, and the button that does it (with `changed`, why it is shown again). */
+export function nextPreview(n: number, would: string[], csrf: string, changed?: string): string {
+  const note = changed ? `<p role="alert">${e(changed)}</p>` : '';
+  if (would.length === 0) return `<h1>Nobody to invite</h1>${note}<p>No confirmed address is waiting.</p><p><a href="/admin/signups">Back to the signups</a></p>`;
   return (
-    `<h1>Invite these ${would.length}?</h1><ol>${would.map((email) => `<li>${e(email)}</li>`).join('')}</ol>` +
+    `<h1>Invite these ${would.length}?</h1>${note}<ol>${would.map((email) => `<li>${e(email)}</li>`).join('')}</ol>` +
     postForm(
       '/admin/signups/next',
       csrf,
-      `<input type="hidden" name="n" value="${n}"><button type="submit" class="button button-primary">Invite ${would.length}</button>`,
+      `<input type="hidden" name="n" value="${n}"><input type="hidden" name="seen" value="${previewDigest(would)}">` +
+        `<button type="submit" class="button button-primary">Invite ${would.length}</button>`,
     ) +
     '<p><a href="/admin/signups">Back to the signups</a></p>'
   );

@@ -145,13 +145,32 @@ it('"Invite the next N" shows who first, then invites exactly those through the 
   expect(preview.status).toBe(200);
   expect([...preview.text.matchAll(/<li>([^<]+)<\/li>/g)].map((m) => m[1])).toEqual(['first@example.org', 'second@example.org']);
   expect(smtp.received).toHaveLength(0);
-  const res = await post('/admin/signups/next', { n: '2' });
+  const seen = (html: string) => /name="seen" value="([^"]+)"/.exec(html)![1];
+  const res = await post('/admin/signups/next', { n: '2', seen: seen(preview.text) });
   expect(res.text).toContain('Invited 2');
   const mails = await smtp.waitFor(2, 5_000);
   expect(mails.map((m) => (m.parsed.to as { text: string }).text).sort()).toEqual(['first@example.org', 'second@example.org']);
   expect((await store.audit.list({ limit: 1 }))[0]).toMatchObject({ action: 'invite', addresses: 2 });
   expect((await get('/admin/signups/next?n=0')).status).toBe(400);
   expect((await post('/admin/signups/next', { n: 'lots' })).status).toBe(400);
+});
+
+it('"Invite the next N" invites nobody when the list changed after the preview, and shows the new one to approve', async () => {
+  for (const email of ['first@example.org', 'second@example.org', 'third@example.org']) await store.signups.add({ email, description: '' });
+  const preview = await get('/admin/signups/next?n=2');
+  const seen = (html: string) => /name="seen" value="([^"]+)"/.exec(html)![1];
+  // Meanwhile the second leaves: the next two are now first and third.
+  await post('/admin/signups/remove', { email: 'second@example.org' });
+  const stale = await post('/admin/signups/next', { n: '2', seen: seen(preview.text) });
+  expect(stale.status).toBe(409);
+  expect(stale.text).toContain('The list changed since you looked at it; nobody was invited.');
+  expect([...stale.text.matchAll(/<li>([^<]+)<\/li>/g)].map((m) => m[1])).toEqual(['first@example.org', 'third@example.org']);
+  expect(await store.subscriptions.stateOf('third@example.org')).toBe('waitlisted');
+  expect(await store.subscriptions.stateOf('first@example.org')).toBe('waitlisted');
+  const approved = await post('/admin/signups/next', { n: '2', seen: seen(stale.text) });
+  expect(approved.text).toContain('Invited 2');
+  const mails = await smtp.waitFor(2, 5_000);
+  expect(mails.map((m) => (m.parsed.to as { text: string }).text).sort()).toEqual(['first@example.org', 'third@example.org']);
 });
 
 it("exports the CLI's CSV as a download, and records how many rows went out", async () => {
