@@ -34,9 +34,17 @@ export async function sendClaimed(queue: MailQueue, mailer: Mailer, item: Queued
     logger?.info({ mailId: item.id, reason, retryAt: new Date(dueAt).toISOString() }, 'mail queued for retry');
     return { outcome: 'queued', serverUnavailable: isServerUnavailable(err) };
   }
-  if (await queue.sent(item.id)) logger?.info({ mailId: item.id, attempts: item.attempts + 1 }, 'mail sent');
-  // Erased meanwhile, or this sender outlived its lease and another holds the message now (its
-  // record stands: server/store/leases.ts). The server took it all the same.
-  else logger?.warn({ mailId: item.id, attempts: item.attempts + 1 }, 'mail sent, but no longer ours to record');
+  if (await queue.sent(item.id)) {
+    logger?.info({ mailId: item.id, attempts: item.attempts + 1 }, 'mail sent');
+  } else if (!(await queue.exists(item.id))) {
+    // Its address was erased while it was being sent: the erasure removed the .eml files there
+    // were, and this one was written after. Take it back, so nothing of the person stays.
+    await mailer.withdraw?.(item.id);
+    logger?.info({ mailId: item.id }, 'mail sent as its address was erased; its copy withdrawn');
+  } else {
+    // This sender outlived its lease and another holds the message now (its record stands:
+    // server/store/leases.ts). The server took it all the same.
+    logger?.warn({ mailId: item.id, attempts: item.attempts + 1 }, 'mail sent, but no longer ours to record');
+  }
   return { outcome: 'sent', serverUnavailable: false };
 }

@@ -21,6 +21,11 @@ export interface Mailer {
   readonly where: string;
   /** Idle connections close at once and sends waiting for one fail; `force` ends those delivering too. */
   close(force?: boolean): void;
+  /**
+   * Takes back the copy of a message sent as its address was erased, where a copy can be taken
+   * back: the .eml file. Mail an SMTP server took is gone.
+   */
+  withdraw?(id: number): Promise<void>;
 }
 
 export function mailFolder(dataDir: string): string {
@@ -126,6 +131,9 @@ function emlMailer(dataDir: string, dkim: DkimSigning | undefined): Mailer {
       }
       await fs.rename(temporary, emlFile(dataDir, id));
       await syncFolder(folder);
+    },
+    async withdraw(id) {
+      await fs.rm(emlFile(dataDir, id), { force: true });
     },
     close: () => transport.close(),
   };

@@ -117,6 +117,11 @@ export function createMailQueue(
       return result.rowCount === 1;
     },
 
+    async exists(id) {
+      const { rows } = await sql.query('SELECT 1 AS one FROM mail WHERE id = $1', [id]);
+      return rows.length > 0;
+    },
+
     async failed(id, error, undeliverable = false) {
       const fence = leases.fence(id, '$4', now());
       const recorded = await sql.transaction(async (tx) => {

@@ -234,6 +234,8 @@ export interface MailQueue {
    * another sender has claimed it since this instance's lease ran out (leases.ts).
    */
   sent(id: number): Promise<boolean>;
+  /** False once the message is erased (its address left or was removed) or never was. */
+  exists(id: number): Promise<boolean>;
   /**
    * Refused for good (a 5xx for this message): recorded, never retried. `undeliverable`: the server
    * refused the recipient itself (a 5xx to RCPT TO), so its signup is marked undeliverable too.

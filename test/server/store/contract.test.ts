@@ -526,7 +526,10 @@ function contract(engine: StoreEngine) {
       await store.outbox.enqueue({ ...request('x'), fields: [['email', 'X@example.org']] });
       const kept = await store.outbox.enqueue(request('other@example.org'));
 
+      expect(await store.mail.exists(invitation.mail.id)).toBe(true);
       expect(await store.erase('  x@EXAMPLE.org ')).toEqual({ signup: true, keys: 2, mailIds: [invitation.mail.id], outbox: 1 });
+      // A sender still at work on that mail learns it is gone (server/mail/send.ts).
+      expect(await store.mail.exists(invitation.mail.id)).toBe(false);
       expect(await store.signups.list()).toMatchObject([{ email: 'other@example.org' }]);
       expect(await store.subscriptions.stateOf('x@example.org')).toBeUndefined();
       expect(await store.subscriptions.activate('x@example.org', early)).toEqual({ outcome: 'invalid' });

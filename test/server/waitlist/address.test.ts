@@ -12,11 +12,13 @@ import { runCommand } from '../../../server/cli/waitlist';
 import type { Config } from '../../../server/config';
 import { confirmationMailFor } from '../../../server/mail/confirmation';
 import { startMailWorker } from '../../../server/mail/mail-worker';
+import { sendClaimed } from '../../../server/mail/send';
 import { createMailer, mailFolder } from '../../../server/mail/transport';
 import { createMetrics } from '../../../server/metrics';
 import { openStore } from '../../../server/store';
 import type { SqliteStore } from '../../../server/store/sqlite';
 import { confirmAddress, leaveByLink, requestLeaveLink, sweepUnconfirmed } from '../../../server/waitlist/address';
+import { remove } from '../../../server/waitlist/remove';
 import { capturingLogger, testConfig } from '../../support/config';
 import { startSmtpServer, type ReceivedMail, type SmtpTestServer } from '../../support/smtp';
 
@@ -157,6 +159,30 @@ describe('leaving', () => {
     // Spent with the address: a second use changes nothing.
     expect(await leaveByLink(s.deps, token)).toEqual({ ok: false, refusal: 'invalid' });
     expect(await s.store.signups.count()).toBe(1);
+  });
+
+  it("takes back the .eml of a mail its sender was still writing when the address left", async () => {
+    const config = testConfig({ SITE_URL });
+    const store = openStore(config);
+    try {
+      await store.signups.add({ email: 'gone@example.org', description: '' });
+      const compose = (to: string, key: string) => ({ from: config.mailFrom, to, subject: 'Your key', text: key, html: '', messageId: '<k@x>', date: 'x' });
+      // Queued and claimed in one step, as the CLI and the console invite: the sender is at work...
+      const invited = await store.subscriptions.invite('gone@example.org', { again: false, compose });
+      if (invited.outcome !== 'invited') throw new Error(invited.outcome);
+      const item = invited.mail;
+      // ...when the address leaves: the erasure finds no .eml to remove yet.
+      expect(await remove({ store, config }, 'gone@example.org')).toMatchObject({ signup: true, mails: 1, emlFiles: 0 });
+      const { logger, lines } = capturingLogger();
+      const mailer = createMailer(config);
+      expect(await sendClaimed(store.mail, mailer, item, logger)).toMatchObject({ outcome: 'sent' });
+      mailer.close();
+      const folder = mailFolder(config.dataDir);
+      expect(fs.existsSync(folder) ? fs.readdirSync(folder) : []).toEqual([]);
+      expect(lines.filter((line) => line.includes('its copy withdrawn'))).toHaveLength(1);
+    } finally {
+      await store.close();
+    }
   });
 
   it('mails a leave link only to an address on the list, answering the same either way', async () => {
