@@ -88,7 +88,7 @@ export function consoleDoor(deps: ConsoleDeps) {
     res.setHeader(CSP_HEADER, deps.policy);
     try {
       if ((await store.admins.count()) === 0) return sendText(res, 404, CONTENT_TYPES.text, 'Not found');
-      // Searches, cursors and the remove link's address come in the query.
+      // Searches, filters and page cursors come in the query.
       if (anyNotText(req.query)) return next(new HttpError(400, NOT_TEXT_ERROR));
       next();
     } catch (err) {

@@ -65,7 +65,6 @@ function renderToHtml(element: ReactNode): Promise<string> {
   });
 }
 
-/** A plain 500 page: the details go to the log, never to the visitor. */
 /**
  * A loader's or an action's own failure (not a status it threw on purpose, as a 404 or a 503 is):
  * shown to the visitor, and carried in the page's hydration data, as a bare 'Internal Server
@@ -85,6 +84,7 @@ function hideRouteFailures(context: StaticHandlerContext, logger: Logger): void 
   }
 }
 
+/** A plain 500 page: the details go to the log, never to the visitor. */
 function sendShellError(res: Response, logger: Logger, err: unknown): void {
   logger.error({ err }, 'render failed before the shell was ready');
   sendText(res, 500, CONTENT_TYPES.html, SHELL_ERROR_PAGE);
