@@ -73,7 +73,10 @@ function text(value: unknown): string {
   if (NOT_TEXT.test(typed)) throw new HttpError(400, NOT_TEXT_ERROR);
   return typed;
 }
-const anyNotText = (query: Request['query']) => Object.values(query).flat(Infinity).some((value) => typeof value === 'string' && NOT_TEXT.test(value));
+const anyNotText = (query: Request['query']) =>
+  Object.values(query)
+    .flat(Infinity)
+    .some((value) => typeof value === 'string' && NOT_TEXT.test(value));
 
 const sameText = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
@@ -227,7 +230,12 @@ export function consoleDoor(deps: ConsoleDeps) {
       // signup confirmed, one left), nobody is invited: the new list is shown to approve instead.
       const would = await wouldInvite(n);
       if (previewDigest(would) !== text(fields.seen)) {
-        return as(res, 'Invite the next', nextPreview(n, would, (res.locals.console as Locals).csrf, 'The list changed since you looked at it; nobody was invited.'), 409);
+        return as(
+          res,
+          'Invite the next',
+          nextPreview(n, would, (res.locals.console as Locals).csrf, 'The list changed since you looked at it; nobody was invited.'),
+          409,
+        );
       }
       const result = await invite({ store, config: deps.config }, { targets: { addresses: would }, again: false, dryRun: false });
       if (result.kind === 'refused') return refused(res, 'Invite the next', result.reason);
@@ -263,7 +271,11 @@ export function consoleDoor(deps: ConsoleDeps) {
       const cutOff = gone;
       if (!cutOff) res.end();
       // The rows handed to the socket, the header aside; a cancelled download is recorded as such.
-      await store.audit.record({ account: (res.locals.console as Locals).email, action: cutOff ? 'export (cancelled)' : 'export', addresses: Math.max(0, lines - 1) });
+      await store.audit.record({
+        account: (res.locals.console as Locals).email,
+        action: cutOff ? 'export (cancelled)' : 'export',
+        addresses: Math.max(0, lines - 1),
+      });
     } catch (err) {
       next(err);
     }

@@ -60,7 +60,12 @@ export async function signupsPage(store: Pick<Store, 'signups'>, query: SignupsQ
       'console-action',
     ) +
     // A POST, though it only asks: as a GET the address would be in a URL the proxy logs.
-    postForm('/admin/signups/remove/confirm', csrf, `<input type="hidden" name="email" value="${e(email)}"><button type="submit" class="button button-secondary">Remove</button>`, 'console-action') +
+    postForm(
+      '/admin/signups/remove/confirm',
+      csrf,
+      `<input type="hidden" name="email" value="${e(email)}"><button type="submit" class="button button-secondary">Remove</button>`,
+      'console-action',
+    ) +
     '</div>';
   const last = rows.at(-1);
   const next = new URLSearchParams({ q: query.q, state: query.state ?? '', order: query.order, after: last ? `${last.created_at}|${last.id}` : '' });
@@ -107,7 +112,8 @@ export function previewDigest(would: string[]): string {
 /** Who "Invite the next N" would invite, and the button that does it (with `changed`, why it is shown again). */
 export function nextPreview(n: number, would: string[], csrf: string, changed?: string): string {
   const note = changed ? `<p role="alert">${e(changed)}</p>` : '';
-  if (would.length === 0) return `<h1>Nobody to invite</h1>${note}<p>No confirmed address is waiting.</p><p><a href="/admin/signups">Back to the signups</a></p>`;
+  if (would.length === 0)
+    return `<h1>Nobody to invite</h1>${note}<p>No confirmed address is waiting.</p><p><a href="/admin/signups">Back to the signups</a></p>`;
   return (
     `<h1>Invite these ${would.length}?</h1>${note}<ol>${would.map((email) => `<li>${e(email)}</li>`).join('')}</ol>` +
     postForm(

@@ -77,7 +77,13 @@ function hideRouteFailures(context: StaticHandlerContext, logger: Logger): void 
     if (isRouteErrorResponse(err)) continue;
     // Duck-typed: a native module's errors (better-sqlite3's) may come from another realm's Error.
     const { name, code, stack } = (err ?? {}) as { name?: unknown; code?: unknown; stack?: unknown };
-    const at = typeof stack === 'string' ? stack.split('\n').slice(1, 4).map((line) => line.trim()) : undefined;
+    const at =
+      typeof stack === 'string'
+        ? stack
+            .split('\n')
+            .slice(1, 4)
+            .map((line) => line.trim())
+        : undefined;
     const failure = { name: typeof name === 'string' ? name : typeof err, code, at };
     logger.error({ routeId, failure }, 'route failed');
     context.errors[routeId] = new Error('Internal Server Error');

@@ -38,7 +38,8 @@ async function seed(store: Store): Promise<void> {
   const { db } = store as SqliteStore;
   const insert = db.prepare('INSERT INTO signups (email, email_key, description, created_at) VALUES (?, ?, ?, ?)');
   db.transaction(() => {
-    for (let i = 1; i <= ROWS; i++) insert.run(`row${i}@example.org`, emailKey(`row${i}@example.org`), DESCRIPTION, new Date(Date.UTC(2026, 0, 1) + i * 1000).toISOString());
+    for (let i = 1; i <= ROWS; i++)
+      insert.run(`row${i}@example.org`, emailKey(`row${i}@example.org`), DESCRIPTION, new Date(Date.UTC(2026, 0, 1) + i * 1000).toISOString());
   })();
 }
 
@@ -58,41 +59,45 @@ function cancelledDownload(port: number, cookie: string): Promise<number> {
 describe.each(ENGINES)('on $name', (engine) => {
   const run = engine.unavailable ? it.skip : it;
 
-  run('a cancelled download ends the export, gives its read back and is in the audit log', async () => {
-    const store = await engine.open({ now: Date.now });
-    await seed(store);
-    const app = createApp(testConfig({ SITE_URL: 'https://orgnote.example' }), { store });
-    await store.admins.add('ops@example.org', await hashPassword(PASSWORD));
-    const login = await request(app).post('/admin/login').type('form').send({ email: 'ops@example.org', password: PASSWORD, code: '' });
-    const cookie = String(login.headers['set-cookie']).split(';')[0];
+  run(
+    'a cancelled download ends the export, gives its read back and is in the audit log',
+    async () => {
+      const store = await engine.open({ now: Date.now });
+      await seed(store);
+      const app = createApp(testConfig({ SITE_URL: 'https://orgnote.example' }), { store });
+      await store.admins.add('ops@example.org', await hashPassword(PASSWORD));
+      const login = await request(app).post('/admin/login').type('form').send({ email: 'ops@example.org', password: PASSWORD, code: '' });
+      const cookie = String(login.headers['set-cookie']).split(';')[0];
 
-    const { server, port } = await listen(app);
-    try {
-      // More downloads than the PostgreSQL pool has connections (4 in tests).
-      const cancelled = 5;
-      for (let i = 0; i < cancelled; i++) expect(await cancelledDownload(port, cookie)).toBeGreaterThan(0);
-      const entries = async () => (await store.audit.list({ limit: 20 })).filter((entry) => entry.action === 'export (cancelled)');
-      await until('every cancelled export recorded', async () => (await entries()).length === cancelled);
-      for (const entry of await entries()) expect(entry.addresses).toBeGreaterThan(0);
-      for (const entry of await entries()) expect(entry.addresses).toBeLessThan(ROWS);
+      const { server, port } = await listen(app);
+      try {
+        // More downloads than the PostgreSQL pool has connections (4 in tests).
+        const cancelled = 5;
+        for (let i = 0; i < cancelled; i++) expect(await cancelledDownload(port, cookie)).toBeGreaterThan(0);
+        const entries = async () => (await store.audit.list({ limit: 20 })).filter((entry) => entry.action === 'export (cancelled)');
+        await until('every cancelled export recorded', async () => (await entries()).length === cancelled);
+        for (const entry of await entries()) expect(entry.addresses).toBeGreaterThan(0);
+        for (const entry of await entries()) expect(entry.addresses).toBeLessThan(ROWS);
 
-      if (store.engine === 'postgres') {
-        const { pool } = store as PostgresStore;
-        await until('every pool connection idle', () => pool.totalCount === pool.idleCount);
-      } else {
-        // No reader is left on an old snapshot: the write-ahead log checkpoints in full.
-        const [checkpoint] = (store as SqliteStore).db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number }[];
-        expect(checkpoint.busy).toBe(0);
+        if (store.engine === 'postgres') {
+          const { pool } = store as PostgresStore;
+          await until('every pool connection idle', () => pool.totalCount === pool.idleCount);
+        } else {
+          // No reader is left on an old snapshot: the write-ahead log checkpoints in full.
+          const [checkpoint] = (store as SqliteStore).db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number }[];
+          expect(checkpoint.busy).toBe(0);
+        }
+        // And the site's own work goes on at once.
+        const signup = await request(app).post('/api/subscriptions').field('email', 'after@example.org').field('description', 'me');
+        expect(signup.status).toBeLessThan(300);
+        // A download let to finish is every row, the one just made too, recorded as the export.
+        const whole = await request(app).get('/admin/signups/export').set('Cookie', cookie);
+        expect(whole.text.split('\r\n').slice(1, -1)).toHaveLength(ROWS + 1);
+        expect((await store.audit.list({ limit: 1 }))[0]).toMatchObject({ action: 'export', addresses: ROWS + 1 });
+      } finally {
+        server.close();
       }
-      // And the site's own work goes on at once.
-      const signup = await request(app).post('/api/subscriptions').field('email', 'after@example.org').field('description', 'me');
-      expect(signup.status).toBeLessThan(300);
-      // A download let to finish is every row, the one just made too, recorded as the export.
-      const whole = await request(app).get('/admin/signups/export').set('Cookie', cookie);
-      expect(whole.text.split('\r\n').slice(1, -1)).toHaveLength(ROWS + 1);
-      expect((await store.audit.list({ limit: 1 }))[0]).toMatchObject({ action: 'export', addresses: ROWS + 1 });
-    } finally {
-      server.close();
-    }
-  }, 60_000);
+    },
+    60_000,
+  );
 });

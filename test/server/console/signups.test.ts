@@ -102,7 +102,9 @@ it('removes only after the confirmation button, and the audit then names no addr
   await store.signups.add({ email: 'gone@example.org', description: '' });
   const list = await get('/admin/signups?q=gone');
   // The list's button posts: no address in a URL a proxy logs.
-  expect(list.text).toMatch(/<form method="post" action="\/admin\/signups\/remove\/confirm" class="console-action"><input type="hidden" name="csrf" value="[^"]+"><input type="hidden" name="email" value="gone@example.org">/);
+  expect(list.text).toMatch(
+    /<form method="post" action="\/admin\/signups\/remove\/confirm" class="console-action"><input type="hidden" name="csrf" value="[^"]+"><input type="hidden" name="email" value="gone@example.org">/,
+  );
   expect(list.text).not.toContain('remove?email=');
   const confirm = await post('/admin/signups/remove/confirm', { email: 'gone@example.org' });
   expect(confirm.status).toBe(200);

@@ -161,7 +161,7 @@ describe('leaving', () => {
     expect(await s.store.signups.count()).toBe(1);
   });
 
-  it("takes back the .eml of a mail its sender was still writing when the address left", async () => {
+  it('takes back the .eml of a mail its sender was still writing when the address left', async () => {
     const config = testConfig({ SITE_URL });
     const store = openStore(config);
     try {
