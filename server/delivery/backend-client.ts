@@ -14,6 +14,13 @@ export interface BackendAnswer {
   body: Buffer;
 }
 
+/**
+ * The backend's "not now" rather than "no": a 5xx, 408 Request Timeout or 429 Too Many Requests (a
+ * backend catching up after an outage, its rate limiter meeting the outbox's batches). A signup so
+ * answered is kept in the outbox and sent again; any other 4xx is the backend's verdict on it.
+ */
+export const isNotNow = (status: number): boolean => status >= 500 || status === 408 || status === 429;
+
 export class BackendTimeoutError extends Error {}
 class BackendUnreachableError extends Error {}
 export class ClientGoneError extends Error {}

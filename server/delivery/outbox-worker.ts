@@ -1,13 +1,13 @@
 // Background delivery of the outbox: claims due items (a lease, so another replica's worker never
 // takes the same one), re-sends each exactly as its first attempt went (postSignup: same path,
 // fields, forwarded headers and Idempotency-Key), and removes it once the backend answers
-// anything but a 5xx. Failures back off (store/outbox.ts). A full batch is followed at once by
+// anything but "not now" (a 5xx, 408 or 429: isNotNow). Failures back off (store/outbox.ts). A full batch is followed at once by
 // the next, unless the backend failed: then the rest waits for its own backoff. stop() waits for
 // the sends in flight.
 import type { Logger } from '../logger';
 import { NO_METRICS, type Metrics } from '../metrics';
 import type { Outbox, OutboxItem } from '../store/types';
-import { postSignup } from './backend-client';
+import { isNotNow, postSignup } from './backend-client';
 import { startPoller } from './poller';
 
 interface OutboxWorkerOptions {
@@ -24,7 +24,7 @@ const BATCH = 20;
 
 export function startOutboxWorker({ outbox, backendUrl, timeoutMs, logger, pollMs = 1000, metrics = NO_METRICS }: OutboxWorkerOptions) {
   /**
-   * True when the backend took the item (or refused it for good with a 4xx). If the store cannot
+   * True when the backend took the item (or refused it for good with a 4xx other than 408 or 429). If the store cannot
    * record the outcome (the database away), the item stays claimed and comes back when its lease
    * ends: delivered again at worst, with the same Idempotency-Key, never lost.
    */
@@ -37,13 +37,13 @@ export function startOutboxWorker({ outbox, backendUrl, timeoutMs, logger, pollM
       if (!(await outbox.failed(item, (err as Error).message))) leaseLost(item);
       return false;
     }
-    if (status >= 500) {
+    if (isNotNow(status)) {
       metrics.delivery('outbox', 'retry');
       if (!(await outbox.failed(item, `status ${status}`))) leaseLost(item);
       return false;
     }
     if (!(await outbox.delivered(item.id))) leaseLost(item);
-    // A 4xx leaves the outbox too, refused: a failure no retry will mend.
+    // Any other 4xx leaves the outbox too, refused: a failure no retry will mend.
     metrics.delivery('outbox', status >= 400 ? 'failed' : 'delivered');
     logger[status >= 400 ? 'warn' : 'info']({ outboxId: item.id, status, attempts: item.attempts + 1 }, 'outbox item delivered');
     return true;

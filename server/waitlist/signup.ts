@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { API_PATHS } from '../../shared/constants';
 import { checkSignup, isHoneypotFilled } from '../../shared/signup';
 import type { Config } from '../config';
-import { postSignup, type BackendAnswer, type SignupRequest } from '../delivery/backend-client';
+import { isNotNow, postSignup, type BackendAnswer, type SignupRequest } from '../delivery/backend-client';
 import type { Logger } from '../logger';
 import { NO_METRICS, type Metrics } from '../metrics';
 import type { Store } from '../store';
@@ -93,7 +93,7 @@ async function deliver(deps: SignupDeps, backendUrl: string, request: SignupRequ
   } catch (err) {
     return queue(deps, request, (err as Error).constructor.name);
   }
-  if (answer.status >= 500) return queue(deps, request, `status ${answer.status}`);
+  if (isNotNow(answer.status)) return queue(deps, request, `status ${answer.status}`);
   // The backend took it (a repeat included: only the backend knows) or refused it with a 4xx.
   metrics.signup(answer.status >= 400 ? 'refused' : 'stored');
   return { kind: 'answered', answer };

@@ -50,6 +50,16 @@ describe('outbox', () => {
     expect(await store.outbox.depth()).toBe(2);
   });
 
+  it.each([408, 429])('queues on a backend %i: "not now", not "no"', async (status) => {
+    const { app, store, port } = await setup();
+    const backend = await backendOn(port);
+    backend.respondWith((req, res) => res.status(status).json({ error: 'later' }));
+    const res = await signup(app);
+    expect(res.status).toBe(202);
+    expect(res.body).toEqual({ queued: true });
+    expect(await store.outbox.depth()).toBe(1);
+  });
+
   it('passes a backend 4xx through unchanged and never queues it', async () => {
     const { app, store, port } = await setup();
     const backend = await backendOn(port);
@@ -105,6 +115,22 @@ describe('outbox', () => {
     expect(await store.outbox.depth()).toBe(0);
     expect(delays).toHaveLength(2);
     expect(delays[1]).toBeGreaterThan(delays[0]);
+  });
+
+  it("keeps an item the backend's rate limiter turns away (429, then 408), and delivers it once let in", async () => {
+    const { app, store, port, worker } = await setup();
+    await signup(app);
+    const backend = await backendOn(port);
+    const answers = [429, 408, 201];
+    backend.respondWith((req, res) => res.status(answers[backend.received.length - 1]).json({}));
+    const delivery = worker();
+    for (let round = 0; round < 3; round++) {
+      clock.now = (await store.outbox.nextDueAt())!;
+      await delivery.flush();
+      expect([round, await store.outbox.depth()]).toEqual([round, round < 2 ? 1 : 0]);
+    }
+    await delivery.stop();
+    expect(backend.received).toHaveLength(3);
   });
 
   it('drops an item the backend refuses with a 4xx instead of retrying it forever', async () => {
