@@ -9,6 +9,7 @@ import type { Logger } from '../logger';
 import { asText, readBody, fieldsOf, type BodyRequest, type Middleware } from '../http/body';
 import { CONTENT_TYPES, HttpError, sendText } from '../http/errors';
 import { CSP_HEADER } from '../http/security-headers';
+import { CONSOLE_COOKIE as COOKIE, CONSOLE_SECURE_COOKIE as SECURE_COOKIE } from '../http/site-cookies';
 import { escapeMarkup as e } from '../../shared/markup';
 import { NOT_TEXT } from '../../shared/validation';
 import type { Store } from '../store';
@@ -24,14 +25,11 @@ import { dashboard } from './dashboard';
 import { nextPreview, NEXT_MAX, previewDigest, removeConfirmation, signupsPage, signupsQuery } from './signups';
 import { loginPage, page } from './pages';
 
-const COOKIE = 'orgnote-admin';
-
 /** Why the console could not invite, in the CLI's words. */
 const REFUSED = {
   'backend-owns-signups': 'BACKEND_URL is set: signups live in the backend, so invitations belong there too.',
   'no-site-url': 'Inviting needs SITE_URL, the public address of this site, for the activation link in the mail.',
 } as const;
-const SECURE_COOKIE = `__Host-${COOKIE}`;
 
 export interface ConsoleDeps {
   /** What the console's operations need of the settings: the same as the CLI's invite and remove. */

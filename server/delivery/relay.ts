@@ -3,6 +3,7 @@
 import type { IncomingHttpHeaders, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { isMultipart, toFieldList, type BodyRequest, type FormFields } from '../http/body';
 import type { Client } from '../http/client';
+import { withoutSiteCookies } from '../http/site-cookies';
 import { callBackend, encodeMultipart, type BackendAnswer } from './backend-client';
 
 /** Hop-by-hop headers (RFC 9110 §7.6.1) plus those we recompute; never relayed either way. */
@@ -40,9 +41,25 @@ function endToEnd(headers: IncomingHttpHeaders, also: (name: string) => boolean 
   );
 }
 
+/**
+ * The other ways a client names its own address. X-Forwarded-* are rebuilt from what TRUST_PROXY
+ * lets us believe; these the site cannot vouch for, and a backend that prefers one (many read
+ * X-Real-IP first) would count a visitor's limits against whatever address the visitor chose.
+ */
+const CLIENT_ADDRESS_CLAIMS = new Set(['forwarded', 'x-real-ip', 'true-client-ip', 'cf-connecting-ip', 'x-client-ip', 'x-cluster-client-ip']);
+
+/** Request headers never passed on, besides the hop-by-hop ones. */
+function notRelayed(name: string): boolean {
+  // Content-Encoding: readBody has decoded the body it described (express.raw inflates gzip).
+  return name.startsWith('x-forwarded-') || CLIENT_ADDRESS_CLAIMS.has(name) || name === 'content-encoding';
+}
+
 function requestHeaders(req: BodyRequest, client: Client): OutgoingHttpHeaders {
-  // X-Forwarded-* are rebuilt from what TRUST_PROXY lets us believe.
-  const headers: OutgoingHttpHeaders = Object.fromEntries(endToEnd(req.headers, (name) => name.startsWith('x-forwarded-')));
+  const headers: OutgoingHttpHeaders = Object.fromEntries(endToEnd(req.headers, notRelayed));
+  // The console's session id is ours: never a backend's to see (or log).
+  const cookie = typeof headers.cookie === 'string' ? withoutSiteCookies(headers.cookie) : undefined;
+  if (cookie) headers.cookie = cookie;
+  else delete headers.cookie;
   // The body is relayed byte for byte; compression toward the client is ours to do.
   headers['accept-encoding'] = 'identity';
   return Object.assign(headers, client.forwarded);

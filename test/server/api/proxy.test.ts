@@ -159,6 +159,44 @@ describe('headers', () => {
     }
   });
 
+  it("passes on no other claim of the client's address, nor the console's session cookie", async () => {
+    await request(app)
+      .get('/api/subscriptions')
+      .set('Forwarded', 'for=1.2.3.4')
+      .set('X-Real-IP', '1.2.3.4')
+      .set('True-Client-IP', '1.2.3.4')
+      .set('CF-Connecting-IP', '1.2.3.4')
+      .set('Cookie', 'orgnote-admin=session-id; theirs=1; __Host-orgnote-admin=other-id');
+    const headers = backend.received[0].headers;
+    for (const name of ['forwarded', 'x-real-ip', 'true-client-ip', 'cf-connecting-ip']) expect([name, headers[name]]).toEqual([name, undefined]);
+    expect(headers['x-forwarded-for']).toMatch(/127\.0\.0\.1/);
+    expect(headers.cookie).toBe('theirs=1');
+    await request(app).get('/api/subscriptions').set('Cookie', 'orgnote-admin=session-id');
+    expect(backend.received[1].headers.cookie).toBeUndefined();
+  });
+
+  it('relays a gzip-encoded body decoded, without its Content-Encoding', async () => {
+    const body = '{"email":"zoe@example.org","key":"k"}';
+    const gzipped = zlib.gzipSync(body);
+    const { server, port } = await listen(app);
+    try {
+      const status = await new Promise<number | undefined>((resolve, reject) => {
+        const headers = { 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': gzipped.length };
+        const req = http.request({ host: '127.0.0.1', port, path: '/api/subscription-activation', method: 'POST', headers }, (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode));
+        });
+        req.on('error', reject);
+        req.end(gzipped);
+      });
+      expect(status).toBe(201);
+    } finally {
+      server.close();
+    }
+    expect(backend.received[0].raw?.toString('utf8')).toBe(body);
+    expect(backend.received[0].headers['content-encoding']).toBeUndefined();
+  });
+
   it('honours X-Forwarded-For from a trusted proxy only', async () => {
     await request(app).get('/api/x').set('X-Forwarded-For', '203.0.113.7').set('X-Forwarded-Proto', 'https');
     expect(backend.received[0].headers['x-forwarded-for']).toBe('203.0.113.7, 127.0.0.1');

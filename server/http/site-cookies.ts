@@ -1,0 +1,17 @@
+// The cookies the site itself sets: the console's session (issue 24). Named once, here, for the
+// console that sets them and for the /api proxy, which must never pass a session id on to the
+// backend (a secret in someone else's logs).
+export const CONSOLE_COOKIE = 'orgnote-admin';
+/** Over https the cookie takes the __Host- prefix: Secure, Path=/, no Domain. */
+export const CONSOLE_SECURE_COOKIE = `__Host-${CONSOLE_COOKIE}`;
+
+const OURS = new Set([CONSOLE_COOKIE, CONSOLE_SECURE_COOKIE]);
+
+/** A Cookie header without the site's own cookies; undefined when nothing else is left. */
+export function withoutSiteCookies(header: string): string | undefined {
+  const kept = header
+    .split(';')
+    .map((pair) => pair.trim())
+    .filter((pair) => pair && !OURS.has(pair.split('=', 1)[0].trim()));
+  return kept.length > 0 ? kept.join('; ') : undefined;
+}
