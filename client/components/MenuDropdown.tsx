@@ -1,7 +1,7 @@
 // The menu button and its dropdown of navigation items (docs/product.md §2, §9: 13rem wide).
 // Closes when an item is clicked, on Escape and on a click outside. Before the script runs the
 // dropdown still opens through CSS :focus-within, so the menu works without JavaScript.
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
 import { NavLink } from 'react-router';
 import { useHydrated } from '../hooks/useHydrated';
 import { MenuIcon } from './icons';
@@ -18,6 +18,13 @@ export function MenuDropdown() {
   const rootRef = useRef<HTMLDivElement>(null);
   const buttonRef = useRef<HTMLButtonElement>(null);
   const listId = useId();
+
+  // A tap before hydration opened the dropdown through :focus-within (the button took focus), and
+  // the same tap may be what started hydration. As the script takes over, data-enhanced turns that
+  // CSS off: keep the menu open, before the next paint, rather than close it under the finger.
+  useLayoutEffect(() => {
+    if (enhanced && rootRef.current?.contains(document.activeElement)) setOpen(true);
+  }, [enhanced]);
 
   useEffect(() => {
     if (!open) return;

@@ -2,8 +2,9 @@
 // production server and a real multer backend. The page's script is held back on the network until
 // the test lets it through, as a slow connection would: text typed before hydration is kept and
 // submitted, a form sent before hydration posts natively, the joined view of a returning visitor
-// shows from the first paint, hydration starts at the first key or touch in a form when the
-// browser is never idle, and the starfall stands still where it would cost the main thread.
+// shows from the first paint, a menu opened before hydration stays open through it, hydration
+// starts at the first key or touch in a form when the browser is never idle, and the starfall
+// stands still where it would cost the main thread.
 import type { Page, Route } from 'playwright-core';
 import { hydrated, isHydrated, screenshot, startSite, VIEWPORTS, type Site } from '../support/site';
 
@@ -114,6 +115,25 @@ describe('before hydration at 375 px', () => {
     expect(await page.getByRole('status').innerText()).toContain('You are successfully joined to the wait list.');
     expect(site.backend.received.map((r) => r.fields)).toEqual([{ email: 'native@example.org', description: 'no script yet' }]);
     script.release();
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('keeps the menu a tap opened before hydration open as the script takes over', async () => {
+    const { page, context, problems } = await site.open(phone);
+    const script = await loadHoldingScript(page, '/');
+    const menu = page.getByRole('button', { name: 'Menu' });
+    const item = page.getByRole('link', { name: 'Waitlis', exact: true });
+    await menu.click();
+    expect(await item.isVisible()).toBe(true);
+
+    script.release();
+    await hydrated(page);
+    expect(await item.isVisible()).toBe(true);
+    expect(await menu.getAttribute('aria-expanded')).toBe('true');
+    // From here the script's menu: a tap outside it (the dropdown hangs over the hero) closes it.
+    await page.mouse.click(phone.width - 20, phone.height - 40);
+    expect(await item.isVisible()).toBe(false);
     expect(problems).toEqual([]);
     await context.close();
   });
