@@ -3,7 +3,7 @@
 // from the request (contextFor), and each call goes to one operation in waitlist/address.ts. The
 // token travels in the query (the mailed link, the one-click POST) or in the form (the pages'
 // buttons); it is never logged (the access log drops the query).
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   LEAVE_PATH,
   ONE_CLICK_FIELD,
@@ -32,6 +32,17 @@ export function isLeaveByLink(req: IncomingMessage): boolean {
   return queryToken(req) !== null;
 }
 
+/**
+ * Tells the browser to forget what the site stored in it: the 'subscribed' flag (localStorage) is
+ * all there is. After leaving ("You are welcome back at any time") or at an expired confirmation
+ * link ("Join the waitlist again"), / would otherwise show this browser the joined view for good,
+ * with no form. A header, not script: it works before hydration and without JavaScript, and costs
+ * the page nothing.
+ */
+function forgetJoined(req: IncomingMessage): void {
+  (req as IncomingMessage & { res?: ServerResponse }).res?.setHeader('Clear-Site-Data', '"storage"');
+}
+
 /** The store cannot answer now: the page says so with 503, and the visitor can try again. */
 function unavailable(err: unknown): boolean {
   return (err as { unavailable?: boolean }).unavailable === true;
@@ -54,13 +65,20 @@ export function addressPages(deps: AddressDeps) {
   return {
     contextFor(req: IncomingMessage): AddressPagesContext {
       return {
-        checkLink: (purpose) => use(req, () => checkLink(deps, purpose, tokenOf(req, {}))),
+        checkLink: (purpose) =>
+          use(req, async () => {
+            const check = await checkLink(deps, purpose, tokenOf(req, {}));
+            if (purpose === 'confirm' && !check.ok && check.refusal === 'expired') forgetJoined(req);
+            return check;
+          }),
         confirm: () => use(req, () => confirmAddress(deps, tokenOf(req, fields(req)))),
         leave: () =>
           use(req, async () => {
             // RFC 8058: the one-click POST says so in its body; a POST without it is not one.
             if (asText(fields(req)[ONE_CLICK_FIELD]) !== ONE_CLICK_VALUE) return { ok: false, refusal: 'malformed' };
-            return leaveByLink(deps, tokenOf(req, fields(req)));
+            const left = await leaveByLink(deps, tokenOf(req, fields(req)));
+            if (left.ok) forgetJoined(req);
+            return left;
           }),
         async requestLeaveLink(): Promise<LeaveLinkRequest> {
           try {

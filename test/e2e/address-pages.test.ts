@@ -196,6 +196,30 @@ describe('links that do nothing', () => {
   });
 });
 
+describe('the joined view after leaving', () => {
+  it('gives the browser its waitlist form back once the address has left by its link', async () => {
+    const address = 'back-again@example.org';
+    const { page, context, problems } = await site.open();
+    await join(page, address, true);
+    await page.goto(site.url('/'));
+    await hydrated(page);
+    expect(await page.getByRole('button', { name: 'Join' }).count()).toBe(0);
+
+    const { leaveLink } = await mailedTo(site, address, 1);
+    await page.goto(leaveLink!);
+    await hydrated(page);
+    await press(page, 'Leave the waitlist');
+    await hydrated(page);
+    expect(await heading(page)).toBe('You have left the waitlist');
+
+    await page.goto(site.url('/'));
+    await hydrated(page);
+    expect(await page.getByRole('button', { name: 'Join' }).isVisible()).toBe(true);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});
+
 describe('a mailed token', () => {
   // A proxy's access log records each request's Referer: the page's own requests must not carry
   // the URL the token came in.

@@ -96,6 +96,34 @@ describe('/confirm', () => {
   });
 });
 
+describe("the browser's 'subscribed' flag", () => {
+  it('is cleared (Clear-Site-Data) by leaving and by an expired confirmation link, and only then', async () => {
+    const { leave } = await unconfirmed('cid@example.org');
+    expect((await request(app).get(`/leave?token=${leave}`)).headers['clear-site-data']).toBeUndefined();
+    expect((await request(app).post(`/leave?token=${leave}`).type('form').send('')).headers['clear-site-data']).toBeUndefined();
+    const left = await oneClick(leave);
+    expect(left.status).toBe(200);
+    expect(left.headers['clear-site-data']).toBe('"storage"');
+
+    // A confirmation token that ran out: "Join the waitlist again", and / shows the form to do it.
+    let expired = '';
+    await store.signups.add({ email: 'late@example.org', description: '' }, { confirm: true });
+    await store.links.mailConfirmations(10, {
+      validMs: 1,
+      canMail: () => true,
+      compose(to, given): OutgoingMail {
+        expired = given.confirm;
+        return { from: 'no-reply@orgnote.example', to, subject: 's', text: '', html: '', messageId: '<e@x>', date: new Date().toISOString() };
+      },
+    });
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const page = await request(app).get(`/confirm?token=${expired}`);
+    expect(page.status).toBe(410);
+    expect(page.headers['clear-site-data']).toBe('"storage"');
+    expect((await request(app).get(`/confirm?token=${'A'.repeat(32)}`)).headers['clear-site-data']).toBeUndefined();
+  });
+});
+
 describe('/leave with a token', () => {
   it('erases on the one-click POST (urlencoded or multipart, from any origin), and only then', async () => {
     const { leave } = await unconfirmed('cid@example.org');
