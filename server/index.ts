@@ -13,7 +13,12 @@ import { startMetricsServer } from './metrics-server';
 import type { Store } from './store';
 import { openConfiguredStore } from './store/open';
 
-const SHUTDOWN_GRACE_MS = 10_000;
+/**
+ * How long in-flight requests and sends may take after SIGTERM before they are cut off. Under
+ * Docker's own stop timeout (10 s, then SIGKILL), with room left for the forced close, the store's
+ * close and the "stopped" line.
+ */
+const SHUTDOWN_GRACE_MS = 8_000;
 
 function startServer(config: Config, logger: Logger, store: Store, metrics: Metrics, mailQueued?: () => void): Promise<Server> {
   const server = http.createServer(
@@ -102,7 +107,7 @@ async function main() {
     stopping = true;
     logger.info({ signal }, 'shutting down');
     // The workers stop beside the HTTP drain, not after it, so the whole stop fits the grace an
-    // orchestrator gives (Docker: 10 s). No new round starts; closing the pool fails the sends
+    // orchestrator gives (Docker: 10 s; ours is 8). No new round starts; closing the pool fails the sends
     // still waiting for a connection (they go back to the queue), and past the grace it ends the
     // ones a stalled server holds too.
     const workersStopped = Promise.all([worker?.stop(), mailWorker?.stop(), expirySweep?.stop()]);

@@ -61,6 +61,21 @@ describe('server entry point', () => {
     expect(Date.now() - started).toBeLessThan(10_000);
   });
 
+  it('on SIGTERM cuts off a request that does not finish, and exits 0 before Docker would kill it (10 s)', async () => {
+    backend.respondWith(() => new Promise(() => {}));
+    server = await startServerProcess({ BACKEND_URL: backend.url, UPSTREAM_TIMEOUT_MS: '60000' });
+    const stalled = get(`${server.url}/api/stalled`);
+    stalled.catch(() => {}); // awaited below, after the exit
+    await new Promise((r) => setTimeout(r, 200)); // the request is now waiting on the backend
+    const started = Date.now();
+    server.child.kill('SIGTERM');
+    await expect(server.exited).resolves.toEqual({ code: 0, signal: null });
+    expect(Date.now() - started).toBeLessThan(9_500);
+    expect(server.output()).toContain('"msg":"stopped"');
+    // Cut off, not answered: the connection closed under it.
+    await expect(stalled).rejects.toThrow();
+  }, 20_000);
+
   /** Queues one signup: the backend refuses it (5xx or down), so the visitor gets 202. */
   async function queueSignup(url: string): Promise<void> {
     const form = new FormData();
