@@ -107,9 +107,9 @@ async function main() {
     stopping = true;
     logger.info({ signal }, 'shutting down');
     // The workers stop beside the HTTP drain, not after it, so the whole stop fits the grace an
-    // orchestrator gives (Docker: 10 s; ours is 8). No new round starts; closing the pool fails the sends
-    // still waiting for a connection (they go back to the queue), and past the grace it ends the
-    // ones a stalled server holds too.
+    // orchestrator gives (Docker: 10 s; ours is 8). No new round starts; closing the pool fails
+    // the sends still waiting for a connection (they go back to the queue), and past the grace it
+    // ends the ones a stalled server holds too.
     const workersStopped = Promise.all([worker?.stop(), mailWorker?.stop(), expirySweep?.stop()]);
     mailer?.close();
     const force = setTimeout(() => mailer?.close(true), SHUTDOWN_GRACE_MS);

@@ -1,9 +1,9 @@
 // Background delivery of the outbox: claims due items (a lease, so another replica's worker never
 // takes the same one), re-sends each exactly as its first attempt went (postSignup: same path,
 // fields, forwarded headers and Idempotency-Key), and removes it once the backend answers
-// anything but "not now" (a 5xx, 408 or 429: isNotNow). Failures back off (store/outbox.ts). A full batch is followed at once by
-// the next, unless the backend failed: then the rest waits for its own backoff. stop() waits for
-// the sends in flight.
+// anything but "not now" (a 5xx, 408 or 429: isNotNow). Failures back off (store/outbox.ts). A
+// full batch is followed at once by the next, unless the backend failed: then the rest waits for
+// its own backoff. stop() waits for the sends in flight.
 import type { Logger } from '../logger';
 import { NO_METRICS, type Metrics } from '../metrics';
 import type { Outbox, OutboxItem } from '../store/types';
@@ -24,9 +24,10 @@ const BATCH = 20;
 
 export function startOutboxWorker({ outbox, backendUrl, timeoutMs, logger, pollMs = 1000, metrics = NO_METRICS }: OutboxWorkerOptions) {
   /**
-   * True when the backend took the item (or refused it for good with a 4xx other than 408 or 429). If the store cannot
-   * record the outcome (the database away), the item stays claimed and comes back when its lease
-   * ends: delivered again at worst, with the same Idempotency-Key, never lost.
+   * True when the backend took the item (or refused it for good with a 4xx other than 408 or
+   * 429). If the store cannot record the outcome (the database away), the item stays claimed and
+   * comes back when its lease ends: delivered again at worst, with the same Idempotency-Key, never
+   * lost.
    */
   async function deliver(item: OutboxItem): Promise<boolean> {
     let status: number;
