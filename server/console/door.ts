@@ -258,7 +258,7 @@ export function consoleDoor(deps: ConsoleDeps) {
       let lines = 0;
       // A download cancelled while the socket is full never drains: wait for either, and stop once
       // the socket is gone. Leaving the loop ends the export, and with it the store's read (a
-      // PostgreSQL pool connection, a SQLite snapshot), which waiting for 'drain' alone held for ever.
+      // PostgreSQL pool connection, a SQLite snapshot), which waiting for 'drain' held for ever.
       let gone = false;
       const left = new Promise<void>((resolve) => res.once('close', () => resolve(void (gone = true))));
       for await (const chunk of exportSignups({ store })) {

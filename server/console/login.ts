@@ -25,7 +25,8 @@ export interface LoginDeps {
 
 /**
  * Throttle keys: hashes, so the table holds no address and no IP. An IPv6 client is counted by its
- * /56, as the forms' limit counts it: one host holds a whole /64 and can speak from any address in it.
+ * /56, as the forms' limit counts it: one host holds a whole /64 and can speak from any address
+ * in it.
  */
 const throttleKeys = (email: string, ip: string) => [`account:${hashSecret(emailKey(email))}`, `ip:${hashSecret(ipKeyGenerator(ip))}`];
 

@@ -104,12 +104,15 @@ export function removeConfirmation(email: string, csrf: string): string {
   );
 }
 
-/** What the preview showed, in a form field: the confirmation invites only if the list is the same. */
+/** What the preview showed, as a form field: the confirmation invites only if it still holds. */
 export function previewDigest(would: string[]): string {
   return createHash('sha256').update(would.join('\n')).digest('base64url');
 }
 
-/** Who "Invite the next N" would invite, and the button that does it (with `changed`, why it is shown again). */
+/**
+ * Who "Invite the next N" would invite, and the button that does it; `changed` says why it is
+ * shown again.
+ */
 export function nextPreview(n: number, would: string[], csrf: string, changed?: string): string {
   const note = changed ? `<p role="alert">${e(changed)}</p>` : '';
   if (would.length === 0)
