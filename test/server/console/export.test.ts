@@ -6,17 +6,16 @@
 import http from 'node:http';
 import request from 'supertest';
 import { createApp } from '../../../server/app';
-import { hashPassword } from '../../../server/console/password';
 import { emailKey } from '../../../shared/signup';
 import type { PostgresStore } from '../../../server/store/postgres';
 import type { SqliteStore } from '../../../server/store/sqlite';
 import type { Store } from '../../../server/store/types';
 import { testConfig } from '../../support/config';
+import { addOperator, logIn } from '../../support/console';
 import { listen } from '../../support/http';
 import { ENGINES } from '../../support/stores';
 import { until } from '../../support/wait';
 
-const PASSWORD = 'correct horse battery staple';
 /** About 20 MB of CSV: far more than the sockets between client and server hold. */
 const ROWS = 20_000;
 const DESCRIPTION = 'x'.repeat(1_000);
@@ -65,9 +64,8 @@ describe.each(ENGINES)('on $name', (engine) => {
       const store = await engine.open({ now: Date.now });
       await seed(store);
       const app = createApp(testConfig({ SITE_URL: 'https://orgnote.example' }), { store });
-      await store.admins.add('ops@example.org', await hashPassword(PASSWORD));
-      const login = await request(app).post('/admin/login').type('form').send({ email: 'ops@example.org', password: PASSWORD, code: '' });
-      const cookie = String(login.headers['set-cookie']).split(';')[0];
+      await addOperator(store);
+      const { cookie } = await logIn(app);
 
       const { server, port } = await listen(app);
       try {

@@ -4,13 +4,12 @@
 // count and never the address.
 import request from 'supertest';
 import { createApp } from '../../../server/app';
-import { hashPassword } from '../../../server/console/password';
 import { openStore } from '../../../server/store';
 import type { SqliteStore } from '../../../server/store/sqlite';
 import { testConfig } from '../../support/config';
+import { addOperator, logIn as logInOperator } from '../../support/console';
 import { startSmtpServer, type SmtpTestServer } from '../../support/smtp';
 
-const PASSWORD = 'correct horse battery staple';
 let smtp: SmtpTestServer;
 let store: SqliteStore;
 let app: ReturnType<typeof createApp>;
@@ -24,10 +23,7 @@ beforeAll(async () => {
 afterAll(() => smtp.close());
 /** Logs in (again): a session ends after 12 hours, and a test may move the clock further. */
 async function logIn() {
-  const login = await request(app).post('/admin/login').type('form').send({ email: 'ops@example.org', password: PASSWORD, code: '' });
-  cookie = String(login.headers['set-cookie']).split(';')[0];
-  const dashboard = await request(app).get('/admin').set('Cookie', cookie);
-  csrf = /name="csrf" value="([^"]+)"/.exec(dashboard.text)![1];
+  ({ cookie, csrf } = await logInOperator(app));
 }
 
 beforeEach(async () => {
@@ -36,7 +32,7 @@ beforeEach(async () => {
   const config = testConfig({ SITE_URL: 'https://orgnote.example', SMTP_URL: smtp.url });
   store = openStore(config, () => (time += 1_000));
   app = createApp(config, { store });
-  await store.admins.add('ops@example.org', await hashPassword(PASSWORD));
+  await addOperator(store);
   await logIn();
 });
 afterEach(() => store.close());

@@ -3,12 +3,11 @@
 // that engine. Now: a 4xx on both engines, and nothing stored changes.
 import request from 'supertest';
 import { createApp } from '../../../server/app';
-import { hashPassword } from '../../../server/console/password';
 import type { Store } from '../../../server/store/types';
 import { testConfig } from '../../support/config';
+import { addOperator, logIn, OPERATOR } from '../../support/console';
 import { ENGINES } from '../../support/stores';
 
-const PASSWORD = 'correct horse battery staple';
 const NUL_ADDRESS = 'a\u0000b@example.org';
 
 afterAll(() => Promise.all(ENGINES.map((engine) => engine.close())));
@@ -32,14 +31,12 @@ describe.each(ENGINES)('on $name', (engine) => {
   });
 
   run('the console refuses it in its login, searches, cursors and forms, and keeps working', async () => {
-    await store.admins.add('ops@example.org', await hashPassword(PASSWORD));
-    const badLogin = await request(app).post('/admin/login').type('form').send({ email: 'ops\u0000@example.org', password: PASSWORD, code: '' });
+    await addOperator(store);
+    const badLogin = await request(app).post('/admin/login').type('form').send({ email: 'ops\u0000@example.org', password: OPERATOR.password, code: '' });
     expect(badLogin.status).toBe(400);
 
-    const login = await request(app).post('/admin/login').type('form').send({ email: 'ops@example.org', password: PASSWORD, code: '' });
-    const cookie = String(login.headers['set-cookie']).split(';')[0];
+    const { cookie, csrf } = await logIn(app);
     const get = (path: string) => request(app).get(path).set('Cookie', cookie);
-    const csrf = /name="csrf" value="([^"]+)"/.exec((await get('/admin')).text)![1];
 
     for (const path of ['/admin/signups?q=a%00b', '/admin/signups?after=%00%7C1', '/admin/audit?before=%00']) {
       const res = await get(path);
