@@ -266,14 +266,14 @@ export function consoleDoor(deps: ConsoleDeps) {
         lines += chunk.split('\r\n').length - 1;
         if (!res.write(chunk)) await Promise.race([new Promise((resolve) => res.once('drain', resolve)), left]);
       }
-      const cutOff = gone;
-      if (!cutOff) res.end();
       // The rows handed to the socket, the header aside; a cancelled download is recorded as such.
+      // Recorded before the download ends, so the audit log already has it when the operator looks.
       await store.audit.record({
         account: (res.locals.console as Locals).email,
-        action: cutOff ? 'export (cancelled)' : 'export',
+        action: gone ? 'export (cancelled)' : 'export',
         addresses: Math.max(0, lines - 1),
       });
+      if (!gone) res.end();
     } catch (err) {
       next(err);
     }
