@@ -1,9 +1,11 @@
 // The menu button and its dropdown of navigation items (docs/product.md §2, §9: 13rem wide).
-// Closes when an item is clicked, on Escape and on a click outside. Before the script runs the
-// dropdown still opens through CSS :focus-within, so the menu works without JavaScript.
-import { useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
+// The dropdown is an HTML popover that the button opens through popovertarget: the browser opens
+// and closes it (a tap on the button, Escape, a tap outside) and tells assistive technology
+// whether it is open, the same before hydration, after it and without JavaScript. The CSS
+// :focus-within of before never opened it in Safari, which does not focus a button on a tap.
+// The script only closes it when an item routes on the client.
+import { useId, useRef } from 'react';
 import { NavLink } from 'react-router';
-import { useHydrated } from '../hooks/useHydrated';
 import { MenuIcon } from './icons';
 
 const NAV_ITEMS = [
@@ -12,56 +14,30 @@ const NAV_ITEMS = [
 ] as const;
 
 export function MenuDropdown() {
-  const [open, setOpen] = useState(false);
-  // Script-driven only after hydration, so server and client render the same.
-  const enhanced = useHydrated();
-  const rootRef = useRef<HTMLDivElement>(null);
-  const buttonRef = useRef<HTMLButtonElement>(null);
+  const listRef = useRef<HTMLUListElement>(null);
   const listId = useId();
 
-  // A tap before hydration opened the dropdown through :focus-within (the button took focus), and
-  // the same tap may be what started hydration. As the script takes over, data-enhanced turns that
-  // CSS off: keep the menu open, before the next paint, rather than close it under the finger.
-  useLayoutEffect(() => {
-    if (enhanced && rootRef.current?.contains(document.activeElement)) setOpen(true);
-  }, [enhanced]);
-
-  useEffect(() => {
-    if (!open) return;
-    function onPointerDown(event: PointerEvent) {
-      if (!rootRef.current?.contains(event.target as Node)) setOpen(false);
+  // A page load closes it without the script; a client-side route change has to. Browsers older
+  // than the Popover API (2023-24) open it through :focus-within instead (app.css), so there the
+  // item gives up the focus.
+  function close() {
+    const list = listRef.current;
+    if (list && 'hidePopover' in list) {
+      if (list.matches(':popover-open')) list.hidePopover();
+    } else if (document.activeElement instanceof HTMLElement) {
+      document.activeElement.blur();
     }
-    function onKeyDown(event: KeyboardEvent) {
-      if (event.key === 'Escape') {
-        setOpen(false);
-        buttonRef.current?.focus();
-      }
-    }
-    document.addEventListener('pointerdown', onPointerDown);
-    document.addEventListener('keydown', onKeyDown);
-    return () => {
-      document.removeEventListener('pointerdown', onPointerDown);
-      document.removeEventListener('keydown', onKeyDown);
-    };
-  }, [open]);
+  }
 
   return (
-    <nav className="menu" aria-label="Main" ref={rootRef} data-enhanced={enhanced ? 'true' : undefined}>
-      <button
-        ref={buttonRef}
-        type="button"
-        className="icon-button menu-button"
-        aria-label="Menu"
-        aria-expanded={open}
-        aria-controls={listId}
-        onClick={() => setOpen((value) => !value)}
-      >
+    <nav className="menu" aria-label="Main">
+      <button type="button" className="icon-button menu-button" aria-label="Menu" aria-controls={listId} popoverTarget={listId}>
         <MenuIcon />
       </button>
-      <ul id={listId} className="menu-dropdown" hidden={!open}>
+      <ul id={listId} ref={listRef} className="menu-dropdown" popover="auto">
         {NAV_ITEMS.map((item) => (
           <li key={item.to}>
-            <NavLink to={item.to} end className="menu-item" onClick={() => setOpen(false)}>
+            <NavLink to={item.to} end className="menu-item" onClick={close}>
               {item.label}
             </NavLink>
           </li>

@@ -6,7 +6,7 @@
 // starts at the first key or touch in a form when the browser is never idle, and the starfall
 // stands still where it would cost the main thread.
 import type { Page, Route } from 'playwright-core';
-import { hydrated, isHydrated, screenshot, startSite, VIEWPORTS, type Site } from '../support/site';
+import { hydrated, isHydrated, menuExpanded, screenshot, startSite, VIEWPORTS, type Site } from '../support/site';
 
 let site: Site;
 beforeAll(async () => {
@@ -126,11 +126,12 @@ describe('before hydration at 375 px', () => {
     const item = page.getByRole('link', { name: 'Waitlis', exact: true });
     await menu.click();
     expect(await item.isVisible()).toBe(true);
+    expect(await menuExpanded(page)).toBe(true);
 
     script.release();
     await hydrated(page);
     expect(await item.isVisible()).toBe(true);
-    expect(await menu.getAttribute('aria-expanded')).toBe('true');
+    expect(await menuExpanded(page)).toBe(true);
     // From here the script's menu: a tap outside it (the dropdown hangs over the hero) closes it.
     await page.mouse.click(phone.width - 20, phone.height - 40);
     expect(await item.isVisible()).toBe(false);

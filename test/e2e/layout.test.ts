@@ -1,6 +1,6 @@
 // Rendering, hydration, navigation, the dropdown, the preview variant and the 404 screen in
 // Chromium against the production build.
-import { hydrated, screenshot, startSite, unexpected, VIEWPORTS, type Site } from '../support/site';
+import { hydrated, menuExpanded, screenshot, startSite, unexpected, VIEWPORTS, type Site } from '../support/site';
 
 let site: Site;
 beforeAll(async () => {
@@ -66,12 +66,14 @@ describe.each(VIEWPORTS)('layout at $width px', ({ name, width, height }) => {
     const button = page.getByRole('button', { name: 'Menu' });
     const dropdown = page.locator('.menu-dropdown');
 
+    expect(await menuExpanded(page)).toBe(false);
     await button.click();
-    expect(await button.getAttribute('aria-expanded')).toBe('true');
+    expect(await menuExpanded(page)).toBe(true);
     expect(await dropdown.evaluate((el) => getComputedStyle(el).width)).toBe('208px'); // 13rem
     await screenshot(page, `${name}-menu-open`);
     await page.keyboard.press('Escape');
     expect(await dropdown.isVisible()).toBe(false);
+    expect(await menuExpanded(page)).toBe(false);
     expect(await button.evaluate((el) => el === document.activeElement)).toBe(true);
 
     await button.click();

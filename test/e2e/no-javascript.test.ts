@@ -1,7 +1,7 @@
 // Both forms with JavaScript disabled in Chromium: the waitlist records the signup through a
 // native POST, the activation form opens the web app's activation page in a new tab (through our
 // /activate/open, which redirects there).
-import { screenshot, startSite, type Site } from '../support/site';
+import { menuExpanded, screenshot, startSite, type Site } from '../support/site';
 
 let site: Site;
 beforeAll(async () => {
@@ -74,11 +74,35 @@ describe('without JavaScript', () => {
     await context.close();
   });
 
-  it('opens the menu through focus alone', async () => {
-    const { page, context } = await site.open({ javaScriptEnabled: false });
+  it('opens the menu from a tap that does not focus its button, as in Safari, and closes it on Escape or a tap outside', async () => {
+    const { page, context } = await site.open({ javaScriptEnabled: false, width: 375, height: 740 });
     await page.goto(site.url('/'));
-    await page.getByRole('button', { name: 'Menu' }).focus();
-    expect(await page.locator('.menu-dropdown').isVisible()).toBe(true);
+    const button = page.getByRole('button', { name: 'Menu' });
+    const dropdown = page.locator('.menu-dropdown');
+    expect(await dropdown.isVisible()).toBe(false);
+    expect(await menuExpanded(page)).toBe(false);
+
+    // A click event alone, as Safari's tap gives (it focuses no button): the focus stays where
+    // autofocus put it.
+    await button.dispatchEvent('click');
+    expect(await dropdown.isVisible()).toBe(true);
+    expect(await menuExpanded(page)).toBe(true);
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('name'))).toBe('email');
+    expect(await page.getByRole('link', { name: 'Waitlis', exact: true }).getAttribute('href')).toBe('/');
+    expect(await page.getByRole('link', { name: 'Activate' }).getAttribute('href')).toBe('/activate');
+    await page.keyboard.press('Escape');
+    expect(await dropdown.isVisible()).toBe(false);
+    expect(await menuExpanded(page)).toBe(false);
+
+    await button.click();
+    expect(await dropdown.isVisible()).toBe(true);
+    await page.mouse.click(360, 700);
+    expect(await dropdown.isVisible()).toBe(false);
+
+    await button.click();
+    await Promise.all([page.waitForNavigation(), page.getByRole('link', { name: 'Activate' }).click()]);
+    await page.getByRole('heading', { name: 'Enter your activation key' }).waitFor();
+    expect(await dropdown.isVisible()).toBe(false);
     await context.close();
   });
 });

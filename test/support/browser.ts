@@ -14,6 +14,26 @@ export interface WatchedPage {
   problems: string[];
 }
 
+/**
+ * How a test knows React has hydrated, with nothing in the page for it: React DOM reports each
+ * commit to a DevTools hook when one is there as it loads (React DevTools installs it the same
+ * way), and a hydrated page's first commit is its hydration.
+ */
+function hydrationProbe(): void {
+  const flags = window as unknown as { __REACT_DEVTOOLS_GLOBAL_HOOK__: object; __hydrated?: boolean };
+  flags.__REACT_DEVTOOLS_GLOBAL_HOOK__ = {
+    supportsFiber: true,
+    renderers: new Map(),
+    inject: () => 1,
+    checkDCE: () => {},
+    onCommitFiberRoot: () => {
+      flags.__hydrated = true;
+    },
+    onCommitFiberUnmount: () => {},
+    onPostCommitFiberRoot: () => {},
+  };
+}
+
 export async function openPage(
   browser: Browser,
   options: { width?: number; height?: number; javaScriptEnabled?: boolean; reducedMotion?: 'reduce' | 'no-preference' } = {},
@@ -23,6 +43,7 @@ export async function openPage(
     javaScriptEnabled: options.javaScriptEnabled ?? true,
     reducedMotion: options.reducedMotion,
   });
+  await context.addInitScript(hydrationProbe);
   const page = await context.newPage();
   const problems: string[] = [];
   page.on('console', (msg) => {

@@ -98,17 +98,30 @@ export async function mailedTo(site: Pick<Site, 'dataDir'>, to: string, count = 
   };
 }
 
-/** React has hydrated once the menu marks itself script-driven, from its first client render. */
-const HYDRATED = '.menu[data-enhanced="true"]';
-
-/** Waits until React has hydrated. */
+/** Waits until React has hydrated (openPage's probe saw its first commit). */
 export async function hydrated(page: Page): Promise<void> {
-  await page.waitForSelector(HYDRATED);
+  await page.waitForFunction(() => (window as { __hydrated?: boolean }).__hydrated === true);
 }
 
 /** Whether React has hydrated yet. */
 export async function isHydrated(page: Page): Promise<boolean> {
-  return (await page.locator(HYDRATED).count()) > 0;
+  return page.evaluate(() => (window as { __hydrated?: boolean }).__hydrated === true);
+}
+
+/**
+ * Whether the menu button tells assistive technology that its dropdown is open: the expanded state
+ * in Chromium's own accessibility tree, which a popover's invoker gets from the browser, with or
+ * without the page's script (there is no aria-expanded attribute to read).
+ */
+export async function menuExpanded(page: Page): Promise<boolean | undefined> {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    const { nodes } = await cdp.send('Accessibility.getFullAXTree');
+    const button = nodes.find((node) => node.role?.value === 'button' && node.name?.value === 'Menu');
+    return button?.properties?.find((property) => property.name === 'expanded')?.value.value as boolean | undefined;
+  } finally {
+    await cdp.detach();
+  }
 }
 
 export async function screenshot(page: Page, name: string): Promise<void> {
