@@ -19,10 +19,40 @@ export interface Sent {
   undeliverable?: boolean;
 }
 
+const ignore = () => undefined;
+
+/**
+ * Keeps the sender's claim on a message while the mail server has it, renewed every third of a
+ * lease. A send has no overall deadline: each reply may take SMTP_TIMEOUT_MS, and a message may
+ * first wait for one of the pool's connections. Without renewal a slow server let the lease run
+ * out under a live send, and another replica sent the message again. A sender that dies stops
+ * renewing, and its claim runs out as before. stop() waits for a renewal under way, so the
+ * outcome is recorded against the claim's latest lease.
+ */
+function keepClaimed(queue: MailQueue, id: number): { stop(): Promise<void> } {
+  // A store that fails to answer: the claim runs out as it would have, nothing else is lost.
+  const renew = () => queue.renew(id).then(ignore, ignore);
+  let renewing = Promise.resolve();
+  const timer = setInterval(
+    () => {
+      renewing = renewing.then(renew);
+    },
+    Math.max(100, queue.leaseMs / 3),
+  );
+  return {
+    async stop() {
+      clearInterval(timer);
+      await renewing;
+    },
+  };
+}
+
 export async function sendClaimed(queue: MailQueue, mailer: Mailer, item: QueuedMail, logger?: Logger): Promise<Sent> {
+  const claim = keepClaimed(queue, item.id);
   try {
     await mailer.send(item.id, item.message);
   } catch (err) {
+    await claim.stop();
     const reason = describeMailError(err);
     if (isPermanentRefusal(err)) {
       const undeliverable = refusesTheRecipient(err);
@@ -34,6 +64,7 @@ export async function sendClaimed(queue: MailQueue, mailer: Mailer, item: Queued
     logger?.info({ mailId: item.id, reason, retryAt: new Date(dueAt).toISOString() }, 'mail queued for retry');
     return { outcome: 'queued', serverUnavailable: isServerUnavailable(err) };
   }
+  await claim.stop();
   if (await queue.sent(item.id)) {
     logger?.info({ mailId: item.id, attempts: item.attempts + 1 }, 'mail sent');
   } else if (!(await queue.exists(item.id))) {

@@ -8,13 +8,16 @@
 // wrote: a worker that stalled past its lease (a paused process, a long GC, a slow disk) finds the
 // row claimed by another worker since, and changes nothing. The value stays with the store
 // instance that claimed (one per process), keyed by item id, so callers keep passing ids. A call
-// from outside any claim (an operator's tool) applies only to a row no one holds.
+// from outside any claim (an operator's tool) applies only to a row no one holds. A mail sender
+// renews its claim while the mail server has the message (mail/send.ts): the renewal writes a
+// larger lease_until too, only where the row still holds the one it replaces.
 import type { Sql } from './sql';
 
 /**
- * A lease three attempts long, plus slack: each attempt ends within its timeout (the backend's
- * UPSTREAM_TIMEOUT_MS, the mail server's SMTP_TIMEOUT_MS), so an honest worker is long done
- * before its lease runs out, and a replica killed mid-attempt holds its items back only briefly.
+ * A lease three attempts long, plus slack: an attempt at the backend ends within
+ * UPSTREAM_TIMEOUT_MS, so an honest worker is long done before its lease runs out, and a replica
+ * killed mid-attempt holds its items back only briefly. SMTP_TIMEOUT_MS bounds each wait of a
+ * send, not the send, so a mail sender renews its claim as it goes (mail/send.ts).
  */
 export function leaseFor(attemptTimeoutMs: number): number {
   return 3 * attemptTimeoutMs + 5_000;
@@ -44,6 +47,12 @@ export class Leases {
 
   hold(ids: Iterable<number>, leaseUntil: number): void {
     for (const id of ids) this.#held.set(id, leaseUntil);
+  }
+
+  /** The lease_until of this instance's live claim on `id`; undefined when it holds none or lost it. */
+  held(id: number): number | undefined {
+    const leaseUntil = this.#held.get(id);
+    return leaseUntil === LOST ? undefined : leaseUntil;
   }
 
   /**

@@ -72,6 +72,8 @@ export function createMailQueue(
   const deadBefore = () => new Date(now() - limits.maxAgeMs).toISOString();
 
   return {
+    leaseMs: limits.mailLeaseMs,
+
     // The count and the insert are one statement: exact under SQLite's single writer; on
     // PostgreSQL two transactions enqueueing at the same moment may both see room for one, so the
     // bound can be passed by a few rows (it protects the disk, it is not a quota).
@@ -104,6 +106,18 @@ export function createMailQueue(
         leaseUntil,
       );
       return rows.map((row) => ({ id: Number(row.id), message: JSON.parse(row.message) as OutgoingMail, attempts: row.attempts }));
+    },
+
+    // The new lease_until is the claim's new fencing token: larger than the one it replaces, and
+    // written only where the row still holds that one.
+    async renew(id) {
+      const held = leases.held(id);
+      if (held === undefined) return false;
+      const leaseUntil = Math.max(now() + limits.mailLeaseMs, held + 1);
+      const { rowCount } = await sql.query("UPDATE mail SET lease_until = $1 WHERE id = $2 AND state = 'queued' AND lease_until = $3", [leaseUntil, id, held]);
+      if (rowCount === 1) leases.hold([id], leaseUntil);
+      else leases.end(id, false);
+      return rowCount === 1;
     },
 
     async sent(id) {

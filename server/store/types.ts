@@ -227,8 +227,15 @@ export interface MailSummary {
 }
 
 export interface MailQueue {
+  /** How long a claim lasts unless renewed, ms (QueueLimits.mailLeaseMs). */
+  readonly leaseMs: number;
   /** Claims up to `limit` due messages for one lease. */
   claim(limit: number): Promise<QueuedMail[]>;
+  /**
+   * Extends this instance's claim on a message by a whole lease from now, while its send goes on.
+   * False when it holds no claim on it, or another sender has claimed it since (leases.ts).
+   */
+  renew(id: number): Promise<boolean>;
   /**
    * False when the row was no longer queued (another sender finished it, or it was erased) or
    * another sender has claimed it since this instance's lease ran out (leases.ts).

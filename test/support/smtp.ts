@@ -64,6 +64,8 @@ export interface SmtpTestServer<M extends CountedMail = ReceivedMail> {
    * (permanent), at RCPT TO by default. Stays until changed.
    */
   mode(mode: SmtpMode, at?: RejectAt): void;
+  /** Answers each message this long after it is in, as a slow relay would (0: at once). */
+  replyAfter(ms: number): void;
   /** Stops listening (connections are refused) and drops open connections without a goodbye, as a crashed relay would. */
   stop(): Promise<void>;
   /** Listens again on the same port. */
@@ -95,6 +97,7 @@ export async function startSmtpServer(options: SmtpServerOptions = {}): Promise<
   const received: CountedMail[] = [];
   const rejected: RejectedMail[] = [];
   let current: { mode: SmtpMode; at: RejectAt } = { mode: 'accept', at: 'RCPT' };
+  let replyDelayMs = 0;
   /** Counts stop()s, so a message still being read when the server went down is not kept. */
   let generation = 0;
 
@@ -137,8 +140,10 @@ export async function startSmtpServer(options: SmtpServerOptions = {}): Promise<
       if (refused) return callback(refused);
       const startedIn = generation;
       const record = parse ? readAndParse(stream) : readMessageId(stream).then((messageId) => ({ messageId }));
+      const delay = replyDelayMs;
       record.then(
-        (mail) => {
+        async (mail) => {
+          if (delay) await new Promise((resolve) => setTimeout(resolve, delay));
           // A relay that went down before it answered 250 never took the message: the client
           // sends it again, and keeping this copy would count as a duplicate delivery.
           if (generation !== startedIn) return callback(new Error('Server went down'));
@@ -168,6 +173,9 @@ export async function startSmtpServer(options: SmtpServerOptions = {}): Promise<
     rejected,
     mode(mode, at = 'RCPT') {
       current = { mode, at };
+    },
+    replyAfter(ms) {
+      replyDelayMs = ms;
     },
     stop,
     async start() {

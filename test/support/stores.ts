@@ -2,8 +2,9 @@
 // the store contract (test/server/store/contract.test.ts), multi-replica tests, benchmarks. Each
 // open() gives a fresh, empty store: SQLite in a temp folder of its own, PostgreSQL in a fresh
 // database on the worker's shared server (shared-postgres.ts), dropped again once closed.
-import { openStore } from '../../server/store';
-import { openPostgresStore } from '../../server/store/postgres';
+import path from 'node:path';
+import { openStore, type SqliteStore } from '../../server/store';
+import { openPostgresStore, type PostgresStore } from '../../server/store/postgres';
 import type { QueueLimits, Store } from '../../server/store/types';
 import { tempDataDir } from './config';
 import { postgresAvailable } from './postgres';
@@ -89,3 +90,13 @@ function postgresEngine(): StoreEngine {
 
 /** Both engines, SQLite first. Each test file gets its own list (Jest loads modules per file). */
 export const ENGINES: readonly StoreEngine[] = [sqliteEngine(), postgresEngine()];
+
+/**
+ * A second store instance on `store`'s database: another worker (a replica, or the site beside a
+ * CLI). The caller closes it.
+ */
+export async function besideStore(store: Store, now: () => number, limits: Partial<QueueLimits> = {}): Promise<Store> {
+  if (store.engine === 'sqlite') return openStore({ dataDir: path.dirname((store as SqliteStore).db.name), ...limits }, now);
+  const { connectionString } = (store as PostgresStore).pool.options as { connectionString: string };
+  return openPostgresStore({ databaseUrl: connectionString, timeoutMs: 5_000, limits, now, poolSize: 2 });
+}

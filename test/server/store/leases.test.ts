@@ -2,11 +2,8 @@
 // database stand for two workers (two replicas, or the site and a CLI). A worker whose lease ran
 // out can neither complete, nor fail, nor release an item another worker has claimed since; what
 // the live worker records is what stays. Time is the test's clock.
-import path from 'node:path';
-import { openStore, type SqliteStore } from '../../../server/store';
-import { openPostgresStore, type PostgresStore } from '../../../server/store/postgres';
 import type { OutgoingMail, Store } from '../../../server/store/types';
-import { ENGINES, type StoreEngine } from '../../support/stores';
+import { besideStore, ENGINES, type StoreEngine } from '../../support/stores';
 
 const START = Date.parse('2026-03-01T00:00:00.000Z');
 const HOUR = 3_600_000;
@@ -34,17 +31,10 @@ function leases(engine: StoreEngine) {
   let first: Store;
   let second: Store;
 
-  /** A second store instance on the first one's database: another worker. */
-  async function beside(store: Store): Promise<Store> {
-    if (store.engine === 'sqlite') return openStore({ dataDir: path.dirname((store as SqliteStore).db.name) }, now);
-    const { connectionString } = (store as PostgresStore).pool.options as { connectionString: string };
-    return openPostgresStore({ databaseUrl: connectionString, timeoutMs: 5_000, now, poolSize: 2 });
-  }
-
   beforeEach(async () => {
     time = START;
     first = await engine.open({ now });
-    second = await beside(first);
+    second = await besideStore(first, now);
   });
   afterEach(async () => {
     await second.close();
@@ -126,6 +116,31 @@ function leases(engine: StoreEngine) {
       });
     });
 
+    it('keeps a claim its sender renews, lease after lease, and records the sending against the renewed claim', async () => {
+      const mail = await invited('fay@example.org'); // claimed by the inviting CLI (first)
+      for (let i = 0; i < 5; i++) {
+        time += first.mail.leaseMs / 2;
+        expect(await first.mail.renew(mail.id)).toBe(true);
+        expect(await second.mail.claim(10)).toEqual([]);
+      }
+      expect(await first.mail.sent(mail.id)).toBe(true);
+      expect(await first.mail.counts()).toEqual({ queued: 0, sent: 1, failed: 0, dead: 0 });
+    });
+
+    it('renews no claim it does not hold: one another sender took since, or none at all', async () => {
+      const mail = await invited('gil@example.org');
+      time += HOUR; // the first sender stalls past its lease
+      const [live] = await second.mail.claim(10);
+      expect(await first.mail.renew(mail.id)).toBe(false);
+      expect(await third().mail.renew(mail.id)).toBe(false);
+      time += second.mail.leaseMs / 2;
+      expect(await second.mail.renew(live.id)).toBe(true);
+      time += second.mail.leaseMs / 2 + 1; // past the live sender's first lease, within its renewed one
+      expect(await third().mail.claim(10)).toEqual([]);
+      expect(await first.mail.sent(mail.id)).toBe(false);
+      expect(await second.mail.sent(live.id)).toBe(true);
+    });
+
     /** A worker that claims nothing before the checks: the same database again, as another replica would. */
     let extra: Store | undefined;
     function third(): Store {
@@ -133,7 +148,7 @@ function leases(engine: StoreEngine) {
       return extra;
     }
     beforeEach(async () => {
-      extra = await beside(first);
+      extra = await besideStore(first, now);
     });
     afterEach(async () => {
       await extra?.close();

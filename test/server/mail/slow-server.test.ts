@@ -1,0 +1,74 @@
+// A mail server slower than the mail lease, on both engines: SMTP_TIMEOUT_MS bounds each wait of a
+// send, not the send, so a live send can outlast its lease. Its sender renews the claim as it goes
+// (server/mail/send.ts), and another worker on the same database (a second replica) never takes
+// the message meanwhile. Before, it took the message once the lease ran out and sent it again.
+import { setTimeout as sleep } from 'node:timers/promises';
+import { sendClaimed } from '../../../server/mail/send';
+import { createMailer } from '../../../server/mail/transport';
+import type { OutgoingMail, Store } from '../../../server/store/types';
+import { tempDataDir } from '../../support/config';
+import { startSmtpServer, type SmtpTestServer } from '../../support/smtp';
+import { besideStore, ENGINES } from '../../support/stores';
+
+/** A short lease, so the test takes seconds; the server answers after four of them. */
+const LEASE_MS = 600;
+const REPLY_AFTER_MS = 4 * LEASE_MS;
+
+const compose = (to: string, key: string): OutgoingMail => ({
+  from: 'OrgNote <invite@orgnote.example>',
+  to,
+  subject: 'Your OrgNote activation key',
+  text: key,
+  html: `<p>${key}</p>`,
+  messageId: `<slow-${to}@orgnote.example>`,
+  date: new Date().toISOString(),
+});
+
+let smtp: SmtpTestServer;
+beforeAll(async () => {
+  smtp = await startSmtpServer();
+  smtp.replyAfter(REPLY_AFTER_MS);
+});
+afterAll(async () => {
+  await smtp.close();
+  await Promise.all(ENGINES.map((engine) => engine.close()));
+});
+
+describe.each(ENGINES)('on $name', (engine) => {
+  const run = engine.unavailable ? it.skip : it;
+
+  run(
+    'a send slower than the lease keeps its claim: the other replica never takes the message, and it arrives once',
+    async () => {
+      const first = await engine.open({ now: Date.now, limits: { mailLeaseMs: LEASE_MS } });
+      const second: Store = await besideStore(first, Date.now, { mailLeaseMs: LEASE_MS });
+      const mailer = createMailer({ smtpUrl: smtp.url, smtpTimeoutMs: 10_000, dataDir: tempDataDir(), dkim: undefined });
+      try {
+        const email = `${engine.name}@example.org`;
+        await first.signups.add({ email, description: '' });
+        // Queued and claimed in one step, as the CLI and the console invite.
+        const invited = await first.subscriptions.invite(email, { again: false, compose });
+        if (invited.outcome !== 'invited') throw new Error(invited.outcome);
+
+        const sending = sendClaimed(first.mail, mailer, invited.mail);
+        // The other replica's worker polls while the server holds the message.
+        const taken: number[] = [];
+        const until = Date.now() + REPLY_AFTER_MS - LEASE_MS / 2;
+        while (Date.now() < until) {
+          taken.push(...(await second.mail.claim(10)).map((mail) => mail.id));
+          await sleep(50);
+        }
+        expect(taken).toEqual([]);
+
+        expect(await sending).toMatchObject({ outcome: 'sent' });
+        expect(await first.mail.counts()).toEqual({ queued: 0, sent: 1, failed: 0, dead: 0 });
+        expect((await smtp.waitFor(1)).filter((mail) => mail.envelope.to[0] === email)).toHaveLength(1);
+        expect(smtp.stats().duplicates).toBe(0);
+      } finally {
+        mailer.close();
+        await second.close();
+      }
+    },
+    20_000,
+  );
+});
