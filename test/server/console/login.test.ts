@@ -82,20 +82,39 @@ describe('with an account', () => {
   });
 
   it('answers a wrong password and an unknown account alike, in about the same time, and records no typed address', async () => {
+    // Each try from an address of its own (the site trusts its loopback proxy), so the client
+    // throttle stays out of it; the account's own allows these four failures.
+    let client = 0;
     const timed = async (password: string, email: string) => {
       const started = performance.now();
-      const res = await loginWith(password, email);
+      const res = await loginWith(password, email, { 'X-Forwarded-For': `203.0.113.${++client}` });
       return { status: res.status, body: res.text.replace(/value="[^"]*@[^"]*"/, ''), ms: performance.now() - started };
     };
-    await timed('warm up the decoy hash', 'nobody@example.org');
-    const wrong = await timed('wrong password here', 'ops@example.org');
-    const unknown = await timed(PASSWORD, 'nobody@example.org');
-    expect([wrong.status, unknown.status]).toEqual([401, 401]);
-    expect(wrong.body).toBe(unknown.body);
-    expect(Math.abs(wrong.ms - unknown.ms)).toBeLessThan(Math.max(wrong.ms, unknown.ms) * 0.6);
+    await timed('warm up the decoy hash', 'nobody0@example.org');
+    // In turn, and compared by their medians: one try of each, under a busy machine's other
+    // work, could differ by more than the check it stands for.
+    const wrong: Awaited<ReturnType<typeof timed>>[] = [];
+    const unknown: typeof wrong = [];
+    for (let i = 1; i <= 3; i++) {
+      wrong.push(await timed('wrong password here', 'ops@example.org'));
+      unknown.push(await timed(PASSWORD, `nobody${i}@example.org`));
+    }
+    expect(new Set([...wrong, ...unknown].map((res) => res.status))).toEqual(new Set([401]));
+    expect(new Set([...wrong, ...unknown].map((res) => res.body)).size).toBe(1);
+    const median = (tries: typeof wrong) => tries.map((res) => res.ms).sort((a, b) => a - b)[1];
+    const [wrongMs, unknownMs] = [median(wrong), median(unknown)];
+    expect(Math.abs(wrongMs - unknownMs)).toBeLessThan(Math.max(wrongMs, unknownMs) * 0.6);
     const audit = await store.audit.list({ limit: 10 });
-    expect(audit.map((entry) => entry.account)).toEqual(['(unknown)', 'ops@example.org', '(unknown)']);
-    expect(JSON.stringify(audit)).not.toContain('nobody@example.org');
+    expect(audit.map((entry) => entry.account)).toEqual([
+      '(unknown)',
+      'ops@example.org',
+      '(unknown)',
+      'ops@example.org',
+      '(unknown)',
+      'ops@example.org',
+      '(unknown)',
+    ]);
+    expect(JSON.stringify(audit)).not.toContain('nobody');
   });
 
   it('throttles after 5 failures in 15 minutes, then refuses even the right password with 429 and Retry-After', async () => {
