@@ -57,7 +57,7 @@ describe.each(VIEWPORTS)('layout at $width px', ({ name, width, height }) => {
     await context.close();
   });
 
-  it('opens the dropdown, closes it on an item, Escape and a click outside, and navigates without reloading', async () => {
+  it('opens the dropdown, closes it on an item, Escape, a click outside and the focus leaving, and navigates without reloading', async () => {
     const { page, context, problems } = await site.open({ width, height });
     const documents: string[] = [];
     page.on('request', (req) => req.resourceType() === 'document' && documents.push(req.url()));
@@ -71,10 +71,22 @@ describe.each(VIEWPORTS)('layout at $width px', ({ name, width, height }) => {
     expect(await menuExpanded(page)).toBe(true);
     expect(await dropdown.evaluate((el) => getComputedStyle(el).width)).toBe('208px'); // 13rem
     await screenshot(page, `${name}-menu-open`);
+    // Escape from an item hides it and gives the focus back to the button.
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Waitlis');
     await page.keyboard.press('Escape');
     expect(await dropdown.isVisible()).toBe(false);
     expect(await menuExpanded(page)).toBe(false);
     expect(await button.evaluate((el) => el === document.activeElement)).toBe(true);
+
+    // Tabbing on past the last item closes it, so it never hangs over where the focus went.
+    await button.press('Enter');
+    expect(await dropdown.isVisible()).toBe(true);
+    for (const item of ['Waitlis', 'Activate', 'OrgNoteBETA']) {
+      await page.keyboard.press('Tab');
+      expect(await page.evaluate(() => document.activeElement?.textContent)).toBe(item);
+    }
+    expect(await dropdown.isVisible()).toBe(false);
 
     await button.click();
     await page.locator('footer').click({ position: { x: 5, y: 5 } });
