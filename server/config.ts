@@ -163,7 +163,7 @@ export const SETTINGS = {
     'SMTP_TIMEOUT_MS',
     '30000',
     integer(1_000, 600_000),
-    'How long the mail server may stay silent in a send; a claimed mail is held 3 × this + 5 s.',
+    'How long the mail server may stay silent in a send; a claimed mail is held 3 × this + 5 s at a time, renewed while it is sent.',
   ),
   mailFrom: setting('MAIL_FROM', UNSET, mailbox.optional(), 'The From of invitations.', 'OrgNote <no-reply@host>'),
   dkimPrivateKey: setting(

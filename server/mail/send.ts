@@ -21,21 +21,28 @@ export interface Sent {
 
 const ignore = () => undefined;
 
+/** Leases a send may hold its message for, at most. */
+const MAX_LEASES = 10;
+
 /**
  * Keeps the sender's claim on a message while the mail server has it, renewed every third of a
  * lease. A send has no overall deadline: each reply may take SMTP_TIMEOUT_MS, and a message may
  * first wait for one of the pool's connections. Without renewal a slow server let the lease run
  * out under a live send, and another replica sent the message again. A sender that dies stops
- * renewing, and its claim runs out as before. stop() waits for a renewal under way, so the
+ * renewing, and its claim runs out as before; so does one whose send is stuck past MAX_LEASES
+ * (an honest send waits for at most one message ahead of it on its connection, the worker's batch
+ * being twice the pool, and each has a few waits). stop() waits for a renewal under way, so the
  * outcome is recorded against the claim's latest lease.
  */
 function keepClaimed(queue: MailQueue, id: number): { stop(): Promise<void> } {
   // A store that fails to answer: the claim runs out as it would have, nothing else is lost.
   const renew = () => queue.renew(id).then(ignore, ignore);
   let renewing = Promise.resolve();
+  let renewals = 0;
   const timer = setInterval(
     () => {
-      renewing = renewing.then(renew);
+      if (++renewals > MAX_LEASES * 3) clearInterval(timer);
+      else renewing = renewing.then(renew);
     },
     Math.max(100, queue.leaseMs / 3),
   );

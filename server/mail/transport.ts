@@ -90,9 +90,10 @@ const composed = (mail: OutgoingMail) => ({ ...mail, date: new Date(mail.date) }
 
 /**
  * A stuck server must not hold a message for nodemailer's default minutes: every wait of a send
- * (connecting, the greeting, each reply) ends within SMTP_TIMEOUT_MS, and the mail lease is
- * derived from it (server/store/leases.ts), so a sender that stops answering loses its messages
- * to another only after they could no longer be on their way.
+ * (connecting, the greeting, each reply) ends within SMTP_TIMEOUT_MS. That bounds each wait, not
+ * the send, so the sender renews its claim while the send goes on (mail/send.ts): a message goes
+ * to another sender only once its sender has stopped (died, or given up on a stuck send), one
+ * lease later (server/store/leases.ts).
  */
 function smtpMailer(smtpUrl: string, timeoutMs: number, dkim: DkimSigning | undefined): Mailer {
   const transport = nodemailer.createTransport({

@@ -83,7 +83,7 @@ describe('with an account', () => {
 
   it('answers a wrong password and an unknown account alike, in about the same time, and records no typed address', async () => {
     // Each try from an address of its own (the site trusts its loopback proxy), so the client
-    // throttle stays out of it; the account's own allows these four failures.
+    // throttle stays out of it; the account's own allows its three failures.
     let client = 0;
     const timed = async (password: string, email: string) => {
       const started = performance.now();

@@ -10,9 +10,12 @@ import { tempDataDir } from '../../support/config';
 import { startSmtpServer, type SmtpTestServer } from '../../support/smtp';
 import { besideStore, ENGINES } from '../../support/stores';
 
-/** A short lease, so the test takes seconds; the server answers after four of them. */
-const LEASE_MS = 600;
-const REPLY_AFTER_MS = 4 * LEASE_MS;
+/**
+ * A short lease, so the test takes seconds: renewed every 500 ms, it leaves a second for a busy
+ * machine's delays. The server answers after three of them.
+ */
+const LEASE_MS = 1_500;
+const REPLY_AFTER_MS = 3 * LEASE_MS;
 
 const compose = (to: string, key: string): OutgoingMail => ({
   from: 'OrgNote <invite@orgnote.example>',
@@ -27,7 +30,6 @@ const compose = (to: string, key: string): OutgoingMail => ({
 let smtp: SmtpTestServer;
 beforeAll(async () => {
   smtp = await startSmtpServer();
-  smtp.replyAfter(REPLY_AFTER_MS);
 });
 afterAll(async () => {
   await smtp.close();
@@ -50,6 +52,7 @@ describe.each(ENGINES)('on $name', (engine) => {
         const invited = await first.subscriptions.invite(email, { again: false, compose });
         if (invited.outcome !== 'invited') throw new Error(invited.outcome);
 
+        smtp.replyAfter(REPLY_AFTER_MS);
         const sending = sendClaimed(first.mail, mailer, invited.mail);
         // The other replica's worker polls while the server holds the message.
         const taken: number[] = [];
@@ -64,6 +67,41 @@ describe.each(ENGINES)('on $name', (engine) => {
         expect(await first.mail.counts()).toEqual({ queued: 0, sent: 1, failed: 0, dead: 0 });
         expect((await smtp.waitFor(1)).filter((mail) => mail.envelope.to[0] === email)).toHaveLength(1);
         expect(smtp.stats().duplicates).toBe(0);
+      } finally {
+        mailer.close();
+        await second.close();
+      }
+    },
+    20_000,
+  );
+
+  run(
+    'a send stuck past ten leases gives its message up to the other replica',
+    async () => {
+      const lease = 300; // renewed every 100 ms, the shortest interval: 30 renewals in 3 s
+      const first = await engine.open({ now: Date.now, limits: { mailLeaseMs: lease } });
+      const second: Store = await besideStore(first, Date.now, { mailLeaseMs: lease });
+      const mailer = createMailer({ smtpUrl: smtp.url, smtpTimeoutMs: 10_000, dataDir: tempDataDir(), dkim: undefined });
+      try {
+        const email = `stuck-${engine.name}@example.org`;
+        await first.signups.add({ email, description: '' });
+        const invited = await first.subscriptions.invite(email, { again: false, compose });
+        if (invited.outcome !== 'invited') throw new Error(invited.outcome);
+
+        smtp.replyAfter(8_000);
+        const sending = sendClaimed(first.mail, mailer, invited.mail);
+        const started = Date.now();
+        let taken: number[] = [];
+        while (taken.length === 0 && Date.now() - started < 7_000) {
+          taken = (await second.mail.claim(10)).map((mail) => mail.id);
+          await sleep(50);
+        }
+        expect(taken).toEqual([invited.mail.id]);
+        // The stuck send ends (its connection closed), and its outcome changes nothing: the claim
+        // is the other replica's now.
+        mailer.close(true);
+        await sending;
+        expect(await first.mail.counts()).toEqual({ queued: 1, sent: 0, failed: 0, dead: 0 });
       } finally {
         mailer.close();
         await second.close();
