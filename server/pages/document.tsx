@@ -28,6 +28,11 @@ function scriptSafeJson(value: unknown): string {
  *   hydration never competes with the first paint, and a visitor about to use a form gets it
  *   hydrated as soon as they start (a key or a touch: the field that autofocus focused does not
  *   count). Until then the forms post and the menu opens without script.
+ * - The menu's dropdown (a popover, client/components/MenuDropdown.tsx) closes when the keyboard
+ *   focus leaves the menu, so it never hangs over the field the focus went to; and where the
+ *   browser predates the Popover API, a tap on the button gives it the focus (Safari gives none)
+ *   for the CSS :focus-within that opens it there. Here rather than in React, so it holds before
+ *   hydration too.
  * - The starfall moves only where a GPU composites it: a worker (public/motion-check.js) asks
  *   WebGL, off the main thread, in idle time, and marks <html data-motion>. Without a GPU the
  *   animation would keep the compositor redrawing the layer in software on the cores the main
@@ -43,6 +48,10 @@ function bootScript({ scripts, preloads }: Pick<PageAssets, 'scripts' | 'preload
     `for(const src of ${scriptSafeJson(scripts)})add('script',{type:'module',src})};` +
     `const touched=(e)=>{if(e.target instanceof Element&&e.target.closest('form,.menu'))go()};` +
     `for(const e of events)addEventListener(e,touched,{capture:true,passive:true});` +
+    `const menu=(n)=>n instanceof Element&&n.closest('.menu');` +
+    `addEventListener('focusout',(e)=>{const m=menu(e.target),p=m&&m.querySelector('[popover]');` +
+    `if(p&&p.hidePopover&&e.relatedTarget instanceof Node&&!m.contains(e.relatedTarget)&&p.matches(':popover-open'))p.hidePopover()});` +
+    `addEventListener('click',(e)=>{const b=menu(e.target)&&e.target.closest('button');if(b&&!b.hidePopover)b.focus()});` +
     `const motion=()=>{if(!matchMedia('(prefers-reduced-motion: no-preference)').matches||!self.Worker)return;` +
     `const w=new Worker('/motion-check.js');w.onmessage=(e)=>{w.terminate();if(e.data===true)d.documentElement.setAttribute('data-motion','')};w.onerror=()=>w.terminate()};` +
     `const later=(f,ms)=>self.requestIdleCallback?requestIdleCallback(f,{timeout:ms}):setTimeout(f,200);` +

@@ -139,6 +139,22 @@ describe('before hydration at 375 px', () => {
     await context.close();
   });
 
+  it('closes the menu when the keyboard focus leaves it, before hydration too', async () => {
+    const { page, context, problems } = await site.open(phone);
+    await loadHoldingScript(page, '/');
+    const dropdown = page.locator('.menu-dropdown');
+    await page.getByRole('button', { name: 'Menu' }).click();
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Activate');
+    expect(await dropdown.isVisible()).toBe(true);
+    await page.keyboard.press('Tab'); // on to the brand link, out of the menu
+    expect(await dropdown.isVisible()).toBe(false);
+    expect(await isHydrated(page)).toBe(false);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   it('starts hydrating at the first key in a form when the browser is never idle', async () => {
     const { page, context, problems } = await site.open(phone);
     // A browser that never reports idle time: only the visitor can start hydration.
