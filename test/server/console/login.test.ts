@@ -83,11 +83,12 @@ describe('with an account', () => {
 
   it('answers a wrong password and an unknown account alike, with the same work, and records no typed address', async () => {
     // Each try from an address of its own (the site trusts its loopback proxy), so the client
-    // throttle stays out of it; the account's own allows its three failures.
+    // throttle stays out of it; the account's own allows its five failures.
     let client = 0;
     // The work is the CPU time the process spent on the answer (the hash runs on libuv's
-    // threads, which cpuUsage counts too), not the wall time: on a machine busy with the rest of
-    // the suite, the wall time of two equal answers differed by 3× (239 against 75 ms).
+    // threads, which cpuUsage counts too), not the wall time. On a machine busy with the rest of
+    // the suite even that grows (the hash is 64 MiB of memory traffic): medians of 3 tries still
+    // differed 3× for equal answers. The least of 5 tries of each, in turn, is the work itself.
     const timed = async (password: string, email: string) => {
       const started = process.cpuUsage();
       const res = await loginWith(password, email, { 'X-Forwarded-For': `203.0.113.${++client}` });
@@ -95,28 +96,19 @@ describe('with an account', () => {
       return { status: res.status, body: res.text.replace(/value="[^"]*@[^"]*"/, ''), ms: (used.user + used.system) / 1000 };
     };
     await timed('warm up the decoy hash', 'nobody0@example.org');
-    // In turn, and compared by their medians.
     const wrong: Awaited<ReturnType<typeof timed>>[] = [];
     const unknown: typeof wrong = [];
-    for (let i = 1; i <= 3; i++) {
+    for (let i = 1; i <= 5; i++) {
       wrong.push(await timed('wrong password here', 'ops@example.org'));
       unknown.push(await timed(PASSWORD, `nobody${i}@example.org`));
     }
     expect(new Set([...wrong, ...unknown].map((res) => res.status))).toEqual(new Set([401]));
     expect(new Set([...wrong, ...unknown].map((res) => res.body)).size).toBe(1);
-    const median = (tries: typeof wrong) => tries.map((res) => res.ms).sort((a, b) => a - b)[1];
-    const [wrongMs, unknownMs] = [median(wrong), median(unknown)];
+    const least = (tries: typeof wrong) => Math.min(...tries.map((res) => res.ms));
+    const [wrongMs, unknownMs] = [least(wrong), least(unknown)];
     expect(Math.abs(wrongMs - unknownMs)).toBeLessThan(Math.max(wrongMs, unknownMs) * 0.6);
-    const audit = await store.audit.list({ limit: 10 });
-    expect(audit.map((entry) => entry.account)).toEqual([
-      '(unknown)',
-      'ops@example.org',
-      '(unknown)',
-      'ops@example.org',
-      '(unknown)',
-      'ops@example.org',
-      '(unknown)',
-    ]);
+    const audit = await store.audit.list({ limit: 20 });
+    expect(audit.map((entry) => entry.account)).toEqual([...wrong.flatMap(() => ['(unknown)', 'ops@example.org']), '(unknown)']);
     expect(JSON.stringify(audit)).not.toContain('nobody');
   });
 
