@@ -12,10 +12,10 @@ import { besideStore, ENGINES } from '../../support/stores';
 
 /**
  * A short lease, so the test takes seconds: renewed every 500 ms, it leaves a second for a busy
- * machine's delays. The server answers after three of them.
+ * machine's delays. The server answers after two of them.
  */
 const LEASE_MS = 1_500;
-const REPLY_AFTER_MS = 3 * LEASE_MS;
+const REPLY_AFTER_MS = 2 * LEASE_MS;
 
 const compose = (to: string, key: string): OutgoingMail => ({
   from: 'OrgNote <invite@orgnote.example>',
@@ -74,39 +74,37 @@ describe.each(ENGINES)('on $name', (engine) => {
     },
     20_000,
   );
-
-  run(
-    'a send stuck past ten leases gives its message up to the other replica',
-    async () => {
-      const lease = 300; // renewed every 100 ms, the shortest interval: 30 renewals in 3 s
-      const first = await engine.open({ now: Date.now, limits: { mailLeaseMs: lease } });
-      const second: Store = await besideStore(first, Date.now, { mailLeaseMs: lease });
-      const mailer = createMailer({ smtpUrl: smtp.url, smtpTimeoutMs: 10_000, dataDir: tempDataDir(), dkim: undefined });
-      try {
-        const email = `stuck-${engine.name}@example.org`;
-        await first.signups.add({ email, description: '' });
-        const invited = await first.subscriptions.invite(email, { again: false, compose });
-        if (invited.outcome !== 'invited') throw new Error(invited.outcome);
-
-        smtp.replyAfter(8_000);
-        const sending = sendClaimed(first.mail, mailer, invited.mail);
-        const started = Date.now();
-        let taken: number[] = [];
-        while (taken.length === 0 && Date.now() - started < 7_000) {
-          taken = (await second.mail.claim(10)).map((mail) => mail.id);
-          await sleep(50);
-        }
-        expect(taken).toEqual([invited.mail.id]);
-        // The stuck send ends (its connection closed), and its outcome changes nothing: the claim
-        // is the other replica's now.
-        mailer.close(true);
-        await sending;
-        expect(await first.mail.counts()).toEqual({ queued: 1, sent: 0, failed: 0, dead: 0 });
-      } finally {
-        mailer.close();
-        await second.close();
-      }
-    },
-    20_000,
-  );
 });
+
+// The cap is the sender's, not the store's: one engine shows it.
+it('a send stuck past ten leases gives its message up to the other replica', async () => {
+  const engine = ENGINES[0];
+  const lease = 300; // renewed every 100 ms, the shortest interval: 30 renewals in 3 s
+  const first = await engine.open({ now: Date.now, limits: { mailLeaseMs: lease } });
+  const second: Store = await besideStore(first, Date.now, { mailLeaseMs: lease });
+  const mailer = createMailer({ smtpUrl: smtp.url, smtpTimeoutMs: 10_000, dataDir: tempDataDir(), dkim: undefined });
+  try {
+    const email = `stuck-${engine.name}@example.org`;
+    await first.signups.add({ email, description: '' });
+    const invited = await first.subscriptions.invite(email, { again: false, compose });
+    if (invited.outcome !== 'invited') throw new Error(invited.outcome);
+
+    smtp.replyAfter(8_000);
+    const sending = sendClaimed(first.mail, mailer, invited.mail);
+    const started = Date.now();
+    let taken: number[] = [];
+    while (taken.length === 0 && Date.now() - started < 7_000) {
+      taken = (await second.mail.claim(10)).map((mail) => mail.id);
+      await sleep(50);
+    }
+    expect(taken).toEqual([invited.mail.id]);
+    // The stuck send ends (its connection closed), and its outcome changes nothing: the claim
+    // is the other replica's now.
+    mailer.close(true);
+    await sending;
+    expect(await first.mail.counts()).toEqual({ queued: 1, sent: 0, failed: 0, dead: 0 });
+  } finally {
+    mailer.close();
+    await second.close();
+  }
+}, 20_000);
