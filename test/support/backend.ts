@@ -34,6 +34,12 @@ export async function startBackend(port = 0): Promise<TestBackend> {
   const app = express();
   const upload = multer().none();
 
+  // A browser asks any origin it shows a page from for its icon, on its own and whenever it gets
+  // to it: a tab on the web app's page (the backend stands in for it) may ask during the next
+  // test. That is not the site talking to the backend, so it is answered and not recorded.
+  app.get('/favicon.ico', (_req, res) => {
+    res.status(404).end();
+  });
   app.use((req, res, next) => {
     if (req.is('multipart/form-data')) {
       upload(req, res, (err) => {
