@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { openStore, type SqliteStore } from '../../server/store';
 import { openPostgresStore, type PostgresStore } from '../../server/store/postgres';
-import type { QueueLimits, Store } from '../../server/store/types';
+import type { OutgoingMail, QueueLimits, Store } from '../../server/store/types';
 import { tempDataDir } from './config';
 import { postgresAvailable } from './postgres';
 import { sharedPostgres, type SharedPostgres } from './shared-postgres';
@@ -100,3 +100,14 @@ export async function besideStore(store: Store, now: () => number, limits: Parti
   const { connectionString } = (store as PostgresStore).pool.options as { connectionString: string };
   return openPostgresStore({ databaseUrl: connectionString, timeoutMs: 5_000, limits, now, poolSize: 2 });
 }
+
+/** invite()'s compose for tests that only need an invitation to send: the key, one Message-ID per address. */
+export const composeInvitation = (to: string, key: string): OutgoingMail => ({
+  from: 'OrgNote <invite@orgnote.example>',
+  to,
+  subject: 'Your OrgNote activation key',
+  text: key,
+  html: `<p>${key}</p>`,
+  messageId: `<${to}@orgnote.example>`,
+  date: new Date().toISOString(),
+});

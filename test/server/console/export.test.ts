@@ -14,7 +14,7 @@ import type { Store } from '../../../server/store/types';
 import { testConfig } from '../../support/config';
 import { addOperator, logIn } from '../../support/console';
 import { listen } from '../../support/http';
-import { ENGINES } from '../../support/stores';
+import { ENGINES, type StoreEngine } from '../../support/stores';
 import { until } from '../../support/wait';
 
 /** About 20 MB of CSV: far more than the sockets between client and server hold. */
@@ -43,6 +43,16 @@ async function seed(store: Store): Promise<void> {
   })();
 }
 
+/** A site on a store of ROWS signups, and an operator logged in to its console. */
+async function seededConsole(engine: StoreEngine) {
+  const store = await engine.open({ now: Date.now });
+  await seed(store);
+  const app = createApp(testConfig({ SITE_URL: 'https://orgnote.example' }), { store });
+  await addOperator(store);
+  const { cookie } = await logIn(app);
+  return { store, app, cookie };
+}
+
 /** Starts the download, reads its first bytes, and hangs up. */
 function cancelledDownload(port: number, cookie: string): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -62,11 +72,7 @@ describe.each(ENGINES)('on $name', (engine) => {
   run(
     'a cancelled download ends the export, gives its read back and is in the audit log',
     async () => {
-      const store = await engine.open({ now: Date.now });
-      await seed(store);
-      const app = createApp(testConfig({ SITE_URL: 'https://orgnote.example' }), { store });
-      await addOperator(store);
-      const { cookie } = await logIn(app);
+      const { store, app, cookie } = await seededConsole(engine);
 
       const { server, port } = await listen(app);
       try {
@@ -103,11 +109,7 @@ describe.each(ENGINES)('on $name', (engine) => {
   run(
     'a whole download through gzip waits for the socket with one listener, not one a wait',
     async () => {
-      const store = await engine.open({ now: Date.now });
-      await seed(store);
-      const app = createApp(testConfig({ SITE_URL: 'https://orgnote.example' }), { store });
-      await addOperator(store);
-      const { cookie } = await logIn(app);
+      const { app, cookie } = await seededConsole(engine);
       // compression hands res.on('drain') to its gzip stream, but once() removes the listener from
       // res: each wait for the socket left one behind, and Node logged a leak warning from the 11th.
       const gzips = new Set<zlib.Gzip>();

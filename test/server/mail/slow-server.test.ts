@@ -5,10 +5,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sendClaimed } from '../../../server/mail/send';
 import { createMailer } from '../../../server/mail/transport';
-import type { OutgoingMail, Store } from '../../../server/store/types';
+import type { Store } from '../../../server/store/types';
 import { tempDataDir } from '../../support/config';
 import { startSmtpServer, type SmtpTestServer } from '../../support/smtp';
-import { besideStore, ENGINES } from '../../support/stores';
+import { besideStore, composeInvitation, ENGINES } from '../../support/stores';
 
 /**
  * A short lease, so the test takes seconds: renewed every 500 ms, it leaves a second for a busy
@@ -16,16 +16,6 @@ import { besideStore, ENGINES } from '../../support/stores';
  */
 const LEASE_MS = 1_500;
 const REPLY_AFTER_MS = 2 * LEASE_MS;
-
-const compose = (to: string, key: string): OutgoingMail => ({
-  from: 'OrgNote <invite@orgnote.example>',
-  to,
-  subject: 'Your OrgNote activation key',
-  text: key,
-  html: `<p>${key}</p>`,
-  messageId: `<slow-${to}@orgnote.example>`,
-  date: new Date().toISOString(),
-});
 
 let smtp: SmtpTestServer;
 beforeAll(async () => {
@@ -49,7 +39,7 @@ describe.each(ENGINES)('on $name', (engine) => {
         const email = `${engine.name}@example.org`;
         await first.signups.add({ email, description: '' });
         // Queued and claimed in one step, as the CLI and the console invite.
-        const invited = await first.subscriptions.invite(email, { again: false, compose });
+        const invited = await first.subscriptions.invite(email, { again: false, compose: composeInvitation });
         if (invited.outcome !== 'invited') throw new Error(invited.outcome);
 
         smtp.replyAfter(REPLY_AFTER_MS);
@@ -86,7 +76,7 @@ it('a send stuck past ten leases gives its message up to the other replica', asy
   try {
     const email = `stuck-${engine.name}@example.org`;
     await first.signups.add({ email, description: '' });
-    const invited = await first.subscriptions.invite(email, { again: false, compose });
+    const invited = await first.subscriptions.invite(email, { again: false, compose: composeInvitation });
     if (invited.outcome !== 'invited') throw new Error(invited.outcome);
 
     smtp.replyAfter(8_000);

@@ -2,8 +2,8 @@
 // database stand for two workers (two replicas, or the site and a CLI). A worker whose lease ran
 // out can neither complete, nor fail, nor release an item another worker has claimed since; what
 // the live worker records is what stays. Time is the test's clock.
-import type { OutgoingMail, Store } from '../../../server/store/types';
-import { besideStore, ENGINES, type StoreEngine } from '../../support/stores';
+import type { Store } from '../../../server/store/types';
+import { besideStore, composeInvitation, ENGINES, type StoreEngine } from '../../support/stores';
 
 const START = Date.parse('2026-03-01T00:00:00.000Z');
 const HOUR = 3_600_000;
@@ -13,16 +13,6 @@ const request = (email: string) => ({
   fields: [['email', email]] as [string, string][],
   forwarded: {},
   idempotencyKey: `key-${email}`,
-});
-
-const compose = (to: string, key: string): OutgoingMail => ({
-  from: 'OrgNote <invite@orgnote.example>',
-  to,
-  subject: 'Your OrgNote activation key',
-  text: key,
-  html: `<p>${key}</p>`,
-  messageId: `<${to}@orgnote.example>`,
-  date: new Date(START).toISOString(),
 });
 
 function leases(engine: StoreEngine) {
@@ -83,7 +73,7 @@ function leases(engine: StoreEngine) {
   describe('the mail queue', () => {
     async function invited(email: string) {
       await first.signups.add({ email, description: '' });
-      const invitation = await first.subscriptions.invite(email, { again: false, compose });
+      const invitation = await first.subscriptions.invite(email, { again: false, compose: composeInvitation });
       if (invitation.outcome !== 'invited') throw new Error(`not invited: ${invitation.outcome}`);
       return invitation.mail;
     }
