@@ -24,6 +24,12 @@ export const EMAIL_MAX_LENGTH = 254;
  */
 export const NOT_TEXT = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\ufffd]/;
 
+/**
+ * Every control character, tab and line breaks too: never part of a one-line value the backend
+ * sends (a provider's name, an account id, a key), and PostgreSQL refuses a NUL in text outright.
+ */
+export const NOT_ONE_LINE = /[\u0000-\u001f\u007f]/;
+
 export type FieldErrors<K extends string> = Partial<Record<K, string>>;
 
 /**

@@ -4,6 +4,7 @@
 // path instead: its parameters are ids of someone else's making, decoded exactly once, so every id
 // (with '/', '%' or ';' in it) has one spelling and no spelling reaches another id.
 import { API_PATHS } from '../../shared/constants';
+import { NOT_ONE_LINE } from '../../shared/validation';
 
 export type ApiRoute = 'subscriptions' | 'activation' | 'subscription-info';
 
@@ -41,7 +42,7 @@ export function subscriptionInfoParams(rawPath: string): SubscriptionInfoParams 
     }
   });
   // No control characters: activation never binds such an id, and PostgreSQL refuses NUL outright.
-  const plain = (text: string) => text !== '' && !/[\u0000-\u001f\u007f]/.test(text);
+  const plain = (text: string) => text !== '' && !NOT_ONE_LINE.test(text);
   return plain(provider) && plain(externalId) ? { provider, externalId } : undefined;
 }
 

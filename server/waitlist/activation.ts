@@ -3,6 +3,7 @@
 // externalId) when it names one. Refusals carry their field or reason as data; the door picks the
 // status and the words.
 import { checkActivation } from '../../shared/signup';
+import { NOT_ONE_LINE } from '../../shared/validation';
 import type { Config } from '../config';
 import type { Account, Subscriptions } from '../store/types';
 
@@ -32,15 +33,13 @@ export type ActivationResult =
 
 type AccountCheck = { ok: true; account: Account | undefined } | { ok: false; field: string; message: string };
 
-const CONTROL = /[\u0000-\u001f\u007f]/;
-
 /** An optional single text field, trimmed, at most `max` characters. */
 function optionalText(fields: Record<string, unknown>, name: string, max: number): { ok: true; text?: string } | { ok: false; field: string; message: string } {
   const value = fields[name];
   if (value === undefined || value === '') return { ok: true };
   if (typeof value !== 'string') return { ok: false, field: name, message: `${name} must be a single text value` };
   const text = value.trim();
-  if (!text || text.length > max || CONTROL.test(text)) return { ok: false, field: name, message: `${name} is invalid` };
+  if (!text || text.length > max || NOT_ONE_LINE.test(text)) return { ok: false, field: name, message: `${name} is invalid` };
   return { ok: true, text };
 }
 
