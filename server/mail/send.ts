@@ -57,9 +57,9 @@ function keepClaimed(queue: MailQueue, id: number): { stop(): Promise<void> } {
 export async function sendClaimed(queue: MailQueue, mailer: Mailer, item: QueuedMail, logger?: Logger): Promise<Sent> {
   const claim = keepClaimed(queue, item.id);
   try {
-    await mailer.send(item.id, item.message);
+    // The claim stops being renewed before any outcome is recorded, whichever it is.
+    await mailer.send(item.id, item.message).finally(() => claim.stop());
   } catch (err) {
-    await claim.stop();
     const reason = describeMailError(err);
     if (isPermanentRefusal(err)) {
       const undeliverable = refusesTheRecipient(err);
@@ -71,7 +71,6 @@ export async function sendClaimed(queue: MailQueue, mailer: Mailer, item: Queued
     logger?.info({ mailId: item.id, reason, retryAt: new Date(dueAt).toISOString() }, 'mail queued for retry');
     return { outcome: 'queued', serverUnavailable: isServerUnavailable(err) };
   }
-  await claim.stop();
   if (await queue.sent(item.id)) {
     logger?.info({ mailId: item.id, attempts: item.attempts + 1 }, 'mail sent');
   } else if (!(await queue.exists(item.id))) {

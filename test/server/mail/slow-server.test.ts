@@ -8,7 +8,7 @@ import { createMailer } from '../../../server/mail/transport';
 import type { Store } from '../../../server/store/types';
 import { tempDataDir } from '../../support/config';
 import { startSmtpServer, type SmtpTestServer } from '../../support/smtp';
-import { besideStore, composeInvitation, ENGINES } from '../../support/stores';
+import { besideStore, composeInvitation, ENGINES, type StoreEngine } from '../../support/stores';
 
 /**
  * A short lease, so the test takes seconds: renewed every 500 ms, it leaves a second for a busy
@@ -26,24 +26,32 @@ afterAll(async () => {
   await Promise.all(ENGINES.map((engine) => engine.close()));
 });
 
+/**
+ * Two replicas on one database with the given lease, a mailer to the test server, and an
+ * invitation to `email` queued and claimed by the first in one step, as the CLI and the console
+ * invite. The caller closes the mailer and the second store.
+ */
+async function twoReplicasAndAnInvitation(engine: StoreEngine, leaseMs: number, email: string) {
+  const first = await engine.open({ now: Date.now, limits: { mailLeaseMs: leaseMs } });
+  const second: Store = await besideStore(first, Date.now, { mailLeaseMs: leaseMs });
+  const mailer = createMailer({ smtpUrl: smtp.url, smtpTimeoutMs: 10_000, dataDir: tempDataDir(), dkim: undefined });
+  await first.signups.add({ email, description: '' });
+  const invited = await first.subscriptions.invite(email, { again: false, compose: composeInvitation });
+  if (invited.outcome !== 'invited') throw new Error(invited.outcome);
+  return { first, second, mailer, mail: invited.mail };
+}
+
 describe.each(ENGINES)('on $name', (engine) => {
   const run = engine.unavailable ? it.skip : it;
 
   run(
     'a send slower than the lease keeps its claim: the other replica never takes the message, and it arrives once',
     async () => {
-      const first = await engine.open({ now: Date.now, limits: { mailLeaseMs: LEASE_MS } });
-      const second: Store = await besideStore(first, Date.now, { mailLeaseMs: LEASE_MS });
-      const mailer = createMailer({ smtpUrl: smtp.url, smtpTimeoutMs: 10_000, dataDir: tempDataDir(), dkim: undefined });
+      const email = `${engine.name}@example.org`;
+      const { first, second, mailer, mail } = await twoReplicasAndAnInvitation(engine, LEASE_MS, email);
       try {
-        const email = `${engine.name}@example.org`;
-        await first.signups.add({ email, description: '' });
-        // Queued and claimed in one step, as the CLI and the console invite.
-        const invited = await first.subscriptions.invite(email, { again: false, compose: composeInvitation });
-        if (invited.outcome !== 'invited') throw new Error(invited.outcome);
-
         smtp.replyAfter(REPLY_AFTER_MS);
-        const sending = sendClaimed(first.mail, mailer, invited.mail);
+        const sending = sendClaimed(first.mail, mailer, mail);
         // The other replica's worker polls while the server holds the message.
         const taken: number[] = [];
         const until = Date.now() + REPLY_AFTER_MS - LEASE_MS / 2;
@@ -70,24 +78,17 @@ describe.each(ENGINES)('on $name', (engine) => {
 it('a send stuck past ten leases gives its message up to the other replica', async () => {
   const engine = ENGINES[0];
   const lease = 300; // renewed every 100 ms, the shortest interval: 30 renewals in 3 s
-  const first = await engine.open({ now: Date.now, limits: { mailLeaseMs: lease } });
-  const second: Store = await besideStore(first, Date.now, { mailLeaseMs: lease });
-  const mailer = createMailer({ smtpUrl: smtp.url, smtpTimeoutMs: 10_000, dataDir: tempDataDir(), dkim: undefined });
+  const { first, second, mailer, mail } = await twoReplicasAndAnInvitation(engine, lease, `stuck-${engine.name}@example.org`);
   try {
-    const email = `stuck-${engine.name}@example.org`;
-    await first.signups.add({ email, description: '' });
-    const invited = await first.subscriptions.invite(email, { again: false, compose: composeInvitation });
-    if (invited.outcome !== 'invited') throw new Error(invited.outcome);
-
     smtp.replyAfter(8_000);
-    const sending = sendClaimed(first.mail, mailer, invited.mail);
+    const sending = sendClaimed(first.mail, mailer, mail);
     const started = Date.now();
     let taken: number[] = [];
     while (taken.length === 0 && Date.now() - started < 7_000) {
       taken = (await second.mail.claim(10)).map((mail) => mail.id);
       await sleep(50);
     }
-    expect(taken).toEqual([invited.mail.id]);
+    expect(taken).toEqual([mail.id]);
     // The stuck send ends (its connection closed), and its outcome changes nothing: the claim
     // is the other replica's now.
     mailer.close(true);
