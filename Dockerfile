@@ -3,7 +3,7 @@
 # better-sqlite3 is a native module: it is compiled in a stage that has a toolchain, and only the
 # compiled node_modules reach the runtime image.
 
-FROM node:20-bookworm-slim AS toolchain
+FROM node:24-bookworm-slim AS toolchain
 RUN apt-get update \
  && apt-get install -y --no-install-recommends python3 make g++ \
  && rm -rf /var/lib/apt/lists/*
@@ -24,7 +24,7 @@ RUN npm run build
 FROM toolchain AS prod-deps
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 
-FROM node:20-bookworm-slim AS runtime
+FROM node:24-bookworm-slim AS runtime
 ENV NODE_ENV=production \
     PORT=3000 \
     HOST=0.0.0.0 \

@@ -138,7 +138,7 @@ export const SERVER_BUILD_OPTIONS: esbuild.BuildOptions = {
   outdir: path.join(DIST, 'server'),
   bundle: true,
   platform: 'node',
-  target: 'node20',
+  target: 'node24',
   format: 'cjs',
   jsx: 'automatic',
   packages: 'external',
