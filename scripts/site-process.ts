@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { liveMemory, rssOf, type LiveMemory } from './inspector';
 
 export const ROOT = path.resolve(__dirname, '..');
 
@@ -24,6 +25,8 @@ interface SiteProcess {
   dataDir: string;
   /** Resident memory of the server process in bytes (Linux /proc). */
   rss(): number;
+  /** Heap and RSS after a full collection; only when started with `inspect`. */
+  liveMemory(): Promise<LiveMemory>;
   stop(): Promise<void>;
 }
 
@@ -32,11 +35,13 @@ interface SiteProcess {
  * load-generating process would fill up and stall the server's writes.
  */
 /** `root` is the checkout whose build runs (a baseline build, scripts/bench/baseline.ts); this one by default. */
-export async function startSiteProcess(env: NodeJS.ProcessEnv = {}, root = ROOT): Promise<SiteProcess> {
+export async function startSiteProcess(env: NodeJS.ProcessEnv = {}, root = ROOT, { inspect = false } = {}): Promise<SiteProcess> {
   const port = await freePort();
+  const inspectPort = inspect ? await freePort() : undefined;
+  const inspectFlags = inspectPort ? [`--inspect=127.0.0.1:${inspectPort}`] : [];
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'orgnote-site-'));
   const log = fs.openSync(path.join(dataDir, 'site.log'), 'a');
-  const child = spawn(process.execPath, ['dist/server/index.js'], {
+  const child = spawn(process.execPath, [...inspectFlags, 'dist/server/index.js'], {
     cwd: root,
     env: { ...process.env, NODE_ENV: 'production', HOST: '127.0.0.1', DATA_DIR: dataDir, ...env, PORT: String(port) },
     stdio: ['ignore', log, 'inherit'],
@@ -54,7 +59,11 @@ export async function startSiteProcess(env: NodeJS.ProcessEnv = {}, root = ROOT)
         url,
         child,
         dataDir,
-        rss: () => Number(fs.readFileSync(`/proc/${child.pid}/status`, 'utf8').match(/VmRSS:\s+(\d+) kB/)![1]) * 1024,
+        rss: () => rssOf(child.pid!),
+        liveMemory: () => {
+          if (!inspectPort) throw new Error('started without inspect');
+          return liveMemory(inspectPort, child.pid!);
+        },
         // Stopping also removes the throwaway data folder (waitlist and log).
         stop: () =>
           new Promise<void>((resolve) => {
