@@ -19,6 +19,8 @@ interface Setting<T> {
   doc: string;
   /** What README shows as the default when another setting decides it (the value stays unset here). */
   derivedDefault?: string;
+  /** A secret: it may come from the file its `_FILE` variable names instead (see `secret`). */
+  secret?: boolean;
 }
 
 const UNSET = undefined;
@@ -26,6 +28,20 @@ const UNSET = undefined;
 /** One row of the table below; keeps the parsed type, so `Config` can be inferred from the rows. */
 function setting<T>(env: string, defaultValue: string | undefined, parse: z.ZodType<T>, doc: string, derivedDefault?: string): Setting<T> {
   return { env, default: defaultValue, parse, doc, derivedDefault };
+}
+
+/**
+ * Marks a setting as a secret. As in the official images (postgres, mysql), `<VARIABLE>_FILE` may
+ * name a file holding its value instead, such as a Docker secret: then `docker inspect` and
+ * /proc/<pid>/environ show a path, not the secret.
+ */
+function secret<T>(declared: Setting<T>): Setting<T> {
+  return { ...declared, secret: true };
+}
+
+/** The variable that names a file holding this secret's value. */
+export function fileVariable(declared: { env: string }): string {
+  return `${declared.env}_FILE`;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -157,8 +173,13 @@ export const SETTINGS = {
   headersTimeoutMs: setting('HEADERS_TIMEOUT_MS', '66000', integer(1, 600_000), 'A client must send complete headers within this (slow-loris).'),
   requestTimeoutMs: setting('REQUEST_TIMEOUT_MS', '120000', integer(1, 3_600_000), 'A client must send the whole request within this.'),
   allowedOrigins: setting('ALLOWED_ORIGINS', '', originList, "Other sites' origins whose pages may post our forms."),
-  pageCacheSeconds: setting('PAGE_CACHE_SECONDS', '300', integer(0, 31_536_000), 'How long a shared cache may keep a page that is the same for everyone.'),
-  smtpUrl: setting('SMTP_URL', UNSET, smtpUrl.optional(), 'Where invitations go out; unset: .eml files under DATA_DIR/mail.'),
+  pageCacheSeconds: setting(
+    'PAGE_CACHE_SECONDS',
+    '300',
+    integer(0, 31_536_000),
+    'How long a shared cache may keep a page the same for everyone (with SITE_URL set).',
+  ),
+  smtpUrl: secret(setting('SMTP_URL', UNSET, smtpUrl.optional(), 'Where invitations go out; unset: .eml files under DATA_DIR/mail.')),
   smtpTimeoutMs: setting(
     'SMTP_TIMEOUT_MS',
     '30000',
@@ -182,9 +203,9 @@ export const SETTINGS = {
     'An address still unconfirmed this long after its last confirmation mail is erased.',
   ),
   privacyContact: setting('PRIVACY_CONTACT', UNSET, mailbox.optional(), 'Who visitors write to about their data (/privacy); seen by the browser.', 'MAIL_FROM'),
-  subscriptionApiToken: setting('SUBSCRIPTION_API_TOKEN', UNSET, apiToken.optional(), 'What the OrgNote backend sends to ask about subscriptions.'),
+  subscriptionApiToken: secret(setting('SUBSCRIPTION_API_TOKEN', UNSET, apiToken.optional(), 'What the OrgNote backend sends to ask about subscriptions.')),
   spaceLimitBytes: setting('SPACE_LIMIT_BYTES', String(FREE_SPACE_BYTES), integer(0, Number.MAX_SAFE_INTEGER), 'Storage of a free subscription (spaceLimit).'),
-  databaseUrl: setting('DATABASE_URL', UNSET, databaseUrl.optional(), 'PostgreSQL shared by every replica; unset: SQLite under DATA_DIR.'),
+  databaseUrl: secret(setting('DATABASE_URL', UNSET, databaseUrl.optional(), 'PostgreSQL shared by every replica; unset: SQLite under DATA_DIR.')),
   databaseConnectSeconds: setting('DATABASE_CONNECT_SECONDS', '30', integer(0, 3_600), 'How long start-up waits for PostgreSQL.'),
   outboxMaxItems: setting('OUTBOX_MAX_ITEMS', '100000', integer(1, 100_000_000), 'Signups waiting for the backend at most; past it a new one gets 503.'),
   mailMaxItems: setting('MAIL_QUEUE_MAX_ITEMS', '100000', integer(1, 100_000_000), 'Invitations waiting to be sent at most.'),
@@ -239,14 +260,43 @@ export type Config = ReturnType<typeof withDerivedDefaults>;
 
 export class ConfigError extends Error {}
 
+/** What the operator wrote for a setting, and where, so a message names that variable. */
+type Written = { value: string | undefined; from: string } | { problem: string };
+
+/**
+ * The value from the environment, or for a secret from its file: the file's content with one
+ * trailing newline trimmed (what `echo secret > file` leaves). Messages name the variables and the
+ * path, never what the file holds.
+ */
+function written(declared: Setting<unknown>, env: NodeJS.ProcessEnv): Written {
+  // An empty variable counts as unset.
+  const value = env[declared.env] || undefined;
+  const file = declared.secret ? env[fileVariable(declared)] || undefined : undefined;
+  if (file === undefined) return { value, from: declared.env };
+  if (value !== undefined) return { problem: `${declared.env} and ${fileVariable(declared)}: set one of them, not both` };
+  let content: string;
+  try {
+    content = fs.readFileSync(path.resolve(file), 'utf8');
+  } catch (err) {
+    return { problem: `${fileVariable(declared)}: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? 'error'})` };
+  }
+  const trimmed = content.replace(/\r?\n$/, '');
+  if (trimmed === '') return { problem: `${fileVariable(declared)}: ${file} is empty` };
+  return { value: trimmed, from: `${declared.env} (from ${fileVariable(declared)})` };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const problems: string[] = [];
   const settings: Record<string, unknown> = {};
   for (const [key, declared] of Object.entries(SETTINGS) as [string, Setting<unknown>][]) {
-    const given = env[declared.env];
-    const parsed = declared.parse.safeParse(given === undefined || given === '' ? declared.default : given);
+    const given = written(declared, env);
+    if ('problem' in given) {
+      problems.push(`  ${given.problem}`);
+      continue;
+    }
+    const parsed = declared.parse.safeParse(given.value ?? declared.default);
     if (parsed.success) settings[key] = parsed.data;
-    else problems.push(...parsed.error.issues.map((issue) => `  ${declared.env}: ${issue.message}`));
+    else problems.push(...parsed.error.issues.map((issue) => `  ${given.from}: ${issue.message}`));
   }
   if (problems.length === 0) {
     for (const rule of RULES) if (!rule.holds(settings as Settings)) problems.push(`  ${SETTINGS[rule.setting].env}: ${rule.message}`);

@@ -5,7 +5,7 @@
 // change), brotli/gzip made once, a strong ETag per encoding and a Cache-Control that lets a CDN
 // or the reverse proxy keep them for PAGE_CACHE_SECONDS (docs/decisions/0007-html-cache.md).
 // Without SITE_URL the origin comes from the Host header, which is the client's to choose, so the
-// store is bounded.
+// store is bounded and no shared cache may keep the page (docs/decisions/0019-forged-host.md).
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import zlib from 'node:zlib';
@@ -78,7 +78,7 @@ interface PrerenderedOptions {
   pagePolicy(scriptSources: string[]): string;
   /** How long a shared cache may keep a page (PAGE_CACHE_SECONDS). */
   cacheSeconds: number;
-  /** SITE_URL, when set: then there is one origin and the pages are rendered once. */
+  /** SITE_URL, when set: then there is one origin, rendered once, and shared caches may keep it. */
   siteUrl?: string;
   logger: Logger;
   maxEntries?: number;
@@ -86,8 +86,9 @@ interface PrerenderedOptions {
 
 export function prerenderedPages({ render, pagePolicy, cacheSeconds, siteUrl, logger, maxEntries = 32 }: PrerenderedOptions) {
   const pages = new Map<string, Promise<PrerenderedPage>>();
-  // Browsers check back every time (a 304 when nothing changed); shared caches keep the page.
-  const cacheControl = `public, max-age=0, s-maxage=${cacheSeconds}`;
+  // Browsers check back every time (a 304 when nothing changed). Shared caches keep the page only
+  // when SITE_URL names it: otherwise it names whatever Host the request that filled it sent.
+  const cacheControl = siteUrl ? `public, max-age=0, s-maxage=${cacheSeconds}` : 'private, no-cache';
 
   async function prerender(path: string, origin: string): Promise<PrerenderedPage> {
     const html = await render(path, origin);

@@ -9,14 +9,19 @@ import { escapeMarkup } from '../../shared/markup';
 /** Pages worth indexing (docs/product.md §2, and the privacy notice of issue 23). */
 export const INDEXED_PATHS = ['/', '/activate', '/privacy'] as const;
 
-/** SITE_URL when set; otherwise the origin this request came to (honouring TRUST_PROXY). */
+/**
+ * SITE_URL when set; otherwise the origin this request came to (honouring TRUST_PROXY), which the
+ * client chooses: a response built from it is never publicly cacheable (docs/decisions/0019).
+ */
 export function siteOrigin(config: Pick<Config, 'siteUrl'>, req: IncomingMessage): string {
   return config.siteUrl ?? contextOf(req).client.origin;
 }
 
 export function seoFiles(config: Pick<Config, 'siteUrl'>): Router {
   const router = express.Router();
-  const cache = (res: Response) => res.setHeader('Cache-Control', 'public, max-age=3600');
+  // Without SITE_URL both files name the request's Host: a shared cache must not keep one request's.
+  const cacheControl = config.siteUrl ? 'public, max-age=3600' : 'private, max-age=3600';
+  const cache = (res: Response) => res.setHeader('Cache-Control', cacheControl);
 
   router.get('/robots.txt', (req, res) => {
     cache(res);

@@ -2,7 +2,7 @@
 // are what the server does. This keeps the two naming the same settings with the same defaults.
 import fs from 'node:fs';
 import path from 'node:path';
-import { loadConfig, SETTINGS } from '../../server/config';
+import { fileVariable, loadConfig, SETTINGS } from '../../server/config';
 
 const README = fs.readFileSync(path.resolve(__dirname, '../../README.md'), 'utf8');
 
@@ -21,8 +21,10 @@ function readmeDefaults(): Record<string, string> {
 /** What README should show as the default of each declared setting. */
 function declaredDefaults(): Record<string, string> {
   const defaults: Record<string, string> = {};
-  for (const declared of Object.values(SETTINGS) as { env: string; default?: string; derivedDefault?: string }[]) {
+  for (const declared of Object.values(SETTINGS) as { env: string; default?: string; derivedDefault?: string; secret?: boolean }[]) {
     defaults[declared.env] = declared.derivedDefault ?? (declared.default === undefined ? 'unset' : declared.default === '' ? 'empty' : declared.default);
+    // A secret's file form is a row of its own.
+    if (declared.secret) defaults[fileVariable(declared)] = 'unset';
   }
   return defaults;
 }

@@ -15,8 +15,8 @@ afterEach(() => {
   for (const store of opened.splice(0)) void store.close();
 });
 
-function site(deps: Parameters<typeof createApp>[1] = {}) {
-  const config = testConfig();
+function site(deps: Parameters<typeof createApp>[1] = {}, env: Record<string, string> = {}) {
+  const config = testConfig(env);
   const store = openStore(config);
   opened.push(store);
   return { store, app: createApp(config, { store, ...deps }) };
@@ -125,8 +125,8 @@ describe('the front door', () => {
 
 describe('Cache-Control by what a page may reveal', () => {
   it('lets shared caches keep a prerendered page, with an ETag the browser can revalidate', async () => {
-    const { app } = site();
-    // One Host for both: without SITE_URL the page names its origin, so another Host is another page.
+    // With SITE_URL: without it the page names the request's Host and is private (pages/forged-host).
+    const { app } = site({}, { SITE_URL: 'https://orgnote.test' });
     const res = await request(app).get('/').set('Host', 'orgnote.test');
     expect(res.status).toBe(200);
     expect(res.headers['cache-control']).toMatch(/^public\b/);

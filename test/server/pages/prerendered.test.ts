@@ -116,15 +116,18 @@ describe('prerendered pages', () => {
   });
 
   it('lets a shared cache keep a page for PAGE_CACHE_SECONDS, and browsers revalidate by ETag', async () => {
-    const app = createApp(testConfig({ PAGE_CACHE_SECONDS: '120' }));
+    const app = createApp(testConfig({ PAGE_CACHE_SECONDS: '120', SITE_URL: 'https://orgnote.test' }));
     const res = await rawGet(app, '/', { ...HOST, 'Accept-Encoding': 'br' });
     expect(res.headers['cache-control']).toBe('public, max-age=0, s-maxage=120');
     expect(res.headers.etag).toMatch(/^"[A-Za-z0-9_-]{22}-br"$/);
     const plain = await rawGet(app, '/', HOST);
     expect(plain.headers.etag).toMatch(/^"[A-Za-z0-9_-]{22}"$/);
     expect(plain.headers.etag).not.toBe(res.headers.etag);
-    // The default: five minutes.
-    expect((await rawGet(createApp(testConfig()), '/', HOST)).headers['cache-control']).toBe('public, max-age=0, s-maxage=300');
+    // The default: five minutes. Without SITE_URL the page names the request's Host: private.
+    expect((await rawGet(createApp(testConfig({ SITE_URL: 'https://orgnote.test' })), '/', HOST)).headers['cache-control']).toBe(
+      'public, max-age=0, s-maxage=300',
+    );
+    expect((await rawGet(createApp(testConfig()), '/', HOST)).headers['cache-control']).toBe('private, no-cache');
   });
 
   it('answers 304 with no body for a matching If-None-Match, and 200 for any other tag', async () => {

@@ -27,7 +27,7 @@ describe('the privacy notice', () => {
   });
 
   it('is cached like the other shared pages, and a variant of it renders per request', async () => {
-    const app = createApp(testConfig());
+    const app = createApp(testConfig({ SITE_URL: 'https://orgnote.example' }));
     const shared = await request(app).get('/privacy');
     expect(shared.headers['cache-control']).toBe('public, max-age=0, s-maxage=300');
     expect(shared.headers.etag).toBeDefined();

@@ -53,7 +53,7 @@ describe('static assets', () => {
   });
 
   it('serves public files with a short max-age', async () => {
-    const res = await request(app).get('/robots.txt');
+    const res = await request(app).get('/favicon.svg');
     expect(res.status).toBe(200);
     expect(res.headers['cache-control']).toBe('public, max-age=3600');
   });
