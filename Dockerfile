@@ -1,28 +1,30 @@
 # syntax=docker/dockerfile:1
 # Build with dev dependencies; run with production dependencies and the build only.
-# better-sqlite3 is a native module: it is compiled in a stage that has a toolchain, and only the
-# compiled node_modules reach the runtime image.
+# The native modules (better-sqlite3, @node-rs/argon2) ship prebuilt N-API binaries inside their
+# packages: no toolchain, and nothing downloaded but packages. better-sqlite3 still carries a
+# binding.gyp that `npm ci` would compile (a lockfile does not keep its gypfile: false), hence
+# --ignore-scripts: no dependency the build or the runtime uses needs its install script.
 
-FROM node:24-bookworm-slim AS toolchain
-RUN apt-get update \
- && apt-get install -y --no-install-recommends python3 make g++ \
- && rm -rf /var/lib/apt/lists/*
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-
-FROM toolchain AS build
-RUN npm ci --no-audit --no-fund
+RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json ./
 COPY scripts ./scripts
 COPY shared ./shared
 COPY client ./client
 COPY server ./server
-RUN npm run build
+# The commit the image is built from (there is no .git in the image): build_info and /healthz.
+ARG SOURCE_COMMIT=""
+# The runtime loads no source maps, and the server's would carry the sources into the image.
+RUN npm run build && find dist -name '*.map' -delete
 
 # A second install rather than pruning the build stage: this layer depends on the lockfile only,
-# so a source change rebuilds the app without reinstalling, and BuildKit runs it beside the build.
-FROM toolchain AS prod-deps
-RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+# so a source change rebuilds the app without reinstalling.
+FROM node:24-bookworm-slim AS prod-deps
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
 
 FROM node:24-bookworm-slim AS runtime
 ENV NODE_ENV=production \
@@ -34,11 +36,15 @@ COPY package.json package-lock.json ./
 COPY --from=prod-deps /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY public ./public
+# `docker exec <container> waitlist ...`: the CLI as the README writes it.
+COPY scripts/docker/waitlist /usr/local/bin/waitlist
+# SQLite, mail files and backups go to /data. No VOLUME: the operator mounts one there
+# (-v orgnote-data:/data); a VOLUME would give each compose replica an anonymous volume of its own.
 RUN mkdir -p /data && chown node:node /data
 USER node
 EXPOSE 3000
-VOLUME ["/data"]
-HEALTHCHECK --interval=30s --timeout=3s --start-period=10s --retries=3 \
+# The start period covers a start that waits up to 30 s for PostgreSQL (DATABASE_CONNECT_SECONDS).
+HEALTHCHECK --interval=30s --timeout=3s --start-period=45s --retries=3 \
   CMD ["node", "-e", "require('http').get({host:'127.0.0.1',port:process.env.PORT,path:'/healthz'},r=>process.exit(r.statusCode===200?0:1)).on('error',()=>process.exit(1))"]
 # Exec form: node runs as PID 1 and receives SIGTERM directly, so shutdown is graceful.
 CMD ["node", "dist/server/index.js"]

@@ -2,12 +2,14 @@
 import http, { type Server } from 'node:http';
 import { createApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
+import { ensureWritableDataDir } from './data-dir';
 import { createLogger, type Logger } from './logger';
 import { startOutboxWorker } from './delivery/outbox-worker';
 import { confirmationMailFor } from './mail/confirmation';
 import { startMailWorker } from './mail/mail-worker';
 import { startExpirySweep } from './waitlist/address';
 import { createMailer } from './mail/transport';
+import { isReady } from './health';
 import { createMetrics, NO_METRICS, type Metrics } from './metrics';
 import { startMetricsServer } from './metrics-server';
 import type { Store } from './store';
@@ -59,6 +61,8 @@ async function main() {
   let config: Config;
   try {
     config = loadConfig();
+    // SQLite and the .eml files live there; PostgreSQL with SMTP writes nothing to it.
+    if (!config.databaseUrl || !config.smtpUrl) ensureWritableDataDir(config.dataDir);
   } catch (err) {
     if (err instanceof ConfigError) {
       console.error(err.message);
@@ -77,6 +81,9 @@ async function main() {
             // Queued, and owed by signups (confirmations not written yet): both wait for the mail worker.
             mail: async () => (await store.mail.counts()).queued + (await store.signups.confirmationsOwed()),
           },
+          dead: { outbox: () => store.outbox.deadCount(), mail: async () => (await store.mail.counts()).dead },
+          confirmationsOwed: () => store.signups.confirmationsOwed(),
+          ready: () => isReady(store, config.databaseTimeoutMs),
           logger,
         });
   // Before the public port: a metrics port already taken stops the start before any traffic.

@@ -1,0 +1,37 @@
+// Starts the private engine, makes the base images offline (scripts/docker/base-images.sh) and
+// builds the image from the Dockerfile as an operator does (classic builder, the registry
+// reached through the host's network). Whatever fails here stops the engine again.
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { ENGINE_ENV, IMAGE, ROOT, removeAll, sh } from './docker';
+
+export const ENGINE = path.join(ROOT, 'scripts/docker/engine.sh');
+export const STARTED_ENGINE = 'ORGNOTE_IMAGE_TEST_STARTED_ENGINE';
+
+function step(what: string, command: string): void {
+  const started = Date.now();
+  const result = spawnSync('bash', ['-c', command], {
+    cwd: ROOT,
+    env: { ...process.env, ...ENGINE_ENV },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  if (result.status !== 0) throw new Error(`image test setup: ${what} failed (${command})`);
+  console.log(`image test setup: ${what} took ${Math.round((Date.now() - started) / 1000)} s`);
+}
+
+export default function globalSetup(): void {
+  const wasRunning = sh(`${ENGINE} status`).status === 0;
+  step('the engine', `${ENGINE} start`);
+  if (!wasRunning) process.env[STARTED_ENGINE] = '1';
+  try {
+    // What a run killed half-way left behind.
+    removeAll('orgnote-ci-');
+    step('the base images', 'scripts/docker/base-images.sh all');
+    const commit = sh('git rev-parse --short HEAD').stdout.trim();
+    const build = `docker build --quiet --network host --build-arg SOURCE_COMMIT=${commit}`;
+    step('the image', `${build} --tag ${IMAGE} . && docker image prune --force >/dev/null`);
+  } catch (err) {
+    if (!wasRunning) sh(`${ENGINE} stop`);
+    throw err;
+  }
+}

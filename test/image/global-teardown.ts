@@ -1,0 +1,8 @@
+// Stops the engine the setup started; one that was already running (a developer's) is left.
+import { ENGINE, STARTED_ENGINE } from './global-setup';
+import { removeAll, sh } from './docker';
+
+export default function globalTeardown(): void {
+  removeAll('orgnote-ci-');
+  if (process.env[STARTED_ENGINE]) sh(`${ENGINE} stop`);
+}

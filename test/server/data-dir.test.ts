@@ -1,0 +1,75 @@
+// A DATA_DIR the process cannot write stops the start with one line that says how to fix it.
+// The production entry runs as another user than the folder's owner: as uid 1000 when the tests
+// run as root (root may write anywhere), else as this user against a folder made read-only.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { ensureWritableDataDir } from '../../server/data-dir';
+import { tempDataDir } from '../support/config';
+
+const ENTRY = path.resolve(__dirname, '../../dist/server/index.js');
+const asRoot = process.getuid?.() === 0;
+const runAs = asRoot ? { uid: 1000, gid: 1000 } : {};
+const processUid = asRoot ? 1000 : process.getuid!();
+const processGid = asRoot ? 1000 : process.getgid!();
+
+let scratch: string;
+beforeEach(() => {
+  // Reachable by uid 1000: the run's own temp folder may be private to this user.
+  scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'orgnote-data-dir-'));
+  fs.chmodSync(scratch, 0o755);
+});
+afterEach(() => fs.rmSync(scratch, { recursive: true, force: true }));
+
+/** A folder the started process cannot write: owned by root, or by us with no write bit. */
+function foreignFolder(name: string): string {
+  const folder = path.join(scratch, name);
+  fs.mkdirSync(folder, { mode: 0o755 });
+  if (!asRoot) fs.chmodSync(folder, 0o555);
+  return folder;
+}
+
+function start(dataDir: string) {
+  return spawnSync(process.execPath, [ENTRY], {
+    env: { PATH: process.env.PATH, NODE_ENV: 'production', PORT: '0', DATA_DIR: dataDir },
+    encoding: 'utf8',
+    timeout: 10_000,
+    ...runAs,
+  });
+}
+
+describe('DATA_DIR check at start-up', () => {
+  it('creates a missing DATA_DIR and accepts a writable one', () => {
+    const folder = path.join(tempDataDir(), 'nested', 'data');
+    ensureWritableDataDir(folder);
+    expect(fs.statSync(folder).isDirectory()).toBe(true);
+    expect(() => ensureWritableDataDir(folder)).not.toThrow();
+  });
+
+  it('stops the server with one line: DATA_DIR, both uids, the chown that fixes it', () => {
+    const folder = foreignFolder('data');
+    const owner = fs.statSync(folder).uid;
+    const result = start(folder);
+    expect(result.status).toBe(1);
+    expect(result.stdout).toBe('');
+    const problem = `is not writable by this process (uid ${processUid});`;
+    const owned = `it belongs to uid ${owner}.`;
+    const fix = `Fix: chown -R ${processUid}:${processGid} ${folder}`;
+    const mount = '(for a bind mount, the host folder mounted there).';
+    const line = `DATA_DIR ${folder} ${problem} ${owned} ${fix} ${mount}`;
+    expect(result.stderr.trim().split('\n')).toEqual([line]);
+    expect(fs.readdirSync(folder)).toEqual([]);
+  });
+
+  it('names the parent folder when DATA_DIR is missing and cannot be created', () => {
+    const parent = foreignFolder('srv');
+    const folder = path.join(parent, 'orgnote', 'data');
+    const result = start(folder);
+    expect(result.status).toBe(1);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    const where = `DATA_DIR ${folder} cannot be created: ${parent}`;
+    expect(result.stderr).toContain(`${where} is not writable by this process`);
+    expect(result.stderr).toContain(`chown -R ${processUid}:${processGid} ${parent}`);
+  });
+});
