@@ -23,7 +23,13 @@ module.exports = {
   // worker per core, and never fewer than two, keeps both cores busy (issue 22, item 8).
   maxWorkers: Math.max(2, os.availableParallelism()),
   projects: [
-    { ...common, ...needsBuild, displayName: 'server', testEnvironment: slottedNode, testMatch: ['<rootDir>/test/{server,shared,scripts}/**/*.test.ts?(x)'] },
+    {
+      ...common,
+      ...needsBuild,
+      displayName: 'server',
+      testEnvironment: slottedNode,
+      testMatch: ['<rootDir>/test/{server,shared,scripts,deploy}/**/*.test.ts?(x)'],
+    },
     {
       ...common,
       displayName: 'client',

@@ -6,6 +6,8 @@ import type { IncomingMessage } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import proxyaddr from 'proxy-addr';
 import type { ForwardedHeaders } from '../../shared/signup';
+import type { Logger } from '../logger';
+import type { Metrics } from '../metrics';
 
 /** Is the hop at this address, `hop` steps from us, trusted to report the one before it? */
 export type TrustProxy = (address: string | undefined, hop: number) => boolean;
@@ -103,4 +105,28 @@ class LazyClient implements Client {
 
 export function clientOf(req: IncomingMessage, trust: TrustProxy): Client {
   return new LazyClient(req, trust);
+}
+
+type ProxyMetrics = Pick<Metrics, 'untrustedProxy'>;
+
+/**
+ * Behind a proxy that TRUST_PROXY does not trust, every visitor has the proxy's address: one
+ * signup limit and one login throttle for all. Each request that brings X-Forwarded-For from such
+ * a peer is counted; the first is logged (once per front door, so once per process), naming the
+ * peer, never the forwarded value a client may have written.
+ */
+export function untrustedProxyWatch(trust: TrustProxy, logger: Logger, metrics: ProxyMetrics) {
+  let warned = false;
+  return (req: IncomingMessage): void => {
+    if (req.headers['x-forwarded-for'] === undefined || trustsPeer(req, trust)) return;
+    metrics.untrustedProxy();
+    if (warned) return;
+    warned = true;
+    const peer = req.socket.remoteAddress ?? 'unknown';
+    logger.warn(
+      { event: 'untrusted-proxy', peer },
+      `X-Forwarded-For from ${peer} is ignored: TRUST_PROXY does not trust that address, ` +
+        'so every client behind it shares it. Set TRUST_PROXY to your reverse proxy.',
+    );
+  };
 }

@@ -5,9 +5,9 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../logger';
-import type { Metrics, RouteKind } from '../metrics';
+import { NO_METRICS, type Metrics, type RouteKind } from '../metrics';
 import { logWhenDone, type LoggedRequest } from './access-log';
-import { clientOf, type Client, type TrustProxy } from './client';
+import { clientOf, untrustedProxyWatch, type Client, type TrustProxy } from './client';
 import type { HeaderList } from './security-headers';
 
 export interface RequestContext extends LoggedRequest {
@@ -33,8 +33,8 @@ let requestCount = 0;
 
 interface FrontDoorOptions {
   trust: TrustProxy;
-  /** Counts each request when the access log writes its line. */
-  metrics?: Pick<Metrics, 'request'>;
+  /** Counts each request when the access log writes its line, and those an untrusted proxy sent. */
+  metrics?: Pick<Metrics, 'request' | 'untrustedProxy'>;
   /** Set on every answer; a page replaces only its Content-Security-Policy. */
   securityHeaders: HeaderList;
   logger: Logger;
@@ -43,10 +43,12 @@ interface FrontDoorOptions {
 }
 
 export function frontDoor({ trust, securityHeaders, logger, metrics, doors }: FrontDoorOptions) {
+  const watchProxy = untrustedProxyWatch(trust, logger, metrics ?? NO_METRICS);
   return function site(req: IncomingMessage, res: ServerResponse): void {
     const door = doors.find((candidate) => candidate.matches(req))!;
     const context: RequestContext = { id: `${idPrefix}-${++requestCount}`, kind: door.kind, startedAt: Date.now(), client: clientOf(req, trust) };
     (req as IncomingMessage & { [CONTEXT]: RequestContext })[CONTEXT] = context;
+    watchProxy(req);
     res.setHeader('X-Request-Id', context.id);
     for (const [name, value] of securityHeaders) res.setHeader(name, value);
     logWhenDone(logger, req, res, context, metrics);
