@@ -9,6 +9,7 @@ import zlib from 'node:zlib';
 import * as swc from '@swc/core';
 import * as esbuild from 'esbuild';
 import type { AssetManifest } from '../shared/manifest';
+import { describeBuild } from '../server/version';
 
 const ROOT = path.resolve(__dirname, '..');
 const DIST = path.join(ROOT, 'dist');
@@ -148,7 +149,10 @@ export const SERVER_BUILD_OPTIONS: esbuild.BuildOptions = {
 };
 
 async function buildServer(): Promise<void> {
-  await esbuild.build(SERVER_BUILD_OPTIONS);
+  // The release, embedded (server/version.ts): the image has no .git, so its build passes the
+  // commit in SOURCE_COMMIT.
+  const release = describeBuild(ROOT, process.env.SOURCE_COMMIT);
+  await esbuild.build({ ...SERVER_BUILD_OPTIONS, define: { SITE_BUILD: JSON.stringify(release) } });
 }
 
 export async function build(): Promise<AssetManifest> {

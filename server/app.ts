@@ -128,7 +128,7 @@ export function createApp(config: Config, deps: AppDeps = {}) {
   // The operators' console (issue 24): server-rendered, no script, off while no account exists.
   const consoleCss = `${assets.css}${CONSOLE_CSS}`;
   const consolePolicy = securityHeaders(config, [sha256Source(consoleCss)]).pagePolicy([]);
-  app.use('/admin', consoleDoor({ config, store, logger, css: consoleCss, policy: consolePolicy, sameSiteOnly }));
+  app.use('/admin', consoleDoor({ config, store, logger, metrics, css: consoleCss, policy: consolePolicy, sameSiteOnly }));
 
   // Everything else is a page, rendered by React on the server for this request.
   app.use((req, res, next) => {

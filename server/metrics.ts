@@ -1,7 +1,10 @@
 // What an operator scrapes with METRICS_PORT set (Prometheus text, prom-client): requests by route
 // kind and status, signups by outcome, delivery attempts of the outbox and the mail queue, how
-// much each queue holds, and Node's own process metrics. Each createMetrics() has a registry of
-// its own, not prom-client's global one, so tests and several apps in one process never collide.
+// much each queue holds and how much of it is dead, confirmation mail owed, whether the store is
+// ready, console logins the throttle refused, requests from a proxy TRUST_PROXY does not trust,
+// the build, and Node's own process metrics (what deploy/prometheus/alerts.yml and
+// deploy/grafana/dashboard.json read). Each createMetrics() has a registry of its own, not
+// prom-client's global one, so tests and several apps in one process never collide.
 //
 // Labels take only the fixed values typed below, checked again at run time (a value from
 // elsewhere is not recorded): no path, address, key or token can become a label, and the number
@@ -9,6 +12,7 @@
 // interface and does nothing, so call sites record unconditionally.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Logger } from './logger';
+import { currentBuild, type BuildInfo } from './version';
 
 /**
  * Which entry of the front door's table answered (server/http/front-door.ts). Declared with the
@@ -52,16 +56,33 @@ export interface Metrics {
   signup(outcome: SignupMetric): void;
   delivery(queue: DeliveryQueue, result: DeliveryResult): void;
   address(event: AddressEvent): void;
+  /** A console login refused by the throttle (429). */
+  loginThrottled(): void;
+  /** A request whose X-Forwarded-For was ignored: its peer is not one TRUST_PROXY trusts. */
+  untrustedProxy(): void;
   /** The Prometheus text exposition of everything above, pending gauges counted now. */
   text(): Promise<string>;
   readonly contentType: string;
 }
 
+/** A count asked of the store on every scrape. */
+export type StoreCount = () => number | Promise<number>;
+
 /** How many items each queue holds; asked on every scrape. */
-export type PendingCounts = Record<DeliveryQueue, () => number | Promise<number>>;
+export type PendingCounts = Record<DeliveryQueue, StoreCount>;
 
 interface MetricsOptions {
   pending: PendingCounts;
+  /**
+   * The rest of what the store is asked on a scrape: dead items of each queue, confirmation mail
+   * owed, and readiness as /readyz checks it. server/index.ts gives them all; a gauge whose source
+   * is not given is not exported.
+   */
+  dead?: Record<DeliveryQueue, StoreCount>;
+  confirmationsOwed?: StoreCount;
+  ready?: () => Promise<boolean>;
+  /** build_info's labels; this process's own build unless given. */
+  build?: BuildInfo;
   /** Told when a pending count fails (the gauge name and the error's class, never its message). */
   logger?: Logger;
   pendingTimeoutMs?: number;
@@ -71,7 +92,8 @@ const isOneOf = <T extends string>(values: readonly T[], value: unknown): value 
 
 const isStatus = (status: number) => Number.isInteger(status) && status >= 100 && status <= 599;
 
-export function createMetrics({ pending, logger, pendingTimeoutMs = PENDING_TIMEOUT_MS }: MetricsOptions): Metrics & { registry: Registry } {
+export function createMetrics(options: MetricsOptions): Metrics & { registry: Registry } {
+  const { pending, dead, confirmationsOwed, ready, logger, pendingTimeoutMs = PENDING_TIMEOUT_MS } = options;
   const registry = new Registry();
   const registers = [registry];
   collectDefaultMetrics({ register: registry });
@@ -110,17 +132,29 @@ export function createMetrics({ pending, logger, pendingTimeoutMs = PENDING_TIME
   for (const queue of DELIVERY_QUEUES) for (const result of DELIVERY_RESULTS) deliveries.inc({ queue, result }, 0);
   for (const event of ADDRESS_EVENTS) addresses.inc({ event }, 0);
 
-  for (const queue of DELIVERY_QUEUES) {
-    const name = `${queue}_pending`;
+  const throttledLogins = new Counter({
+    name: 'console_logins_throttled_total',
+    help: 'Console logins refused by the throttle (429): failures past the limit, per account or client.',
+    registers,
+  });
+  throttledLogins.inc(0);
+
+  const untrustedProxies = new Counter({
+    name: 'untrusted_proxy_requests_total',
+    help: 'Requests whose X-Forwarded-For was ignored: their peer is not one TRUST_PROXY trusts.',
+    registers,
+  });
+  untrustedProxies.inc(0);
+
+  const storeCount = (name: string, help: string, count: StoreCount) =>
     new Gauge({
       name,
-      help:
-        queue === 'outbox' ? 'Signups waiting in the outbox for the backend.' : 'Mail (invitations, confirmations, leave links) queued for the mail server.',
+      help,
       registers,
       async collect() {
         try {
-          const count = await within(pendingTimeoutMs, pending[queue]);
-          this.set(Number.isFinite(count) && count >= 0 ? count : NaN);
+          const value = await within(pendingTimeoutMs, count);
+          this.set(Number.isFinite(value) && value >= 0 ? value : NaN);
         } catch (err) {
           // NaN rather than the last value: a stale count would look like a healthy queue.
           this.set(NaN);
@@ -128,7 +162,40 @@ export function createMetrics({ pending, logger, pendingTimeoutMs = PENDING_TIME
         }
       },
     });
+  for (const queue of DELIVERY_QUEUES) {
+    storeCount(
+      `${queue}_pending`,
+      queue === 'outbox' ? 'Signups waiting in the outbox for the backend.' : 'Mail (invitations, confirmations, leave links) queued for the mail server.',
+      pending[queue],
+    );
+    if (dead)
+      storeCount(
+        `${queue}_dead`,
+        queue === 'outbox' ? 'Outbox signups set aside past the maximum age (outbox retry <id>).' : 'Mail set aside past the maximum age (mail retry <id>).',
+        dead[queue],
+      );
   }
+  if (confirmationsOwed) storeCount('confirmations_owed', 'Signups owed a confirmation mail not written yet (CONFIRM_SIGNUPS=on).', confirmationsOwed);
+
+  if (ready)
+    new Gauge({
+      name: 'store_ready',
+      help: '1 while the store answers as /readyz asks it (within DATABASE_TIMEOUT_MS), 0 otherwise.',
+      registers,
+      async collect() {
+        this.set((await ready().catch(() => false)) ? 1 : 0);
+      },
+    });
+
+  // The usual Prometheus idiom: a constant 1 whose labels say which build answers.
+  const build = options.build ?? currentBuild();
+  const buildInfo = new Gauge({
+    name: 'build_info',
+    help: 'Always 1: the version and commit this process runs.',
+    labelNames: ['version', 'commit'],
+    registers,
+  });
+  buildInfo.set({ version: build.version, commit: build.commit }, 1);
 
   return {
     registry,
@@ -149,6 +216,12 @@ export function createMetrics({ pending, logger, pendingTimeoutMs = PENDING_TIME
     address(event) {
       if (isOneOf(ADDRESS_EVENTS, event)) addresses.inc({ event });
     },
+    loginThrottled() {
+      throttledLogins.inc();
+    },
+    untrustedProxy() {
+      untrustedProxies.inc();
+    },
     text: () => registry.metrics(),
   };
 }
@@ -159,6 +232,8 @@ export const NO_METRICS: Metrics = Object.freeze({
   signup() {},
   delivery() {},
   address() {},
+  loginThrottled() {},
+  untrustedProxy() {},
   text: async () => '',
   contentType: Registry.PROMETHEUS_CONTENT_TYPE,
 });

@@ -6,6 +6,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from '../logger';
+import { NO_METRICS, type Metrics } from '../metrics';
 import { asText, readBody, fieldsOf, type BodyRequest, type Middleware } from '../http/body';
 import { CONTENT_TYPES, HttpError, sendText } from '../http/errors';
 import { CSP_HEADER } from '../http/security-headers';
@@ -38,6 +39,8 @@ export interface ConsoleDeps {
   now?: () => number;
   store: Store;
   logger: Logger;
+  /** Counts the logins the throttle refuses; nothing is counted when not given. */
+  metrics?: Pick<Metrics, 'loginThrottled'>;
   /** The site's inline stylesheet, and the page CSP that allows it (no script source). */
   css: string;
   policy: string;
@@ -79,7 +82,7 @@ const anyNotText = (query: Request['query']) =>
 const sameText = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
 export function consoleDoor(deps: ConsoleDeps) {
-  const { store, css, now = Date.now } = deps;
+  const { store, css, now = Date.now, metrics = NO_METRICS } = deps;
   const router = express.Router();
   const html = (res: Response, status: number, body: string) => sendText(res, status, CONTENT_TYPES.html, body);
 
@@ -105,6 +108,7 @@ export function consoleDoor(deps: ConsoleDeps) {
       const email = text(fields.email).trim();
       const outcome = await login({ store }, { email, password: asText(fields.password), code: asText(fields.code), ip: req.ip ?? '' });
       if (outcome.kind === 'throttled') {
+        metrics.loginThrottled();
         res.setHeader('Retry-After', String(outcome.retryAfterSeconds));
         return html(res, 429, loginPage(css, { email, error: 'Too many failed attempts. Try again later.' }));
       }

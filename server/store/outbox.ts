@@ -112,6 +112,10 @@ export function createOutbox(sql: Sql, limits: Pick<QueueLimits, 'outboxMaxItems
       return Number((await sql.query<{ n: number }>("SELECT COUNT(*) AS n FROM outbox WHERE state = 'pending'")).rows[0].n);
     },
 
+    async deadCount() {
+      return Number((await sql.query<{ n: number }>("SELECT COUNT(*) AS n FROM outbox WHERE state = 'dead'")).rows[0].n);
+    },
+
     async nextDueAt() {
       const { rows } = await sql.query<{ t: number | null }>("SELECT MIN(next_attempt_at) AS t FROM outbox WHERE state = 'pending'");
       return rows[0].t ?? undefined;

@@ -38,7 +38,7 @@ describe('server entry point', () => {
     server = await startServerProcess();
     const res = await get(`${server.url}/healthz`);
     expect(res.status).toBe(200);
-    expect(JSON.parse(res.body)).toEqual({ status: 'ok', outbox: 0 });
+    expect(JSON.parse(res.body)).toEqual({ status: 'ok', outbox: 0, version: expect.any(String) });
   });
 
   it.each(['SIGTERM', 'SIGINT'] as const)('on %s lets an in-flight request finish, refuses new ones and exits 0', async (signal) => {

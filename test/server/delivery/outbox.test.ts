@@ -37,7 +37,7 @@ describe('outbox', () => {
         idempotencyKey: expect.stringMatching(/^[0-9a-f-]{36}$/),
       },
     ]);
-    expect((await request(app).get('/healthz')).body).toEqual({ status: 'ok', outbox: 1 });
+    expect((await request(app).get('/healthz')).body).toEqual({ status: 'ok', outbox: 1, version: expect.any(String) });
   });
 
   it('queues on a backend 5xx and on a timeout', async () => {

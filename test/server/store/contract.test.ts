@@ -376,6 +376,7 @@ function contract(engine: StoreEngine) {
       await store.outbox.failed(old, 'timeout');
       expect(await store.outbox.all()).toMatchObject([{ id: young, state: 'dead', attempts: 2, lastError: 'timeout' }]);
       expect(await store.outbox.depth()).toBe(0);
+      expect(await store.outbox.deadCount()).toBe(1);
       expect(await store.outbox.nextDueAt()).toBeUndefined();
       time += DAY;
       expect(await store.outbox.claim(10)).toEqual([]);
@@ -383,6 +384,7 @@ function contract(engine: StoreEngine) {
       expect(await store.outbox.retry(young)).toBe(true);
       expect(await store.outbox.all()).toMatchObject([{ id: young, state: 'pending' }]);
       expect(await store.outbox.depth()).toBe(1);
+      expect(await store.outbox.deadCount()).toBe(0);
       expect(await store.outbox.nextDueAt()).toBeLessThanOrEqual(time);
       expect((await store.outbox.claim(10)).map((claimed) => claimed.id)).toEqual([young]);
       expect(await store.outbox.retry(young)).toBe(false);

@@ -1,0 +1,73 @@
+// Which release runs (server/version.ts): the commit a build names, whether given by the image's
+// build (SOURCE_COMMIT), read from git, or neither; and `waitlist --version` as an operator runs
+// it, from the built CLI, whatever state the settings and the store are in.
+import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describeBuild } from '../../server/version';
+import { version as PACKAGE_VERSION } from '../../package.json';
+import { tempDataDir } from '../support/config';
+
+const CLI = path.resolve(__dirname, '../../dist/server/waitlist.js');
+
+/** A checkout of its own: a package.json and, when asked, a git repository with one commit. */
+function checkout({ git }: { git: boolean }): { root: string; head?: string } {
+  const root = tempDataDir();
+  const manifest = { name: 'x', version: '3.1.4' };
+  fs.writeFileSync(path.join(root, 'package.json'), JSON.stringify(manifest));
+  if (!git) return { root };
+  const run = (...args: string[]) => execFileSync('git', args, { cwd: root, encoding: 'utf8' });
+  run('init', '--quiet');
+  run('add', 'package.json');
+  run('-c', 'user.name=t', '-c', 'user.email=t@example.org', 'commit', '--quiet', '-m', 'one');
+  return { root, head: run('rev-parse', '--short', 'HEAD').trim() };
+}
+
+describe('describeBuild', () => {
+  it('names the commit given at build time (an image is built without .git)', () => {
+    const { root } = checkout({ git: true });
+    expect(describeBuild(root, 'f00dfeed')).toEqual({ version: '3.1.4', commit: 'f00dfeed' });
+  });
+
+  it("names git's HEAD when no commit is given, or an empty one", () => {
+    const { root, head } = checkout({ git: true });
+    expect(head).toMatch(/^[0-9a-f]{7,}$/);
+    expect(describeBuild(root)).toEqual({ version: '3.1.4', commit: head });
+    expect(describeBuild(root, '  ')).toEqual({ version: '3.1.4', commit: head });
+  });
+
+  it('says unknown without .git and without a commit given', () => {
+    const { root } = checkout({ git: false });
+    expect(describeBuild(root)).toEqual({ version: '3.1.4', commit: 'unknown' });
+  });
+});
+
+describe('waitlist --version', () => {
+  const cli = (env: Record<string, string>, ...args: string[]) => {
+    const result = spawnSync(process.execPath, [CLI, ...args], {
+      env: { PATH: process.env.PATH, ...env },
+      encoding: 'utf8',
+      timeout: 10_000,
+    });
+    return { code: result.status, out: result.stdout, err: result.stderr };
+  };
+  const version = new RegExp(`^orgnote-site ${PACKAGE_VERSION} \\(commit [0-9a-f]{7,}\\)\\n$`);
+  const line = expect.stringMatching(version);
+
+  it('prints the version and commit embedded in the build, exit 0', () => {
+    expect(cli({ DATA_DIR: tempDataDir() }, '--version')).toEqual({ code: 0, out: line, err: '' });
+  });
+
+  it('needs no store and no valid settings: a database down, a setting wrong', () => {
+    const broken = { DATABASE_URL: 'postgres://site@127.0.0.1:1/none', PORT: 'not a port' };
+    const started = Date.now();
+    expect(cli(broken, '--version')).toEqual({ code: 0, out: line, err: '' });
+    expect(Date.now() - started).toBeLessThan(5_000);
+    // The same settings stop any command that needs them.
+    expect(cli(broken, 'count').code).toBe(1);
+  });
+
+  it('is listed by --help', () => {
+    expect(cli({ DATA_DIR: tempDataDir() }, '--help').out).toMatch(/--version\s+print the version/);
+  });
+});
