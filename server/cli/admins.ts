@@ -34,6 +34,7 @@ export const ADMIN_ROWS: CommandRow<unknown>[] = [
   },
   {
     name: 'admin add',
+    store: 'writes',
     args: '<email>',
     help: 'a console account; the password from stdin, or asked for (at least 12 characters)',
     needs: email,
@@ -63,6 +64,7 @@ export const ADMIN_ROWS: CommandRow<unknown>[] = [
   },
   {
     name: 'admin remove',
+    store: 'writes',
     args: '<email>',
     help: 'delete a console account and end its sessions',
     needs: email,
@@ -75,6 +77,7 @@ export const ADMIN_ROWS: CommandRow<unknown>[] = [
   },
   {
     name: 'admin password',
+    store: 'writes',
     args: '<email>',
     help: "a new password for a console account (read as for add); ends the account's sessions",
     needs: email,
@@ -89,6 +92,7 @@ export const ADMIN_ROWS: CommandRow<unknown>[] = [
   },
   {
     name: 'admin totp',
+    store: 'writes',
     args: '<email>',
     help: 'enrol two-factor authentication: prints an otpauth:// URI and its QR code; logins then need the code',
     needs: email,

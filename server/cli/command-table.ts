@@ -31,9 +31,25 @@ export interface OptionRow {
   /** The placeholder of its value in help ('DATE'). */
   value?: string;
   help: string;
+  /** Throws a UsageError for a value it cannot take: checked before any store is opened. */
+  check?: (value: string) => void;
 }
 
-export interface CommandRow<Options> {
+/**
+ * What a command does with the store, which says how the CLI opens it. 'reads' (the default): as
+ * it is, at this release's schema version only; a command that reads never migrates. 'writes':
+ * migrated to this release's version first, as the site does at start-up. 'copies' (backup): as
+ * it is, at this release's version or an older one. 'none': not opened at all.
+ */
+export type StoreUse = 'reads' | 'writes' | 'copies' | 'none';
+
+export type CommandRow<Options> = RowShape &
+  (
+    | { store?: Exclude<StoreUse, 'none'>; run(context: CliContext, args: string[], options: Options, io: CliIo): Promise<Status> }
+    | { store: 'none'; run(context: Pick<CliContext, 'config'>, args: string[], options: Options, io: CliIo): Promise<Status> }
+  );
+
+interface RowShape {
   /** One word, or two for a subcommand ('mail retry'). */
   name: string;
   /** The arguments as help shows them ('<email>...'). */
@@ -45,11 +61,10 @@ export interface CommandRow<Options> {
   needs?: string;
   /** More than one argument is a usage error too. */
   onlyOne?: boolean;
-  run(context: CliContext, args: string[], options: Options, io: CliIo): Promise<Status>;
 }
 
 /** "<name> needs <what>": the usage error of a row whose argument is missing or malformed. */
-export function needsError(row: Pick<CommandRow<unknown>, 'name' | 'needs'>): UsageError {
+export function needsError(row: Pick<RowShape, 'name' | 'needs'>): UsageError {
   return new UsageError(`${row.name} needs ${row.needs}`);
 }
 

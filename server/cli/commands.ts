@@ -3,7 +3,7 @@
 // lines and an exit code.
 import { dnsRecords, txtData } from '../waitlist/dns';
 import { issueKey } from '../waitlist/issue-key';
-import { backup, migrate } from '../waitlist/maintenance';
+import { backup, migrate, restore } from '../waitlist/maintenance';
 import { remove } from '../waitlist/remove';
 import { countSignups, exportSignups, listSignups, SIGNUP_STATES, waitlistStats, type SignupsSince } from '../waitlist/signups';
 import { oneLine, textTable } from './columns';
@@ -13,11 +13,12 @@ import { inviteCommand } from './invite';
 import { MAIL_ROWS, OUTBOX_ROWS } from './queues';
 
 export const OPTIONS = {
-  since: { type: 'string', value: 'DATE', help: 'only signups created at or after DATE (e.g. 2026-11-01)' },
+  since: { type: 'string', value: 'DATE', help: 'only signups created at or after DATE (e.g. 2026-11-01)', check: sinceOf },
   next: { type: 'string', value: 'N', help: 'invite: the N oldest waitlisted addresses not invited yet' },
   again: { type: 'boolean', help: 'invite: also addresses already invited (a new key; the old one stops working)' },
   'dry-run': { type: 'boolean', help: 'invite: list who would be invited, change nothing' },
   help: { type: 'boolean', short: 'h', help: 'show this help' },
+  version: { type: 'boolean', help: 'print the version and the commit it was built from' },
 } as const satisfies Record<string, OptionRow>;
 
 /** The options as parseArgs hands them over. */
@@ -27,6 +28,7 @@ export interface Options {
   again?: boolean;
   'dry-run'?: boolean;
   help?: boolean;
+  version?: boolean;
 }
 
 function sinceOf(value: string | undefined): SignupsSince {
@@ -86,6 +88,7 @@ export const COMMANDS: CommandRow<Options>[] = [
   {
     name: 'invite',
     args: '<email>...',
+    store: 'writes',
     help: 'e-mail an activation key to waitlisted addresses',
     also: [{ args: '--next N', help: 'the same for the N oldest addresses not invited yet' }],
     run: inviteCommand,
@@ -94,6 +97,7 @@ export const COMMANDS: CommandRow<Options>[] = [
   {
     name: 'remove',
     args: '<email>',
+    store: 'writes',
     help: 'delete an address with its keys and mail (right to erasure)',
     needs: 'exactly one email address',
     onlyOne: true,
@@ -116,6 +120,7 @@ export const COMMANDS: CommandRow<Options>[] = [
   {
     name: 'issue-key',
     args: '<email>',
+    store: 'writes',
     help: 'create an activation key for a waitlisted address (printed last)',
     needs: 'an email address',
     async run(context, [email], _options, io) {
@@ -129,6 +134,7 @@ export const COMMANDS: CommandRow<Options>[] = [
   {
     name: 'migrate',
     help: 'apply the schema migrations of this release, without starting the site',
+    store: 'writes',
     async run(context, _args, _options, io) {
       const { engine } = await migrate(context);
       await io.out(`Schema up to date (${engine === 'postgres' ? 'PostgreSQL at DATABASE_URL' : 'SQLite in DATA_DIR'})\n`);
@@ -138,19 +144,49 @@ export const COMMANDS: CommandRow<Options>[] = [
   {
     name: 'backup',
     args: '<file>',
-    help: 'consistent copy of the database (SQLite online backup), safe while the site runs',
+    help: 'consistent copy of the database (SQLite online backup, mode 0600), safe while the site runs',
     needs: 'a destination file',
+    onlyOne: true,
+    // A backup is taken before an upgrade: it copies the schema it finds, never migrating it.
+    store: 'copies',
     async run(context, [file], _options, io) {
       const copy = await backup(context, file);
       if (copy.kind === 'not-a-file')
-        throw new CommandError('backup copies the SQLite file; with DATABASE_URL, back up PostgreSQL with pg_dump (README, "Backups").');
-      await io.out(`Backed up ${copy.signups} signup(s) to ${copy.file}\n`);
+        throw new CommandError('backup copies the SQLite file; with DATABASE_URL, back up PostgreSQL with pg_dump -Fc (docs/operating.md).');
+      if (copy.kind === 'onto-the-database') throw new CommandError(`${copy.file} is the database itself: back up to another file`);
+      await io.out(`Backed up ${copy.signups} signup(s) (schema version ${copy.schemaVersion}) to ${copy.file}\n`);
+      return 0;
+    },
+  },
+  {
+    name: 'restore',
+    args: '<file>',
+    help: 'replace DATA_DIR/waitlist.db with a backup; the site must be stopped (SQLite only)',
+    needs: 'a backup file',
+    onlyOne: true,
+    // Not opened: the file is replaced, and an open connection would keep the site's lock on it.
+    store: 'none',
+    async run(context, [file], _options, io) {
+      const restored = restore(context, file);
+      switch (restored.kind) {
+        case 'not-a-file':
+          throw new CommandError('restore replaces the SQLite file; with DATABASE_URL, restore PostgreSQL with pg_restore (docs/operating.md).');
+        case 'no-backup':
+          throw new CommandError(`no backup file at ${restored.file}`);
+        case 'not-a-database':
+          throw new CommandError(`${restored.file} is not a waitlist database (${restored.reason}); nothing was changed`);
+        case 'in-use':
+          throw new CommandError(`${restored.database} is open in another process: stop the site first (docker stop orgnote-site)`);
+      }
+      const kept = restored.replaced ? `; the database it replaced is kept as ${restored.replaced}` : '';
+      await io.out(`Restored ${restored.signups} signup(s) (schema version ${restored.schemaVersion}) from ${restored.file} to ${restored.database}${kept}\n`);
       return 0;
     },
   },
   {
     name: 'dns',
     help: 'the DNS records to publish: DKIM from the signing key, SPF and DMARC to adapt',
+    store: 'none',
     async run(context, _args, _options, io) {
       const result = dnsRecords(context);
       if (result.kind === 'no-dkim')

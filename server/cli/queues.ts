@@ -54,6 +54,7 @@ function queueRows<State extends string>(door: QueueDoor<State>): [CommandRow<un
     args: '<id>',
     help: door.retryHelp,
     needs: 'an id (a whole number)',
+    store: 'writes',
     async run(context, [id], _options, io) {
       if (!/^\d+$/.test(id) || !Number.isSafeInteger(Number(id))) throw needsError(retryRow);
       const result = await door.retry(context, Number(id));

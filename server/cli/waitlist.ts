@@ -4,8 +4,9 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config';
 import type { Store } from '../store';
-import { openConfiguredStore } from '../store/open';
-import { commandFor, helpText, UsageError, type CliContext, type CliIo, type Status } from './command-table';
+import { openConfiguredStore, SchemaVersionError, type SchemaPolicy } from '../store/open';
+import { currentBuild } from '../version';
+import { commandFor, helpText, UsageError, type CliContext, type CliIo, type OptionRow, type Status, type StoreUse } from './command-table';
 import { COMMANDS, OPTIONS, type Options } from './commands';
 
 export { CommandError, UsageError, type CliIo } from './command-table';
@@ -23,20 +24,43 @@ DATA_DIR/mail/<id>.eml. Mail the server cannot take now is retried by the runnin
 
 const isHelp = (arg: string) => arg === '-h' || arg === '--help' || arg === 'help';
 
-export async function runCommand(context: CliContext, argv: string[], io: CliIo): Promise<Status> {
+/** The row argv names, with its arguments and options; undefined when argv asks for help. */
+function parseCommand(argv: string[]) {
   const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: OPTIONS });
   const options: Options = values;
-  if (options.help || positionals.length === 0 || isHelp(positionals[0])) {
+  if (options.help || positionals.length === 0 || isHelp(positionals[0])) return undefined;
+  const rows: Record<string, OptionRow> = OPTIONS;
+  for (const [name, value] of Object.entries(options)) if (typeof value === 'string') rows[name].check?.(value);
+  return { ...commandFor(COMMANDS, positionals), options };
+}
+
+export async function runCommand(context: CliContext, argv: string[], io: CliIo): Promise<Status> {
+  const command = parseCommand(argv);
+  if (!command) {
     await io.out(HELP);
     return 0;
   }
-  const { row, args } = commandFor(COMMANDS, positionals);
-  return row.run(context, args, options, io);
+  return command.row.run(context, command.args, command.options, io);
+}
+
+const SCHEMA_POLICY: Record<Exclude<StoreUse, 'none'>, SchemaPolicy> = { reads: 'current', writes: 'migrate', copies: 'known' };
+
+/** What to do about a store whose schema the command cannot use as it is. */
+function schemaAdvice({ found, release }: SchemaVersionError): string {
+  if (found === 0) return 'Check DATA_DIR (or DATABASE_URL): the site creates the store when it starts.';
+  if (found > release) return 'Run the command with the release that migrated it.';
+  return 'Commands that only read never migrate: back up, then start the site or run `waitlist migrate`.';
 }
 
 /** Exit code: 0 ok, 1 failure (unknown email, bad config, mail refused), 2 usage error. */
 export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   let store: Store | undefined;
+  // Before the settings: the version answers whatever they are, and needs no store.
+  if (argv.includes('--version')) {
+    const { version, commit } = currentBuild();
+    process.stdout.write(`orgnote-site ${version} (commit ${commit})\n`);
+    return 0;
+  }
   try {
     const config = loadConfig(env);
     // Help needs no store: it works while the database is down.
@@ -44,12 +68,21 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
       process.stdout.write(HELP);
       return 0;
     }
+    const command = parseCommand(argv);
+    if (!command) {
+      process.stdout.write(HELP);
+      return 0;
+    }
+    const { row, args, options } = command;
+    const io = { out: writeOut, readSecret };
+    if (row.store === 'none') return await row.run({ config }, args, options, io);
     // The CLI does not wait for a database that is down: it says so at once.
-    store = await openConfiguredStore(config, undefined, 0);
-    return await runCommand({ store, config }, argv, { out: writeOut, readSecret });
+    store = await openConfiguredStore(config, undefined, { waitSeconds: 0, schema: SCHEMA_POLICY[row.store ?? 'reads'] });
+    return await row.run({ store, config }, args, options, io);
   } catch (err) {
     const usage = err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
-    process.stderr.write(`waitlist: ${(err as Error).message}\n${usage ? 'Run with --help for usage.\n' : ''}`);
+    const advice = err instanceof SchemaVersionError ? `\n${schemaAdvice(err)}` : '';
+    process.stderr.write(`waitlist: ${(err as Error).message}${advice}\n${usage ? 'Run with --help for usage.\n' : ''}`);
     return usage ? 2 : 1;
   } finally {
     await store?.close();

@@ -1,12 +1,15 @@
 // Opening the store the settings name. DATABASE_URL set: PostgreSQL, migrated on open; a server
 // starting beside its database (a compose file, a pod) waits for it, retrying for
 // DATABASE_CONNECT_SECONDS, then gives up with a message that names DATABASE_URL (never its
-// password). Otherwise: SQLite under DATA_DIR.
+// password). Otherwise: SQLite under DATA_DIR. Only the site and commands that write migrate:
+// commands that read or copy open the store as it is, and refuse a schema they cannot read.
+import fs from 'node:fs';
 import { withoutCredentials, type Config } from '../config';
 import type { Logger } from '../logger';
 import { openStore } from './index';
 import { leaseFor } from './leases';
 import { openPostgresStore } from './postgres';
+import { databaseFile, SCHEMA_VERSION } from './sqlite/database';
 import { StoreUnavailableError, type Store } from './types';
 
 type StoreSettings = Pick<
@@ -24,10 +27,53 @@ type StoreSettings = Pick<
 
 export class DatabaseUnreachableError extends Error {}
 
+/**
+ * What opening does with the schema. 'migrate': brings it to this release's version, as the site
+ * does at start-up. 'current': leaves it, and it must be at this release's version (a command
+ * that reads). 'known': leaves it, at this release's version or an older one (backup copies it).
+ */
+export type SchemaPolicy = 'migrate' | 'current' | 'known';
+
+/** The store's schema is one the caller cannot use as it is (found 0: there is no store yet). */
+export class SchemaVersionError extends Error {
+  constructor(
+    readonly where: string,
+    readonly found: number,
+    readonly release: number,
+  ) {
+    super(`${where} ${found === 0 ? 'holds no waitlist yet: schema version 0' : `is at schema version ${found}`}; this release's is ${release}`);
+    this.name = 'SchemaVersionError';
+  }
+}
+
+export interface OpenOptions {
+  /** Overrides DATABASE_CONNECT_SECONDS (the CLI does not wait). */
+  waitSeconds?: number;
+  /** 'migrate' by default. */
+  schema?: SchemaPolicy;
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** `waitSeconds` overrides DATABASE_CONNECT_SECONDS (the CLI does not wait). */
-export async function openConfiguredStore(config: StoreSettings, logger?: Logger, waitSeconds = config.databaseConnectSeconds): Promise<Store> {
+export async function openConfiguredStore(config: StoreSettings, logger?: Logger, options: OpenOptions = {}): Promise<Store> {
+  const { schema = 'migrate' } = options;
+  if (schema === 'migrate') return openAt(config, logger, options);
+  const where = config.databaseUrl ? `PostgreSQL at ${withoutCredentials(config.databaseUrl)} (DATABASE_URL)` : databaseFile(config.dataDir);
+  // Read as it is: a missing file is not created, since that would hide a mistyped DATA_DIR.
+  if (!config.databaseUrl && !fs.existsSync(where)) throw new SchemaVersionError(where, 0, SCHEMA_VERSION);
+  const store = await openAt(config, logger, options);
+  const { found, release } = await store.schema();
+  if (found === release || (schema === 'known' && found > 0 && found < release)) return store;
+  await store.close();
+  throw new SchemaVersionError(where, found, release);
+}
+
+async function openAt(
+  config: StoreSettings,
+  logger: Logger | undefined,
+  { waitSeconds = config.databaseConnectSeconds, schema = 'migrate' }: OpenOptions,
+): Promise<Store> {
+  const migrate = schema === 'migrate';
   const limits = {
     outboxMaxItems: config.outboxMaxItems,
     mailMaxItems: config.mailMaxItems,
@@ -35,12 +81,12 @@ export async function openConfiguredStore(config: StoreSettings, logger?: Logger
     outboxLeaseMs: leaseFor(config.backendTimeoutMs),
     mailLeaseMs: leaseFor(config.smtpTimeoutMs),
   };
-  if (!config.databaseUrl) return openStore({ dataDir: config.dataDir, ...limits });
+  if (!config.databaseUrl) return openStore({ dataDir: config.dataDir, migrate, ...limits });
   const where = withoutCredentials(config.databaseUrl);
   const deadline = Date.now() + waitSeconds * 1000;
   for (let attempt = 1; ; attempt++) {
     try {
-      return await openPostgresStore({ databaseUrl: config.databaseUrl, timeoutMs: config.databaseTimeoutMs, limits });
+      return await openPostgresStore({ databaseUrl: config.databaseUrl, timeoutMs: config.databaseTimeoutMs, limits, migrate });
     } catch (err) {
       if (!(err instanceof StoreUnavailableError)) {
         // A wrong password, a missing database, a refused TLS setup, a schema too new: say where.

@@ -207,6 +207,8 @@ export interface Outbox {
   all(): Promise<OutboxItem[]>;
   /** Pending items. */
   depth(): Promise<number>;
+  /** Dead items, waiting for the operator (outbox retry <id>). */
+  deadCount(): Promise<number>;
   /** When the next pending item is due, or undefined when none is. */
   nextDueAt(): Promise<number | undefined>;
   /** Makes a dead item pending again, due now. False if there is no dead item with that id. */
@@ -366,6 +368,8 @@ export interface Store {
   backup?(file: string): Promise<void>;
   /** Resolves when the store answers and its schema is current (GET /readyz). */
   ping(): Promise<void>;
+  /** The schema version the store is at (0: none yet), beside the one this release migrates to. */
+  schema(): Promise<{ found: number; release: number }>;
   close(): Promise<void>;
 }
 

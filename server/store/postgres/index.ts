@@ -15,7 +15,7 @@ import { createSignups } from '../signups';
 import { createSubscriptions } from '../subscriptions';
 import type { QueueLimits, Store } from '../types';
 import { asStoreError, connectPool, postgresSql } from './connection';
-import { LATEST_VERSION, migrate } from './migrate';
+import { LATEST_VERSION, migrate, schemaVersion } from './migrate';
 import { createRateCounter } from './rate';
 
 export { LATEST_VERSION, migrate, schemaVersion, SchemaTooNewError } from './migrate';
@@ -35,19 +35,22 @@ export interface PostgresStoreOptions {
   now?: () => number;
   /** Connections per replica (pg.Pool's max); 10 by default. */
   poolSize?: number;
+  /** False: the schema is left as it is (waitlist commands that only read); true by default. */
+  migrate?: boolean;
 }
 
 /**
- * Connects and brings the schema up to date. Rejects with StoreUnavailableError when PostgreSQL
- * cannot be reached (the caller decides whether to try again), with SchemaTooNewError for a
- * database a newer release has migrated.
+ * Connects and brings the schema up to date (unless `migrate: false`). Rejects with
+ * StoreUnavailableError when PostgreSQL cannot be reached (the caller decides whether to try
+ * again), with SchemaTooNewError for a database a newer release has migrated.
  */
 export async function openPostgresStore(options: PostgresStoreOptions): Promise<PostgresStore> {
-  const { databaseUrl, timeoutMs, now = Date.now, poolSize } = options;
+  const { databaseUrl, timeoutMs, now = Date.now, poolSize, migrate: migrating = true } = options;
   const limits = queueLimits(options.limits);
   const db = connectPool(databaseUrl, timeoutMs, poolSize);
   try {
-    await migrate(db.pool);
+    // Without migrating, reading the version still proves the server answers.
+    await (migrating ? migrate(db.pool) : schemaVersion(db.pool));
   } catch (err) {
     await db.pool.end().catch(() => {});
     throw asStoreError(err);
@@ -74,6 +77,9 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
       // Older than this release: not ready. Newer (a replica of the next release migrated first,
       // during a rolling upgrade): still ready; migrations only add to the schema.
       if (version < LATEST_VERSION) throw new Error(`schema version ${version}, expected ${LATEST_VERSION}`);
+    },
+    async schema() {
+      return { found: await schemaVersion(db.pool), release: LATEST_VERSION };
     },
     async close() {
       await db.pool.end();

@@ -111,20 +111,23 @@ export const MIGRATIONS: string[] = [
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
-const versionOf = (db: Db) => db.pragma('user_version', { simple: true }) as number;
+/** How far a file's schema has come (0: an empty file). */
+export const schemaVersionOf = (db: Db) => db.pragma('user_version', { simple: true }) as number;
+
+export const databaseFile = (dataDir: string) => path.join(dataDir, DB_FILE_NAME);
 
 /**
  * Each step in an IMMEDIATE transaction that reads the version again inside it: the site and a CLI
  * opening an old file at the same moment then take turns, and the second finds nothing left to do.
  */
 function migrate(db: Db): void {
-  const current = versionOf(db);
+  const current = schemaVersionOf(db);
   if (current > SCHEMA_VERSION) {
     throw new Error(`${db.name} has schema version ${current}, newer than this release knows (${SCHEMA_VERSION}).`);
   }
   for (let version = current; version < SCHEMA_VERSION; version++) {
     db.transaction(() => {
-      const now = versionOf(db);
+      const now = schemaVersionOf(db);
       if (now > version) return;
       db.exec(MIGRATIONS[version]);
       db.pragma(`user_version = ${version + 1}`);
@@ -132,14 +135,18 @@ function migrate(db: Db): void {
   }
 }
 
-export function openDatabase(dataDir: string): Db {
-  fs.mkdirSync(dataDir, { recursive: true });
-  const db = new Database(path.join(dataDir, DB_FILE_NAME));
+/**
+ * `migrate: false` opens the file as it is, for commands that only read or copy it: they never
+ * change its schema, and never create a file that is not there.
+ */
+export function openDatabase(dataDir: string, { migrate: migrating = true } = {}): Db {
+  if (migrating) fs.mkdirSync(dataDir, { recursive: true });
+  const db = new Database(databaseFile(dataDir), { fileMustExist: !migrating });
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
   db.pragma('foreign_keys = ON');
   // Concurrent CLI commands wait for the server's write instead of failing at once.
   db.pragma('busy_timeout = 5000');
-  migrate(db);
+  if (migrating) migrate(db);
   return db;
 }

@@ -10,7 +10,8 @@ import { createOutbox } from '../outbox';
 import { createSignups } from '../signups';
 import { createSubscriptions } from '../subscriptions';
 import type { QueueLimits, Store } from '../types';
-import { openDatabase, SCHEMA_VERSION, type Db } from './database';
+import { backupDatabase } from './backup';
+import { openDatabase, SCHEMA_VERSION, schemaVersionOf, type Db } from './database';
 import { createMemoryRateCounter } from '../memory-rate';
 import { sqliteSql } from './sql';
 
@@ -20,12 +21,16 @@ export interface SqliteStore extends Store {
   db: Db;
 }
 
-export type StoreConfig = Pick<Config, 'dataDir'> & Partial<QueueLimits>;
+export type StoreConfig = Pick<Config, 'dataDir'> &
+  Partial<QueueLimits> & {
+    /** False: the file is opened as it is, never created or migrated (commands that only read). */
+    migrate?: boolean;
+  };
 
 /** `now` is injectable so tests can move time forward past the outbox and mail backoff. */
 export function openStore(config: StoreConfig, now: () => number = Date.now): SqliteStore {
-  const db = openDatabase(config.dataDir);
-  const { dataDir: _dataDir, ...given } = config;
+  const db = openDatabase(config.dataDir, { migrate: config.migrate });
+  const { dataDir: _dataDir, migrate: _migrate, ...given } = config;
   const limits = queueLimits(given);
   const sql = sqliteSql(db);
   const mail = createMailQueue(sql, limits, now);
@@ -43,12 +48,13 @@ export function openStore(config: StoreConfig, now: () => number = Date.now): Sq
     mail,
     rate: createMemoryRateCounter(now),
     erase: createErasure(sql, now),
-    async backup(file) {
-      await db.backup(file);
-    },
+    backup: (file) => backupDatabase(db, file),
     async ping() {
-      const version = db.pragma('user_version', { simple: true }) as number;
+      const version = schemaVersionOf(db);
       if (version < SCHEMA_VERSION) throw new Error(`schema version ${version}, expected ${SCHEMA_VERSION}`);
+    },
+    async schema() {
+      return { found: schemaVersionOf(db), release: SCHEMA_VERSION };
     },
     async close() {
       db.close();

@@ -32,6 +32,7 @@ async function withStore<T>(dataDir: string, read: (store: ReturnType<typeof ope
 
 it('adds an account with the password from stdin, stored only as an argon2id hash, and refuses a short one or a second', async () => {
   const dataDir = tempDataDir();
+  await withStore(dataDir, async () => {}); // the site has made the database
   expect(admin(dataDir, ['list']).out).toContain('0 account(s): the console is off');
   expect(admin(dataDir, ['add', 'Ops@Example.org'], `${PASSWORD}\n`)).toMatchObject({ code: 0, out: 'Added Ops@Example.org: the console is at /admin.\n' });
   const stored = await withStore(dataDir, (store) => store.admins.credentials('ops@example.org'));

@@ -70,6 +70,7 @@ describe('the command table', () => {
       'outbox retry',
       'migrate',
       'backup',
+      'restore',
       'dns',
       'audit',
       'admin add',

@@ -1,0 +1,206 @@
+// The upgrade and the rollback of docs/operating.md, on both engines, with the release before the
+// operators' kit as the old build: it runs from a git worktree of that commit, built beside this
+// checkout and sharing its node_modules. Back up with the old build, start the new one (which
+// migrates), sign up once more, then restore the backup and start the old build again: it has the
+// signups made before the upgrade, and not the one made after.
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { tempDataDir } from '../../support/config';
+import { postSignup } from '../../support/http';
+import { postgresAvailable } from '../../support/postgres';
+import { releasePort, reservePort } from '../../support/ports';
+import { isHealthy } from '../../support/server-process';
+import { sharedPostgres, type SharedPostgres } from '../../support/shared-postgres';
+import { until } from '../../support/wait';
+
+const run = promisify(execFile);
+
+/** The last commit before the operators' kit: the release an operator upgrades from. */
+const OLD_COMMIT = '2e09991';
+const NEW_ROOT = path.resolve(__dirname, '../../..');
+
+const BEFORE = ['first@example.org', 'second@example.org'];
+const AFTER = 'after-upgrade@example.org';
+
+let oldRoot: string;
+
+beforeAll(async () => {
+  try {
+    await run('git', ['cat-file', '-e', `${OLD_COMMIT}^{commit}`], { cwd: NEW_ROOT });
+  } catch {
+    const what = `commit ${OLD_COMMIT}, the old build of the upgrade test`;
+    throw new Error(`${what}, is missing from this clone: fetch the full history`);
+  }
+  oldRoot = path.join(tempDataDir(), 'old-build');
+  await run('git', ['worktree', 'add', '--detach', oldRoot, OLD_COMMIT], { cwd: NEW_ROOT });
+  // The old code runs on this checkout's dependencies (better-sqlite3 13, Node 24) unchanged.
+  fs.symlinkSync(path.join(NEW_ROOT, 'node_modules'), path.join(oldRoot, 'node_modules'));
+  await run('npx', ['tsx', 'scripts/build.ts'], { cwd: oldRoot, timeout: 120_000 });
+}, 180_000);
+
+afterAll(async () => {
+  if (oldRoot) await run('git', ['worktree', 'remove', '--force', oldRoot], { cwd: NEW_ROOT });
+});
+
+/** Sites still running when a test ends (it failed half-way): killed, so Jest can exit. */
+const running = new Set<ChildProcess>();
+afterEach(() => running.forEach((child) => child.kill('SIGKILL')));
+
+type Env = Record<string, string>;
+
+interface Site {
+  port: number;
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+/** The production server of a build (dist/server/index.js), as `npm start` runs it. */
+async function startSite(root: string, env: Env): Promise<Site> {
+  const port = reservePort(30_000, 32_000);
+  const settings = { NODE_ENV: 'production', HOST: '127.0.0.1', PORT: String(port) };
+  const child = spawn(process.execPath, [path.join(root, 'dist/server/index.js')], {
+    cwd: root,
+    env: { PATH: process.env.PATH, ...settings, LOG_LEVEL: 'warn', SIGNUP_RATE_LIMIT: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => void (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => void (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  let ended = false;
+  running.add(child);
+  void exited.then(() => {
+    ended = true;
+    running.delete(child);
+    releasePort(port);
+  });
+  await until(
+    `the build in ${root} answers /healthz`,
+    async () => {
+      if (ended) throw new Error(`the build in ${root} exited at start-up:\n${output}`);
+      return isHealthy(port, 1_000);
+    },
+    20_000,
+  );
+  return { port, child, output: () => output, exited };
+}
+
+async function stop(site: Site): Promise<void> {
+  site.child.kill('SIGTERM');
+  expect(await site.exited).toBe(0);
+}
+
+async function signUp(site: Site, email: string): Promise<void> {
+  const agent = new http.Agent();
+  try {
+    const body = `email=${encodeURIComponent(email)}`;
+    expect(await postSignup(site.port, body, 'application/x-www-form-urlencoded', agent)).toBe(201);
+  } finally {
+    agent.destroy();
+  }
+}
+
+/** A build's CLI (dist/server/waitlist.js), as `docker exec … waitlist` runs it. */
+async function waitlist(root: string, env: Env, ...args: string[]): Promise<string> {
+  const cli = path.join(root, 'dist/server/waitlist.js');
+  const options = { cwd: root, env: { PATH: process.env.PATH, ...env } };
+  const { stdout } = await run(process.execPath, [cli, ...args], options);
+  return stdout;
+}
+
+/** The addresses a build's CLI exports, sorted. */
+async function signupsSeenBy(root: string, env: Env): Promise<string[]> {
+  const csv = await waitlist(root, env, 'export');
+  return csv
+    .split('\r\n')
+    .slice(1, -1)
+    .map((line) => line.split(',')[0])
+    .sort();
+}
+
+interface Engine {
+  env: Env;
+  /** Backs up the running old release's store, as the runbook does. */
+  backUp(): Promise<void>;
+  /** Puts the backup back, with the site stopped. */
+  restore(): Promise<void>;
+}
+
+async function upgradeThenRollBack(engine: Engine): Promise<void> {
+  const { env } = engine;
+  const oldSite = await startSite(oldRoot, env);
+  for (const email of BEFORE) await signUp(oldSite, email);
+  await engine.backUp();
+  await stop(oldSite);
+
+  // The upgrade: the new build migrates at start-up, and has every signup.
+  const newSite = await startSite(NEW_ROOT, env);
+  expect(await signupsSeenBy(NEW_ROOT, env)).toEqual(BEFORE);
+  await signUp(newSite, AFTER);
+  expect(await signupsSeenBy(NEW_ROOT, env)).toEqual([AFTER, ...BEFORE].sort());
+  await stop(newSite);
+
+  // The rollback: the backup put back, then the old build.
+  await engine.restore();
+  const rolledBack = await startSite(oldRoot, env);
+  try {
+    expect(await signupsSeenBy(oldRoot, env)).toEqual(BEFORE);
+  } finally {
+    await stop(rolledBack);
+  }
+}
+
+it('SQLite: backup by the old build, upgrade, waitlist restore, the old build again', async () => {
+  const dataDir = tempDataDir();
+  const env = { DATA_DIR: dataDir };
+  const backupFile = path.join(dataDir, 'backups', 'before-upgrade.db');
+  await upgradeThenRollBack({
+    env,
+    async backUp() {
+      // As the runbook does: the old release's backup does not make the folder.
+      fs.mkdirSync(path.dirname(backupFile));
+      const out = await waitlist(oldRoot, env, 'backup', backupFile);
+      expect(out).toBe(`Backed up ${BEFORE.length} signup(s) to ${backupFile}\n`);
+    },
+    async restore() {
+      const out = await waitlist(NEW_ROOT, env, 'restore', backupFile);
+      expect(out).toMatch(/^Restored 2 signup\(s\) \(schema version \d+\) from /);
+    },
+  });
+  // What the rollback replaced is kept, with the signup made after the upgrade.
+  expect(fs.existsSync(path.join(dataDir, 'waitlist.db.before-restore'))).toBe(true);
+}, 90_000);
+
+const withPostgres = postgresAvailable() || process.env.CI ? it : it.skip;
+
+withPostgres(
+  'PostgreSQL: pg_dump -Fc, upgrade, pg_restore into a new database, the old build',
+  async () => {
+    const server: SharedPostgres = await sharedPostgres();
+    try {
+      const url = await server.createDatabase();
+      const name = new URL(url).pathname.slice(1);
+      const dump = path.join(tempDataDir(), 'before-upgrade.dump');
+      const host = ['-h', '127.0.0.1', '-p', String(server.port), '-U', 'postgres'];
+      await upgradeThenRollBack({
+        env: { DATABASE_URL: url, DATA_DIR: tempDataDir() },
+        async backUp() {
+          await run('pg_dump', [...host, '-Fc', '-f', dump, name]);
+        },
+        async restore() {
+          // Into an empty database: anything the new release added is gone with the old one.
+          await run('dropdb', [...host, '--force', name]);
+          await run('createdb', [...host, name]);
+          await run('pg_restore', [...host, '--no-owner', '-d', name, dump]);
+        },
+      });
+    } finally {
+      await server.dropDatabases();
+    }
+  },
+  90_000,
+);
