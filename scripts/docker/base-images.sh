@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Makes, offline, the stand-ins of the public images the kit names: no public registry can be
-# reached from these machines, so `node:24-bookworm-slim` (the Dockerfile's FROM) and `caddy:2`
-# (compose's Caddy) are built from Debian's own packages and imported under those exact names.
+# reached from these machines, so `node:24-bookworm-slim` (the Dockerfile's FROM), `caddy:2`
+# (compose's Caddy) and `postgres:17` (compose's postgres profile) are built from Debian's own
+# packages and imported under those exact names.
 # The Dockerfile and compose.yml stay what an operator uses with the public images; this
 # machine's facts (its Debian mirror, its CA bundle, where Node's headers are) go in here only.
 # An image whose label holds the hash of its inputs is kept: only a change here rebuilds it.
@@ -106,9 +107,86 @@ caddy_image() {
   echo "base: $image made"
 }
 
+# The official image's start-up, for what the kit and the runbook use: POSTGRES_USER,
+# POSTGRES_DB and POSTGRES_PASSWORD(_FILE) make the cluster on the first start, local connections
+# are trusted (`docker exec ... pg_dump`), others need the password, and the server runs as
+# postgres (uid 999).
+postgres_entrypoint() {
+  cat <<'SCRIPT'
+#!/bin/bash
+set -euo pipefail
+PGDATA=${PGDATA:-/var/lib/postgresql/data}
+# Another command (`docker compose exec postgres sh`, `run postgres:17 pg_dump ...`) runs as is.
+if [ "$#" -gt 0 ] && [ "${1#-}" = "$1" ] && [ "$1" != postgres ]; then exec "$@"; fi
+[ "${1:-}" != postgres ] || shift
+if [ "$(id -u)" = 0 ]; then
+  mkdir -p "$PGDATA" /var/run/postgresql
+  chown postgres:postgres "$PGDATA" /var/run/postgresql
+  chmod 0700 "$PGDATA"
+  exec setpriv --reuid=postgres --regid=postgres --init-groups "$0" postgres "$@"
+fi
+if [ ! -s "$PGDATA/PG_VERSION" ]; then
+  password=${POSTGRES_PASSWORD:-}
+  [ -n "${POSTGRES_PASSWORD_FILE:-}" ] && password=$(cat "$POSTGRES_PASSWORD_FILE")
+  [ -n "$password" ] || { echo "postgres: set POSTGRES_PASSWORD or _FILE" >&2; exit 1; }
+  user=${POSTGRES_USER:-postgres}
+  initdb -D "$PGDATA" -U "$user" --pwfile=<(printf '%s' "$password") \
+    --auth-local=trust --auth-host=scram-sha-256 >/dev/null
+  echo "host all all all scram-sha-256" >>"$PGDATA/pg_hba.conf"
+  pg_ctl -D "$PGDATA" -w -o "-c listen_addresses=''" start >/dev/null
+  db=${POSTGRES_DB:-$user}
+  [ "$db" = postgres ] || createdb -U "$user" "$db"
+  pg_ctl -D "$PGDATA" -w -m fast stop >/dev/null
+fi
+exec postgres -D "$PGDATA" -c listen_addresses='*' "$@"
+SCRIPT
+}
+
+postgres_image() {
+  local image=postgres:17 hash root
+  hash=$(inputs_hash postgresql-15)
+  if is_current "$image" "$hash"; then
+    echo "base: $image is current"
+    return
+  fi
+  echo "base: making $image from Debian's postgresql 15"
+  root=$(mktemp -d /var/tmp/orgnote-ci-postgres.XXXXXX)
+  trap 'rm -rf "$root" "$root.log"' RETURN
+  bootstrap "$root"
+  # The official image's uid and gid, made before the package would pick its own.
+  chroot "$root" groupadd --system --gid 999 postgres
+  chroot "$root" useradd --system --uid 999 --gid postgres --home-dir /var/lib/postgresql \
+    --shell /bin/bash postgres
+  # The package's own cluster is not used: the entrypoint makes one in the volume.
+  mkdir -p "$root/etc/postgresql-common/createcluster.d"
+  echo 'create_main_cluster = false' >"$root/etc/postgresql-common/createcluster.d/no-main.conf"
+  # Nothing is started inside the chroot while the packages install.
+  printf '#!/bin/sh\nexit 101\n' >"$root/usr/sbin/policy-rc.d"
+  chmod 0755 "$root/usr/sbin/policy-rc.d"
+  { chroot "$root" apt-get update -qq &&
+    DEBIAN_FRONTEND=noninteractive chroot "$root" apt-get install -qq -y \
+      --no-install-recommends postgresql-15; } >"$root.log" 2>&1 || {
+    tail -n 20 "$root.log" >&2
+    return 1
+  }
+  rm -rf "$root/usr/sbin/policy-rc.d" "$root"/var/cache/apt/archives/*.deb \
+    "$root"/var/lib/apt/lists/*
+  postgres_entrypoint >"$root/usr/local/bin/docker-entrypoint.sh"
+  chmod 0755 "$root/usr/local/bin/docker-entrypoint.sh"
+  import "$root" "$image" \
+    --change 'ENV PATH=/usr/lib/postgresql/15/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' \
+    --change 'ENV PGDATA=/var/lib/postgresql/data' \
+    --change 'EXPOSE 5432' \
+    --change "LABEL $label=$hash" \
+    --change 'ENTRYPOINT ["docker-entrypoint.sh"]' \
+    --change 'CMD ["postgres"]'
+  echo "base: $image made"
+}
+
 case "${1:-all}" in
   node) node_image ;;
   caddy) caddy_image ;;
-  all) node_image && caddy_image ;;
-  *) echo "usage: $0 [node|caddy|all]" >&2; exit 2 ;;
+  postgres) postgres_image ;;
+  all) node_image && caddy_image && postgres_image ;;
+  *) echo "usage: $0 [node|caddy|postgres|all]" >&2; exit 2 ;;
 esac

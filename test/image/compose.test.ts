@@ -28,8 +28,12 @@ interface Service {
   deploy?: { replicas: number };
   depends_on?: Record<string, { condition: string }>;
   healthcheck?: { test: string[] };
+  secrets?: unknown;
   networks?: Record<string, { aliases?: string[] } | null>;
 }
+
+/** deploy/secrets, read-only at /run/secrets: the files the *_FILE settings name. */
+const SECRETS_MOUNT = /\/deploy\/secrets:\/run\/secrets:ro$/;
 
 let kit: string;
 
@@ -38,7 +42,7 @@ function layOut(env: Record<string, string>): string {
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'orgnote-ci-compose-'));
   const deploy = path.join(folder, 'deploy');
   fs.mkdirSync(path.join(deploy, 'secrets'), { recursive: true });
-  for (const file of ['compose.yml', 'Caddyfile']) {
+  for (const file of ['compose.yml', 'Caddyfile', 'secrets/.gitignore']) {
     fs.copyFileSync(path.join(ROOT, 'deploy', file), path.join(deploy, file));
   }
   let dotenv = fs.readFileSync(path.join(ROOT, 'deploy/.env.example'), 'utf8');
@@ -48,14 +52,7 @@ function layOut(env: Record<string, string>): string {
     dotenv = dotenv.replace(line, value === '' ? `# ${name}=` : `${name}=${value}`);
   }
   fs.writeFileSync(path.join(deploy, '.env'), dotenv);
-  fs.writeFileSync(path.join(deploy, 'secrets/smtp_url'), '');
-  const secrets = {
-    database_url: 'postgres://orgnote:pw@postgres/orgnote',
-    postgres_password: 'pw',
-  };
-  for (const [name, value] of Object.entries(secrets)) {
-    fs.writeFileSync(path.join(deploy, 'secrets', name), value);
-  }
+  // No secret file: until a *_FILE setting names one, the kit needs none.
   return deploy;
 }
 
@@ -89,6 +86,10 @@ describe('docker-compose config', () => {
     expect(site.profiles).toEqual(['sqlite']);
     expect(site.restart).toBe('unless-stopped');
     expect(site.volumes).toContain('orgnote-data:/data:rw');
+    expect(site.volumes).toContainEqual(expect.stringMatching(SECRETS_MOUNT));
+    expect(site.secrets).toBeUndefined();
+    // Without SMTP by default (mail as .eml files on the volume), so no secret file is needed.
+    expect(site.environment.SMTP_URL_FILE).toBeUndefined();
     expect(site.environment.DATABASE_URL_FILE).toBeUndefined();
     expect(JSON.stringify(site.ports)).toContain('127.0.0.1:3000:3000');
     expect(site.networks?.kit?.aliases).toEqual(['site']);
@@ -112,6 +113,12 @@ describe('docker-compose config', () => {
     expect(services.postgres.profiles).toEqual(['postgres']);
     expect(services.postgres.healthcheck?.test).toContain('pg_isready');
     expect(services.postgres.environment.POSTGRES_PASSWORD).toBeUndefined();
+    const postgres = services.postgres.environment;
+    expect(postgres.POSTGRES_PASSWORD_FILE).toBe('/run/secrets/postgres_password');
+    for (const service of [site, services.postgres]) {
+      expect(service.volumes).toContainEqual(expect.stringMatching(SECRETS_MOUNT));
+      expect(service.secrets).toBeUndefined();
+    }
   });
 });
 
@@ -124,7 +131,6 @@ describe('the default path, up for real', () => {
       HTTPS_PORT: `127.0.0.1:${ports.https}`,
       HTTP_PORT: `127.0.0.1:${ports.http}`,
       SITE_PORT: String(sitePort),
-      SMTP_URL_FILE: '', // no SMTP: .eml files on the volume
     });
     const caddyfile = path.join(kit, 'Caddyfile');
     const siteBlock = /^\{\$SITE_DOMAIN\} \{$/m;
