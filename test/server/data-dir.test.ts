@@ -1,6 +1,8 @@
 // A DATA_DIR the process cannot write stops the start with one line that says how to fix it.
-// The production entry runs as another user than the folder's owner: as uid 1000 when the tests
-// run as root (root may write anywhere), else as this user against a folder made read-only.
+// The production entry runs against a folder it may not write: when the tests run as root (who
+// may write anywhere), as root without the capabilities that bypass file permissions, against a
+// folder of uid 1000; otherwise as this user against a folder made read-only. Dropping to another
+// uid instead would fail on a checkout that only root can reach.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -10,32 +12,32 @@ import { tempDataDir } from '../support/config';
 
 const ENTRY = path.resolve(__dirname, '../../dist/server/index.js');
 const asRoot = process.getuid?.() === 0;
-const runAs = asRoot ? { uid: 1000, gid: 1000 } : {};
-const processUid = asRoot ? 1000 : process.getuid!();
-const processGid = asRoot ? 1000 : process.getgid!();
+const processUid = process.getuid!();
+const processGid = process.getgid!();
+/** util-linux's setpriv: root without CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH. */
+const withoutOverride = ['--bounding-set', '-dac_override,-dac_read_search'];
 
 let scratch: string;
 beforeEach(() => {
-  // Reachable by uid 1000: the run's own temp folder may be private to this user.
   scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'orgnote-data-dir-'));
-  fs.chmodSync(scratch, 0o755);
 });
 afterEach(() => fs.rmSync(scratch, { recursive: true, force: true }));
 
-/** A folder the started process cannot write: owned by root, or by us with no write bit. */
+/** A folder the started process cannot write: another uid's, or ours with no write bit. */
 function foreignFolder(name: string): string {
   const folder = path.join(scratch, name);
   fs.mkdirSync(folder, { mode: 0o755 });
-  if (!asRoot) fs.chmodSync(folder, 0o555);
+  if (asRoot) fs.chownSync(folder, 1000, 1000);
+  else fs.chmodSync(folder, 0o555);
   return folder;
 }
 
 function start(dataDir: string) {
-  return spawnSync(process.execPath, [ENTRY], {
+  const [command, args] = asRoot ? ['setpriv', [...withoutOverride, process.execPath, ENTRY]] : [process.execPath, [ENTRY]];
+  return spawnSync(command, args, {
     env: { PATH: process.env.PATH, NODE_ENV: 'production', PORT: '0', DATA_DIR: dataDir },
     encoding: 'utf8',
     timeout: 10_000,
-    ...runAs,
   });
 }
 
