@@ -29,7 +29,8 @@ export default function globalSetup(): void {
     step('the base images', 'scripts/docker/base-images.sh all');
     const commit = sh('git rev-parse --short HEAD').stdout.trim();
     const build = `docker build --quiet --network host --build-arg SOURCE_COMMIT=${commit}`;
-    step('the image', `${build} --tag ${IMAGE} . && docker image prune --force >/dev/null`);
+    // Its stages stay in the cache for the README's own build; the teardown prunes them.
+    step('the image', `${build} --tag ${IMAGE} .`);
   } catch (err) {
     if (!wasRunning) sh(`${ENGINE} stop`);
     throw err;

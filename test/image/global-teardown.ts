@@ -4,5 +4,7 @@ import { removeAll, sh } from './docker';
 
 export default function globalTeardown(): void {
   removeAll('orgnote-ci-');
+  // The build stages the setup kept for the run's other builds.
+  sh('docker image prune --force');
   if (process.env[STARTED_ENGINE]) sh(`${ENGINE} stop`);
 }

@@ -5,6 +5,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ROOT, sh, type Run } from './docker';
 
+/** An image build on a cold cache: npm ci twice, and the build. */
+const BUILD_TIMEOUT_MS = 10 * 60_000;
+
 export interface Block {
   /** Where the block is written, e.g. `docs/operating.md, ## Upgrade, block 2`. */
   where: string;
@@ -97,7 +100,10 @@ export class OperatorShell {
     if (/docker(-| )compose exec (?!.*-T )/.test(line)) {
       line = `script --quiet --return --flush --command ${quote(line)} /dev/null`;
     }
-    const result = sh(line, { cwd: this.cwd, input: input ?? '', env: this.options.env });
+    // A build (docker build, or compose up building the image) may install every dependency.
+    const builds = /docker build|compose up/.test(line);
+    const timeoutMs = builds ? BUILD_TIMEOUT_MS : undefined;
+    const result = sh(line, { cwd: this.cwd, input: input ?? '', env: this.options.env, timeoutMs });
     if (result.status !== 0) {
       const output = `${result.stdout}${result.stderr}`.trim();
       throw new Error(`\`${line}\` exited ${result.status} in ${this.cwd}:\n${output}`);
