@@ -1,0 +1,303 @@
+// The console's router: /admin on the site's own port. While no account exists every /admin path
+// answers 404 (the console is off). Every answer is private (no-store, noindex) under the site's
+// strict CSP; every POST passes the cross-site check and, once logged in, carries the session's
+// CSRF token. Handlers may be async: Express 5 forwards a rejected promise to the error handler.
+import { timingSafeEqual } from 'node:crypto';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import type { ReactNode } from 'react';
+import type { Logger } from '../logger';
+import { NO_METRICS, type Metrics } from '../metrics';
+import { asText, readBody, fieldsOf, type Middleware } from '../http/body';
+import { CONTENT_TYPES, HttpError, sendText } from '../http/errors';
+import { CSP_HEADER } from '../http/security-headers';
+import { NOT_TEXT } from '../../shared/validation';
+import type { Store } from '../store';
+import type { Config } from '../config';
+import { invite, type InviteDeps } from '../waitlist/invite';
+import { listMail, listOutbox, retryMail, retryOutbox } from '../waitlist/queues';
+import { remove } from '../waitlist/remove';
+import { exportSignups } from '../waitlist/signups';
+import { auditPage } from './audit';
+import { dashboard } from './dashboard';
+import { BackToSignups, ConsolePage, renderPage } from './layout';
+import { login, logout, SESSION_LIMITS } from './login';
+import { LoginPage } from './login-page';
+import { QueuePage, TITLES } from './queues';
+import { requireSession, setSessionCookie } from './session';
+import { NextPreview, NEXT_MAX, previewDigest, RemoveConfirmation, signupsPage, signupsQuery } from './signups';
+
+/** Why the console could not invite, in the CLI's words. */
+const REFUSED = {
+  'backend-owns-signups': 'BACKEND_URL is set: signups live in the backend, so invitations belong there too.',
+  'no-site-url': 'Inviting needs SITE_URL, the public address of this site, for the activation link in the mail.',
+} as const;
+
+export interface ConsoleDeps {
+  /** What the console's operations need of the settings: the same as the CLI's invite and remove. */
+  config: InviteDeps['config'] & Pick<Config, 'dataDir'>;
+  /** The clock of the chart's days; injectable for tests. */
+  now?: () => number;
+  store: Store;
+  logger: Logger;
+  /** Counts the logins the throttle refuses; nothing is counted when not given. */
+  metrics?: Pick<Metrics, 'loginThrottled'>;
+  /** The site's inline stylesheet, and the page CSP that allows it (no script source). */
+  css: string;
+  policy: string;
+  sameSiteOnly: Middleware;
+}
+
+/**
+ * What the console reads is addresses, counts, ids and cursors: a control character is never part
+ * of one, and PostgreSQL refuses a NUL in text outright. A password is read as it is: only hashed.
+ */
+const NOT_TEXT_ERROR = 'That contains characters that are not text.';
+function text(value: unknown): string {
+  const typed = asText(value);
+  if (NOT_TEXT.test(typed)) throw new HttpError(400, NOT_TEXT_ERROR);
+  return typed;
+}
+const anyNotText = (query: Request['query']) =>
+  Object.values(query)
+    .flat(Infinity)
+    .some((value) => typeof value === 'string' && NOT_TEXT.test(value));
+
+const sameText = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+
+export function consoleDoor(deps: ConsoleDeps) {
+  const { store, css, now = Date.now, metrics = NO_METRICS } = deps;
+  const router = express.Router();
+  const session = requireSession(store);
+
+  router.use(async (req: Request, res: Response, next: NextFunction) => {
+    res.setHeader('Cache-Control', 'no-store');
+    res.setHeader('X-Robots-Tag', 'noindex');
+    res.setHeader(CSP_HEADER, deps.policy);
+    if ((await store.admins.count()) === 0) return sendText(res, 404, CONTENT_TYPES.text, 'Not found');
+    // Searches, filters and page cursors come in the query.
+    if (anyNotText(req.query)) return next(new HttpError(400, NOT_TEXT_ERROR));
+    next();
+  });
+
+  const loginPage = (res: Response, status: number, props: { email?: string; error?: string } = {}) =>
+    sendText(res, status, CONTENT_TYPES.html, renderPage(<LoginPage css={css} {...props} />));
+
+  router.get('/login', (_req, res) => loginPage(res, 200));
+
+  router.post('/login', deps.sameSiteOnly, readBody, async (req: Request, res: Response) => {
+    const fields = fieldsOf(req);
+    const email = text(fields.email).trim();
+    const credentials = { email, password: asText(fields.password), code: asText(fields.code), ip: req.ip ?? '' };
+    const outcome = await login({ store }, credentials);
+    if (outcome.kind === 'throttled') {
+      metrics.loginThrottled();
+      res.setHeader('Retry-After', String(outcome.retryAfterSeconds));
+      return loginPage(res, 429, { email, error: 'Too many failed attempts. Try again later.' });
+    }
+    if (outcome.kind === 'refused') return loginPage(res, 401, { email, error: 'Wrong address, password or code.' });
+    setSessionCookie(req, res, outcome.sessionId, SESSION_LIMITS.maxMs);
+    res.redirect(303, '/admin');
+  });
+
+  /** Every state-changing POST of a session carries its CSRF token (beside SameSite=Strict and the origin check). */
+  const csrf = (req: Request, res: Response, next: NextFunction) => {
+    if (!sameText(text(fieldsOf(req).csrf), res.locals.consoleSession.csrf))
+      return sendText(res, 403, CONTENT_TYPES.text, 'The form has expired: reload the page and try again.');
+    next();
+  };
+  /** A form's POST of a logged-in operator: same site, body read, session and token checked. */
+  const posted = [deps.sameSiteOnly, readBody, session, csrf];
+
+  router.post('/logout', posted, async (req: Request, res: Response) => {
+    const { sessionId, email } = res.locals.consoleSession;
+    await logout({ store }, sessionId, email);
+    setSessionCookie(req, res, '', 0);
+    res.redirect(303, '/admin/login');
+  });
+
+  /** A console page for the logged-in operator. */
+  const show = (res: Response, title: string, body: ReactNode, status = 200) => {
+    const page = (
+      <ConsolePage title={title} css={css} session={res.locals.consoleSession}>
+        {body}
+      </ConsolePage>
+    );
+    sendText(res, status, CONTENT_TYPES.html, renderPage(page));
+  };
+  const audit = (res: Response, action: string, addresses: number) => store.audit.record({ account: res.locals.consoleSession.email, action, addresses });
+  /** Why an invitation did not happen, in the CLI's words (409). */
+  const refused = (res: Response, title: string, reason: keyof typeof REFUSED) =>
+    show(
+      res,
+      title,
+      <>
+        <h1>Not invited</h1>
+        <p>{REFUSED[reason]}</p>
+        <BackToSignups />
+      </>,
+      409,
+    );
+  /** A count out of range (400). */
+  const badCount = (res: Response) =>
+    show(
+      res,
+      'Invite the next',
+      <>
+        <h1>Invite the next N</h1>
+        <p>N must be a whole number from 1 to {NEXT_MAX}.</p>
+        <BackToSignups />
+      </>,
+      400,
+    );
+
+  router.get('/', session, async (_req: Request, res: Response) => {
+    show(res, 'Dashboard', await dashboard(store, new Date(now())));
+  });
+
+  router.get('/signups', session, async (req: Request, res: Response) => {
+    show(res, 'Signups', await signupsPage(store, signupsQuery(req.query), res.locals.consoleSession.csrf));
+  });
+
+  // The same operation as `waitlist invite`: the same key, mail and states.
+  router.post('/signups/invite', posted, async (req: Request, res: Response) => {
+    const fields = fieldsOf(req);
+    const address = text(fields.email);
+    const outcomes: string[] = [];
+    const result = await invite(
+      { store, config: deps.config },
+      { targets: { addresses: [address] }, again: text(fields.again) === '1', dryRun: false, onEach: (_email, outcome) => outcomes.push(outcome) },
+    );
+    if (result.kind === 'refused') return refused(res, 'Invite', result.reason);
+    await audit(res, 'invite', result.kind === 'done' ? result.counts.sent + result.counts.queued : 0);
+    show(
+      res,
+      'Invite',
+      <>
+        <h1>
+          {address}: {outcomes[0] ?? 'nothing done'}
+        </h1>
+        <BackToSignups />
+      </>,
+    );
+  });
+
+  // "Invite the next N": who would be invited (a dry run of the CLI's `invite --next N`), then on
+  // confirmation the same operation for real.
+  const nextCount = (value: unknown) => {
+    const n = Number(text(value));
+    return Number.isSafeInteger(n) && n >= 1 && n <= NEXT_MAX ? n : undefined;
+  };
+  /** Who `invite --next n` would invite now: the CLI's dry run. */
+  const wouldInvite = async (n: number) => {
+    const would: string[] = [];
+    await invite(
+      { store, config: deps.config },
+      { targets: { next: n }, again: false, dryRun: true, onEach: (email, outcome) => void (outcome === 'would-invite' && would.push(email)) },
+    );
+    return would;
+  };
+  router.get('/signups/next', session, async (req: Request, res: Response) => {
+    const n = nextCount(req.query.n);
+    if (n === undefined) return badCount(res);
+    show(res, 'Invite the next', <NextPreview n={n} would={await wouldInvite(n)} csrf={res.locals.consoleSession.csrf} />);
+  });
+  router.post('/signups/next', posted, async (req: Request, res: Response) => {
+    const fields = fieldsOf(req);
+    const n = nextCount(fields.n);
+    if (n === undefined) return badCount(res);
+    // The operator approved the list the preview showed. If it is another list now (an older
+    // signup confirmed, one left), nobody is invited: the new list is shown to approve instead.
+    const would = await wouldInvite(n);
+    if (previewDigest(would) !== text(fields.seen)) {
+      const changed = 'The list changed since you looked at it; nobody was invited.';
+      return show(res, 'Invite the next', <NextPreview n={n} would={would} csrf={res.locals.consoleSession.csrf} changed={changed} />, 409);
+    }
+    const result = await invite({ store, config: deps.config }, { targets: { addresses: would }, again: false, dryRun: false });
+    if (result.kind === 'refused') return refused(res, 'Invite the next', result.reason);
+    const counts = result.kind === 'done' ? result.counts : undefined;
+    const invited = counts ? counts.sent + counts.queued : 0;
+    await audit(res, 'invite', invited);
+    show(
+      res,
+      'Invite the next',
+      <>
+        <h1>Invited {invited}</h1>
+        <p>{counts && `${counts.sent} sent, ${counts.queued} queued, ${counts.failed} failed.`}</p>
+        <BackToSignups />
+      </>,
+    );
+  });
+
+  // The CLI's export, streamed: a million rows never sit in memory.
+  router.get('/signups/export', session, async (_req: Request, res: Response) => {
+    res.setHeader('Content-Type', 'text/csv; charset=utf-8');
+    res.setHeader('Content-Disposition', 'attachment; filename="waitlist.csv"');
+    let lines = 0;
+    // A download cancelled while the socket is full never drains: wait for either, and stop once
+    // the socket is gone. Leaving the loop ends the export, and with it the store's read (a
+    // PostgreSQL pool connection, a SQLite snapshot), which waiting for 'drain' held for ever.
+    let gone = false;
+    const left = new Promise<void>((resolve) => res.once('close', () => resolve(void (gone = true))));
+    // One 'drain' listener for the whole download, not a once() a wait: compression hands
+    // res.on('drain') to its gzip stream, from which once() never removes it (a leak warning).
+    let drained = () => {};
+    res.on('drain', () => drained());
+    for await (const chunk of exportSignups({ store })) {
+      if (gone) break;
+      lines += chunk.split('\r\n').length - 1;
+      if (!res.write(chunk)) await Promise.race([new Promise<void>((resolve) => (drained = resolve)), left]);
+    }
+    // The rows handed to the socket, the header aside; a cancelled download is recorded as such.
+    // Recorded before the download ends, so the audit log already has it when the operator looks.
+    await audit(res, gone ? 'export (cancelled)' : 'export', Math.max(0, lines - 1));
+    if (!gone) res.end();
+  });
+
+  router.post('/signups/remove/confirm', posted, (req: Request, res: Response) =>
+    show(res, 'Remove', <RemoveConfirmation email={text(fieldsOf(req).email)} csrf={res.locals.consoleSession.csrf} />),
+  );
+
+  // The same operation as `waitlist remove`.
+  router.post('/signups/remove', posted, async (req: Request, res: Response) => {
+    const address = text(fieldsOf(req).email);
+    const removed = await remove({ store, config: deps.config }, address);
+    const count = removed.kind === 'removed' && removed.signup ? 1 : 0;
+    await audit(res, 'remove', count);
+    show(
+      res,
+      'Remove',
+      <>
+        <h1>{count ? `Removed ${address}` : `Nothing stored for ${address}`}</h1>
+        <BackToSignups />
+      </>,
+    );
+  });
+
+  // The queues, through the CLI's own operations.
+  const queues = {
+    mail: { list: () => listMail({ store }), retry: (id: number) => retryMail({ store }, id) },
+    outbox: { list: () => listOutbox({ store }), retry: (id: number) => retryOutbox({ store }, id) },
+  } as const;
+  for (const name of ['mail', 'outbox'] as const) {
+    router.get(`/${name}`, session, async (_req: Request, res: Response) => {
+      show(res, TITLES[name], <QueuePage name={name} listing={await queues[name].list()} csrf={res.locals.consoleSession.csrf} />);
+    });
+    router.post(`/${name}/retry`, posted, async (req: Request, res: Response) => {
+      const id = Number(text(fieldsOf(req).id));
+      const result = Number.isSafeInteger(id) && id > 0 ? await queues[name].retry(id) : { kind: 'not-dead' as const, id };
+      const retried = result.kind === 'retried';
+      if (retried) await audit(res, `retry ${name}`, 1);
+      const notice = retried ? `Item ${id} is queued again; the running site sends it.` : `Item ${id} is not dead: nothing to retry.`;
+      const listing = await queues[name].list();
+      show(res, TITLES[name], <QueuePage name={name} listing={listing} csrf={res.locals.consoleSession.csrf} notice={notice} />, retried ? 200 : 409);
+    });
+  }
+
+  router.get('/audit', session, async (req: Request, res: Response) => {
+    show(res, 'Audit log', await auditPage(store, text(req.query.before)));
+  });
+
+  // Anything else under /admin: for a logged-in operator a 404, for anyone else the login page.
+  router.use(session, (_req: Request, res: Response) => sendText(res, 404, CONTENT_TYPES.text, 'Not found'));
+  return router;
+}
