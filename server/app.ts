@@ -6,6 +6,8 @@
 //   everything else     → Express, whose middleware order below is behaviour.
 import compression from 'compression';
 import express, { type NextFunction, type Request, type Response } from 'express';
+import { RouterContextProvider } from 'react-router';
+import { addressPagesContext, waitlistFormContext } from '../client/route-context';
 import { CONFIRM_PATH, LEAVE_PATH } from '../shared/address-links';
 import { ACTIVATION } from '../shared/links';
 import { apiDoor } from './api/router';
@@ -69,7 +71,13 @@ export function createApp(config: Config, deps: AppDeps = {}) {
     logger,
     siteUrl: config.siteUrl,
     pagePolicy: headers.pagePolicy,
-    actionContext: (req) => ({ ...form.contextFor(req), ...address.contextFor(req) }),
+    // What each request's loaders and actions call (client/route-context.ts).
+    requestContext: (req) => {
+      const context = new RouterContextProvider();
+      context.set(waitlistFormContext, form.submitterFor(req));
+      context.set(addressPagesContext, address.contextFor(req));
+      return context;
+    },
   });
   const form = nativeForm(submitSignup, logger);
   const prerendered = prerenderedPages({

@@ -44,9 +44,9 @@ export interface AddressPagesContext {
   /** GET /confirm?token= or /leave?token=: is the link good, without using it. */
   checkLink(purpose: LinkPurpose): Promise<LinkCheck>;
   /** POST /confirm (token in the form). */
-  confirm(): Promise<LinkUse>;
+  confirm(form: FormData): Promise<LinkUse>;
   /** POST /leave with a token (query or form) and List-Unsubscribe=One-Click. */
-  leave(): Promise<LinkUse>;
+  leave(form: FormData): Promise<LinkUse>;
   /** POST /leave with an address and no token. */
-  requestLeaveLink(): Promise<LeaveLinkRequest>;
+  requestLeaveLink(form: FormData): Promise<LeaveLinkRequest>;
 }

@@ -7,10 +7,8 @@ export type WaitlistSubmission =
   /** `status`: 400 unless said (503 when the waitlist cannot take signups right now). */
   | { ok: false; values: WaitlistFields; errors: FieldErrors<keyof WaitlistFields>; status?: number };
 
-/** What the server hands the route action as its context. */
-export interface ServerActionContext {
-  submitWaitlist(): Promise<WaitlistSubmission>;
-}
+/** The server's side of the native form: records the form the action read, says how it went. */
+export type SubmitWaitlistForm = (form: FormData) => Promise<WaitlistSubmission>;
 
 /** After a native submission the visitor lands on /?joined, which shows the joined view. */
 export const JOINED_PARAM = 'joined';

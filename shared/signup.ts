@@ -1,6 +1,6 @@
 // What a signup or an activation must look like once it reaches a server: the docs/product.md §5
 // rules plus the limits a store needs (RFC 5321 address length, a bounded description).
-import { checkEmail, EMAIL_MAX_LENGTH, MESSAGES, NOT_TEXT } from './validation';
+import { checkEmail, EMAIL_MAX_LENGTH, MESSAGES, NOT_TEXT, type FieldErrors } from './validation';
 
 const DESCRIPTION_MAX_LENGTH = 2000;
 
@@ -32,37 +32,71 @@ export interface Signup {
 /** A refusal names its field as data, so a form can put the message under it. */
 type Checked<T, Field extends string = string> = { ok: true; value: T } | { ok: false; field: Field; error: string };
 
+/**
+ * A signup's refusal: every field's problem as the page's form shows it (product §5: '' marks the
+ * field without a message), and the first one as a sentence, which the API answers.
+ */
+export type SignupCheck = { ok: true; value: Signup } | SignupRefusal;
+export type SignupField = 'email' | 'description';
+export type SignupErrors = FieldErrors<SignupField>;
+
+interface SignupRefusal {
+  ok: false;
+  field: SignupField;
+  error: string;
+  errors: SignupErrors;
+}
+
+/** One field's verdict: its value, or the sentence to answer and what the form shows under it. */
+type FieldCheck<T> = { ok: true; value: T } | { ok: false; error: string; shown: string };
+
 function text(value: unknown): string | undefined {
   if (typeof value === 'string') return value;
   return undefined;
 }
 
-function checkSignupEmail(raw: unknown): Checked<string, 'email'> {
-  const refuse = (error: string) => ({ ok: false, field: 'email', error }) as const;
+function checkSignupEmail(raw: unknown): FieldCheck<string> {
+  const refuse = (error: string, shown = error) => ({ ok: false, error, shown }) as const;
   if (raw !== undefined && typeof raw !== 'string') return refuse('Email must be a single text value');
   const email = (raw ?? '').trim();
   if (email.length > EMAIL_MAX_LENGTH) return refuse(`Email address is longer than ${EMAIL_MAX_LENGTH} characters`);
   if (NOT_TEXT.test(email)) return refuse('Email address is invalid');
   const problem = checkEmail(email);
-  if (problem !== undefined) return refuse(problem || 'Email address is invalid');
+  if (problem !== undefined) return refuse(problem || 'Email address is invalid', problem);
   return { ok: true, value: email };
 }
 
-/** Server-side check of a signup (docs/product.md §7: description optional for the API). */
-export function checkSignup(fields: Record<string, unknown>): Checked<Signup, 'email' | 'description'> {
-  const email = checkSignupEmail(fields.email);
-  if (!email.ok) return email;
-  const refuse = (error: string) => ({ ok: false, field: 'description', error }) as const;
-  if (fields.description !== undefined && typeof fields.description !== 'string') return refuse('Description must be a single text value');
-  const description = text(fields.description) ?? '';
+function checkDescription(raw: unknown, required: boolean): FieldCheck<string> {
+  const refuse = (error: string, shown = error) => ({ ok: false, error, shown }) as const;
+  const tooLong = `Description is longer than ${DESCRIPTION_MAX_LENGTH} characters`;
+  if (raw !== undefined && typeof raw !== 'string') return refuse('Description must be a single text value');
+  const description = text(raw) ?? '';
+  if (required && description === '') return refuse('Description is required', MESSAGES.required);
   if (NOT_TEXT.test(description)) return refuse('Description contains characters that are not text');
-  if (description.length > DESCRIPTION_MAX_LENGTH) return refuse(`Description is longer than ${DESCRIPTION_MAX_LENGTH} characters`);
-  return { ok: true, value: { email: email.value, description } };
+  if (description.length > DESCRIPTION_MAX_LENGTH) return refuse(tooLong);
+  return { ok: true, value: description };
+}
+
+export interface SignupRules {
+  /** The page's form requires a description (product §5); the API does not (§7). */
+  descriptionRequired?: boolean;
+}
+
+/** The server's one check of a signup: every field at once, so a form can mark them all. */
+export function checkSignup(fields: Record<string, unknown>, rules: SignupRules = {}): SignupCheck {
+  const email = checkSignupEmail(fields.email);
+  const description = checkDescription(fields.description, rules.descriptionRequired === true);
+  const errors: SignupErrors = {};
+  if (!email.ok) errors.email = email.shown;
+  if (!description.ok) errors.description = description.shown;
+  if (!email.ok) return { ok: false, field: 'email', error: email.error, errors };
+  if (!description.ok) return { ok: false, field: 'description', error: description.error, errors };
+  return { ok: true, value: { email: email.value, description: description.value } };
 }
 
 export function checkActivation(fields: Record<string, unknown>): Checked<{ email: string; key: string }, 'email' | 'key'> {
   const email = checkSignupEmail(fields.email);
-  if (!email.ok) return email;
+  if (!email.ok) return { ok: false, field: 'email', error: email.error };
   const key = text(fields.key)?.trim() ?? '';
   if (!key) return { ok: false, field: 'key', error: `key: ${MESSAGES.required}` };
   if (key.length > 200) return { ok: false, field: 'key', error: 'Invalid activation key' };

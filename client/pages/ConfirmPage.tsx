@@ -15,7 +15,9 @@ export const load: AddressPage<Loaded, LinkUse>['load'] = async (server, url) =>
   return { value: { token: url.searchParams.get(TOKEN_PARAM) ?? '', check: value }, status };
 };
 
-export const act: AddressPage<Loaded, LinkUse>['act'] = async (server) => linkAnswer(await server.confirm());
+export const act: AddressPage<Loaded, LinkUse>['act'] = async (server, _url, form) => {
+  return linkAnswer(await server.confirm(form));
+};
 
 export function View({ loaded, acted }: { loaded: Loaded; acted?: LinkUse }) {
   const outcome = acted ?? loaded.check;

@@ -32,9 +32,9 @@ export const load: AddressPage<Loaded, Acted>['load'] = async (server, url) => {
   return { value: { token, check: value }, status };
 };
 
-export const act: AddressPage<Loaded, Acted>['act'] = async (server, url) => {
-  if (tokenOf(url) !== null) return linkAnswer(await server.leave());
-  const asked = await server.requestLeaveLink();
+export const act: AddressPage<Loaded, Acted>['act'] = async (server, url, form) => {
+  if (tokenOf(url) !== null) return linkAnswer(await server.leave(form));
+  const asked = await server.requestLeaveLink(form);
   return { value: asked, status: asked.ok ? 200 : asked.status };
 };
 

@@ -1,8 +1,8 @@
 // '/' child route: the waitlist form (docs/product.md §3–§5, §7). idle → submitting → joined; the call's
 // outcome is never shown (product §4, §8), and the 'subscribed' flag makes joined the starting state.
 import { useEffect, useState } from 'react';
-import { data, redirect, useActionData, type ActionFunctionArgs } from 'react-router';
-import { JOINED_PARAM, WAITLIST_FORM_ACTION, type ServerActionContext, type WaitlistSubmission } from '../../shared/native-form';
+import { data, redirect, useActionData, type ActionFunctionArgs, type RouterContextProvider } from 'react-router';
+import { JOINED_PARAM, WAITLIST_FORM_ACTION, type WaitlistSubmission } from '../../shared/native-form';
 import { HONEYPOT_FIELD } from '../../shared/signup';
 import { validateWaitlist } from '../../shared/validation';
 import { useApiClient } from '../api-client';
@@ -14,6 +14,7 @@ import { useQueryParams } from '../hooks/useQueryParams';
 import { setSubscribedFlag, useSubscribedFlag } from '../hooks/useSubscribedFlag';
 import { useValidatedForm } from '../hooks/useValidatedForm';
 import { usePublicConfig, useSiteLinks } from '../public-config';
+import { waitlistFormContext } from '../route-context';
 
 /** Invisible to people, to assistive technology and to Tab; bots filling every field fill it. */
 function Honeypot() {
@@ -41,14 +42,17 @@ function WaitlistJoined({ focusOnMount }: { focusOnMount: boolean }) {
   );
 }
 
+type ServerActionArgs = ActionFunctionArgs<Readonly<RouterContextProvider>>;
+
 /**
  * The index route's action: only the server runs it, for the native (no-JavaScript) POST; with
  * JavaScript the form submits through the API client instead.
  */
-export async function waitlistAction({ context }: ActionFunctionArgs) {
-  const server = context as Partial<ServerActionContext> | undefined;
-  if (!server?.submitWaitlist) throw new Response(null, { status: 405, statusText: 'Method Not Allowed' });
-  const result = await server.submitWaitlist();
+export async function waitlistAction({ request, context }: ServerActionArgs) {
+  const submitWaitlistForm = context.get(waitlistFormContext);
+  const notAllowed = { status: 405, statusText: 'Method Not Allowed' };
+  if (!submitWaitlistForm) throw new Response(null, notAllowed);
+  const result = await submitWaitlistForm(await request.formData());
   if (result.ok) return redirect(`/?${JOINED_PARAM}`, 303);
   return data(result, { status: result.status ?? 400 });
 }

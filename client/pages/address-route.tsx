@@ -5,8 +5,10 @@
 // otherwise import: the context, and the loader's and action's data as props (client/routes.tsx
 // says why).
 import type { ReactElement } from 'react';
-import { data, redirectDocument, useActionData, useLoaderData, type RouteObject } from 'react-router';
+import { data, redirectDocument, useActionData, useLoaderData, type ActionFunctionArgs, type LoaderFunctionArgs } from 'react-router';
+import type { RouteObject, RouterContextProvider } from 'react-router';
 import type { AddressPagesContext } from '../../shared/address-links';
+import { addressPagesContext } from '../route-context';
 import { ErrorScreen } from './ErrorScreen';
 
 /** What a loader or action answers, and with which status. */
@@ -18,14 +20,14 @@ export interface Answer<T> {
 /** A lazy address page: its GET, its form's POST, and how their answers look. */
 export interface AddressPage<Loaded, Acted> {
   load(server: AddressPagesContext, url: URL): Promise<Answer<Loaded>>;
-  act(server: AddressPagesContext, url: URL): Promise<Answer<Acted>>;
+  act(server: AddressPagesContext, url: URL, form: FormData): Promise<Answer<Acted>>;
   View(props: { loaded: Loaded; acted: Acted | undefined }): ReactElement;
 }
 
 /** The server's context. A client-side navigation has none: a full page load lets the server answer. */
-function serverContext(context: unknown, request: Request): AddressPagesContext {
-  const server = context as Partial<AddressPagesContext> | undefined;
-  if (typeof server?.checkLink === 'function') return server as AddressPagesContext;
+function serverContext(context: Readonly<RouterContextProvider>, request: Request): AddressPagesContext {
+  const server = context.get(addressPagesContext);
+  if (server) return server;
   // On the server that is a wiring mistake, and a redirect there would loop.
   if (typeof document === 'undefined') throw new Error('no AddressPagesContext for an address page');
   throw redirectDocument(request.url);
@@ -39,8 +41,12 @@ export function addressRoute<Loaded, Acted>(page: AddressPage<Loaded, Acted>): P
     return <page.View loaded={useLoaderData() as Loaded} acted={useActionData() as Acted | undefined} />;
   }
   return {
-    loader: async ({ context, request }) => withStatus(await page.load(serverContext(context, request), new URL(request.url))),
-    action: async ({ context, request }) => withStatus(await page.act(serverContext(context, request), new URL(request.url))),
+    loader: async ({ context, request }: LoaderFunctionArgs<Readonly<RouterContextProvider>>) =>
+      withStatus(await page.load(serverContext(context, request), new URL(request.url))),
+    action: async ({ context, request }: ActionFunctionArgs<Readonly<RouterContextProvider>>) => {
+      const server = serverContext(context, request);
+      return withStatus(await page.act(server, new URL(request.url), await request.formData()));
+    },
     Component: AddressRoute,
     // What the server throws (503 while the store is away) is shown inside the layout, as a 404 is.
     ErrorBoundary: ErrorScreen,

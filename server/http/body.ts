@@ -100,14 +100,7 @@ export function fieldsOf(req: BodyRequest): FormFields {
     if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new HttpError(400, 'Expected a JSON object');
     return parsed as FormFields;
   }
-  if (hasType(req, 'application/x-www-form-urlencoded')) {
-    const fields: FormFields = {};
-    for (const [name, value] of new URLSearchParams(raw)) {
-      const previous = fields[name];
-      fields[name] = previous === undefined ? value : ([] as unknown[]).concat(previous, value);
-    }
-    return fields;
-  }
+  if (hasType(req, 'application/x-www-form-urlencoded')) return fieldsOfPairs(new URLSearchParams(raw));
   throw new HttpError(415, 'Send multipart/form-data, application/x-www-form-urlencoded or application/json');
 }
 
@@ -125,25 +118,24 @@ export function toFieldList(fields: FormFields): FieldList {
   return list;
 }
 
-/** Fields parsed by readFields, per request, for the route actions that run after it. */
-const parsedFields = new WeakMap<IncomingMessage, FormFields>();
-
 /**
  * Middleware after readBody for the forms React Router's actions answer (the waitlist form, the
  * address pages): the fields are parsed here, before any route runs, so a body that is no form
- * at all (bad JSON, an unknown type) gets a 4xx, not an error page. Actions read them with
- * formFieldsOf.
+ * at all (bad JSON, an unknown type) gets a 4xx, not an error page. req.body becomes the form in
+ * one encoding, whichever it came in, for the Request the action reads (pages/render.tsx).
  */
-export const readFields: Middleware = (req, _res, next) => {
-  try {
-    parsedFields.set(req, fieldsOf(req));
-    next();
-  } catch (err) {
-    next(err);
-  }
+export const readFields = (req: BodyRequest, _res: ServerResponse, next: (err?: unknown) => void): void => {
+  // fieldsOf throws an HttpError for a body that is no form; Express hands it to the error handler.
+  req.body = new URLSearchParams(toFieldList(fieldsOf(req)));
+  next();
 };
 
-/** What readFields parsed for this request; nothing when it did not run. */
-export function formFieldsOf(req: IncomingMessage): FormFields {
-  return parsedFields.get(req) ?? {};
+/** Name/value pairs (a urlencoded body, a FormData) as fields: a repeated name gives an array. */
+export function fieldsOfPairs(pairs: Iterable<[string, unknown]>): FormFields {
+  const fields: FormFields = {};
+  for (const [name, value] of pairs) {
+    const previous = fields[name];
+    fields[name] = previous === undefined ? value : ([] as unknown[]).concat(previous, value);
+  }
+  return fields;
 }

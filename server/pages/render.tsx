@@ -5,14 +5,23 @@
 // rendered once to a string (renderShared) for the prerendered store.
 import type { IncomingMessage } from 'node:http';
 import { PassThrough } from 'node:stream';
-import type { NextFunction, Request, Response } from 'express';
+import type { Request, Response } from 'express';
 import { isbot } from 'isbot';
 import type { ReactNode } from 'react';
 import { renderToPipeableStream } from 'react-dom/server';
-import { createStaticHandler, createStaticRouter, isRouteErrorResponse, StaticRouterProvider, type RouteObject, type StaticHandlerContext } from 'react-router';
+import {
+  createStaticHandler,
+  createStaticRouter,
+  isRouteErrorResponse,
+  StaticRouterProvider,
+  type RouteObject,
+  type RouterContextProvider,
+  type StaticHandlerContext,
+} from 'react-router';
 import { PublicConfigProvider } from '../../client/public-config';
 import { routes as siteRoutes } from '../../client/routes';
 import type { PublicConfig } from '../../shared/public-config';
+import type { BodyRequest } from '../http/body';
 import { CONTENT_TYPES, sendText } from '../http/errors';
 import { CSP_HEADER, newNonce } from '../http/security-headers';
 import type { Logger } from '../logger';
@@ -31,7 +40,7 @@ const SHELL_ERROR_PAGE =
  * the URL is built on a fixed origin: a hostile Host header or a path like '//[' can never make
  * it throw. (Canonical links use siteOrigin, not this URL.)
  */
-function toFetchRequest(url: string, method = 'GET', from?: { req: IncomingMessage; res: Response }): globalThis.Request {
+function toFetchRequest(url: string, method = 'GET', from?: { req: BodyRequest; res: Response }): globalThis.Request {
   const href = new URL(`http://site.internal${url.startsWith('/') ? '' : '/'}${url}`);
   if (!from) return new Request(href, { method });
   const controller = new AbortController();
@@ -40,7 +49,13 @@ function toFetchRequest(url: string, method = 'GET', from?: { req: IncomingMessa
   for (const [name, value] of Object.entries(from.req.headers)) {
     if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
   }
-  return new Request(href, { method, headers, signal: controller.signal });
+  // The form readFields parsed (http/body.ts), so the action reads it with request.formData().
+  // The body has been read already: its own type and length no longer describe this one.
+  const form = from.req.body instanceof URLSearchParams ? from.req.body : undefined;
+  if (!form) return new Request(href, { method, headers, signal: controller.signal });
+  headers.delete('content-length');
+  headers.set('content-type', 'application/x-www-form-urlencoded;charset=UTF-8');
+  return new Request(href, { method, headers, body: form, signal: controller.signal });
 }
 
 /** The whole document as one string: waits for everything, like a bot. */
@@ -104,13 +119,13 @@ interface RendererOptions {
   siteUrl?: string;
   /** A streamed page's Content-Security-Policy, given its nonce source (security-headers.ts). */
   pagePolicy: (scriptSources: string[]) => string;
-  /** Per-request context for route actions (the native form POST). */
-  actionContext?: (req: IncomingMessage) => unknown;
+  /** What the routes' loaders and actions get for this request (client/route-context.ts). */
+  requestContext?: (req: IncomingMessage) => RouterContextProvider;
   /** The site's route table unless a test renders its own. */
   routes?: RouteObject[];
 }
 
-export function createRenderer({ assets, publicConfig, logger, siteUrl, pagePolicy, actionContext, routes = siteRoutes }: RendererOptions) {
+export function createRenderer({ assets, publicConfig, logger, siteUrl, pagePolicy, requestContext, routes = siteRoutes }: RendererOptions) {
   const handler = createStaticHandler(routes);
 
   const documentFor = (context: StaticHandlerContext, canonicalUrl: string, origin: string, nonce: string | undefined) => (
@@ -130,18 +145,13 @@ export function createRenderer({ assets, publicConfig, logger, siteUrl, pagePoli
     },
 
     /** Express handler: renders this request's page into res as it comes, with a fresh nonce. */
-    async streamPage(req: Request, res: Response, next: NextFunction): Promise<void> {
+    async streamPage(req: Request, res: Response): Promise<void> {
       const nonce = newNonce();
       res.setHeader(CSP_HEADER, pagePolicy([`'nonce-${nonce}'`]));
       // A nonce must never be served twice, and these pages can carry what the visitor typed.
       res.setHeader('Cache-Control', 'private, no-store');
       const request = toFetchRequest(req.originalUrl, req.method, { req, res });
-      let context;
-      try {
-        context = await handler.query(request, { requestContext: actionContext?.(req) as never });
-      } catch (err) {
-        return next(err);
-      }
+      const context = await handler.query(request, { requestContext: requestContext?.(req) });
       if (context instanceof Response) {
         // Redirects (and other raw responses) from loaders/actions go out as they are.
         res.status(context.status);

@@ -1,6 +1,7 @@
 // The door of the address pages (/confirm, /leave; shared/address-links.ts): Express reads the
-// body (readBody, readFields), React Router runs the route's loader or action, which calls the context built here
-// from the request (contextFor), and each call goes to one operation in waitlist/address.ts. The
+// body (readBody, readFields), React Router runs the route's loader or action, which reads the
+// form from its request and calls the context built here for the request (contextFor), and each
+// call goes to one operation in waitlist/address.ts. The
 // token travels in the query (the mailed link, the one-click POST) or in the form (the pages'
 // buttons); it is never logged (the access log drops the query).
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -14,7 +15,7 @@ import {
   type LinkCheck,
   type LinkUse,
 } from '../../shared/address-links';
-import { asText, formFieldsOf, type FormFields } from '../http/body';
+import { asText, fieldsOfPairs, type FormFields } from '../http/body';
 import { checkLink, confirmAddress, leaveByLink, requestLeaveLink, type AddressDeps } from '../waitlist/address';
 
 /** The token in the request's query (the mailed link, the one-click POST), if any. */
@@ -49,7 +50,7 @@ function unavailable(err: unknown): boolean {
 }
 
 export function addressPages(deps: AddressDeps) {
-  const fields = formFieldsOf;
+  const fields = fieldsOfPairs;
 
   /** A link's use, or a 503 page (thrown to React Router) when the store is away. */
   async function use<T extends LinkUse | LinkCheck>(req: IncomingMessage, act: () => Promise<T>): Promise<T> {
@@ -71,22 +72,22 @@ export function addressPages(deps: AddressDeps) {
             if (purpose === 'confirm' && !check.ok && check.refusal === 'expired') forgetJoined(req);
             return check;
           }),
-        confirm: () => use(req, () => confirmAddress(deps, tokenOf(req, fields(req)))),
-        leave: () =>
+        confirm: (form) => use(req, () => confirmAddress(deps, tokenOf(req, fields(form)))),
+        leave: (form) =>
           use(req, async () => {
             // RFC 8058: the one-click POST says so in its body; a POST without it is not one.
-            if (asText(fields(req)[ONE_CLICK_FIELD]) !== ONE_CLICK_VALUE) return { ok: false, refusal: 'malformed' };
-            const left = await leaveByLink(deps, tokenOf(req, fields(req)));
+            if (asText(fields(form)[ONE_CLICK_FIELD]) !== ONE_CLICK_VALUE) return { ok: false, refusal: 'malformed' };
+            const left = await leaveByLink(deps, tokenOf(req, fields(form)));
             if (left.ok) forgetJoined(req);
             return left;
           }),
-        async requestLeaveLink(): Promise<LeaveLinkRequest> {
+        async requestLeaveLink(form): Promise<LeaveLinkRequest> {
           try {
-            return await requestLeaveLink(deps, fields(req));
+            return await requestLeaveLink(deps, fields(form));
           } catch (err) {
             if (!unavailable(err)) throw err;
             deps.logger.warn({ reason: (err as Error).name, path: LEAVE_PATH }, 'store unavailable');
-            return { ok: false, email: asText(fields(req).email).trim(), error: (err as Error).message, status: 503 };
+            return { ok: false, email: asText(fields(form).email).trim(), error: (err as Error).message, status: 503 };
           }
         },
       };

@@ -6,7 +6,7 @@
 // returns only once the signup is committed somewhere.
 import { randomUUID } from 'node:crypto';
 import { API_PATHS } from '../../shared/constants';
-import { checkSignup, isHoneypotFilled } from '../../shared/signup';
+import { checkSignup, isHoneypotFilled, type SignupErrors, type SignupField, type SignupRules } from '../../shared/signup';
 import type { Config } from '../config';
 import { isNotNow, postSignup, type BackendAnswer, type SignupRequest } from '../delivery/backend-client';
 import type { Logger } from '../logger';
@@ -14,7 +14,8 @@ import { NO_METRICS, type Metrics } from '../metrics';
 import type { Store } from '../store';
 
 export type SignupOutcome =
-  | { kind: 'invalid'; field: 'email' | 'description'; message: string }
+  /** `message` is the first field's problem, `errors` every field's, as a form shows them. */
+  | { kind: 'invalid'; field: SignupField; message: string; errors: SignupErrors }
   /** A filled honeypot: answered like a success, nothing stored or sent. */
   | { kind: 'dropped'; email: string }
   | { kind: 'stored'; email: string }
@@ -36,6 +37,8 @@ export interface SignupInput {
   /** The form as it arrived, in any encoding; checked here, not by the door. */
   fields: Record<string, unknown>;
   from: SignupOrigin;
+  /** What the door's form requires beyond the API (the page's form requires a description). */
+  rules?: SignupRules;
 }
 
 export interface SignupDeps {
@@ -50,12 +53,12 @@ export interface SignupDeps {
 /** signup() with its deps bound: what the doors are handed. */
 export type SubmitSignup = (input: SignupInput) => Promise<SignupOutcome>;
 
-export async function signup(deps: SignupDeps, { fields, from }: SignupInput): Promise<SignupOutcome> {
+export async function signup(deps: SignupDeps, { fields, from, rules }: SignupInput): Promise<SignupOutcome> {
   const { config, store, logger, metrics = NO_METRICS } = deps;
-  const checked = checkSignup(fields);
+  const checked = checkSignup(fields, rules);
   if (!checked.ok) {
     metrics.signup('refused');
-    return { kind: 'invalid', field: checked.field, message: checked.error };
+    return { kind: 'invalid', field: checked.field, message: checked.error, errors: checked.errors };
   }
   const { email, description } = checked.value;
   if (isHoneypotFilled(fields)) {

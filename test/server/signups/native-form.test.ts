@@ -1,10 +1,17 @@
 // The waitlist form without JavaScript: a native multipart POST to /?index, checked with the
 // browser's rules and messages, recorded like the API, answered with 303 → the joined view.
+import express from 'express';
+import { redirect, type RouteObject } from 'react-router';
 import request from 'supertest';
 import { createApp } from '../../../server/app';
+import { publicConfigOf } from '../../../server/config';
+import { readBody, readFields } from '../../../server/http/body';
+import { createMetrics } from '../../../server/metrics';
+import { createRenderer } from '../../../server/pages/render';
+import { loadPageAssets } from '../../../server/pages/static-files';
 import { openStore } from '../../../server/store';
 import { closedPort, startBackend } from '../../support/backend';
-import { testConfig } from '../../support/config';
+import { capturingLogger, testConfig } from '../../support/config';
 
 function embedded() {
   const config = testConfig();
@@ -110,5 +117,65 @@ describe('native waitlist form POST', () => {
   it('only accepts POST on the landing page', async () => {
     const { app } = embedded();
     expect((await request(app).post('/activate').field('email', 'a@b.co')).status).toBe(405);
+  });
+
+  it('requires a description on the form, as the page does, while the API takes none', async () => {
+    const { app, store } = embedded();
+    const res = await post(app).field('email', 'a@b.co').field('description', '');
+    expect(res.status).toBe(400);
+    expect(res.text).toContain('>Required<');
+    expect(res.text).toMatch(/<input[^>]*name="email"[^>]*value="a@b.co"/);
+    expect(res.text).not.toMatch(/<input[^>]*aria-invalid="true"[^>]*name="email"/);
+    expect(await store.signups.count()).toBe(0);
+
+    const api = await request(app).post('/api/subscriptions').field('email', 'a@b.co');
+    expect(api.status).toBe(201);
+    expect(await store.signups.count()).toBe(1);
+  });
+
+  it("is checked by the signup operation, so its refusals are counted as the API's are", async () => {
+    const config = testConfig();
+    const metrics = createMetrics({ pending: { outbox: () => 0, mail: () => 0 } });
+    const app = createApp(config, { store: openStore(config), metrics });
+    expect((await post(app).field('email', '').field('description', '')).status).toBe(400);
+    expect((await request(app).post('/api/subscriptions').field('email', '')).status).toBe(400);
+    expect(await metrics.text()).toMatch(/^signups_total\{outcome="refused"\} 2$/m);
+  });
+});
+
+describe("a route's action reads the form from its request", () => {
+  /** A page whose action echoes what request.formData() gave it (in its redirect), behind the site's body parsing. */
+  function echoSite() {
+    const routes: RouteObject[] = [
+      {
+        path: '/',
+        action: async ({ request }) =>
+          redirect(`/?${new URLSearchParams([...(await request.formData())].map(([k, v]) => [k, typeof v === 'string' ? v : v.name]))}`),
+        Component: () => null,
+      },
+    ];
+    const renderer = createRenderer({
+      assets: loadPageAssets(),
+      publicConfig: publicConfigOf(testConfig()),
+      logger: capturingLogger().logger,
+      siteUrl: 'https://orgnote.example',
+      pagePolicy: () => "default-src 'none'",
+      routes,
+    });
+    return express().post('/', readBody, readFields, renderer.streamPage);
+  }
+
+  it.each([
+    ['multipart', (r: request.Test) => r.field('email', 'a@b.co').field('email', 'c@d.co').field('description', 'zoë & me')],
+    ['urlencoded', (r: request.Test) => r.type('form').send('email=a%40b.co&email=c%40d.co&description=zo%C3%AB+%26+me')],
+    ['JSON', (r: request.Test) => r.send({ email: ['a@b.co', 'c@d.co'], description: 'zoë & me' })],
+  ])('%s: the same fields, in order, repeats kept', async (_encoding, send) => {
+    const res = await send(request(echoSite()).post('/'));
+    expect(res.status).toBe(302);
+    expect([...new URL(res.headers.location, 'http://x').searchParams]).toEqual([
+      ['email', 'a@b.co'],
+      ['email', 'c@d.co'],
+      ['description', 'zoë & me'],
+    ]);
   });
 });

@@ -264,6 +264,17 @@ describe('validation errors name their field', () => {
     expect(!checked.ok && checked.error).toEqual(expect.any(String));
   });
 
+  it("checkSignup marks every field at once, as the page's form shows them (product §5)", () => {
+    const checked = checkSignup({ email: 'not an email', description: '' }, { descriptionRequired: true });
+    expect(checked).toEqual({
+      ok: false,
+      field: 'email',
+      error: 'Email address is invalid',
+      errors: { email: '', description: 'Required' },
+    });
+    expect(checkSignup({ email: 'a@b.co' }).ok).toBe(true);
+  });
+
   it('checkSignup accepts the longest description and trims the address', () => {
     expect(checkSignup({ email: '  a@b.co\t', description: 'x'.repeat(2000) })).toEqual({
       ok: true,

@@ -1,0 +1,11 @@
+// What the server hands the routes' loaders and actions for one request: the operations they call,
+// in React Router's typed context. The browser sets none, so each reads as null there.
+import { createContext } from 'react-router';
+import type { AddressPagesContext } from '../shared/address-links';
+import type { SubmitWaitlistForm } from '../shared/native-form';
+
+/** The native waitlist form's operation (server/signups/native-form.ts). */
+export const waitlistFormContext = createContext<SubmitWaitlistForm | null>(null);
+
+/** The address pages' operations (server/signups/address-pages.ts). */
+export const addressPagesContext = createContext<AddressPagesContext | null>(null);
