@@ -36,7 +36,7 @@ COPY package.json package-lock.json ./
 COPY --from=prod-deps /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY public ./public
-# `docker exec <container> waitlist ...`: the CLI as the README writes it.
+# `docker exec <container> waitlist ...`: the CLI as docs/operating.md writes it.
 COPY scripts/docker/waitlist /usr/local/bin/waitlist
 # SQLite, mail files and backups go to /data. No VOLUME: the operator mounts one there
 # (-v orgnote-data:/data); a VOLUME would give each compose replica an anonymous volume of its own.

@@ -15,7 +15,7 @@ interface Setting<T> {
   /** As it would be written in the environment; undefined: unset. An empty variable counts as unset. */
   default: string | undefined;
   parse: z.ZodType<T>;
-  /** One line for operators (README's table says more). */
+  /** One line for operators (docs/configuration.md says more). */
   doc: string;
   /** What README shows as the default when another setting decides it (the value stays unset here). */
   derivedDefault?: string;

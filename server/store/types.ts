@@ -363,7 +363,7 @@ export interface Store {
   erase(email: string, options?: { onlyIfExpired?: boolean }): Promise<Erased>;
   /**
    * A consistent copy of the whole store in one file, safe while the site runs (waitlist backup).
-   * Only engines that keep a file have it: PostgreSQL is backed up with pg_dump (README, "Backups").
+   * Only engines that keep a file have it: PostgreSQL is backed up with pg_dump (docs/operating.md).
    */
   backup?(file: string): Promise<void>;
   /** Resolves when the store answers and its schema is current (GET /readyz). */

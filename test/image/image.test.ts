@@ -1,5 +1,5 @@
-// The image as an operator runs it (README, "Operating it"): read-only, /tmp in memory, /data on
-// a named volume, the port published on loopback only. Reached through that published port.
+// The image as an operator runs it (docs/operating.md, "Docker"): read-only, /tmp in memory,
+// /data on a named volume, the port published on loopback only. Reached through that port.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,7 +16,7 @@ const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'ut
   devDependencies: Record<string, string>;
 };
 
-/** The README's command, with a quick health check instead of every 30 s (the command is kept). */
+/** The runbook's command, with a quick health check instead of every 30 s (the command is kept). */
 const run = [
   ...['run', '--detach', '--name', NAME, '--read-only', '--tmpfs', '/tmp'],
   ...['-v', `${VOLUME}:/data`, '-p', `127.0.0.1:${port}:3000`, '--network', NETWORK],
@@ -46,7 +46,7 @@ afterAll(() => {
   releasePort(port);
 });
 
-describe('the image, run as the README says', () => {
+describe('the image, run as docs/operating.md says', () => {
   it('runs as the non-root node user on a read-only root file system', () => {
     expect(docker(['exec', NAME, 'id', '-u'])).toBe('1000');
     expect(inspect('{{.HostConfig.ReadonlyRootfs}}')).toBe('true');

@@ -1,10 +1,14 @@
-// README's "Configuration" table is what an operator reads; the declarations in server/config.ts
-// are what the server does. This keeps the two naming the same settings with the same defaults.
+// README's "Configuration" table and docs/configuration.md are what an operator reads; the
+// declarations in server/config.ts are what the server does. This keeps them naming the same
+// settings with the same defaults, the README short, and the links between the docs working.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileVariable, loadConfig, SETTINGS } from '../../server/config';
 
-const README = fs.readFileSync(path.resolve(__dirname, '../../README.md'), 'utf8');
+const ROOT = path.resolve(__dirname, '../..');
+const read = (file: string) => fs.readFileSync(path.join(ROOT, file), 'utf8');
+const README = read('README.md');
+const CONFIGURATION = read('docs/configuration.md');
 
 /** Variable → default cell, from the rows of the table under "## Configuration". */
 function readmeDefaults(): Record<string, string> {
@@ -41,5 +45,81 @@ describe("README's settings table", () => {
   it('documents each setting in one line, and each declared default is valid', () => {
     for (const declared of Object.values(SETTINGS)) expect(declared.doc).toMatch(/^[^\n]+$/);
     expect(() => loadConfig({})).not.toThrow();
+  });
+});
+
+/** Variable → default, from the `- **`NAME`** (default …):` items of docs/configuration.md. */
+function detailedDefaults(): Record<string, string> {
+  const defaults: Record<string, string> = {};
+  const item = /^- \*\*`([A-Z0-9_]+)`\*\* \(default ([\s\S]*?)\):/gm;
+  for (const [, name, cell] of CONFIGURATION.matchAll(item)) {
+    defaults[name] = /^`([^`]*)`/.exec(cell)?.[1] ?? cell.split(/\s/)[0];
+  }
+  return defaults;
+}
+
+describe('docs/configuration.md', () => {
+  it('details every declared setting, with the default the server uses', () => {
+    expect(detailedDefaults()).toEqual(declaredDefaults());
+  });
+});
+
+/** The sentences of a table cell: its code spans left out, each ending in `.`, `!` or `?`. */
+function sentences(cell: string): number {
+  const prose = cell.replace(/`[^`]*`/g, 'code').trim();
+  return prose.split(/[.!?](?:\s|$)/).filter((part) => part.trim() !== '').length;
+}
+
+describe('README.md', () => {
+  it('is at most 250 lines', () => {
+    expect(README.split('\n').length).toBeLessThanOrEqual(250);
+  });
+
+  it('keeps every table cell to two sentences at most', () => {
+    const rows = README.split('\n').filter((line) => line.startsWith('| '));
+    const cellsOf = (row: string) => row.replace(/^\| | \|$/g, '').split(' | ');
+    const cells = rows.flatMap(cellsOf);
+    expect(cells.length).toBeGreaterThan(3 * Object.keys(SETTINGS).length);
+    expect(cells.filter((cell) => sentences(cell) > 2)).toEqual([]);
+  });
+});
+
+/** GitHub's anchor of a heading: lower case, punctuation dropped, spaces as hyphens. */
+function anchor(heading: string): string {
+  const plain = heading.replace(/[`*]/g, '').toLowerCase();
+  return plain.replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/ /g, '-');
+}
+
+/** The Markdown files an operator or a newcomer reads: README.md and everything under docs/. */
+function markdownFiles(): string[] {
+  const docs = fs.readdirSync(path.join(ROOT, 'docs'), { recursive: true, encoding: 'utf8' });
+  const inDocs = docs.filter((file) => file.endsWith('.md')).map((file) => `docs/${file}`);
+  return ['README.md', ...inDocs];
+}
+
+/** Each relative link of `file` that leads nowhere: a missing file or a missing heading. */
+function brokenLinks(file: string): string[] {
+  const prose = read(file)
+    .replace(/^```[\s\S]*?^```$/gm, '')
+    .replace(/`[^`\n]*`/g, '');
+  const broken: string[] = [];
+  for (const [, target] of prose.matchAll(/\]\(([^)\s]+)\)/g)) {
+    if (/^[a-z]+:/.test(target)) continue;
+    const [where, hash] = target.split('#');
+    const linked = where === '' ? file : path.join(path.dirname(file), where);
+    const exists = fs.existsSync(path.join(ROOT, linked));
+    if (!exists) broken.push(`${file}: ${target}`);
+    if (!exists || hash === undefined) continue;
+    const headings = [...read(linked).matchAll(/^#+ (.+)$/gm)].map((found) => anchor(found[1]));
+    if (!headings.includes(hash)) broken.push(`${file}: ${target}`);
+  }
+  return broken;
+}
+
+describe('links between the docs', () => {
+  it('lead to a file that exists, and to a heading it has', () => {
+    const files = markdownFiles();
+    expect(files).toEqual(expect.arrayContaining(['docs/operating.md', 'docs/configuration.md']));
+    expect(files.flatMap(brokenLinks)).toEqual([]);
   });
 });
