@@ -1,6 +1,7 @@
 // '/leave' (issue 23) as the server answers it: the link from a mail shows what leaving erases and
 // one button; without a token, a form that asks for such a link and answers the same for anyone.
 import { screen, within } from '@testing-library/react';
+import { RouterContextProvider } from 'react-router';
 import { routes } from '../../../client/routes';
 import type { LinkRefusal } from '../../../shared/address-links';
 import { serve, serverContext } from './serve-address-page';
@@ -123,12 +124,14 @@ describe('the leave page, without a token', () => {
 });
 
 describe('the address pages in the browser', () => {
-  // A client-side navigation has no server context: the page is loaded from the server instead.
+  // A client-side navigation has no server operations in its context (the browser's router gives
+  // every loader an empty RouterContextProvider): the page is loaded from the server instead.
   it.each(['confirm', 'leave'])('load /%s as a document', async (id) => {
     const route = routes[0].children!.find((child) => child.id === id)!;
     const { loader } = await (route.lazy as () => Promise<{ loader: (args: unknown) => Promise<unknown> }>)();
     const url = `http://site.test/${id}?token=t0k3n`;
-    const thrown = await loader({ request: new Request(url), params: {}, context: {} }).catch((err: unknown) => err);
+    const context = new RouterContextProvider();
+    const thrown = await loader({ request: new Request(url), params: {}, context }).catch((err: unknown) => err);
     expect(thrown).toBeInstanceOf(Response);
     const redirect = thrown as Response;
     expect(redirect.status).toBe(302);

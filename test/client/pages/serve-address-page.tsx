@@ -1,10 +1,11 @@
 // An address page (issue 23) the way the server answers it: React Router's static handler runs the
 // route's loader (and, for a POST, its action) with the context the server hands them, and the page
-// is rendered from the result. The context is a plain object with fixed answers: it is the route's
-// input, as server/signups/address-pages.ts builds it from a request, and it records what was asked.
+// is rendered from the result. The operations in that context give fixed answers: they are the
+// route's input, as the server builds them from a request, and they record what was asked.
 import { render } from '@testing-library/react';
-import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router';
+import { createStaticHandler, createStaticRouter, RouterContextProvider, StaticRouterProvider } from 'react-router';
 import { PublicConfigProvider } from '../../../client/public-config';
+import { addressPagesContext } from '../../../client/route-context';
 import { routes } from '../../../client/routes';
 import type { AddressPagesContext, LeaveLinkRequest, LinkCheck, LinkUse } from '../../../shared/address-links';
 import { DEFAULT_PUBLIC_CONFIG } from '../../../shared/public-config';
@@ -30,7 +31,12 @@ export function serverContext({ check = { ok: true, subscriptionActive: false },
 /** Renders `url` as the server would for `method`, and returns the page's HTTP status. */
 export async function serve(url: string, context: AddressPagesContext, method: 'GET' | 'POST' = 'GET'): Promise<number> {
   const handler = createStaticHandler(routes);
-  const result = await handler.query(new Request(`http://site.test${url}`, { method }), { requestContext: context });
+  const requestContext = new RouterContextProvider();
+  requestContext.set(addressPagesContext, context);
+  // A POST carries a form, as a browser's does; the operations above answer whatever it holds.
+  const body = method === 'POST' ? new URLSearchParams() : undefined;
+  const request = new Request(`http://site.test${url}`, { method, body });
+  const result = await handler.query(request, { requestContext });
   if (result instanceof Response) throw new Error(`${method} ${url} answered a bare ${result.status}, not a page`);
   render(
     <PublicConfigProvider value={DEFAULT_PUBLIC_CONFIG}>
