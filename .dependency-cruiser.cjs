@@ -1,4 +1,4 @@
-// Imports point down (issue 22): the store knows nothing of the doors and workers that use it,
+// Imports point down (issue 22): the store knows nothing of the handlers and workers that use it,
 // mail knows nothing of pages, shared/ stays isomorphic, the browser bundle never reaches into
 // server/, and no module imports itself back through others. Type-only imports count too: a type
 // that travels the wrong way drags its module's meaning with it. `npm run check:imports`.
@@ -10,14 +10,21 @@ module.exports = {
       comment: 'server/store is the bottom layer: what it needs (types, errors) lives in it or in shared/.',
       severity: 'error',
       from: { path: '^server/store/' },
-      to: { path: '^server/(delivery|mail|pages|http|api|cli|signups|waitlist)/' },
+      to: { path: '^server/(delivery|mail|pages|http|api|cli|console|workers|waitlist)/' },
     },
     {
       name: 'mail-knows-no-pages',
       comment: 'An invitation is built from the store and shared/, never from the pages, the CLI or the API.',
       severity: 'error',
       from: { path: '^server/mail/' },
-      to: { path: '^server/(pages|cli|api|waitlist)/' },
+      to: { path: '^server/(pages|cli|api|console|waitlist|workers)/' },
+    },
+    {
+      name: 'workers-know-no-handlers',
+      comment: 'A background worker runs operations and the store, never an HTTP handler or the CLI.',
+      severity: 'error',
+      from: { path: '^server/workers/' },
+      to: { path: '^server/(pages|cli|api|console|http)/' },
     },
     {
       name: 'shared-is-isomorphic',

@@ -4,8 +4,8 @@ import { createContext } from 'react-router';
 import type { AddressPagesContext } from '../shared/address-links';
 import type { SubmitWaitlistForm } from '../shared/native-form';
 
-/** The native waitlist form's operation (server/signups/native-form.ts). */
+/** The native waitlist form's operation (server/pages/native-form.ts). */
 export const waitlistFormContext = createContext<SubmitWaitlistForm | null>(null);
 
-/** The address pages' operations (server/signups/address-pages.ts). */
+/** The address pages' operations (server/pages/address-pages.ts). */
 export const addressPagesContext = createContext<AddressPagesContext | null>(null);

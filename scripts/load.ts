@@ -5,7 +5,7 @@
 // after a full collection (scripts/inspector.ts): on Node 24 RSS without one measures how lazily V8
 // collects, not what the server keeps.
 import autocannon from 'autocannon';
-import { openStore } from '../server/store';
+import { openSqliteStore } from '../server/store';
 import type { LiveMemory } from './inspector';
 import { startSiteProcess } from './site-process';
 
@@ -66,7 +66,7 @@ export async function runLoad({ seconds, connections }: { seconds: number; conne
     const health = (await (await fetch(`${site.url}/healthz`)).json()) as { status: string };
     if (health.status !== 'ok') throw new Error('the site is unhealthy after the load');
     // Read as the waitlist CLI does, beside the running server.
-    const store = openStore({ dataDir: site.dataDir });
+    const store = openSqliteStore({ dataDir: site.dataDir });
     const stored = await store.signups.count();
     await store.close();
     return {

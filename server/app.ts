@@ -1,6 +1,7 @@
 // createApp(config): the site's one request handler, fully wired, without listening
 // (server/index.ts listens; tests drive the same handler with supertest). Every request crosses
-// the front door's preamble (http/front-door.ts), then the first matching door answers it:
+// the request pipeline's preamble (http/request-pipeline.ts), then the first matching handler
+// answers it:
 //   /api/*              → the API on plain node:http (api/router.ts)
 //   a prerendered page  → the prerendered store (pages/prerendered.ts)
 //   everything else     → Express, whose middleware order below is behaviour.
@@ -10,7 +11,7 @@ import { RouterContextProvider } from 'react-router';
 import { addressPagesContext, waitlistFormContext } from '../client/route-context';
 import { CONFIRM_PATH, LEAVE_PATH } from '../shared/address-links';
 import { ACTIVATION } from '../shared/links';
-import { apiDoor } from './api/router';
+import { apiHandler } from './api/router';
 import { isApiUrl } from './api/routes';
 import { publicConfigOf, type Config } from './config';
 import { healthCheck, readinessCheck } from './health';
@@ -18,10 +19,10 @@ import { readBody, readFields } from './http/body';
 import { compileTrust } from './http/client';
 import { refuseCrossSite } from './http/cross-site';
 import { CONTENT_TYPES, HttpError, sendText, statusAndMessage } from './http/errors';
-import { frontDoor } from './http/front-door';
+import { requestPipeline } from './http/request-pipeline';
 import { signupRateLimit } from './http/rate-limit';
 import { securityHeaders } from './http/security-headers';
-import { consoleDoor } from './console/door';
+import { consoleRouter } from './console/router';
 import { CONSOLE_CSS } from './console/styles';
 import { createLogger, type Logger } from './logger';
 import { NO_METRICS, type Metrics } from './metrics';
@@ -32,9 +33,9 @@ import { createRenderer } from './pages/render';
 import { seoFiles } from './pages/seo';
 import { hashedAssets, loadPageAssets, publicFiles, type PageAssets } from './pages/static-files';
 import { ASSETS_URL_PREFIX } from './paths';
-import { addressPages, isLeaveByLink } from './signups/address-pages';
-import { nativeForm } from './signups/native-form';
-import { openStore, type Store } from './store';
+import { addressPages, isLeaveByLink } from './pages/address-pages';
+import { nativeForm } from './pages/native-form';
+import { openSqliteStore, type Store } from './store';
 import { signup, type SubmitSignup } from './waitlist/signup';
 
 interface AppDeps {
@@ -52,13 +53,13 @@ interface AppDeps {
 export function createApp(config: Config, deps: AppDeps = {}) {
   const logger = deps.logger ?? createLogger(config);
   const assets = deps.assets ?? loadPageAssets();
-  if (!deps.store && config.databaseUrl) throw new Error('createApp: with DATABASE_URL, open the store first (openConfiguredStore) and pass it');
-  const store = deps.store ?? openStore(config);
+  if (!deps.store && config.databaseUrl) throw new Error('createApp: with DATABASE_URL, open the store first (openStore) and pass it');
+  const store = deps.store ?? openSqliteStore(config);
   const metrics = deps.metrics ?? NO_METRICS;
   const trust = compileTrust(config.trustProxy);
   const headers = securityHeaders(config, assets.css ? [sha256Source(assets.css)] : []);
 
-  // Shared by every door that takes a signup or another form.
+  // Shared by every handler that takes a signup or another form.
   const mailQueued = deps.mailQueued;
   const submitSignup: SubmitSignup = (input) => signup({ config, store, logger, metrics, mailQueued }, input);
   const address = addressPages({ config, store, logger, metrics, mailQueued });
@@ -89,7 +90,7 @@ export function createApp(config: Config, deps: AppDeps = {}) {
   });
 
   const app = express();
-  // Express's own getters (req.ip, req.protocol) agree with the front door's client.
+  // Express's own getters (req.ip, req.protocol) agree with the request pipeline's client.
   app.set('trust proxy', trust);
   app.disable('x-powered-by');
 
@@ -111,16 +112,17 @@ export function createApp(config: Config, deps: AppDeps = {}) {
   // The waitlist form without JavaScript: a native POST to /?index (docs/product.md §4,
   // docs/decisions/0006-no-javascript.md), refused cross-site before anything is read or counted.
   app.post('/', sameSiteOnly, limitSubmissions, readBody, readFields, renderer.streamPage);
-  // The activation form without JavaScript: a POST answered with 303 to the web app (docs/product.md
-  // §4), so the key stays out of URLs our proxies log. GET still works for a page cached before.
+  // The activation form without JavaScript: a POST answered with 303 to the web app
+  // (docs/product.md §4), so the key stays out of URLs our proxies log. GET still works for a page
+  // cached before.
   const openActivationForm = openActivation(config.webAppUrl);
   app.post(ACTIVATION.formAction, sameSiteOnly, readBody, openActivationForm);
   app.get(ACTIVATION.formAction, openActivationForm);
   // The address pages' buttons (issue 23): React Router runs the route's action with the address
-  // door's context. Confirming comes from our own page only. /leave?token=… is also the one-click
-  // unsubscribe URL of every mail, which mail providers POST from their servers (RFC 8058): the
-  // token is its authority, so no origin check and no limit; /leave alone mails a link, so it is
-  // checked and limited like a signup.
+  // handler's context. Confirming comes from our own page only. /leave?token=… is also the
+  // one-click unsubscribe URL of every mail, which mail providers POST from their servers (RFC
+  // 8058): the token is its authority, so no origin check and no limit; /leave alone mails a link,
+  // so it is checked and limited like a signup.
   app.post(CONFIRM_PATH, sameSiteOnly, readBody, readFields, renderer.streamPage);
   app.post(
     LEAVE_PATH,
@@ -136,7 +138,7 @@ export function createApp(config: Config, deps: AppDeps = {}) {
   // The operators' console (issue 24): server-rendered, no script, off while no account exists.
   const consoleCss = `${assets.css}${CONSOLE_CSS}`;
   const consolePolicy = securityHeaders(config, [sha256Source(consoleCss)]).pagePolicy([]);
-  app.use('/admin', consoleDoor({ config, store, logger, metrics, css: consoleCss, policy: consolePolicy, sameSiteOnly }));
+  app.use('/admin', consoleRouter({ config, store, logger, metrics, css: consoleCss, policy: consolePolicy, sameSiteOnly }));
 
   // Everything else is a page, rendered by React on the server for this request.
   app.use((req, res, next) => {
@@ -145,7 +147,8 @@ export function createApp(config: Config, deps: AppDeps = {}) {
     sendText(res, 405, CONTENT_TYPES.text, 'Method not allowed');
   }, renderer.streamPage);
 
-  // Last resort: a client's mistake gets its status; ours is logged, and the client sees nothing internal.
+  // Last resort: a client's mistake gets its status; ours is logged, and the client sees nothing
+  // internal.
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
     const { status, message, ours, retryAfterSeconds } = statusAndMessage(err);
     if (ours) logger.error({ err }, 'unhandled error');
@@ -154,13 +157,13 @@ export function createApp(config: Config, deps: AppDeps = {}) {
     sendText(res, status, CONTENT_TYPES.text, message);
   });
 
-  const api = apiDoor({ config, subscriptions: store.subscriptions, submitSignup, limitSubmissions, refuseCrossSite: sameSiteOnly, logger });
-  return frontDoor({
+  const api = apiHandler({ config, subscriptions: store.subscriptions, submitSignup, limitSubmissions, refuseCrossSite: sameSiteOnly, logger });
+  return requestPipeline({
     trust,
     securityHeaders: headers.fixed,
     logger,
     metrics,
-    doors: [
+    handlers: [
       { kind: 'api', matches: (req) => isApiUrl(req.url!), handle: api },
       { kind: 'page', matches: isPrerendered, handle: prerendered.serve },
       { kind: 'app', matches: () => true, handle: (req, res) => void app(req, res) },

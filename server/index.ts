@@ -4,16 +4,16 @@ import { createApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
 import { ensureWritableDataDir } from './data-dir';
 import { createLogger, type Logger } from './logger';
-import { startOutboxWorker } from './delivery/outbox-worker';
+import { startOutboxWorker } from './workers/outbox-worker';
 import { confirmationMailFor } from './mail/confirmation';
-import { startMailWorker } from './mail/mail-worker';
-import { startExpirySweep } from './waitlist/address';
+import { startMailWorker } from './workers/mail-worker';
+import { startExpirySweep } from './workers/address-expiry';
 import { createMailer } from './mail/transport';
 import { isReady } from './health';
 import { createMetrics, NO_METRICS, type Metrics } from './metrics';
 import { startMetricsServer } from './metrics-server';
 import type { Store } from './store';
-import { openConfiguredStore } from './store/open';
+import { openStore } from './store/open';
 
 /**
  * How long in-flight requests and sends may take after SIGTERM before they are cut off. Under
@@ -71,7 +71,7 @@ async function main() {
     throw err;
   }
   const logger = createLogger(config);
-  const store = await openConfiguredStore(config, logger);
+  const store = await openStore(config, logger);
   const metrics =
     config.metricsPort === undefined
       ? NO_METRICS

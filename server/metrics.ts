@@ -15,8 +15,8 @@ import type { Logger } from './logger';
 import { currentBuild, type BuildInfo } from './version';
 
 /**
- * Which entry of the front door's table answered (server/http/front-door.ts). Declared with the
- * other label values, so the access log imports it from here and nothing imports back.
+ * Which entry of the request pipeline's table answered (server/http/request-pipeline.ts). Declared
+ * with the other label values, so the access log imports it from here and nothing imports back.
  */
 export const ROUTE_KINDS = ['api', 'page', 'app'] as const;
 export type RouteKind = (typeof ROUTE_KINDS)[number];
@@ -51,7 +51,7 @@ const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.
 const PENDING_TIMEOUT_MS = 2_000;
 
 export interface Metrics {
-  /** One finished (or abandoned) request: which door answered, the status, how long it took. */
+  /** One finished (or abandoned) request: which handler answered, the status, how long it took. */
   request(kind: RouteKind, status: number, seconds: number): void;
   signup(outcome: SignupMetric): void;
   delivery(queue: DeliveryQueue, result: DeliveryResult): void;
@@ -106,7 +106,7 @@ export function createMetrics(options: MetricsOptions): Metrics & { registry: Re
   });
   const duration = new Histogram({
     name: 'http_request_duration_seconds',
-    help: 'Time from the front door to the end of the answer, by route kind and status.',
+    help: 'Time from a request arriving to the end of the answer, by route kind and status.',
     labelNames: ['kind', 'status'],
     buckets: DURATION_BUCKETS,
     registers,

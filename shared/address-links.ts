@@ -39,7 +39,7 @@ export type LinkUse = { ok: true } | { ok: false; refusal: LinkRefusal };
  */
 export type LeaveLinkRequest = { ok: true } | { ok: false; email: string; error: string; status: number };
 
-/** What the server hands the address routes' loaders and actions as their context (server/signups/address-pages.ts). */
+/** What the server hands the address routes' loaders and actions as their context (server/pages/address-pages.ts). */
 export interface AddressPagesContext {
   /** GET /confirm?token= or /leave?token=: is the link good, without using it. */
   checkLink(purpose: LinkPurpose): Promise<LinkCheck>;

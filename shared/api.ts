@@ -6,7 +6,7 @@ import { API_PATHS, HTTP_TIMEOUT_MS } from './constants';
 interface SubscribeRequest {
   email: string;
   description?: string;
-  /** The honeypot (shared/signup.ts); sent only when something filled it. */
+  /** The honeypot (shared/form-checks.ts); sent only when something filled it. */
   website?: string;
 }
 

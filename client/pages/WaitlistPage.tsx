@@ -3,7 +3,7 @@
 import { useEffect, useState } from 'react';
 import { data, redirect, useActionData, type ActionFunctionArgs, type RouterContextProvider } from 'react-router';
 import { JOINED_PARAM, WAITLIST_FORM_ACTION, type WaitlistSubmission } from '../../shared/native-form';
-import { HONEYPOT_FIELD } from '../../shared/signup';
+import { HONEYPOT_FIELD } from '../../shared/form-checks';
 import { validateWaitlist } from '../../shared/validation';
 import { useApiClient } from '../api-client';
 import { ExternalLink } from '../components/ExternalLink';

@@ -1,6 +1,6 @@
 // The route glue of the address pages (/confirm and /leave, issue 23). Only the server answers them:
 // it hands their loaders and actions an AddressPagesContext (shared/address-links.ts), and their
-// forms are native, so the browser never runs an action. The pages themselves (their words, their
+// forms are native, so the browser never runs an action. The pages themselves (their text, their
 // views, which operation answers what) are lazy chunks, so this glue hands them what they would
 // otherwise import: the context, and the loader's and action's data as props (client/routes.tsx
 // says why).

@@ -13,7 +13,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { openStore } from '../../server/store';
+import { openSqliteStore } from '../../server/store';
 import { ROOT, startSiteProcess } from '../site-process';
 import { cpuSeconds, machineBusySeconds } from './cpu';
 import { startSmtpSink } from './smtp-sink-process';
@@ -93,7 +93,7 @@ async function main(): Promise<void> {
 
     // The store's word on each mail: sent (the server took it) and nothing left queued. The site
     // records a send just after the server's 250, so the last ones may take a moment.
-    const store = openStore({ dataDir: site.dataDir });
+    const store = openSqliteStore({ dataDir: site.dataDir });
     let mail = await store.mail.counts();
     for (const until = Date.now() + 5_000; mail.queued > 0 && Date.now() < until; mail = await store.mail.counts()) {
       await new Promise((resolve) => setTimeout(resolve, 20));

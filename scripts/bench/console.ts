@@ -5,10 +5,10 @@
 // login attempts at once (at most 5 may be checked). Targets: dashboard ≤ 300 ms, search ≤ 200 ms,
 // deep page ≤ 100 ms, password ≤ 250 ms. Exits non-zero on a miss.
 import { hashPassword, verifyPassword } from '../../server/console/password';
-import { openStore } from '../../server/store';
+import { openSqliteStore } from '../../server/store';
 import { openPostgresStore } from '../../server/store/postgres';
 import type { Store } from '../../server/store/types';
-import { emailKey } from '../../shared/signup';
+import { emailKey } from '../../shared/form-checks';
 import { startPostgres } from '../../test/support/postgres';
 import { startSiteProcess } from '../site-process';
 import { percentile } from './stats';
@@ -24,7 +24,7 @@ const at = (i: number) => new Date(START + Math.floor((i * YEAR_MS) / ROWS)).toI
 const email = (i: number) => `person-${i}@example.org`;
 
 async function seedSqlite(dataDir: string): Promise<void> {
-  const store = openStore({ dataDir });
+  const store = openSqliteStore({ dataDir });
   const insert = store.db.prepare(
     'INSERT INTO signups (email, email_key, description, created_at, confirmed_at, invited_at, activated_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
   );

@@ -15,7 +15,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { encodeMultipart } from '../../server/delivery/backend-client';
-import { openStore } from '../../server/store';
+import { openSqliteStore } from '../../server/store';
 import type { Account } from '../../server/store/types';
 import { startSiteProcess } from '../site-process';
 import { inRounds, mediansOf, type Case, type Measured } from './measure';
@@ -56,7 +56,7 @@ export interface EmbeddedReport {
  * store before the site opens it: keys are only issued by the CLI, never over HTTP. Returns the key.
  */
 async function seedStore(dataDir: string): Promise<string> {
-  const store = openStore({ dataDir });
+  const store = openSqliteStore({ dataDir });
   try {
     await store.signups.add({ email: EMAIL, description: 'benchmark' });
     const key = await store.subscriptions.issueKey(EMAIL);

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
-import { openStore } from '../../server/store';
+import { openSqliteStore } from '../../server/store';
 import { ROOT } from '../site-process';
 import { startSmtpSink } from './smtp-sink-process';
 
@@ -17,7 +17,7 @@ const COUNT = Number(process.env.BENCH_MAIL_COUNT ?? 10_000);
 const TARGET = { messagesPerSecond: 200, peakRssBytes: 200 * 2 ** 20 };
 
 async function seed(dataDir: string, count: number): Promise<string[]> {
-  const store = openStore({ dataDir });
+  const store = openSqliteStore({ dataDir });
   const emails = Array.from({ length: count }, (_, i) => `bench-${String(i).padStart(6, '0')}@example.org`);
   // One transaction for the lot: the SQLite store's add runs its INSERT before its first await.
   store.db.transaction(() => emails.forEach((email) => void store.signups.add({ email, description: 'bench' })))();
@@ -63,7 +63,7 @@ async function main(): Promise<void> {
     const emails = await seed(dataDir, COUNT);
     const run = await runInvite({ DATA_DIR: dataDir, SITE_URL: 'https://orgnote.example', SMTP_URL: sink.url, LOG_LEVEL: 'silent' }, COUNT);
     const received = await sink.stats();
-    const store = openStore({ dataDir });
+    const store = openSqliteStore({ dataDir });
     const mail = await store.mail.counts();
     const stats = await store.signups.stats();
     await store.close();

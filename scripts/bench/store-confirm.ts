@@ -19,7 +19,7 @@
 // Target: on / off ≥ 0.8 in signups/s for both engines.
 import fs from 'node:fs';
 import path from 'node:path';
-import { openStore } from '../../server/store';
+import { openSqliteStore } from '../../server/store';
 import type { MailState, Store } from '../../server/store/types';
 import { query, type TestPostgres } from '../../test/support/postgres';
 import { cpuSeconds } from './cpu';
@@ -68,7 +68,7 @@ const MAIL_PER_SIGNUP = `SELECT COUNT(*) AS signups, COUNT(*) FILTER (WHERE n <>
 async function mailPerSignup(at: StoreAt): Promise<{ signups: number; notOne: number }> {
   let row: { signups: number | string; not_one: number | string };
   if ('dataDir' in at) {
-    const store = openStore({ dataDir: at.dataDir });
+    const store = openSqliteStore({ dataDir: at.dataDir });
     try {
       row = store.db.prepare(MAIL_PER_SIGNUP).get() as typeof row;
     } finally {

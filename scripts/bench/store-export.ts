@@ -6,8 +6,8 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import readline from 'node:readline';
-import { emailKey } from '../../shared/signup';
-import { openStore } from '../../server/store';
+import { emailKey } from '../../shared/form-checks';
+import { openSqliteStore } from '../../server/store';
 import { openPostgresStore } from '../../server/store/postgres';
 import { ROOT } from '../site-process';
 
@@ -19,10 +19,10 @@ const DESCRIPTION = 'Org mode on my phone, please';
 const FIRST_SIGNUP = Date.parse('2026-01-01T00:00:00.000Z');
 const exportEmail = (i: number) => `export-${i}@example.org`;
 
-/** Seeds DATA_DIR/waitlist.db (migrated by openStore) in one transaction; returns the seconds it took. */
+/** Seeds DATA_DIR/waitlist.db (migrated by openSqliteStore) in one transaction; returns seconds. */
 export async function seedSqlite(dataDir: string, rows: number): Promise<number> {
   const started = process.hrtime.bigint();
-  const store = openStore({ dataDir });
+  const store = openSqliteStore({ dataDir });
   try {
     // The columns of the store's own INSERT (server/store/signups.ts).
     const insert = store.db.prepare('INSERT INTO signups (email, email_key, description, created_at) VALUES (?, ?, ?, ?)');

@@ -1,7 +1,7 @@
 // The sites npm run bench:store measures (store.ts, store-confirm.ts): the built production server
 // started on the settings of a case, stopped when the case is done or the bench ends, and the
 // store they wrote read back afterwards.
-import { openStore } from '../../server/store';
+import { openSqliteStore } from '../../server/store';
 import { openPostgresStore } from '../../server/store/postgres';
 import type { Store } from '../../server/store/types';
 import { ROOT, startSiteProcess } from '../site-process';
@@ -57,7 +57,7 @@ export type StoreAt = { dataDir: string } | { databaseUrl: string };
 
 /** The store at `at`, opened beside the running sites for `read`, then closed. */
 export async function readStore<T>(at: StoreAt, read: (store: Store) => Promise<T>): Promise<T> {
-  const store = 'dataDir' in at ? openStore({ dataDir: at.dataDir }) : await openPostgresStore({ databaseUrl: at.databaseUrl, timeoutMs: 60_000 });
+  const store = 'dataDir' in at ? openSqliteStore({ dataDir: at.dataDir }) : await openPostgresStore({ databaseUrl: at.databaseUrl, timeoutMs: 60_000 });
   try {
     return await read(store);
   } finally {

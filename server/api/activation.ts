@@ -1,5 +1,5 @@
 // POST /api/subscription-activation answered by the site itself when no BACKEND_URL is set
-// (docs/product.md §7): the door to the activate operation (waitlist/activation.ts). 400 for a
+// (docs/product.md §7): the handler of the activate operation (waitlist/activation.ts). 400 for a
 // malformed field, 404 for a key that is unknown, revoked or issued for another address; 409 when
 // another account holds the subscription.
 import type { ServerResponse } from 'node:http';

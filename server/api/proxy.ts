@@ -2,14 +2,14 @@
 // back unchanged; 502 when the backend is unreachable, 504 when it is too slow. An activation is
 // checked first, so nothing malformed is forwarded.
 import type { ServerResponse } from 'node:http';
-import { checkActivation } from '../../shared/signup';
+import { checkActivation } from '../../shared/form-checks';
 import type { Config } from '../config';
 import { BackendTimeoutError, ClientGoneError } from '../delivery/backend-client';
 import { relayToBackend, sendBackendAnswer } from '../delivery/relay';
 import { loggedPath } from '../http/access-log';
 import { fieldsOf, type BodyRequest } from '../http/body';
 import { HttpError } from '../http/errors';
-import type { RequestContext } from '../http/front-door';
+import type { RequestContext } from '../http/request-pipeline';
 import { backendTarget } from '../http/safe-path';
 import type { Logger } from '../logger';
 import { INVALID_KEY } from './activation';

@@ -1,17 +1,17 @@
-// The /api door, on plain node:http rather than Express: a few fixed routes of small JSON, where
+// The /api router, on plain node:http rather than Express: a few fixed routes of small JSON, where
 // Express's router and request getters were most of the proxy's own cost (docs/decisions/
-// 0009-api-without-express.md; npm run bench). After the front door's preamble, in order:
+// 0009-api-without-express.md; npm run bench). After the request pipeline's preamble, in order:
 // path guard → cross-site check (anything but GET/HEAD) → rate limit (signups; activations only
-// on their way to a backend) → body → the signup road, the embedded activation and
+// on their way to a backend) → body → the signup operation, the embedded activation and
 // subscription-info, or the backend proxy. Every error is JSON.
 import type { ServerResponse } from 'node:http';
 import type { Config } from '../config';
 import { readBody, type BodyRequest, type Middleware } from '../http/body';
 import { HttpError, sendJsonError, statusAndMessage } from '../http/errors';
-import type { RequestContext } from '../http/front-door';
+import type { RequestContext } from '../http/request-pipeline';
 import { decodeApiPath } from '../http/safe-path';
 import type { Logger } from '../logger';
-import { signupEndpoint } from '../signups/api';
+import { signupEndpoint } from './subscriptions';
 import type { Subscriptions } from '../store/types';
 import type { SubmitSignup } from '../waitlist/signup';
 import { activationEndpoint } from './activation';
@@ -72,7 +72,7 @@ function embeddedEndpoints(deps: Pick<ApiDeps, 'subscriptions' | 'config'>, sign
   };
 }
 
-export function apiDoor({ config, subscriptions, submitSignup, limitSubmissions, refuseCrossSite, logger }: ApiDeps) {
+export function apiHandler({ config, subscriptions, submitSignup, limitSubmissions, refuseCrossSite, logger }: ApiDeps) {
   const signup = signupEndpoint(submitSignup);
   const { backendUrl } = config;
   const proxy = backendUrl ? proxyEndpoint({ ...config, backendUrl }, logger) : undefined;

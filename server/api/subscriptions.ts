@@ -1,11 +1,11 @@
-// POST /api/subscriptions (docs/product.md §7): the API's door to the one road (waitlist/signup.ts). It
-// reads the fields, hands them over, and answers the outcome; the answer never says whether the
-// address was already listed.
+// POST /api/subscriptions (docs/product.md §7): the API's handler of the signup operation
+// (waitlist/signup.ts). It reads the fields, hands them over, and answers the outcome; the answer
+// never says whether the address was already listed.
 import type { ServerResponse } from 'node:http';
 import { sendBackendAnswer } from '../delivery/relay';
 import { fieldsOf, type BodyRequest } from '../http/body';
 import { HttpError, sendJson } from '../http/errors';
-import type { RequestContext } from '../http/front-door';
+import type { RequestContext } from '../http/request-pipeline';
 import type { SubmitSignup } from '../waitlist/signup';
 
 export function signupEndpoint(submitSignup: SubmitSignup) {

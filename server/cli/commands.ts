@@ -5,7 +5,7 @@ import { dnsRecords, txtData } from '../waitlist/dns';
 import { issueKey } from '../waitlist/issue-key';
 import { backup, migrate, restore } from '../waitlist/maintenance';
 import { remove } from '../waitlist/remove';
-import { countSignups, exportSignups, listSignups, SIGNUP_STATES, waitlistStats, type SignupsSince } from '../waitlist/signups';
+import { countSignups, exportSignups, listSignups, SIGNUP_STATES, waitlistStats, type SignupsSince } from '../waitlist/listing';
 import { oneLine, textTable } from './columns';
 import { CommandError, UsageError, type CommandRow, type OptionRow } from './command-table';
 import { ADMIN_ROWS } from './admins';

@@ -1,4 +1,4 @@
-// The CLI's door to the invite operation (waitlist/invite.ts): argv to its input, then one line
+// The CLI's command for the invite operation (waitlist/invite.ts): argv to its input, then one line
 // per address as each outcome is known, a tally, and where the mail went.
 import { invite, type DryRunOutcome, type InviteOutcome, type InviteResult } from '../waitlist/invite';
 import { CommandError, UsageError, type CliContext, type CliIo, type Status } from './command-table';

@@ -1,10 +1,10 @@
 // `mail` and `outbox`, and their `retry <id>`: one shape for both queues, so the two listings and
-// the two retries cannot drift apart. Each queue differs only in the words and widths below.
+// the two retries cannot drift apart. Each queue differs only in the labels and widths below.
 import { listMail, listOutbox, retryMail, retryOutbox, type QueueListing, type RetryResult } from '../waitlist/queues';
 import { oneLine, textTable } from './columns';
 import { CommandError, needsError, type CliContext, type CommandRow } from './command-table';
 
-interface QueueDoor<State extends string> {
+interface QueueCommands<State extends string> {
   name: 'mail' | 'outbox';
   help: string;
   retryHelp: string;
@@ -48,29 +48,29 @@ export const OUTBOX_ROWS = queueRows({
 });
 
 /** The listing row and the retry row of one queue. */
-function queueRows<State extends string>(door: QueueDoor<State>): [CommandRow<unknown>, CommandRow<unknown>] {
+function queueRows<State extends string>(queue: QueueCommands<State>): [CommandRow<unknown>, CommandRow<unknown>] {
   const retryRow: CommandRow<unknown> = {
-    name: `${door.name} retry`,
+    name: `${queue.name} retry`,
     args: '<id>',
-    help: door.retryHelp,
+    help: queue.retryHelp,
     needs: 'an id (a whole number)',
     store: 'writes',
     async run(context, [id], _options, io) {
       if (!/^\d+$/.test(id) || !Number.isSafeInteger(Number(id))) throw needsError(retryRow);
-      const result = await door.retry(context, Number(id));
-      if (result.kind === 'not-dead') throw new CommandError(`${door.item} ${result.id} is not dead (see: waitlist ${door.name})`);
-      await io.out(`${door.item} ${result.id} ${door.retried}\n`);
+      const result = await queue.retry(context, Number(id));
+      if (result.kind === 'not-dead') throw new CommandError(`${queue.item} ${result.id} is not dead (see: waitlist ${queue.name})`);
+      await io.out(`${queue.item} ${result.id} ${queue.retried}\n`);
       return 0;
     },
   };
   const listRow: CommandRow<unknown> = {
-    name: door.name,
-    help: door.help,
+    name: queue.name,
+    help: queue.help,
     async run(context, _args, _options, io) {
-      const { entries, counts } = await door.list(context);
+      const { entries, counts } = await queue.list(context);
       await io.out(
         textTable(
-          ['id', 'created_at', door.target, 'state', 'attempts', 'next_attempt_at', 'last_error'],
+          ['id', 'created_at', queue.target, 'state', 'attempts', 'next_attempt_at', 'last_error'],
           entries.map((entry) => [
             String(entry.id),
             entry.createdAt,
@@ -78,11 +78,11 @@ function queueRows<State extends string>(door: QueueDoor<State>): [CommandRow<un
             entry.state,
             String(entry.attempts),
             entry.nextAttemptAt === undefined ? '' : new Date(entry.nextAttemptAt).toISOString(),
-            oneLine(entry.lastError ?? '', door.errorChars),
+            oneLine(entry.lastError ?? '', queue.errorChars),
           ]),
         ),
       );
-      await io.out(`${door.summary(counts)}\n`);
+      await io.out(`${queue.summary(counts)}\n`);
       return 0;
     },
   };

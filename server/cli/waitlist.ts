@@ -4,7 +4,7 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config';
 import type { Store } from '../store';
-import { openConfiguredStore, SchemaVersionError, type SchemaPolicy } from '../store/open';
+import { openStore, SchemaVersionError, type SchemaPolicy } from '../store/open';
 import { currentBuild } from '../version';
 import { commandFor, helpText, UsageError, type CliContext, type CliIo, type OptionRow, type Status, type StoreUse } from './command-table';
 import { COMMANDS, OPTIONS, type Options } from './commands';
@@ -77,7 +77,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     const io = { out: writeOut, readSecret };
     if (row.store === 'none') return await row.run({ config }, args, options, io);
     // The CLI does not wait for a database that is down: it says so at once.
-    store = await openConfiguredStore(config, undefined, { waitSeconds: 0, schema: SCHEMA_POLICY[row.store ?? 'reads'] });
+    store = await openStore(config, undefined, { waitSeconds: 0, schema: SCHEMA_POLICY[row.store ?? 'reads'] });
     return await row.run({ store, config }, args, options, io);
   } catch (err) {
     const usage = err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');

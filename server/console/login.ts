@@ -5,7 +5,7 @@
 // id is 192 random bits, kept in the store only as its SHA-256.
 import { ipKeyGenerator } from 'express-rate-limit';
 import { TOTP } from 'otpauth';
-import { emailKey } from '../../shared/signup';
+import { emailKey } from '../../shared/form-checks';
 import type { Store } from '../store';
 import { hashSecret, newSecret } from '../store/secrets';
 import { verifyPassword } from './password';

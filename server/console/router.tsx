@@ -16,7 +16,7 @@ import type { Config } from '../config';
 import { invite, type InviteDeps } from '../waitlist/invite';
 import { listMail, listOutbox, retryMail, retryOutbox } from '../waitlist/queues';
 import { remove } from '../waitlist/remove';
-import { exportSignups } from '../waitlist/signups';
+import { exportSignups } from '../waitlist/listing';
 import { auditPage } from './audit';
 import { dashboard } from './dashboard';
 import { BackToSignups, ConsolePage, renderPage } from './layout';
@@ -26,7 +26,7 @@ import { QueuePage, TITLES } from './queues';
 import { requireSession, setSessionCookie } from './session';
 import { NextPreview, NEXT_MAX, previewDigest, RemoveConfirmation, signupsPage, signupsQuery } from './signups';
 
-/** Why the console could not invite, in the CLI's words. */
+/** Why the console could not invite, in the CLI's message. */
 const REFUSED = {
   'backend-owns-signups': 'BACKEND_URL is set: signups live in the backend, so invitations belong there too.',
   'no-site-url': 'Inviting needs SITE_URL, the public address of this site, for the activation link in the mail.',
@@ -64,7 +64,7 @@ const anyNotText = (query: Request['query']) =>
 
 const sameText = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
-export function consoleDoor(deps: ConsoleDeps) {
+export function consoleRouter(deps: ConsoleDeps) {
   const { store, css, now = Date.now, metrics = NO_METRICS } = deps;
   const router = express.Router();
   const session = requireSession(store);
@@ -125,7 +125,7 @@ export function consoleDoor(deps: ConsoleDeps) {
     sendText(res, status, CONTENT_TYPES.html, renderPage(page));
   };
   const audit = (res: Response, action: string, addresses: number) => store.audit.record({ account: res.locals.consoleSession.email, action, addresses });
-  /** Why an invitation did not happen, in the CLI's words (409). */
+  /** Why an invitation did not happen, in the CLI's message (409). */
   const refused = (res: Response, title: string, reason: keyof typeof REFUSED) =>
     show(
       res,

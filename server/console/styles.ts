@@ -1,5 +1,5 @@
 // The console's own few rules, after the site's stylesheet in the same inline <style> (the CSP
-// allows that one element by its hash: console/door.ts). Kept here, not in the site's CSS, so
+// allows that one element by its hash: console/router.tsx). Kept here, not in the site's CSS, so
 // visitors download none of it.
 export const CONSOLE_CSS = `
 .header-actions{align-items:center;gap:.75rem}

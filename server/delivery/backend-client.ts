@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import http, { type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http';
 import https from 'node:https';
-import type { FieldList, SignupRequest } from '../../shared/signup';
+import type { FieldList, SignupRequest } from '../../shared/form-checks';
 
 export type { SignupRequest };
 

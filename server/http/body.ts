@@ -6,7 +6,7 @@ import express from 'express';
 import multer, { MulterError } from 'multer';
 import typeis from 'type-is';
 import { HttpError } from './errors';
-import type { FieldList } from '../../shared/signup';
+import type { FieldList } from '../../shared/form-checks';
 
 /** A request whose body has been read: multipart fields (multer), raw bytes, or nothing. */
 export type BodyRequest = IncomingMessage & { body?: unknown };

@@ -5,7 +5,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import proxyaddr from 'proxy-addr';
-import type { ForwardedHeaders } from '../../shared/signup';
+import type { ForwardedHeaders } from '../../shared/form-checks';
 import type { Logger } from '../logger';
 import type { Metrics } from '../metrics';
 
@@ -110,9 +110,9 @@ export function clientOf(req: IncomingMessage, trust: TrustProxy): Client {
 type ProxyMetrics = Pick<Metrics, 'untrustedProxy'>;
 
 /**
- * Behind a proxy that TRUST_PROXY does not trust, every visitor has the proxy's address: one
- * signup limit and one login throttle for all. Each request that brings X-Forwarded-For from such
- * a peer is counted; the first is logged (once per front door, so once per process), naming the
+ * Behind a proxy that TRUST_PROXY does not trust, every visitor has the proxy's address: one signup
+ * limit and one login throttle for all. Each request that brings X-Forwarded-For from such a peer
+ * is counted; the first is logged (once per request pipeline, so once per process), naming the
  * peer, never the forwarded value a client may have written.
  */
 export function untrustedProxyWatch(trust: TrustProxy, logger: Logger, metrics: ProxyMetrics) {

@@ -10,7 +10,7 @@ import { loggedPath } from './access-log';
 import type { Middleware } from './body';
 import type { Client } from './client';
 import { HttpError } from './errors';
-import { contextOf } from './front-door';
+import { contextOf } from './request-pipeline';
 
 export const CROSS_SITE_REFUSED = 'Cross-site form submissions are not accepted';
 
@@ -35,8 +35,8 @@ export function crossSiteCheck(config: Pick<Config, 'siteUrl' | 'allowedOrigins'
 }
 
 /**
- * The check as one step of a door: GET and HEAD change nothing and pass; a refusal is logged and
- * raised as a 403 that the door writes its own way (JSON for the API, a page for the form).
+ * The check as one step of a handler: GET and HEAD change nothing and pass; a refusal is logged and
+ * raised as a 403 that the handler writes its own way (JSON for the API, a page for the form).
  */
 export function refuseCrossSite(config: Pick<Config, 'siteUrl' | 'allowedOrigins'>, logger: Logger): Middleware {
   const allow = crossSiteCheck(config);

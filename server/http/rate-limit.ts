@@ -1,9 +1,9 @@
 // Per-client-IP limit on form submissions (the API's POSTs and the native form): floods get 429
 // with Retry-After; pages and assets are never limited. The address honours TRUST_PROXY (via the
-// front door's client), so behind a trusted proxy each visitor is counted, not the proxy. Each
-// door writes the 429 its own way (JSON for the API, a page for the form), so this only raises it.
-// The counts live in the store (store.rate): in PostgreSQL every replica shares them, so the
-// limit holds for the whole site, not per replica.
+// request pipeline's client), so behind a trusted proxy each visitor is counted, not the proxy.
+// Each handler writes the 429 its own way (JSON for the API, a page for the form), so this only
+// raises it. The counts live in the store (store.rate): in PostgreSQL every replica shares them, so
+// the limit holds for the whole site, not per replica.
 import { ipKeyGenerator, rateLimit, type Store as LimiterStore } from 'express-rate-limit';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
@@ -12,7 +12,7 @@ import type { Middleware } from './body';
 import { HttpError } from './errors';
 import { createMemoryRateCounter } from '../store/memory-rate';
 import type { RateCounter } from '../store/types';
-import { contextOf } from './front-door';
+import { contextOf } from './request-pipeline';
 
 const RATE_LIMIT_WINDOW_MS = 60_000;
 

@@ -1,7 +1,8 @@
-// The one front door. Every request passes the same short preamble, written once and in this
+// The request pipeline: every request passes the same short preamble, written once and in this
 // order: a request id, the client (TRUST_PROXY), the fixed security headers, the access-log line.
-// Then the first door in the table whose test matches answers it: /api/*, a prerendered page, or
-// Express for everything else. A fast door skips Express after the preamble, never instead of it.
+// Then the first handler in the table whose test matches answers it: /api/*, a prerendered page,
+// or Express for everything else. A fast handler skips Express after the preamble, never the
+// preamble itself.
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../logger';
@@ -14,7 +15,7 @@ export interface RequestContext extends LoggedRequest {
   client: Client;
 }
 
-interface Door {
+interface RouteHandler {
   kind: RouteKind;
   matches(req: IncomingMessage): boolean;
   handle(req: IncomingMessage, res: ServerResponse, context: RequestContext): void;
@@ -31,7 +32,7 @@ export function contextOf(req: IncomingMessage): RequestContext {
 const idPrefix = randomUUID().slice(0, 8);
 let requestCount = 0;
 
-interface FrontDoorOptions {
+interface PipelineOptions {
   trust: TrustProxy;
   /** Counts each request when the access log writes its line, and those an untrusted proxy sent. */
   metrics?: Pick<Metrics, 'request' | 'untrustedProxy'>;
@@ -39,19 +40,19 @@ interface FrontDoorOptions {
   securityHeaders: HeaderList;
   logger: Logger;
   /** Tried in order; the last one should match everything. */
-  doors: Door[];
+  handlers: RouteHandler[];
 }
 
-export function frontDoor({ trust, securityHeaders, logger, metrics, doors }: FrontDoorOptions) {
+export function requestPipeline({ trust, securityHeaders, logger, metrics, handlers }: PipelineOptions) {
   const watchProxy = untrustedProxyWatch(trust, logger, metrics ?? NO_METRICS);
   return function site(req: IncomingMessage, res: ServerResponse): void {
-    const door = doors.find((candidate) => candidate.matches(req))!;
-    const context: RequestContext = { id: `${idPrefix}-${++requestCount}`, kind: door.kind, startedAt: Date.now(), client: clientOf(req, trust) };
+    const handler = handlers.find((candidate) => candidate.matches(req))!;
+    const context: RequestContext = { id: `${idPrefix}-${++requestCount}`, kind: handler.kind, startedAt: Date.now(), client: clientOf(req, trust) };
     (req as IncomingMessage & { [CONTEXT]: RequestContext })[CONTEXT] = context;
     watchProxy(req);
     res.setHeader('X-Request-Id', context.id);
     for (const [name, value] of securityHeaders) res.setHeader(name, value);
     logWhenDone(logger, req, res, context, metrics);
-    door.handle(req, res, context);
+    handler.handle(req, res, context);
   };
 }

@@ -1,7 +1,7 @@
 // Security headers (helmet), worked out once at start-up. Every answer gets the fixed set, whose
-// policy lets only the site's own files run (the front door sets it). Pages run React's inline
-// bootstrap scripts and carry their CSS inline, so their Content-Security-Policy also lists those
-// scripts (a per-request nonce, or hashes for a prerendered page) and the stylesheet's hash.
+// policy lets only the site's own files run (the request pipeline sets it). Pages run React's
+// inline bootstrap scripts and carry their CSS inline, so their Content-Security-Policy also lists
+// those scripts (a per-request nonce, or hashes for a prerendered page) and the stylesheet's hash.
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import helmet from 'helmet';

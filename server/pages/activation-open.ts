@@ -6,7 +6,7 @@
 // every answer is no-store and no-referrer, and our access log keeps only the path.
 import type { Request, Response } from 'express';
 import { ACTIVATION, activationUrl } from '../../shared/links';
-import { checkActivation } from '../../shared/signup';
+import { checkActivation } from '../../shared/form-checks';
 import { fieldsOf, type BodyRequest } from '../http/body';
 import { CONTENT_TYPES, sendText } from '../http/errors';
 import { sendFormError, type BackLink } from './error-page';

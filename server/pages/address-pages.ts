@@ -1,4 +1,4 @@
-// The door of the address pages (/confirm, /leave; shared/address-links.ts): Express reads the
+// The handler of the address pages (/confirm, /leave; shared/address-links.ts): Express reads the
 // body (readBody, readFields), React Router runs the route's loader or action, which reads the
 // form from its request and calls the context built here for the request (contextFor), and each
 // call goes to one operation in waitlist/address.ts. The

@@ -1,17 +1,17 @@
 // Prerendered pages: the pages that are the same for every visitor (a GET or HEAD of an indexed
-// path, exactly as linked, no query string) are rendered once per origin and kept with every
-// header worked out in advance: the fixed security headers (set by the front door), a policy that
+// path, exactly as linked, no query string) are rendered once per origin and kept with every header
+// worked out in advance: the fixed security headers (set by the request pipeline), a policy that
 // allows exactly the page's inline scripts by hash (so no nonce is made, and the bytes never
-// change), brotli/gzip made once, a strong ETag per encoding and a Cache-Control that lets a CDN
-// or the reverse proxy keep them for PAGE_CACHE_SECONDS (docs/decisions/0007-html-cache.md).
-// Without SITE_URL the origin comes from the Host header, which is the client's to choose, so the
-// store is bounded and no shared cache may keep the page (docs/decisions/0019-forged-host.md).
+// change), brotli/gzip made once, a strong ETag per encoding and a Cache-Control that lets a CDN or
+// the reverse proxy keep them for PAGE_CACHE_SECONDS (docs/decisions/0007-html-cache.md). Without
+// SITE_URL the origin comes from the Host header, which is the client's to choose, so the store is
+// bounded and no shared cache may keep the page (docs/decisions/0019-forged-host.md).
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import zlib from 'node:zlib';
 import Negotiator from 'negotiator';
 import { CONTENT_TYPES, INTERNAL_ERROR, sendText } from '../http/errors';
-import type { RequestContext } from '../http/front-door';
+import type { RequestContext } from '../http/request-pipeline';
 import { CSP_HEADER } from '../http/security-headers';
 import type { Logger } from '../logger';
 import { INDEXED_PATHS } from './seo';
@@ -139,7 +139,7 @@ export function prerenderedPages({ render, pagePolicy, cacheSeconds, siteUrl, lo
   }
 
   return {
-    /** The front door's handler for isPrerendered requests. */
+    /** The request pipeline's handler for isPrerendered requests. */
     serve(req: IncomingMessage, res: ServerResponse, { client }: RequestContext): void {
       pageFor(req.url!, siteUrl ?? client.origin).then(
         (page) => send(req, res, page),

@@ -3,7 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Response, Router } from 'express';
 import express from 'express';
 import type { Config } from '../config';
-import { contextOf } from '../http/front-door';
+import { contextOf } from '../http/request-pipeline';
 import { escapeMarkup } from '../../shared/markup';
 
 /** Pages worth indexing (docs/product.md §2, and the privacy notice of issue 23). */

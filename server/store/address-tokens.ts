@@ -5,7 +5,7 @@
 // as the address is stored (an unsubscribe link in an old invitation must still work, RFC 8058),
 // and leaving erases it with everything else.
 import type { LinkPurpose, LinkRefusal } from '../../shared/address-links';
-import { emailKey } from '../../shared/signup';
+import { emailKey } from '../../shared/form-checks';
 import type { MailQueueWriter } from './mail-queue';
 import type { Queryable, Sql } from './sql';
 import { hashSecret, newSecret, SECRET_SHAPE } from './secrets';

@@ -3,7 +3,7 @@
 // ends when idle too long, when too old, at logout, or when the account's password changes. The
 // audit log records who did what and how many addresses it touched, never an address.
 import { randomUUID } from 'node:crypto';
-import { emailKey } from '../../shared/signup';
+import { emailKey } from '../../shared/form-checks';
 import type { Sql } from './sql';
 import type { AdminAccount, AdminCredentials, Admins, AdminSessions, AuditEntry, AuditLog, LoginThrottle } from './types';
 

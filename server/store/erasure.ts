@@ -3,7 +3,7 @@
 // signup, its activation keys and link tokens, its mail, and any signup of it still waiting in the
 // outbox for the backend. The transaction holds the signup's row lock, so an invitation racing it
 // on another replica either finishes first (and its key and mail are erased too) or finds no signup.
-import { emailKey, type FieldList } from '../../shared/signup';
+import { emailKey, type FieldList } from '../../shared/form-checks';
 import { EXPIRED_UNCONFIRMED } from './signups';
 import type { Sql } from './sql';
 import type { Erased, Store } from './types';

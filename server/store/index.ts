@@ -4,5 +4,5 @@
 // only runs them: sqlite/ under DATA_DIR for one instance, postgres/ at DATABASE_URL for several
 // replicas (open.ts picks). Both keep the contract of types.ts.
 export { DEFAULT_QUEUE_LIMITS } from './limits';
-export { openStore, type SqliteStore, type StoreConfig } from './sqlite';
+export { openSqliteStore, type SqliteStore, type StoreConfig } from './sqlite';
 export type { Store } from './types';

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import { withoutCredentials, type Config } from '../config';
 import type { Logger } from '../logger';
-import { openStore } from './index';
+import { openSqliteStore } from './index';
 import { leaseFor } from './leases';
 import { openPostgresStore } from './postgres';
 import { databaseFile, SCHEMA_VERSION } from './sqlite/database';
@@ -55,7 +55,7 @@ export interface OpenOptions {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export async function openConfiguredStore(config: StoreSettings, logger?: Logger, options: OpenOptions = {}): Promise<Store> {
+export async function openStore(config: StoreSettings, logger?: Logger, options: OpenOptions = {}): Promise<Store> {
   const { schema = 'migrate' } = options;
   if (schema === 'migrate') return openAt(config, logger, options);
   const where = config.databaseUrl ? `PostgreSQL at ${withoutCredentials(config.databaseUrl)} (DATABASE_URL)` : databaseFile(config.dataDir);
@@ -81,7 +81,7 @@ async function openAt(
     outboxLeaseMs: leaseFor(config.backendTimeoutMs),
     mailLeaseMs: leaseFor(config.smtpTimeoutMs),
   };
-  if (!config.databaseUrl) return openStore({ dataDir: config.dataDir, migrate, ...limits });
+  if (!config.databaseUrl) return openSqliteStore({ dataDir: config.dataDir, migrate, ...limits });
   const where = withoutCredentials(config.databaseUrl);
   const deadline = Date.now() + waitSeconds * 1000;
   for (let attempt = 1; ; attempt++) {

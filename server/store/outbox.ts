@@ -6,7 +6,7 @@
 // about five minutes; a row still failing past the maximum age is set aside as dead, kept for the
 // operator (outbox retry <id>). Past its configured size the queue refuses new rows
 // (QueueFullError: the visitor gets 503), it never drops one.
-import type { SignupRequest } from '../../shared/signup';
+import type { SignupRequest } from '../../shared/form-checks';
 import { backoffMs, claimStatement, Leases } from './leases';
 import type { Sql } from './sql';
 import { QueueFullError, type Outbox, type OutboxItem, type QueueLimits } from './types';

@@ -4,7 +4,7 @@
 // keep one row. With confirmation on, the same statement records the confirmation mail it owes;
 // the mail worker writes it (address-tokens.ts, mailConfirmations), so a signup costs what it
 // cost without confirmation (decision 0015).
-import { emailKey, type Signup } from '../../shared/signup';
+import { emailKey, type Signup } from '../../shared/form-checks';
 import { MAIL_AGAIN_AFTER_MS } from './address-tokens';
 import { sinceInstant } from './since';
 import type { Sql } from './sql';

@@ -2,7 +2,7 @@
 // (signups.ts, subscriptions.ts, outbox.ts, mail-queue.ts, erasure.ts) are written once against
 // this interface, in the SQL both engines speak: `$1`-style parameters, RETURNING, ON CONFLICT,
 // COUNT(*) FILTER, row values. Each engine (sqlite/, postgres/) says only how a statement runs and
-// the few words where the engines truly differ: row locks and SKIP LOCKED, which PostgreSQL needs
+// the few clauses where the engines truly differ: row locks and SKIP LOCKED, which PostgreSQL needs
 // for several replicas and SQLite's single writer makes unnecessary. Decision 0014 says why this
 // and not a query builder.
 

@@ -5,7 +5,7 @@
 // OrgNote backend later asks about (subscription-info). Every transaction first locks the
 // signup's row, so an invitation, an activation and an erasure of one address take turns, on
 // one replica or several.
-import { emailKey } from '../../shared/signup';
+import { emailKey } from '../../shared/form-checks';
 import { issueToken } from './address-tokens';
 import type { MailQueueWriter } from './mail-queue';
 import { hashSecret, newSecret } from './secrets';

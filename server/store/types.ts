@@ -3,7 +3,7 @@
 // and one contract test suite runs against both, so their behaviour cannot drift. Every method
 // is async and resolves only once its write is committed.
 import type { LinkCheck, LinkPurpose, LinkRefusal, LinkUse } from '../../shared/address-links';
-import type { Signup, SignupRequest } from '../../shared/signup';
+import type { Signup, SignupRequest } from '../../shared/form-checks';
 
 export interface SignupRow {
   email: string;
@@ -374,7 +374,7 @@ export interface Store {
 }
 
 /**
- * The store cannot take this now; try again later. Doors answer 503 with Retry-After and this
+ * The store cannot take this now; try again later. Handlers answer 503 with Retry-After and this
  * message (it names no internals), never a 2xx for something not stored.
  */
 export class UnavailableError extends Error {

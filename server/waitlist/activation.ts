@@ -1,8 +1,8 @@
-// activate: an activation key checked against the address it was issued for, and the
-// subscription made active, bound to the OrgNote account the backend names (externalProvider and
-// externalId) when it names one. Refusals carry their field or reason as data; the door picks the
-// status and the words.
-import { checkActivation } from '../../shared/signup';
+// activate: an activation key checked against the address it was issued for, and the subscription
+// made active, bound to the OrgNote account the backend names (externalProvider and externalId)
+// when it names one. Refusals carry their field or reason as data; the handler picks the status and
+// the message.
+import { checkActivation } from '../../shared/form-checks';
 import { NOT_ONE_LINE } from '../../shared/validation';
 import type { Config } from '../config';
 import type { Account, Subscriptions } from '../store/types';

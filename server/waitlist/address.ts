@@ -5,7 +5,6 @@
 import type { LeaveLinkRequest, LinkCheck, LinkPurpose, LinkUse } from '../../shared/address-links';
 import { checkEmail, NOT_TEXT } from '../../shared/validation';
 import type { Config } from '../config';
-import { startPoller, type Poller } from '../delivery/poller';
 import type { Logger } from '../logger';
 import { leaveLinkMail } from '../mail/leave-link';
 import { isMailable } from '../mail/message';
@@ -57,7 +56,7 @@ export async function requestLeaveLink(deps: AddressDeps, fields: Record<string,
   const { store, config, logger } = deps;
   const typed = typeof fields.email === 'string' ? fields.email.trim() : '';
   const error = NOT_TEXT.test(typed) ? '' : checkEmail(typed);
-  // '' is the waitlist form's pattern mismatch, shown there by style alone; here it gets words.
+  // '' is the waitlist form's pattern mismatch, shown there by style alone; here it gets a message.
   if (error !== undefined) return { ok: false, email: typed, error: error || 'This is not an email address', status: 400 };
   const { siteUrl } = config;
   // With BACKEND_URL the backend keeps the signups; without SITE_URL a link would have no origin.
@@ -79,7 +78,7 @@ export async function requestLeaveLink(deps: AddressDeps, fields: Record<string,
 }
 
 /** Addresses the sweep erases in one round at most; the next round takes the rest. */
-const SWEEP_BATCH = 100;
+export const SWEEP_BATCH = 100;
 
 /**
  * Erases the addresses still unconfirmed whose every confirmation link has expired; returns how
@@ -98,19 +97,4 @@ export async function sweepUnconfirmed(deps: AddressDeps, now: number): Promise<
   }
   if (erased > 0) logger.info({ event: 'expired', erased }, 'erased addresses nobody confirmed in time');
   return erased;
-}
-
-/** How often the running site looks for expired unconfirmed addresses. */
-const SWEEP_EVERY_MS = 60_000;
-
-/** The running site's sweep; a full batch is followed at once by the next. `now` is injectable for tests. */
-export function startExpirySweep(deps: AddressDeps, { pollMs = SWEEP_EVERY_MS, now = Date.now }: { pollMs?: number; now?: () => number } = {}): Poller {
-  return startPoller(async () => {
-    try {
-      return (await sweepUnconfirmed(deps, now())) === SWEEP_BATCH;
-    } catch (err) {
-      deps.logger.error({ err }, 'expiry sweep failed');
-      return false;
-    }
-  }, pollMs);
 }

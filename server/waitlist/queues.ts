@@ -1,6 +1,6 @@
 // The two durable queues as the operator sees them: the invitation mail and the outbox of signups
 // waiting for BACKEND_URL. Both list in one shape and give a dead item one more life the same way,
-// so every door shows and retries them alike.
+// so every caller (CLI, console) shows and retries them alike.
 import type { Store } from '../store';
 import type { MailState } from '../store/types';
 

@@ -1,12 +1,13 @@
-// The one road for a signup (docs/decisions/0011-one-road-for-a-signup.md). The API and the
-// no-JavaScript form both call signup(); they only translate HTTP to it and its outcome back. It
-// checks the fields, drops a filled honeypot silently, and delivers exactly the checked signup
-// (trimmed email, description): to the embedded store without BACKEND_URL, otherwise to the
-// backend, and to the outbox when the backend cannot take it (docs/decisions/0005-outbox.md). It
-// returns only once the signup is committed somewhere.
+// The signup operation, the only way a signup enters the system
+// (docs/decisions/0011-one-operation-for-a-signup.md). The API and the no-JavaScript form both call
+// signup(); they only translate HTTP to it and its outcome back. It checks the fields, drops a
+// filled honeypot silently, and delivers exactly the checked signup (trimmed email, description):
+// to the embedded store without BACKEND_URL, otherwise to the backend, and to the outbox when the
+// backend cannot take it (docs/decisions/0005-outbox.md). It returns only once the signup is
+// committed somewhere.
 import { randomUUID } from 'node:crypto';
 import { API_PATHS } from '../../shared/constants';
-import { checkSignup, isHoneypotFilled, type SignupErrors, type SignupField, type SignupRules } from '../../shared/signup';
+import { checkSignup, isHoneypotFilled, type SignupErrors, type SignupField, type SignupRules } from '../../shared/form-checks';
 import type { Config } from '../config';
 import { isNotNow, postSignup, type BackendAnswer, type SignupRequest } from '../delivery/backend-client';
 import type { Logger } from '../logger';
@@ -25,8 +26,8 @@ export type SignupOutcome =
 /** Where a signup came from, as far as the backend needs to know. */
 export interface SignupOrigin {
   /**
-   * The visitor as the door saw it; `forwarded` (the X-Forwarded-* headers for the backend) is read
-   * only when the signup goes to the backend, so a door may compute it lazily.
+   * The visitor as the handler saw it; `forwarded` (the X-Forwarded-* headers for the backend) is
+   * read only when the signup goes to the backend, so a handler may compute it lazily.
    */
   client: { readonly forwarded: SignupRequest['forwarded'] };
   /** The API path and query the visitor posted to; the native form posts to the API's path. */
@@ -34,10 +35,10 @@ export interface SignupOrigin {
 }
 
 export interface SignupInput {
-  /** The form as it arrived, in any encoding; checked here, not by the door. */
+  /** The form as it arrived, in any encoding; checked here, not by the handler. */
   fields: Record<string, unknown>;
   from: SignupOrigin;
-  /** What the door's form requires beyond the API (the page's form requires a description). */
+  /** What the handler's form requires beyond the API (the page's form requires a description). */
   rules?: SignupRules;
 }
 
@@ -50,7 +51,7 @@ export interface SignupDeps {
   mailQueued?: () => void;
 }
 
-/** signup() with its deps bound: what the doors are handed. */
+/** signup() with its deps bound: what the handlers are handed. */
 export type SubmitSignup = (input: SignupInput) => Promise<SignupOutcome>;
 
 export async function signup(deps: SignupDeps, { fields, from, rules }: SignupInput): Promise<SignupOutcome> {
@@ -102,7 +103,7 @@ async function deliver(deps: SignupDeps, backendUrl: string, request: SignupRequ
   return { kind: 'answered', answer };
 }
 
-// QueueFullError or StoreUnavailableError propagate: the door answers 503 with Retry-After.
+// QueueFullError or StoreUnavailableError propagate: the handler answers 503 with Retry-After.
 async function queue({ store, logger, metrics = NO_METRICS }: SignupDeps, request: SignupRequest, reason: string): Promise<SignupOutcome> {
   const id = await store.outbox.enqueue(request);
   logger.warn({ outboxId: id, reason }, 'backend could not take a signup; queued');

@@ -1,5 +1,5 @@
 // subscription-info: whether an OrgNote account has an active subscription, as the backend asks
-// it. Who may ask is the door's business (the API checks a token); this is only the answer.
+// it. Who may ask is the handler's business (the API checks a token); this is only the answer.
 import type { Config } from '../config';
 import type { Subscriptions } from '../store/types';
 import { subscriptionAnswer, type SubscriptionAnswer } from './activation';

@@ -6,12 +6,12 @@
 // the same closed port in a burst. While the site is saturated, rounds keep their pause: signups
 // are answered first (delivery/busy.ts).
 import { eventLoopBusy } from '../delivery/busy';
-import { startPoller, type Poller } from '../delivery/poller';
+import { startPoller, type Poller } from './poller';
 import type { Logger } from '../logger';
 import { NO_METRICS, type DeliveryResult, type Metrics } from '../metrics';
 import type { AddressLinks, ConfirmationMail, MailQueue, QueuedMail } from '../store/types';
-import { sendClaimed, type MailOutcome } from './send';
-import { SMTP_POOL_SIZE, type Mailer } from './transport';
+import { sendClaimed, type MailOutcome } from '../mail/send';
+import { SMTP_POOL_SIZE, type Mailer } from '../mail/transport';
 
 interface MailWorkerOptions {
   queue: MailQueue;

@@ -1,12 +1,12 @@
 // The operators' console (issue 24) in Chromium against the production build: the account made as
-// the CLI makes it, then the whole road with and without JavaScript (log in, see the chart, search
-// an address, invite it and read the mail, remove another behind its confirmation, read the audit,
-// log out), from the keyboard, and axe-core with 0 violations on every page at both widths. The
-// console's strict CSP is never broken: no violation event, no console message about it.
+// the CLI makes it, then the whole way through with and without JavaScript (log in, see the chart,
+// search an address, invite it and read the mail, remove another behind its confirmation, read the
+// audit, log out), from the keyboard, and axe-core with 0 violations on every page at both widths.
+// The console's strict CSP is never broken: no violation event, no console message about it.
 import fs from 'node:fs';
 import type { BrowserContext, Page } from 'playwright-core';
 import { hashPassword } from '../../server/console/password';
-import { openStore } from '../../server/store';
+import { openSqliteStore } from '../../server/store';
 import { tempDataDir } from '../support/config';
 import { mailedTo, screenshot, startSiteOfItsOwn, VIEWPORTS, type Site } from '../support/site';
 
@@ -16,7 +16,7 @@ const PASSWORD = 'correct horse battery staple';
 let site: Site;
 beforeAll(async () => {
   const dataDir = tempDataDir();
-  const store = openStore({ dataDir });
+  const store = openSqliteStore({ dataDir });
   await store.admins.add('ops@example.org', await hashPassword(PASSWORD));
   for (const email of ['zoe@example.org', 'yann@example.org', 'gone@example.org']) await store.signups.add({ email, description: 'from the e2e' });
   await store.close();

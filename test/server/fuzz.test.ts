@@ -3,8 +3,8 @@
 // form, the address pages and the pages of two real servers (embedded store; proxy to a multer backend). Never a
 // 5xx, never a crash, and nothing that fails validation is stored or forwarded.
 import net from 'node:net';
-import { openStore } from '../../server/store';
-import { checkActivation, checkSignup, HONEYPOT_FIELD } from '../../shared/signup';
+import { openSqliteStore } from '../../server/store';
+import { checkActivation, checkSignup, HONEYPOT_FIELD } from '../../shared/form-checks';
 import { startBackend, type TestBackend } from '../support/backend';
 import { tempDataDir } from '../support/config';
 import { isHealthy, startServerProcess, type ServerProcess } from '../support/server-process';
@@ -224,7 +224,7 @@ describe('fuzz', () => {
     // the fuzz reached the code: plenty of real answers, not just dropped sockets
     expect([...statuses.entries()].filter(([s]) => s >= 200).reduce((n, [, c]) => n + c, 0)).toBeGreaterThan(CASES.length);
 
-    const store = openStore({ dataDir: embeddedData });
+    const store = openSqliteStore({ dataDir: embeddedData });
     try {
       const rows = await store.signups.list();
       expect(rows.length).toBeGreaterThan(0); // some generated input was valid, and was kept

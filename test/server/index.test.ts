@@ -3,7 +3,7 @@
 import http from 'node:http';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { openStore } from '../../server/store';
+import { openSqliteStore } from '../../server/store';
 import { closedPort, startBackend, type TestBackend } from '../support/backend';
 import { tempDataDir } from '../support/config';
 import { until } from '../support/wait';
@@ -85,7 +85,7 @@ describe('server entry point', () => {
 
   /** Reads the outbox as a second process would, beside the running server. */
   async function outboxIn(dataDir: string) {
-    const store = openStore({ dataDir });
+    const store = openSqliteStore({ dataDir });
     try {
       return await store.outbox.all();
     } finally {

@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { isReady } from '../../server/health';
 import { createMetrics, NO_METRICS, type Metrics } from '../../server/metrics';
-import { openStore, type SqliteStore } from '../../server/store';
+import { openSqliteStore, type SqliteStore } from '../../server/store';
 import type { OutgoingMail } from '../../server/store/types';
 import { capturingLogger, tempDataDir } from '../support/config';
 import { addOperator, OPERATOR } from '../support/console';
@@ -30,7 +30,7 @@ afterEach(async () => {
 });
 
 function sqlite(): SqliteStore {
-  const store = openStore({ dataDir: tempDataDir() });
+  const store = openSqliteStore({ dataDir: tempDataDir() });
   stores.push(store);
   return store;
 }
@@ -142,7 +142,7 @@ describe('the built server', () => {
    */
   async function troubledDatabase(dataDir: string): Promise<void> {
     let time = Date.now();
-    const store = openStore({ dataDir, maxAgeMs: 60_000 }, () => time);
+    const store = openSqliteStore({ dataDir, maxAgeMs: 60_000 }, () => time);
     const fields: [string, string][] = [['email', 'late@example.org']];
     const request = { path: '/api/subscriptions', fields };
     await store.outbox.enqueue({ ...request, forwarded: {}, idempotencyKey: 'k-1' });

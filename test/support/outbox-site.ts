@@ -2,9 +2,9 @@
 // worker read `clock.now`, so a test moves time past the backoff instead of waiting for it. The
 // worker polls only when a test flushes it. Everything opened here is closed after each test.
 import { createApp } from '../../server/app';
-import { startOutboxWorker } from '../../server/delivery/outbox-worker';
+import { startOutboxWorker } from '../../server/workers/outbox-worker';
 import { createLogger } from '../../server/logger';
-import { openStore, type Store } from '../../server/store';
+import { openSqliteStore, type Store } from '../../server/store';
 import { startBackend, type TestBackend } from './backend';
 import { testConfig } from './config';
 
@@ -22,8 +22,8 @@ export function outboxSites() {
   });
 
   /** A store on the test clock, closed after the test. */
-  const storeFor = (config: Parameters<typeof openStore>[0]) => {
-    const store = openStore(config, now);
+  const storeFor = (config: Parameters<typeof openSqliteStore>[0]) => {
+    const store = openSqliteStore(config, now);
     opened.push(store);
     return store;
   };

@@ -3,7 +3,7 @@
 // open() gives a fresh, empty store: SQLite in a temp folder of its own, PostgreSQL in a fresh
 // database on the worker's shared server (shared-postgres.ts), dropped again once closed.
 import path from 'node:path';
-import { openStore, type SqliteStore } from '../../server/store';
+import { openSqliteStore, type SqliteStore } from '../../server/store';
 import { openPostgresStore, type PostgresStore } from '../../server/store/postgres';
 import type { OutgoingMail, QueueLimits, Store } from '../../server/store/types';
 import { tempDataDir } from './config';
@@ -52,7 +52,7 @@ function sqliteEngine(): StoreEngine {
   return {
     name: 'sqlite',
     async open({ limits = {}, now }) {
-      return stores.track(openStore({ dataDir: tempDataDir(), ...limits }, now));
+      return stores.track(openSqliteStore({ dataDir: tempDataDir(), ...limits }, now));
     },
     closeStores: () => stores.closeAll(),
     close: () => stores.closeAll(),
@@ -96,7 +96,7 @@ export const ENGINES: readonly StoreEngine[] = [sqliteEngine(), postgresEngine()
  * CLI). The caller closes it.
  */
 export async function besideStore(store: Store, now: () => number, limits: Partial<QueueLimits> = {}): Promise<Store> {
-  if (store.engine === 'sqlite') return openStore({ dataDir: path.dirname((store as SqliteStore).db.name), ...limits }, now);
+  if (store.engine === 'sqlite') return openSqliteStore({ dataDir: path.dirname((store as SqliteStore).db.name), ...limits }, now);
   const { connectionString } = (store as PostgresStore).pool.options as { connectionString: string };
   return openPostgresStore({ databaseUrl: connectionString, timeoutMs: 5_000, limits, now, poolSize: 2 });
 }

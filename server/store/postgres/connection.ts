@@ -1,7 +1,7 @@
 // The connection pool of the PostgreSQL store, and the one rule every call keeps: a call answers
 // within timeoutMs (DATABASE_TIMEOUT_MS; CLIENT_MARGIN_MS more from a silent server), with its
 // result or with StoreUnavailableError when the database is down, unreachable or too slow, so a
-// door answers 503 with Retry-After and never hangs. The pool heals by itself: a connection that
+// handler answers 503 with Retry-After and never hangs. The pool heals by itself: a connection that
 // broke is thrown away, and the next call opens a new one once PostgreSQL is back.
 import pg from 'pg';
 import Cursor from 'pg-cursor';

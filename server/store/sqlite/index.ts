@@ -28,7 +28,7 @@ export type StoreConfig = Pick<Config, 'dataDir'> &
   };
 
 /** `now` is injectable so tests can move time forward past the outbox and mail backoff. */
-export function openStore(config: StoreConfig, now: () => number = Date.now): SqliteStore {
+export function openSqliteStore(config: StoreConfig, now: () => number = Date.now): SqliteStore {
   const db = openDatabase(config.dataDir, { migrate: config.migrate });
   const { dataDir: _dataDir, migrate: _migrate, ...given } = config;
   const limits = queueLimits(given);

@@ -53,7 +53,7 @@ describe('the confirmation page', () => {
   });
 
   it('shows an outage of the store inside the layout, with 503', async () => {
-    // What server/signups/address-pages.ts throws when the store cannot answer.
+    // What server/pages/address-pages.ts throws when the store cannot answer.
     const { context } = serverContext();
     context.checkLink = async () => {
       throw new Response(null, { status: 503, statusText: 'Service Unavailable' });

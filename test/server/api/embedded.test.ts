@@ -2,13 +2,13 @@
 import http from 'node:http';
 import request from 'supertest';
 import { createApp } from '../../../server/app';
-import { openStore } from '../../../server/store';
+import { openSqliteStore } from '../../../server/store';
 import { testConfig } from '../../support/config';
 import { listen, postSignup } from '../../support/http';
 
 function freshApp() {
   const config = testConfig();
-  const store = openStore(config);
+  const store = openSqliteStore(config);
   return { app: createApp(config, { store }), store, config };
 }
 
@@ -91,12 +91,12 @@ describe('POST /api/subscriptions (embedded store)', () => {
 
   it('keeps signups across a restart', async () => {
     const config = testConfig();
-    const first = openStore(config);
+    const first = openSqliteStore(config);
     await request(createApp(config, { store: first }))
       .post('/api/subscriptions')
       .send({ email: 'a@b.co' });
     void first.close();
-    const second = openStore(config);
+    const second = openSqliteStore(config);
     expect((await second.signups.list()).map((r) => r.email)).toEqual(['a@b.co']);
     await request(createApp(config, { store: second }))
       .post('/api/subscriptions')

@@ -4,7 +4,7 @@
 import request from 'supertest';
 import { createApp } from '../../../server/app';
 import type { Logger } from '../../../server/logger';
-import { openStore, type Store } from '../../../server/store';
+import { openSqliteStore, type Store } from '../../../server/store';
 import { startBackend } from '../../support/backend';
 import { capturingLogger, testConfig } from '../../support/config';
 import { listen, rawRequest } from '../../support/http';
@@ -20,7 +20,7 @@ type App = ReturnType<typeof createApp>;
 
 function site(env: Record<string, string> = {}, logger?: Logger) {
   const config = testConfig({ SUBSCRIPTION_API_TOKEN: TOKEN, ...env });
-  const store = openStore(config);
+  const store = openSqliteStore(config);
   return { app: createApp(config, { store, logger }), store };
 }
 

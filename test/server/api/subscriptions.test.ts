@@ -4,7 +4,7 @@
 import request from 'supertest';
 import { createApp } from '../../../server/app';
 import type { Logger } from '../../../server/logger';
-import { openStore, type SqliteStore as Store } from '../../../server/store';
+import { openSqliteStore, type SqliteStore as Store } from '../../../server/store';
 import type { OutgoingMail } from '../../../server/store/types';
 import { startBackend } from '../../support/backend';
 import { capturingLogger, testConfig } from '../../support/config';
@@ -20,7 +20,7 @@ type Fields = Record<string, unknown>;
 
 function site(env: Record<string, string> = {}, deps: { logger?: Logger; now?: () => number } = {}) {
   const config = testConfig(env);
-  const store = openStore(config, deps.now);
+  const store = openSqliteStore(config, deps.now);
   return { app: createApp(config, { store, logger: deps.logger }), store, config };
 }
 

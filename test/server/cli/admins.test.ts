@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { TOTP } from 'otpauth';
 import { verifyPassword } from '../../../server/console/password';
-import { openStore } from '../../../server/store';
+import { openSqliteStore } from '../../../server/store';
 import { tempDataDir } from '../../support/config';
 
 const CLI = path.resolve(__dirname, '../../../dist/server/waitlist.js');
@@ -21,8 +21,8 @@ function admin(dataDir: string, args: string[], stdin = '') {
   return { code: result.status, out: result.stdout, err: result.stderr };
 }
 
-async function withStore<T>(dataDir: string, read: (store: ReturnType<typeof openStore>) => Promise<T>): Promise<T> {
-  const store = openStore({ dataDir });
+async function withStore<T>(dataDir: string, read: (store: ReturnType<typeof openSqliteStore>) => Promise<T>): Promise<T> {
+  const store = openSqliteStore({ dataDir });
   try {
     return await read(store);
   } finally {
@@ -87,7 +87,7 @@ it('enrols two-factor authentication: an otpauth URI whose codes the store can c
 it('audit lists what was done, newest first, naming accounts and counts, never an address of the waitlist', async () => {
   const dataDir = tempDataDir();
   let time = Date.parse('2026-11-01T10:00:00.000Z');
-  const store = openStore({ dataDir }, () => (time += 1_000));
+  const store = openSqliteStore({ dataDir }, () => (time += 1_000));
   await store.audit.record({ account: 'ops@example.org', action: 'login', addresses: 0 });
   await store.audit.record({ account: 'ops@example.org', action: 'invite', addresses: 3 });
   await store.close();

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { openStore } from '../../../server/store';
+import { openSqliteStore } from '../../../server/store';
 import { tempDataDir } from '../../support/config';
 import { postSignup } from '../../support/http';
 import { startServerProcess, type ServerProcess } from '../../support/server-process';
@@ -24,7 +24,7 @@ const modeOf = (file: string) => fs.statSync(file).mode & 0o777;
 
 async function seeded(emails: string[]): Promise<string> {
   const dataDir = tempDataDir();
-  const store = openStore({ dataDir });
+  const store = openSqliteStore({ dataDir });
   for (const email of emails) await store.signups.add({ email, description: '' });
   await store.close();
   return dataDir;

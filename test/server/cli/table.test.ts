@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { COMMANDS } from '../../../server/cli/commands';
 import { invitationMail } from '../../../server/mail/invitation';
-import { openStore } from '../../../server/store';
+import { openSqliteStore } from '../../../server/store';
 import { tempDataDir } from '../../support/config';
 
 const CLI = path.resolve(__dirname, '../../../dist/server/waitlist.js');
@@ -21,7 +21,7 @@ function cli(dataDir: string, ...args: string[]) {
 async function queues(dead: boolean): Promise<string> {
   const dataDir = tempDataDir();
   let now = Date.parse('2026-11-01T10:00:00.000Z');
-  const store = openStore({ dataDir }, () => now);
+  const store = openSqliteStore({ dataDir }, () => now);
   await store.signups.add({ email: 'first@example.org', description: '' });
   const compose = (to: string, key: string, leaveToken: string) =>
     invitationMail({ siteUrl: 'https://orgnote.example', from: 'no-reply@orgnote.example', to, key, leaveToken });

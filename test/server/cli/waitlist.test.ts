@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { simpleParser } from 'mailparser';
-import { openStore } from '../../../server/store';
+import { openSqliteStore } from '../../../server/store';
 import { tempDataDir } from '../../support/config';
 
 const CLI = path.resolve(__dirname, '../../../dist/server/waitlist.js');
@@ -18,7 +18,7 @@ const cli = (dataDir: string, ...args: string[]) => cliWith({}, dataDir, ...args
 async function seeded() {
   const dataDir = tempDataDir();
   let t = Date.parse('2026-11-01T10:00:00.000Z');
-  const store = openStore({ dataDir }, () => (t += 60_000));
+  const store = openSqliteStore({ dataDir }, () => (t += 60_000));
   await store.signups.add({ email: 'first@example.org', description: 'plain' });
   await store.signups.add({ email: 'zoë@example.org', description: 'Says "hi", then\r\nleaves, ünïcödé 📝' });
   await store.signups.add({ email: 'last@example.org', description: '' });
@@ -93,7 +93,7 @@ describe('npm run waitlist', () => {
     const key = out.trim().split('\n').at(-1)!;
     expect(key).toMatch(/^[A-Za-z0-9_-]+$/);
     expect(Buffer.from(key, 'base64url').length * 8).toBeGreaterThanOrEqual(128);
-    const store = openStore({ dataDir });
+    const store = openSqliteStore({ dataDir });
     try {
       expect(await store.subscriptions.activate('zoë@example.org', key)).toEqual({ outcome: 'active', email: 'zoë@example.org' });
     } finally {
@@ -121,7 +121,7 @@ describe('npm run waitlist', () => {
     const { code, out } = cli(dataDir, 'backup', path.join(copyDir, 'waitlist.db'));
     expect(code).toBe(0);
     expect(out).toContain('Backed up 3 signup(s)');
-    const copy = openStore({ dataDir: copyDir });
+    const copy = openSqliteStore({ dataDir: copyDir });
     try {
       expect(await copy.signups.count()).toBe(3);
     } finally {
@@ -156,7 +156,7 @@ describe('npm run waitlist', () => {
       expect(mail.subject).toBe('Your OrgNote activation key');
       expect(mail.text).toContain('https://orgnote.example/activate?email=zo%C3%AB%40example.org');
       const key = mail.text!.split('\n').find((line) => /^[A-Za-z0-9_-]{32}$/.test(line))!;
-      const store = openStore({ dataDir });
+      const store = openSqliteStore({ dataDir });
       try {
         expect(await store.subscriptions.activate('ZOË@example.org', key)).toEqual({ outcome: 'active', email: 'zoë@example.org' });
       } finally {
@@ -168,7 +168,7 @@ describe('npm run waitlist', () => {
       const dataDir = await seeded();
       invite(dataDir, 'first@example.org', 'last@example.org');
       cli(dataDir, 'issue-key', 'zoë@example.org');
-      const store = openStore({ dataDir });
+      const store = openSqliteStore({ dataDir });
       const key = await store.subscriptions.issueKey('last@example.org');
       await store.subscriptions.activate('last@example.org', key);
       void store.close();
@@ -201,7 +201,7 @@ describe('npm run waitlist', () => {
       expect(fs.readdirSync(path.join(dataDir, 'mail'))).toEqual([]);
       expect(cli(dataDir, 'count').out).toBe('2\n');
       expect(cli(dataDir, 'export').out).not.toContain('first@example.org');
-      const db = openStore({ dataDir });
+      const db = openSqliteStore({ dataDir });
       try {
         expect(db.db.prepare("SELECT COUNT(*) AS n FROM activation_keys WHERE email_key = 'first@example.org'").get()).toEqual({ n: 0 });
       } finally {

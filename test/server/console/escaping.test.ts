@@ -6,7 +6,7 @@ import { JSDOM } from 'jsdom';
 import request from 'supertest';
 import { createApp } from '../../../server/app';
 import { hashPassword } from '../../../server/console/password';
-import { openStore } from '../../../server/store';
+import { openSqliteStore } from '../../../server/store';
 import type { SqliteStore } from '../../../server/store/sqlite';
 import { testConfig } from '../../support/config';
 
@@ -25,7 +25,7 @@ let csrf: string;
 
 beforeAll(async () => {
   const config = testConfig({ SITE_URL: 'https://orgnote.example' });
-  store = openStore(config);
+  store = openSqliteStore(config);
   app = createApp(config, { store });
   await store.admins.add(OPERATOR.email, await hashPassword(OPERATOR.password));
   await store.signups.add({ email: ADDRESS, description: hostile('about me') });

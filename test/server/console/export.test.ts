@@ -7,7 +7,7 @@ import http from 'node:http';
 import zlib from 'node:zlib';
 import request from 'supertest';
 import { createApp } from '../../../server/app';
-import { emailKey } from '../../../shared/signup';
+import { emailKey } from '../../../shared/form-checks';
 import type { PostgresStore } from '../../../server/store/postgres';
 import type { SqliteStore } from '../../../server/store/sqlite';
 import type { Store } from '../../../server/store/types';

@@ -1,4 +1,4 @@
-// The console's door (issue 24) over HTTP: off (404) without an account, a login form that works
+// The console's login (issue 24) over HTTP: off (404) without an account, a login form that works
 // without JavaScript, the same answer for a wrong password and an unknown account, the throttle
 // (429 with Retry-After, even for the right password), the session cookie's flags over http and
 // https through the proxy, logout ending the session on the server, and the CSRF token.
@@ -6,7 +6,7 @@ import { TOTP } from 'otpauth';
 import request from 'supertest';
 import { createApp } from '../../../server/app';
 import { hashPassword } from '../../../server/console/password';
-import { openStore } from '../../../server/store';
+import { openSqliteStore } from '../../../server/store';
 import type { SqliteStore } from '../../../server/store/sqlite';
 import { testConfig } from '../../support/config';
 
@@ -15,7 +15,7 @@ let store: SqliteStore;
 let app: ReturnType<typeof createApp>;
 beforeEach(() => {
   const config = testConfig({ TRUST_PROXY: 'loopback' });
-  store = openStore(config);
+  store = openSqliteStore(config);
   app = createApp(config, { store });
 });
 afterEach(() => store.close());

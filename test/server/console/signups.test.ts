@@ -4,7 +4,7 @@
 // count and never the address.
 import request from 'supertest';
 import { createApp } from '../../../server/app';
-import { openStore } from '../../../server/store';
+import { openSqliteStore } from '../../../server/store';
 import type { SqliteStore } from '../../../server/store/sqlite';
 import { testConfig } from '../../support/config';
 import { addOperator, logIn as logInOperator } from '../../support/console';
@@ -30,7 +30,7 @@ beforeEach(async () => {
   smtp.received.length = 0;
   time = Date.parse('2026-10-01T00:00:00.000Z');
   const config = testConfig({ SITE_URL: 'https://orgnote.example', SMTP_URL: smtp.url });
-  store = openStore(config, () => (time += 1_000));
+  store = openSqliteStore(config, () => (time += 1_000));
   app = createApp(config, { store });
   await addOperator(store);
   await logIn();

@@ -1,11 +1,11 @@
-// Cross-site protection on the state-changing doors (the API's POSTs and the native form): another
-// website must not make a visitor's browser sign addresses up. Refused before the body is read,
-// so a refusal stores nothing, forwards nothing and is not charged to the per-IP limit.
+// Cross-site protection on the state-changing handlers (the API's POSTs and the native form):
+// another website must not make a visitor's browser sign addresses up. Refused before the body is
+// read, so a refusal stores nothing, forwards nothing and is not charged to the per-IP limit.
 import type { IncomingMessage } from 'node:http';
 import request from 'supertest';
 import { createApp } from '../../../server/app';
 import { CROSS_SITE_REFUSED, crossSiteCheck } from '../../../server/http/cross-site';
-import { openStore, type Store } from '../../../server/store';
+import { openSqliteStore, type Store } from '../../../server/store';
 import { startBackend, type TestBackend } from '../../support/backend';
 import { testConfig } from '../../support/config';
 
@@ -19,7 +19,7 @@ afterEach(async () => {
 
 function site(env: Record<string, string> = {}) {
   const config = testConfig(env);
-  const store = openStore(config);
+  const store = openSqliteStore(config);
   opened.push(store);
   return { config, store, app: createApp(config, { store }) };
 }
@@ -32,7 +32,8 @@ const PARTNER = 'https://partner.example';
 
 describe('crossSiteCheck', () => {
   const asRequest = (headers: Headers) => ({ headers }) as unknown as IncomingMessage;
-  // The request's own origin, as the front door works it out from Host (and trusted X-Forwarded-*).
+  // The request's own origin, as the request pipeline works it out from Host (and trusted
+  // X-Forwarded-*).
   const client = { origin: OWN };
   const cases = (rows: [name: string, headers: Headers, allowed: boolean][]) =>
     rows.map(([name, headers, allowed]) => ({ name, headers, allowed, verdict: allowed ? 'allowed' : 'refused' }));
@@ -84,8 +85,8 @@ describe('crossSiteCheck', () => {
   });
 });
 
-/** The two doors a signup can come through, each answering a refusal its own way. */
-const doors = {
+/** The two handlers a signup can come through, each answering a refusal its own way. */
+const handlers = {
   api: {
     post: (app: App) => request(app).post('/api/subscriptions').field('email', 'a@b.co').field('description', 'hello'),
     accepted: (res: request.Response) => expect(res.status).toBe(201),
@@ -110,8 +111,8 @@ const doors = {
     },
   },
 } as const;
-type Door = keyof typeof doors;
-const DOORS = Object.keys(doors) as Door[];
+type Handler = keyof typeof handlers;
+const HANDLERS = Object.keys(handlers) as Handler[];
 
 // What a browser sends in each situation; supertest's own Host is 127.0.0.1:<port>.
 const matrix: [string, Headers, Record<string, string>, boolean][] = [
@@ -138,29 +139,30 @@ const matrix: [string, Headers, Record<string, string>, boolean][] = [
   ],
 ];
 
-describe.each(DOORS)('cross-site check through the %s', (door) => {
+describe.each(HANDLERS)('cross-site check through the %s', (handler) => {
   const cases = matrix.map(([name, headers, env, accepted]) => ({ name, headers, env, accepted, verdict: accepted ? 'accepted' : 'refused' }));
 
   it.each(cases)('$name → $verdict', async ({ headers, env, accepted }) => {
     const { app, store } = site(env);
-    const res = await doors[door].post(app).set(headers);
-    if (accepted) doors[door].accepted(res);
-    else doors[door].refused(res);
+    const res = await handlers[handler].post(app).set(headers);
+    if (accepted) handlers[handler].accepted(res);
+    else handlers[handler].refused(res);
     // Counted after every request: a refusal stores nothing, an acceptance exactly one signup.
     expect(await store.signups.count()).toBe(accepted ? 1 : 0);
   });
 });
 
 describe('a refusal is not charged to the rate limit', () => {
-  it.each<[Door, number]>([
+  it.each<[Handler, number]>([
     ['api', 201],
     ['native form', 303],
-  ])('through the %s: 5 refusals, then 2 signups pass and the 3rd gets 429', async (door, ok) => {
-    // A hostile page can make a visitor's browser post many times; that must not lock the visitor out.
+  ])('through the %s: 5 refusals, then 2 signups pass and the 3rd gets 429', async (handler, ok) => {
+    // A hostile page can make a visitor's browser post many times; that must not lock the visitor
+    // out.
     const { app, store } = site({ SIGNUP_RATE_LIMIT: '2' });
-    for (let i = 0; i < 5; i++) expect((await doors[door].post(app).set('Origin', 'https://evil.example')).status).toBe(403);
+    for (let i = 0; i < 5; i++) expect((await handlers[handler].post(app).set('Origin', 'https://evil.example')).status).toBe(403);
     const statuses = [];
-    for (let i = 0; i < 3; i++) statuses.push((await doors[door].post(app).set('Sec-Fetch-Site', 'same-origin')).status);
+    for (let i = 0; i < 3; i++) statuses.push((await handlers[handler].post(app).set('Sec-Fetch-Site', 'same-origin')).status);
     expect(statuses).toEqual([ok, ok, 429]);
     expect(await store.signups.count()).toBe(1); // the same address twice: listed once
   });
@@ -201,8 +203,8 @@ describe('a refusal reads no body and forwards nothing', () => {
 
   it('lets the refused visitor’s own later signup through to the backend', async () => {
     const { app, backend } = await proxied();
-    expect((await doors.api.post(app).set('Origin', 'https://evil.example')).status).toBe(403);
-    expect((await doors.api.post(app)).status).toBe(201);
+    expect((await handlers.api.post(app).set('Origin', 'https://evil.example')).status).toBe(403);
+    expect((await handlers.api.post(app)).status).toBe(201);
     expect(backend.received.map((r) => r.fields)).toEqual([{ email: 'a@b.co', description: 'hello' }]);
   });
 });

@@ -2,13 +2,13 @@
 import request from 'supertest';
 import { createApp } from '../../../server/app';
 import { loadPageAssets } from '../../../server/pages/static-files';
-import { openStore } from '../../../server/store';
+import { openSqliteStore } from '../../../server/store';
 import { startBackend } from '../../support/backend';
 import { testConfig } from '../../support/config';
 
 function limitedApp(limit: string) {
   const config = testConfig({ SIGNUP_RATE_LIMIT: limit });
-  const store = openStore(config);
+  const store = openSqliteStore(config);
   return { app: createApp(config, { store }), store };
 }
 
@@ -60,7 +60,7 @@ describe('rate limit on form submissions', () => {
     const backend = await startBackend();
     try {
       const config = testConfig({ SIGNUP_RATE_LIMIT: '2', BACKEND_URL: backend.url });
-      const app = createApp(config, { store: openStore(config) });
+      const app = createApp(config, { store: openSqliteStore(config) });
       const activate = () => request(app).post('/api/subscription-activation').set('X-Forwarded-For', '203.0.113.1').field('email', 'a@b.co').field('key', 'k');
       expect([(await activate()).status, (await activate()).status, (await activate()).status]).toEqual([201, 201, 429]);
     } finally {

@@ -1,11 +1,11 @@
-// The front door (server/http/front-door.ts): every request crosses the same preamble whichever
-// door answers it (the API, a prerendered page, Express), so every answer has the same security
-// headers and its own request id, and every request leaves exactly one access-log line that holds
-// no query string and no form value. Cache-Control follows what a page may reveal.
+// The request pipeline (server/http/request-pipeline.ts): every request crosses the same preamble
+// whichever handler answers it (the API, a prerendered page, Express), so every answer has the same
+// security headers and its own request id, and every request leaves exactly one access-log line
+// that holds no query string and no form value. Cache-Control follows what a page may reveal.
 import request from 'supertest';
 import { createApp } from '../../../server/app';
 import { loadPageAssets } from '../../../server/pages/static-files';
-import { openStore, type Store } from '../../../server/store';
+import { openSqliteStore, type Store } from '../../../server/store';
 import { capturingLogger, testConfig } from '../../support/config';
 import { until } from '../../support/wait';
 
@@ -17,7 +17,7 @@ afterEach(() => {
 
 function site(deps: Parameters<typeof createApp>[1] = {}, env: Record<string, string> = {}) {
   const config = testConfig(env);
-  const store = openStore(config);
+  const store = openSqliteStore(config);
   opened.push(store);
   return { store, app: createApp(config, { store, ...deps }) };
 }
@@ -37,7 +37,7 @@ const routes: [kind: string, send: (app: App) => request.Test, status: number][]
   ['robots.txt', (app) => request(app).get('/robots.txt'), 200],
 ];
 
-/** Headers that are the same on every answer, whichever door wrote it. */
+/** Headers that are the same on every answer, whichever handler wrote it. */
 const FIXED = [
   'strict-transport-security',
   'x-content-type-options',
@@ -61,7 +61,7 @@ function directives(csp: string | undefined): Map<string, string[]> {
   );
 }
 
-describe('the front door', () => {
+describe('the request pipeline', () => {
   it('gives every kind of answer the same security headers, a framing ban and its own request id', async () => {
     const { app } = site();
     const answers = [];
@@ -125,7 +125,8 @@ describe('the front door', () => {
 
 describe('Cache-Control by what a page may reveal', () => {
   it('lets shared caches keep a prerendered page, with an ETag the browser can revalidate', async () => {
-    // With SITE_URL: without it the page names the request's Host and is private (pages/forged-host).
+    // With SITE_URL: without it the page names the request's Host and is private
+    // (pages/forged-host).
     const { app } = site({}, { SITE_URL: 'https://orgnote.test' });
     const res = await request(app).get('/').set('Host', 'orgnote.test');
     expect(res.status).toBe(200);

@@ -5,7 +5,7 @@
 import request from 'supertest';
 import { createApp } from '../../../server/app';
 import { createMetrics } from '../../../server/metrics';
-import { openStore, type Store } from '../../../server/store';
+import { openSqliteStore, type Store } from '../../../server/store';
 import { capturingLogger, testConfig } from '../../support/config';
 
 const opened: Store[] = [];
@@ -23,7 +23,7 @@ interface LogLine {
 /** The site with TRUST_PROXY as given, its log lines, and its metrics. */
 function site(trustProxy: string) {
   const config = testConfig({ TRUST_PROXY: trustProxy });
-  const store = openStore(config);
+  const store = openSqliteStore(config);
   opened.push(store);
   const { logger, lines } = capturingLogger();
   const metrics = createMetrics({ pending: { outbox: () => 0, mail: () => 0 } });

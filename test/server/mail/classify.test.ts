@@ -3,7 +3,7 @@
 // login we do not have: a setup mistake must not fail every invitation for good.
 import { runCommand } from '../../../server/cli/waitlist';
 import { isPermanentRefusal, isServerUnavailable } from '../../../server/mail/transport';
-import { openStore } from '../../../server/store';
+import { openSqliteStore } from '../../../server/store';
 import { testConfig } from '../../support/config';
 import { startSmtpServer } from '../../support/smtp';
 
@@ -33,7 +33,7 @@ it('keeps invitations queued when the server wants a login SMTP_URL does not car
   try {
     for (const smtpUrl of [`smtp://127.0.0.1:${smtp.port}`, `smtp://mailer:wrong@127.0.0.1:${smtp.port}`]) {
       const config = testConfig({ SITE_URL: 'https://orgnote.example', SMTP_URL: smtpUrl });
-      const store = openStore(config);
+      const store = openSqliteStore(config);
       await store.signups.add({ email: 'a@example.org', description: '' });
       let out = '';
       const code = await runCommand({ store, config }, ['invite', 'a@example.org'], { out: (text) => void (out += text) });

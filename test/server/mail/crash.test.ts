@@ -2,7 +2,7 @@
 // is down; once the server is back and the site restarted, each message arrives exactly once.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { openStore } from '../../../server/store';
+import { openSqliteStore } from '../../../server/store';
 import { tempDataDir } from '../../support/config';
 import { startServerProcess } from '../../support/server-process';
 import { startSmtpServer } from '../../support/smtp';
@@ -14,7 +14,7 @@ it('kill -9 of the site with mail queued loses none and sends none twice', async
   await smtp.stop();
   const dataDir = tempDataDir();
   const emails = Array.from({ length: 5 }, (_, i) => `crash${i}@example.org`);
-  const seed = openStore({ dataDir });
+  const seed = openSqliteStore({ dataDir });
   for (const email of emails) await seed.signups.add({ email, description: '' });
   void seed.close();
   const env = { DATA_DIR: dataDir, SMTP_URL: smtp.url, SITE_URL: 'https://orgnote.example', LOG_LEVEL: 'warn' };
@@ -42,7 +42,7 @@ it('kill -9 of the site with mail queued loses none and sends none twice', async
     await second.exited;
     await smtp.close();
   }
-  const store = openStore({ dataDir });
+  const store = openSqliteStore({ dataDir });
   try {
     expect(await store.mail.counts()).toEqual({ queued: 0, sent: 5, failed: 0, dead: 0 });
   } finally {

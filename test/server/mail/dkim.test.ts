@@ -8,7 +8,7 @@ import { dkimVerify, type DKIMResult } from 'mailauth';
 import { runCommand } from '../../../server/cli/waitlist';
 import type { Config } from '../../../server/config';
 import { createMailer, emlFile, mailFolder } from '../../../server/mail/transport';
-import { openStore } from '../../../server/store';
+import { openSqliteStore } from '../../../server/store';
 import type { OutgoingMail } from '../../../server/store/types';
 import { tempDataDir, testConfig } from '../../support/config';
 import { startSmtpServer, type SmtpTestServer } from '../../support/smtp';
@@ -34,7 +34,7 @@ function dkimConfig(env: Record<string, string | undefined> = {}): Config {
 }
 
 async function cli(config: Config, ...argv: string[]): Promise<{ code: number; out: string }> {
-  const store = openStore(config);
+  const store = openSqliteStore(config);
   try {
     let out = '';
     const code = await runCommand({ store, config }, argv, { out: (text) => void (out += text) });
@@ -46,7 +46,7 @@ async function cli(config: Config, ...argv: string[]): Promise<{ code: number; o
 
 /** Invites one waitlisted address through the CLI, as an operator would. */
 async function invite(config: Config): Promise<void> {
-  const store = openStore(config);
+  const store = openSqliteStore(config);
   try {
     await store.signups.add({ email: 'first@example.org', description: '' });
     let out = '';

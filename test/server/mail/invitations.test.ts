@@ -5,9 +5,9 @@ import request from 'supertest';
 import { createApp } from '../../../server/app';
 import { runCommand } from '../../../server/cli/waitlist';
 import type { Config } from '../../../server/config';
-import { startMailWorker } from '../../../server/mail/mail-worker';
+import { startMailWorker } from '../../../server/workers/mail-worker';
 import { createMailer } from '../../../server/mail/transport';
-import { openStore, type SqliteStore as Store } from '../../../server/store';
+import { openSqliteStore, type SqliteStore as Store } from '../../../server/store';
 import { capturingLogger, testConfig } from '../../support/config';
 import { startSmtpServer, type SmtpTestServer } from '../../support/smtp';
 
@@ -41,7 +41,7 @@ async function harness(
 ): Promise<Harness> {
   const config = testConfig({ SITE_URL, SMTP_URL: smtp.url, MAIL_FROM: 'OrgNote <invite@orgnote.example>', ...env });
   const clock = { now: Date.parse('2026-11-01T10:00:00.000Z') };
-  const store = openStore(config, () => (clock.now += 1));
+  const store = openSqliteStore(config, () => (clock.now += 1));
   for (const email of emails) await store.signups.add({ email, description: '' });
   const { logger, lines } = capturingLogger();
   const mailer = createMailer(config);

@@ -5,7 +5,7 @@
 import request from 'supertest';
 import { createApp } from '../../../server/app';
 import { securityHeaders } from '../../../server/http/security-headers';
-import { openStore, type Store } from '../../../server/store';
+import { openSqliteStore, type Store } from '../../../server/store';
 import { capturingLogger, testConfig } from '../../support/config';
 import { until } from '../../support/wait';
 
@@ -18,7 +18,7 @@ afterEach(() => {
 
 function site(deps: Parameters<typeof createApp>[1] = {}) {
   const config = testConfig({ WEB_APP_URL: 'https://app.example.com/' });
-  const store = openStore(config);
+  const store = openSqliteStore(config);
   opened.push(store);
   return { config, app: createApp(config, { store, ...deps }) };
 }
@@ -35,7 +35,7 @@ describe('GET /activate/open', () => {
     expect(res.headers['referrer-policy']).toBe('no-referrer');
   });
 
-  it('keeps every other security header the front door sets, and answers HEAD alike', async () => {
+  it('keeps every other security header the request pipeline sets, and answers HEAD alike', async () => {
     const { app, config } = site();
     for (const method of ['get', 'head'] as const) {
       const res = await request(app)[method]('/activate/open?email=a%40b.co&token=KEY');

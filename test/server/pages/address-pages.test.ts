@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import request from 'supertest';
 import { createApp } from '../../../server/app';
 import type { Config } from '../../../server/config';
-import { openStore } from '../../../server/store';
+import { openSqliteStore } from '../../../server/store';
 import type { ConfirmationTokens, OutgoingMail } from '../../../server/store/types';
 import type { SqliteStore } from '../../../server/store/sqlite';
 import { capturingLogger, testConfig } from '../../support/config';
@@ -18,7 +18,7 @@ let store: SqliteStore;
 let app: ReturnType<typeof createApp>;
 beforeEach(() => {
   config = testConfig({ SITE_URL, CONFIRM_SIGNUPS: 'on', SIGNUP_RATE_LIMIT: '3' });
-  store = openStore(config);
+  store = openSqliteStore(config);
   app = createApp(config, { store });
 });
 afterEach(() => store.close());
@@ -183,7 +183,7 @@ describe('/leave without a token', () => {
 });
 
 describe('a failure of ours behind a page', () => {
-  it("answers 500 with the fallback screen, never the failure's own words, and logs where it came from without them", async () => {
+  it("answers 500 with the fallback screen, never the failure's own message, and logs where it came from without them", async () => {
     const { confirm } = await unconfirmed('ann@example.org');
     const { logger, lines } = capturingLogger();
     const logged = createApp(config, { store, logger });

@@ -9,13 +9,13 @@ import { readBody, readFields } from '../../../server/http/body';
 import { createMetrics } from '../../../server/metrics';
 import { createRenderer } from '../../../server/pages/render';
 import { loadPageAssets } from '../../../server/pages/static-files';
-import { openStore } from '../../../server/store';
+import { openSqliteStore } from '../../../server/store';
 import { closedPort, startBackend } from '../../support/backend';
 import { capturingLogger, testConfig } from '../../support/config';
 
 function embedded() {
   const config = testConfig();
-  const store = openStore(config);
+  const store = openSqliteStore(config);
   return { app: createApp(config, { store }), store };
 }
 
@@ -88,7 +88,7 @@ describe('native waitlist form POST', () => {
   it('forwards to the backend as the API does, and queues when the backend is down', async () => {
     const port = await closedPort();
     const config = testConfig({ BACKEND_URL: `http://127.0.0.1:${port}` });
-    const store = openStore(config);
+    const store = openSqliteStore(config);
     const app = createApp(config, { store });
 
     const queued = await post(app).field('email', 'a@b.co').field('description', 'while down');
@@ -136,7 +136,7 @@ describe('native waitlist form POST', () => {
   it("is checked by the signup operation, so its refusals are counted as the API's are", async () => {
     const config = testConfig();
     const metrics = createMetrics({ pending: { outbox: () => 0, mail: () => 0 } });
-    const app = createApp(config, { store: openStore(config), metrics });
+    const app = createApp(config, { store: openSqliteStore(config), metrics });
     expect((await post(app).field('email', '').field('description', '')).status).toBe(400);
     expect((await request(app).post('/api/subscriptions').field('email', '')).status).toBe(400);
     expect(await metrics.text()).toMatch(/^signups_total\{outcome="refused"\} 2$/m);

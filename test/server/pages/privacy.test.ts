@@ -15,8 +15,8 @@ describe('the privacy notice', () => {
     expect(res.text).not.toContain('invites@orgnote.example');
     expect(res.text).toMatch(/<a href="\/leave"[^>]*>Leave the waitlist<\/a>/);
     // What is stored, why, how long and who sees it, readable in the HTML itself.
-    for (const words of ['e-mail address', 'About me (or github profile)', 'an invitation with an activation key', 'Until you leave', 'no tracking']) {
-      expect(res.text).toContain(words);
+    for (const phrase of ['e-mail address', 'About me (or github profile)', 'an invitation with an activation key', 'Until you leave', 'no tracking']) {
+      expect(res.text).toContain(phrase);
     }
   });
 

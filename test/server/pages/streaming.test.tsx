@@ -19,7 +19,7 @@ function appWith(routes: RouteObject[]) {
   const { logger, lines } = capturingLogger();
   const { pagePolicy } = securityHeaders(DEFAULT_PUBLIC_CONFIG);
   const assets = { scripts: [], styles: [], preloads: [], css: '' };
-  // SITE_URL given: the renderer runs here without the front door that works out the origin.
+  // SITE_URL given: the renderer runs here without the request pipeline that works out the origin.
   app.use(createRenderer({ assets, publicConfig: DEFAULT_PUBLIC_CONFIG, logger, routes, pagePolicy, siteUrl: 'http://localhost' }).streamPage);
   return { app, lines };
 }

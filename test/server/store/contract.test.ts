@@ -89,7 +89,7 @@ function contract(engine: StoreEngine) {
       ]);
     });
 
-    // The doors trim before (shared/signup.ts checkSignup); the store does not rely on it.
+    // The handlers trim before (shared/form-checks.ts checkSignup); the store does not rely on it.
     it('stores an address given with spaces around it without them', async () => {
       expect(await store.signups.add({ email: '  Zoe@Example.org ', description: '' })).toBe(true);
       expect(await store.signups.add({ email: 'zoe@example.org', description: '' })).toBe(false);

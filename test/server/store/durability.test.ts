@@ -1,7 +1,7 @@
 // Acknowledged means durable: a child-process server is killed with SIGKILL right after its
 // acknowledgements, and everything it acknowledged is in the SQLite file afterwards.
 import http from 'node:http';
-import { openStore } from '../../../server/store';
+import { openSqliteStore } from '../../../server/store';
 import { closedPort, startBackend } from '../../support/backend';
 import { tempDataDir } from '../../support/config';
 import { postSignup } from '../../support/http';
@@ -22,7 +22,7 @@ describe('durability under kill -9', () => {
     agent.destroy();
 
     expect(statuses.every((s) => s === 201)).toBe(true);
-    const store = openStore({ dataDir });
+    const store = openSqliteStore({ dataDir });
     try {
       expect(await store.signups.count()).toBe(200);
       expect(new Set((await store.signups.list()).map((r) => r.email))).toEqual(new Set(emails));

@@ -3,7 +3,7 @@
 // holds a copy of the rule's text, made when the migration ran; if STATE changes without a
 // migration that rebuilds it, the planner quietly falls back to reading every row. These plans
 // hold the two together, on both engines.
-import { openStore } from '../../../server/store';
+import { openSqliteStore } from '../../../server/store';
 import { STATE } from '../../../server/store/signups';
 import { tempDataDir } from '../../support/config';
 import { postgresAvailable, query } from '../../support/postgres';
@@ -16,7 +16,7 @@ const SEARCH = `SELECT email FROM signups WHERE email_key LIKE '%ann%' ORDER BY 
 
 describe('the SQLite store', () => {
   const plan = (sql: string) => {
-    const store = openStore({ dataDir: tempDataDir() });
+    const store = openSqliteStore({ dataDir: tempDataDir() });
     try {
       return (store.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[]).map((row) => row.detail).join(' | ');
     } finally {

@@ -3,7 +3,7 @@
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { MIGRATIONS } from '../../../server/store/sqlite/database';
-import { openStore } from '../../../server/store';
+import { openSqliteStore } from '../../../server/store';
 import { tempDataDir } from '../../support/config';
 
 /** A waitlist.db as schema 2 left it, with one signup that got a key by hand and one that did not. */
@@ -22,7 +22,7 @@ function schema2Database(dataDir: string): void {
 it('upgrades schema 2: a key issued by hand counts as an invitation, so invite --next does not revoke it', async () => {
   const dataDir = tempDataDir();
   schema2Database(dataDir);
-  const store = openStore({ dataDir });
+  const store = openSqliteStore({ dataDir });
   try {
     expect(store.db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
     expect((await store.signups.list()).map((r) => [r.email, r.invited_at])).toEqual([
@@ -41,7 +41,7 @@ it('opens a database newer than this release with a clear refusal, changing noth
   const db = new Database(path.join(dataDir, 'waitlist.db'));
   db.pragma(`user_version = ${MIGRATIONS.length + 1}`);
   db.close();
-  expect(() => openStore({ dataDir })).toThrow(`has schema version ${MIGRATIONS.length + 1}, newer than this release knows (${MIGRATIONS.length})`);
+  expect(() => openSqliteStore({ dataDir })).toThrow(`has schema version ${MIGRATIONS.length + 1}, newer than this release knows (${MIGRATIONS.length})`);
 });
 
 it('upgrades schema 4: the signups it holds count as confirmed from when they joined, and stay waiting (issue 23)', async () => {
@@ -53,7 +53,7 @@ it('upgrades schema 4: the signups it holds count as confirmed from when they jo
   }
   db.prepare("INSERT INTO signups (email, email_key, created_at) VALUES ('Old@example.org', 'old@example.org', '2026-10-01T00:00:00.000Z')").run();
   db.close();
-  const store = openStore({ dataDir });
+  const store = openSqliteStore({ dataDir });
   try {
     expect(await store.signups.list()).toMatchObject([{ email: 'Old@example.org', confirmed_at: '2026-10-01T00:00:00.000Z', state: 'waitlisted' }]);
     expect(await store.signups.oldestWaiting(10)).toEqual(['Old@example.org']);

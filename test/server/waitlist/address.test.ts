@@ -11,11 +11,11 @@ import { createApp } from '../../../server/app';
 import { runCommand } from '../../../server/cli/waitlist';
 import type { Config } from '../../../server/config';
 import { confirmationMailFor } from '../../../server/mail/confirmation';
-import { startMailWorker } from '../../../server/mail/mail-worker';
+import { startMailWorker } from '../../../server/workers/mail-worker';
 import { sendClaimed } from '../../../server/mail/send';
 import { createMailer, mailFolder } from '../../../server/mail/transport';
 import { createMetrics } from '../../../server/metrics';
-import { openStore } from '../../../server/store';
+import { openSqliteStore } from '../../../server/store';
 import type { SqliteStore } from '../../../server/store/sqlite';
 import { confirmAddress, leaveByLink, requestLeaveLink, sweepUnconfirmed } from '../../../server/waitlist/address';
 import { remove } from '../../../server/waitlist/remove';
@@ -39,7 +39,7 @@ beforeEach(() => {
 function site(env: Record<string, string> = {}) {
   let time = Date.parse('2026-11-01T10:00:00.000Z');
   const config: Config = testConfig({ SITE_URL, SMTP_URL: smtp.url, CONFIRM_SIGNUPS: 'on', ...env });
-  const store: SqliteStore = openStore(config, () => time);
+  const store: SqliteStore = openSqliteStore(config, () => time);
   const { logger, lines } = capturingLogger();
   const metrics = createMetrics({ pending: { outbox: () => 0, mail: () => 0 } });
   // As server/index.ts starts it: the confirmations signups owe first, then what else is due.
@@ -163,7 +163,7 @@ describe('leaving', () => {
 
   it('takes back the .eml of a mail its sender was still writing when the address left', async () => {
     const config = testConfig({ SITE_URL });
-    const store = openStore(config);
+    const store = openSqliteStore(config);
     try {
       await store.signups.add({ email: 'gone@example.org', description: '' });
       const compose = (to: string, key: string) => ({ from: config.mailFrom, to, subject: 'Your key', text: key, html: '', messageId: '<k@x>', date: 'x' });

@@ -1,7 +1,7 @@
-// Every door reaches the waitlist through the same operation (server/waitlist/): what the CLI and
-// the API leave in the store is exactly what the operation leaves when it is called directly.
-// Two real SQLite stores in temp folders with the same signups, one driven through a door and one
-// through the operation, then compared as an operator would see them.
+// Every entry point reaches the waitlist through the same operation (server/waitlist/): what the
+// CLI and the API leave in the store is exactly what the operation leaves when it is called
+// directly. Two real SQLite stores in temp folders with the same signups, one driven through an
+// entry point and one through the operation, then compared as an operator would see them.
 import fs from 'node:fs';
 import path from 'node:path';
 import { simpleParser } from 'mailparser';
@@ -9,7 +9,7 @@ import request from 'supertest';
 import { createApp } from '../../../server/app';
 import { runCommand } from '../../../server/cli/waitlist';
 import type { Config } from '../../../server/config';
-import { openStore, type Store } from '../../../server/store';
+import { openSqliteStore, type Store } from '../../../server/store';
 import { activate } from '../../../server/waitlist/activation';
 import { invite } from '../../../server/waitlist/invite';
 import { signup } from '../../../server/waitlist/signup';
@@ -32,7 +32,7 @@ afterEach(async () => {
 /** A fresh store with SIGNUPS on the waitlist; mail is written as .eml files to its DATA_DIR. */
 async function side(): Promise<Side> {
   const config = testConfig({ SITE_URL: 'https://orgnote.example', SUBSCRIPTION_API_TOKEN: TOKEN });
-  const store = openStore(config);
+  const store = openSqliteStore(config);
   opened.push(store);
   for (const email of SIGNUPS) await store.signups.add({ email, description: '' });
   return { config, store };
@@ -60,7 +60,7 @@ async function cli({ store, config }: Side, ...argv: string[]) {
   return { code, out };
 }
 
-describe('one operation behind every door', () => {
+describe('one operation behind every entry point', () => {
   it('invite through the CLI and through the operation: the same states, the same mail, the same exit', async () => {
     const [byCli, byOperation] = [await side(), await side()];
     const targets = ['first@example.org', 'stranger@example.org', 'ZOË+notes@example.org'];
@@ -127,7 +127,7 @@ describe('one operation behind every door', () => {
     expect(infoResult).toEqual({ kind: 'active', subscription: info.body });
   });
 
-  it('an activation refused by the operation names its field as data; the API answers 400 with its words', async () => {
+  it('an activation refused by the operation names its field as data; the API answers 400 with its message', async () => {
     const byApi = await side();
     const fields = { email: 'first@example.org', key: 'some-key', externalId: '42' };
     const result = await activate({ subscriptions: byApi.store.subscriptions, config: byApi.config }, fields);

@@ -2,15 +2,15 @@
 // forwarded, and is counted in the log.
 import request from 'supertest';
 import { createApp } from '../../../server/app';
-import { openStore } from '../../../server/store';
-import { HONEYPOT_FIELD } from '../../../shared/signup';
+import { openSqliteStore } from '../../../server/store';
+import { HONEYPOT_FIELD } from '../../../shared/form-checks';
 import { startBackend } from '../../support/backend';
 import { capturingLogger, testConfig } from '../../support/config';
 
 describe('honeypot', () => {
   it('answers the API like a real signup but stores nothing', async () => {
     const config = testConfig();
-    const store = openStore(config);
+    const store = openSqliteStore(config);
     const { logger, lines } = capturingLogger();
     const app = createApp(config, { store, logger });
     const bot = await request(app).post('/api/subscriptions').field('email', 'bot@example.org').field(HONEYPOT_FIELD, 'http://spam.example');
@@ -24,7 +24,7 @@ describe('honeypot', () => {
 
   it('redirects the native form to the joined view but stores nothing', async () => {
     const config = testConfig();
-    const store = openStore(config);
+    const store = openSqliteStore(config);
     const app = createApp(config, { store });
     const res = await request(app).post('/?index').field('email', 'bot@example.org').field('description', 'hi').field(HONEYPOT_FIELD, 'x');
     expect(res.status).toBe(303);

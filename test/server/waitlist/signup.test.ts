@@ -1,10 +1,10 @@
-// The one road for a signup (server/signups/submit.ts): whichever door it comes through (the API
+// The signup operation (server/waitlist/signup.ts): whichever handler it comes through (the API
 // in any of its three encodings, the native form) and whenever it is sent (at once, or later from
 // the outbox), the backend gets the same request: the checked fields as multipart, the visitor's
 // X-Forwarded-* and one Idempotency-Key. Checked against a real multer backend on 127.0.0.1.
 import request from 'supertest';
 import type { createApp } from '../../../server/app';
-import { checkSignup, HONEYPOT_FIELD } from '../../../shared/signup';
+import { checkSignup, HONEYPOT_FIELD } from '../../../shared/form-checks';
 import { closedPort, type Received } from '../../support/backend';
 import { outboxSites } from '../../support/outbox-site';
 
@@ -28,7 +28,7 @@ const encodings: Record<string, (app: App, fields: Record<string, string>) => re
 };
 const ENCODINGS = Object.keys(encodings);
 
-/** Everything about a received request that must be the same on every road and every attempt. */
+/** What a received request must keep the same through every handler and on every attempt. */
 function essentials(received: Received) {
   return {
     method: received.method,
@@ -42,7 +42,7 @@ function essentials(received: Received) {
   };
 }
 
-describe('the one road: what the backend receives', () => {
+describe('the signup operation: what the backend receives', () => {
   describe.each(ENCODINGS)('from the API, %s', (encoding) => {
     it.each([
       { from: 'a direct client', xff: undefined, chain: '127.0.0.1' },
@@ -173,7 +173,7 @@ describe('the outbox sends what the first attempt sent', () => {
   });
 });
 
-describe('the native form takes the same road', () => {
+describe('the native form takes the same operation', () => {
   it('delivers the same checked fields with the address chain and an Idempotency-Key, then 303 → /?joined', async () => {
     const backend = await backendOn();
     const { app, store } = site(backend.port);
@@ -216,7 +216,8 @@ describe('validation errors name their field', () => {
       other: 'email',
       message: 'Description is longer than 2000 characters',
     },
-    // Passes the browser's pattern (no whitespace) but not the server's check: the server's field comes back.
+    // Passes the browser's pattern (no whitespace) but not the server's check: the server's field
+    // comes back.
     {
       problem: 'a control character in the address',
       email: 'a\u0001b@example.org',

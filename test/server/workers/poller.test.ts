@@ -1,6 +1,6 @@
 // The loop behind the background workers: a round after each pause, at once when woken (a request
 // just queued mail), and never two rounds at the same time.
-import { startPoller } from '../../../server/delivery/poller';
+import { startPoller } from '../../../server/workers/poller';
 
 // Jest's fake clock: the pauses are exact, whatever else loads the machine.
 beforeEach(() => jest.useFakeTimers());
