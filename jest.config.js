@@ -20,7 +20,7 @@ module.exports = {
   testTimeout: 20000,
   // Jest's default, one worker fewer than cores, is a single in-band worker on a 2-core machine,
   // and most test time is spent waiting on other processes (servers, Chromium, PostgreSQL): one
-  // worker per core, and never fewer than two, keeps both cores busy (issue 22, item 8).
+  // worker per core, and never fewer than two, keeps both cores busy.
   maxWorkers: Math.max(2, os.availableParallelism()),
   projects: [
     {

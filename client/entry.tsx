@@ -1,4 +1,4 @@
-// Browser entry (issue 25). The document's inline script adds it once the browser is idle after
+// Browser entry. The document's inline script adds it once the browser is idle after
 // the first paint, or at the first key or touch in a form or the menu (server/pages/document.tsx).
 // Evaluating a module graph of 330 kB at once is one task the browser cannot interrupt (83–116 ms
 // in the baseline's loads under 4× CPU slowdown, npm run bench:mainthread), so the libraries are

@@ -44,7 +44,7 @@ export const routes: RouteObject[] = [
           return { Component: () => <PrivacyPage privacyContact={usePublicConfig().privacyContact} /> };
         },
       },
-      // The address pages (issue 23): only the server answers them (client/pages/address-route.tsx).
+      // The address pages: only the server answers them (client/pages/address-route.tsx).
       { id: 'confirm', path: 'confirm', lazy: () => import('./pages/ConfirmPage').then(addressRoute) },
       { id: 'leave', path: 'leave', lazy: () => import('./pages/LeavePage').then(addressRoute) },
       {

@@ -95,7 +95,7 @@ async function buildClient(): Promise<AssetManifest> {
  * entry is compiled while the file streams in, off the main thread, instead of on its first call.
  * The entry calls almost all of its code while hydrating. React DOM's wrapper spent 36–48 ms of its
  * 100–150 ms step compiling on the main thread under 4× CPU slowdown; with the hint that part is
- * gone (issue 25). Measured with Playwright attached; without a DevTools script agent in the page
+ * gone. Measured with Playwright attached; without a DevTools script agent in the page
  * (bench:mainthread since) the whole step takes about 15 ms.
  */
 function compileAllOnLoad(file: string): void {

@@ -118,7 +118,7 @@ export function createApp(config: Config, deps: AppDeps = {}) {
   const openActivationForm = openActivation(config.webAppUrl);
   app.post(ACTIVATION.formAction, sameSiteOnly, readBody, openActivationForm);
   app.get(ACTIVATION.formAction, openActivationForm);
-  // The address pages' buttons (issue 23): React Router runs the route's action with the address
+  // The address pages' buttons: React Router runs the route's action with the address
   // handler's context. Confirming comes from our own page only. /leave?token=… is also the
   // one-click unsubscribe URL of every mail, which mail providers POST from their servers (RFC
   // 8058): the token is its authority, so no origin check and no limit; /leave alone mails a link,
@@ -135,7 +135,7 @@ export function createApp(config: Config, deps: AppDeps = {}) {
   );
   app.post(LEAVE_PATH, readBody, readFields, renderer.streamPage);
 
-  // The operators' console (issue 24): server-rendered, no script, off while no account exists.
+  // The operators' console: server-rendered, no script, off while no account exists.
   const consoleCss = `${assets.css}${CONSOLE_CSS}`;
   const consolePolicy = securityHeaders(config, [sha256Source(consoleCss)]).pagePolicy([]);
   app.use('/admin', consoleRouter({ config, store, logger, metrics, css: consoleCss, policy: consolePolicy, sameSiteOnly }));

@@ -2,7 +2,7 @@
 // message that names the variable, and handed to the rest of the server as a typed object.
 // Each setting is declared once below (variable, default, parser, one line of doc); `Config` is
 // inferred from those declarations, and test/server/config-readme.test.ts keeps README's table
-// in step with them (issue 22).
+// in step with them.
 import { createPrivateKey, type KeyObject } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';

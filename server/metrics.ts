@@ -38,7 +38,7 @@ export const DELIVERY_RESULTS = ['delivered', 'retry', 'failed'] as const;
 export type DeliveryResult = (typeof DELIVERY_RESULTS)[number];
 
 /**
- * What became of an address (issue 23): confirmed by its link, left by its leave link, erased
+ * What became of an address: confirmed by its link, left by its leave link, erased
  * unconfirmed after CONFIRM_WITHIN_HOURS, or refused for good by the mail server.
  */
 export const ADDRESS_EVENTS = ['confirmed', 'left', 'expired', 'undeliverable'] as const;

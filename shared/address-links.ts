@@ -1,4 +1,4 @@
-// The contract between the address pages (/confirm and /leave, issue 23) and the server that
+// The contract between the address pages (/confirm and /leave) and the server that
 // answers them. The links come from mail: SITE_URL/confirm?token=… confirms an address (double
 // opt-in), SITE_URL/leave?token=… takes it off the waitlist (also the List-Unsubscribe URL of every
 // mail, RFC 8058). A GET only shows a page with one button; only the POST acts, so a mail scanner

@@ -17,7 +17,7 @@ export function Hero({ children }: { children: ReactNode }) {
         <div className="hero-buttons">
           <ExternalLink href={links.googlePlay} className="store-badge">
             {/* Lazy, though on screen: the preload scanner leaves it out of the navigation's commit, and
-                React hoists no preload for it into the head (issue 25). Its text is outlines. */}
+                React hoists no preload for it into the head. Its text is outlines. */}
             <img src="/images/google-play-badge.svg" width="180" height="53" alt="Get it on Google Play" loading="lazy" decoding="async" />
           </ExternalLink>
           <ExternalLink href={links.releases} className="button button-secondary">

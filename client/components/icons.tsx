@@ -32,7 +32,7 @@ export function ArrowBackIcon() {
 // The logo is drawn inline too, though it is an image with a name of its own (role img): as an <img>
 // file it cost the page a request during the navigation's commit (React hoists a preload for every
 // eager <img> into the head) and an SVG document of its own, built and laid out on the main thread
-// when the file arrives (issue 25, docs/benchmarks.md).
+// when the file arrives (docs/benchmarks.md).
 
 export function OrgNoteLogo({ className }: { className?: string }) {
   return (

@@ -1,7 +1,7 @@
 // Form state for the two small forms: validation on submit, then again on every change (docs/product.md §5),
 // focus on the first invalid field. Written here rather than pulling in a form library because
 // the first-load JS budget has no room for one (docs/decisions/0004-form-state.md). What a visitor
-// typed before hydration is taken over from the inputs themselves (issue 25): React leaves a
+// typed before hydration is taken over from the inputs themselves: React leaves a
 // hydrated input's text alone but starts its state from the server's value, so without this the
 // next render would empty the field.
 import { useLayoutEffect, useRef, useState, type ChangeEvent, type FormEvent } from 'react';

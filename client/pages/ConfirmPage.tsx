@@ -1,4 +1,4 @@
-// '/confirm?token=…' (issue 23): the link in the confirmation mail (double opt-in). The GET only
+// '/confirm?token=…': the link in the confirmation mail (double opt-in). The GET only
 // shows a button, so a mail scanner following the link confirms nothing; the button's POST does.
 // A lazy chunk, glued to its route by address-route.tsx (client/routes.tsx says why).
 import { CONFIRM_PATH, TOKEN_PARAM, type LinkCheck, type LinkUse } from '../../shared/address-links';

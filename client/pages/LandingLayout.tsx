@@ -10,7 +10,7 @@ export function LandingLayout() {
     <>
       <Hero>
         <Outlet />
-        {/* Beside both forms and their results (issue 23, items 3 and 5). /leave is a page load:
+        {/* Beside both forms and their results. /leave is a page load:
             the server alone answers it. */}
         <p className="form-note">
           <Link to="/privacy">Privacy</Link> <a href="/leave">Leave the waitlist</a>

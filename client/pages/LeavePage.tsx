@@ -1,4 +1,4 @@
-// '/leave' (issue 23). With ?token=… it is the link every mail carries (also the mail's
+// '/leave'. With ?token=… it is the link every mail carries (also the mail's
 // List-Unsubscribe URL, RFC 8058): what leaving erases, and one button. Without a token it asks for
 // such a link by address, and answers the same whether or not the address is on the waitlist.
 // A lazy chunk, glued to its route by address-route.tsx (client/routes.tsx says why).

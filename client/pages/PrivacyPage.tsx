@@ -1,4 +1,4 @@
-// '/privacy' (issue 23, item 5): what the waitlist keeps, why, for how long, who sees it and how to
+// '/privacy': what the waitlist keeps, why, for how long, who sees it and how to
 // leave, with the contact from PRIVACY_CONTACT. A lazy chunk with its text (privacy-notice.ts), so
 // the contact comes as a prop (client/routes.tsx says why).
 import { PRIVACY_NOTICE as notice } from './privacy-notice';

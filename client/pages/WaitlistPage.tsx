@@ -36,7 +36,7 @@ function WaitlistJoined({ focusOnMount }: { focusOnMount: boolean }) {
       <p>
         You are successfully joined to the wait list. Want to get your invitation faster? <ExternalLink href={links.donation}>Join patreon</ExternalLink>
       </p>
-      {/* Issue 23: with double opt-in, a signup waits for its address to be confirmed. */}
+      {/* With double opt-in, a signup waits for its address to be confirmed. */}
       {confirmSignups ? <p>Please confirm your address with the link we have mailed you.</p> : null}
     </ResultView>
   );

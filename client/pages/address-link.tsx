@@ -1,4 +1,4 @@
-// What the two address pages (issue 23) share: the card they sit in, and a link that does nothing
+// What the two address pages share: the card they sit in, and a link that does nothing
 // saying why, with its status. Part of their lazy chunks, so it imports nothing of the first-load
 // bundle (client/routes.tsx).
 import type { ReactNode } from 'react';

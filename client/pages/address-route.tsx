@@ -1,4 +1,4 @@
-// The route glue of the address pages (/confirm and /leave, issue 23). Only the server answers them:
+// The route glue of the address pages (/confirm and /leave). Only the server answers them:
 // it hands their loaders and actions an AddressPagesContext (shared/address-links.ts), and their
 // forms are native, so the browser never runs an action. The pages themselves (their text, their
 // views, which operation answers what) are lazy chunks, so this glue hands them what they would

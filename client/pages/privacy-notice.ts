@@ -1,4 +1,4 @@
-// The text of '/privacy' (issue 23, item 5), apart from the page that lays it out; both are the
+// The text of '/privacy', apart from the page that lays it out; both are the
 // lazy chunk only visitors of /privacy load (client/routes.tsx).
 
 export const PRIVACY_NOTICE = {

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { ROOT } from '../site-process';
 
 /**
- * The last commit before the store's rules were written once (issue 22). BENCH_BASELINE names
+ * The last commit before the store's rules were written once. BENCH_BASELINE names
  * another commit or tag.
  */
 export const DEFAULT_BASELINE = '9a6e012';

@@ -1,5 +1,5 @@
 // npm run bench:confirm-mail: how soon a confirmation mail reaches the mail server after the
-// signup's 201 (issue 23: within 5 s, p95 over 200 signups). The built production site runs with
+// signup's 201 (the target: within 5 s, p95 over 200 signups). The built production site runs with
 // CONFIRM_SIGNUPS=on, its own SQLite store and SMTP_URL pointing at a real SMTP server on
 // 127.0.0.1 in a process of its own (scripts/smtp-sink.ts --each, which prints when each message
 // came in). BENCH_CONFIRM_COUNT signups (default 200), each a new address, are posted as the

@@ -1,4 +1,4 @@
-// npm run bench:console (issue 24): the operators' console against BENCH_CONSOLE_ROWS signups
+// npm run bench:console: the operators' console against BENCH_CONSOLE_ROWS signups
 // (default 1 000 000) spread over a year, on SQLite and on PostgreSQL, through the built production
 // server: p95 of the dashboard, a search, and a table page deep in the list (keyset), 20 requests
 // each after 2 to warm up; then the time one login's password check takes, and a burst of 100

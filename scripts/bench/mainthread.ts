@@ -1,4 +1,4 @@
-// npm run bench:mainthread (issue 25, "A main thread at rest"): how long the browser's main thread
+// npm run bench:mainthread: how long the browser's main thread
 // is blocked while a page loads and settles, this build against a baseline build of an earlier
 // commit, in the same run on the same machine. A phone's main thread busy in long tasks (over
 // 50 ms) is a page that does not answer a tap; Lighthouse's TBT hints at it from a simulation,

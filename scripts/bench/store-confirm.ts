@@ -1,4 +1,4 @@
-// The confirmation cases of npm run bench:store (issue 23): what CONFIRM_SIGNUPS=on costs a signup.
+// The confirmation cases of npm run bench:store: what CONFIRM_SIGNUPS=on costs a signup.
 // In the same build, SQLite and PostgreSQL ×3, each case with confirmation off and then at once
 // with it on (SITE_URL set: only the mail's links use it), the same load as the other signup cases
 // (store-signups.ts). On, every new signup is stored unconfirmed, owing its confirmation mail in the
@@ -15,7 +15,7 @@
 // saturating load a site takes signups first (its mail worker waits behind every queued signup
 // transaction for SQLite's writer, and for an event loop full of requests), so most confirmation
 // mail goes out in the drain after the window, and on/off compares what a site takes in, not what
-// it takes in and mails. Issue 23's delivery target is npm run bench:confirm-mail's.
+// it takes in and mails. The delivery target is npm run bench:confirm-mail's.
 // Target: on / off ≥ 0.8 in signups/s for both engines.
 import fs from 'node:fs';
 import path from 'node:path';

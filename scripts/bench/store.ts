@@ -19,7 +19,7 @@
 //   3. The same SQLite and PostgreSQL ×3 signup cases against a baseline build of an earlier commit
 //      (baseline.ts; BENCH_BASELINE, by default the commit before the store's rules were written
 //      once), each baseline case run right before its current one, and the ratio current/baseline.
-//   4. Confirmation (store-confirm.ts, issue 23): SQLite and PostgreSQL ×3 in this build, each with
+//   4. Confirmation (store-confirm.ts): SQLite and PostgreSQL ×3 in this build, each with
 //      CONFIRM_SIGNUPS off and right after it on, the confirmation mail going to a real SMTP server
 //      in its own process (scripts/smtp-sink.ts), as a site with confirmation on sends it; with
 //      BENCH_STORE_CONFIRM_MAIL=eml, to the embedded .eml files instead. The ratio on/off, and
@@ -28,8 +28,8 @@
 // everything above.
 // Targets (the issues that asked for this bench): PostgreSQL with 3 replicas ≥ 1 000 signups/s
 // with 0 lost; export peak RSS < 150 MiB for both stores; SQLite and PostgreSQL ×3 signups/s at
-// least 0.9 × the baseline's (issue 22); with confirmation on, at least 0.8 × off on both engines
-// (issue 23). The process exits non-zero on a miss, and also on any error, non-2xx, lost signup,
+// least 0.9 × the baseline's; with confirmation on, at least 0.8 × off on both engines.
+// The process exits non-zero on a miss, and also on any error, non-2xx, lost signup,
 // missing or extra confirmation mail, failed export or wrong line count in any case.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -157,7 +157,7 @@ async function main(): Promise<void> {
   if (CASES === 'all') console.table(signups.map(signupRow));
   const confirmCases = confirmation.flatMap((c) => [c.off, c.on]);
   console.log(
-    `\nConfirmation (issue 23): CONFIRM_SIGNUPS off, then on with SITE_URL, the mail sent by the sites' mail worker ${
+    `\nConfirmation: CONFIRM_SIGNUPS off, then on with SITE_URL, the mail sent by the sites' mail worker ${
       CONFIRM_MAIL === 'smtp'
         ? 'to SMTP_URL, a real SMTP server on 127.0.0.1 in its own process (scripts/smtp-sink.ts; its CPU is "smtp sink"), as a site with confirmation on sends it'
         : 'into fsynced .eml files under DATA_DIR/mail (no SMTP_URL; BENCH_STORE_CONFIRM_MAIL=eml)'

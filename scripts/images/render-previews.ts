@@ -2,7 +2,7 @@
 // landing page shows (public/images/preview-*.webp). Why not the SVG itself: an SVG image is a
 // document of its own that the browser builds, styles and lays out on the page's main thread
 // when the file arrives (its text chunk by chunk), 30-40 ms under 4× CPU slowdown for the phone
-// preview, while a raster image is decoded off the main thread (issue 25, docs/benchmarks.md).
+// preview, while a raster image is decoded off the main thread (docs/benchmarks.md).
 // Chromium draws each source on a canvas at the scales the page's srcset offers and encodes it.
 // Run it after changing a source, and commit both.
 import fs from 'node:fs';

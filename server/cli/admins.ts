@@ -1,4 +1,4 @@
-// `waitlist admin …`: the console's accounts from the CLI (issue 24). A password is read from
+// `waitlist admin …`: the console's accounts from the CLI. A password is read from
 // stdin when it is not a terminal (`printf '%s' "$PW" | waitlist admin add ops@example.org`), and
 // asked for without echo otherwise; it never appears in argv, where `ps` would show it.
 import QRCode from 'qrcode';

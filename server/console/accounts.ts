@@ -1,4 +1,4 @@
-// The console's accounts (issue 24), one function per operation, as `waitlist admin …` calls them:
+// The console's accounts, one function per operation, as `waitlist admin …` calls them:
 // add, list, remove, a new password (which ends the account's sessions) and two-factor enrolment.
 import { Secret, TOTP } from 'otpauth';
 import { checkEmail } from '../../shared/validation';

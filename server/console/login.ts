@@ -1,4 +1,4 @@
-// Logging in to the console (issue 24): the throttle first (5 failures per account or per client
+// Logging in to the console: the throttle first (5 failures per account or per client
 // IP, IPv6 by /56, in 15 minutes, counted in the store so every replica agrees; while it holds,
 // even the right password gets 429), then the password (an unknown account costs the same
 // argon2id check as a known one), then the code when the account enrolled two-factor. A session

@@ -1,4 +1,4 @@
-// Console passwords (issue 24), hashed with argon2id (@node-rs/argon2, prebuilt for each platform,
+// Console passwords, hashed with argon2id (@node-rs/argon2, prebuilt for each platform,
 // so nothing compiles). Parameters (decision 0016): 64 MiB, 3 passes, 1 lane, a 16-byte salt and a
 // 32-byte tag: RFC 9106's second recommended set with one lane, over OWASP's minimum (19 MiB, 2
 // passes), and about 60 ms per check on this machine, under the issue's 250 ms per login. The
@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 // Algorithm is a const enum, which isolated modules cannot read: its Argon2id member is 2.
 const PARAMS = { algorithm: 2 as Algorithm.Argon2id, memoryCost: 64 * 1024, timeCost: 3, parallelism: 1, outputLen: 32 } as const;
 
-/** Shorter passwords are refused (issue 24). */
+/** Shorter passwords are refused. */
 export const MIN_PASSWORD_LENGTH = 12;
 
 /** `$argon2id$v=19$m=65536,t=3,p=1$salt$tag`. The password is NFC-normalised first, so the same passphrase typed on two systems matches. */

@@ -1,4 +1,4 @@
-// The cookies the site itself sets: the console's session (issue 24). Named once, here, for the
+// The cookies the site itself sets: the console's session. Named once, here, for the
 // console that sets them and for the /api proxy, which must never pass a session id on to the
 // backend (a secret in someone else's logs).
 export const CONSOLE_COOKIE = 'orgnote-admin';

@@ -187,7 +187,7 @@ export function isPermanentRefusal(err: unknown): boolean {
   return typeof responseCode === 'number' && responseCode >= 500 && responseCode !== 503 && refusesTheMessage(smtp);
 }
 
-/** A 5xx to RCPT TO: the server will never take mail for this address (undeliverable, issue 23). */
+/** A 5xx to RCPT TO: the server will never take mail for this address (undeliverable). */
 export function refusesTheRecipient(err: unknown): boolean {
   const { code, command, responseCode } = (err ?? {}) as SmtpError;
   return code === 'EENVELOPE' && command === 'RCPT TO' && typeof responseCode === 'number' && responseCode >= 500 && responseCode !== 503;

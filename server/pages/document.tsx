@@ -18,7 +18,7 @@ function scriptSafeJson(value: unknown): string {
 
 /**
  * The page's one inline script (allowed by hash or nonce), in <head> so it runs before the body is
- * parsed (issue 25):
+ * parsed:
  * - A visitor who joined before ('subscribed' in localStorage) is marked on <html data-joined>, so
  *   the stylesheet shows the joined view from the first paint, with no React.
  * - The entry scripts, which only hydrate a page that already works as HTML, are added (with

@@ -6,7 +6,7 @@ import type { Config } from '../config';
 import { contextOf } from '../http/request-pipeline';
 import { escapeMarkup } from '../../shared/markup';
 
-/** Pages worth indexing (docs/product.md §2, and the privacy notice of issue 23). */
+/** Pages worth indexing (docs/product.md §2, and the privacy notice). */
 export const INDEXED_PATHS = ['/', '/activate', '/privacy'] as const;
 
 /**

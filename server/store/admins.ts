@@ -1,4 +1,4 @@
-// The console's accounts, sessions and audit log (issue 24), for both engines. Accounts are keyed
+// The console's accounts, sessions and audit log, for both engines. Accounts are keyed
 // by the normalised address like signups; a session is stored only as the SHA-256 of its id and
 // ends when idle too long, when too old, at logout, or when the account's password changes. The
 // audit log records who did what and how many addresses it touched, never an address.

@@ -275,7 +275,7 @@ export interface RateCounter {
   hit(key: string, windowMs: number): Promise<{ count: number; resetAt: number }>;
 }
 
-/** An operator's account of the console (issue 24), as `waitlist admin list` shows it. */
+/** An operator's account of the console, as `waitlist admin list` shows it. */
 export interface AdminAccount {
   email: string;
   createdAt: string;

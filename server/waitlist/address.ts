@@ -1,4 +1,4 @@
-// A person in control of their own address (issue 23): confirming it by the mailed link, leaving by
+// A person in control of their own address: confirming it by the mailed link, leaving by
 // a leave link (every mail's List-Unsubscribe, or one asked for on /leave), and the running site
 // erasing an address nobody confirmed in time. Leaving and expiry erase exactly as
 // `waitlist remove` does (remove.ts), .eml copies included.

@@ -34,7 +34,7 @@ export async function waitlistStats({ store }: { store: Pick<Store, 'signups' | 
   return { signups: await store.signups.stats(), mail: { ...(await store.mail.counts()), owed: await store.signups.confirmationsOwed() } };
 }
 
-/** The columns before issue 23 first, so scripts that read them by position keep working. */
+/** The original columns first, so scripts that read them by position keep working. */
 const EXPORT_HEADER = ['email', 'description', 'created_at', 'invited_at', 'activated_at', 'confirmed_at', 'state'];
 
 /** Text gathered before it is handed on: one write per chunk, not per row. */

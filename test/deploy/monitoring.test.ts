@@ -16,7 +16,7 @@ const ALERT_TESTS = fs.readFileSync(path.join(PROMETHEUS, 'alerts.test.yml'), 'u
 const DASHBOARD_FILE = path.join(ROOT, 'deploy/grafana/dashboard.json');
 const DASHBOARD = JSON.parse(fs.readFileSync(DASHBOARD_FILE, 'utf8'));
 
-/** The alerts issue 39 asks for, one per failure an operator must hear of. */
+/** The alerts the kit ships, one per failure an operator must hear of. */
 const ALERT_NAMES = [
   'OrgNoteSiteDown',
   'OrgNoteSiteNotReady',

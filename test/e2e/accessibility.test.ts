@@ -1,4 +1,4 @@
-// axe-core in Chromium on every screen of docs/product.md (§2, §4) and the address pages (issue 23),
+// axe-core in Chromium on every screen of docs/product.md (§2, §4) and the address pages,
 // at phone and desktop widths. The site stores signups itself and confirms them, so the address
 // pages' links come out of its real mail.
 import fs from 'node:fs';
@@ -47,7 +47,7 @@ async function press(page: Page, name: string): Promise<void> {
   await Promise.all([page.waitForNavigation(), page.locator('main').getByRole('button', { name }).click()]);
 }
 
-/** The address pages (issue 23): links from real mail, and the answers to their native forms. */
+/** The address pages: links from real mail, and the answers to their native forms. */
 const addressScreens: [string, (page: Page) => Promise<void>][] = [
   ['/confirm from a mailed link', async (page) => void (await page.goto((await newSignup()).confirmLink!))],
   [

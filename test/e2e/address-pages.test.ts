@@ -1,4 +1,4 @@
-// The address pages (issue 23) in Chromium against the production server, which stores signups
+// The address pages in Chromium against the production server, which stores signups
 // itself with CONFIRM_SIGNUPS=on and writes its mail as .eml files: the links come out of real mail.
 // A GET shows one button and changes nothing; the button's native POST acts, with JavaScript or without.
 import type { Page } from 'playwright-core';

@@ -1,4 +1,4 @@
-// What a visitor does before React has hydrated the page (issue 25), in Chromium against the
+// What a visitor does before React has hydrated the page, in Chromium against the
 // production server and a real multer backend. The page's script is held back on the network until
 // the test lets it through, as a slow connection would: text typed before hydration is kept and
 // submitted, a form sent before hydration posts natively, the joined view of a returning visitor

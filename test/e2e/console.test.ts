@@ -1,4 +1,4 @@
-// The operators' console (issue 24) in Chromium against the production build: the account made as
+// The operators' console in Chromium against the production build: the account made as
 // the CLI makes it, then the whole way through with and without JavaScript (log in, see the chart,
 // search an address, invite it and read the mail, remove another behind its confirmation, read the
 // audit, log out), from the keyboard, and axe-core with 0 violations on every page at both widths.

@@ -1,6 +1,6 @@
 // Valid HTML: the Nu Html Checker (vnu) finds no error in the documents the production server
 // sends: the three pages, the 404 page, the no-JavaScript form's error page, and the address pages
-// (issue 23) in each of their states. One checker run for all, since each start of its JVM costs
+// in each of their states. One checker run for all, since each start of its JVM costs
 // seconds.
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';

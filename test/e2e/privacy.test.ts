@@ -1,4 +1,4 @@
-// The privacy notice (issue 23, item 5) in Chromium against the production build: linked beside
+// The privacy notice in Chromium against the production build: linked beside
 // both forms, reached by the link, hydrated without a warning, and whole without JavaScript.
 import { hydrated, startSite, type Site } from '../support/site';
 

@@ -43,7 +43,7 @@ describe('configuration', () => {
     expect(loadConfig({ SMTP_URL: '', SUBSCRIPTION_API_TOKEN: '' })).toMatchObject({ smtpUrl: undefined, subscriptionApiToken: undefined });
   });
 
-  it('reads PRIVACY_CONTACT, which defaults to MAIL_FROM (issue 23)', () => {
+  it('reads PRIVACY_CONTACT, which defaults to MAIL_FROM', () => {
     expect(loadConfig({ PRIVACY_CONTACT: 'privacy@orgnote.example', MAIL_FROM: 'team@orgnote.example' }).privacyContact).toBe('privacy@orgnote.example');
     expect(loadConfig({ MAIL_FROM: 'OrgNote team <team@orgnote.example>' }).privacyContact).toBe('OrgNote team <team@orgnote.example>');
     expect(loadConfig({ SITE_URL: 'https://orgnote.example/' }).privacyContact).toBe('OrgNote <no-reply@orgnote.example>');

@@ -50,7 +50,7 @@ function simpleRaw(method: string, path: string, type: string, body: Buffer, ext
 }
 
 const TARGETS = ['/api/subscriptions', '/api/subscription-activation', '/?index'];
-// The address pages (issue 23): a token of the right shape that is nobody's, and ones that are not.
+// The address pages: a token of the right shape that is nobody's, and ones that are not.
 const ADDRESS_TARGETS = ['/confirm', '/leave', `/leave?token=${'A'.repeat(32)}`, '/leave?token=%E0%A4%A', '/confirm?token=..%2F..%2F'];
 
 function generateCases(count: number): Case[] {

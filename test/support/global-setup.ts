@@ -24,7 +24,7 @@ export default function globalSetup(): void {
 
 /**
  * Linux's /dev/shm (memory) unless TMPDIR names a place: initdb takes a third of the time there,
- * CREATE DATABASE a fifth, and SQLite's fsyncs cost nothing (issue 22, item 8). What the tests
+ * CREATE DATABASE a fifth, and SQLite's fsyncs cost nothing. What the tests
  * check of a crash is a killed process, whose writes a memory file system keeps as a disk does.
  * A run holds a few hundred MB at its peak (PostgreSQL clusters, their databases), more than a
  * container's default /dev/shm (64 MB) has room for: there, the disk.

@@ -1,5 +1,5 @@
 // At most one test file per core runs at a time on this machine, across every test run on it
-// (issue 22, item 8): a second clone's `npm test` beside this one would otherwise put four
+//: a second clone's `npm test` beside this one would otherwise put four
 // workers, each with its servers and browsers, on two cores, and the tests that time what a
 // server does (a shell streamed before 400 ms, an exit within 5 s) would time the crowd instead.
 // A single run never waits here (Jest has one worker per core); two runs beside each other share

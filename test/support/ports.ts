@@ -2,7 +2,7 @@
 // smtp.ts 10000-19999, backend.ts's closedPort 20000-29999), are picked from at random, and a test
 // may hold a port while nothing listens on it: a server stopped for an outage, a backend kept
 // down. Another test of this run, or of a second clone's run beside it, could pick the same port
-// meanwhile (issue 22, item 8). So a port is reserved first: a file named after it, created only
+// meanwhile. So a port is reserved first: a file named after it, created only
 // if absent (O_EXCL), in one folder every run on the machine shares, holding the reserving
 // process's PID. A reservation lasts until released or until that process ends.
 import fs from 'node:fs';

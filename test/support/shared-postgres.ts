@@ -1,6 +1,6 @@
 // One PostgreSQL server per Jest worker, for the test files that only need fresh databases (the
 // store contract, the multi-replica tests): initdb and the start cost a second or more of a busy
-// machine, paid once per worker instead of once per file (issue 22, item 8). Files that stop or
+// machine, paid once per worker instead of once per file. Files that stop or
 // restart their server (outages, the fixture's own tests) start one of their own (postgres.ts).
 //
 // Jest gives each test file a module registry of its own, so a module variable dies with the

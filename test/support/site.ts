@@ -82,7 +82,7 @@ export async function mailTo(site: Pick<Site, 'dataDir'>, to: string): Promise<P
 
 /**
  * The `count`th mail to `to`, once the site has written it: its subject, its text, and its links to
- * the address pages (issue 23): one to /confirm in the text, and its List-Unsubscribe to /leave.
+ * the address pages: one to /confirm in the text, and its List-Unsubscribe to /leave.
  */
 export async function mailedTo(site: Pick<Site, 'dataDir'>, to: string, count = 1) {
   let mails: ParsedMail[] = [];

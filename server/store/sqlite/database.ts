@@ -102,10 +102,10 @@ export const MIGRATIONS: string[] = [
   CREATE INDEX mail_due ON mail (next_attempt_at) WHERE state = 'queued';
   CREATE INDEX mail_email_key ON mail (email_key);
   `,
-  // 5: people in control of their address (issue 23): the text is the PostgreSQL store's version 2
+  // 5: people in control of their address: the text is the PostgreSQL store's version 2
   // (postgres/migrations/002-addresses.ts), one statement list for both engines.
   ADDRESSES_MIGRATION,
-  // 6: the operators' console (issue 24): PostgreSQL's version 3 (postgres/migrations/003-console.ts).
+  // 6: the operators' console: PostgreSQL's version 3 (postgres/migrations/003-console.ts).
   CONSOLE_MIGRATION,
 ];
 

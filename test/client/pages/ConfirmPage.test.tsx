@@ -1,4 +1,4 @@
-// '/confirm' (issue 23) as the server answers it: the GET shows one button and changes nothing, the
+// '/confirm' as the server answers it: the GET shows one button and changes nothing, the
 // POST confirms, and a link that does nothing says why, with its status.
 import { screen, within } from '@testing-library/react';
 import type { LinkRefusal } from '../../../shared/address-links';

@@ -1,4 +1,4 @@
-// '/leave' (issue 23) as the server answers it: the link from a mail shows what leaving erases and
+// '/leave' as the server answers it: the link from a mail shows what leaving erases and
 // one button; without a token, a form that asks for such a link and answers the same for anyone.
 import { screen, within } from '@testing-library/react';
 import { RouterContextProvider } from 'react-router';

@@ -1,4 +1,4 @@
-// The privacy notice (issue 23, item 5) through the real route table: its link beside both forms,
+// The privacy notice through the real route table: its link beside both forms,
 // and the page it leads to, with the contact from the public config.
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -13,7 +13,7 @@ describe('privacy notice', () => {
     expect(within(hero).getByRole('link', { name: 'Privacy' })).toHaveAttribute('href', '/privacy');
   });
 
-  // Issue 23: a page /leave, linked from the site.
+  // A page /leave, linked from the site.
   it.each(['/', '/activate'])('has a link to leave the waitlist beside the form on %s', (url) => {
     renderRoutes(url);
     const hero = screen.getByRole('region', { name: 'From an org-mode lover to org-mode lovers' });

@@ -125,7 +125,7 @@ describe('waitlist form', () => {
     expect(screen.getByRole('heading', { name: 'Congratulations' })).not.toHaveFocus();
   });
 
-  // Issue 23: with double opt-in the joined view adds one sentence after the spec's text.
+  // With double opt-in the joined view adds one sentence after the spec's text.
   it('asks to confirm the address in the joined view when signups are confirmed', () => {
     localStorage.setItem('subscribed', 'true');
     renderRoutes('/', { config: { confirmSignups: true } });

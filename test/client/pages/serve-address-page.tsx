@@ -1,4 +1,4 @@
-// An address page (issue 23) the way the server answers it: React Router's static handler runs the
+// An address page the way the server answers it: React Router's static handler runs the
 // route's loader (and, for a POST, its action) with the context the server hands them, and the page
 // is rendered from the result. The operations in that context give fixed answers: they are the
 // route's input, as the server builds them from a request, and they record what was asked.

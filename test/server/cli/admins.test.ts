@@ -1,4 +1,4 @@
-// `waitlist admin …` (issue 24) as an operator runs it: the built CLI in its own process, the
+// `waitlist admin …` as an operator runs it: the built CLI in its own process, the
 // password piped on stdin (never in argv), the accounts in a real store on both engines' behalf
 // through SQLite here (the store contract runs both engines).
 import { spawnSync } from 'node:child_process';

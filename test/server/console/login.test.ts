@@ -1,4 +1,4 @@
-// The console's login (issue 24) over HTTP: off (404) without an account, a login form that works
+// The console's login over HTTP: off (404) without an account, a login form that works
 // without JavaScript, the same answer for a wrong password and an unknown account, the throttle
 // (429 with Retry-After, even for the right password), the session cookie's flags over http and
 // https through the proxy, logout ending the session on the server, and the CSRF token.

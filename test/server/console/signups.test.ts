@@ -1,4 +1,4 @@
-// /admin/signups (issue 24): search by address substring in any case, filter by state, both
+// /admin/signups: search by address substring in any case, filter by state, both
 // orders, keyset pages of 50; Invite through the same operation as the CLI (a real SMTP server,
 // read back with mailparser), Remove behind a confirmation, each recorded in the audit log with a
 // count and never the address.

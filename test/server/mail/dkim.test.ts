@@ -1,4 +1,4 @@
-// Signed mail (issue 23): invitations sent through a real SMTP server on 127.0.0.1, and .eml files
+// Signed mail: invitations sent through a real SMTP server on 127.0.0.1, and .eml files
 // written without SMTP_URL, verified by a real DKIM verifier (mailauth) whose DNS serves exactly
 // the record `waitlist dns` printed, so the printed record is proven right too.
 import { generateKeyPairSync } from 'node:crypto';

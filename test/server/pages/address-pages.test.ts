@@ -1,4 +1,4 @@
-// The address pages over HTTP (issue 23), as a mail program, a mail provider's one-click POST and
+// The address pages over HTTP, as a mail program, a mail provider's one-click POST and
 // a browser without JavaScript use them: GET shows and changes nothing, only the POST acts, a bad
 // or used token gets a 4xx page and changes nothing, and /leave answers the same for any address.
 import path from 'node:path';

@@ -1,4 +1,4 @@
-// '/privacy' (issue 23, item 5) as a visitor without JavaScript, a crawler or a cache sees it.
+// '/privacy' as a visitor without JavaScript, a crawler or a cache sees it.
 import request from 'supertest';
 import { createApp } from '../../../server/app';
 import { testConfig } from '../../support/config';

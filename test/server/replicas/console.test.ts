@@ -1,4 +1,4 @@
-// The console on two replicas of one PostgreSQL (issue 24): a session opened on one is honoured by
+// The console on two replicas of one PostgreSQL: a session opened on one is honoured by
 // the other and ended for both by a logout on either; failed logins on both count together.
 import request from 'supertest';
 import { createApp } from '../../../server/app';

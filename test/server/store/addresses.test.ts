@@ -1,4 +1,4 @@
-// The store contract for people in control of their address (issue 23), on both engines:
+// The store contract for people in control of their address, on both engines:
 // confirmation (double opt-in) with its mail in the signup's transaction, the links' tokens (one
 // address, one purpose, hashed, expiring, spent once), leave links, undeliverable addresses and
 // the expiry of unconfirmed ones. Only the interface is used; time is the test's clock.

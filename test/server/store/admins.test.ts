@@ -1,4 +1,4 @@
-// The store contract for the console (issue 24), on both engines: accounts by normalised address,
+// The store contract for the console, on both engines: accounts by normalised address,
 // a password change ending the account's sessions, sessions ending when idle or too old, and an
 // audit log read newest first with keyset pages. Time is the test's clock.
 import type { Store } from '../../../server/store/types';

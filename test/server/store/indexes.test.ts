@@ -1,4 +1,4 @@
-// The console's table reads a million signups (issue 24): what keeps it fast is that the state
+// The console's table reads a million signups: what keeps it fast is that the state
 // counts and the state filter read signups_state, an index on STATE itself (signups.ts). The index
 // holds a copy of the rule's text, made when the migration ran; if STATE changes without a
 // migration that rebuilds it, the planner quietly falls back to reading every row. These plans

@@ -44,7 +44,7 @@ it('opens a database newer than this release with a clear refusal, changing noth
   expect(() => openSqliteStore({ dataDir })).toThrow(`has schema version ${MIGRATIONS.length + 1}, newer than this release knows (${MIGRATIONS.length})`);
 });
 
-it('upgrades schema 4: the signups it holds count as confirmed from when they joined, and stay waiting (issue 23)', async () => {
+it('upgrades schema 4: the signups it holds count as confirmed from when they joined, and stay waiting', async () => {
   const dataDir = tempDataDir();
   const db = new Database(path.join(dataDir, 'waitlist.db'));
   for (const [version, sql] of MIGRATIONS.slice(0, 4).entries()) {

@@ -113,7 +113,7 @@ describe('migrations', () => {
     expect(await query(url, 'SELECT email FROM signups')).toEqual([{ email: 'kept@example.org' }]);
   });
 
-  it('upgrade a database of version 1 with its signups counted as confirmed from when they joined (issue 23)', async () => {
+  it('upgrade a database of version 1 with its signups counted as confirmed from when they joined', async () => {
     const url = await server.createDatabase();
     await query(url, 'CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())');
     await query(url, initialSchema);

@@ -1,4 +1,4 @@
-// People in control of their address (issue 23), through the real parts: the site's API takes a
+// People in control of their address, through the real parts: the site's API takes a
 // signup, the mail worker sends its confirmation through a real SMTP server on 127.0.0.1, and the
 // message is read back with mailparser. The confirm and leave pages themselves are driven in
 // address-pages.test.ts; here the operations behind them, the CLI's --next, undeliverable

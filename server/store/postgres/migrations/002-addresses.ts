@@ -1,5 +1,5 @@
 // Schema 2 of the PostgreSQL store, and schema 5 of SQLite (the same text: nothing in it differs
-// between the engines): people in control of their address (issue 23).
+// between the engines): people in control of their address.
 // - confirmed_at: when the address followed its confirmation link (double opt-in). Signups that
 //   exist when this lands were taken without one and count as confirmed from the time they joined.
 // - confirmation_due_at: a confirmation mail is owed (CONFIRM_SIGNUPS=on): set by the signup's

@@ -1,5 +1,5 @@
-// Schema 3 of the PostgreSQL store, and schema 6 of SQLite (the same text): the operators' console
-// (issue 24). Accounts, their sessions and the audit log live in the store, so every replica
+// Schema 3 of the PostgreSQL store, and schema 6 of SQLite (the same text): the operators' console.
+// Accounts, their sessions and the audit log live in the store, so every replica
 // honours every session and the log is one.
 // - admins: a password hash (argon2id, server/console/password.ts) and, once enrolled, the TOTP
 //   secret (a verifier needs the secret itself; whoever reads the database reads it too).
