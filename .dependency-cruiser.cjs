@@ -7,21 +7,24 @@ module.exports = {
   forbidden: [
     {
       name: 'store-knows-no-callers',
-      comment: 'server/store is the bottom layer: what it needs (types, errors) lives in it or in shared/.',
+      comment:
+        'server/store is the bottom layer: what it needs (types, errors) lives in it or in shared/.',
       severity: 'error',
       from: { path: '^server/store/' },
       to: { path: '^server/(delivery|mail|pages|http|api|cli|console|workers|waitlist)/' },
     },
     {
       name: 'mail-knows-no-pages',
-      comment: 'An invitation is built from the store and shared/, never from the pages, the CLI or the API.',
+      comment:
+        'An invitation is built from the store and shared/, never from the pages, the CLI or the API.',
       severity: 'error',
       from: { path: '^server/mail/' },
       to: { path: '^server/(pages|cli|api|console|waitlist|workers)/' },
     },
     {
       name: 'workers-know-no-handlers',
-      comment: 'A background worker runs operations and the store, never an HTTP handler or the CLI.',
+      comment:
+        'A background worker runs operations and the store, never an HTTP handler or the CLI.',
       severity: 'error',
       from: { path: '^server/workers/' },
       to: { path: '^server/(pages|cli|api|console|http)/' },

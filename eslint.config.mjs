@@ -25,13 +25,19 @@ export default tseslint.config(
       // Input rules match control characters precisely to refuse them.
       'no-control-regex': 'off',
       // React Router answers a status by throwing a Response from a loader or action.
-      '@typescript-eslint/only-throw-error': ['error', { allow: [{ from: 'lib', name: 'Response' }] }],
+      '@typescript-eslint/only-throw-error': [
+        'error',
+        { allow: [{ from: 'lib', name: 'Response' }] },
+      ],
       // A `let` read by a callback before its one assignment cannot be a const (the read would throw).
       'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
       // An error a library hands us as `unknown` is passed on as it came.
       '@typescript-eslint/prefer-promise-reject-errors': ['error', { allowThrowingUnknown: true }],
       // Express tells an error handler by its four parameters, so `_next` must stay.
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_' },
+      ],
     },
   },
   {

@@ -3,7 +3,16 @@
 // (test/support/build-setup.ts), so `jest --selectProjects client` never builds.
 const os = require('node:os');
 const transform = {
-  '^.+\\.(t|j)sx?$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript', tsx: true }, transform: { react: { runtime: 'automatic' } }, target: 'es2022' } }],
+  '^.+\\.(t|j)sx?$': [
+    '@swc/jest',
+    {
+      jsc: {
+        parser: { syntax: 'typescript', tsx: true },
+        transform: { react: { runtime: 'automatic' } },
+        target: 'es2022',
+      },
+    },
+  ],
 };
 // Node's environment, waiting for a free core when other runs share the machine (machine-slots.js).
 const slottedNode = '<rootDir>/test/support/node-environment.js';
@@ -37,6 +46,12 @@ module.exports = {
       testMatch: ['<rootDir>/test/client/**/*.test.tsx'],
       setupFilesAfterEnv: [...common.setupFilesAfterEnv, '<rootDir>/test/support/jsdom.ts'],
     },
-    { ...common, ...needsBuild, displayName: 'e2e', testEnvironment: slottedNode, testMatch: ['<rootDir>/test/e2e/**/*.test.ts'] },
+    {
+      ...common,
+      ...needsBuild,
+      displayName: 'e2e',
+      testEnvironment: slottedNode,
+      testMatch: ['<rootDir>/test/e2e/**/*.test.ts'],
+    },
   ],
 };

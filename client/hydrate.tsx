@@ -16,7 +16,8 @@ async function loadLazyRoutesOfThisPage(): Promise<void> {
   const matches = matchRoutes(routes, window.location) ?? [];
   await Promise.all(
     matches.map(async ({ route }) => {
-      if (typeof route.lazy === 'function') Object.assign(route, await route.lazy(), { lazy: undefined });
+      if (typeof route.lazy === 'function')
+        Object.assign(route, await route.lazy(), { lazy: undefined });
     }),
   );
 }

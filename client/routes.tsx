@@ -41,11 +41,17 @@ export const routes: RouteObject[] = [
         path: 'privacy',
         lazy: async () => {
           const { PrivacyPage } = await import('./pages/PrivacyPage');
-          return { Component: () => <PrivacyPage privacyContact={usePublicConfig().privacyContact} /> };
+          return {
+            Component: () => <PrivacyPage privacyContact={usePublicConfig().privacyContact} />,
+          };
         },
       },
       // The address pages: only the server answers them (client/pages/address-route.tsx).
-      { id: 'confirm', path: 'confirm', lazy: () => import('./pages/ConfirmPage').then(addressRoute) },
+      {
+        id: 'confirm',
+        path: 'confirm',
+        lazy: () => import('./pages/ConfirmPage').then(addressRoute),
+      },
       { id: 'leave', path: 'leave', lazy: () => import('./pages/LeavePage').then(addressRoute) },
       {
         id: 'not-found',

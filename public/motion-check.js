@@ -5,7 +5,10 @@
 // context that is neither refused as slow (failIfMajorPerformanceCaveat) nor drawn by a software
 // renderer (SwiftShader, llvmpipe); without OffscreenCanvas it is false and the stars stand still.
 let gpu = false;
-const gl = typeof OffscreenCanvas === 'function' ? new OffscreenCanvas(1, 1).getContext('webgl', { failIfMajorPerformanceCaveat: true }) : null;
+const gl =
+  typeof OffscreenCanvas === 'function'
+    ? new OffscreenCanvas(1, 1).getContext('webgl', { failIfMajorPerformanceCaveat: true })
+    : null;
 if (gl) {
   const info = gl.getExtension('WEBGL_debug_renderer_info');
   const renderer = info ? String(gl.getParameter(info.UNMASKED_RENDERER_WEBGL)) : '';

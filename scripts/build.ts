@@ -18,7 +18,14 @@ const ASSETS_DIR = path.join(CLIENT_DIR, 'assets');
 /** Written after a production build; its absence makes the build stale. */
 export const STAMP = path.join(DIST, '.build-stamp');
 const CLIENT_ENTRY = 'client/entry.tsx';
-const SOURCES = ['client', 'server', 'shared', 'scripts/build.ts', 'package-lock.json', 'tsconfig.json'];
+const SOURCES = [
+  'client',
+  'server',
+  'shared',
+  'scripts/build.ts',
+  'package-lock.json',
+  'tsconfig.json',
+];
 
 const gzip = promisify(zlib.gzip);
 const brotli = promisify(zlib.brotliCompress);
@@ -27,7 +34,10 @@ function newestMtime(entry: string): number {
   const stat = fs.statSync(entry, { throwIfNoEntry: false });
   if (!stat) return 0;
   if (!stat.isDirectory()) return stat.mtimeMs;
-  return Math.max(stat.mtimeMs, ...fs.readdirSync(entry).map((name) => newestMtime(path.join(entry, name))));
+  return Math.max(
+    stat.mtimeMs,
+    ...fs.readdirSync(entry).map((name) => newestMtime(path.join(entry, name))),
+  );
 }
 
 export function isBuildStale(): boolean {
@@ -37,7 +47,8 @@ export function isBuildStale(): boolean {
 }
 
 /** A file of React Router's production build, which its package does not export (clientBuildOptions). */
-const REACT_ROUTER_PRODUCTION = (file: string) => path.join(ROOT, 'node_modules/react-router/dist/production', file);
+const REACT_ROUTER_PRODUCTION = (file: string) =>
+  path.join(ROOT, 'node_modules/react-router/dist/production', file);
 
 /** The browser bundle; `dev` keeps it readable (React's development build, source maps, no minifying). */
 export function clientBuildOptions(dev = false): esbuild.BuildOptions & { metafile: true } {
@@ -60,23 +71,37 @@ export function clientBuildOptions(dev = false): esbuild.BuildOptions & { metafi
     define: { 'process.env.NODE_ENV': dev ? '"development"' : '"production"' },
     // React Router 7's package exports only its development build (warnings, invariant messages);
     // the production one sits beside it.
-    alias: dev ? {} : { 'react-router/dom': REACT_ROUTER_PRODUCTION('dom-export.mjs'), 'react-router': REACT_ROUTER_PRODUCTION('index.mjs') },
+    alias: dev
+      ? {}
+      : {
+          'react-router/dom': REACT_ROUTER_PRODUCTION('dom-export.mjs'),
+          'react-router': REACT_ROUTER_PRODUCTION('index.mjs'),
+        },
     metafile: true,
     logLevel: 'warning',
   };
 }
 
 /** Writes the manifest the server links pages to; returns it with the files esbuild wrote. */
-export function writeManifest(metafile: esbuild.Metafile): { manifest: AssetManifest; files: string[] } {
-  const url = (file: string) => `/${path.relative(CLIENT_DIR, path.join(ROOT, file)).split(path.sep).join('/')}`;
+export function writeManifest(metafile: esbuild.Metafile): {
+  manifest: AssetManifest;
+  files: string[];
+} {
+  const url = (file: string) =>
+    `/${path.relative(CLIENT_DIR, path.join(ROOT, file)).split(path.sep).join('/')}`;
   const outputs = Object.entries(metafile.outputs);
   const [entryFile, entry] = outputs.find(([, out]) => out.entryPoint === CLIENT_ENTRY)!;
   const manifest: AssetManifest = {
     scripts: [url(entryFile)],
     styles: entry.cssBundle ? [url(entry.cssBundle)] : [],
-    preloads: entry.imports.filter((i) => i.kind === 'import-statement' && !i.external).map((i) => url(i.path)),
+    preloads: entry.imports
+      .filter((i) => i.kind === 'import-statement' && !i.external)
+      .map((i) => url(i.path)),
   };
-  fs.writeFileSync(path.join(CLIENT_DIR, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  fs.writeFileSync(
+    path.join(CLIENT_DIR, 'manifest.json'),
+    `${JSON.stringify(manifest, null, 2)}\n`,
+  );
   return { manifest, files: outputs.map(([file]) => path.join(ROOT, file)) };
 }
 
@@ -125,7 +150,10 @@ async function precompress(files: string[]): Promise<void> {
       .filter((file) => /\.(js|css|svg|json)$/.test(file))
       .map(async (file) => {
         const data = fs.readFileSync(file);
-        const [gz, br] = await Promise.all([gzip(data, { level: 9 }), brotli(data, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } })]);
+        const [gz, br] = await Promise.all([
+          gzip(data, { level: 9 }),
+          brotli(data, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }),
+        ]);
         fs.writeFileSync(`${file}.gz`, gz);
         fs.writeFileSync(`${file}.br`, br);
       }),

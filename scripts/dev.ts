@@ -7,7 +7,13 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
-import { CLIENT_DIR, SERVER_BUILD_OPTIONS, STAMP, clientBuildOptions, writeManifest } from './build';
+import {
+  CLIENT_DIR,
+  SERVER_BUILD_OPTIONS,
+  STAMP,
+  clientBuildOptions,
+  writeManifest,
+} from './build';
 
 const ROOT = path.resolve(__dirname, '..');
 const SERVER_ENTRY = path.join(ROOT, 'dist/server/index.js');
@@ -41,11 +47,15 @@ function stopServer(): Promise<void> {
 }
 
 function startServer(): void {
-  const child = spawn(process.execPath, ['--enable-source-maps', SERVER_ENTRY], { cwd: ROOT, stdio: 'inherit' });
+  const child = spawn(process.execPath, ['--enable-source-maps', SERVER_ENTRY], {
+    cwd: ROOT,
+    stdio: 'inherit',
+  });
   child.once('exit', (code, signal) => {
     // Ctrl-C reaches the server too, and may do so before it reaches us: look a moment later.
     setTimeout(() => {
-      if (server === child && !stopping) log(`server exited (${signal ?? `code ${code}`}); waiting for a change`);
+      if (server === child && !stopping)
+        log(`server exited (${signal ?? `code ${code}`}); waiting for a change`);
     }, 100);
   });
   server = child;
@@ -65,7 +75,10 @@ function scheduleRestart(): void {
 }
 
 /** Reports each build of one bundle, and lets `afterBuild` finish it (the client's manifest). */
-function watchPlugin(name: string, afterBuild: (result: esbuild.BuildResult) => void = () => {}): esbuild.Plugin {
+function watchPlugin(
+  name: string,
+  afterBuild: (result: esbuild.BuildResult) => void = () => {},
+): esbuild.Plugin {
   return {
     name: `dev-${name}`,
     setup(build) {
@@ -76,7 +89,9 @@ function watchPlugin(name: string, afterBuild: (result: esbuild.BuildResult) => 
       build.onEnd((result) => {
         if (result.errors.length > 0) {
           failed.add(name);
-          log(`${name} build failed (${result.errors.length} errors); the server keeps running the last good build`);
+          log(
+            `${name} build failed (${result.errors.length} errors); the server keeps running the last good build`,
+          );
           return;
         }
         failed.delete(name);
@@ -106,7 +121,10 @@ async function main(): Promise<void> {
   fs.rmSync(STAMP, { force: true });
   fs.rmSync(CLIENT_DIR, { recursive: true, force: true });
   const contexts = await Promise.all([
-    esbuild.context({ ...clientBuildOptions(true), plugins: [watchPlugin('client', writeClientOutput)] }),
+    esbuild.context({
+      ...clientBuildOptions(true),
+      plugins: [watchPlugin('client', writeClientOutput)],
+    }),
     esbuild.context({ ...SERVER_BUILD_OPTIONS, plugins: [watchPlugin('server')] }),
   ]);
   log('building client and server, again on every change (Ctrl-C to stop)');

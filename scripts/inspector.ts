@@ -17,18 +17,25 @@ interface InspectorTarget {
 
 /** Collects garbage in the process listening for the inspector on `port`, then measures it. */
 export async function liveMemory(port: number, pid: number): Promise<LiveMemory> {
-  const targets = (await (await fetch(`http://127.0.0.1:${port}/json/list`)).json()) as InspectorTarget[];
+  const targets = (await (
+    await fetch(`http://127.0.0.1:${port}/json/list`)
+  ).json()) as InspectorTarget[];
   const socket = new WebSocket(targets[0].webSocketDebuggerUrl);
   await new Promise<void>((resolve, reject) => {
     socket.addEventListener('open', () => resolve(), { once: true });
-    socket.addEventListener('error', () => reject(new Error('cannot reach the inspector')), { once: true });
+    socket.addEventListener('error', () => reject(new Error('cannot reach the inspector')), {
+      once: true,
+    });
   });
   let nextId = 1;
   const call = (method: string) =>
     new Promise<Record<string, number>>((resolve) => {
       const id = nextId++;
       const onMessage = (event: MessageEvent) => {
-        const message = JSON.parse(String(event.data)) as { id?: number; result?: Record<string, number> };
+        const message = JSON.parse(String(event.data)) as {
+          id?: number;
+          result?: Record<string, number>;
+        };
         if (message.id !== id) return;
         socket.removeEventListener('message', onMessage);
         resolve(message.result ?? {});

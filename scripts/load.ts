@@ -23,9 +23,17 @@ export interface LoadResult {
   signups: { sent: number; created: number; stored: number };
 }
 
-export async function runLoad({ seconds, connections }: { seconds: number; connections: number }): Promise<LoadResult> {
+export async function runLoad({
+  seconds,
+  connections,
+}: {
+  seconds: number;
+  connections: number;
+}): Promise<LoadResult> {
   // No submission limit: one load generator stands in for thousands of visitors.
-  const site = await startSiteProcess({ SIGNUP_RATE_LIMIT: '0', LOG_LEVEL: 'warn' }, undefined, { inspect: true });
+  const site = await startSiteProcess({ SIGNUP_RATE_LIMIT: '0', LOG_LEVEL: 'warn' }, undefined, {
+    inspect: true,
+  });
   try {
     let counter = 0;
     const signup = {
@@ -34,7 +42,10 @@ export async function runLoad({ seconds, connections }: { seconds: number; conne
       headers: { 'content-type': 'application/json' },
       setupRequest: (request: autocannon.Request) => ({
         ...request,
-        body: JSON.stringify({ email: `load${process.pid}-${counter++}@example.org`, description: 'load test' }),
+        body: JSON.stringify({
+          email: `load${process.pid}-${counter++}@example.org`,
+          description: 'load test',
+        }),
       }),
     };
     const requests = [
@@ -48,7 +59,12 @@ export async function runLoad({ seconds, connections }: { seconds: number; conne
     /** Runs the mix; only 201 answers are signups, so they are counted in every run. */
     const run = (duration: number, onStatus: (status: number) => void = () => {}) => {
       // Without a callback autocannon returns an instance that is both an emitter and a promise.
-      const instance = autocannon({ url: site.url, connections, duration, requests }) as unknown as autocannon.Instance & Promise<autocannon.Result>;
+      const instance = autocannon({
+        url: site.url,
+        connections,
+        duration,
+        requests,
+      }) as unknown as autocannon.Instance & Promise<autocannon.Result>;
       void instance.on('response', (_client: unknown, status: number) => {
         if (status === 201) created++;
         onStatus(status);
@@ -89,14 +105,21 @@ if (require.main === module) {
     .then((r) => {
       const growth = Math.max(r.after.rss - r.before.rss, r.after.heapUsed - r.before.heapUsed);
       const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
-      console.log(`${r.requests} requests in ${seconds} s (${Math.round(r.requests / seconds)} req/s), statuses ${JSON.stringify(r.statuses)}`);
+      console.log(
+        `${r.requests} requests in ${seconds} s (${Math.round(r.requests / seconds)} req/s), statuses ${JSON.stringify(r.statuses)}`,
+      );
       const { sent, created, stored } = r.signups;
-      console.log(`errors ${r.errors}, non-2xx ${r.non2xx}; signups (warm-up included): ${sent} sent, ${created} answered 201, ${stored} stored`);
+      console.log(
+        `errors ${r.errors}, non-2xx ${r.non2xx}; signups (warm-up included): ${sent} sent, ${created} answered 201, ${stored} stored`,
+      );
       const change = (key: keyof LiveMemory) => `${key} ${mb(r.before[key])} → ${mb(r.after[key])}`;
-      console.log(`after a full collection: ${change('heapUsed')}, ${change('rss')} (limit ${mb(RSS_GROWTH_LIMIT)} each)`);
+      console.log(
+        `after a full collection: ${change('heapUsed')}, ${change('rss')} (limit ${mb(RSS_GROWTH_LIMIT)} each)`,
+      );
       // Requests still in flight when the run stops may be stored without their answer being counted.
       const noneLost = stored >= created && stored <= sent;
-      process.exitCode = r.errors === 0 && r.non2xx === 0 && noneLost && growth < RSS_GROWTH_LIMIT ? 0 : 1;
+      process.exitCode =
+        r.errors === 0 && r.non2xx === 0 && noneLost && growth < RSS_GROWTH_LIMIT ? 0 : 1;
     })
     .catch((err) => {
       console.error(err);

@@ -35,7 +35,11 @@ interface SiteProcess {
  * load-generating process would fill up and stall the server's writes.
  */
 /** `root` is the checkout whose build runs (a baseline build, scripts/bench/baseline.ts); this one by default. */
-export async function startSiteProcess(env: NodeJS.ProcessEnv = {}, root = ROOT, { inspect = false } = {}): Promise<SiteProcess> {
+export async function startSiteProcess(
+  env: NodeJS.ProcessEnv = {},
+  root = ROOT,
+  { inspect = false } = {},
+): Promise<SiteProcess> {
   const port = await freePort();
   const inspectPort = inspect ? await freePort() : undefined;
   const inspectFlags = inspectPort ? [`--inspect=127.0.0.1:${inspectPort}`] : [];
@@ -43,7 +47,14 @@ export async function startSiteProcess(env: NodeJS.ProcessEnv = {}, root = ROOT,
   const log = fs.openSync(path.join(dataDir, 'site.log'), 'a');
   const child = spawn(process.execPath, [...inspectFlags, 'dist/server/index.js'], {
     cwd: root,
-    env: { ...process.env, NODE_ENV: 'production', HOST: '127.0.0.1', DATA_DIR: dataDir, ...env, PORT: String(port) },
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      ...env,
+      PORT: String(port),
+    },
     stdio: ['ignore', log, 'inherit'],
   });
   fs.closeSync(log); // the child has its own copy
@@ -78,5 +89,7 @@ export async function startSiteProcess(env: NodeJS.ProcessEnv = {}, root = ROOT,
   const exited = child.exitCode !== null;
   child.kill('SIGKILL');
   fs.rmSync(dataDir, { recursive: true, force: true });
-  throw new Error(exited ? `the site exited with ${child.exitCode} (is dist/ built?)` : 'the site did not start');
+  throw new Error(
+    exited ? `the site exited with ${child.exitCode} (is dist/ built?)` : 'the site did not start',
+  );
 }

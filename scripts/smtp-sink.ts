@@ -24,13 +24,19 @@ import { startSmtpServer } from '../test/support/smtp';
 const EACH_POLL_MS = 5;
 
 async function main(): Promise<void> {
-  const { values, positionals } = parseArgs({ options: { each: { type: 'boolean', default: false } }, allowPositionals: true });
+  const { values, positionals } = parseArgs({
+    options: { each: { type: 'boolean', default: false } },
+    allowPositionals: true,
+  });
   const [portArg, login] = positionals;
   const colon = login?.indexOf(':') ?? -1;
   const smtp = await startSmtpServer({
     // Without a port it picks one below the ephemeral range; `0` asks the kernel.
     port: portArg === undefined ? undefined : Number(portArg),
-    auth: login && colon > 0 ? { user: login.slice(0, colon), pass: login.slice(colon + 1) } : undefined,
+    auth:
+      login && colon > 0
+        ? { user: login.slice(0, colon), pass: login.slice(colon + 1) }
+        : undefined,
     // Only the envelope and Message-ID: parsing every message would make the sink the bottleneck.
     parse: false,
   });

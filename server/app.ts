@@ -53,7 +53,8 @@ interface AppDeps {
 export function createApp(config: Config, deps: AppDeps = {}) {
   const logger = deps.logger ?? createLogger(config);
   const assets = deps.assets ?? loadPageAssets();
-  if (!deps.store && config.databaseUrl) throw new Error('createApp: with DATABASE_URL, open the store first (openStore) and pass it');
+  if (!deps.store && config.databaseUrl)
+    throw new Error('createApp: with DATABASE_URL, open the store first (openStore) and pass it');
   const store = deps.store ?? openSqliteStore(config);
   const metrics = deps.metrics ?? NO_METRICS;
   const trust = compileTrust(config.trustProxy);
@@ -61,7 +62,8 @@ export function createApp(config: Config, deps: AppDeps = {}) {
 
   // Shared by every handler that takes a signup or another form.
   const mailQueued = deps.mailQueued;
-  const submitSignup: SubmitSignup = (input) => signup({ config, store, logger, metrics, mailQueued }, input);
+  const submitSignup: SubmitSignup = (input) =>
+    signup({ config, store, logger, metrics, mailQueued }, input);
   const address = addressPages({ config, store, logger, metrics, mailQueued });
   const limitSubmissions = signupRateLimit(config, logger, store.rate);
   const sameSiteOnly = refuseCrossSite(config, logger);
@@ -138,7 +140,18 @@ export function createApp(config: Config, deps: AppDeps = {}) {
   // The operators' console: server-rendered, no script, off while no account exists.
   const consoleCss = `${assets.css}${CONSOLE_CSS}`;
   const consolePolicy = securityHeaders(config, [sha256Source(consoleCss)]).pagePolicy([]);
-  app.use('/admin', consoleRouter({ config, store, logger, metrics, css: consoleCss, policy: consolePolicy, sameSiteOnly }));
+  app.use(
+    '/admin',
+    consoleRouter({
+      config,
+      store,
+      logger,
+      metrics,
+      css: consoleCss,
+      policy: consolePolicy,
+      sameSiteOnly,
+    }),
+  );
 
   // Everything else is a page, rendered by React on the server for this request.
   app.use((req, res, next) => {
@@ -153,11 +166,19 @@ export function createApp(config: Config, deps: AppDeps = {}) {
     const { status, message, ours, retryAfterSeconds } = statusAndMessage(err);
     if (ours) logger.error({ err }, 'unhandled error');
     if (retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(retryAfterSeconds));
-    if (err instanceof HttpError || retryAfterSeconds !== undefined) return sendFormError(req, res, status, message);
+    if (err instanceof HttpError || retryAfterSeconds !== undefined)
+      return sendFormError(req, res, status, message);
     sendText(res, status, CONTENT_TYPES.text, message);
   });
 
-  const api = apiHandler({ config, subscriptions: store.subscriptions, submitSignup, limitSubmissions, refuseCrossSite: sameSiteOnly, logger });
+  const api = apiHandler({
+    config,
+    subscriptions: store.subscriptions,
+    submitSignup,
+    limitSubmissions,
+    refuseCrossSite: sameSiteOnly,
+    logger,
+  });
   return requestPipeline({
     trust,
     securityHeaders: headers.fixed,

@@ -26,7 +26,13 @@ interface Setting<T> {
 const UNSET = undefined;
 
 /** One row of the table below; keeps the parsed type, so `Config` can be inferred from the rows. */
-function setting<T>(env: string, defaultValue: string | undefined, parse: z.ZodType<T>, doc: string, derivedDefault?: string): Setting<T> {
+function setting<T>(
+  env: string,
+  defaultValue: string | undefined,
+  parse: z.ZodType<T>,
+  doc: string,
+  derivedDefault?: string,
+): Setting<T> {
   return { env, default: defaultValue, parse, doc, derivedDefault };
 }
 
@@ -62,7 +68,10 @@ const withoutTrailingSlash = (url: string) => url.replace(/\/+$/, '');
 const httpUrl = z
   .string()
   .trim()
-  .refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), 'must be an http(s) URL')
+  .refine(
+    (value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol),
+    'must be an http(s) URL',
+  )
   .transform(withoutTrailingSlash);
 
 /** Comma-separated http(s) origins, each kept as its serialised origin. */
@@ -87,7 +96,10 @@ const smtpUrl = z
   .string()
   .trim()
   .refine(
-    (value) => URL.canParse(value) && /^smtps?:$/.test(new URL(value).protocol) && new URL(value).hostname !== '',
+    (value) =>
+      URL.canParse(value) &&
+      /^smtps?:$/.test(new URL(value).protocol) &&
+      new URL(value).hostname !== '',
     'must be an smtp:// or smtps:// URL (percent-encode / ? # @ : in the user or password)',
   );
 
@@ -95,14 +107,20 @@ const smtpUrl = z
 const mailbox = z
   .string()
   .trim()
-  .regex(/^(?:[^<>\r\n]*<[^\s<>@]+@[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+)$/, "must be an address or 'Name <address>'");
+  .regex(
+    /^(?:[^<>\r\n]*<[^\s<>@]+@[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+)$/,
+    "must be an address or 'Name <address>'",
+  );
 
 /** postgres:// or postgresql://, with a host and a database. */
 const databaseUrl = z
   .string()
   .trim()
   .refine(
-    (value) => URL.canParse(value) && /^postgres(ql)?:$/.test(new URL(value).protocol) && new URL(value).hostname !== '',
+    (value) =>
+      URL.canParse(value) &&
+      /^postgres(ql)?:$/.test(new URL(value).protocol) &&
+      new URL(value).hostname !== '',
     'must be a postgres:// URL (percent-encode / ? # @ : in the user or password)',
   );
 
@@ -148,10 +166,17 @@ const dnsName = z
   .string()
   .trim()
   .toLowerCase()
-  .regex(/^[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?)*$/, 'must be a DNS name (letters, digits, hyphens, dots)');
+  .regex(
+    /^[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?)*$/,
+    'must be a DNS name (letters, digits, hyphens, dots)',
+  );
 
 // Long enough that guessing it is hopeless; it is compared in constant time all the same.
-const apiToken = z.string().trim().min(16, 'must be at least 16 characters').regex(/^\S+$/, 'must not contain whitespace (it travels in one header word)');
+const apiToken = z
+  .string()
+  .trim()
+  .min(16, 'must be at least 16 characters')
+  .regex(/^\S+$/, 'must not contain whitespace (it travels in one header word)');
 
 /** 1 GiB: the free subscription's storage in the OrgNote web app. */
 const FREE_SPACE_BYTES = 1024 ** 3;
@@ -160,59 +185,198 @@ const FREE_SPACE_BYTES = 1024 ** 3;
 export const SETTINGS = {
   port: setting('PORT', '3000', integer(0, 65535), 'Port to listen on.'),
   host: setting('HOST', '0.0.0.0', nonEmpty, 'Address to listen on.'),
-  backendUrl: setting('BACKEND_URL', UNSET, httpUrl.optional(), 'The subscription service /api is proxied to; unset: the site answers /api itself.'),
-  webAppUrl: setting('WEB_APP_URL', 'https://org-note.com', httpUrl, 'The online web app; seen by the browser (as is PRIVACY_CONTACT).'),
-  siteUrl: setting('SITE_URL', UNSET, httpUrl.optional(), "This site's public address, for canonical links, sitemap and cards; unset: the request's."),
+  backendUrl: setting(
+    'BACKEND_URL',
+    UNSET,
+    httpUrl.optional(),
+    'The subscription service /api is proxied to; unset: the site answers /api itself.',
+  ),
+  webAppUrl: setting(
+    'WEB_APP_URL',
+    'https://org-note.com',
+    httpUrl,
+    'The online web app; seen by the browser (as is PRIVACY_CONTACT).',
+  ),
+  siteUrl: setting(
+    'SITE_URL',
+    UNSET,
+    httpUrl.optional(),
+    "This site's public address, for canonical links, sitemap and cards; unset: the request's.",
+  ),
   dataDir: setting('DATA_DIR', './data', directory, 'Where SQLite and .eml files are kept.'),
-  trustProxy: setting('TRUST_PROXY', 'loopback', nonEmpty.transform(parseTrustProxy), "Whose X-Forwarded-* headers are believed (Express 'trust proxy')."),
-  backendTimeoutMs: setting('UPSTREAM_TIMEOUT_MS', '10000', integer(1, 600_000), 'How long a call to the backend may take.'),
-  databaseTimeoutMs: setting('DATABASE_TIMEOUT_MS', '10000', integer(1, 600_000), 'How long a PostgreSQL call, or /readyz asking the store, may take.'),
+  trustProxy: setting(
+    'TRUST_PROXY',
+    'loopback',
+    nonEmpty.transform(parseTrustProxy),
+    "Whose X-Forwarded-* headers are believed (Express 'trust proxy').",
+  ),
+  backendTimeoutMs: setting(
+    'UPSTREAM_TIMEOUT_MS',
+    '10000',
+    integer(1, 600_000),
+    'How long a call to the backend may take.',
+  ),
+  databaseTimeoutMs: setting(
+    'DATABASE_TIMEOUT_MS',
+    '10000',
+    integer(1, 600_000),
+    'How long a PostgreSQL call, or /readyz asking the store, may take.',
+  ),
   logLevel: setting('LOG_LEVEL', 'info', z.enum(LOG_LEVELS), 'Lowest level written to the log.'),
-  signupRateLimit: setting('SIGNUP_RATE_LIMIT', '10', integer(0, 100_000), 'Form submissions per client IP per minute; 0 turns the limit off.'),
-  keepAliveTimeoutMs: setting('KEEP_ALIVE_TIMEOUT_MS', '65000', integer(1, 600_000), 'Idle keep-alive connections close after this.'),
-  headersTimeoutMs: setting('HEADERS_TIMEOUT_MS', '66000', integer(1, 600_000), 'A client must send complete headers within this (slow-loris).'),
-  requestTimeoutMs: setting('REQUEST_TIMEOUT_MS', '120000', integer(1, 3_600_000), 'A client must send the whole request within this.'),
-  allowedOrigins: setting('ALLOWED_ORIGINS', '', originList, "Other sites' origins whose pages may post our forms."),
+  signupRateLimit: setting(
+    'SIGNUP_RATE_LIMIT',
+    '10',
+    integer(0, 100_000),
+    'Form submissions per client IP per minute; 0 turns the limit off.',
+  ),
+  keepAliveTimeoutMs: setting(
+    'KEEP_ALIVE_TIMEOUT_MS',
+    '65000',
+    integer(1, 600_000),
+    'Idle keep-alive connections close after this.',
+  ),
+  headersTimeoutMs: setting(
+    'HEADERS_TIMEOUT_MS',
+    '66000',
+    integer(1, 600_000),
+    'A client must send complete headers within this (slow-loris).',
+  ),
+  requestTimeoutMs: setting(
+    'REQUEST_TIMEOUT_MS',
+    '120000',
+    integer(1, 3_600_000),
+    'A client must send the whole request within this.',
+  ),
+  allowedOrigins: setting(
+    'ALLOWED_ORIGINS',
+    '',
+    originList,
+    "Other sites' origins whose pages may post our forms.",
+  ),
   pageCacheSeconds: setting(
     'PAGE_CACHE_SECONDS',
     '300',
     integer(0, 31_536_000),
     'How long a shared cache may keep a page the same for everyone (with SITE_URL set).',
   ),
-  smtpUrl: secret(setting('SMTP_URL', UNSET, smtpUrl.optional(), 'Where invitations go out; unset: .eml files under DATA_DIR/mail.')),
+  smtpUrl: secret(
+    setting(
+      'SMTP_URL',
+      UNSET,
+      smtpUrl.optional(),
+      'Where invitations go out; unset: .eml files under DATA_DIR/mail.',
+    ),
+  ),
   smtpTimeoutMs: setting(
     'SMTP_TIMEOUT_MS',
     '30000',
     integer(1_000, 600_000),
     'How long the mail server may stay silent in a send; a claimed mail is held 3 × this + 5 s at a time, renewed while it is sent.',
   ),
-  mailFrom: setting('MAIL_FROM', UNSET, mailbox.optional(), 'The From of invitations.', 'OrgNote <no-reply@host>'),
+  mailFrom: setting(
+    'MAIL_FROM',
+    UNSET,
+    mailbox.optional(),
+    'The From of invitations.',
+    'OrgNote <no-reply@host>',
+  ),
   dkimPrivateKey: setting(
     'DKIM_PRIVATE_KEY_FILE',
     UNSET,
     privateKeyFile.optional(),
     'PEM file of the RSA key that DKIM-signs every message; with DKIM_SELECTOR.',
   ),
-  dkimSelector: setting('DKIM_SELECTOR', UNSET, dnsName.optional(), 'The DKIM selector its public key is published under; with DKIM_PRIVATE_KEY_FILE.'),
-  dkimDomain: setting('DKIM_DOMAIN', UNSET, dnsName.optional(), 'The domain mail is signed for (d=).', 'MAIL_FROM'),
-  confirmSignups: setting('CONFIRM_SIGNUPS', 'off', onOff, 'on: a new signup stays unconfirmed until its address follows the link mailed to it.'),
+  dkimSelector: setting(
+    'DKIM_SELECTOR',
+    UNSET,
+    dnsName.optional(),
+    'The DKIM selector its public key is published under; with DKIM_PRIVATE_KEY_FILE.',
+  ),
+  dkimDomain: setting(
+    'DKIM_DOMAIN',
+    UNSET,
+    dnsName.optional(),
+    'The domain mail is signed for (d=).',
+    'MAIL_FROM',
+  ),
+  confirmSignups: setting(
+    'CONFIRM_SIGNUPS',
+    'off',
+    onOff,
+    'on: a new signup stays unconfirmed until its address follows the link mailed to it.',
+  ),
   confirmWithinMs: setting(
     'CONFIRM_WITHIN_HOURS',
     '72',
     hours(1, 24 * 365),
     'An address still unconfirmed this long after its last confirmation mail is erased.',
   ),
-  privacyContact: setting('PRIVACY_CONTACT', UNSET, mailbox.optional(), 'Who visitors write to about their data (/privacy); seen by the browser.', 'MAIL_FROM'),
-  subscriptionApiToken: secret(setting('SUBSCRIPTION_API_TOKEN', UNSET, apiToken.optional(), 'What the OrgNote backend sends to ask about subscriptions.')),
-  spaceLimitBytes: setting('SPACE_LIMIT_BYTES', String(FREE_SPACE_BYTES), integer(0, Number.MAX_SAFE_INTEGER), 'Storage of a free subscription (spaceLimit).'),
-  databaseUrl: secret(setting('DATABASE_URL', UNSET, databaseUrl.optional(), 'PostgreSQL shared by every replica; unset: SQLite under DATA_DIR.')),
-  databaseConnectSeconds: setting('DATABASE_CONNECT_SECONDS', '30', integer(0, 3_600), 'How long start-up waits for PostgreSQL.'),
-  outboxMaxItems: setting('OUTBOX_MAX_ITEMS', '100000', integer(1, 100_000_000), 'Signups waiting for the backend at most; past it a new one gets 503.'),
-  mailMaxItems: setting('MAIL_QUEUE_MAX_ITEMS', '100000', integer(1, 100_000_000), 'Invitations waiting to be sent at most.'),
-  queueMaxAgeMs: setting('QUEUE_MAX_AGE_HOURS', '168', hours(1, 24 * 365), 'A queued item still failing after this long is set aside as dead.'),
-  metricsPort: setting('METRICS_PORT', UNSET, integer(1, 65535).optional(), 'Where Prometheus scrapes /metrics (a second listener); unset: none.'),
+  privacyContact: setting(
+    'PRIVACY_CONTACT',
+    UNSET,
+    mailbox.optional(),
+    'Who visitors write to about their data (/privacy); seen by the browser.',
+    'MAIL_FROM',
+  ),
+  subscriptionApiToken: secret(
+    setting(
+      'SUBSCRIPTION_API_TOKEN',
+      UNSET,
+      apiToken.optional(),
+      'What the OrgNote backend sends to ask about subscriptions.',
+    ),
+  ),
+  spaceLimitBytes: setting(
+    'SPACE_LIMIT_BYTES',
+    String(FREE_SPACE_BYTES),
+    integer(0, Number.MAX_SAFE_INTEGER),
+    'Storage of a free subscription (spaceLimit).',
+  ),
+  databaseUrl: secret(
+    setting(
+      'DATABASE_URL',
+      UNSET,
+      databaseUrl.optional(),
+      'PostgreSQL shared by every replica; unset: SQLite under DATA_DIR.',
+    ),
+  ),
+  databaseConnectSeconds: setting(
+    'DATABASE_CONNECT_SECONDS',
+    '30',
+    integer(0, 3_600),
+    'How long start-up waits for PostgreSQL.',
+  ),
+  outboxMaxItems: setting(
+    'OUTBOX_MAX_ITEMS',
+    '100000',
+    integer(1, 100_000_000),
+    'Signups waiting for the backend at most; past it a new one gets 503.',
+  ),
+  mailMaxItems: setting(
+    'MAIL_QUEUE_MAX_ITEMS',
+    '100000',
+    integer(1, 100_000_000),
+    'Invitations waiting to be sent at most.',
+  ),
+  queueMaxAgeMs: setting(
+    'QUEUE_MAX_AGE_HOURS',
+    '168',
+    hours(1, 24 * 365),
+    'A queued item still failing after this long is set aside as dead.',
+  ),
+  metricsPort: setting(
+    'METRICS_PORT',
+    UNSET,
+    integer(1, 65535).optional(),
+    'Where Prometheus scrapes /metrics (a second listener); unset: none.',
+  ),
   // Loopback by default: the listener has no login, and queue depths and traffic are nobody else's business.
-  metricsHost: setting('METRICS_HOST', '127.0.0.1', nonEmpty, "The metrics listener's address; keep it private."),
+  metricsHost: setting(
+    'METRICS_HOST',
+    '127.0.0.1',
+    nonEmpty,
+    "The metrics listener's address; keep it private.",
+  ),
 };
 
 type Declared = typeof SETTINGS;
@@ -222,16 +386,40 @@ type Settings = { [K in keyof Declared]: Declared[K] extends Setting<infer T> ? 
 const RULES: { setting: keyof Declared; message: string; holds: (s: Settings) => boolean }[] = [
   // Headers must outlast an idle keep-alive connection (or a proxy reusing it races the close),
   // and a whole request gets at least as long as its headers.
-  { setting: 'headersTimeoutMs', message: 'must be above KEEP_ALIVE_TIMEOUT_MS', holds: (s) => s.headersTimeoutMs > s.keepAliveTimeoutMs },
-  { setting: 'requestTimeoutMs', message: 'must be at least HEADERS_TIMEOUT_MS', holds: (s) => s.requestTimeoutMs >= s.headersTimeoutMs },
+  {
+    setting: 'headersTimeoutMs',
+    message: 'must be above KEEP_ALIVE_TIMEOUT_MS',
+    holds: (s) => s.headersTimeoutMs > s.keepAliveTimeoutMs,
+  },
+  {
+    setting: 'requestTimeoutMs',
+    message: 'must be at least HEADERS_TIMEOUT_MS',
+    holds: (s) => s.requestTimeoutMs >= s.headersTimeoutMs,
+  },
   // The public port must never answer /metrics.
-  { setting: 'metricsPort', message: 'must differ from PORT', holds: (s) => s.metricsPort === undefined || s.metricsPort !== s.port },
+  {
+    setting: 'metricsPort',
+    message: 'must differ from PORT',
+    holds: (s) => s.metricsPort === undefined || s.metricsPort !== s.port,
+  },
   // The confirmation link is SITE_URL/confirm?token=…; a link built from a request's Host header
   // would let anyone send a victim's token to their own host.
-  { setting: 'confirmSignups', message: 'on needs SITE_URL (the confirmation link points there)', holds: (s) => !s.confirmSignups || s.siteUrl !== undefined },
+  {
+    setting: 'confirmSignups',
+    message: 'on needs SITE_URL (the confirmation link points there)',
+    holds: (s) => !s.confirmSignups || s.siteUrl !== undefined,
+  },
   // A key without a selector (or the reverse) signs nothing a verifier could check.
-  { setting: 'dkimSelector', message: 'must be set with DKIM_PRIVATE_KEY_FILE', holds: (s) => s.dkimPrivateKey === undefined || s.dkimSelector !== undefined },
-  { setting: 'dkimPrivateKey', message: 'must be set with DKIM_SELECTOR', holds: (s) => s.dkimSelector === undefined || s.dkimPrivateKey !== undefined },
+  {
+    setting: 'dkimSelector',
+    message: 'must be set with DKIM_PRIVATE_KEY_FILE',
+    holds: (s) => s.dkimPrivateKey === undefined || s.dkimSelector !== undefined,
+  },
+  {
+    setting: 'dkimPrivateKey',
+    message: 'must be set with DKIM_SELECTOR',
+    holds: (s) => s.dkimSelector === undefined || s.dkimPrivateKey !== undefined,
+  },
   {
     setting: 'dkimDomain',
     message: 'needs DKIM_PRIVATE_KEY_FILE and DKIM_SELECTOR',
@@ -251,7 +439,11 @@ function withDerivedDefaults(settings: Settings) {
   const mailFrom = settings.mailFrom ?? defaultMailFrom(settings.siteUrl);
   const dkim: DkimSigning | undefined =
     settings.dkimPrivateKey && settings.dkimSelector
-      ? { domainName: settings.dkimDomain ?? domainOf(mailFrom), keySelector: settings.dkimSelector, privateKey: settings.dkimPrivateKey }
+      ? {
+          domainName: settings.dkimDomain ?? domainOf(mailFrom),
+          keySelector: settings.dkimSelector,
+          privateKey: settings.dkimPrivateKey,
+        }
       : undefined;
   return { ...settings, mailFrom, dkim, privacyContact: settings.privacyContact ?? mailFrom };
 }
@@ -273,12 +465,15 @@ function written(declared: Setting<unknown>, env: NodeJS.ProcessEnv): Written {
   const value = env[declared.env] || undefined;
   const file = declared.secret ? env[fileVariable(declared)] || undefined : undefined;
   if (file === undefined) return { value, from: declared.env };
-  if (value !== undefined) return { problem: `${declared.env} and ${fileVariable(declared)}: set one of them, not both` };
+  if (value !== undefined)
+    return { problem: `${declared.env} and ${fileVariable(declared)}: set one of them, not both` };
   let content: string;
   try {
     content = fs.readFileSync(path.resolve(file), 'utf8');
   } catch (err) {
-    return { problem: `${fileVariable(declared)}: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? 'error'})` };
+    return {
+      problem: `${fileVariable(declared)}: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? 'error'})`,
+    };
   }
   const trimmed = content.replace(/\r?\n$/, '');
   if (trimmed === '') return { problem: `${fileVariable(declared)}: ${file} is empty` };
@@ -299,7 +494,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     else problems.push(...parsed.error.issues.map((issue) => `  ${given.from}: ${issue.message}`));
   }
   if (problems.length === 0) {
-    for (const rule of RULES) if (!rule.holds(settings as Settings)) problems.push(`  ${SETTINGS[rule.setting].env}: ${rule.message}`);
+    for (const rule of RULES)
+      if (!rule.holds(settings as Settings))
+        problems.push(`  ${SETTINGS[rule.setting].env}: ${rule.message}`);
   }
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
   return withDerivedDefaults(settings as Settings);
@@ -329,5 +526,9 @@ export function withoutCredentials(url: string): string {
 /** The whitelisted part of the config that the browser may see. */
 export function publicConfigOf(config: Config): PublicConfig {
   // Only the site that stores signups itself mails confirmations (with BACKEND_URL the backend owns them).
-  return { webAppUrl: config.webAppUrl, privacyContact: config.privacyContact, confirmSignups: config.confirmSignups && !config.backendUrl };
+  return {
+    webAppUrl: config.webAppUrl,
+    privacyContact: config.privacyContact,
+    confirmSignups: config.confirmSignups && !config.backendUrl,
+  };
 }

@@ -22,7 +22,13 @@ import { openStore } from './store/open';
  */
 const SHUTDOWN_GRACE_MS = 8_000;
 
-function startServer(config: Config, logger: Logger, store: Store, metrics: Metrics, mailQueued?: () => void): Promise<Server> {
+function startServer(
+  config: Config,
+  logger: Logger,
+  store: Store,
+  metrics: Metrics,
+  mailQueued?: () => void,
+): Promise<Server> {
   const server = http.createServer(
     {
       headersTimeout: config.headersTimeoutMs,
@@ -79,32 +85,57 @@ async function main() {
           pending: {
             outbox: () => store.outbox.depth(),
             // Queued, and owed by signups (confirmations not written yet): both wait for the mail worker.
-            mail: async () => (await store.mail.counts()).queued + (await store.signups.confirmationsOwed()),
+            mail: async () =>
+              (await store.mail.counts()).queued + (await store.signups.confirmationsOwed()),
           },
-          dead: { outbox: () => store.outbox.deadCount(), mail: async () => (await store.mail.counts()).dead },
+          dead: {
+            outbox: () => store.outbox.deadCount(),
+            mail: async () => (await store.mail.counts()).dead,
+          },
           confirmationsOwed: () => store.signups.confirmationsOwed(),
           ready: () => isReady(store, config.databaseTimeoutMs),
           logger,
         });
   // Before the public port: a metrics port already taken stops the start before any traffic.
   const metricsServer =
-    config.metricsPort === undefined ? undefined : await startMetricsServer({ port: config.metricsPort, host: config.metricsHost, metrics, logger });
+    config.metricsPort === undefined
+      ? undefined
+      : await startMetricsServer({
+          port: config.metricsPort,
+          host: config.metricsHost,
+          metrics,
+          logger,
+        });
   // Mail comes from the embedded store: the confirmations signups owe (written by the worker),
   // leave links (sent at once: a request that owes or queues mail wakes the worker), and the
   // invitations a CLI run could not send.
   const mailer = config.backendUrl ? undefined : createMailer(config);
   const confirmationMail = confirmationMailFor(config);
   const confirmations = confirmationMail && { links: store.links, mail: confirmationMail };
-  const mailWorker = mailer && startMailWorker({ queue: store.mail, confirmations, mailer, logger, metrics });
-  const expirySweep = config.backendUrl ? undefined : startExpirySweep({ store, config, logger, metrics });
+  const mailWorker =
+    mailer && startMailWorker({ queue: store.mail, confirmations, mailer, logger, metrics });
+  const expirySweep = config.backendUrl
+    ? undefined
+    : startExpirySweep({ store, config, logger, metrics });
   const server = await startServer(config, logger, store, metrics, mailWorker?.wake);
   const worker = config.backendUrl
-    ? startOutboxWorker({ outbox: store.outbox, backendUrl: config.backendUrl, timeoutMs: config.backendTimeoutMs, logger, metrics })
+    ? startOutboxWorker({
+        outbox: store.outbox,
+        backendUrl: config.backendUrl,
+        timeoutMs: config.backendTimeoutMs,
+        logger,
+        metrics,
+      })
     : undefined;
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   logger.info(
-    { port, api: config.backendUrl ? 'proxy' : 'embedded', outbox: await store.outbox.depth(), mailQueued: (await store.mail.counts()).queued },
+    {
+      port,
+      api: config.backendUrl ? 'proxy' : 'embedded',
+      outbox: await store.outbox.depth(),
+      mailQueued: (await store.mail.counts()).queued,
+    },
     `OrgNote site listening on http://localhost:${port}`,
   );
 

@@ -5,6 +5,9 @@ import type { Config } from './config';
 
 export type { Logger };
 
-export function createLogger(config: Pick<Config, 'logLevel'>, destination?: DestinationStream): Logger {
+export function createLogger(
+  config: Pick<Config, 'logLevel'>,
+  destination?: DestinationStream,
+): Logger {
   return pino({ level: config.logLevel, base: undefined }, destination);
 }

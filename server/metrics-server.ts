@@ -21,15 +21,31 @@ export interface MetricsServer {
   close(): Promise<void>;
 }
 
-function sendText(res: http.ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store', 'Content-Length': Buffer.byteLength(body), ...headers });
+function sendText(
+  res: http.ServerResponse,
+  status: number,
+  body: string,
+  headers: Record<string, string> = {},
+): void {
+  res.writeHead(status, {
+    'Content-Type': 'text/plain; charset=utf-8',
+    'Cache-Control': 'no-store',
+    'Content-Length': Buffer.byteLength(body),
+    ...headers,
+  });
   res.end(body);
 }
 
-export function startMetricsServer({ port, host, metrics, logger }: MetricsServerOptions): Promise<MetricsServer> {
+export function startMetricsServer({
+  port,
+  host,
+  metrics,
+  logger,
+}: MetricsServerOptions): Promise<MetricsServer> {
   const answer = async (req: http.IncomingMessage, res: http.ServerResponse) => {
     if (req.url?.split('?')[0] !== '/metrics') return sendText(res, 404, 'Not found\n');
-    if (req.method !== 'GET' && req.method !== 'HEAD') return sendText(res, 405, 'Method not allowed\n', { Allow: 'GET, HEAD' });
+    if (req.method !== 'GET' && req.method !== 'HEAD')
+      return sendText(res, 405, 'Method not allowed\n', { Allow: 'GET, HEAD' });
     try {
       sendText(res, 200, await metrics.text(), { 'Content-Type': metrics.contentType });
     } catch (err) {

@@ -88,12 +88,20 @@ interface MetricsOptions {
   pendingTimeoutMs?: number;
 }
 
-const isOneOf = <T extends string>(values: readonly T[], value: unknown): value is T => values.includes(value as T);
+const isOneOf = <T extends string>(values: readonly T[], value: unknown): value is T =>
+  values.includes(value as T);
 
 const isStatus = (status: number) => Number.isInteger(status) && status >= 100 && status <= 599;
 
 export function createMetrics(options: MetricsOptions): Metrics & { registry: Registry } {
-  const { pending, dead, confirmationsOwed, ready, logger, pendingTimeoutMs = PENDING_TIMEOUT_MS } = options;
+  const {
+    pending,
+    dead,
+    confirmationsOwed,
+    ready,
+    logger,
+    pendingTimeoutMs = PENDING_TIMEOUT_MS,
+  } = options;
   const registry = new Registry();
   const registers = [registry];
   collectDefaultMetrics({ register: registry });
@@ -111,7 +119,12 @@ export function createMetrics(options: MetricsOptions): Metrics & { registry: Re
     buckets: DURATION_BUCKETS,
     registers,
   });
-  const signups = new Counter({ name: 'signups_total', help: 'Signups taken, by outcome.', labelNames: ['outcome'], registers });
+  const signups = new Counter({
+    name: 'signups_total',
+    help: 'Signups taken, by outcome.',
+    labelNames: ['outcome'],
+    registers,
+  });
   const deliveries = new Counter({
     name: 'delivery_attempts_total',
     help: 'Attempts to deliver a queued item, by queue and result.',
@@ -129,7 +142,8 @@ export function createMetrics(options: MetricsOptions): Metrics & { registry: Re
   // Every series a dashboard or an alert names exists from the start, at 0, so a rate() or an
   // absent() means something before the first event.
   for (const outcome of SIGNUP_OUTCOMES) signups.inc({ outcome }, 0);
-  for (const queue of DELIVERY_QUEUES) for (const result of DELIVERY_RESULTS) deliveries.inc({ queue, result }, 0);
+  for (const queue of DELIVERY_QUEUES)
+    for (const result of DELIVERY_RESULTS) deliveries.inc({ queue, result }, 0);
   for (const event of ADDRESS_EVENTS) addresses.inc({ event }, 0);
 
   const throttledLogins = new Counter({
@@ -158,24 +172,36 @@ export function createMetrics(options: MetricsOptions): Metrics & { registry: Re
         } catch (err) {
           // NaN rather than the last value: a stale count would look like a healthy queue.
           this.set(NaN);
-          logger?.warn({ gauge: name, error: err instanceof Error ? err.constructor.name : typeof err }, 'could not count pending items for metrics');
+          logger?.warn(
+            { gauge: name, error: err instanceof Error ? err.constructor.name : typeof err },
+            'could not count pending items for metrics',
+          );
         }
       },
     });
   for (const queue of DELIVERY_QUEUES) {
     storeCount(
       `${queue}_pending`,
-      queue === 'outbox' ? 'Signups waiting in the outbox for the backend.' : 'Mail (invitations, confirmations, leave links) queued for the mail server.',
+      queue === 'outbox'
+        ? 'Signups waiting in the outbox for the backend.'
+        : 'Mail (invitations, confirmations, leave links) queued for the mail server.',
       pending[queue],
     );
     if (dead)
       storeCount(
         `${queue}_dead`,
-        queue === 'outbox' ? 'Outbox signups set aside past the maximum age (outbox retry <id>).' : 'Mail set aside past the maximum age (mail retry <id>).',
+        queue === 'outbox'
+          ? 'Outbox signups set aside past the maximum age (outbox retry <id>).'
+          : 'Mail set aside past the maximum age (mail retry <id>).',
         dead[queue],
       );
   }
-  if (confirmationsOwed) storeCount('confirmations_owed', 'Signups owed a confirmation mail not written yet (CONFIRM_SIGNUPS=on).', confirmationsOwed);
+  if (confirmationsOwed)
+    storeCount(
+      'confirmations_owed',
+      'Signups owed a confirmation mail not written yet (CONFIRM_SIGNUPS=on).',
+      confirmationsOwed,
+    );
 
   if (ready)
     new Gauge({
@@ -211,7 +237,8 @@ export function createMetrics(options: MetricsOptions): Metrics & { registry: Re
       if (isOneOf(SIGNUP_OUTCOMES, outcome)) signups.inc({ outcome });
     },
     delivery(queue, result) {
-      if (isOneOf(DELIVERY_QUEUES, queue) && isOneOf(DELIVERY_RESULTS, result)) deliveries.inc({ queue, result });
+      if (isOneOf(DELIVERY_QUEUES, queue) && isOneOf(DELIVERY_RESULTS, result))
+        deliveries.inc({ queue, result });
     },
     address(event) {
       if (isOneOf(ADDRESS_EVENTS, event)) addresses.inc({ event });

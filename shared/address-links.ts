@@ -25,10 +25,16 @@ export type LinkPurpose = 'confirm' | 'leave';
  */
 export type LinkRefusal = 'malformed' | 'invalid' | 'expired' | 'spent';
 
-export const REFUSAL_STATUS: Record<LinkRefusal, number> = { malformed: 400, invalid: 404, expired: 410, spent: 410 };
+export const REFUSAL_STATUS: Record<LinkRefusal, number> = {
+  malformed: 400,
+  invalid: 404,
+  expired: 410,
+  spent: 410,
+};
 
 /** A link checked without being used (the GET). `subscriptionActive`: leaving also ends a free subscription. */
-export type LinkCheck = { ok: true; subscriptionActive: boolean } | { ok: false; refusal: LinkRefusal };
+export type LinkCheck =
+  { ok: true; subscriptionActive: boolean } | { ok: false; refusal: LinkRefusal };
 
 /** A link used (the POST). */
 export type LinkUse = { ok: true } | { ok: false; refusal: LinkRefusal };
@@ -37,7 +43,8 @@ export type LinkUse = { ok: true } | { ok: false; refusal: LinkRefusal };
  * Asking for a leave link: the same answer whether or not the address is on the list. A refusal is
  * the form's own fault (no address, not an address: 400) or the waitlist's (503, try again).
  */
-export type LeaveLinkRequest = { ok: true } | { ok: false; email: string; error: string; status: number };
+export type LeaveLinkRequest =
+  { ok: true } | { ok: false; email: string; error: string; status: number };
 
 /** What the server hands the address routes' loaders and actions as their context (server/pages/address-pages.ts). */
 export interface AddressPagesContext {

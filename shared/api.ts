@@ -68,20 +68,34 @@ async function readBody(response: Response): Promise<unknown> {
   }
 }
 
-export function createApiClient({ baseUrl = '', timeoutMs = HTTP_TIMEOUT_MS }: ApiClientOptions = {}) {
-  async function postForm(path: string, fields: Record<string, string | undefined>, options: CallOptions = {}): Promise<unknown> {
+export function createApiClient({
+  baseUrl = '',
+  timeoutMs = HTTP_TIMEOUT_MS,
+}: ApiClientOptions = {}) {
+  async function postForm(
+    path: string,
+    fields: Record<string, string | undefined>,
+    options: CallOptions = {},
+  ): Promise<unknown> {
     const form = new FormData();
     for (const [name, value] of Object.entries(fields)) {
       if (value !== undefined) form.append(name, value);
     }
     const controller = new AbortController();
     let timedOut = false;
-    const timer = timeoutMs > 0 ? setTimeout(() => ((timedOut = true), controller.abort()), timeoutMs) : undefined;
+    const timer =
+      timeoutMs > 0
+        ? setTimeout(() => ((timedOut = true), controller.abort()), timeoutMs)
+        : undefined;
     const onAbort = () => controller.abort();
     options.signal?.addEventListener('abort', onAbort);
     let response: Response;
     try {
-      response = await fetch(`${baseUrl}${path}`, { method: 'POST', body: form, signal: controller.signal });
+      response = await fetch(`${baseUrl}${path}`, {
+        method: 'POST',
+        body: form,
+        signal: controller.signal,
+      });
     } catch {
       if (timedOut) throw new ApiError(`timeout of ${timeoutMs}ms exceeded`);
       if (controller.signal.aborted) throw new ApiError('Request aborted');
@@ -91,7 +105,12 @@ export function createApiClient({ baseUrl = '', timeoutMs = HTTP_TIMEOUT_MS }: A
       options.signal?.removeEventListener('abort', onAbort);
     }
     const data = await readBody(response).catch(() => undefined);
-    if (!response.ok) throw new ApiError(`Request failed with status code ${response.status}`, response.status, data);
+    if (!response.ok)
+      throw new ApiError(
+        `Request failed with status code ${response.status}`,
+        response.status,
+        data,
+      );
     return data;
   }
 
@@ -99,7 +118,15 @@ export function createApiClient({ baseUrl = '', timeoutMs = HTTP_TIMEOUT_MS }: A
     /** POST /api/subscriptions: join the waitlist. */
     subscriptionsPost(params: SubscribeRequest, options?: CallOptions) {
       if (params.email == null) throw new RequiredError('email', 'subscriptionsPost');
-      return postForm(API_PATHS.subscriptions, { email: params.email, description: params.description, website: params.website || undefined }, options);
+      return postForm(
+        API_PATHS.subscriptions,
+        {
+          email: params.email,
+          description: params.description,
+          website: params.website || undefined,
+        },
+        options,
+      );
     },
   };
 }

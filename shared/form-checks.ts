@@ -30,7 +30,8 @@ export interface Signup {
 }
 
 /** A refusal names its field as data, so a form can put the message under it. */
-type Checked<T, Field extends string = string> = { ok: true; value: T } | { ok: false; field: Field; error: string };
+type Checked<T, Field extends string = string> =
+  { ok: true; value: T } | { ok: false; field: Field; error: string };
 
 /**
  * A signup's refusal: every field's problem as the page's form shows it (product §5: '' marks the
@@ -57,9 +58,11 @@ function text(value: unknown): string | undefined {
 
 function checkSignupEmail(raw: unknown): FieldCheck<string> {
   const refuse = (error: string, shown = error) => ({ ok: false, error, shown }) as const;
-  if (raw !== undefined && typeof raw !== 'string') return refuse('Email must be a single text value');
+  if (raw !== undefined && typeof raw !== 'string')
+    return refuse('Email must be a single text value');
   const email = (raw ?? '').trim();
-  if (email.length > EMAIL_MAX_LENGTH) return refuse(`Email address is longer than ${EMAIL_MAX_LENGTH} characters`);
+  if (email.length > EMAIL_MAX_LENGTH)
+    return refuse(`Email address is longer than ${EMAIL_MAX_LENGTH} characters`);
   if (NOT_TEXT.test(email)) return refuse('Email address is invalid');
   const problem = checkEmail(email);
   if (problem !== undefined) return refuse(problem || 'Email address is invalid', problem);
@@ -69,10 +72,12 @@ function checkSignupEmail(raw: unknown): FieldCheck<string> {
 function checkDescription(raw: unknown, required: boolean): FieldCheck<string> {
   const refuse = (error: string, shown = error) => ({ ok: false, error, shown }) as const;
   const tooLong = `Description is longer than ${DESCRIPTION_MAX_LENGTH} characters`;
-  if (raw !== undefined && typeof raw !== 'string') return refuse('Description must be a single text value');
+  if (raw !== undefined && typeof raw !== 'string')
+    return refuse('Description must be a single text value');
   const description = text(raw) ?? '';
   if (required && description === '') return refuse('Description is required', MESSAGES.required);
-  if (NOT_TEXT.test(description)) return refuse('Description contains characters that are not text');
+  if (NOT_TEXT.test(description))
+    return refuse('Description contains characters that are not text');
   if (description.length > DESCRIPTION_MAX_LENGTH) return refuse(tooLong);
   return { ok: true, value: description };
 }
@@ -94,7 +99,9 @@ export function checkSignup(fields: Record<string, unknown>, rules: SignupRules 
   return { ok: true, value: { email: email.value, description: description.value } };
 }
 
-export function checkActivation(fields: Record<string, unknown>): Checked<{ email: string; key: string }, 'email' | 'key'> {
+export function checkActivation(
+  fields: Record<string, unknown>,
+): Checked<{ email: string; key: string }, 'email' | 'key'> {
   const email = checkSignupEmail(fields.email);
   if (!email.ok) return { ok: false, field: 'email', error: email.error };
   const key = text(fields.key)?.trim() ?? '';

@@ -44,6 +44,10 @@ export const ACTIVATION = {
 } as const;
 
 export function activationUrl(webAppUrl: string, email: string, key: string): string {
-  const params = new URLSearchParams({ [ACTIVATION.emailParam]: email, [ACTIVATION.keyParam]: key, [ACTIVATION.webAppKeyParam]: key });
+  const params = new URLSearchParams({
+    [ACTIVATION.emailParam]: email,
+    [ACTIVATION.keyParam]: key,
+    [ACTIVATION.webAppKeyParam]: key,
+  });
   return `${trimTrailingSlash(webAppUrl)}${ACTIVATION.path}?${params.toString()}`;
 }

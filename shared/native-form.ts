@@ -5,7 +5,12 @@ import type { FieldErrors, WaitlistFields } from './validation';
 export type WaitlistSubmission =
   | { ok: true }
   /** `status`: 400 unless said (503 when the waitlist cannot take signups right now). */
-  | { ok: false; values: WaitlistFields; errors: FieldErrors<keyof WaitlistFields>; status?: number };
+  | {
+      ok: false;
+      values: WaitlistFields;
+      errors: FieldErrors<keyof WaitlistFields>;
+      status?: number;
+    };
 
 /** The server's side of the native form: records the form the action read, says how it went. */
 export type SubmitWaitlistForm = (form: FormData) => Promise<WaitlistSubmission>;

@@ -10,4 +10,8 @@ export interface PublicConfig {
   confirmSignups: boolean;
 }
 
-export const DEFAULT_PUBLIC_CONFIG: PublicConfig = { webAppUrl: 'https://org-note.com', privacyContact: 'OrgNote <no-reply@localhost>', confirmSignups: false };
+export const DEFAULT_PUBLIC_CONFIG: PublicConfig = {
+  webAppUrl: 'https://org-note.com',
+  privacyContact: 'OrgNote <no-reply@localhost>',
+  confirmSignups: false,
+};

@@ -65,12 +65,19 @@ function collect<K extends string>(checks: Record<K, string | undefined>): Field
 }
 
 /** docs/product.md §5, waitlist form: email required + pattern, description required. */
-export function validateWaitlist(values: Partial<WaitlistFields>): FieldErrors<keyof WaitlistFields> {
-  return collect({ email: checkEmail(values.email), description: checkRequired(values.description) });
+export function validateWaitlist(
+  values: Partial<WaitlistFields>,
+): FieldErrors<keyof WaitlistFields> {
+  return collect({
+    email: checkEmail(values.email),
+    description: checkRequired(values.description),
+  });
 }
 
 /** docs/product.md §5, activation form: email required + pattern, key required. */
-export function validateActivation(values: Partial<ActivationFields>): FieldErrors<keyof ActivationFields> {
+export function validateActivation(
+  values: Partial<ActivationFields>,
+): FieldErrors<keyof ActivationFields> {
   return collect({ email: checkEmail(values.email), key: checkRequired(values.key) });
 }
 

@@ -7,7 +7,12 @@ export function AppPreview() {
   return (
     <section className="preview" aria-label="App preview">
       <picture>
-        <source media={`(max-width: ${PHONE_BREAKPOINT_PX - 0.02}px)`} srcSet="/images/preview-phone-2x.webp 2x" width="360" height="720" />
+        <source
+          media={`(max-width: ${PHONE_BREAKPOINT_PX - 0.02}px)`}
+          srcSet="/images/preview-phone-2x.webp 2x"
+          width="360"
+          height="720"
+        />
         <img
           className="preview-image"
           src="/images/preview-desktop-1x.webp"

@@ -8,16 +8,38 @@ interface Feature {
 }
 
 const FEATURES: Feature[] = [
-  { title: 'Open Source', text: 'Free software under the GNU GPL v3. Read the code, fork it, improve it.' },
+  {
+    title: 'Open Source',
+    text: 'Free software under the GNU GPL v3. Read the code, fork it, improve it.',
+  },
   {
     title: 'Links between notes',
     text: 'Connect ideas with org-mode id links and explore them as a graph.',
-    image: { src: '/images/note-graph.svg', alt: 'A graph of notes connected by links', width: 320, height: 200 },
+    image: {
+      src: '/images/note-graph.svg',
+      alt: 'A graph of notes connected by links',
+      width: 320,
+      height: 200,
+    },
   },
-  { title: 'Sync with Emacs', badge: 'beta', text: 'Keep notes in sync with your Emacs org files.' },
-  { title: 'Self hosted', badge: 'wip', note: 'not tested', text: 'Run your own server and keep your notes at home.' },
+  {
+    title: 'Sync with Emacs',
+    badge: 'beta',
+    text: 'Keep notes in sync with your Emacs org files.',
+  },
+  {
+    title: 'Self hosted',
+    badge: 'wip',
+    note: 'not tested',
+    text: 'Run your own server and keep your notes at home.',
+  },
   { title: 'Share', badge: 'wip', text: 'Publish a note and share it with a link.' },
-  { title: 'Extensions', badge: 'wip', note: 'API under development', text: 'Extend the app with your own code.' },
+  {
+    title: 'Extensions',
+    badge: 'wip',
+    note: 'API under development',
+    text: 'Extend the app with your own code.',
+  },
   {
     title: 'Literate programming',
     badge: 'wip',
@@ -37,7 +59,9 @@ export function FeaturesGrid() {
           <li key={feature.title} className="feature-card">
             <h3 className="feature-title">
               {feature.title}
-              {feature.badge && <span className={`badge badge-${feature.badge}`}>{feature.badge}</span>}
+              {feature.badge && (
+                <span className={`badge badge-${feature.badge}`}>{feature.badge}</span>
+              )}
             </h3>
             {feature.image && (
               <img

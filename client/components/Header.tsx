@@ -19,7 +19,11 @@ export function Header() {
         <span className="beta-tag">BETA</span>
       </Link>
       <div className="header-actions">
-        <ExternalLink href={links.repository} className="icon-button" aria-label="Source code on GitHub">
+        <ExternalLink
+          href={links.repository}
+          className="icon-button"
+          aria-label="Source code on GitHub"
+        >
           <GithubIcon />
         </ExternalLink>
       </div>

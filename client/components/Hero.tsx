@@ -12,13 +12,21 @@ export function Hero({ children }: { children: ReactNode }) {
           From an org-mode lover to org-mode lovers
         </h1>
         <p className="hero-lead">
-          OrgNote is a free, open-source note-taking app built on the Zettelkasten idea and org-mode. The current version is a prototype: expect bugs.
+          OrgNote is a free, open-source note-taking app built on the Zettelkasten idea and
+          org-mode. The current version is a prototype: expect bugs.
         </p>
         <div className="hero-buttons">
           <ExternalLink href={links.googlePlay} className="store-badge">
             {/* Lazy, though on screen: the preload scanner leaves it out of the navigation's commit, and
                 React hoists no preload for it into the head. Its text is outlines. */}
-            <img src="/images/google-play-badge.svg" width="180" height="53" alt="Get it on Google Play" loading="lazy" decoding="async" />
+            <img
+              src="/images/google-play-badge.svg"
+              width="180"
+              height="53"
+              alt="Get it on Google Play"
+              loading="lazy"
+              decoding="async"
+            />
           </ExternalLink>
           <ExternalLink href={links.releases} className="button button-secondary">
             Download

@@ -29,7 +29,13 @@ export function MenuDropdown() {
 
   return (
     <nav className="menu" aria-label="Main">
-      <button type="button" className="icon-button menu-button" aria-label="Menu" aria-controls={listId} popoverTarget={listId}>
+      <button
+        type="button"
+        className="icon-button menu-button"
+        aria-label="Menu"
+        aria-controls={listId}
+        popoverTarget={listId}
+      >
         <MenuIcon />
       </button>
       <ul id={listId} ref={listRef} className="menu-dropdown" popover="auto">

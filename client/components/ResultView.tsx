@@ -15,7 +15,13 @@ interface ResultViewProps {
   focusOnMount?: boolean;
 }
 
-export function ResultView({ kind, title = DEFAULT_TITLES[kind], children, onBack, focusOnMount = true }: ResultViewProps) {
+export function ResultView({
+  kind,
+  title = DEFAULT_TITLES[kind],
+  children,
+  onBack,
+  focusOnMount = true,
+}: ResultViewProps) {
   const titleRef = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
     if (focusOnMount) titleRef.current?.focus();
@@ -25,7 +31,12 @@ export function ResultView({ kind, title = DEFAULT_TITLES[kind], children, onBac
     <section className={`form-card result result-${kind}`} aria-labelledby="result-title">
       <div className="result-header">
         {onBack ? (
-          <button type="button" className="icon-button result-back" aria-label="Back to the form" onClick={onBack}>
+          <button
+            type="button"
+            className="icon-button result-back"
+            aria-label="Back to the form"
+            onClick={onBack}
+          >
             <ArrowBackIcon />
           </button>
         ) : null}

@@ -33,7 +33,11 @@ export function TextField({ label, error, multiline, ref, ...input }: TextFieldP
       <label className="field-label" htmlFor={id}>
         {label}
       </label>
-      {multiline ? <textarea {...common} {...input} ref={ref} rows={3} /> : <input {...common} {...input} ref={ref} />}
+      {multiline ? (
+        <textarea {...common} {...input} ref={ref} rows={3} />
+      ) : (
+        <input {...common} {...input} ref={ref} />
+      )}
       {error ? (
         <p id={messageId} className="field-message" role="alert">
           {error}

@@ -1,6 +1,12 @@
 // Inline SVG: the icons are decorative, so hidden from assistive technology (the control carries the
 // label); the logo below is an image with a name of its own.
-const common = { width: 24, height: 24, viewBox: '0 0 24 24', 'aria-hidden': true, focusable: false } as const;
+const common = {
+  width: 24,
+  height: 24,
+  viewBox: '0 0 24 24',
+  'aria-hidden': true,
+  focusable: false,
+} as const;
 
 export function MenuIcon() {
   return (
@@ -36,10 +42,27 @@ export function ArrowBackIcon() {
 
 export function OrgNoteLogo({ className }: { className?: string }) {
   return (
-    <svg className={className} width="32" height="32" viewBox="0 0 32 32" role="img" aria-label="OrgNote logo">
-      <path d="M7.5 2.5H20l9 9v14a4 4 0 0 1-4 4H7.5a4 4 0 0 1-4-4v-19a4 4 0 0 1 4-4z" fill="#a78bfa" />
+    <svg
+      className={className}
+      width="32"
+      height="32"
+      viewBox="0 0 32 32"
+      role="img"
+      aria-label="OrgNote logo"
+    >
+      <path
+        d="M7.5 2.5H20l9 9v14a4 4 0 0 1-4 4H7.5a4 4 0 0 1-4-4v-19a4 4 0 0 1 4-4z"
+        fill="#a78bfa"
+      />
       <path d="M20 2.5V8a3.5 3.5 0 0 0 3.5 3.5H29z" fill="#ddd6fe" />
-      <path d="M10 23.5l4.5-9 7.5 7" fill="none" stroke="#14121f" strokeWidth="2.2" strokeLinecap="round" strokeLinejoin="round" />
+      <path
+        d="M10 23.5l4.5-9 7.5 7"
+        fill="none"
+        stroke="#14121f"
+        strokeWidth="2.2"
+        strokeLinecap="round"
+        strokeLinejoin="round"
+      />
       <circle cx="10" cy="23.5" r="3" fill="#14121f" />
       <circle cx="14.5" cy="14.5" r="3" fill="#14121f" />
       <circle cx="22" cy="21.5" r="3.4" fill="#14121f" />

@@ -35,7 +35,10 @@ export function useValidatedForm<K extends string>(
   }, []);
 
   /** The field that should have focus first: the first invalid one, else the first empty one. */
-  const firstField = order.find((name) => errors[name] !== undefined) ?? order.find((name) => !values[name]) ?? order[0];
+  const firstField =
+    order.find((name) => errors[name] !== undefined) ??
+    order.find((name) => !values[name]) ??
+    order[0];
 
   /** Everything a TextField needs for one field. */
   const field = (name: K) => ({
@@ -56,19 +59,21 @@ export function useValidatedForm<K extends string>(
   const focusField = (name: K) => elements.current[name]?.focus();
 
   /** `onValid` gets the form element too, to read what is not a validated field (the honeypot). */
-  const handleSubmit = (onValid: (values: Record<K, string>, form: HTMLFormElement) => void | Promise<void>) => (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const found = validate(values);
-    setErrors(found);
-    setSubmitted(true);
-    const firstInvalid = order.find((name) => found[name] !== undefined);
-    if (firstInvalid) {
-      focusField(firstInvalid);
-      return;
-    }
-    // onValid handles its own failures (the waitlist form never shows them, product §4).
-    void onValid(values, event.currentTarget);
-  };
+  const handleSubmit =
+    (onValid: (values: Record<K, string>, form: HTMLFormElement) => void | Promise<void>) =>
+    (event: FormEvent<HTMLFormElement>) => {
+      event.preventDefault();
+      const found = validate(values);
+      setErrors(found);
+      setSubmitted(true);
+      const firstInvalid = order.find((name) => found[name] !== undefined);
+      if (firstInvalid) {
+        focusField(firstInvalid);
+        return;
+      }
+      // onValid handles its own failures (the waitlist form never shows them, product §4).
+      void onValid(values, event.currentTarget);
+    };
 
   return { field, handleSubmit };
 }

@@ -13,7 +13,11 @@ import { useQueryParams } from '../hooks/useQueryParams';
 import { useValidatedForm } from '../hooks/useValidatedForm';
 import { useSiteLinks } from '../public-config';
 
-type Status = { kind: 'idle' } | { kind: 'activated' } | { kind: 'blocked'; url: string } | { kind: 'error'; message: string };
+type Status =
+  | { kind: 'idle' }
+  | { kind: 'activated' }
+  | { kind: 'blocked'; url: string }
+  | { kind: 'error'; message: string };
 
 const ACTIVATED_TEXT = 'You are successfully activated your free subscription'; // sic, docs/product.md §4
 
@@ -78,12 +82,31 @@ function ActivationForm() {
   }
 
   return (
-    <form className="form-card" action={ACTIVATION.formAction} method="post" target="_blank" noValidate onSubmit={submit} aria-labelledby="activate-title">
+    <form
+      className="form-card"
+      action={ACTIVATION.formAction}
+      method="post"
+      target="_blank"
+      noValidate
+      onSubmit={submit}
+      aria-labelledby="activate-title"
+    >
       <h2 id="activate-title" className="form-title">
         Enter your activation key
       </h2>
-      <TextField label="Email" type="email" autoComplete="email" {...form.field('email')} name={ACTIVATION.emailParam} />
-      <TextField label="Activation key" autoComplete="one-time-code" {...form.field('key')} name={ACTIVATION.keyParam} />
+      <TextField
+        label="Email"
+        type="email"
+        autoComplete="email"
+        {...form.field('email')}
+        name={ACTIVATION.emailParam}
+      />
+      <TextField
+        label="Activation key"
+        autoComplete="one-time-code"
+        {...form.field('key')}
+        name={ACTIVATION.keyParam}
+      />
       <SubmitButton>Activate</SubmitButton>
     </form>
   );

@@ -1,7 +1,12 @@
 // '/confirm?token=…': the link in the confirmation mail (double opt-in). The GET only
 // shows a button, so a mail scanner following the link confirms nothing; the button's POST does.
 // A lazy chunk, glued to its route by address-route.tsx (client/routes.tsx says why).
-import { CONFIRM_PATH, TOKEN_PARAM, type LinkCheck, type LinkUse } from '../../shared/address-links';
+import {
+  CONFIRM_PATH,
+  TOKEN_PARAM,
+  type LinkCheck,
+  type LinkUse,
+} from '../../shared/address-links';
 import { AddressCard, Heading, LinkRefused, linkAnswer } from './address-link';
 import type { AddressPage } from './address-route';
 
@@ -33,7 +38,9 @@ export function View({ loaded, acted }: { loaded: Loaded; acted?: LinkUse }) {
       ) : (
         <>
           <Heading>Confirm your address</Heading>
-          <p>Press the button to confirm that this address is yours; the invitation will go to it.</p>
+          <p>
+            Press the button to confirm that this address is yours; the invitation will go to it.
+          </p>
           <form method="post" action={CONFIRM_PATH}>
             <input type="hidden" name={TOKEN_PARAM} value={loaded.token} />
             <button type="submit" className="button button-primary submit-button">

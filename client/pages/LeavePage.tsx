@@ -45,7 +45,11 @@ export function View({ loaded, acted }: { loaded: Loaded; acted?: Acted }) {
       {loaded.token === null ? (
         <AskForLink answer={acted as LeaveLinkRequest | undefined} />
       ) : (
-        <LeaveByLink token={loaded.token} check={loaded.check} used={acted as LinkUse | undefined} />
+        <LeaveByLink
+          token={loaded.token}
+          check={loaded.check}
+          used={acted as LinkUse | undefined}
+        />
       )}
     </AddressCard>
   );

@@ -1,8 +1,18 @@
 // '/' child route: the waitlist form (docs/product.md §3–§5, §7). idle → submitting → joined; the call's
 // outcome is never shown (product §4, §8), and the 'subscribed' flag makes joined the starting state.
 import { useEffect, useState } from 'react';
-import { data, redirect, useActionData, type ActionFunctionArgs, type RouterContextProvider } from 'react-router';
-import { JOINED_PARAM, WAITLIST_FORM_ACTION, type WaitlistSubmission } from '../../shared/native-form';
+import {
+  data,
+  redirect,
+  useActionData,
+  type ActionFunctionArgs,
+  type RouterContextProvider,
+} from 'react-router';
+import {
+  JOINED_PARAM,
+  WAITLIST_FORM_ACTION,
+  type WaitlistSubmission,
+} from '../../shared/native-form';
 import { HONEYPOT_FIELD } from '../../shared/form-checks';
 import { validateWaitlist } from '../../shared/validation';
 import { useApiClient } from '../api-client';
@@ -34,7 +44,8 @@ function WaitlistJoined({ focusOnMount }: { focusOnMount: boolean }) {
   return (
     <ResultView kind="success" focusOnMount={focusOnMount}>
       <p>
-        You are successfully joined to the wait list. Want to get your invitation faster? <ExternalLink href={links.donation}>Join patreon</ExternalLink>
+        You are successfully joined to the wait list. Want to get your invitation faster?{' '}
+        <ExternalLink href={links.donation}>Join patreon</ExternalLink>
       </p>
       {/* With double opt-in, a signup waits for its address to be confirmed. */}
       {confirmSignups ? <p>Please confirm your address with the link we have mailed you.</p> : null}
@@ -73,7 +84,11 @@ function WaitlistForm() {
   const alreadySubscribed = useSubscribedFlag();
   const [status, setStatus] = useState<'idle' | 'submitting' | 'joined'>('idle');
   const api = useApiClient();
-  const form = useValidatedForm(rejected?.values ?? { email: params.get('email') ?? '', description: '' }, validateWaitlist, rejected?.errors);
+  const form = useValidatedForm(
+    rejected?.values ?? { email: params.get('email') ?? '', description: '' },
+    validateWaitlist,
+    rejected?.errors,
+  );
 
   // A native submission that ended on /?joined counts as joined for later visits too.
   useEffect(() => {
@@ -85,7 +100,8 @@ function WaitlistForm() {
   }
 
   const submit = form.handleSubmit(async ({ email, description }, formElement) => {
-    const website = (formElement.elements.namedItem(HONEYPOT_FIELD) as HTMLInputElement | null)?.value;
+    const website = (formElement.elements.namedItem(HONEYPOT_FIELD) as HTMLInputElement | null)
+      ?.value;
     setStatus('submitting');
     try {
       await api.subscriptionsPost({ email, description, website });

@@ -6,7 +6,9 @@ import { REFUSAL_STATUS, type LinkPurpose, type LinkRefusal } from '../../shared
 import type { Answer } from './address-route';
 
 /** A checked or used link's answer: 200, or its refusal's status. */
-export function linkAnswer<T extends { ok: true } | { ok: false; refusal: LinkRefusal }>(value: T): Answer<T> {
+export function linkAnswer<T extends { ok: true } | { ok: false; refusal: LinkRefusal }>(
+  value: T,
+): Answer<T> {
   return { value, status: value.ok ? 200 : REFUSAL_STATUS[value.refusal] };
 }
 
@@ -28,7 +30,8 @@ export function Heading({ children }: { children: string }) {
   );
 }
 
-const INCOMPLETE = 'This link is incomplete. Copy the whole link from the mail into your browser’s address bar.';
+const INCOMPLETE =
+  'This link is incomplete. Copy the whole link from the mail into your browser’s address bar.';
 
 const REASONS: Record<LinkPurpose, Record<LinkRefusal, string>> = {
   confirm: {
@@ -39,7 +42,8 @@ const REASONS: Record<LinkPurpose, Record<LinkRefusal, string>> = {
   },
   leave: {
     malformed: INCOMPLETE,
-    invalid: 'This link is not valid. If you followed a link from our mail, you may have left the waitlist already.',
+    invalid:
+      'This link is not valid. If you followed a link from our mail, you may have left the waitlist already.',
     expired: 'This link has expired. Ask for a new one, and we will mail it to you.',
     spent: 'This link has been used already: the address has left the waitlist.',
   },

@@ -5,7 +5,14 @@
 // otherwise import: the context, and the loader's and action's data as props (client/routes.tsx
 // says why).
 import type { ReactElement } from 'react';
-import { data, redirectDocument, useActionData, useLoaderData, type ActionFunctionArgs, type LoaderFunctionArgs } from 'react-router';
+import {
+  data,
+  redirectDocument,
+  useActionData,
+  useLoaderData,
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+} from 'react-router';
 import type { RouteObject, RouterContextProvider } from 'react-router';
 import type { AddressPagesContext } from '../../shared/address-links';
 import { addressPagesContext } from '../route-context';
@@ -25,20 +32,28 @@ export interface AddressPage<Loaded, Acted> {
 }
 
 /** The server's context. A client-side navigation has none: a full page load lets the server answer. */
-function serverContext(context: Readonly<RouterContextProvider>, request: Request): AddressPagesContext {
+function serverContext(
+  context: Readonly<RouterContextProvider>,
+  request: Request,
+): AddressPagesContext {
   const server = context.get(addressPagesContext);
   if (server) return server;
   // On the server that is a wiring mistake, and a redirect there would loop.
-  if (typeof document === 'undefined') throw new Error('no AddressPagesContext for an address page');
+  if (typeof document === 'undefined')
+    throw new Error('no AddressPagesContext for an address page');
   throw redirectDocument(request.url);
 }
 
 /** Every answer carries its status, 200 too: an action's status wins over the loader's that runs after it. */
 const withStatus = <T,>({ value, status }: Answer<T>) => data(value, { status });
 
-export function addressRoute<Loaded, Acted>(page: AddressPage<Loaded, Acted>): Pick<RouteObject, 'loader' | 'action' | 'Component' | 'ErrorBoundary'> {
+export function addressRoute<Loaded, Acted>(
+  page: AddressPage<Loaded, Acted>,
+): Pick<RouteObject, 'loader' | 'action' | 'Component' | 'ErrorBoundary'> {
   function AddressRoute() {
-    return <page.View loaded={useLoaderData() as Loaded} acted={useActionData() as Acted | undefined} />;
+    return (
+      <page.View loaded={useLoaderData() as Loaded} acted={useActionData() as Acted | undefined} />
+    );
   }
   return {
     loader: async ({ context, request }: LoaderFunctionArgs<Readonly<RouterContextProvider>>) =>

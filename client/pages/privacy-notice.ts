@@ -15,9 +15,16 @@ export const PRIVACY_NOTICE = {
       'How long',
       'Until you leave the waitlist or the site’s operators remove it. If we ask you to confirm your address and you do not, it is erased when the link expires, after a few days.',
     ],
-    ['Who sees it', 'Only the people who run this site. It is not given or sold to anyone else, and the site has no tracking, analytics or advertising.'],
+    [
+      'Who sees it',
+      'Only the people who run this site. It is not given or sold to anyone else, and the site has no tracking, analytics or advertising.',
+    ],
   ],
-  leave: { heading: 'How to leave', link: 'Leave the waitlist', rest: ' at any time; what is stored about you goes with it.' },
+  leave: {
+    heading: 'How to leave',
+    link: 'Leave the waitlist',
+    rest: ' at any time; what is stored about you goes with it.',
+  },
   contact: { heading: 'Contact', text: 'Questions about your data: write to ' },
 };
 

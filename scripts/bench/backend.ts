@@ -9,6 +9,8 @@ app.post('/api/subscriptions', multer().none(), (req, res) => {
 });
 const server = app.listen(port, '127.0.0.1', () => {
   const address = server.address();
-  process.stdout.write(`listening ${typeof address === 'object' && address ? address.port : port}\n`);
+  process.stdout.write(
+    `listening ${typeof address === 'object' && address ? address.port : port}\n`,
+  );
 });
 server.keepAliveTimeout = 65_000;

@@ -22,16 +22,27 @@ export interface BaselineBuild {
 }
 
 export function buildBaseline(ref = process.env.BENCH_BASELINE || DEFAULT_BASELINE): BaselineBuild {
-  const commit = execFileSync('git', ['rev-parse', '--short', `${ref}^{commit}`], { cwd: ROOT, encoding: 'utf8' }).trim();
+  const commit = execFileSync('git', ['rev-parse', '--short', `${ref}^{commit}`], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  }).trim();
   const root = fs.mkdtempSync(path.join(os.tmpdir(), `orgnote-baseline-${commit}-`));
   const remove = () => fs.rmSync(root, { recursive: true, force: true });
   try {
-    execFileSync('sh', ['-c', `git -C "${ROOT}" archive --format=tar ${commit} | tar -x -C "${root}"`], { stdio: ['ignore', 'ignore', 'inherit'] });
+    execFileSync(
+      'sh',
+      ['-c', `git -C "${ROOT}" archive --format=tar ${commit} | tar -x -C "${root}"`],
+      { stdio: ['ignore', 'ignore', 'inherit'] },
+    );
     fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(root, 'node_modules'), 'dir');
-    execFileSync(process.execPath, [path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), 'scripts/build.ts'], {
-      cwd: root,
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
+    execFileSync(
+      process.execPath,
+      [path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), 'scripts/build.ts'],
+      {
+        cwd: root,
+        stdio: ['ignore', 'ignore', 'inherit'],
+      },
+    );
   } catch (err) {
     remove();
     throw err;

@@ -21,7 +21,11 @@ interface Message {
 
 export interface CdpPipe {
   /** One command, to the browser or (with sessionId) to an attached target. */
-  send<T = Record<string, unknown>>(method: string, params?: Record<string, unknown>, sessionId?: string): Promise<T>;
+  send<T = Record<string, unknown>>(
+    method: string,
+    params?: Record<string, unknown>,
+    sessionId?: string,
+  ): Promise<T>;
   /** The next event of this name. */
   once<T = Record<string, unknown>>(method: string): Promise<T>;
   close(): Promise<void>;
@@ -30,12 +34,25 @@ export interface CdpPipe {
 /** Starts a headless Chromium of its own (a temporary profile, removed by close()). */
 export function launchChromium(executablePath: string, flags: string[]): CdpPipe {
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'orgnote-cdp-'));
-  const child = spawn(executablePath, [...flags, '--headless', '--remote-debugging-pipe', `--user-data-dir=${profile}`, 'about:blank'], {
-    stdio: ['ignore', 'ignore', 'ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    executablePath,
+    [
+      ...flags,
+      '--headless',
+      '--remote-debugging-pipe',
+      `--user-data-dir=${profile}`,
+      'about:blank',
+    ],
+    {
+      stdio: ['ignore', 'ignore', 'ignore', 'pipe', 'pipe'],
+    },
+  );
   const toBrowser = child.stdio[3] as Writable;
   const fromBrowser = child.stdio[4] as Readable;
-  const pending = new Map<number, { resolve: (result: never) => void; reject: (err: Error) => void; method: string }>();
+  const pending = new Map<
+    number,
+    { resolve: (result: never) => void; reject: (err: Error) => void; method: string }
+  >();
   const waiting = new Map<string, ((params: never) => void)[]>();
   let nextId = 0;
   let exited: Error | undefined;
@@ -53,7 +70,8 @@ export function launchChromium(executablePath: string, flags: string[]): CdpPipe
         if (message.error) call?.reject(new Error(`${call.method}: ${message.error.message}`));
         else call?.resolve(message.result as never);
       } else if (message.method) {
-        for (const listener of waiting.get(message.method)?.splice(0) ?? []) listener(message.params as never);
+        for (const listener of waiting.get(message.method)?.splice(0) ?? [])
+          listener(message.params as never);
       }
     }
   });

@@ -74,10 +74,15 @@ async function main(): Promise<void> {
       LOG_LEVEL: 'info',
     });
     const sitePid = site.child.pid;
-    const signups: Signup[] = Array.from({ length: COUNT }, (_, i) => ({ email: `confirm-${process.pid}-${i}@example.org` }));
+    const signups: Signup[] = Array.from({ length: COUNT }, (_, i) => ({
+      email: `confirm-${process.pid}-${i}@example.org`,
+    }));
     const cpu = () => {
       const own = process.cpuUsage();
-      return { machine: machineBusySeconds(), ours: [cpuSeconds(sitePid), cpuSeconds(sink.child.pid), (own.user + own.system) / 1e6] };
+      return {
+        machine: machineBusySeconds(),
+        ours: [cpuSeconds(sitePid), cpuSeconds(sink.child.pid), (own.user + own.system) / 1e6],
+      };
     };
 
     const before = cpu();
@@ -86,8 +91,10 @@ async function main(): Promise<void> {
     const posted = Date.now();
     const answered = signups.filter((s) => s.status === 201);
     const wanted = new Set(answered.map((s) => s.email));
-    const arrived = () => new Set(sink.messages.flatMap((m) => m.to).filter((to) => wanted.has(to))).size;
-    while (arrived() < wanted.size && Date.now() - started < GIVE_UP_MS) await new Promise((resolve) => setTimeout(resolve, 20));
+    const arrived = () =>
+      new Set(sink.messages.flatMap((m) => m.to).filter((to) => wanted.has(to))).size;
+    while (arrived() < wanted.size && Date.now() - started < GIVE_UP_MS)
+      await new Promise((resolve) => setTimeout(resolve, 20));
     const waited = Date.now();
     const after = cpu();
 
@@ -95,7 +102,11 @@ async function main(): Promise<void> {
     // records a send just after the server's 250, so the last ones may take a moment.
     const store = openSqliteStore({ dataDir: site.dataDir });
     let mail = await store.mail.counts();
-    for (const until = Date.now() + 5_000; mail.queued > 0 && Date.now() < until; mail = await store.mail.counts()) {
+    for (
+      const until = Date.now() + 5_000;
+      mail.queued > 0 && Date.now() < until;
+      mail = await store.mail.counts()
+    ) {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     await store.close();
@@ -104,17 +115,25 @@ async function main(): Promise<void> {
     const warnings = log.filter((line) => /"level":(4|5|6)0/.test(line)).length;
 
     const mailsTo = new Map<string, number[]>();
-    for (const message of sink.messages) for (const to of message.to) mailsTo.set(to, [...(mailsTo.get(to) ?? []), message.at]);
-    const delays = answered.flatMap((s) => (mailsTo.has(s.email) ? [mailsTo.get(s.email)![0] - s.answeredAt!] : [])).sort((a, b) => a - b);
+    for (const message of sink.messages)
+      for (const to of message.to) mailsTo.set(to, [...(mailsTo.get(to) ?? []), message.at]);
+    const delays = answered
+      .flatMap((s) => (mailsTo.has(s.email) ? [mailsTo.get(s.email)![0] - s.answeredAt!] : []))
+      .sort((a, b) => a - b);
     const missing = answered.length - delays.length;
     const doubled = answered.filter((s) => (mailsTo.get(s.email)?.length ?? 0) > 1).length;
     const refused = signups.length - answered.length;
     const statuses: Record<string, number> = {};
     for (const s of signups) statuses[String(s.status)] = (statuses[String(s.status)] ?? 0) + 1;
     const elapsed = (waited - started) / 1000;
-    const oursSeconds = after.ours.reduce<number>((sum, end, i) => sum + (end ?? 0) - (before.ours[i] ?? 0), 0);
+    const oursSeconds = after.ours.reduce<number>(
+      (sum, end, i) => sum + (end ?? 0) - (before.ours[i] ?? 0),
+      0,
+    );
     const otherCores =
-      before.machine === undefined || after.machine === undefined ? undefined : Math.max(0, after.machine - before.machine - oursSeconds) / elapsed;
+      before.machine === undefined || after.machine === undefined
+        ? undefined
+        : Math.max(0, after.machine - before.machine - oursSeconds) / elapsed;
 
     const p95 = delays.length ? percentile(delays, 0.95) : Infinity;
     const ms = (value: number) => `${Math.round(value)} ms`;
@@ -138,11 +157,19 @@ async function main(): Promise<void> {
         `mail received − 201 received: min ${ms(delays[0])}, p50 ${ms(percentile(delays, 0.5))}, p95 ${ms(p95)}, p99 ${ms(percentile(delays, 0.99))}, max ${ms(delays[delays.length - 1])}`,
       );
     }
-    console.log(`other cores: ${otherCores === undefined ? '?' : otherCores.toFixed(2)} of ${os.cpus().length} busy with other programs meanwhile`);
-    if ((otherCores ?? 0) >= OTHER_CORES_WARNING) console.log('warning: other programs were busy during the run; run again on a quiet machine');
-    const allArrived = missing === 0 && doubled === 0 && refused === 0 && mail.sent === COUNT && mail.queued === 0;
-    console.log(`p95 ${ms(p95)}  (target ≤ ${ms(TARGET.p95Ms)}) ${p95 <= TARGET.p95Ms ? 'PASS' : 'MISS'}`);
-    console.log(`all ${COUNT} signups answered 201, mailed once and recorded as sent: ${allArrived ? 'PASS' : 'MISS'}`);
+    console.log(
+      `other cores: ${otherCores === undefined ? '?' : otherCores.toFixed(2)} of ${os.cpus().length} busy with other programs meanwhile`,
+    );
+    if ((otherCores ?? 0) >= OTHER_CORES_WARNING)
+      console.log('warning: other programs were busy during the run; run again on a quiet machine');
+    const allArrived =
+      missing === 0 && doubled === 0 && refused === 0 && mail.sent === COUNT && mail.queued === 0;
+    console.log(
+      `p95 ${ms(p95)}  (target ≤ ${ms(TARGET.p95Ms)}) ${p95 <= TARGET.p95Ms ? 'PASS' : 'MISS'}`,
+    );
+    console.log(
+      `all ${COUNT} signups answered 201, mailed once and recorded as sent: ${allArrived ? 'PASS' : 'MISS'}`,
+    );
 
     const report = {
       machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model.trim(), node: process.version },
@@ -162,7 +189,10 @@ async function main(): Promise<void> {
       passed: p95 <= TARGET.p95Ms && allArrived,
     };
     fs.mkdirSync(path.join(ROOT, 'test-artifacts'), { recursive: true });
-    fs.writeFileSync(path.join(ROOT, 'test-artifacts/bench-confirm-mail.json'), `${JSON.stringify(report, null, 2)}\n`);
+    fs.writeFileSync(
+      path.join(ROOT, 'test-artifacts/bench-confirm-mail.json'),
+      `${JSON.stringify(report, null, 2)}\n`,
+    );
     process.exitCode = report.passed ? 0 : 1;
   } finally {
     await site?.stop();

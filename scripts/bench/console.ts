@@ -32,7 +32,15 @@ async function seedSqlite(dataDir: string): Promise<void> {
     for (let i = 0; i < ROWS; i++) {
       const time = at(i);
       // One in ten invited, one in thirty activated: the chart has three lines.
-      insert.run(email(i), emailKey(email(i)), 'org-mode', time, time, i % 10 === 0 ? time : null, i % 30 === 0 ? time : null);
+      insert.run(
+        email(i),
+        emailKey(email(i)),
+        'org-mode',
+        time,
+        time,
+        i % 10 === 0 ? time : null,
+        i % 30 === 0 ? time : null,
+      );
     }
   })();
   await addAdmin(store);
@@ -73,7 +81,12 @@ async function timed(url: string, cookie: string): Promise<number[]> {
 }
 
 async function measure(name: string, env: NodeJS.ProcessEnv, dataDir?: string) {
-  const site = await startSiteProcess({ ...env, ...(dataDir ? { DATA_DIR: dataDir } : {}), LOG_LEVEL: 'warn', SIGNUP_RATE_LIMIT: '0' });
+  const site = await startSiteProcess({
+    ...env,
+    ...(dataDir ? { DATA_DIR: dataDir } : {}),
+    LOG_LEVEL: 'warn',
+    SIGNUP_RATE_LIMIT: '0',
+  });
   try {
     const login = await fetch(`${site.url}/admin/login`, {
       method: 'POST',
@@ -87,19 +100,33 @@ async function measure(name: string, env: NodeJS.ProcessEnv, dataDir?: string) {
     const results = {
       dashboard: p95(await timed(`${site.url}/admin`, cookie)),
       search: p95(await timed(`${site.url}/admin/signups?q=person-12345%40`, cookie)),
-      deepPage: p95(await timed(`${site.url}/admin/signups?order=newest&after=${encodeURIComponent(after)}`, cookie)),
+      deepPage: p95(
+        await timed(
+          `${site.url}/admin/signups?order=newest&after=${encodeURIComponent(after)}`,
+          cookie,
+        ),
+      ),
     };
     // A burst of 100 attempts at once, on this engine's counters.
     const burst = await Promise.all(
       Array.from({ length: 100 }, (_, i) =>
         fetch(`${site.url}/admin/login`, {
           method: 'POST',
-          body: new URLSearchParams({ email: 'burst@example.org', password: `wrong ${i}`, code: '' }),
+          body: new URLSearchParams({
+            email: 'burst@example.org',
+            password: `wrong ${i}`,
+            code: '',
+          }),
           redirect: 'manual',
         }).then((r) => r.status),
       ),
     );
-    return { name, ...results, checked: burst.filter((s) => s === 401).length, throttled: burst.filter((s) => s === 429).length };
+    return {
+      name,
+      ...results,
+      checked: burst.filter((s) => s === 401).length,
+      throttled: burst.filter((s) => s === 429).length,
+    };
   } finally {
     await site.stop();
   }
@@ -122,7 +149,9 @@ async function main(): Promise<void> {
     const databaseUrl = await pg.createDatabase();
     started = Date.now();
     await seedPostgres(databaseUrl);
-    console.log(`PostgreSQL: ${ROWS} signups seeded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    console.log(
+      `PostgreSQL: ${ROWS} signups seeded in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+    );
     rows.push(await measure('PostgreSQL', { DATABASE_URL: databaseUrl }));
   } finally {
     await pg.stop();
@@ -148,12 +177,19 @@ async function main(): Promise<void> {
   );
   console.log(`password check p95: ${password.toFixed(0)} ms (target ≤ ${TARGET_MS.password})`);
   const misses = rows.flatMap((r) => [
-    ...(r.dashboard > TARGET_MS.dashboard ? [`${r.name} dashboard ${r.dashboard.toFixed(0)} ms > ${TARGET_MS.dashboard}`] : []),
-    ...(r.search > TARGET_MS.search ? [`${r.name} search ${r.search.toFixed(0)} ms > ${TARGET_MS.search}`] : []),
-    ...(r.deepPage > TARGET_MS.deepPage ? [`${r.name} deep page ${r.deepPage.toFixed(0)} ms > ${TARGET_MS.deepPage}`] : []),
+    ...(r.dashboard > TARGET_MS.dashboard
+      ? [`${r.name} dashboard ${r.dashboard.toFixed(0)} ms > ${TARGET_MS.dashboard}`]
+      : []),
+    ...(r.search > TARGET_MS.search
+      ? [`${r.name} search ${r.search.toFixed(0)} ms > ${TARGET_MS.search}`]
+      : []),
+    ...(r.deepPage > TARGET_MS.deepPage
+      ? [`${r.name} deep page ${r.deepPage.toFixed(0)} ms > ${TARGET_MS.deepPage}`]
+      : []),
     ...(r.checked > 5 ? [`${r.name} burst checked ${r.checked} passwords > 5`] : []),
   ]);
-  if (password > TARGET_MS.password) misses.push(`password check ${password.toFixed(0)} ms > ${TARGET_MS.password}`);
+  if (password > TARGET_MS.password)
+    misses.push(`password check ${password.toFixed(0)} ms > ${TARGET_MS.password}`);
   for (const miss of misses) console.log(`MISS ${miss}`);
   if (misses.length === 0) console.log('all targets met');
   fs.rmSync(sqliteDir, { recursive: true, force: true });

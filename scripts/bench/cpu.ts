@@ -29,7 +29,13 @@ export function cpuSeconds(pid: number | undefined): number | undefined {
  */
 export function machineBusySeconds(): number | undefined {
   try {
-    const [user, nice, system, , , , , steal] = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+    const [user, nice, system, , , , , steal] = fs
+      .readFileSync('/proc/stat', 'utf8')
+      .split('\n')[0]
+      .trim()
+      .split(/\s+/)
+      .slice(1)
+      .map(Number);
     return (user + nice + system + steal) / TICKS_PER_SECOND;
   } catch {
     return undefined;

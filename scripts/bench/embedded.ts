@@ -61,7 +61,8 @@ async function seedStore(dataDir: string): Promise<string> {
     await store.signups.add({ email: EMAIL, description: 'benchmark' });
     const key = await store.subscriptions.issueKey(EMAIL);
     const activation = await store.subscriptions.activate(EMAIL, key, ACCOUNT);
-    if (activation.outcome !== 'active') throw new Error(`seeding the embedded store: activation answered ${activation.outcome}`);
+    if (activation.outcome !== 'active')
+      throw new Error(`seeding the embedded store: activation answered ${activation.outcome}`);
     return key;
   } finally {
     await store.close();
@@ -82,7 +83,10 @@ async function checkAnswers(cases: Case[]): Promise<void> {
       headers: headers as Record<string, string>,
       body: typeof body === 'string' ? body : body && new Uint8Array(body),
     });
-    if (!response.ok) throw new Error(`${name} answered ${response.status} before measuring: ${await response.text()}`);
+    if (!response.ok)
+      throw new Error(
+        `${name} answered ${response.status} before measuring: ${await response.text()}`,
+      );
   }
 }
 
@@ -108,7 +112,13 @@ export async function benchEmbedded(rounds: number = EMBEDDED_ROUNDS): Promise<E
   }
 }
 
-async function measureEmbedded(site: string, sitePid: number | undefined, key: string, token: string, rounds: number): Promise<EmbeddedReport> {
+async function measureEmbedded(
+  site: string,
+  sitePid: number | undefined,
+  key: string,
+  token: string,
+  rounds: number,
+): Promise<EmbeddedReport> {
   const cases: Case[] = [
     // The same address every time: after the seed, every signup is a repeat. Repeats are what a
     // flood looks like, and in the embedded store each costs one INSERT … ON CONFLICT DO NOTHING.
@@ -138,7 +148,10 @@ async function measureEmbedded(site: string, sitePid: number | undefined, key: s
     ],
     [
       'GET /api/subscription-info/{provider}/{id}',
-      { url: `${site}/api/subscription-info/${ACCOUNT.provider}/${ACCOUNT.id}`, headers: { authorization: `Token ${token}` } },
+      {
+        url: `${site}/api/subscription-info/${ACCOUNT.provider}/${ACCOUNT.id}`,
+        headers: { authorization: `Token ${token}` },
+      },
       { site: sitePid },
     ],
   ];

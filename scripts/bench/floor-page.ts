@@ -9,12 +9,24 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** Headers that describe the site's own body, not how any page of it is handled. */
-const BODY_HEADERS = new Set(['content-length', 'content-encoding', 'etag', 'date', 'vary', 'connection', 'keep-alive', 'transfer-encoding']);
+const BODY_HEADERS = new Set([
+  'content-length',
+  'content-encoding',
+  'etag',
+  'date',
+  'vary',
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+]);
 
-const PAGE = '<!doctype html><html lang="en"><meta charset="utf-8"><title>Floor</title><p>One line of text.</p></html>';
+const PAGE =
+  '<!doctype html><html lang="en"><meta charset="utf-8"><title>Floor</title><p>One line of text.</p></html>';
 
 /** Serves PAGE with the headers `siteUrl` answers with; returns its URL and a stop function. */
-export async function startFloorPage(siteUrl: string): Promise<{ url: string; stop: () => Promise<void> }> {
+export async function startFloorPage(
+  siteUrl: string,
+): Promise<{ url: string; stop: () => Promise<void> }> {
   const response = await fetch(siteUrl);
   await response.arrayBuffer();
   const headers: Record<string, string> = {};

@@ -26,7 +26,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { encodeMultipart } from '../../server/delivery/backend-client';
 import { benchEmbedded, EMBEDDED_ROUNDS } from './embedded';
-import { CONNECTIONS, inRounds, mediansOf, SECONDS, WARMUP_SECONDS, type Case, type Measured } from './measure';
+import {
+  CONNECTIONS,
+  inRounds,
+  mediansOf,
+  SECONDS,
+  WARMUP_SECONDS,
+  type Case,
+  type Measured,
+} from './measure';
 import { median } from './stats';
 import { ROOT, startSiteProcess } from '../site-process';
 import { BUDGET, firstLoadWeights } from '../weights';
@@ -39,8 +47,15 @@ process.on('exit', () => children.forEach((child) => child.kill('SIGKILL')));
 const cleanups: (() => unknown)[] = [];
 
 /** Starts a helper process and resolves with the port it reports ("listening N") and its pid. */
-function start(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ port: number; pid: number | undefined }> {
-  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+function start(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ port: number; pid: number | undefined }> {
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   children.push(child);
   return new Promise((resolve, reject) => {
     child.stdout.on('data', (chunk: Buffer) => {
@@ -73,37 +88,72 @@ async function main(): Promise<void> {
     ['email', 'bench@example.org'],
     ['description', 'benchmark'],
   ]);
-  const post = { method: 'POST' as const, body: form.body, headers: { 'content-type': form.contentType } };
+  const post = {
+    method: 'POST' as const,
+    body: form.body,
+    headers: { 'content-type': form.contentType },
+  };
 
   const sitePid = siteProcess.child.pid;
   const cases: Case[] = [
     ['GET / (site, SSR + cache)', { url: `${site}/` }, { site: sitePid }],
-    ['GET / (bare node:http, same bytes)', { url: `http://127.0.0.1:${reference.port}/` }, { reference: reference.pid }],
-    ['POST /api/subscriptions via proxy', { url: `${site}/api/subscriptions`, ...post }, { site: sitePid, backend: backendProcess.pid }],
-    ['POST /api/subscriptions direct', { url: `${backend}/api/subscriptions`, ...post }, { backend: backendProcess.pid }],
+    [
+      'GET / (bare node:http, same bytes)',
+      { url: `http://127.0.0.1:${reference.port}/` },
+      { reference: reference.pid },
+    ],
+    [
+      'POST /api/subscriptions via proxy',
+      { url: `${site}/api/subscriptions`, ...post },
+      { site: sitePid, backend: backendProcess.pid },
+    ],
+    [
+      'POST /api/subscriptions direct',
+      { url: `${backend}/api/subscriptions`, ...post },
+      { backend: backendProcess.pid },
+    ],
   ];
   // Each pair swaps its order every other round (see the top of this file).
-  const rounds = await inRounds(cases, ROUNDS, (round) => (round % 2 === 0 ? [0, 1, 2, 3] : [1, 0, 3, 2]));
+  const rounds = await inRounds(cases, ROUNDS, (round) =>
+    round % 2 === 0 ? [0, 1, 2, 3] : [1, 0, 3, 2],
+  );
   const embedded = await benchEmbedded();
   const ssrRatios = rounds.map(([ssr, reference]) => ssr.rps / reference.rps);
   const p99Ratios = rounds.map(([, , proxy, direct]) => proxy.p99 / Math.max(direct.p99, 1));
   // The table shows each case's median over the rounds.
   const results: Measured[] = mediansOf(cases, rounds);
   // What the proxy itself costs: our CPU per proxied signup against the backend's, same window.
-  const proxyCpuRatios = rounds.flatMap(([, , { cpuMicros }]) => (cpuMicros.site && cpuMicros.backend ? [cpuMicros.site / cpuMicros.backend] : []));
+  const proxyCpuRatios = rounds.flatMap(([, , { cpuMicros }]) =>
+    cpuMicros.site && cpuMicros.backend ? [cpuMicros.site / cpuMicros.backend] : [],
+  );
   const ssrRatio = median(ssrRatios);
   const p99Ratio = median(p99Ratios);
   const weights = firstLoadWeights();
 
   const cpu = os.cpus()[0]?.model.trim() ?? 'unknown CPU';
   const list = (ratios: number[]) => ratios.map((r) => r.toFixed(2)).join(', ');
-  console.log(`\nMachine: ${os.cpus().length} × ${cpu}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`);
+  console.log(
+    `\nMachine: ${os.cpus().length} × ${cpu}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
+  );
   console.log(
     `autocannon: ${CONNECTIONS} connections, ${SECONDS} s per case and round, ${ROUNDS} rounds, ${WARMUP_SECONDS} s warm-up before each; HTML ${html.length} bytes\n`,
   );
-  console.table(results.map((r) => ({ case: r.name, 'req/s': r.rps, 'p50 ms': r.p50, 'p99 ms': r.p99, errors: r.errors, non2xx: r.non2xx })));
-  console.log(`SSR / reference throughput: ${ssrRatio.toFixed(2)}×  (target ≥ 0.80; rounds: ${list(ssrRatios)})`);
-  console.log(`proxy / direct p99 latency: ${p99Ratio.toFixed(2)}×  (target ≤ 2.00; rounds: ${list(p99Ratios)})`);
+  console.table(
+    results.map((r) => ({
+      case: r.name,
+      'req/s': r.rps,
+      'p50 ms': r.p50,
+      'p99 ms': r.p99,
+      errors: r.errors,
+      non2xx: r.non2xx,
+    })),
+  );
+  console.log(
+    `SSR / reference throughput: ${ssrRatio.toFixed(2)}×  (target ≥ 0.80; rounds: ${list(ssrRatios)})`,
+  );
+  console.log(
+    `proxy / direct p99 latency: ${p99Ratio.toFixed(2)}×  (target ≤ 2.00; rounds: ${list(p99Ratios)})`,
+  );
   if (proxyCpuRatios.length) {
     const [, , proxy, direct] = results;
     console.log(
@@ -111,7 +161,9 @@ async function main(): Promise<void> {
         `site / backend ${median(proxyCpuRatios).toFixed(2)}× (rounds: ${list(proxyCpuRatios)})`,
     );
   }
-  console.log(`\nEmbedded store (a second site, no BACKEND_URL): ${EMBEDDED_ROUNDS} rounds of ${SECONDS} s, ${WARMUP_SECONDS} s warm-up before each\n`);
+  console.log(
+    `\nEmbedded store (a second site, no BACKEND_URL): ${EMBEDDED_ROUNDS} rounds of ${SECONDS} s, ${WARMUP_SECONDS} s warm-up before each\n`,
+  );
   console.table(
     embedded.results.map((r) => ({
       case: r.name,
@@ -123,12 +175,18 @@ async function main(): Promise<void> {
       'site CPU µs/req': r.cpuMicros.site,
     })),
   );
-  console.log(`activation / signup throughput:        ${embedded.activationRatio.toFixed(2)}×  (target ≥ 0.80; rounds: ${list(embedded.activationRatios)})`);
-  console.log(`subscription-info / signup throughput: ${embedded.infoRatio.toFixed(2)}×  (target ≥ 0.80; rounds: ${list(embedded.infoRatios)})\n`);
+  console.log(
+    `activation / signup throughput:        ${embedded.activationRatio.toFixed(2)}×  (target ≥ 0.80; rounds: ${list(embedded.activationRatios)})`,
+  );
+  console.log(
+    `subscription-info / signup throughput: ${embedded.infoRatio.toFixed(2)}×  (target ≥ 0.80; rounds: ${list(embedded.infoRatios)})\n`,
+  );
   console.log(
     `first-load JS: ${weights.js.raw} B raw, ${weights.js.gzip9} B gzip -9, ${weights.js.brotli} B brotli  (budget ${BUDGET.firstLoadJsGzip} B gzip)`,
   );
-  console.log(`CSS:           ${weights.css.raw} B raw, ${weights.css.gzip9} B gzip -9, ${weights.css.brotli} B brotli  (budget ${BUDGET.cssGzip} B gzip)`);
+  console.log(
+    `CSS:           ${weights.css.raw} B raw, ${weights.css.gzip9} B gzip -9, ${weights.css.brotli} B brotli  (budget ${BUDGET.cssGzip} B gzip)`,
+  );
 
   const report = {
     machine: { cpus: os.cpus().length, cpu, node: process.version },
@@ -145,7 +203,10 @@ async function main(): Promise<void> {
     embedded,
   };
   fs.mkdirSync(path.join(ROOT, 'test-artifacts'), { recursive: true });
-  fs.writeFileSync(path.join(ROOT, 'test-artifacts/bench.json'), `${JSON.stringify(report, null, 2)}\n`);
+  fs.writeFileSync(
+    path.join(ROOT, 'test-artifacts/bench.json'),
+    `${JSON.stringify(report, null, 2)}\n`,
+  );
   const failed =
     ssrRatio < 0.8 ||
     p99Ratio > 2 ||

@@ -18,9 +18,14 @@ const TARGET = { messagesPerSecond: 200, peakRssBytes: 200 * 2 ** 20 };
 
 async function seed(dataDir: string, count: number): Promise<string[]> {
   const store = openSqliteStore({ dataDir });
-  const emails = Array.from({ length: count }, (_, i) => `bench-${String(i).padStart(6, '0')}@example.org`);
+  const emails = Array.from(
+    { length: count },
+    (_, i) => `bench-${String(i).padStart(6, '0')}@example.org`,
+  );
   // One transaction for the lot: the SQLite store's add runs its INSERT before its first await.
-  store.db.transaction(() => emails.forEach((email) => void store.signups.add({ email, description: 'bench' })))();
+  store.db.transaction(() =>
+    emails.forEach((email) => void store.signups.add({ email, description: 'bench' })),
+  )();
   await store.close();
   return emails;
 }
@@ -35,11 +40,22 @@ interface CliRun {
 /** The CLI as the image runs it, with the peak-RSS reporter preloaded; stdout is tallied by outcome. */
 function runInvite(env: NodeJS.ProcessEnv, count: number): Promise<CliRun> {
   const started = process.hrtime.bigint();
-  const child = spawn(process.execPath, ['--require', path.join(__dirname, 'peak-rss.cjs'), 'dist/server/waitlist.js', 'invite', '--next', String(count)], {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      '--require',
+      path.join(__dirname, 'peak-rss.cjs'),
+      'dist/server/waitlist.js',
+      'invite',
+      '--next',
+      String(count),
+    ],
+    {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   const outcomes: Record<string, number> = {};
   readline.createInterface({ input: child.stdout }).on('line', (line) => {
     const outcome = /^(sent|queued|failed|skipped|not on the waitlist)\s{2,}\S+@/.exec(line)?.[1];
@@ -52,7 +68,14 @@ function runInvite(env: NodeJS.ProcessEnv, count: number): Promise<CliRun> {
     else process.stderr.write(`${line}\n`);
   });
   return new Promise((resolve) =>
-    child.once('close', (code) => resolve({ seconds: Number(process.hrtime.bigint() - started) / 1e9, peakRssBytes, code, outcomes })),
+    child.once('close', (code) =>
+      resolve({
+        seconds: Number(process.hrtime.bigint() - started) / 1e9,
+        peakRssBytes,
+        code,
+        outcomes,
+      }),
+    ),
   );
 }
 
@@ -61,7 +84,15 @@ async function main(): Promise<void> {
   const sink = await startSmtpSink();
   try {
     const emails = await seed(dataDir, COUNT);
-    const run = await runInvite({ DATA_DIR: dataDir, SITE_URL: 'https://orgnote.example', SMTP_URL: sink.url, LOG_LEVEL: 'silent' }, COUNT);
+    const run = await runInvite(
+      {
+        DATA_DIR: dataDir,
+        SITE_URL: 'https://orgnote.example',
+        SMTP_URL: sink.url,
+        LOG_LEVEL: 'silent',
+      },
+      COUNT,
+    );
     const received = await sink.stats();
     const store = openSqliteStore({ dataDir });
     const mail = await store.mail.counts();
@@ -72,17 +103,25 @@ async function main(): Promise<void> {
     const lost = emails.length - received.uniqueMessageIds;
     const mib = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
     const pass = (ok: boolean) => (ok ? 'PASS' : 'MISS');
-    console.log(`\nMachine: ${os.cpus().length} × ${os.cpus()[0]?.model.trim()}, Node ${process.version}`);
-    console.log(`invite --next ${COUNT} → smtp://127.0.0.1:${sink.port} (pooled), exit code ${run.code}`);
+    console.log(
+      `\nMachine: ${os.cpus().length} × ${os.cpus()[0]?.model.trim()}, Node ${process.version}`,
+    );
+    console.log(
+      `invite --next ${COUNT} → smtp://127.0.0.1:${sink.port} (pooled), exit code ${run.code}`,
+    );
     console.log(`CLI lines: ${JSON.stringify(run.outcomes)}`);
     console.log(`SMTP server: ${JSON.stringify(received)}`);
     console.log(`store: mail ${JSON.stringify(mail)}, signups ${JSON.stringify(stats)}`);
     console.log(`time: ${run.seconds.toFixed(2)} s for ${COUNT} messages, start-up included`);
-    console.log(`throughput: ${perSecond.toFixed(0)} messages/s  (target ≥ ${TARGET.messagesPerSecond}) ${pass(perSecond >= TARGET.messagesPerSecond)}`);
+    console.log(
+      `throughput: ${perSecond.toFixed(0)} messages/s  (target ≥ ${TARGET.messagesPerSecond}) ${pass(perSecond >= TARGET.messagesPerSecond)}`,
+    );
     console.log(
       `CLI peak RSS: ${mib(run.peakRssBytes)} MiB  (target < ${mib(TARGET.peakRssBytes)} MiB) ${pass(run.peakRssBytes > 0 && run.peakRssBytes < TARGET.peakRssBytes)}`,
     );
-    console.log(`lost: ${lost}, duplicates: ${received.duplicates}  (target 0 and 0) ${pass(lost === 0 && received.duplicates === 0)}`);
+    console.log(
+      `lost: ${lost}, duplicates: ${received.duplicates}  (target 0 and 0) ${pass(lost === 0 && received.duplicates === 0)}`,
+    );
 
     const failed =
       run.code !== 0 ||

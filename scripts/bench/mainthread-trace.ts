@@ -10,7 +10,11 @@ export interface TraceEvent {
   ts: number;
   dur?: number;
   cat?: string;
-  args?: { name?: string; frame?: string; data?: { documentLoaderURL?: string; isLoadingMainFrame?: boolean } };
+  args?: {
+    name?: string;
+    frame?: string;
+    data?: { documentLoaderURL?: string; isLoadingMainFrame?: boolean };
+  };
 }
 
 /**
@@ -21,7 +25,11 @@ export interface TraceEvent {
  * slowdown). `detail` adds what names a task's parts.
  */
 export function traceCategories(detail: boolean): string[] {
-  return ['toplevel', 'blink.user_timing', ...(detail ? ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'loading'] : [])];
+  return [
+    'toplevel',
+    'blink.user_timing',
+    ...(detail ? ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'loading'] : []),
+  ];
 }
 
 /** Names of a top-level task on a thread, as Chromium versions have called it. */
@@ -57,7 +65,14 @@ export interface MainThreadLoad {
 /** Top-level tasks of one thread, outermost only (a task nested in another is part of it). */
 function topLevelTasks(events: TraceEvent[], pid: number, tid: number): TraceEvent[] {
   const tasks = events
-    .filter((e) => e.ph === 'X' && e.pid === pid && e.tid === tid && TASK_NAMES.has(e.name) && typeof e.dur === 'number')
+    .filter(
+      (e) =>
+        e.ph === 'X' &&
+        e.pid === pid &&
+        e.tid === tid &&
+        TASK_NAMES.has(e.name) &&
+        typeof e.dur === 'number',
+    )
     .sort((a, b) => a.ts - b.ts || b.dur! - a.dur!);
   const outermost: TraceEvent[] = [];
   let end = -Infinity;
@@ -80,22 +95,57 @@ function topLevelTasks(events: TraceEvent[], pid: number, tid: number): TraceEve
  * before the quiet point (`tooShort`). Then the load must be measured again, with a longer trace
  * in the last case.
  */
-export function longTasksOfLoad(events: TraceEvent[], origin: string): MainThreadLoad | { retry: string; tooShort?: true } {
+export function longTasksOfLoad(
+  events: TraceEvent[],
+  origin: string,
+): MainThreadLoad | { retry: string; tooShort?: true } {
   const navigation = events
-    .filter((e) => e.name === 'navigationStart' && e.args?.data?.isLoadingMainFrame && e.args.data.documentLoaderURL?.startsWith(origin))
+    .filter(
+      (e) =>
+        e.name === 'navigationStart' &&
+        e.args?.data?.isLoadingMainFrame &&
+        e.args.data.documentLoaderURL?.startsWith(origin),
+    )
     .sort((a, b) => a.ts - b.ts)
     .at(-1);
-  const thread = navigation && events.find((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain' && e.pid === navigation.pid);
-  const load = navigation && events.find((e) => e.name === 'loadEventEnd' && e.args?.frame === navigation.args?.frame && e.ts >= navigation.ts);
+  const thread =
+    navigation &&
+    events.find(
+      (e) =>
+        e.ph === 'M' &&
+        e.name === 'thread_name' &&
+        e.args?.name === 'CrRendererMain' &&
+        e.pid === navigation.pid,
+    );
+  const load =
+    navigation &&
+    events.find(
+      (e) =>
+        e.name === 'loadEventEnd' &&
+        e.args?.frame === navigation.args?.frame &&
+        e.ts >= navigation.ts,
+    );
   // The commit's own mark is written inside the task that commits (blink.user_timing).
-  const committed = navigation && events.find((e) => e.name === 'commitNavigationEnd' && e.args?.frame === navigation.args?.frame && e.ts >= navigation.ts);
+  const committed =
+    navigation &&
+    events.find(
+      (e) =>
+        e.name === 'commitNavigationEnd' &&
+        e.args?.frame === navigation.args?.frame &&
+        e.ts >= navigation.ts,
+    );
   if (!navigation || !thread) return { retry: "the trace lacks the page's navigation start" };
   if (!load) return { retry: "the trace lacks the page's load event" };
   const start = navigation.ts;
   const cap = start + QUIET_CAP_MS * 1000;
   const traceEnd = events.reduce((end, e) => Math.max(end, e.ts + (e.dur ?? 0)), 0);
-  const onThread = events.filter((e) => e.ph === 'X' && e.pid === thread.pid && e.tid === thread.tid && typeof e.dur === 'number');
-  const long = topLevelTasks(events, thread.pid, thread.tid).filter((t) => t.ts >= start && t.dur! > LONG_TASK_MS * 1000);
+  const onThread = events.filter(
+    (e) =>
+      e.ph === 'X' && e.pid === thread.pid && e.tid === thread.tid && typeof e.dur === 'number',
+  );
+  const long = topLevelTasks(events, thread.pid, thread.tid).filter(
+    (t) => t.ts >= start && t.dur! > LONG_TASK_MS * 1000,
+  );
   // Each long task that starts before the quiet point moves it on.
   let quiet = load.ts + QUIET_MS * 1000;
   const tasks: TraceEvent[] = [];
@@ -106,9 +156,14 @@ export function longTasksOfLoad(events: TraceEvent[], origin: string): MainThrea
   }
   const capped = quiet > cap;
   quiet = Math.min(quiet, cap);
-  if (traceEnd < quiet) return { retry: `not quiet when the trace ended, ${((traceEnd - start) / 1e6).toFixed(1)} s after navigation`, tooShort: true };
+  if (traceEnd < quiet)
+    return {
+      retry: `not quiet when the trace ended, ${((traceEnd - start) / 1e6).toFixed(1)} s after navigation`,
+      tooShort: true,
+    };
   const ms = tasks.map((t) => t.dur! / 1000);
-  const isCommit = (t: TraceEvent) => committed !== undefined && t.ts <= committed.ts && committed.ts <= t.ts + t.dur!;
+  const isCommit = (t: TraceEvent) =>
+    committed !== undefined && t.ts <= committed.ts && committed.ts <= t.ts + t.dur!;
   return {
     quietMs: (quiet - start) / 1000,
     capped,
@@ -116,14 +171,26 @@ export function longTasksOfLoad(events: TraceEvent[], origin: string): MainThrea
     count: ms.length,
     longestMs: ms.length ? Math.max(...ms) : 0,
     commitMs: tasks.filter(isCommit).reduce((sum, t) => sum + t.dur! / 1000, 0),
-    tasks: tasks.map((t) => ({ atMs: (t.ts - start) / 1000, ms: t.dur! / 1000, commit: isCommit(t), parts: largestParts(onThread, t) })),
+    tasks: tasks.map((t) => ({
+      atMs: (t.ts - start) / 1000,
+      ms: t.dur! / 1000,
+      commit: isCommit(t),
+      parts: largestParts(onThread, t),
+    })),
   };
 }
 
 /** The three largest events inside a task (not the task's own wrappers), as "name ms" text. */
 function largestParts(onThread: TraceEvent[], task: TraceEvent): string {
   return onThread
-    .filter((e) => e !== task && !TASK_NAMES.has(e.name) && e.ts >= task.ts && e.ts + e.dur! <= task.ts + task.dur! && e.dur! > 2_000)
+    .filter(
+      (e) =>
+        e !== task &&
+        !TASK_NAMES.has(e.name) &&
+        e.ts >= task.ts &&
+        e.ts + e.dur! <= task.ts + task.dur! &&
+        e.dur! > 2_000,
+    )
     .sort((a, b) => b.dur! - a.dur!)
     .slice(0, 3)
     .map((e) => `${e.name} ${(e.dur! / 1000).toFixed(0)}`)

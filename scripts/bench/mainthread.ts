@@ -32,7 +32,15 @@ import { buildBaseline, type BaselineBuild } from './baseline';
 import { launchChromium, type CdpPipe } from './cdp-pipe';
 import { startFloorPage } from './floor-page';
 import { median } from './stats';
-import { LONG_TASK_MS, longTasksOfLoad, QUIET_CAP_MS, QUIET_MS, traceCategories, type MainThreadLoad, type TraceEvent } from './mainthread-trace';
+import {
+  LONG_TASK_MS,
+  longTasksOfLoad,
+  QUIET_CAP_MS,
+  QUIET_MS,
+  traceCategories,
+  type MainThreadLoad,
+  type TraceEvent,
+} from './mainthread-trace';
 
 const BASELINE = process.env.BENCH_BASELINE || '4a67717';
 const RUNS = Math.max(1, Number(process.env.BENCH_MAINTHREAD_RUNS ?? 9) || 9);
@@ -51,7 +59,11 @@ const LOAD_TIMEOUT_MS = 60_000;
 /** A load whose trace cannot tell (longTasksOfLoad) is measured again, up to this many times in all. */
 const ATTEMPTS = 3;
 /** Pages in a headless window are never hidden, but timers and renderers must not be slowed as background ones either. */
-const BACKGROUND_FLAGS = ['--disable-background-timer-throttling', '--disable-renderer-backgrounding', '--disable-backgrounding-occluded-windows'];
+const BACKGROUND_FLAGS = [
+  '--disable-background-timer-throttling',
+  '--disable-renderer-backgrounding',
+  '--disable-backgrounding-occluded-windows',
+];
 /** Wait after opening a window, before tracing and navigating (see load()). */
 const SETTLE_MS = 2_000;
 
@@ -64,11 +76,18 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
 }
 
 /** The whole trace, read from the stream Tracing.end leaves. */
-async function readTrace(browser: CdpPipe, complete: Promise<{ stream: string }>): Promise<TraceEvent[]> {
+async function readTrace(
+  browser: CdpPipe,
+  complete: Promise<{ stream: string }>,
+): Promise<TraceEvent[]> {
   const { stream } = await withTimeout(complete, 30_000, 'trace');
   const chunks: string[] = [];
   for (;;) {
-    const { data, eof, base64Encoded } = await browser.send<{ data: string; eof: boolean; base64Encoded?: boolean }>('IO.read', {
+    const { data, eof, base64Encoded } = await browser.send<{
+      data: string;
+      eof: boolean;
+      base64Encoded?: boolean;
+    }>('IO.read', {
       handle: stream,
       size: 1 << 20,
     });
@@ -85,22 +104,47 @@ async function readTrace(browser: CdpPipe, complete: Promise<{ stream: string }>
  * `traceAfterLoadMs` after its load event. The page is driven with the Page and Emulation domains
  * only; it runs no script of the bench's.
  */
-async function load(browser: CdpPipe, origin: string, route: string, traceAfterLoadMs: number): Promise<ReturnType<typeof longTasksOfLoad>> {
-  const { browserContextId } = await browser.send<{ browserContextId: string }>('Target.createBrowserContext', { disposeOnDetach: true });
+async function load(
+  browser: CdpPipe,
+  origin: string,
+  route: string,
+  traceAfterLoadMs: number,
+): Promise<ReturnType<typeof longTasksOfLoad>> {
+  const { browserContextId } = await browser.send<{ browserContextId: string }>(
+    'Target.createBrowserContext',
+    { disposeOnDetach: true },
+  );
   try {
-    const { targetId } = await browser.send<{ targetId: string }>('Target.createTarget', { url: 'about:blank', browserContextId });
-    const { sessionId } = await browser.send<{ sessionId: string }>('Target.attachToTarget', { targetId, flatten: true });
-    const page = (method: string, params: Record<string, unknown> = {}) => browser.send(method, params, sessionId);
+    const { targetId } = await browser.send<{ targetId: string }>('Target.createTarget', {
+      url: 'about:blank',
+      browserContextId,
+    });
+    const { sessionId } = await browser.send<{ sessionId: string }>('Target.attachToTarget', {
+      targetId,
+      flatten: true,
+    });
+    const page = (method: string, params: Record<string, unknown> = {}) =>
+      browser.send(method, params, sessionId);
     await page('Page.enable');
-    await page('Emulation.setDeviceMetricsOverride', { width: 412, height: 823, deviceScaleFactor: 1.75, mobile: true });
-    await page('Emulation.setEmulatedMedia', { features: [{ name: 'prefers-reduced-motion', value: 'no-preference' }] });
+    await page('Emulation.setDeviceMetricsOverride', {
+      width: 412,
+      height: 823,
+      deviceScaleFactor: 1.75,
+      mobile: true,
+    });
+    await page('Emulation.setEmulatedMedia', {
+      features: [{ name: 'prefers-reduced-motion', value: 'no-preference' }],
+    });
     await page('Emulation.setCPUThrottlingRate', { rate: CPU_SLOWDOWN });
     // A new window's first second has the browser busy on this machine's two cores; let it pass.
     await sleep(SETTLE_MS);
     // Traced from the browser, not the page: tracing follows the renderer process the navigation
     // moves to, from its first event.
     const complete = browser.once<{ stream: string }>('Tracing.tracingComplete');
-    await browser.send('Tracing.start', { traceConfig: { includedCategories: traceCategories(DETAIL) }, transferMode: 'ReturnAsStream' });
+    await browser.send('Tracing.start', {
+      traceConfig: { includedCategories: traceCategories(DETAIL) },
+      transferMode: 'ReturnAsStream',
+    });
     try {
       const loaded = browser.once('Page.loadEventFired');
       await page('Page.navigate', { url: `${origin}${route}` });
@@ -119,7 +163,8 @@ async function load(browser: CdpPipe, origin: string, route: string, traceAfterL
 /** Prints rows under a header, each column as wide as its widest cell. */
 function printTable(header: string[], rows: string[][]): void {
   const widths = header.map((_, i) => Math.max(...[header, ...rows].map((row) => row[i].length)));
-  for (const row of [header, ...rows]) console.log(`  ${row.map((cell, i) => cell.padEnd(widths[i])).join('  ')}`.trimEnd());
+  for (const row of [header, ...rows])
+    console.log(`  ${row.map((cell, i) => cell.padEnd(widths[i])).join('  ')}`.trimEnd());
 }
 
 /** "k/n": in how many of the loads the navigation's commit was a long task. */
@@ -145,23 +190,40 @@ async function main(): Promise<void> {
     stops.push(currentSite.stop);
     const floor = await startFloorPage(currentSite.url);
     stops.push(floor.stop);
-    const origins: Record<Site, string> = { baseline: baselineSite.url, current: currentSite.url, floor: floor.url };
+    const origins: Record<Site, string> = {
+      baseline: baselineSite.url,
+      current: currentSite.url,
+      floor: floor.url,
+    };
     browser = launchChromium(CHROMIUM, [...CHROMIUM_FLAGS, ...BACKGROUND_FLAGS]);
     const measure = async (site: Site, route: string): Promise<MainThreadLoad> => {
       let traceAfterLoadMs = TRACE_AFTER_LOAD_MS;
       for (let attempt = 1; ; attempt++) {
-        const result = await withTimeout(load(browser!, origins[site], route, traceAfterLoadMs), LOAD_TIMEOUT_MS, `${site} ${route}`);
+        const result = await withTimeout(
+          load(browser!, origins[site], route, traceAfterLoadMs),
+          LOAD_TIMEOUT_MS,
+          `${site} ${route}`,
+        );
         if (!('retry' in result)) return result;
-        if (attempt === ATTEMPTS) throw new Error(`${site} ${route}: ${result.retry}, in ${ATTEMPTS} traces`);
-        console.log(`  ${route.padEnd(10)} ${site.padEnd(8)} ${result.retry}; attempt ${attempt + 1} of ${ATTEMPTS}`);
+        if (attempt === ATTEMPTS)
+          throw new Error(`${site} ${route}: ${result.retry}, in ${ATTEMPTS} traces`);
+        console.log(
+          `  ${route.padEnd(10)} ${site.padEnd(8)} ${result.retry}; attempt ${attempt + 1} of ${ATTEMPTS}`,
+        );
         if (result.tooShort) traceAfterLoadMs = QUIET_CAP_MS;
       }
     };
 
-    console.log(`Main thread while loading, CPU ${CPU_SLOWDOWN}× slower, ${RUNS} load${RUNS > 1 ? 's' : ''} of each; baseline ${baseline.ref}`);
+    console.log(
+      `Main thread while loading, CPU ${CPU_SLOWDOWN}× slower, ${RUNS} load${RUNS > 1 ? 's' : ''} of each; baseline ${baseline.ref}`,
+    );
     // A first load of each site warms its server (the first SSR) and the browser; not counted.
     for (const site of ['baseline', 'current'] as const) await measure(site, ROUTES[0]);
-    const loads: Record<Site, Record<string, MainThreadLoad[]>> = { baseline: {}, current: {}, floor: {} };
+    const loads: Record<Site, Record<string, MainThreadLoad[]>> = {
+      baseline: {},
+      current: {},
+      floor: {},
+    };
     const record = async (site: Site, route: string, round: number) => {
       const result = await measure(site, route);
       (loads[site][route] ??= []).push(result);
@@ -172,7 +234,9 @@ async function main(): Promise<void> {
       // BENCH_MAINTHREAD_DETAIL=1: each long task with its largest parts, to see what to work on.
       if (DETAIL)
         for (const task of result.tasks)
-          console.log(`      at ${task.atMs.toFixed(0)} ms: ${task.ms.toFixed(0)} ms${task.commit ? ", the navigation's commit" : ''} (${task.parts})`);
+          console.log(
+            `      at ${task.atMs.toFixed(0)} ms: ${task.ms.toFixed(0)} ms${task.commit ? ", the navigation's commit" : ''} (${task.parts})`,
+          );
     };
     for (let round = 0; round < RUNS; round++) {
       for (const route of ROUTES) {
@@ -182,7 +246,9 @@ async function main(): Promise<void> {
       await record('floor', '/', round);
     }
 
-    console.log(`\nLong tasks (> ${LONG_TASK_MS} ms) on the renderer main thread, median of ${RUNS}: ms (count)`);
+    console.log(
+      `\nLong tasks (> ${LONG_TASK_MS} ms) on the renderer main thread, median of ${RUNS}: ms (count)`,
+    );
     const header = ['route', `baseline ${baseline.ref}`, 'current', 'ratio', 'target', ''];
     const rows = ROUTES.map((route) => {
       const figures = (site: Site) => {
@@ -219,11 +285,14 @@ async function main(): Promise<void> {
     // The same loads without the navigation's commit, which no page can take off: it is the
     // browser making the document in a new renderer (mainthread-trace.ts, floor-page.ts). Shown
     // beside the target, not instead of it.
-    console.log(`\nThe same without the navigation's commit (the floor's cost), median of ${RUNS}: ms; loads whose commit was a long task`);
+    console.log(
+      `\nThe same without the navigation's commit (the floor's cost), median of ${RUNS}: ms; loads whose commit was a long task`,
+    );
     printTable(
       ['route', 'baseline', 'current', 'ratio', 'commit long: baseline', 'current'],
       ROUTES.map((route) => {
-        const withoutCommit = (site: Site) => median(loads[site][route].map((l) => l.longMs - l.commitMs));
+        const withoutCommit = (site: Site) =>
+          median(loads[site][route].map((l) => l.longMs - l.commitMs));
         const base = withoutCommit('baseline');
         const current = withoutCommit('current');
         return [
@@ -236,7 +305,9 @@ async function main(): Promise<void> {
         ];
       }),
     );
-    console.log(`\n${failed ? 'Target missed' : 'Targets met'} (${Math.round((Date.now() - started) / 1000)} s)`);
+    console.log(
+      `\n${failed ? 'Target missed' : 'Targets met'} (${Math.round((Date.now() - started) / 1000)} s)`,
+    );
   } finally {
     await browser?.close().catch(() => {});
     await Promise.all(stops.map((stop) => stop()));

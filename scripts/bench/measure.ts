@@ -23,7 +23,11 @@ export interface Measured {
 }
 
 /** A case: its name, what autocannon sends, and the processes whose CPU per request to report, e.g. { site: pid }. */
-export type Case = [name: string, options: autocannon.Options, watch: Record<string, number | undefined>];
+export type Case = [
+  name: string,
+  options: autocannon.Options,
+  watch: Record<string, number | undefined>,
+];
 
 export async function measure([name, options, watch]: Case): Promise<Measured> {
   await autocannon({ ...options, connections: CONNECTIONS, duration: WARMUP_SECONDS });
@@ -35,7 +39,8 @@ export async function measure([name, options, watch]: Case): Promise<Measured> {
   const cpuMicros: Record<string, number> = {};
   for (const [who, pid, start] of before) {
     const end = cpuSeconds(pid);
-    if (start !== undefined && end !== undefined && result.requests.total > 0) cpuMicros[who] = Math.round(((end - start) * 1e6) / result.requests.total);
+    if (start !== undefined && end !== undefined && result.requests.total > 0)
+      cpuMicros[who] = Math.round(((end - start) * 1e6) / result.requests.total);
   }
   return {
     name,
@@ -52,7 +57,11 @@ export async function measure([name, options, watch]: Case): Promise<Measured> {
  * Measures every case once per round, in the order `orderOf(round)` gives (indexes into `cases`);
  * each round's results come back in the cases' own order, whatever order they ran in.
  */
-export async function inRounds(cases: Case[], rounds: number, orderOf: (round: number) => number[]): Promise<Measured[][]> {
+export async function inRounds(
+  cases: Case[],
+  rounds: number,
+  orderOf: (round: number) => number[],
+): Promise<Measured[][]> {
   const measured: Measured[][] = [];
   for (let round = 0; round < rounds; round++) {
     const results: Measured[] = [];
@@ -71,7 +80,12 @@ export function mediansOf(cases: Case[], rounds: Measured[][]): Measured[] {
     p99: median(rounds.map((r) => r[i].p99)),
     errors: rounds.reduce((n, r) => n + r[i].errors, 0),
     non2xx: rounds.reduce((n, r) => n + r[i].non2xx, 0),
-    cpuMicros: Object.fromEntries(Object.keys(rounds[0][i].cpuMicros).map((who) => [who, median(rounds.map((r) => r[i].cpuMicros[who]))])),
+    cpuMicros: Object.fromEntries(
+      Object.keys(rounds[0][i].cpuMicros).map((who) => [
+        who,
+        median(rounds.map((r) => r[i].cpuMicros[who])),
+      ]),
+    ),
   }));
 }
 

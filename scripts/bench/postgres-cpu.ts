@@ -22,7 +22,9 @@ function statFields(pid: number | string): string[] | undefined {
  * that closed in the window still counts), and each live child's. Undefined off Linux.
  */
 export function postgresCpuSeconds(dataDir: string): number | undefined {
-  const postmaster = Number(fs.readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  const postmaster = Number(
+    fs.readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0],
+  );
   const own = statFields(postmaster);
   if (!own) return undefined;
   // Fields 14-17 (utime, stime, cutime, cstime) are 11-14 here; field 4 (ppid) is 1.
@@ -30,7 +32,8 @@ export function postgresCpuSeconds(dataDir: string): number | undefined {
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     const fields = statFields(entry);
-    if (fields && Number(fields[1]) === postmaster) ticks += Number(fields[11]) + Number(fields[12]);
+    if (fields && Number(fields[1]) === postmaster)
+      ticks += Number(fields[11]) + Number(fields[12]);
   }
   return ticks / TICKS_PER_SECOND;
 }

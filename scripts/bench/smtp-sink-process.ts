@@ -29,10 +29,14 @@ export interface SmtpSink {
 
 export async function startSmtpSink({ each = false } = {}): Promise<SmtpSink> {
   // stdin a pipe: if the bench dies, the pipe ends and the sink stops with it (smtp-sink.ts).
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/smtp-sink.ts', ...(each ? ['--each'] : []), '0'], {
-    cwd: ROOT,
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'scripts/smtp-sink.ts', ...(each ? ['--each'] : []), '0'],
+    {
+      cwd: ROOT,
+      stdio: ['pipe', 'pipe', 'inherit'],
+    },
+  );
   const messages: SinkMessage[] = [];
   /** Callers waiting for the next counts line, in the order they asked. */
   const waiting: { resolve: (stats: SmtpStats) => void; reject: (err: Error) => void }[] = [];
@@ -49,7 +53,8 @@ export async function startSmtpSink({ each = false } = {}): Promise<SmtpSink> {
   readline.createInterface({ input: child.stdout }).on('line', (line) => {
     const port = /^listening (\d+)$/.exec(line);
     if (port) return listening?.(Number(port[1]));
-    if (line.startsWith('message ')) return void messages.push(JSON.parse(line.slice('message '.length)) as SinkMessage);
+    if (line.startsWith('message '))
+      return void messages.push(JSON.parse(line.slice('message '.length)) as SinkMessage);
     waiting.shift()?.resolve(JSON.parse(line) as SmtpStats);
   });
   const port = await new Promise<number>((resolve, reject) => {

@@ -26,7 +26,15 @@ import { cpuSeconds } from './cpu';
 import { postgresCpuSeconds } from './postgres-cpu';
 import { startSmtpSink, type SmtpSink } from './smtp-sink-process';
 import { measureSignups, type SignupResult } from './store-signups';
-import { cleanups, readStore, sitesCpu, storedEmails, withSites, type Site, type StoreAt } from './store-sites';
+import {
+  cleanups,
+  readStore,
+  sitesCpu,
+  storedEmails,
+  withSites,
+  type Site,
+  type StoreAt,
+} from './store-sites';
 
 export const CONFIRM_TARGET_RATIO = 0.8;
 export type ConfirmMailTo = 'smtp' | 'eml';
@@ -83,14 +91,25 @@ async function mailPerSignup(at: StoreAt): Promise<{ signups: number; notOne: nu
 const emlFiles = (sites: Site[]) =>
   sites.reduce((sum, site) => {
     const folder = path.join(site.dataDir, 'mail');
-    return sum + (fs.existsSync(folder) ? fs.readdirSync(folder).filter((name) => name.endsWith('.eml')).length : 0);
+    return (
+      sum +
+      (fs.existsSync(folder)
+        ? fs.readdirSync(folder).filter((name) => name.endsWith('.eml')).length
+        : 0)
+    );
   }, 0);
 
 export function confirmFaults(c: ConfirmCase): string[] {
   const { mail } = c;
   const total = Object.values(mail.states).reduce((sum, n) => sum + n, 0);
-  if (!c.confirm) return total === 0 ? [] : [`${c.name}: ${total} mail rows queued with confirmation off`];
-  const ok = mail.notOneMail === 0 && mail.states.sent === mail.signups && total === mail.signups && mail.delivered === mail.signups && mail.duplicates === 0;
+  if (!c.confirm)
+    return total === 0 ? [] : [`${c.name}: ${total} mail rows queued with confirmation off`];
+  const ok =
+    mail.notOneMail === 0 &&
+    mail.states.sent === mail.signups &&
+    total === mail.signups &&
+    mail.delivered === mail.signups &&
+    mail.duplicates === 0;
   return ok
     ? []
     : [
@@ -101,16 +120,27 @@ export function confirmFaults(c: ConfirmCase): string[] {
 /**
  * SQLite and PostgreSQL ×3, each off then on. `pg` is the bench's server; a fresh database per case.
  */
-export async function measureConfirmation(pg: TestPostgres, mailTo: ConfirmMailTo): Promise<ConfirmComparison[]> {
+export async function measureConfirmation(
+  pg: TestPostgres,
+  mailTo: ConfirmMailTo,
+): Promise<ConfirmComparison[]> {
   let sink: SmtpSink | undefined;
   if (mailTo === 'smtp') {
     sink = await startSmtpSink();
     cleanups.push(sink.stop);
   }
   const confirmEnv = (confirm: boolean): NodeJS.ProcessEnv =>
-    confirm ? { CONFIRM_SIGNUPS: 'on', SITE_URL: 'https://orgnote.example', SMTP_URL: sink?.url ?? '' } : { CONFIRM_SIGNUPS: 'off' };
+    confirm
+      ? { CONFIRM_SIGNUPS: 'on', SITE_URL: 'https://orgnote.example', SMTP_URL: sink?.url ?? '' }
+      : { CONFIRM_SIGNUPS: 'off' };
 
-  const run = async (sites: Site[], name: string, confirm: boolean, at: StoreAt, watchPostgres: boolean): Promise<ConfirmCase> => {
+  const run = async (
+    sites: Site[],
+    name: string,
+    confirm: boolean,
+    at: StoreAt,
+    watchPostgres: boolean,
+  ): Promise<ConfirmCase> => {
     const sinkBefore = await sink?.stats();
     const result = await measureSignups({
       name,
@@ -124,11 +154,13 @@ export async function measureConfirmation(pg: TestPostgres, mailTo: ConfirmMailT
     });
     const loadEnded = Date.now();
     // Waiting to go out: queued, or owed by signups and not written yet (confirmation on).
-    const waiting = async (store: Store) => (await store.mail.counts()).queued + (await store.signups.confirmationsOwed());
+    const waiting = async (store: Store) =>
+      (await store.mail.counts()).queued + (await store.signups.confirmationsOwed());
     const queuedAfterLoad = await readStore(at, waiting);
     const states = await readStore(at, async (store) => {
       for (;;) {
-        if ((await waiting(store)) === 0 || Date.now() - loadEnded > DRAIN_GIVE_UP_MS) return store.mail.counts();
+        if ((await waiting(store)) === 0 || Date.now() - loadEnded > DRAIN_GIVE_UP_MS)
+          return store.mail.counts();
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
     });
@@ -144,14 +176,24 @@ export async function measureConfirmation(pg: TestPostgres, mailTo: ConfirmMailT
         states,
         signups,
         notOneMail: notOne,
-        delivered: sinkBefore && sinkAfter ? sinkAfter.received - sinkBefore.received : emlFiles(sites),
+        delivered:
+          sinkBefore && sinkAfter ? sinkAfter.received - sinkBefore.received : emlFiles(sites),
         duplicates: sinkBefore && sinkAfter ? sinkAfter.duplicates - sinkBefore.duplicates : 0,
       },
     };
   };
-  const label = (confirm: boolean) => `, confirmation ${confirm ? `on (${mailTo === 'smtp' ? 'SMTP sink' : '.eml files'})` : 'off'}`;
+  const label = (confirm: boolean) =>
+    `, confirmation ${confirm ? `on (${mailTo === 'smtp' ? 'SMTP sink' : '.eml files'})` : 'off'}`;
   const sqliteCase = (confirm: boolean) =>
-    withSites(1, confirmEnv(confirm), (sites) => run(sites, `SQLite, 1 instance${label(confirm)}`, confirm, { dataDir: sites[0].dataDir }, false));
+    withSites(1, confirmEnv(confirm), (sites) =>
+      run(
+        sites,
+        `SQLite, 1 instance${label(confirm)}`,
+        confirm,
+        { dataDir: sites[0].dataDir },
+        false,
+      ),
+    );
   const postgresCase = async (confirm: boolean) => {
     const databaseUrl = await pg.createDatabase();
     return withSites(3, { ...confirmEnv(confirm), DATABASE_URL: databaseUrl }, (sites) =>

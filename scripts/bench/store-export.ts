@@ -25,9 +25,17 @@ export async function seedSqlite(dataDir: string, rows: number): Promise<number>
   const store = openSqliteStore({ dataDir });
   try {
     // The columns of the store's own INSERT (server/store/signups.ts).
-    const insert = store.db.prepare('INSERT INTO signups (email, email_key, description, created_at) VALUES (?, ?, ?, ?)');
+    const insert = store.db.prepare(
+      'INSERT INTO signups (email, email_key, description, created_at) VALUES (?, ?, ?, ?)',
+    );
     store.db.transaction(() => {
-      for (let i = 0; i < rows; i++) insert.run(exportEmail(i), emailKey(exportEmail(i)), DESCRIPTION, new Date(FIRST_SIGNUP + i * 1000).toISOString());
+      for (let i = 0; i < rows; i++)
+        insert.run(
+          exportEmail(i),
+          emailKey(exportEmail(i)),
+          DESCRIPTION,
+          new Date(FIRST_SIGNUP + i * 1000).toISOString(),
+        );
     })();
   } finally {
     await store.close();
@@ -56,10 +64,18 @@ export async function seedPostgres(databaseUrl: string, rows: number): Promise<n
     const last = rows - 1;
     const {
       rows: [row],
-    } = await store.pool.query<{ email_key: string; created_at: string }>('SELECT email_key, created_at FROM signups WHERE email = $1', [exportEmail(last)]);
-    const expected = { email_key: emailKey(exportEmail(last)), created_at: new Date(FIRST_SIGNUP + last * 1000).toISOString() };
+    } = await store.pool.query<{ email_key: string; created_at: string }>(
+      'SELECT email_key, created_at FROM signups WHERE email = $1',
+      [exportEmail(last)],
+    );
+    const expected = {
+      email_key: emailKey(exportEmail(last)),
+      created_at: new Date(FIRST_SIGNUP + last * 1000).toISOString(),
+    };
     if (row?.email_key !== expected.email_key || row.created_at !== expected.created_at) {
-      throw new Error(`seeded row ${JSON.stringify(row)} is not in the store's format ${JSON.stringify(expected)}`);
+      throw new Error(
+        `seeded row ${JSON.stringify(row)} is not in the store's format ${JSON.stringify(expected)}`,
+      );
     }
   } finally {
     await store.close();
@@ -79,11 +95,15 @@ export interface ExportRun {
 /** `export` with the built CLI, DATA_DIR or DATABASE_URL in `env`; wall time from spawn to exit. */
 export function runExport(env: NodeJS.ProcessEnv): Promise<ExportRun> {
   const started = process.hrtime.bigint();
-  const child = spawn(process.execPath, ['--require', path.join(__dirname, 'peak-rss.cjs'), 'dist/server/waitlist.js', 'export'], {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--require', path.join(__dirname, 'peak-rss.cjs'), 'dist/server/waitlist.js', 'export'],
+    {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let lines = 0;
   let bytes = 0;
   let previousByte = -1; // a CRLF may be split between two chunks
@@ -102,6 +122,14 @@ export function runExport(env: NodeJS.ProcessEnv): Promise<ExportRun> {
   });
   return new Promise((resolve, reject) => {
     child.once('error', reject);
-    child.once('close', (code) => resolve({ seconds: Number(process.hrtime.bigint() - started) / 1e9, peakRssBytes, code, lines, bytes }));
+    child.once('close', (code) =>
+      resolve({
+        seconds: Number(process.hrtime.bigint() - started) / 1e9,
+        peakRssBytes,
+        code,
+        lines,
+        bytes,
+      }),
+    );
   });
 }

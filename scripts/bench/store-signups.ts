@@ -56,7 +56,12 @@ export interface SignupResult {
 
 let sequence = 0;
 
-export async function measureSignups({ name, urls, cpu, storedEmails }: SignupCase): Promise<SignupResult> {
+export async function measureSignups({
+  name,
+  urls,
+  cpu,
+  storedEmails,
+}: SignupCase): Promise<SignupResult> {
   const acceptedAddresses = new Set<string>();
   let answered = 0;
   let perSecond: number[] | undefined; // 2xx by whole second of the window; undefined in the warm-up
@@ -76,7 +81,11 @@ export async function measureSignups({ name, urls, cpu, storedEmails }: SignupCa
               ['email', `store-${process.pid}-${++sequence}@example.org`],
               ['description', 'npm run bench:store'],
             ]);
-            return { ...request, body: form.body, headers: { ...request.headers, 'content-type': form.contentType } };
+            return {
+              ...request,
+              body: form.body,
+              headers: { ...request.headers, 'content-type': form.contentType },
+            };
           },
           onResponse: (status, body) => {
             if (status < 200 || status > 299) return;
@@ -110,7 +119,10 @@ export async function measureSignups({ name, urls, cpu, storedEmails }: SignupCa
     ours += end - start;
     if (accepted > 0) cpuMicros[part] = Math.round(((end - start) * 1e6) / accepted);
   }
-  const otherCores = before.machine === undefined || after.machine === undefined ? undefined : Math.max(0, after.machine - before.machine - ours) / SECONDS;
+  const otherCores =
+    before.machine === undefined || after.machine === undefined
+      ? undefined
+      : Math.max(0, after.machine - before.machine - ours) / SECONDS;
   return {
     name,
     replicas: urls.length,
@@ -122,7 +134,12 @@ export async function measureSignups({ name, urls, cpu, storedEmails }: SignupCa
     p99: result.latency.p99,
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
-    statuses: Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([status, { count }]) => [status, count ?? 0])),
+    statuses: Object.fromEntries(
+      Object.entries(result.statusCodeStats ?? {}).map(([status, { count }]) => [
+        status,
+        count ?? 0,
+      ]),
+    ),
     acceptedAddresses: acceptedAddresses.size,
     repeats: answered - acceptedAddresses.size,
     storedRows: stored.size,
@@ -133,8 +150,14 @@ export async function measureSignups({ name, urls, cpu, storedEmails }: SignupCa
 }
 
 /** CPU seconds so far: each part's, this process's, and the whole machine's. */
-function readCpu(cpu: SignupCase['cpu']): { parts: Record<string, number | undefined>; machine: number | undefined } {
+function readCpu(cpu: SignupCase['cpu']): {
+  parts: Record<string, number | undefined>;
+  machine: number | undefined;
+} {
   const usage = process.cpuUsage();
-  const parts = { ...Object.fromEntries(Object.entries(cpu).map(([part, read]) => [part, read()])), 'load generator': (usage.user + usage.system) / 1e6 };
+  const parts = {
+    ...Object.fromEntries(Object.entries(cpu).map(([part, read]) => [part, read()])),
+    'load generator': (usage.user + usage.system) / 1e6,
+  };
   return { parts, machine: machineBusySeconds() };
 }

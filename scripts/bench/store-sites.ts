@@ -32,7 +32,12 @@ export async function cleanUp(): Promise<void> {
 }
 
 /** `count` sites on the same settings, stopped (their DATA_DIR and log removed) once `work` is done. */
-export async function withSites<T>(count: number, env: NodeJS.ProcessEnv, work: (sites: Site[]) => Promise<T>, root = ROOT): Promise<T> {
+export async function withSites<T>(
+  count: number,
+  env: NodeJS.ProcessEnv,
+  work: (sites: Site[]) => Promise<T>,
+  root = ROOT,
+): Promise<T> {
   const sites: Site[] = [];
   try {
     for (let i = 0; i < count; i++) {
@@ -57,7 +62,10 @@ export type StoreAt = { dataDir: string } | { databaseUrl: string };
 
 /** The store at `at`, opened beside the running sites for `read`, then closed. */
 export async function readStore<T>(at: StoreAt, read: (store: Store) => Promise<T>): Promise<T> {
-  const store = 'dataDir' in at ? openSqliteStore({ dataDir: at.dataDir }) : await openPostgresStore({ databaseUrl: at.databaseUrl, timeoutMs: 60_000 });
+  const store =
+    'dataDir' in at
+      ? openSqliteStore({ dataDir: at.dataDir })
+      : await openPostgresStore({ databaseUrl: at.databaseUrl, timeoutMs: 60_000 });
   try {
     return await read(store);
   } finally {
@@ -65,4 +73,5 @@ export async function readStore<T>(at: StoreAt, read: (store: Store) => Promise<
   }
 }
 
-export const storedEmails = (at: StoreAt) => readStore(at, async (store) => (await store.signups.list()).map((row) => row.email));
+export const storedEmails = (at: StoreAt) =>
+  readStore(at, async (store) => (await store.signups.list()).map((row) => row.email));

@@ -39,11 +39,37 @@ import { ROOT } from '../site-process';
 import { buildBaseline } from './baseline';
 import { postgresCpuSeconds } from './postgres-cpu';
 import { EXPORT_ROWS, runExport, seedPostgres, seedSqlite, type ExportRun } from './store-export';
-import { CONNECTIONS, measureSignups, SECONDS, WARMUP_SECONDS, type SignupCase, type SignupResult } from './store-signups';
-import { CONFIRM_TARGET_RATIO, confirmFaults, measureConfirmation, type ConfirmCase, type ConfirmMailTo } from './store-confirm';
-import { cleanUp, cleanups, SITE_ENV, sitesCpu, storedEmails, withSites, type Site } from './store-sites';
+import {
+  CONNECTIONS,
+  measureSignups,
+  SECONDS,
+  WARMUP_SECONDS,
+  type SignupCase,
+  type SignupResult,
+} from './store-signups';
+import {
+  CONFIRM_TARGET_RATIO,
+  confirmFaults,
+  measureConfirmation,
+  type ConfirmCase,
+  type ConfirmMailTo,
+} from './store-confirm';
+import {
+  cleanUp,
+  cleanups,
+  SITE_ENV,
+  sitesCpu,
+  storedEmails,
+  withSites,
+  type Site,
+} from './store-sites';
 
-const TARGET = { replicatedSignupsPerSecond: 1_000, exportPeakRssBytes: 150 * 2 ** 20, ratioToBaseline: 0.9, confirmOnToOff: CONFIRM_TARGET_RATIO };
+const TARGET = {
+  replicatedSignupsPerSecond: 1_000,
+  exportPeakRssBytes: 150 * 2 ** 20,
+  ratioToBaseline: 0.9,
+  confirmOnToOff: CONFIRM_TARGET_RATIO,
+};
 const CASES = process.env.BENCH_STORE_CASES || 'all';
 const CONFIRM_MAIL = (process.env.BENCH_STORE_CONFIRM_MAIL || 'smtp') as ConfirmMailTo;
 /** Cores busy with other programs during a window above which its figures are flagged. */
@@ -73,10 +99,22 @@ const signupRow = (r: SignupResult) => ({
  * Sections 1 and 3: the signup cases of this build and the baseline's, into `signups` (this build's
  * SQLite, PostgreSQL ×1 and ×3, then the baseline's two) and `comparisons`; returns the baseline.
  */
-async function measureSignupCases(pg: TestPostgres, signups: SignupResult[], comparisons: [SignupResult, SignupResult][]): Promise<string> {
+async function measureSignupCases(
+  pg: TestPostgres,
+  signups: SignupResult[],
+  comparisons: [SignupResult, SignupResult][],
+): Promise<string> {
   const pgCpu = () => postgresCpuSeconds(pg.dataDir);
-  const measure = (sites: Site[], rest: Pick<SignupCase, 'name' | 'storedEmails'>, watchPostgres: boolean) =>
-    measureSignups({ ...rest, urls: sites.map((site) => site.url), cpu: { sites: sitesCpu(sites), ...(watchPostgres ? { postgres: pgCpu } : {}) } });
+  const measure = (
+    sites: Site[],
+    rest: Pick<SignupCase, 'name' | 'storedEmails'>,
+    watchPostgres: boolean,
+  ) =>
+    measureSignups({
+      ...rest,
+      urls: sites.map((site) => site.url),
+      cpu: { sites: sitesCpu(sites), ...(watchPostgres ? { postgres: pgCpu } : {}) },
+    });
 
   const baseline = buildBaseline();
   cleanups.push(baseline.remove);
@@ -84,7 +122,15 @@ async function measureSignupCases(pg: TestPostgres, signups: SignupResult[], com
     withSites(
       1,
       {},
-      (sites) => measure(sites, { name: `SQLite, 1 instance${label}`, storedEmails: () => storedEmails({ dataDir: sites[0].dataDir }) }, false),
+      (sites) =>
+        measure(
+          sites,
+          {
+            name: `SQLite, 1 instance${label}`,
+            storedEmails: () => storedEmails({ dataDir: sites[0].dataDir }),
+          },
+          false,
+        ),
       root,
     );
   const postgresCase = async (replicas: number, root: string, label: string) => {
@@ -128,8 +174,10 @@ async function measureExports(pg: TestPostgres): Promise<[string, number, Export
 }
 
 async function main(): Promise<void> {
-  if (CASES !== 'all' && CASES !== 'confirm') throw new Error(`BENCH_STORE_CASES=${CASES}: expected all or confirm`);
-  if (CONFIRM_MAIL !== 'smtp' && CONFIRM_MAIL !== 'eml') throw new Error(`BENCH_STORE_CONFIRM_MAIL=${CONFIRM_MAIL as string}: expected smtp or eml`);
+  if (CASES !== 'all' && CASES !== 'confirm')
+    throw new Error(`BENCH_STORE_CASES=${CASES}: expected all or confirm`);
+  if (CONFIRM_MAIL !== 'smtp' && CONFIRM_MAIL !== 'eml')
+    throw new Error(`BENCH_STORE_CONFIRM_MAIL=${CONFIRM_MAIL as string}: expected smtp or eml`);
   const pg = await startPostgres();
   cleanups.push(() => pg.close());
   const [settings] = await query<{ version: string; fsync: string; sync: string }>(
@@ -211,15 +259,20 @@ async function main(): Promise<void> {
     );
   }
   const replicated = signups.at(2);
-  const replicatedOk = !replicated || (replicated.perSecond >= TARGET.replicatedSignupsPerSecond && replicated.lost === 0);
-  const rssOk = (run: ExportRun) => run.peakRssBytes > 0 && run.peakRssBytes < TARGET.exportPeakRssBytes;
+  const replicatedOk =
+    !replicated ||
+    (replicated.perSecond >= TARGET.replicatedSignupsPerSecond && replicated.lost === 0);
+  const rssOk = (run: ExportRun) =>
+    run.peakRssBytes > 0 && run.peakRssBytes < TARGET.exportPeakRssBytes;
   if (replicated) {
     console.log(
       `PostgreSQL ×3: ${replicated.perSecond} signups/s (slowest second ${replicated.slowestSecond}), ${replicated.lost} lost  (target ≥ ${TARGET.replicatedSignupsPerSecond}/s, 0 lost) ${pass(replicatedOk)}`,
     );
   }
   for (const [store, , run] of exports) {
-    console.log(`export peak RSS, ${store}: ${mib(run.peakRssBytes)} MiB  (target < ${mib(TARGET.exportPeakRssBytes)} MiB) ${pass(rssOk(run))}`);
+    console.log(
+      `export peak RSS, ${store}: ${mib(run.peakRssBytes)} MiB  (target < ${mib(TARGET.exportPeakRssBytes)} MiB) ${pass(rssOk(run))}`,
+    );
   }
   for (const c of confirmation) {
     console.log(
@@ -229,12 +282,18 @@ async function main(): Promise<void> {
   const faults = [
     ...[...signups, ...confirmCases].flatMap((r) =>
       r.errors || r.non2xx || r.lost || r.repeats
-        ? [`${r.name}: ${r.errors} errors, ${r.non2xx} non-2xx ${JSON.stringify(r.statuses)}, ${r.lost} lost, ${r.repeats} addresses answered twice`]
+        ? [
+            `${r.name}: ${r.errors} errors, ${r.non2xx} non-2xx ${JSON.stringify(r.statuses)}, ${r.lost} lost, ${r.repeats} addresses answered twice`,
+          ]
         : [],
     ),
     ...confirmCases.flatMap((c: ConfirmCase) => confirmFaults(c)),
     ...exports.flatMap(([store, , run]) =>
-      run.code !== 0 || run.lines !== EXPORT_ROWS + 1 ? [`export from ${store}: exit code ${run.code}, ${run.lines} lines (expected ${EXPORT_ROWS + 1})`] : [],
+      run.code !== 0 || run.lines !== EXPORT_ROWS + 1
+        ? [
+            `export from ${store}: exit code ${run.code}, ${run.lines} lines (expected ${EXPORT_ROWS + 1})`,
+          ]
+        : [],
     ),
   ];
   for (const fault of faults) console.log(`fault: ${fault}`);
@@ -259,13 +318,19 @@ async function main(): Promise<void> {
       ratios,
     },
     confirmation: { mail: CONFIRM_MAIL, comparisons: confirmation },
-    export: { rows: EXPORT_ROWS, results: exports.map(([store, seedSeconds, run]) => ({ store, seedSeconds, ...run })) },
+    export: {
+      rows: EXPORT_ROWS,
+      results: exports.map(([store, seedSeconds, run]) => ({ store, seedSeconds, ...run })),
+    },
     targets: TARGET,
     faults,
     passed,
   };
   fs.mkdirSync(path.join(ROOT, 'test-artifacts'), { recursive: true });
-  fs.writeFileSync(path.join(ROOT, 'test-artifacts/bench-store.json'), `${JSON.stringify(report, null, 2)}\n`);
+  fs.writeFileSync(
+    path.join(ROOT, 'test-artifacts/bench-store.json'),
+    `${JSON.stringify(report, null, 2)}\n`,
+  );
   process.exitCode = passed ? 0 : 1;
 }
 

@@ -22,10 +22,15 @@ export const PREVIEWS = [
 
 /** A source beside this file, and the file it is drawn into at one scale. */
 export const previewSource = (name: string) => path.join(__dirname, `${name}.svg`);
-export const previewFile = (name: string, scale: number) => path.resolve(__dirname, '../../public/images', `${name}-${scale}x.webp`);
+export const previewFile = (name: string, scale: number) =>
+  path.resolve(__dirname, '../../public/images', `${name}-${scale}x.webp`);
 
 async function main(): Promise<void> {
-  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_FLAGS, headless: true });
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: CHROMIUM_FLAGS,
+    headless: true,
+  });
   try {
     const page = await browser.newPage();
     for (const { name, scales } of PREVIEWS) {
@@ -40,7 +45,9 @@ async function main(): Promise<void> {
             canvas.width = image.naturalWidth * scale;
             canvas.height = image.naturalHeight * scale;
             canvas.getContext('2d')!.drawImage(image, 0, 0, canvas.width, canvas.height);
-            const blob = await new Promise<Blob | null>((resolve) => canvas.toBlob(resolve, 'image/webp', quality));
+            const blob = await new Promise<Blob | null>((resolve) =>
+              canvas.toBlob(resolve, 'image/webp', quality),
+            );
             if (blob?.type !== 'image/webp') throw new Error('this Chromium cannot encode WebP');
             const bytes = new Uint8Array(await blob.arrayBuffer());
             let binary = '';

@@ -13,7 +13,10 @@ export const INVALID_KEY = 'Invalid activation key';
 
 export const NO_STORE = { 'Cache-Control': 'no-store' };
 
-export function activationEndpoint(subscriptions: Subscriptions, config: Pick<Config, 'spaceLimitBytes'>) {
+export function activationEndpoint(
+  subscriptions: Subscriptions,
+  config: Pick<Config, 'spaceLimitBytes'>,
+) {
   return async (req: BodyRequest, res: ServerResponse): Promise<void> => {
     const result = await activate({ subscriptions, config }, fieldsOf(req));
     switch (result.kind) {

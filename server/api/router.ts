@@ -16,11 +16,20 @@ import type { Subscriptions } from '../store/types';
 import type { SubmitSignup } from '../waitlist/signup';
 import { activationEndpoint } from './activation';
 import { proxyEndpoint } from './proxy';
-import { isRateLimited, routeOf, subscriptionInfoParams, type ApiRoute, type SubscriptionInfoParams } from './routes';
+import {
+  isRateLimited,
+  routeOf,
+  subscriptionInfoParams,
+  type ApiRoute,
+  type SubscriptionInfoParams,
+} from './routes';
 import { subscriptionInfoEndpoint } from './subscription-info';
 
 interface ApiDeps {
-  config: Pick<Config, 'backendUrl' | 'backendTimeoutMs' | 'subscriptionApiToken' | 'spaceLimitBytes'>;
+  config: Pick<
+    Config,
+    'backendUrl' | 'backendTimeoutMs' | 'subscriptionApiToken' | 'spaceLimitBytes'
+  >;
   subscriptions: Subscriptions;
   submitSignup: SubmitSignup;
   /** The per-IP budget for form submissions, shared with the native form. */
@@ -31,13 +40,25 @@ interface ApiDeps {
 }
 
 /** `info` carries subscription-info's parameters when that is the route. */
-type Endpoint = (req: BodyRequest, res: ServerResponse, context: RequestContext, route: ApiRoute | undefined, info?: SubscriptionInfoParams) => Promise<void>;
+type Endpoint = (
+  req: BodyRequest,
+  res: ServerResponse,
+  context: RequestContext,
+  route: ApiRoute | undefined,
+  info?: SubscriptionInfoParams,
+) => Promise<void>;
 
 const noLimit: Middleware = (_req, _res, next) => next();
 
 /** Runs connect-style steps one after another; the first error, or the end, goes to `done`. */
-function inOrder(steps: Middleware[], req: BodyRequest, res: ServerResponse, done: (err?: unknown) => void): void {
-  const from = (index: number) => (err?: unknown) => (err || index === steps.length ? done(err) : steps[index](req, res, from(index + 1)));
+function inOrder(
+  steps: Middleware[],
+  req: BodyRequest,
+  res: ServerResponse,
+  done: (err?: unknown) => void,
+): void {
+  const from = (index: number) => (err?: unknown) =>
+    err || index === steps.length ? done(err) : steps[index](req, res, from(index + 1));
   from(0)();
 }
 
@@ -51,7 +72,10 @@ function allowOnly(methods: string[], req: BodyRequest, res: ServerResponse): vo
  * Without BACKEND_URL: the two form routes of docs/product.md §7, subscription-info for the OrgNote
  * backend, and clear JSON for anything else.
  */
-function embeddedEndpoints(deps: Pick<ApiDeps, 'subscriptions' | 'config'>, signup: ReturnType<typeof signupEndpoint>): Endpoint {
+function embeddedEndpoints(
+  deps: Pick<ApiDeps, 'subscriptions' | 'config'>,
+  signup: ReturnType<typeof signupEndpoint>,
+): Endpoint {
   const activate = activationEndpoint(deps.subscriptions, deps.config);
   const info = subscriptionInfoEndpoint(deps.subscriptions, deps.config);
   return async (req, res, context, route, infoParams) => {
@@ -72,12 +96,22 @@ function embeddedEndpoints(deps: Pick<ApiDeps, 'subscriptions' | 'config'>, sign
   };
 }
 
-export function apiHandler({ config, subscriptions, submitSignup, limitSubmissions, refuseCrossSite, logger }: ApiDeps) {
+export function apiHandler({
+  config,
+  subscriptions,
+  submitSignup,
+  limitSubmissions,
+  refuseCrossSite,
+  logger,
+}: ApiDeps) {
   const signup = signupEndpoint(submitSignup);
   const { backendUrl } = config;
   const proxy = backendUrl ? proxyEndpoint({ ...config, backendUrl }, logger) : undefined;
   const endpoint: Endpoint = proxy
-    ? (req, res, context, route) => (route === 'subscriptions' && req.method === 'POST' ? signup(req, res, context) : proxy(req, res, context, route))
+    ? (req, res, context, route) =>
+        route === 'subscriptions' && req.method === 'POST'
+          ? signup(req, res, context)
+          : proxy(req, res, context, route)
     : embeddedEndpoints({ subscriptions, config }, signup);
 
   const failed = (res: ServerResponse, err: unknown): void => {
@@ -98,7 +132,10 @@ export function apiHandler({ config, subscriptions, submitSignup, limitSubmissio
     if (path === null) return failed(res, new HttpError(400, 'Invalid API path'));
     const route = info ? 'subscription-info' : routeOf(path);
     // Refused and counted before the body is even read, so a flood costs little.
-    const limit = req.method === 'POST' && isRateLimited(route, proxy !== undefined) ? limitSubmissions : noLimit;
+    const limit =
+      req.method === 'POST' && isRateLimited(route, proxy !== undefined)
+        ? limitSubmissions
+        : noLimit;
     inOrder([refuseCrossSite, limit, readBody], req, res, (err) => {
       if (err) return failed(res, err);
       endpoint(req, res, context, route, info).catch((error: unknown) => failed(res, error));

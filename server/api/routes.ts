@@ -33,7 +33,12 @@ export interface SubscriptionInfoParams {
  */
 export function subscriptionInfoParams(rawPath: string): SubscriptionInfoParams | undefined {
   const segments = rawPath.split('/');
-  if (segments.length !== 5 || segments[1] !== 'api' || segments[2].toLowerCase() !== 'subscription-info') return undefined;
+  if (
+    segments.length !== 5 ||
+    segments[1] !== 'api' ||
+    segments[2].toLowerCase() !== 'subscription-info'
+  )
+    return undefined;
   const [provider, externalId] = segments.slice(3).map((segment) => {
     try {
       return decodeURIComponent(segment);

@@ -22,9 +22,16 @@ function tokenOf(req: IncomingMessage): string | undefined {
   return /^Token\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
 }
 
-export function subscriptionInfoEndpoint(subscriptions: Subscriptions, config: Pick<Config, 'subscriptionApiToken' | 'spaceLimitBytes'>) {
+export function subscriptionInfoEndpoint(
+  subscriptions: Subscriptions,
+  config: Pick<Config, 'subscriptionApiToken' | 'spaceLimitBytes'>,
+) {
   const expected = config.subscriptionApiToken;
-  return async (req: IncomingMessage, res: ServerResponse, { provider, externalId }: SubscriptionInfoParams): Promise<void> => {
+  return async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    { provider, externalId }: SubscriptionInfoParams,
+  ): Promise<void> => {
     if (!expected) throw new HttpError(404, 'Not found');
     const token = tokenOf(req);
     if (token === undefined || !sameToken(token, expected)) {

@@ -9,7 +9,11 @@ import type { RequestContext } from '../http/request-pipeline';
 import type { SubmitSignup } from '../waitlist/signup';
 
 export function signupEndpoint(submitSignup: SubmitSignup) {
-  return async (req: BodyRequest, res: ServerResponse, { client }: RequestContext): Promise<void> => {
+  return async (
+    req: BodyRequest,
+    res: ServerResponse,
+    { client }: RequestContext,
+  ): Promise<void> => {
     const outcome = await submitSignup({ fields: fieldsOf(req), from: { client, path: req.url } });
     switch (outcome.kind) {
       case 'invalid':

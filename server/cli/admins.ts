@@ -2,12 +2,21 @@
 // stdin when it is not a terminal (`printf '%s' "$PW" | waitlist admin add ops@example.org`), and
 // asked for without echo otherwise; it never appears in argv, where `ps` would show it.
 import QRCode from 'qrcode';
-import { addAdmin, changePassword, enrolTotp, listAdmins, removeAdmin, type PasswordRefusal } from '../console/accounts';
+import {
+  addAdmin,
+  changePassword,
+  enrolTotp,
+  listAdmins,
+  removeAdmin,
+  type PasswordRefusal,
+} from '../console/accounts';
 import { textTable } from './columns';
 import { CommandError, type CliIo, type CommandRow } from './command-table';
 
 function refusalText(refused: PasswordRefusal, email: string): string {
-  return refused.kind === 'too-short' ? `the password must have at least ${refused.min} characters` : `not an email address: ${email}`;
+  return refused.kind === 'too-short'
+    ? `the password must have at least ${refused.min} characters`
+    : `not an email address: ${email}`;
 }
 
 async function password(io: CliIo): Promise<string> {
@@ -41,7 +50,10 @@ export const ADMIN_ROWS: CommandRow<unknown>[] = [
     onlyOne: true,
     async run(context, [address], _options, io) {
       const added = await addAdmin(context, address, await password(io));
-      if (added.kind === 'exists') throw new CommandError(`${address.trim()} has an account already (admin password changes its password)`);
+      if (added.kind === 'exists')
+        throw new CommandError(
+          `${address.trim()} has an account already (admin password changes its password)`,
+        );
       if (added.kind !== 'added') throw new CommandError(refusalText(added, address));
       await io.out(`Added ${address.trim()}: the console is at /admin.\n`);
       return 0;
@@ -58,7 +70,9 @@ export const ADMIN_ROWS: CommandRow<unknown>[] = [
           accounts.map((a) => [a.email, a.createdAt, a.totp ? 'yes' : 'no']),
         ),
       );
-      await io.out(`${accounts.length} account(s)${accounts.length === 0 ? ': the console is off (every /admin path answers 404)' : ''}\n`);
+      await io.out(
+        `${accounts.length} account(s)${accounts.length === 0 ? ': the console is off (every /admin path answers 404)' : ''}\n`,
+      );
       return 0;
     },
   },
@@ -70,7 +84,8 @@ export const ADMIN_ROWS: CommandRow<unknown>[] = [
     needs: email,
     onlyOne: true,
     async run(context, [address], _options, io) {
-      if ((await removeAdmin(context, address)).kind === 'unknown') throw new CommandError(`no account for ${address.trim()}`);
+      if ((await removeAdmin(context, address)).kind === 'unknown')
+        throw new CommandError(`no account for ${address.trim()}`);
       await io.out(`Removed ${address.trim()} and ended its sessions.\n`);
       return 0;
     },
@@ -101,7 +116,9 @@ export const ADMIN_ROWS: CommandRow<unknown>[] = [
       const enrolled = await enrolTotp(context, address);
       if (enrolled.kind === 'unknown') throw new CommandError(`no account for ${address.trim()}`);
       await io.out(`${await QRCode.toString(enrolled.uri, { type: 'terminal', small: true })}\n`);
-      await io.out(`Scan the code with an authenticator app, or enter this URI in it:\n${enrolled.uri}\n`);
+      await io.out(
+        `Scan the code with an authenticator app, or enter this URI in it:\n${enrolled.uri}\n`,
+      );
       await io.out(`From now on, logging in as ${address.trim()} needs the app's 6-digit code.\n`);
       return 0;
     },

@@ -45,8 +45,19 @@ export type StoreUse = 'reads' | 'writes' | 'copies' | 'none';
 
 export type CommandRow<Options> = RowShape &
   (
-    | { store?: Exclude<StoreUse, 'none'>; run(context: CliContext, args: string[], options: Options, io: CliIo): Promise<Status> }
-    | { store: 'none'; run(context: Pick<CliContext, 'config'>, args: string[], options: Options, io: CliIo): Promise<Status> }
+    | {
+        store?: Exclude<StoreUse, 'none'>;
+        run(context: CliContext, args: string[], options: Options, io: CliIo): Promise<Status>;
+      }
+    | {
+        store: 'none';
+        run(
+          context: Pick<CliContext, 'config'>,
+          args: string[],
+          options: Options,
+          io: CliIo,
+        ): Promise<Status>;
+      }
   );
 
 interface RowShape {
@@ -68,7 +79,12 @@ export function needsError(row: Pick<RowShape, 'name' | 'needs'>): UsageError {
   return new UsageError(`${row.name} needs ${row.needs}`);
 }
 
-export function helpText(rows: CommandRow<unknown>[], options: Record<string, OptionRow>, head: string, foot: string): string {
+export function helpText(
+  rows: CommandRow<unknown>[],
+  options: Record<string, OptionRow>,
+  head: string,
+  foot: string,
+): string {
   const commands = rows.flatMap((row) => [
     [row.args ? `${row.name} ${row.args}` : row.name, row.help],
     ...(row.also ?? []).map(({ args, help }) => [`${row.name} ${args}`, help]),
@@ -78,23 +94,29 @@ export function helpText(rows: CommandRow<unknown>[], options: Record<string, Op
     option.help,
   ]);
   const width = Math.max(...[...commands, ...flags].map(([left]) => left.length)) + 2;
-  const lines = (pairs: string[][]) => pairs.map(([left, help]) => `  ${left.padEnd(width)}${help}\n`).join('');
+  const lines = (pairs: string[][]) =>
+    pairs.map(([left, help]) => `  ${left.padEnd(width)}${help}\n`).join('');
   return `${head}\n\nCommands:\n${lines(commands)}\nOptions:\n${lines(flags)}\n${foot}`;
 }
 
 /** The row the positionals name, with the arguments that follow its name. */
-export function commandFor<Options>(rows: CommandRow<Options>[], [word, ...rest]: string[]): { row: CommandRow<Options>; args: string[] } {
+export function commandFor<Options>(
+  rows: CommandRow<Options>[],
+  [word, ...rest]: string[],
+): { row: CommandRow<Options>; args: string[] } {
   const byName = (name: string) => rows.find((row) => row.name === name);
   const sub = rest.length > 0 ? byName(`${word} ${rest[0]}`) : undefined;
   if (sub) return checked(sub, rest.slice(1));
   const row = byName(word);
   if (!row) throw new UsageError(`unknown command: ${word}`);
   // A command with subcommands takes no words of its own: another word is a subcommand it lacks.
-  if (rest.length > 0 && rows.some((other) => other.name.startsWith(`${word} `))) throw new UsageError(`${word}: unknown subcommand: ${rest[0]}`);
+  if (rest.length > 0 && rows.some((other) => other.name.startsWith(`${word} `)))
+    throw new UsageError(`${word}: unknown subcommand: ${rest[0]}`);
   return checked(row, rest);
 }
 
 function checked<Options>(row: CommandRow<Options>, args: string[]) {
-  if (row.needs !== undefined && (!args[0] || (row.onlyOne && args.length > 1))) throw needsError(row);
+  if (row.needs !== undefined && (!args[0] || (row.onlyOne && args.length > 1)))
+    throw needsError(row);
   return { row, args };
 }

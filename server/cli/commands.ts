@@ -5,7 +5,14 @@ import { dnsRecords, txtData } from '../waitlist/dns';
 import { issueKey } from '../waitlist/issue-key';
 import { backup, migrate, restore } from '../waitlist/maintenance';
 import { remove } from '../waitlist/remove';
-import { countSignups, exportSignups, listSignups, SIGNUP_STATES, waitlistStats, type SignupsSince } from '../waitlist/listing';
+import {
+  countSignups,
+  exportSignups,
+  listSignups,
+  SIGNUP_STATES,
+  waitlistStats,
+  type SignupsSince,
+} from '../waitlist/listing';
 import { oneLine, textTable } from './columns';
 import { CommandError, UsageError, type CommandRow, type OptionRow } from './command-table';
 import { ADMIN_ROWS } from './admins';
@@ -13,9 +20,21 @@ import { inviteCommand } from './invite';
 import { MAIL_ROWS, OUTBOX_ROWS } from './queues';
 
 export const OPTIONS = {
-  since: { type: 'string', value: 'DATE', help: 'only signups created at or after DATE (e.g. 2026-11-01)', check: sinceOf },
-  next: { type: 'string', value: 'N', help: 'invite: the N oldest waitlisted addresses not invited yet' },
-  again: { type: 'boolean', help: 'invite: also addresses already invited (a new key; the old one stops working)' },
+  since: {
+    type: 'string',
+    value: 'DATE',
+    help: 'only signups created at or after DATE (e.g. 2026-11-01)',
+    check: sinceOf,
+  },
+  next: {
+    type: 'string',
+    value: 'N',
+    help: 'invite: the N oldest waitlisted addresses not invited yet',
+  },
+  again: {
+    type: 'boolean',
+    help: 'invite: also addresses already invited (a new key; the old one stops working)',
+  },
   'dry-run': { type: 'boolean', help: 'invite: list who would be invited, change nothing' },
   help: { type: 'boolean', short: 'h', help: 'show this help' },
   version: { type: 'boolean', help: 'print the version and the commit it was built from' },
@@ -46,8 +65,24 @@ export const COMMANDS: CommandRow<Options>[] = [
       const rows = await listSignups(context, sinceOf(options.since));
       await io.out(
         textTable(
-          ['created_at', 'email', 'state', 'confirmed_at', 'invited_at', 'activated_at', 'description'],
-          rows.map((r) => [r.created_at, r.email, r.state, r.confirmed_at ?? '', r.invited_at ?? '', r.activated_at ?? '', oneLine(r.description)]),
+          [
+            'created_at',
+            'email',
+            'state',
+            'confirmed_at',
+            'invited_at',
+            'activated_at',
+            'description',
+          ],
+          rows.map((r) => [
+            r.created_at,
+            r.email,
+            r.state,
+            r.confirmed_at ?? '',
+            r.invited_at ?? '',
+            r.activated_at ?? '',
+            oneLine(r.description),
+          ]),
         ),
       );
       await io.out(`${rows.length} signup(s)\n`);
@@ -67,11 +102,17 @@ export const COMMANDS: CommandRow<Options>[] = [
     help: 'signups by state (unconfirmed, waitlisted, invited, activated, undeliverable) and mail by state',
     async run(context, _args, _options, io) {
       const { signups, mail } = await waitlistStats(context);
-      const states = ([...SIGNUP_STATES, 'total'] as const).map((state) => [state, String(signups[state])]);
+      const states = ([...SIGNUP_STATES, 'total'] as const).map((state) => [
+        state,
+        String(signups[state]),
+      ]);
       await io.out(textTable(['state', 'signups'], states));
-      await io.out(`mail: ${mail.queued} queued, ${mail.failed} failed, ${mail.dead} dead, ${mail.sent} sent\n`);
+      await io.out(
+        `mail: ${mail.queued} queued, ${mail.failed} failed, ${mail.dead} dead, ${mail.sent} sent\n`,
+      );
       // Only where there is something to say: a site without confirmation owes none.
-      if (mail.owed > 0) await io.out(`confirmations owed: ${mail.owed} (the running site writes and sends them)\n`);
+      if (mail.owed > 0)
+        await io.out(`confirmations owed: ${mail.owed} (the running site writes and sends them)\n`);
       return 0;
     },
   },
@@ -125,8 +166,11 @@ export const COMMANDS: CommandRow<Options>[] = [
     needs: 'an email address',
     async run(context, [email], _options, io) {
       const issued = await issueKey(context, email);
-      if (issued.kind === 'not-on-waitlist') throw new CommandError(`${issued.email} is not on the waitlist`);
-      await io.out(`Activation key for ${issued.email} (shown once, stored only as a hash):\n${issued.key}\n`);
+      if (issued.kind === 'not-on-waitlist')
+        throw new CommandError(`${issued.email} is not on the waitlist`);
+      await io.out(
+        `Activation key for ${issued.email} (shown once, stored only as a hash):\n${issued.key}\n`,
+      );
       return 0;
     },
   },
@@ -137,7 +181,9 @@ export const COMMANDS: CommandRow<Options>[] = [
     store: 'writes',
     async run(context, _args, _options, io) {
       const { engine } = await migrate(context);
-      await io.out(`Schema up to date (${engine === 'postgres' ? 'PostgreSQL at DATABASE_URL' : 'SQLite in DATA_DIR'})\n`);
+      await io.out(
+        `Schema up to date (${engine === 'postgres' ? 'PostgreSQL at DATABASE_URL' : 'SQLite in DATA_DIR'})\n`,
+      );
       return 0;
     },
   },
@@ -152,9 +198,14 @@ export const COMMANDS: CommandRow<Options>[] = [
     async run(context, [file], _options, io) {
       const copy = await backup(context, file);
       if (copy.kind === 'not-a-file')
-        throw new CommandError('backup copies the SQLite file; with DATABASE_URL, back up PostgreSQL with pg_dump -Fc (docs/operating.md).');
-      if (copy.kind === 'onto-the-database') throw new CommandError(`${copy.file} is the database itself: back up to another file`);
-      await io.out(`Backed up ${copy.signups} signup(s) (schema version ${copy.schemaVersion}) to ${copy.file}\n`);
+        throw new CommandError(
+          'backup copies the SQLite file; with DATABASE_URL, back up PostgreSQL with pg_dump -Fc (docs/operating.md).',
+        );
+      if (copy.kind === 'onto-the-database')
+        throw new CommandError(`${copy.file} is the database itself: back up to another file`);
+      await io.out(
+        `Backed up ${copy.signups} signup(s) (schema version ${copy.schemaVersion}) to ${copy.file}\n`,
+      );
       return 0;
     },
   },
@@ -170,16 +221,26 @@ export const COMMANDS: CommandRow<Options>[] = [
       const restored = restore(context, file);
       switch (restored.kind) {
         case 'not-a-file':
-          throw new CommandError('restore replaces the SQLite file; with DATABASE_URL, restore PostgreSQL with pg_restore (docs/operating.md).');
+          throw new CommandError(
+            'restore replaces the SQLite file; with DATABASE_URL, restore PostgreSQL with pg_restore (docs/operating.md).',
+          );
         case 'no-backup':
           throw new CommandError(`no backup file at ${restored.file}`);
         case 'not-a-database':
-          throw new CommandError(`${restored.file} is not a waitlist database (${restored.reason}); nothing was changed`);
+          throw new CommandError(
+            `${restored.file} is not a waitlist database (${restored.reason}); nothing was changed`,
+          );
         case 'in-use':
-          throw new CommandError(`${restored.database} is open in another process: stop the site first (docker stop orgnote-site)`);
+          throw new CommandError(
+            `${restored.database} is open in another process: stop the site first (docker stop orgnote-site)`,
+          );
       }
-      const kept = restored.replaced ? `; the database it replaced is kept as ${restored.replaced}` : '';
-      await io.out(`Restored ${restored.signups} signup(s) (schema version ${restored.schemaVersion}) from ${restored.file} to ${restored.database}${kept}\n`);
+      const kept = restored.replaced
+        ? `; the database it replaced is kept as ${restored.replaced}`
+        : '';
+      await io.out(
+        `Restored ${restored.signups} signup(s) (schema version ${restored.schemaVersion}) from ${restored.file} to ${restored.database}${kept}\n`,
+      );
       return 0;
     },
   },
@@ -190,9 +251,18 @@ export const COMMANDS: CommandRow<Options>[] = [
     async run(context, _args, _options, io) {
       const result = dnsRecords(context);
       if (result.kind === 'no-dkim')
-        throw new CommandError('dns needs DKIM_PRIVATE_KEY_FILE and DKIM_SELECTOR (DKIM_DOMAIN defaults to the domain of MAIL_FROM).');
+        throw new CommandError(
+          'dns needs DKIM_PRIVATE_KEY_FILE and DKIM_SELECTOR (DKIM_DOMAIN defaults to the domain of MAIL_FROM).',
+        );
       // Zone-file lines: a ';' comment saying what each record is for, then the record.
-      await io.out(result.records.map((record) => `; ${record.note}\n${record.name} ${record.type} ${txtData(record.value)}\n`).join(''));
+      await io.out(
+        result.records
+          .map(
+            (record) =>
+              `; ${record.note}\n${record.name} ${record.type} ${txtData(record.value)}\n`,
+          )
+          .join(''),
+      );
       return 0;
     },
   },

@@ -1,6 +1,13 @@
 // `mail` and `outbox`, and their `retry <id>`: one shape for both queues, so the two listings and
 // the two retries cannot drift apart. Each queue differs only in the labels and widths below.
-import { listMail, listOutbox, retryMail, retryOutbox, type QueueListing, type RetryResult } from '../waitlist/queues';
+import {
+  listMail,
+  listOutbox,
+  retryMail,
+  retryOutbox,
+  type QueueListing,
+  type RetryResult,
+} from '../waitlist/queues';
 import { oneLine, textTable } from './columns';
 import { CommandError, needsError, type CliContext, type CommandRow } from './command-table';
 
@@ -48,7 +55,9 @@ export const OUTBOX_ROWS = queueRows({
 });
 
 /** The listing row and the retry row of one queue. */
-function queueRows<State extends string>(queue: QueueCommands<State>): [CommandRow<unknown>, CommandRow<unknown>] {
+function queueRows<State extends string>(
+  queue: QueueCommands<State>,
+): [CommandRow<unknown>, CommandRow<unknown>] {
   const retryRow: CommandRow<unknown> = {
     name: `${queue.name} retry`,
     args: '<id>',
@@ -58,7 +67,10 @@ function queueRows<State extends string>(queue: QueueCommands<State>): [CommandR
     async run(context, [id], _options, io) {
       if (!/^\d+$/.test(id) || !Number.isSafeInteger(Number(id))) throw needsError(retryRow);
       const result = await queue.retry(context, Number(id));
-      if (result.kind === 'not-dead') throw new CommandError(`${queue.item} ${result.id} is not dead (see: waitlist ${queue.name})`);
+      if (result.kind === 'not-dead')
+        throw new CommandError(
+          `${queue.item} ${result.id} is not dead (see: waitlist ${queue.name})`,
+        );
       await io.out(`${queue.item} ${result.id} ${queue.retried}\n`);
       return 0;
     },

@@ -6,7 +6,16 @@ import { loadConfig } from '../config';
 import type { Store } from '../store';
 import { openStore, SchemaVersionError, type SchemaPolicy } from '../store/open';
 import { currentBuild } from '../version';
-import { commandFor, helpText, UsageError, type CliContext, type CliIo, type OptionRow, type Status, type StoreUse } from './command-table';
+import {
+  commandFor,
+  helpText,
+  UsageError,
+  type CliContext,
+  type CliIo,
+  type OptionRow,
+  type Status,
+  type StoreUse,
+} from './command-table';
 import { COMMANDS, OPTIONS, type Options } from './commands';
 
 export { CommandError, UsageError, type CliIo } from './command-table';
@@ -26,11 +35,16 @@ const isHelp = (arg: string) => arg === '-h' || arg === '--help' || arg === 'hel
 
 /** The row argv names, with its arguments and options; undefined when argv asks for help. */
 function parseCommand(argv: string[]) {
-  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: OPTIONS });
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: OPTIONS,
+  });
   const options: Options = values;
   if (options.help || positionals.length === 0 || isHelp(positionals[0])) return undefined;
   const rows: Record<string, OptionRow> = OPTIONS;
-  for (const [name, value] of Object.entries(options)) if (typeof value === 'string') rows[name].check?.(value);
+  for (const [name, value] of Object.entries(options))
+    if (typeof value === 'string') rows[name].check?.(value);
   return { ...commandFor(COMMANDS, positionals), options };
 }
 
@@ -43,11 +57,16 @@ export async function runCommand(context: CliContext, argv: string[], io: CliIo)
   return command.row.run(context, command.args, command.options, io);
 }
 
-const SCHEMA_POLICY: Record<Exclude<StoreUse, 'none'>, SchemaPolicy> = { reads: 'current', writes: 'migrate', copies: 'known' };
+const SCHEMA_POLICY: Record<Exclude<StoreUse, 'none'>, SchemaPolicy> = {
+  reads: 'current',
+  writes: 'migrate',
+  copies: 'known',
+};
 
 /** What to do about a store whose schema the command cannot use as it is. */
 function schemaAdvice({ found, release }: SchemaVersionError): string {
-  if (found === 0) return 'Check DATA_DIR (or DATABASE_URL): the site creates the store when it starts.';
+  if (found === 0)
+    return 'Check DATA_DIR (or DATABASE_URL): the site creates the store when it starts.';
   if (found > release) return 'Run the command with the release that migrated it.';
   return 'Commands that only read never migrate: back up, then start the site or run `waitlist migrate`.';
 }
@@ -77,12 +96,18 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     const io = { out: writeOut, readSecret };
     if (row.store === 'none') return await row.run({ config }, args, options, io);
     // The CLI does not wait for a database that is down: it says so at once.
-    store = await openStore(config, undefined, { waitSeconds: 0, schema: SCHEMA_POLICY[row.store ?? 'reads'] });
+    store = await openStore(config, undefined, {
+      waitSeconds: 0,
+      schema: SCHEMA_POLICY[row.store ?? 'reads'],
+    });
     return await row.run({ store, config }, args, options, io);
   } catch (err) {
-    const usage = err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
+    const usage =
+      err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
     const advice = err instanceof SchemaVersionError ? `\n${schemaAdvice(err)}` : '';
-    process.stderr.write(`waitlist: ${(err as Error).message}${advice}\n${usage ? 'Run with --help for usage.\n' : ''}`);
+    process.stderr.write(
+      `waitlist: ${(err as Error).message}${advice}\n${usage ? 'Run with --help for usage.\n' : ''}`,
+    );
     return usage ? 2 : 1;
   } finally {
     await store?.close();

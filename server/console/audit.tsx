@@ -9,9 +9,13 @@ export const AUDIT_PAGE = 50;
 /** `before`: "<at>|<id>" of the last entry of the page before, as the "Older" link carries it. */
 export async function auditPage(store: Pick<Store, 'audit'>, before: string) {
   const [at, id] = before.split('|');
-  const entries = await store.audit.list({ limit: AUDIT_PAGE, before: at && id ? { at, id } : undefined });
+  const entries = await store.audit.list({
+    limit: AUDIT_PAGE,
+    before: at && id ? { at, id } : undefined,
+  });
   const last = entries.at(-1);
-  const older = last && entries.length === AUDIT_PAGE ? encodeURIComponent(`${last.at}|${last.id}`) : undefined;
+  const older =
+    last && entries.length === AUDIT_PAGE ? encodeURIComponent(`${last.at}|${last.id}`) : undefined;
   return (
     <>
       <h1>Audit log</h1>
@@ -23,7 +27,12 @@ export async function auditPage(store: Pick<Store, 'audit'>, before: string) {
         columns={['Time', 'Account', 'Action', 'Addresses']}
         rows={entries.map((entry) => ({
           key: entry.id,
-          cells: [<When iso={entry.at} />, entry.account, <Word>{entry.action}</Word>, entry.addresses],
+          cells: [
+            <When iso={entry.at} />,
+            entry.account,
+            <Word>{entry.action}</Word>,
+            entry.addresses,
+          ],
         }))}
         empty="Nothing recorded yet."
       />

@@ -20,7 +20,9 @@ export function lastDays(counts: DailyCounts[], today: Date): DailyCounts[] {
   const byDay = new Map(counts.map((c) => [c.day, c]));
   const [year, month, date] = [today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate()];
   return Array.from({ length: CHART_DAYS }, (_, i) => {
-    const day = new Date(Date.UTC(year, month, date - (CHART_DAYS - 1 - i))).toISOString().slice(0, 10);
+    const day = new Date(Date.UTC(year, month, date - (CHART_DAYS - 1 - i)))
+      .toISOString()
+      .slice(0, 10);
     return byDay.get(day) ?? { day, signups: 0, invited: 0, activated: 0 };
   });
 }
@@ -34,7 +36,9 @@ export function Chart({ days }: { days: DailyCounts[] }) {
   const max = Math.max(1, ...days.flatMap((d) => SERIES.map((s) => d[s.key])));
   const x = (i: number) => PAD.left + (i * (WIDTH - PAD.left - PAD.right)) / (days.length - 1);
   const y = (n: number) => PAD.top + (HEIGHT - PAD.top - PAD.bottom) * (1 - n / max);
-  const totals = SERIES.map((s) => `${days.reduce((sum, d) => sum + d[s.key], 0)} ${s.label.toLowerCase()}`);
+  const totals = SERIES.map(
+    (s) => `${days.reduce((sum, d) => sum + d[s.key], 0)} ${s.label.toLowerCase()}`,
+  );
   const busy = days.filter((d) => d.signups || d.invited || d.activated);
   return (
     <>
@@ -42,7 +46,11 @@ export function Chart({ days }: { days: DailyCounts[] }) {
         {/* The scale and the dates are HTML around the drawing, not SVG text: the drawing shrinks
             with the screen (to half its size on a phone), and text inside it would shrink too. */}
         <p className="console-axis">Top of the chart: {max} a day</p>
-        <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-labelledby="chart-title chart-summary">
+        <svg
+          viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
+          role="img"
+          aria-labelledby="chart-title chart-summary"
+        >
           <title id="chart-title">{`Signups, invitations and activations per day, last ${CHART_DAYS} days`}</title>
           <desc id="chart-summary">{`In all: ${totals.join(', ')}. The table below gives each day.`}</desc>
           <line x1={PAD.left} y1={y(0)} x2={WIDTH - PAD.right} y2={y(0)} stroke="#3b3658" />

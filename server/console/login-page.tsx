@@ -40,13 +40,27 @@ export function LoginPage({ css, email = '', error }: LoginPageProps) {
             <label className="field-label" htmlFor="password">
               Password
             </label>
-            <input className="field-input" id="password" name="password" type="password" autoComplete="current-password" required />
+            <input
+              className="field-input"
+              id="password"
+              name="password"
+              type="password"
+              autoComplete="current-password"
+              required
+            />
           </div>
           <div className="field">
             <label className="field-label" htmlFor="code">
               Code from your authenticator app (if two-factor is on)
             </label>
-            <input className="field-input" id="code" name="code" inputMode="numeric" autoComplete="one-time-code" pattern="[0-9 ]*" />
+            <input
+              className="field-input"
+              id="code"
+              name="code"
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              pattern="[0-9 ]*"
+            />
           </div>
           <button type="submit" className="button button-primary submit-button">
             Log in

@@ -16,7 +16,10 @@ export const SESSION_LIMITS = { idleMs: 30 * 60_000, maxMs: 12 * 60 * 60_000 } a
 /** What an audit record names for a login to no account: never the typed address. */
 export const UNKNOWN_ACCOUNT = '(unknown)';
 
-export type LoginOutcome = { kind: 'in'; sessionId: string; email: string } | { kind: 'refused' } | { kind: 'throttled'; retryAfterSeconds: number };
+export type LoginOutcome =
+  | { kind: 'in'; sessionId: string; email: string }
+  | { kind: 'refused' }
+  | { kind: 'throttled'; retryAfterSeconds: number };
 
 export interface LoginDeps {
   store: Pick<Store, 'admins' | 'sessions' | 'loginThrottle' | 'audit'>;
@@ -28,19 +31,38 @@ export interface LoginDeps {
  * /56, as the forms' limit counts it: one host holds a whole /64 and can speak from any address
  * in it.
  */
-const throttleKeys = (email: string, ip: string) => [`account:${hashSecret(emailKey(email))}`, `ip:${hashSecret(ipKeyGenerator(ip))}`];
+const throttleKeys = (email: string, ip: string) => [
+  `account:${hashSecret(emailKey(email))}`,
+  `ip:${hashSecret(ipKeyGenerator(ip))}`,
+];
 
-export async function login({ store, now = Date.now }: LoginDeps, input: { email: string; password: string; code: string; ip: string }): Promise<LoginOutcome> {
+export async function login(
+  { store, now = Date.now }: LoginDeps,
+  input: { email: string; password: string; code: string; ip: string },
+): Promise<LoginOutcome> {
   const keys = throttleKeys(input.email, input.ip);
   // Counted before the check, so a burst checks no more passwords than the limit allows.
   const attempts = await store.loginThrottle.attempt(keys, THROTTLE.windowMs);
-  if (attempts.count > THROTTLE.failures) return { kind: 'throttled', retryAfterSeconds: Math.max(1, Math.ceil((attempts.resetAt - now()) / 1000)) };
+  if (attempts.count > THROTTLE.failures)
+    return {
+      kind: 'throttled',
+      retryAfterSeconds: Math.max(1, Math.ceil((attempts.resetAt - now()) / 1000)),
+    };
 
   const account = await store.admins.credentials(input.email);
   const passwordOk = await verifyPassword(input.password, account?.passwordHash);
-  const codeOk = !account?.totpSecret || new TOTP({ secret: account.totpSecret }).validate({ token: input.code.replace(/\s/g, ''), window: 1 }) !== null;
+  const codeOk =
+    !account?.totpSecret ||
+    new TOTP({ secret: account.totpSecret }).validate({
+      token: input.code.replace(/\s/g, ''),
+      window: 1,
+    }) !== null;
   if (!account || !passwordOk || !codeOk) {
-    await store.audit.record({ account: account?.email ?? UNKNOWN_ACCOUNT, action: 'failed login', addresses: 0 });
+    await store.audit.record({
+      account: account?.email ?? UNKNOWN_ACCOUNT,
+      action: 'failed login',
+      addresses: 0,
+    });
     return { kind: 'refused' };
   }
   // Only failures stay counted: this attempt is taken back.
@@ -52,12 +74,19 @@ export async function login({ store, now = Date.now }: LoginDeps, input: { email
 }
 
 /** The account of a live session id (from the cookie), seen now. */
-export async function sessionAccount({ store }: Pick<LoginDeps, 'store'>, sessionId: string | undefined): Promise<string | undefined> {
+export async function sessionAccount(
+  { store }: Pick<LoginDeps, 'store'>,
+  sessionId: string | undefined,
+): Promise<string | undefined> {
   if (!sessionId) return undefined;
   return (await store.sessions.touch(hashSecret(sessionId), SESSION_LIMITS))?.email;
 }
 
-export async function logout({ store }: Pick<LoginDeps, 'store'>, sessionId: string, email: string): Promise<void> {
+export async function logout(
+  { store }: Pick<LoginDeps, 'store'>,
+  sessionId: string,
+  email: string,
+): Promise<void> {
   await store.sessions.end(hashSecret(sessionId));
   await store.audit.record({ account: email, action: 'logout', addresses: 0 });
 }

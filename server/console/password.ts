@@ -8,7 +8,13 @@ import { hash, verify, type Algorithm } from '@node-rs/argon2';
 import { randomBytes } from 'node:crypto';
 
 // Algorithm is a const enum, which isolated modules cannot read: its Argon2id member is 2.
-const PARAMS = { algorithm: 2 as Algorithm.Argon2id, memoryCost: 64 * 1024, timeCost: 3, parallelism: 1, outputLen: 32 } as const;
+const PARAMS = {
+  algorithm: 2 as Algorithm.Argon2id,
+  memoryCost: 64 * 1024,
+  timeCost: 3,
+  parallelism: 1,
+  outputLen: 32,
+} as const;
 
 /** Shorter passwords are refused. */
 export const MIN_PASSWORD_LENGTH = 12;
@@ -22,7 +28,10 @@ export function hashPassword(password: string): Promise<string> {
 let decoy: Promise<string> | undefined;
 
 /** True when `password` is the one `stored` was made from; with no stored hash, false in the same time. */
-export async function verifyPassword(password: string, stored: string | undefined): Promise<boolean> {
+export async function verifyPassword(
+  password: string,
+  stored: string | undefined,
+): Promise<boolean> {
   const checked = stored ?? (await (decoy ??= hashPassword(randomBytes(16).toString('hex'))));
   if (!checked.startsWith('$argon2id$')) return false;
   const matches = await verify(checked, password.normalize('NFC')).catch(() => false);

@@ -28,7 +28,11 @@ export function QueuePage({ name, listing, csrf, notice }: QueuePageProps) {
       item.target,
       <Word>{item.state}</Word>,
       item.attempts,
-      item.nextAttemptAt === undefined ? '' : <When iso={new Date(item.nextAttemptAt).toISOString()} />,
+      item.nextAttemptAt === undefined ? (
+        ''
+      ) : (
+        <When iso={new Date(item.nextAttemptAt).toISOString()} />
+      ),
       item.lastError ?? '',
       item.state === 'dead' && (
         <PostForm action={`/admin/${name}/retry`} csrf={csrf}>
@@ -50,7 +54,15 @@ export function QueuePage({ name, listing, csrf, notice }: QueuePageProps) {
       <p>{counts}</p>
       <ConsoleTable
         caption={`${TITLES[name]} waiting, refused or dead, oldest first`}
-        columns={['Id', name === 'mail' ? 'To' : 'Path', 'State', 'Attempts', 'Next attempt', 'Last error', 'Action']}
+        columns={[
+          'Id',
+          name === 'mail' ? 'To' : 'Path',
+          'State',
+          'Attempts',
+          'Next attempt',
+          'Last error',
+          'Action',
+        ]}
         rows={rows}
         empty="Nothing waiting."
       />

@@ -24,12 +24,21 @@ import { login, logout, SESSION_LIMITS } from './login';
 import { LoginPage } from './login-page';
 import { QueuePage, TITLES } from './queues';
 import { requireSession, setSessionCookie } from './session';
-import { NextPreview, NEXT_MAX, previewDigest, RemoveConfirmation, signupsPage, signupsQuery } from './signups';
+import {
+  NextPreview,
+  NEXT_MAX,
+  previewDigest,
+  RemoveConfirmation,
+  signupsPage,
+  signupsQuery,
+} from './signups';
 
 /** Why the console could not invite, in the CLI's message. */
 const REFUSED = {
-  'backend-owns-signups': 'BACKEND_URL is set: signups live in the backend, so invitations belong there too.',
-  'no-site-url': 'Inviting needs SITE_URL, the public address of this site, for the activation link in the mail.',
+  'backend-owns-signups':
+    'BACKEND_URL is set: signups live in the backend, so invitations belong there too.',
+  'no-site-url':
+    'Inviting needs SITE_URL, the public address of this site, for the activation link in the mail.',
 } as const;
 
 export interface ConsoleDeps {
@@ -62,7 +71,8 @@ const anyNotText = (query: Request['query']) =>
     .flat(Infinity)
     .some((value) => typeof value === 'string' && NOT_TEXT.test(value));
 
-const sameText = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+const sameText = (a: string, b: string) =>
+  a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
 export function consoleRouter(deps: ConsoleDeps) {
   const { store, css, now = Date.now, metrics = NO_METRICS } = deps;
@@ -73,28 +83,38 @@ export function consoleRouter(deps: ConsoleDeps) {
     res.setHeader('Cache-Control', 'no-store');
     res.setHeader('X-Robots-Tag', 'noindex');
     res.setHeader(CSP_HEADER, deps.policy);
-    if ((await store.admins.count()) === 0) return sendText(res, 404, CONTENT_TYPES.text, 'Not found');
+    if ((await store.admins.count()) === 0)
+      return sendText(res, 404, CONTENT_TYPES.text, 'Not found');
     // Searches, filters and page cursors come in the query.
     if (anyNotText(req.query)) return next(new HttpError(400, NOT_TEXT_ERROR));
     next();
   });
 
-  const loginPage = (res: Response, status: number, props: { email?: string; error?: string } = {}) =>
-    sendText(res, status, CONTENT_TYPES.html, renderPage(<LoginPage css={css} {...props} />));
+  const loginPage = (
+    res: Response,
+    status: number,
+    props: { email?: string; error?: string } = {},
+  ) => sendText(res, status, CONTENT_TYPES.html, renderPage(<LoginPage css={css} {...props} />));
 
   router.get('/login', (_req, res) => loginPage(res, 200));
 
   router.post('/login', deps.sameSiteOnly, readBody, async (req: Request, res: Response) => {
     const fields = fieldsOf(req);
     const email = text(fields.email).trim();
-    const credentials = { email, password: asText(fields.password), code: asText(fields.code), ip: req.ip ?? '' };
+    const credentials = {
+      email,
+      password: asText(fields.password),
+      code: asText(fields.code),
+      ip: req.ip ?? '',
+    };
     const outcome = await login({ store }, credentials);
     if (outcome.kind === 'throttled') {
       metrics.loginThrottled();
       res.setHeader('Retry-After', String(outcome.retryAfterSeconds));
       return loginPage(res, 429, { email, error: 'Too many failed attempts. Try again later.' });
     }
-    if (outcome.kind === 'refused') return loginPage(res, 401, { email, error: 'Wrong address, password or code.' });
+    if (outcome.kind === 'refused')
+      return loginPage(res, 401, { email, error: 'Wrong address, password or code.' });
     setSessionCookie(req, res, outcome.sessionId, SESSION_LIMITS.maxMs);
     res.redirect(303, '/admin');
   });
@@ -102,7 +122,12 @@ export function consoleRouter(deps: ConsoleDeps) {
   /** Every state-changing POST of a session carries its CSRF token (beside SameSite=Strict and the origin check). */
   const csrf = (req: Request, res: Response, next: NextFunction) => {
     if (!sameText(text(fieldsOf(req).csrf), res.locals.consoleSession.csrf))
-      return sendText(res, 403, CONTENT_TYPES.text, 'The form has expired: reload the page and try again.');
+      return sendText(
+        res,
+        403,
+        CONTENT_TYPES.text,
+        'The form has expired: reload the page and try again.',
+      );
     next();
   };
   /** A form's POST of a logged-in operator: same site, body read, session and token checked. */
@@ -124,7 +149,8 @@ export function consoleRouter(deps: ConsoleDeps) {
     );
     sendText(res, status, CONTENT_TYPES.html, renderPage(page));
   };
-  const audit = (res: Response, action: string, addresses: number) => store.audit.record({ account: res.locals.consoleSession.email, action, addresses });
+  const audit = (res: Response, action: string, addresses: number) =>
+    store.audit.record({ account: res.locals.consoleSession.email, action, addresses });
   /** Why an invitation did not happen, in the CLI's message (409). */
   const refused = (res: Response, title: string, reason: keyof typeof REFUSED) =>
     show(
@@ -155,7 +181,11 @@ export function consoleRouter(deps: ConsoleDeps) {
   });
 
   router.get('/signups', session, async (req: Request, res: Response) => {
-    show(res, 'Signups', await signupsPage(store, signupsQuery(req.query), res.locals.consoleSession.csrf));
+    show(
+      res,
+      'Signups',
+      await signupsPage(store, signupsQuery(req.query), res.locals.consoleSession.csrf),
+    );
   });
 
   // The same operation as `waitlist invite`: the same key, mail and states.
@@ -165,10 +195,19 @@ export function consoleRouter(deps: ConsoleDeps) {
     const outcomes: string[] = [];
     const result = await invite(
       { store, config: deps.config },
-      { targets: { addresses: [address] }, again: text(fields.again) === '1', dryRun: false, onEach: (_email, outcome) => outcomes.push(outcome) },
+      {
+        targets: { addresses: [address] },
+        again: text(fields.again) === '1',
+        dryRun: false,
+        onEach: (_email, outcome) => outcomes.push(outcome),
+      },
     );
     if (result.kind === 'refused') return refused(res, 'Invite', result.reason);
-    await audit(res, 'invite', result.kind === 'done' ? result.counts.sent + result.counts.queued : 0);
+    await audit(
+      res,
+      'invite',
+      result.kind === 'done' ? result.counts.sent + result.counts.queued : 0,
+    );
     show(
       res,
       'Invite',
@@ -192,14 +231,23 @@ export function consoleRouter(deps: ConsoleDeps) {
     const would: string[] = [];
     await invite(
       { store, config: deps.config },
-      { targets: { next: n }, again: false, dryRun: true, onEach: (email, outcome) => void (outcome === 'would-invite' && would.push(email)) },
+      {
+        targets: { next: n },
+        again: false,
+        dryRun: true,
+        onEach: (email, outcome) => void (outcome === 'would-invite' && would.push(email)),
+      },
     );
     return would;
   };
   router.get('/signups/next', session, async (req: Request, res: Response) => {
     const n = nextCount(req.query.n);
     if (n === undefined) return badCount(res);
-    show(res, 'Invite the next', <NextPreview n={n} would={await wouldInvite(n)} csrf={res.locals.consoleSession.csrf} />);
+    show(
+      res,
+      'Invite the next',
+      <NextPreview n={n} would={await wouldInvite(n)} csrf={res.locals.consoleSession.csrf} />,
+    );
   });
   router.post('/signups/next', posted, async (req: Request, res: Response) => {
     const fields = fieldsOf(req);
@@ -210,9 +258,17 @@ export function consoleRouter(deps: ConsoleDeps) {
     const would = await wouldInvite(n);
     if (previewDigest(would) !== text(fields.seen)) {
       const changed = 'The list changed since you looked at it; nobody was invited.';
-      return show(res, 'Invite the next', <NextPreview n={n} would={would} csrf={res.locals.consoleSession.csrf} changed={changed} />, 409);
+      return show(
+        res,
+        'Invite the next',
+        <NextPreview n={n} would={would} csrf={res.locals.consoleSession.csrf} changed={changed} />,
+        409,
+      );
     }
-    const result = await invite({ store, config: deps.config }, { targets: { addresses: would }, again: false, dryRun: false });
+    const result = await invite(
+      { store, config: deps.config },
+      { targets: { addresses: would }, again: false, dryRun: false },
+    );
     if (result.kind === 'refused') return refused(res, 'Invite the next', result.reason);
     const counts = result.kind === 'done' ? result.counts : undefined;
     const invited = counts ? counts.sent + counts.queued : 0;
@@ -237,7 +293,9 @@ export function consoleRouter(deps: ConsoleDeps) {
     // the socket is gone. Leaving the loop ends the export, and with it the store's read (a
     // PostgreSQL pool connection, a SQLite snapshot), which waiting for 'drain' held for ever.
     let gone = false;
-    const left = new Promise<void>((resolve) => res.once('close', () => resolve(void (gone = true))));
+    const left = new Promise<void>((resolve) =>
+      res.once('close', () => resolve(void (gone = true))),
+    );
     // One 'drain' listener for the whole download, not a once() a wait: compression hands
     // res.on('drain') to its gzip stream, from which once() never removes it (a leak warning).
     let drained = () => {};
@@ -245,7 +303,8 @@ export function consoleRouter(deps: ConsoleDeps) {
     for await (const chunk of exportSignups({ store })) {
       if (gone) break;
       lines += chunk.split('\r\n').length - 1;
-      if (!res.write(chunk)) await Promise.race([new Promise<void>((resolve) => (drained = resolve)), left]);
+      if (!res.write(chunk))
+        await Promise.race([new Promise<void>((resolve) => (drained = resolve)), left]);
     }
     // The rows handed to the socket, the header aside; a cancelled download is recorded as such.
     // Recorded before the download ends, so the audit log already has it when the operator looks.
@@ -254,7 +313,14 @@ export function consoleRouter(deps: ConsoleDeps) {
   });
 
   router.post('/signups/remove/confirm', posted, (req: Request, res: Response) =>
-    show(res, 'Remove', <RemoveConfirmation email={text(fieldsOf(req).email)} csrf={res.locals.consoleSession.csrf} />),
+    show(
+      res,
+      'Remove',
+      <RemoveConfirmation
+        email={text(fieldsOf(req).email)}
+        csrf={res.locals.consoleSession.csrf}
+      />,
+    ),
   );
 
   // The same operation as `waitlist remove`.
@@ -276,20 +342,46 @@ export function consoleRouter(deps: ConsoleDeps) {
   // The queues, through the CLI's own operations.
   const queues = {
     mail: { list: () => listMail({ store }), retry: (id: number) => retryMail({ store }, id) },
-    outbox: { list: () => listOutbox({ store }), retry: (id: number) => retryOutbox({ store }, id) },
+    outbox: {
+      list: () => listOutbox({ store }),
+      retry: (id: number) => retryOutbox({ store }, id),
+    },
   } as const;
   for (const name of ['mail', 'outbox'] as const) {
     router.get(`/${name}`, session, async (_req: Request, res: Response) => {
-      show(res, TITLES[name], <QueuePage name={name} listing={await queues[name].list()} csrf={res.locals.consoleSession.csrf} />);
+      show(
+        res,
+        TITLES[name],
+        <QueuePage
+          name={name}
+          listing={await queues[name].list()}
+          csrf={res.locals.consoleSession.csrf}
+        />,
+      );
     });
     router.post(`/${name}/retry`, posted, async (req: Request, res: Response) => {
       const id = Number(text(fieldsOf(req).id));
-      const result = Number.isSafeInteger(id) && id > 0 ? await queues[name].retry(id) : { kind: 'not-dead' as const, id };
+      const result =
+        Number.isSafeInteger(id) && id > 0
+          ? await queues[name].retry(id)
+          : { kind: 'not-dead' as const, id };
       const retried = result.kind === 'retried';
       if (retried) await audit(res, `retry ${name}`, 1);
-      const notice = retried ? `Item ${id} is queued again; the running site sends it.` : `Item ${id} is not dead: nothing to retry.`;
+      const notice = retried
+        ? `Item ${id} is queued again; the running site sends it.`
+        : `Item ${id} is not dead: nothing to retry.`;
       const listing = await queues[name].list();
-      show(res, TITLES[name], <QueuePage name={name} listing={listing} csrf={res.locals.consoleSession.csrf} notice={notice} />, retried ? 200 : 409);
+      show(
+        res,
+        TITLES[name],
+        <QueuePage
+          name={name}
+          listing={listing}
+          csrf={res.locals.consoleSession.csrf}
+          notice={notice}
+        />,
+        retried ? 200 : 409,
+      );
     });
   }
 
@@ -298,6 +390,8 @@ export function consoleRouter(deps: ConsoleDeps) {
   });
 
   // Anything else under /admin: for a logged-in operator a 404, for anyone else the login page.
-  router.use(session, (_req: Request, res: Response) => sendText(res, 404, CONTENT_TYPES.text, 'Not found'));
+  router.use(session, (_req: Request, res: Response) =>
+    sendText(res, 404, CONTENT_TYPES.text, 'Not found'),
+  );
   return router;
 }

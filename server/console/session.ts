@@ -32,7 +32,12 @@ export function sessionCookie(req: Request): string | undefined {
 }
 
 /** Sets the session cookie; an empty value with maxAgeMs 0 clears it. */
-export function setSessionCookie(req: Request, res: Response, value: string, maxAgeMs: number): void {
+export function setSessionCookie(
+  req: Request,
+  res: Response,
+  value: string,
+  maxAgeMs: number,
+): void {
   res.cookie(cookieName(req), value, {
     path: '/',
     httpOnly: true,

@@ -69,7 +69,16 @@ function SearchForms({ query }: { query: SignupsQuery }) {
           <label className="field-label" htmlFor="n">
             Invite the next
           </label>
-          <input className="field-input" id="n" name="n" type="number" min="1" max={NEXT_MAX} defaultValue="10" required />
+          <input
+            className="field-input"
+            id="n"
+            name="n"
+            type="number"
+            min="1"
+            max={NEXT_MAX}
+            defaultValue="10"
+            required
+          />
         </div>
         <button type="submit" className="button button-secondary">
           Show who
@@ -104,14 +113,19 @@ function RowActions({ email, state, csrf }: { email: string; state: SignupState;
   );
 }
 
-export async function signupsPage(store: Pick<Store, 'signups'>, query: SignupsQuery, csrf: string) {
+export async function signupsPage(
+  store: Pick<Store, 'signups'>,
+  query: SignupsQuery,
+  csrf: string,
+) {
   const [createdAt, id] = query.after.split('|');
   const rows = await store.signups.page({
     q: query.q || undefined,
     state: query.state,
     order: query.order,
     limit: SIGNUPS_PAGE,
-    after: createdAt && Number.isSafeInteger(Number(id)) ? { createdAt, id: Number(id) } : undefined,
+    after:
+      createdAt && Number.isSafeInteger(Number(id)) ? { createdAt, id: Number(id) } : undefined,
   });
   const last = rows.at(-1);
   const next = new URLSearchParams({
@@ -159,7 +173,8 @@ export function RemoveConfirmation({ email, csrf }: { email: string; csrf: strin
     <>
       <h1>Remove {email}?</h1>
       <p>
-        This erases the signup, its activation keys, its mail and any outbox item, as <code>waitlist remove</code> does. It cannot be undone.
+        This erases the signup, its activation keys, its mail and any outbox item, as{' '}
+        <code>waitlist remove</code> does. It cannot be undone.
       </p>
       <PostForm action="/admin/signups/remove" csrf={csrf}>
         <Hidden name="email" value={email} />

@@ -19,7 +19,8 @@ export interface BackendAnswer {
  * backend catching up after an outage, its rate limiter meeting the outbox's batches). A signup so
  * answered is kept in the outbox and sent again; any other 4xx is the backend's verdict on it.
  */
-export const isNotNow = (status: number): boolean => status >= 500 || status === 408 || status === 429;
+export const isNotNow = (status: number): boolean =>
+  status >= 500 || status === 408 || status === 429;
 
 export class BackendTimeoutError extends Error {}
 class BackendUnreachableError extends Error {}
@@ -34,7 +35,8 @@ const agents = {
 };
 
 /** Field names are escaped the way browsers do (WHATWG), values go as they are. */
-const escapeName = (name: string) => name.replace(/"/g, '%22').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+const escapeName = (name: string) =>
+  name.replace(/"/g, '%22').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
 
 /**
  * Boundaries: a random part per process start and a counter, so no value can be crafted to
@@ -48,8 +50,14 @@ export function encodeMultipart(fields: FieldList): { body: Buffer; contentType:
   let boundary: string;
   do boundary = `${boundaryPrefix}${(++boundaryCount).toString(36)}`;
   while (fields.some(([name, value]) => name.includes(boundary) || value.includes(boundary)));
-  const parts = fields.map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${escapeName(name)}"\r\n\r\n${value}\r\n`);
-  return { body: Buffer.from(`${parts.join('')}--${boundary}--\r\n`, 'utf8'), contentType: `multipart/form-data; boundary=${boundary}` };
+  const parts = fields.map(
+    ([name, value]) =>
+      `--${boundary}\r\nContent-Disposition: form-data; name="${escapeName(name)}"\r\n\r\n${value}\r\n`,
+  );
+  return {
+    body: Buffer.from(`${parts.join('')}--${boundary}--\r\n`, 'utf8'),
+    contentType: `multipart/form-data; boundary=${boundary}`,
+  };
 }
 
 interface BackendCall {
@@ -63,7 +71,14 @@ interface BackendCall {
 }
 
 /** Resolves with the full answer, or rejects with one of the three errors above. */
-export function callBackend({ url, method, headers, body, timeoutMs, signal }: BackendCall): Promise<BackendAnswer> {
+export function callBackend({
+  url,
+  method,
+  headers,
+  body,
+  timeoutMs,
+  signal,
+}: BackendCall): Promise<BackendAnswer> {
   return new Promise((resolve, reject) => {
     const transport = url.protocol === 'https:' ? https : http;
     let failure: Error | undefined;
@@ -76,7 +91,10 @@ export function callBackend({ url, method, headers, body, timeoutMs, signal }: B
       failure ??= error;
       request.destroy(error);
     };
-    const timer = setTimeout(() => fail(new BackendTimeoutError(`no answer within ${timeoutMs} ms`)), timeoutMs);
+    const timer = setTimeout(
+      () => fail(new BackendTimeoutError(`no answer within ${timeoutMs} ms`)),
+      timeoutMs,
+    );
     const onAbort = () => fail(new ClientGoneError('client disconnected'));
     signal?.addEventListener('abort', onAbort, { once: true });
     const done = () => {
@@ -89,12 +107,17 @@ export function callBackend({ url, method, headers, body, timeoutMs, signal }: B
       let size = 0;
       response.on('data', (chunk: Buffer) => {
         size += chunk.length;
-        if (size > MAX_ANSWER_BYTES) return fail(new BackendUnreachableError(`answer over ${MAX_ANSWER_BYTES} bytes`));
+        if (size > MAX_ANSWER_BYTES)
+          return fail(new BackendUnreachableError(`answer over ${MAX_ANSWER_BYTES} bytes`));
         chunks.push(chunk);
       });
       response.on('end', () => {
         done();
-        resolve({ status: response.statusCode ?? 502, headers: response.headers, body: Buffer.concat(chunks) });
+        resolve({
+          status: response.statusCode ?? 502,
+          headers: response.headers,
+          body: Buffer.concat(chunks),
+        });
       });
       response.on('error', (error) => {
         done();
@@ -110,12 +133,21 @@ export function callBackend({ url, method, headers, body, timeoutMs, signal }: B
   });
 }
 
-export function postSignup(backendUrl: string, request: SignupRequest, timeoutMs: number): Promise<BackendAnswer> {
+export function postSignup(
+  backendUrl: string,
+  request: SignupRequest,
+  timeoutMs: number,
+): Promise<BackendAnswer> {
   const { body, contentType } = encodeMultipart(request.fields);
   return callBackend({
     url: new URL(`${backendUrl}${request.path}`),
     method: 'POST',
-    headers: { ...request.forwarded, 'content-type': contentType, accept: 'application/json', 'idempotency-key': request.idempotencyKey },
+    headers: {
+      ...request.forwarded,
+      'content-type': contentType,
+      accept: 'application/json',
+      'idempotency-key': request.idempotencyKey,
+    },
     body,
     timeoutMs,
   });

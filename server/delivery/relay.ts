@@ -33,11 +33,18 @@ function connectionTokens(value: string | string[] | undefined): Set<string> {
   );
 }
 
-function endToEnd(headers: IncomingHttpHeaders, also: (name: string) => boolean = () => false): [string, string | string[]][] {
+function endToEnd(
+  headers: IncomingHttpHeaders,
+  also: (name: string) => boolean = () => false,
+): [string, string | string[]][] {
   const named = connectionTokens(headers.connection);
   return Object.entries(headers).filter(
     (entry): entry is [string, string | string[]] =>
-      entry[1] !== undefined && !HOP_BY_HOP.has(entry[0]) && !entry[0].startsWith('proxy-') && !named.has(entry[0]) && !also(entry[0]),
+      entry[1] !== undefined &&
+      !HOP_BY_HOP.has(entry[0]) &&
+      !entry[0].startsWith('proxy-') &&
+      !named.has(entry[0]) &&
+      !also(entry[0]),
   );
 }
 
@@ -46,18 +53,30 @@ function endToEnd(headers: IncomingHttpHeaders, also: (name: string) => boolean 
  * lets us believe; these the site cannot vouch for, and a backend that prefers one (many read
  * X-Real-IP first) would count a visitor's limits against whatever address the visitor chose.
  */
-const CLIENT_ADDRESS_CLAIMS = new Set(['forwarded', 'x-real-ip', 'true-client-ip', 'cf-connecting-ip', 'x-client-ip', 'x-cluster-client-ip']);
+const CLIENT_ADDRESS_CLAIMS = new Set([
+  'forwarded',
+  'x-real-ip',
+  'true-client-ip',
+  'cf-connecting-ip',
+  'x-client-ip',
+  'x-cluster-client-ip',
+]);
 
 /** Request headers never passed on, besides the hop-by-hop ones. */
 function notRelayed(name: string): boolean {
   // Content-Encoding: readBody has decoded the body it described (express.raw inflates gzip).
-  return name.startsWith('x-forwarded-') || CLIENT_ADDRESS_CLAIMS.has(name) || name === 'content-encoding';
+  return (
+    name.startsWith('x-forwarded-') ||
+    CLIENT_ADDRESS_CLAIMS.has(name) ||
+    name === 'content-encoding'
+  );
 }
 
 function requestHeaders(req: BodyRequest, client: Client): OutgoingHttpHeaders {
   const headers: OutgoingHttpHeaders = Object.fromEntries(endToEnd(req.headers, notRelayed));
   // The console's session id is ours: never a backend's to see (or log).
-  const cookie = typeof headers.cookie === 'string' ? withoutSiteCookies(headers.cookie) : undefined;
+  const cookie =
+    typeof headers.cookie === 'string' ? withoutSiteCookies(headers.cookie) : undefined;
   if (cookie) headers.cookie = cookie;
   else delete headers.cookie;
   // The body is relayed byte for byte; compression toward the client is ours to do.
@@ -80,7 +99,13 @@ function requestBody(req: BodyRequest, headers: OutgoingHttpHeaders): Buffer | u
  * Sends the request to `target` and resolves with the full answer. Rejects with the backend
  * client's errors; the call is cancelled with ClientGoneError when the client disconnects.
  */
-export function relayToBackend(req: BodyRequest, res: ServerResponse, client: Client, target: URL, timeoutMs: number): Promise<BackendAnswer> {
+export function relayToBackend(
+  req: BodyRequest,
+  res: ServerResponse,
+  client: Client,
+  target: URL,
+  timeoutMs: number,
+): Promise<BackendAnswer> {
   const headers = requestHeaders(req, client);
   const body = requestBody(req, headers);
   const clientGone = new AbortController();
@@ -88,7 +113,14 @@ export function relayToBackend(req: BodyRequest, res: ServerResponse, client: Cl
     if (!res.writableFinished) clientGone.abort();
   };
   res.on('close', onClose);
-  return callBackend({ url: target, method: req.method!, headers, body, timeoutMs, signal: clientGone.signal }).finally(() => res.off('close', onClose));
+  return callBackend({
+    url: target,
+    method: req.method!,
+    headers,
+    body,
+    timeoutMs,
+    signal: clientGone.signal,
+  }).finally(() => res.off('close', onClose));
 }
 
 /** What the backend says about its own software stays between us: we never advertise a stack. */
@@ -97,7 +129,8 @@ const NOT_RELAYED = new Set(['x-powered-by', 'server']);
 /** Relays a backend answer: status, content-type and body unchanged, end-to-end headers kept. */
 export function sendBackendAnswer(res: ServerResponse, answer: BackendAnswer): void {
   // Content-Encoding stays: the body is relayed as it came.
-  for (const [name, value] of endToEnd(answer.headers, (name) => NOT_RELAYED.has(name))) res.setHeader(name, value);
+  for (const [name, value] of endToEnd(answer.headers, (name) => NOT_RELAYED.has(name)))
+    res.setHeader(name, value);
   res.statusCode = answer.status;
   res.end(answer.body);
 }

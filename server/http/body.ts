@@ -12,7 +12,11 @@ import type { FieldList } from '../../shared/form-checks';
 export type BodyRequest = IncomingMessage & { body?: unknown };
 
 /** Connect-style middleware, usable with and without Express (multer, body-parser, the rate limiter). */
-export type Middleware = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => void;
+export type Middleware = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  next: (err?: unknown) => void,
+) => void;
 
 /** A parsed body: names mapped to strings, arrays or nested objects (as multer and JSON give them). */
 export type FormFields = Record<string, unknown>;
@@ -79,7 +83,9 @@ function rawError(err: unknown): HttpError {
 /** Parses the body: multipart → req.body (fields), anything else → req.body (Buffer), GET/HEAD → untouched. */
 export const readBody: Middleware = (req, res, next) => {
   if (req.method === 'GET' || req.method === 'HEAD') return next();
-  const [parse, toError] = isMultipart(req) ? [multipartFields, multipartError] : [rawParser, rawError];
+  const [parse, toError] = isMultipart(req)
+    ? [multipartFields, multipartError]
+    : [rawParser, rawError];
   parse(req, res, (err?: unknown) => next(err ? toError(err) : undefined));
 };
 
@@ -97,11 +103,16 @@ export function fieldsOf(req: BodyRequest): FormFields {
     } catch {
       throw new HttpError(400, 'Malformed JSON');
     }
-    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new HttpError(400, 'Expected a JSON object');
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
+      throw new HttpError(400, 'Expected a JSON object');
     return parsed as FormFields;
   }
-  if (hasType(req, 'application/x-www-form-urlencoded')) return fieldsOfPairs(new URLSearchParams(raw));
-  throw new HttpError(415, 'Send multipart/form-data, application/x-www-form-urlencoded or application/json');
+  if (hasType(req, 'application/x-www-form-urlencoded'))
+    return fieldsOfPairs(new URLSearchParams(raw));
+  throw new HttpError(
+    415,
+    'Send multipart/form-data, application/x-www-form-urlencoded or application/json',
+  );
 }
 
 /** Flattens fields to name/value pairs, the way multer's own field names nest (a[b], repeats). */
@@ -109,7 +120,8 @@ export function toFieldList(fields: FormFields): FieldList {
   const list: FieldList = [];
   const add = (name: string, value: unknown) => {
     if (Array.isArray(value)) for (const item of value) add(name, item);
-    else if (value !== null && typeof value === 'object') for (const [key, inner] of Object.entries(value)) add(`${name}[${key}]`, inner);
+    else if (value !== null && typeof value === 'object')
+      for (const [key, inner] of Object.entries(value)) add(`${name}[${key}]`, inner);
     // Arrays and objects are taken apart above: what is left is a string, number or boolean.
     // eslint-disable-next-line @typescript-eslint/no-base-to-string
     else if (value !== undefined) list.push([name, String(value)]);
@@ -124,7 +136,11 @@ export function toFieldList(fields: FormFields): FieldList {
  * at all (bad JSON, an unknown type) gets a 4xx, not an error page. req.body becomes the form in
  * one encoding, whichever it came in, for the Request the action reads (pages/render.tsx).
  */
-export const readFields = (req: BodyRequest, _res: ServerResponse, next: (err?: unknown) => void): void => {
+export const readFields = (
+  req: BodyRequest,
+  _res: ServerResponse,
+  next: (err?: unknown) => void,
+): void => {
   // fieldsOf throws an HttpError for a body that is no form; Express hands it to the error handler.
   req.body = new URLSearchParams(toFieldList(fieldsOf(req)));
   next();

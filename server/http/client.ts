@@ -48,7 +48,8 @@ const peerTrusted = new WeakMap<object, boolean>();
 
 function trustsPeer(req: IncomingMessage, trust: TrustProxy): boolean {
   let trusted = peerTrusted.get(req.socket);
-  if (trusted === undefined) peerTrusted.set(req.socket, (trusted = trust(req.socket.remoteAddress, 0)));
+  if (trusted === undefined)
+    peerTrusted.set(req.socket, (trusted = trust(req.socket.remoteAddress, 0)));
   return trusted;
 }
 
@@ -95,7 +96,11 @@ class LazyClient implements Client {
       .all(this.req, this.trust as Trust)
       .reverse()
       .filter(Boolean);
-    return (this.#forwarded = { 'x-forwarded-for': chain.join(', '), 'x-forwarded-proto': protocol, ...(host ? { 'x-forwarded-host': host } : {}) });
+    return (this.#forwarded = {
+      'x-forwarded-for': chain.join(', '),
+      'x-forwarded-proto': protocol,
+      ...(host ? { 'x-forwarded-host': host } : {}),
+    });
   }
 
   #addressedTo(): Target {

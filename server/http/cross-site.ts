@@ -38,11 +38,18 @@ export function crossSiteCheck(config: Pick<Config, 'siteUrl' | 'allowedOrigins'
  * The check as one step of a handler: GET and HEAD change nothing and pass; a refusal is logged and
  * raised as a 403 that the handler writes its own way (JSON for the API, a page for the form).
  */
-export function refuseCrossSite(config: Pick<Config, 'siteUrl' | 'allowedOrigins'>, logger: Logger): Middleware {
+export function refuseCrossSite(
+  config: Pick<Config, 'siteUrl' | 'allowedOrigins'>,
+  logger: Logger,
+): Middleware {
   const allow = crossSiteCheck(config);
   return (req, _res, next) => {
-    if (req.method === 'GET' || req.method === 'HEAD' || allow(req, contextOf(req).client)) return next();
-    logger.warn({ event: 'cross-site-refused', path: loggedPath(req.url) }, 'refused a cross-site request');
+    if (req.method === 'GET' || req.method === 'HEAD' || allow(req, contextOf(req).client))
+      return next();
+    logger.warn(
+      { event: 'cross-site-refused', path: loggedPath(req.url) },
+      'refused a cross-site request',
+    );
     next(new HttpError(403, CROSS_SITE_REFUSED));
   };
 }

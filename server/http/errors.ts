@@ -23,19 +23,31 @@ export const CONTENT_TYPES = {
 } as const;
 
 /** A whole answer with its length (and any extra headers); a response already under way is cut instead. */
-export function sendText(res: ServerResponse, status: number, contentType: string, body: string, headers: OutgoingHttpHeaders = {}): void {
+export function sendText(
+  res: ServerResponse,
+  status: number,
+  contentType: string,
+  body: string,
+  headers: OutgoingHttpHeaders = {},
+): void {
   if (res.headersSent) {
     res.destroy();
     return;
   }
   res.statusCode = status;
-  for (const [name, value] of Object.entries(headers)) if (value !== undefined) res.setHeader(name, value);
+  for (const [name, value] of Object.entries(headers))
+    if (value !== undefined) res.setHeader(name, value);
   res.setHeader('Content-Type', contentType);
   res.setHeader('Content-Length', Buffer.byteLength(body));
   res.end(body);
 }
 
-export function sendJson(res: ServerResponse, status: number, value: unknown, headers?: OutgoingHttpHeaders): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  value: unknown,
+  headers?: OutgoingHttpHeaders,
+): void {
   sendText(res, status, CONTENT_TYPES.json, JSON.stringify(value), headers);
 }
 
@@ -48,13 +60,25 @@ export function sendJsonError(res: ServerResponse, status: number, message: stri
  * An HttpError as it is; another library's 4xx (Express, its static files) as a bare 'Bad request';
  * anything else is our fault: a 500 that says nothing more, and `ours` so the caller logs it.
  */
-export function statusAndMessage(err: unknown): { status: number; message: string; ours: boolean; retryAfterSeconds?: number } {
+export function statusAndMessage(err: unknown): {
+  status: number;
+  message: string;
+  ours: boolean;
+  retryAfterSeconds?: number;
+} {
   if (err instanceof HttpError) return { status: err.status, message: err.message, ours: false };
   // The store could not take it now (a full queue, the database away): 503, try again later.
-  const unavailable = err as { unavailable?: boolean; retryAfterSeconds?: number; message?: string } | undefined;
+  const unavailable = err as
+    { unavailable?: boolean; retryAfterSeconds?: number; message?: string } | undefined;
   if (unavailable?.unavailable === true)
-    return { status: 503, message: String(unavailable.message), ours: false, retryAfterSeconds: unavailable.retryAfterSeconds };
+    return {
+      status: 503,
+      message: String(unavailable.message),
+      ours: false,
+      retryAfterSeconds: unavailable.retryAfterSeconds,
+    };
   const status = (err as { status?: unknown } | undefined)?.status;
-  if (typeof status === 'number' && status >= 400 && status < 500) return { status, message: 'Bad request', ours: false };
+  if (typeof status === 'number' && status >= 400 && status < 500)
+    return { status, message: 'Bad request', ours: false };
   return { status: 500, message: INTERNAL_ERROR, ours: true };
 }

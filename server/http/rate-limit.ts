@@ -32,13 +32,21 @@ function countersIn(counter: RateCounter, logger: Logger): LimiterStore {
   const switchTo = (to: typeof counting) => {
     if (counting === to) return;
     counting = to;
-    logger.warn({ counting: to }, to === 'local' ? 'rate limit counts per replica: the store did not answer' : 'rate limit counts in the store again');
+    logger.warn(
+      { counting: to },
+      to === 'local'
+        ? 'rate limit counts per replica: the store did not answer'
+        : 'rate limit counts in the store again',
+    );
   };
   return {
     async increment(key) {
       let timer: NodeJS.Timeout | undefined;
       const late = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error('the rate counters did not answer in time')), COUNT_BUDGET_MS);
+        timer = setTimeout(
+          () => reject(new Error('the rate counters did not answer in time')),
+          COUNT_BUDGET_MS,
+        );
       });
       let hit: { count: number; resetAt: number };
       try {
@@ -58,7 +66,11 @@ function countersIn(counter: RateCounter, logger: Logger): LimiterStore {
   };
 }
 
-export function signupRateLimit(config: Pick<Config, 'signupRateLimit'>, logger: Logger, counter: RateCounter): Middleware {
+export function signupRateLimit(
+  config: Pick<Config, 'signupRateLimit'>,
+  logger: Logger,
+  counter: RateCounter,
+): Middleware {
   if (config.signupRateLimit === 0) return (_req, _res, next) => next();
   const limiter = rateLimit({
     store: countersIn(counter, logger),
@@ -70,7 +82,10 @@ export function signupRateLimit(config: Pick<Config, 'signupRateLimit'>, logger:
     // IPv6 clients are counted per /56, as the library's own default does.
     keyGenerator: (req) => ipKeyGenerator(contextOf(req).client.ip),
     handler: (req, _res, next) => {
-      logger.warn({ event: 'rate-limited', path: loggedPath(req.url) }, 'too many form submissions');
+      logger.warn(
+        { event: 'rate-limited', path: loggedPath(req.url) },
+        'too many form submissions',
+      );
       next(new HttpError(429, RATE_LIMITED));
     },
   });

@@ -43,11 +43,22 @@ interface PipelineOptions {
   handlers: RouteHandler[];
 }
 
-export function requestPipeline({ trust, securityHeaders, logger, metrics, handlers }: PipelineOptions) {
+export function requestPipeline({
+  trust,
+  securityHeaders,
+  logger,
+  metrics,
+  handlers,
+}: PipelineOptions) {
   const watchProxy = untrustedProxyWatch(trust, logger, metrics ?? NO_METRICS);
   return function site(req: IncomingMessage, res: ServerResponse): void {
     const handler = handlers.find((candidate) => candidate.matches(req))!;
-    const context: RequestContext = { id: `${idPrefix}-${++requestCount}`, kind: handler.kind, startedAt: Date.now(), client: clientOf(req, trust) };
+    const context: RequestContext = {
+      id: `${idPrefix}-${++requestCount}`,
+      kind: handler.kind,
+      startedAt: Date.now(),
+      client: clientOf(req, trust),
+    };
     (req as IncomingMessage & { [CONTEXT]: RequestContext })[CONTEXT] = context;
     watchProxy(req);
     res.setHeader('X-Request-Id', context.id);

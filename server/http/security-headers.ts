@@ -42,7 +42,11 @@ function cspOptions(config: Pick<Config, 'webAppUrl'>, scriptSrc: string[], styl
 }
 
 /** The headers helmet sets, recorded from helmet itself so the policy lives in one place. */
-function record(config: Pick<Config, 'webAppUrl'>, scriptSrc: string[], styleSrc: string[]): Map<string, string> {
+function record(
+  config: Pick<Config, 'webAppUrl'>,
+  scriptSrc: string[],
+  styleSrc: string[],
+): Map<string, string> {
   const headers = new Map<string, string>();
   const recorder = {
     setHeader: (name: string, value: string | number) => headers.set(name, String(value)),
@@ -52,18 +56,27 @@ function record(config: Pick<Config, 'webAppUrl'>, scriptSrc: string[], styleSrc
   // (its scripts, its form's POST, the next page) then name only our origin, never the URL, whose
   // query may hold a mailed token (/confirm, /leave) or an address (/activate?email=): the proxy's
   // log records each request's Referer. The Origin header that forms are checked on is unchanged.
-  const policy = helmet({ contentSecurityPolicy: cspOptions(config, scriptSrc, styleSrc), referrerPolicy: { policy: 'strict-origin' } });
+  const policy = helmet({
+    contentSecurityPolicy: cspOptions(config, scriptSrc, styleSrc),
+    referrerPolicy: { policy: 'strict-origin' },
+  });
   policy({} as IncomingMessage, recorder as unknown as ServerResponse, () => {});
   return headers;
 }
 
 /** `inlineStyleHashes`: 'sha256-…' sources of the stylesheet pages carry inline. */
-export function securityHeaders(config: Pick<Config, 'webAppUrl'>, inlineStyleHashes: string[] = []): SecurityHeaders {
+export function securityHeaders(
+  config: Pick<Config, 'webAppUrl'>,
+  inlineStyleHashes: string[] = [],
+): SecurityHeaders {
   const fixed = record(config, ["'self'"], ["'self'"]);
-  const template = record(config, ["'self'", SCRIPT_SOURCES], ["'self'", ...inlineStyleHashes]).get('Content-Security-Policy')!;
+  const template = record(config, ["'self'", SCRIPT_SOURCES], ["'self'", ...inlineStyleHashes]).get(
+    'Content-Security-Policy',
+  )!;
   return {
     fixed: [...fixed],
-    pagePolicy: (scriptSources) => template.replace(` ${SCRIPT_SOURCES}`, scriptSources.map((source) => ` ${source}`).join('')),
+    pagePolicy: (scriptSources) =>
+      template.replace(` ${SCRIPT_SOURCES}`, scriptSources.map((source) => ` ${source}`).join('')),
   };
 }
 

@@ -26,7 +26,9 @@ export function confirmationMail(options: {
     leaveToken: tokens.leave,
     blocks: [
       { text: 'Hello,' },
-      { text: 'Someone, hopefully you, put this address on the OrgNote waitlist. To keep your place, confirm it here:' },
+      {
+        text: 'Someone, hopefully you, put this address on the OrgNote waitlist. To keep your place, confirm it here:',
+      },
       { link: confirmUrl(siteUrl, tokens.confirm) },
       {
         text: `The link works for ${validHours} hours. If you do nothing, the address is erased then, and we will not write again. If you did not join, you can ignore this message.`,
@@ -37,9 +39,15 @@ export function confirmationMail(options: {
 }
 
 /** The mail the mail worker writes for each signup owed one (store: links.mailConfirmations); undefined without SITE_URL. */
-export function confirmationMailFor(config: Pick<Config, 'siteUrl' | 'mailFrom' | 'confirmWithinMs'>): ConfirmationMail | undefined {
+export function confirmationMailFor(
+  config: Pick<Config, 'siteUrl' | 'mailFrom' | 'confirmWithinMs'>,
+): ConfirmationMail | undefined {
   const { siteUrl, mailFrom: from, confirmWithinMs: validMs } = config;
   if (!siteUrl) return undefined;
   const validHours = Math.round(validMs / 3_600_000);
-  return { validMs, canMail: isMailable, compose: (to, tokens) => confirmationMail({ siteUrl, from, to, tokens, validHours }) };
+  return {
+    validMs,
+    canMail: isMailable,
+    compose: (to, tokens) => confirmationMail({ siteUrl, from, to, tokens, validHours }),
+  };
 }

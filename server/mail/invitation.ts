@@ -12,18 +12,29 @@ export function activationPageUrl(siteUrl: string, email: string): string {
 }
 
 /** The whole message for one address, its key and its leave link. */
-export function invitationMail(options: { siteUrl: string; from: string; to: string; key: string; leaveToken: string; date?: Date }): OutgoingMail {
+export function invitationMail(options: {
+  siteUrl: string;
+  from: string;
+  to: string;
+  key: string;
+  leaveToken: string;
+  date?: Date;
+}): OutgoingMail {
   const { siteUrl, to, key, leaveToken } = options;
   return message({
     ...options,
     subject: INVITATION_SUBJECT,
     blocks: [
       { text: 'Hello,' },
-      { text: 'Thank you for waiting: your free OrgNote subscription is ready. This is your activation key:' },
+      {
+        text: 'Thank you for waiting: your free OrgNote subscription is ready. This is your activation key:',
+      },
       { key },
       { text: 'Open the activation page (your address is already filled in) and enter the key:' },
       { link: activationPageUrl(siteUrl, to) },
-      { text: `The key works for ${to} only. If you did not join the OrgNote waitlist, you can ignore this message.` },
+      {
+        text: `The key works for ${to} only. If you did not join the OrgNote waitlist, you can ignore this message.`,
+      },
       { text: 'To leave the waitlist and erase your address, open:' },
       { link: leaveUrl(siteUrl, leaveToken) },
       SIGNATURE,

@@ -5,16 +5,26 @@ import { leaveUrl, message, SIGNATURE } from './message';
 
 export const LEAVE_LINK_SUBJECT = 'Your link to leave the OrgNote waitlist';
 
-export function leaveLinkMail(options: { siteUrl: string; from: string; to: string; leaveToken: string; date?: Date }): OutgoingMail {
+export function leaveLinkMail(options: {
+  siteUrl: string;
+  from: string;
+  to: string;
+  leaveToken: string;
+  date?: Date;
+}): OutgoingMail {
   const { siteUrl, leaveToken } = options;
   return message({
     ...options,
     subject: LEAVE_LINK_SUBJECT,
     blocks: [
       { text: 'Hello,' },
-      { text: 'Someone asked for a link to take this address off the OrgNote waitlist. To leave and erase it, open:' },
+      {
+        text: 'Someone asked for a link to take this address off the OrgNote waitlist. To leave and erase it, open:',
+      },
       { link: leaveUrl(siteUrl, leaveToken) },
-      { text: 'The page asks you once more before anything is erased. If you did not ask, you can ignore this message.' },
+      {
+        text: 'The page asks you once more before anything is erased. If you did not ask, you can ignore this message.',
+      },
       SIGNATURE,
     ],
   });

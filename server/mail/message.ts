@@ -3,7 +3,12 @@
 // unsubscribe headers, whose URL leaves the waitlist. No remote images, no tracking, no links but
 // the site's own pages.
 import { randomUUID } from 'node:crypto';
-import { LEAVE_PATH, ONE_CLICK_FIELD, ONE_CLICK_VALUE, TOKEN_PARAM } from '../../shared/address-links';
+import {
+  LEAVE_PATH,
+  ONE_CLICK_FIELD,
+  ONE_CLICK_VALUE,
+  TOKEN_PARAM,
+} from '../../shared/address-links';
 import { escapeMarkup } from '../../shared/markup';
 import type { OutgoingMail } from '../store/types';
 
@@ -35,7 +40,8 @@ function asText(blocks: Block[]): string {
 function asHtml(subject: string, blocks: Block[]): string {
   const paragraph = (block: Block): string => {
     if ('text' in block) return `<p>${escapeMarkup(block.text)}</p>`;
-    if ('key' in block) return `<p style="font-family:monospace;font-size:1.25em;letter-spacing:0.05em"><strong>${escapeMarkup(block.key)}</strong></p>`;
+    if ('key' in block)
+      return `<p style="font-family:monospace;font-size:1.25em;letter-spacing:0.05em"><strong>${escapeMarkup(block.key)}</strong></p>`;
     return `<p><a href="${escapeMarkup(block.link)}">${escapeMarkup(block.link)}</a></p>`;
   };
   return (
@@ -57,7 +63,15 @@ export interface MessageOptions {
 }
 
 /** The whole message: both renderings, a fresh Message-ID, and the one-click unsubscribe headers. */
-export function message({ siteUrl, from, to, subject, blocks, leaveToken, date = new Date() }: MessageOptions): OutgoingMail {
+export function message({
+  siteUrl,
+  from,
+  to,
+  subject,
+  blocks,
+  leaveToken,
+  date = new Date(),
+}: MessageOptions): OutgoingMail {
   return {
     from,
     to,

@@ -7,7 +7,13 @@
 // the message queued, and it goes out again, with the same Message-ID, once its lease runs out.
 import type { Logger } from '../logger';
 import type { MailQueue, QueuedMail } from '../store/types';
-import { describeMailError, isPermanentRefusal, isServerUnavailable, refusesTheRecipient, type Mailer } from './transport';
+import {
+  describeMailError,
+  isPermanentRefusal,
+  isServerUnavailable,
+  refusesTheRecipient,
+  type Mailer,
+} from './transport';
 
 export type MailOutcome = 'sent' | 'queued' | 'failed';
 
@@ -54,7 +60,12 @@ function keepClaimed(queue: MailQueue, id: number): { stop(): Promise<void> } {
   };
 }
 
-export async function sendClaimed(queue: MailQueue, mailer: Mailer, item: QueuedMail, logger?: Logger): Promise<Sent> {
+export async function sendClaimed(
+  queue: MailQueue,
+  mailer: Mailer,
+  item: QueuedMail,
+  logger?: Logger,
+): Promise<Sent> {
   const claim = keepClaimed(queue, item.id);
   try {
     // The claim stops being renewed before any outcome is recorded, whichever it is.
@@ -68,7 +79,10 @@ export async function sendClaimed(queue: MailQueue, mailer: Mailer, item: Queued
       return { outcome: 'failed', serverUnavailable: false, undeliverable };
     }
     const dueAt = await queue.retry(item, reason);
-    logger?.info({ mailId: item.id, reason, retryAt: new Date(dueAt).toISOString() }, 'mail queued for retry');
+    logger?.info(
+      { mailId: item.id, reason, retryAt: new Date(dueAt).toISOString() },
+      'mail queued for retry',
+    );
     return { outcome: 'queued', serverUnavailable: isServerUnavailable(err) };
   }
   if (await queue.sent(item.id)) {
@@ -81,7 +95,10 @@ export async function sendClaimed(queue: MailQueue, mailer: Mailer, item: Queued
   } else {
     // This sender outlived its lease and another holds the message now (its record stands:
     // server/store/leases.ts). The server took it all the same.
-    logger?.warn({ mailId: item.id, attempts: item.attempts + 1 }, 'mail sent, but no longer ours to record');
+    logger?.warn(
+      { mailId: item.id, attempts: item.attempts + 1 },
+      'mail sent, but no longer ours to record',
+    );
   }
   return { outcome: 'sent', serverUnavailable: false };
 }

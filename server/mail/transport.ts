@@ -79,7 +79,8 @@ const SIGNED_FIELDS = [
 ].join(':');
 
 /** nodemailer's `dkim` option: unset without DKIM settings, so nothing is signed. */
-const signing = (dkim: DkimSigning | undefined) => dkim && { ...dkim, headerFieldNames: SIGNED_FIELDS };
+const signing = (dkim: DkimSigning | undefined) =>
+  dkim && { ...dkim, headerFieldNames: SIGNED_FIELDS };
 
 /**
  * The message as nodemailer composes it: multipart/alternative with the text part first. Extra
@@ -115,7 +116,12 @@ function smtpMailer(smtpUrl: string, timeoutMs: number, dkim: DkimSigning | unde
 }
 
 function emlMailer(dataDir: string, dkim: DkimSigning | undefined): Mailer {
-  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows', dkim: signing(dkim) });
+  const transport = nodemailer.createTransport({
+    streamTransport: true,
+    buffer: true,
+    newline: 'windows',
+    dkim: signing(dkim),
+  });
   const folder = mailFolder(dataDir);
   return {
     where: folder,
@@ -154,7 +160,9 @@ async function syncFolder(folder: string): Promise<void> {
 export type MailerConfig = Pick<Config, 'smtpUrl' | 'smtpTimeoutMs' | 'dataDir' | 'dkim'>;
 
 export function createMailer(config: MailerConfig): Mailer {
-  return config.smtpUrl ? smtpMailer(config.smtpUrl, config.smtpTimeoutMs, config.dkim) : emlMailer(config.dataDir, config.dkim);
+  return config.smtpUrl
+    ? smtpMailer(config.smtpUrl, config.smtpTimeoutMs, config.dkim)
+    : emlMailer(config.dataDir, config.dkim);
 }
 
 interface SmtpError {
@@ -184,13 +192,24 @@ export function isPermanentRefusal(err: unknown): boolean {
   const smtp = (err ?? {}) as SmtpError;
   const { responseCode } = smtp;
   if (unsendable(smtp)) return true;
-  return typeof responseCode === 'number' && responseCode >= 500 && responseCode !== 503 && refusesTheMessage(smtp);
+  return (
+    typeof responseCode === 'number' &&
+    responseCode >= 500 &&
+    responseCode !== 503 &&
+    refusesTheMessage(smtp)
+  );
 }
 
 /** A 5xx to RCPT TO: the server will never take mail for this address (undeliverable). */
 export function refusesTheRecipient(err: unknown): boolean {
   const { code, command, responseCode } = (err ?? {}) as SmtpError;
-  return code === 'EENVELOPE' && command === 'RCPT TO' && typeof responseCode === 'number' && responseCode >= 500 && responseCode !== 503;
+  return (
+    code === 'EENVELOPE' &&
+    command === 'RCPT TO' &&
+    typeof responseCode === 'number' &&
+    responseCode >= 500 &&
+    responseCode !== 503
+  );
 }
 
 /**

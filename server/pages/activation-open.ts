@@ -15,16 +15,22 @@ export function openActivation(webAppUrl: string) {
   return (req: Request, res: Response): void => {
     res.setHeader('Cache-Control', 'no-store');
     res.setHeader('Referrer-Policy', 'no-referrer');
-    const fields: Record<string, unknown> = req.method === 'POST' ? fieldsOf(req as BodyRequest) : req.query;
+    const fields: Record<string, unknown> =
+      req.method === 'POST' ? fieldsOf(req as BodyRequest) : req.query;
     const email = fields[ACTIVATION.emailParam];
     // The same check as POST /api/subscription-activation, which names the key `key`.
     const checked = checkActivation({ email, key: fields[ACTIVATION.keyParam] });
     if (!checked.ok) {
       // The form's own label, not the API's field name: this page is read by a person.
-      const message = checked.field === 'key' && checked.error.startsWith('key: ') ? `Activation key: ${checked.error.slice(5)}` : checked.error;
+      const message =
+        checked.field === 'key' && checked.error.startsWith('key: ')
+          ? `Activation key: ${checked.error.slice(5)}`
+          : checked.error;
       return sendFormError(req, res, 400, message, backToTheForm(email));
     }
-    sendText(res, 303, CONTENT_TYPES.text, '', { Location: activationUrl(webAppUrl, checked.value.email, checked.value.key) });
+    sendText(res, 303, CONTENT_TYPES.text, '', {
+      Location: activationUrl(webAppUrl, checked.value.email, checked.value.key),
+    });
   };
 }
 

@@ -16,7 +16,13 @@ import {
   type LinkUse,
 } from '../../shared/address-links';
 import { asText, fieldsOfPairs, type FormFields } from '../http/body';
-import { checkLink, confirmAddress, leaveByLink, requestLeaveLink, type AddressDeps } from '../waitlist/address';
+import {
+  checkLink,
+  confirmAddress,
+  leaveByLink,
+  requestLeaveLink,
+  type AddressDeps,
+} from '../waitlist/address';
 
 /** The token in the request's query (the mailed link, the one-click POST), if any. */
 function queryToken(req: IncomingMessage): string | null {
@@ -41,7 +47,10 @@ export function isLeaveByLink(req: IncomingMessage): boolean {
  * the page nothing.
  */
 function forgetJoined(req: IncomingMessage): void {
-  (req as IncomingMessage & { res?: ServerResponse }).res?.setHeader('Clear-Site-Data', '"storage"');
+  (req as IncomingMessage & { res?: ServerResponse }).res?.setHeader(
+    'Clear-Site-Data',
+    '"storage"',
+  );
 }
 
 /** The store cannot answer now: the page says so with 503, and the visitor can try again. */
@@ -53,12 +62,18 @@ export function addressPages(deps: AddressDeps) {
   const fields = fieldsOfPairs;
 
   /** A link's use, or a 503 page (thrown to React Router) when the store is away. */
-  async function use<T extends LinkUse | LinkCheck>(req: IncomingMessage, act: () => Promise<T>): Promise<T> {
+  async function use<T extends LinkUse | LinkCheck>(
+    req: IncomingMessage,
+    act: () => Promise<T>,
+  ): Promise<T> {
     try {
       return await act();
     } catch (err) {
       if (!unavailable(err)) throw err;
-      deps.logger.warn({ reason: (err as Error).name, path: req.url?.split('?')[0] }, 'store unavailable');
+      deps.logger.warn(
+        { reason: (err as Error).name, path: req.url?.split('?')[0] },
+        'store unavailable',
+      );
       throw new Response(null, { status: 503, statusText: 'Service Unavailable' });
     }
   }
@@ -69,14 +84,16 @@ export function addressPages(deps: AddressDeps) {
         checkLink: (purpose) =>
           use(req, async () => {
             const check = await checkLink(deps, purpose, tokenOf(req, {}));
-            if (purpose === 'confirm' && !check.ok && check.refusal === 'expired') forgetJoined(req);
+            if (purpose === 'confirm' && !check.ok && check.refusal === 'expired')
+              forgetJoined(req);
             return check;
           }),
         confirm: (form) => use(req, () => confirmAddress(deps, tokenOf(req, fields(form)))),
         leave: (form) =>
           use(req, async () => {
             // RFC 8058: the one-click POST says so in its body; a POST without it is not one.
-            if (asText(fields(form)[ONE_CLICK_FIELD]) !== ONE_CLICK_VALUE) return { ok: false, refusal: 'malformed' };
+            if (asText(fields(form)[ONE_CLICK_FIELD]) !== ONE_CLICK_VALUE)
+              return { ok: false, refusal: 'malformed' };
             const left = await leaveByLink(deps, tokenOf(req, fields(form)));
             if (left.ok) forgetJoined(req);
             return left;
@@ -86,8 +103,16 @@ export function addressPages(deps: AddressDeps) {
             return await requestLeaveLink(deps, fields(form));
           } catch (err) {
             if (!unavailable(err)) throw err;
-            deps.logger.warn({ reason: (err as Error).name, path: LEAVE_PATH }, 'store unavailable');
-            return { ok: false, email: asText(fields(form).email).trim(), error: (err as Error).message, status: 503 };
+            deps.logger.warn(
+              { reason: (err as Error).name, path: LEAVE_PATH },
+              'store unavailable',
+            );
+            return {
+              ok: false,
+              email: asText(fields(form).email).trim(),
+              error: (err as Error).message,
+              status: 503,
+            };
           }
         },
       };

@@ -6,14 +6,23 @@ import { SUBSCRIBED_STORAGE_KEY } from '../../shared/constants';
 import type { PublicConfig } from '../../shared/public-config';
 import type { PageAssets } from './static-files';
 
-const SITE_DESCRIPTION = 'OrgNote: a free, open-source note-taking app for org-mode lovers, built on the Zettelkasten idea. Join the waitlist.';
+const SITE_DESCRIPTION =
+  'OrgNote: a free, open-source note-taking app for org-mode lovers, built on the Zettelkasten idea. Join the waitlist.';
 
 const SOCIAL_TITLE = 'OrgNote: from an org-mode lover to org-mode lovers';
-const SOCIAL_IMAGE = { path: '/images/og-card.png', width: 1200, height: 630, alt: 'OrgNote: notes in org-mode, linked like a Zettelkasten' };
+const SOCIAL_IMAGE = {
+  path: '/images/og-card.png',
+  width: 1200,
+  height: 630,
+  alt: 'OrgNote: notes in org-mode, linked like a Zettelkasten',
+};
 
 /** JSON that is safe inside a <script> element: no way to close the tag or open a comment. */
 function scriptSafeJson(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026');
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/>/g, '\\u003e')
+    .replace(/&/g, '\\u0026');
 }
 
 /**
@@ -75,7 +84,14 @@ export interface DocumentProps {
   children: ReactNode;
 }
 
-export function Document({ canonicalUrl, origin, assets, publicConfig, nonce, children }: DocumentProps) {
+export function Document({
+  canonicalUrl,
+  origin,
+  assets,
+  publicConfig,
+  nonce,
+  children,
+}: DocumentProps) {
   return (
     <html lang="en">
       <head>
@@ -105,7 +121,11 @@ export function Document({ canonicalUrl, origin, assets, publicConfig, nonce, ch
       </head>
       <body>
         <div id="root">{children}</div>
-        <script id={PUBLIC_CONFIG_ELEMENT_ID} type="application/json" dangerouslySetInnerHTML={{ __html: scriptSafeJson(publicConfig) }} />
+        <script
+          id={PUBLIC_CONFIG_ELEMENT_ID}
+          type="application/json"
+          dangerouslySetInnerHTML={{ __html: scriptSafeJson(publicConfig) }}
+        />
       </body>
     </html>
   );

@@ -18,7 +18,13 @@ export interface BackLink {
 
 const TO_THE_WAITLIST: BackLink = { href: '/', text: 'Back to the waitlist' };
 
-export function sendFormError(req: IncomingMessage, res: ServerResponse, status: number, message: string, back = TO_THE_WAITLIST): void {
+export function sendFormError(
+  req: IncomingMessage,
+  res: ServerResponse,
+  status: number,
+  message: string,
+  back = TO_THE_WAITLIST,
+): void {
   if (!wantsHtml(req)) return sendJsonError(res, status, message);
   const page =
     '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">' +

@@ -34,7 +34,10 @@ function pageKey(origin: string, path: string): string {
 
 /** Only a plain GET/HEAD of one of the site's own pages, exactly as linked: '/ACTIVATE' or '/activate/' render per request. */
 export function isPrerendered(req: IncomingMessage): boolean {
-  return (req.method === 'GET' || req.method === 'HEAD') && (INDEXED_PATHS as readonly (string | undefined)[]).includes(req.url);
+  return (
+    (req.method === 'GET' || req.method === 'HEAD') &&
+    (INDEXED_PATHS as readonly (string | undefined)[]).includes(req.url)
+  );
 }
 
 /** 'sha256-…' sources for every inline script the page executes (JSON data blocks excluded). */
@@ -84,11 +87,20 @@ interface PrerenderedOptions {
   maxEntries?: number;
 }
 
-export function prerenderedPages({ render, pagePolicy, cacheSeconds, siteUrl, logger, maxEntries = 32 }: PrerenderedOptions) {
+export function prerenderedPages({
+  render,
+  pagePolicy,
+  cacheSeconds,
+  siteUrl,
+  logger,
+  maxEntries = 32,
+}: PrerenderedOptions) {
   const pages = new Map<string, Promise<PrerenderedPage>>();
   // Browsers check back every time (a 304 when nothing changed). Shared caches keep the page only
   // when SITE_URL names it: otherwise it names whatever Host the request that filled it sent.
-  const cacheControl = siteUrl ? `public, max-age=0, s-maxage=${cacheSeconds}` : 'private, no-cache';
+  const cacheControl = siteUrl
+    ? `public, max-age=0, s-maxage=${cacheSeconds}`
+    : 'private, no-cache';
 
   async function prerender(path: string, origin: string): Promise<PrerenderedPage> {
     const html = await render(path, origin);
@@ -104,7 +116,11 @@ export function prerenderedPages({ render, pagePolicy, cacheSeconds, siteUrl, lo
       const etag = `"${tag}${encoding === 'identity' ? '' : `-${encoding}`}"`;
       const body = bodies[encoding];
       const encoded = encoding === 'identity' ? {} : { 'Content-Encoding': encoding };
-      return { etag, body, headers: { ...common, ...encoded, ETag: etag, 'Content-Length': body.length } };
+      return {
+        etag,
+        body,
+        headers: { ...common, ...encoded, ETag: etag, 'Content-Length': body.length },
+      };
     };
     return { br: variant('br'), gzip: variant('gzip'), identity: variant('identity') };
   }

@@ -40,7 +40,11 @@ const SHELL_ERROR_PAGE =
  * the URL is built on a fixed origin: a hostile Host header or a path like '//[' can never make
  * it throw. (Canonical links use siteOrigin, not this URL.)
  */
-function toFetchRequest(url: string, method = 'GET', from?: { req: BodyRequest; res: Response }): globalThis.Request {
+function toFetchRequest(
+  url: string,
+  method = 'GET',
+  from?: { req: BodyRequest; res: Response },
+): globalThis.Request {
   const href = new URL(`http://site.internal${url.startsWith('/') ? '' : '/'}${url}`);
   if (!from) return new Request(href, { method });
   const controller = new AbortController();
@@ -91,7 +95,11 @@ function hideRouteFailures(context: StaticHandlerContext, logger: Logger): void 
   for (const [routeId, err] of Object.entries(context.errors)) {
     if (isRouteErrorResponse(err)) continue;
     // Duck-typed: a native module's errors (better-sqlite3's) may come from another realm's Error.
-    const { name, code, stack } = (err ?? {}) as { name?: unknown; code?: unknown; stack?: unknown };
+    const { name, code, stack } = (err ?? {}) as {
+      name?: unknown;
+      code?: unknown;
+      stack?: unknown;
+    };
     const at =
       typeof stack === 'string'
         ? stack
@@ -125,13 +133,36 @@ interface RendererOptions {
   routes?: RouteObject[];
 }
 
-export function createRenderer({ assets, publicConfig, logger, siteUrl, pagePolicy, requestContext, routes = siteRoutes }: RendererOptions) {
+export function createRenderer({
+  assets,
+  publicConfig,
+  logger,
+  siteUrl,
+  pagePolicy,
+  requestContext,
+  routes = siteRoutes,
+}: RendererOptions) {
   const handler = createStaticHandler(routes);
 
-  const documentFor = (context: StaticHandlerContext, canonicalUrl: string, origin: string, nonce: string | undefined) => (
-    <Document canonicalUrl={canonicalUrl} origin={origin} assets={assets} publicConfig={publicConfig} nonce={nonce}>
+  const documentFor = (
+    context: StaticHandlerContext,
+    canonicalUrl: string,
+    origin: string,
+    nonce: string | undefined,
+  ) => (
+    <Document
+      canonicalUrl={canonicalUrl}
+      origin={origin}
+      assets={assets}
+      publicConfig={publicConfig}
+      nonce={nonce}
+    >
       <PublicConfigProvider value={publicConfig}>
-        <StaticRouterProvider router={createStaticRouter(handler.dataRoutes, context)} context={context} nonce={nonce} />
+        <StaticRouterProvider
+          router={createStaticRouter(handler.dataRoutes, context)}
+          context={context}
+          nonce={nonce}
+        />
       </PublicConfigProvider>
     </Document>
   );
@@ -140,7 +171,8 @@ export function createRenderer({ assets, publicConfig, logger, siteUrl, pagePoli
     /** A page that is the same for every visitor, without a nonce: its policy lists script hashes instead. */
     async renderShared(path: string, origin: string): Promise<string> {
       const context = await handler.query(toFetchRequest(path));
-      if (context instanceof Response || context.statusCode !== 200) throw new Error(`${path} is not a plain page`);
+      if (context instanceof Response || context.statusCode !== 200)
+        throw new Error(`${path} is not a plain page`);
       return renderToHtml(documentFor(context, `${origin}${path}`, origin, undefined));
     },
 
@@ -168,18 +200,26 @@ export function createRenderer({ assets, publicConfig, logger, siteUrl, pagePoli
         res.setHeader('Content-Type', CONTENT_TYPES.html);
         stream.pipe(res);
       };
-      const stream = renderToPipeableStream(documentFor(context, `${origin}${new URL(request.url).pathname}`, origin, nonce), {
-        nonce,
-        // Crawlers get the complete document at once; people get the shell as soon as it is ready.
-        ...(isbot(req.get('user-agent')) ? { onAllReady: sendWhenReady } : { onShellReady: sendWhenReady }),
-        onShellError: (err) => sendShellError(res, logger, err),
-        onError(err) {
-          renderFailed = true;
-          logger.error({ err }, 'render error');
+      const stream = renderToPipeableStream(
+        documentFor(context, `${origin}${new URL(request.url).pathname}`, origin, nonce),
+        {
+          nonce,
+          // Crawlers get the complete document at once; people get the shell as soon as it is ready.
+          ...(isbot(req.get('user-agent'))
+            ? { onAllReady: sendWhenReady }
+            : { onShellReady: sendWhenReady }),
+          onShellError: (err) => sendShellError(res, logger, err),
+          onError(err) {
+            renderFailed = true;
+            logger.error({ err }, 'render error');
+          },
         },
-      });
+      );
 
-      const abortTimer = setTimeout(() => stream.abort(new Error('render timed out')), RENDER_ABORT_MS);
+      const abortTimer = setTimeout(
+        () => stream.abort(new Error('render timed out')),
+        RENDER_ABORT_MS,
+      );
       res.on('close', () => {
         clearTimeout(abortTimer);
         // The visitor left before the end: stop rendering for nobody.

@@ -25,16 +25,24 @@ export function seoFiles(config: Pick<Config, 'siteUrl'>): Router {
 
   router.get('/robots.txt', (req, res) => {
     cache(res);
-    res.type('text/plain').send(`User-agent: *\nAllow: /\nDisallow: /api/\n\nSitemap: ${siteOrigin(config, req)}/sitemap.xml\n`);
+    res
+      .type('text/plain')
+      .send(
+        `User-agent: *\nAllow: /\nDisallow: /api/\n\nSitemap: ${siteOrigin(config, req)}/sitemap.xml\n`,
+      );
   });
 
   router.get('/sitemap.xml', (req, res) => {
     const origin = siteOrigin(config, req);
-    const urls = INDEXED_PATHS.map((path) => `  <url><loc>${escapeMarkup(origin + path)}</loc></url>`).join('\n');
+    const urls = INDEXED_PATHS.map(
+      (path) => `  <url><loc>${escapeMarkup(origin + path)}</loc></url>`,
+    ).join('\n');
     cache(res);
     res
       .type('application/xml')
-      .send(`<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`);
+      .send(
+        `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`,
+      );
   });
 
   return router;

@@ -27,9 +27,13 @@ export function loadPageAssets(file = MANIFEST_PATH): PageAssets {
   try {
     manifest = JSON.parse(fs.readFileSync(file, 'utf8')) as AssetManifest;
   } catch {
-    throw new MissingBuildError(`No client build at ${file}. Run "npm run build" (npm start does it for you).`);
+    throw new MissingBuildError(
+      `No client build at ${file}. Run "npm run build" (npm start does it for you).`,
+    );
   }
-  const css = manifest.styles.map((href) => fs.readFileSync(path.join(CLIENT_BUILD_DIR, href), 'utf8')).join('\n');
+  const css = manifest.styles
+    .map((href) => fs.readFileSync(path.join(CLIENT_BUILD_DIR, href), 'utf8'))
+    .join('\n');
   return { ...manifest, css };
 }
 
@@ -73,7 +77,8 @@ export function hashedAssets(dir = ASSETS_DIR): Router {
     express.static(dir, {
       index: false,
       redirect: false,
-      setHeaders: (res) => res.setHeader('Cache-Control', `public, max-age=${ONE_YEAR_S}, immutable`),
+      setHeaders: (res) =>
+        res.setHeader('Cache-Control', `public, max-age=${ONE_YEAR_S}, immutable`),
     }),
   );
   router.use(plainNotFound);
@@ -85,7 +90,11 @@ function listFiles(dir: string, prefix = ''): string[] {
   if (!fs.existsSync(dir)) return [];
   return fs
     .readdirSync(dir, { withFileTypes: true })
-    .flatMap((entry) => (entry.isDirectory() ? listFiles(path.join(dir, entry.name), `${prefix}/${entry.name}`) : [`${prefix}/${entry.name}`]));
+    .flatMap((entry) =>
+      entry.isDirectory()
+        ? listFiles(path.join(dir, entry.name), `${prefix}/${entry.name}`)
+        : [`${prefix}/${entry.name}`],
+    );
 }
 
 /**

@@ -37,7 +37,11 @@ interface TokenRequest {
 }
 
 /** New tokens, in the order asked, written in one statement (the mail worker issues a batch's at once). */
-export async function issueTokens(tx: Queryable, requests: TokenRequest[], at: number): Promise<string[]> {
+export async function issueTokens(
+  tx: Queryable,
+  requests: TokenRequest[],
+  at: number,
+): Promise<string[]> {
   const tokens = requests.map(() => newSecret());
   const values = requests.flatMap(({ emailKey, purpose, validMs }, i) => [
     hashSecret(tokens[i]),
@@ -46,27 +50,49 @@ export async function issueTokens(tx: Queryable, requests: TokenRequest[], at: n
     new Date(at).toISOString(),
     validMs === undefined ? null : new Date(at + validMs).toISOString(),
   ]);
-  const rows = requests.map((_, i) => `($${i * 5 + 1}, $${i * 5 + 2}, $${i * 5 + 3}, $${i * 5 + 4}, $${i * 5 + 5})`);
-  if (rows.length > 0) await tx.query(`INSERT INTO address_tokens (token_hash, email_key, purpose, created_at, expires_at) VALUES ${rows.join(', ')}`, values);
+  const rows = requests.map(
+    (_, i) => `($${i * 5 + 1}, $${i * 5 + 2}, $${i * 5 + 3}, $${i * 5 + 4}, $${i * 5 + 5})`,
+  );
+  if (rows.length > 0)
+    await tx.query(
+      `INSERT INTO address_tokens (token_hash, email_key, purpose, created_at, expires_at) VALUES ${rows.join(', ')}`,
+      values,
+    );
   return tokens;
 }
 
-export async function issueToken(tx: Queryable, emailKey: string, purpose: LinkPurpose, at: number, validMs?: number): Promise<string> {
+export async function issueToken(
+  tx: Queryable,
+  emailKey: string,
+  purpose: LinkPurpose,
+  at: number,
+  validMs?: number,
+): Promise<string> {
   return (await issueTokens(tx, [{ emailKey, purpose, validMs }], at))[0];
 }
 
 /** How many links of `purpose` went to the address within the last MAIL_AGAIN_AFTER_MS. */
-async function linksMailedRecently(tx: Queryable, emailKey: string, purpose: LinkPurpose, at: number): Promise<number> {
-  const { rows } = await tx.query<{ n: number }>('SELECT COUNT(*) AS n FROM address_tokens WHERE email_key = $1 AND purpose = $2 AND created_at > $3', [
-    emailKey,
-    purpose,
-    new Date(at - MAIL_AGAIN_AFTER_MS).toISOString(),
-  ]);
+async function linksMailedRecently(
+  tx: Queryable,
+  emailKey: string,
+  purpose: LinkPurpose,
+  at: number,
+): Promise<number> {
+  const { rows } = await tx.query<{ n: number }>(
+    'SELECT COUNT(*) AS n FROM address_tokens WHERE email_key = $1 AND purpose = $2 AND created_at > $3',
+    [emailKey, purpose, new Date(at - MAIL_AGAIN_AFTER_MS).toISOString()],
+  );
   return Number(rows[0].n);
 }
 
 /** The token's row with its signup, or why it is worth nothing. `lock`: the signup's row, until the transaction ends. */
-async function lookUp(q: Queryable, purpose: LinkPurpose, token: string, at: number, lock = ''): Promise<TokenRow | LinkRefusal> {
+async function lookUp(
+  q: Queryable,
+  purpose: LinkPurpose,
+  token: string,
+  at: number,
+  lock = '',
+): Promise<TokenRow | LinkRefusal> {
   if (!SECRET_SHAPE.test(token)) return 'malformed';
   const { rows } = await q.query<TokenRow>(
     `SELECT signups.email, signups.email_key, expires_at, used_at, activated_at
@@ -80,7 +106,11 @@ async function lookUp(q: Queryable, purpose: LinkPurpose, token: string, at: num
   return row;
 }
 
-export function createAddressLinks(sql: Sql, mail: MailQueueWriter, now: () => number): AddressLinks {
+export function createAddressLinks(
+  sql: Sql,
+  mail: MailQueueWriter,
+  now: () => number,
+): AddressLinks {
   return {
     async check(purpose, token) {
       const found = await lookUp(sql, purpose, token, now());
@@ -94,9 +124,15 @@ export function createAddressLinks(sql: Sql, mail: MailQueueWriter, now: () => n
         const found = await lookUp(tx, 'confirm', token, at, sql.lockRows);
         if (typeof found === 'string') return { ok: false, refusal: found };
         const time = new Date(at).toISOString();
-        await tx.query('UPDATE signups SET confirmed_at = $1 WHERE email_key = $2 AND confirmed_at IS NULL', [time, found.email_key]);
+        await tx.query(
+          'UPDATE signups SET confirmed_at = $1 WHERE email_key = $2 AND confirmed_at IS NULL',
+          [time, found.email_key],
+        );
         // Every confirmation link of the address is spent: a second one mailed later confirms nothing more.
-        await tx.query("UPDATE address_tokens SET used_at = $1 WHERE email_key = $2 AND purpose = 'confirm' AND used_at IS NULL", [time, found.email_key]);
+        await tx.query(
+          "UPDATE address_tokens SET used_at = $1 WHERE email_key = $2 AND purpose = 'confirm' AND used_at IS NULL",
+          [time, found.email_key],
+        );
         return { ok: true };
       });
     },
@@ -116,9 +152,10 @@ export function createAddressLinks(sql: Sql, mail: MailQueueWriter, now: () => n
         );
         if (rows.length === 0) return [];
         // A batch's statements at once, not per row: this runs beside the signups that owe the mail.
-        await tx.query(`UPDATE signups SET confirmation_due_at = NULL WHERE email_key IN (${rows.map((_, i) => `$${i + 1}`).join(', ')})`, [
-          ...rows.map((row) => row.email_key),
-        ]);
+        await tx.query(
+          `UPDATE signups SET confirmation_due_at = NULL WHERE email_key IN (${rows.map((_, i) => `$${i + 1}`).join(', ')})`,
+          [...rows.map((row) => row.email_key)],
+        );
         // Never mailed (it would go to another address); it expires like any unconfirmed one.
         const mailable = rows.filter((row) => confirmation.canMail(row.email));
         const tokens = await issueTokens(
@@ -131,7 +168,13 @@ export function createAddressLinks(sql: Sql, mail: MailQueueWriter, now: () => n
         );
         const queued: QueuedMail[] = [];
         for (const [i, { email, email_key: key }] of mailable.entries()) {
-          queued.push(await mail.enqueue(tx, key, confirmation.compose(email, { confirm: tokens[2 * i], leave: tokens[2 * i + 1] })));
+          queued.push(
+            await mail.enqueue(
+              tx,
+              key,
+              confirmation.compose(email, { confirm: tokens[2 * i], leave: tokens[2 * i + 1] }),
+            ),
+          );
         }
         return queued;
       });
@@ -141,9 +184,16 @@ export function createAddressLinks(sql: Sql, mail: MailQueueWriter, now: () => n
       return sql.transaction(async (tx) => {
         const at = now();
         const signup = (
-          await tx.query<{ email: string; email_key: string }>(`SELECT email, email_key FROM signups WHERE email_key = $1${sql.lockRows}`, [emailKey(email)])
+          await tx.query<{ email: string; email_key: string }>(
+            `SELECT email, email_key FROM signups WHERE email_key = $1${sql.lockRows}`,
+            [emailKey(email)],
+          )
         ).rows[0];
-        if (!signup || (await linksMailedRecently(tx, signup.email_key, 'leave', at)) >= LEAVE_LINKS_PER_WINDOW) return false;
+        if (
+          !signup ||
+          (await linksMailedRecently(tx, signup.email_key, 'leave', at)) >= LEAVE_LINKS_PER_WINDOW
+        )
+          return false;
         const token = await issueToken(tx, signup.email_key, 'leave', at);
         await mail.enqueue(tx, signup.email_key, compose(signup.email, token), { claimed: false });
         return true;

@@ -5,7 +5,15 @@
 import { randomUUID } from 'node:crypto';
 import { emailKey } from '../../shared/form-checks';
 import type { Sql } from './sql';
-import type { AdminAccount, AdminCredentials, Admins, AdminSessions, AuditEntry, AuditLog, LoginThrottle } from './types';
+import type {
+  AdminAccount,
+  AdminCredentials,
+  Admins,
+  AdminSessions,
+  AuditEntry,
+  AuditLog,
+  LoginThrottle,
+} from './types';
 
 export function createAdmins(sql: Sql, now: () => number): Admins {
   const iso = () => new Date(now()).toISOString();
@@ -21,10 +29,18 @@ export function createAdmins(sql: Sql, now: () => number): Admins {
     },
 
     async list() {
-      const { rows } = await sql.query<{ email: string; created_at: string; totp: number | boolean }>(
+      const { rows } = await sql.query<{
+        email: string;
+        created_at: string;
+        totp: number | boolean;
+      }>(
         'SELECT email, created_at, totp_secret IS NOT NULL AS totp FROM admins ORDER BY created_at, email_key',
       );
-      return rows.map((row): AdminAccount => ({ email: row.email, createdAt: row.created_at, totp: Boolean(row.totp) }));
+      return rows.map((row): AdminAccount => ({
+        email: row.email,
+        createdAt: row.created_at,
+        totp: Boolean(row.totp),
+      }));
     },
 
     async count() {
@@ -34,17 +50,19 @@ export function createAdmins(sql: Sql, now: () => number): Admins {
     async remove(email) {
       return sql.transaction(async (tx) => {
         await tx.query('DELETE FROM admin_sessions WHERE admin_key = $1', [emailKey(email)]);
-        return (await tx.query('DELETE FROM admins WHERE email_key = $1', [emailKey(email)])).rowCount === 1;
+        return (
+          (await tx.query('DELETE FROM admins WHERE email_key = $1', [emailKey(email)]))
+            .rowCount === 1
+        );
       });
     },
 
     async setPassword(email, passwordHash) {
       return sql.transaction(async (tx) => {
-        const changed = await tx.query('UPDATE admins SET password_hash = $1, password_changed_at = $2 WHERE email_key = $3', [
-          passwordHash,
-          iso(),
-          emailKey(email),
-        ]);
+        const changed = await tx.query(
+          'UPDATE admins SET password_hash = $1, password_changed_at = $2 WHERE email_key = $3',
+          [passwordHash, iso(), emailKey(email)],
+        );
         // Whoever held a session with the old password holds nothing now.
         await tx.query('DELETE FROM admin_sessions WHERE admin_key = $1', [emailKey(email)]);
         return changed.rowCount === 1;
@@ -52,16 +70,33 @@ export function createAdmins(sql: Sql, now: () => number): Admins {
     },
 
     async setTotp(email, secret) {
-      return (await sql.query('UPDATE admins SET totp_secret = $1 WHERE email_key = $2', [secret, emailKey(email)])).rowCount === 1;
+      return (
+        (
+          await sql.query('UPDATE admins SET totp_secret = $1 WHERE email_key = $2', [
+            secret,
+            emailKey(email),
+          ])
+        ).rowCount === 1
+      );
     },
 
     async credentials(email) {
-      const { rows } = await sql.query<{ email: string; password_hash: string; totp_secret: string | null }>(
-        'SELECT email, password_hash, totp_secret FROM admins WHERE email_key = $1',
-        [emailKey(email)],
-      );
+      const { rows } = await sql.query<{
+        email: string;
+        password_hash: string;
+        totp_secret: string | null;
+      }>('SELECT email, password_hash, totp_secret FROM admins WHERE email_key = $1', [
+        emailKey(email),
+      ]);
       const row = rows[0];
-      return row && ({ email: row.email, passwordHash: row.password_hash, totpSecret: row.totp_secret } satisfies AdminCredentials);
+      return (
+        row &&
+        ({
+          email: row.email,
+          passwordHash: row.password_hash,
+          totpSecret: row.totp_secret,
+        } satisfies AdminCredentials)
+      );
     },
   };
 }
@@ -70,7 +105,10 @@ export function createAdminSessions(sql: Sql, now: () => number): AdminSessions 
   return {
     async start(email, idHash) {
       const time = new Date(now()).toISOString();
-      await sql.query('INSERT INTO admin_sessions (id_hash, admin_key, created_at, last_seen_at) VALUES ($1, $2, $3, $3)', [idHash, emailKey(email), time]);
+      await sql.query(
+        'INSERT INTO admin_sessions (id_hash, admin_key, created_at, last_seen_at) VALUES ($1, $2, $3, $3)',
+        [idHash, emailKey(email), time],
+      );
     },
 
     async touch(idHash, { idleMs, maxMs }) {
@@ -114,8 +152,13 @@ export function createLoginThrottle(sql: Sql, now: () => number): LoginThrottle 
              ON CONFLICT (key, window_start) DO UPDATE SET count = login_failures.count + 1 RETURNING count`,
             [key, windowStart],
           );
-          const previous = await tx.query<{ count: number }>('SELECT count FROM login_failures WHERE key = $1 AND window_start = $2', [key, previousStart]);
-          const weighed = Number(rows[0].count) + Math.floor(Number(previous.rows[0]?.count ?? 0) * previousWeight);
+          const previous = await tx.query<{ count: number }>(
+            'SELECT count FROM login_failures WHERE key = $1 AND window_start = $2',
+            [key, previousStart],
+          );
+          const weighed =
+            Number(rows[0].count) +
+            Math.floor(Number(previous.rows[0]?.count ?? 0) * previousWeight);
           count = Math.max(count, weighed);
         }
         return { count, resetAt: windowStart + windowMs };
@@ -135,13 +178,10 @@ export function createLoginThrottle(sql: Sql, now: () => number): LoginThrottle 
 export function createAuditLog(sql: Sql, now: () => number): AuditLog {
   return {
     async record({ account, action, addresses }) {
-      await sql.query('INSERT INTO audit_log (id, at, account, action, addresses) VALUES ($1, $2, $3, $4, $5)', [
-        randomUUID(),
-        new Date(now()).toISOString(),
-        account,
-        action,
-        addresses,
-      ]);
+      await sql.query(
+        'INSERT INTO audit_log (id, at, account, action, addresses) VALUES ($1, $2, $3, $4, $5)',
+        [randomUUID(), new Date(now()).toISOString(), account, action, addresses],
+      );
     },
 
     async list({ limit, before }) {

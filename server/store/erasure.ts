@@ -20,18 +20,28 @@ export function createErasure(sql: Sql, now: () => number): Store['erase'] {
       );
       // The sweep's check again under the lock: confirmed, or mailed a new link, since it looked.
       if (options.onlyIfExpired && Number(locked.rows[0]?.expired ?? 0) !== 1) return NOTHING;
-      const mailIds = (await tx.query<{ id: number }>('DELETE FROM mail WHERE email_key = $1 RETURNING id', [key])).rows
+      const mailIds = (
+        await tx.query<{ id: number }>('DELETE FROM mail WHERE email_key = $1 RETURNING id', [key])
+      ).rows
         .map((row) => Number(row.id))
         .sort((a, b) => a - b);
-      const keys = (await tx.query('DELETE FROM activation_keys WHERE email_key = $1', [key])).rowCount;
+      const keys = (await tx.query('DELETE FROM activation_keys WHERE email_key = $1', [key]))
+        .rowCount;
       await tx.query('DELETE FROM address_tokens WHERE email_key = $1', [key]);
-      const signup = (await tx.query('DELETE FROM signups WHERE email_key = $1', [key])).rowCount === 1;
+      const signup =
+        (await tx.query('DELETE FROM signups WHERE email_key = $1', [key])).rowCount === 1;
       // Outbox rows hold the request's fields as JSON pairs; the address is compared in JS as the
       // store compares it (emailKey: JS trim and lower case, which SQL's lower() does not match
       // for every character).
-      const { rows } = await tx.query<{ id: number; fields: string }>('SELECT id, fields FROM outbox');
+      const { rows } = await tx.query<{ id: number; fields: string }>(
+        'SELECT id, fields FROM outbox',
+      );
       const outbox = rows
-        .filter((row) => (JSON.parse(row.fields) as FieldList).some(([name, value]) => name === 'email' && emailKey(value) === key))
+        .filter((row) =>
+          (JSON.parse(row.fields) as FieldList).some(
+            ([name, value]) => name === 'email' && emailKey(value) === key,
+          ),
+        )
         .map((row) => Number(row.id));
       for (const id of outbox) await tx.query('DELETE FROM outbox WHERE id = $1', [id]);
       return { signup, keys, mailIds, outbox: outbox.length };

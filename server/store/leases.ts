@@ -34,7 +34,12 @@ export function backoffMs(attempts: number, baseMs: number, capMs: number): numb
  * until $1 (now is $2, at most $3 rows). On PostgreSQL, rows another replica's claim is taking
  * right now are passed over; SQLite's single writer needs no such care.
  */
-export function claimStatement(sql: Pick<Sql, 'skipLocked'>, table: 'outbox' | 'mail', waiting: 'pending' | 'queued', columns: string): string {
+export function claimStatement(
+  sql: Pick<Sql, 'skipLocked'>,
+  table: 'outbox' | 'mail',
+  waiting: 'pending' | 'queued',
+  columns: string,
+): string {
   return `UPDATE ${table} SET lease_until = $1 WHERE id IN (
      SELECT id FROM ${table} WHERE state = '${waiting}' AND next_attempt_at <= $2 AND lease_until <= $2
      ORDER BY next_attempt_at, id LIMIT $3${sql.skipLocked})
@@ -61,7 +66,9 @@ export class Leases {
    */
   fence(id: number, param: string, now: number): { where: string; value: number } {
     const leaseUntil = this.#held.get(id);
-    return leaseUntil === undefined ? { where: `lease_until <= ${param}`, value: now } : { where: `lease_until = ${param}`, value: leaseUntil };
+    return leaseUntil === undefined
+      ? { where: `lease_until <= ${param}`, value: now }
+      : { where: `lease_until = ${param}`, value: leaseUntil };
   }
 
   /**

@@ -9,7 +9,15 @@
 import { backoffMs, claimStatement, Leases } from './leases';
 import { DEFAULT_QUEUE_LIMITS } from './limits';
 import type { Queryable, Sql } from './sql';
-import { QueueFullError, type MailQueue, type MailState, type MailSummary, type OutgoingMail, type QueuedMail, type QueueLimits } from './types';
+import {
+  QueueFullError,
+  type MailQueue,
+  type MailState,
+  type MailSummary,
+  type OutgoingMail,
+  type QueuedMail,
+  type QueueLimits,
+} from './types';
 
 /** The mail lease where no setting says otherwise (leases.ts derives it from the send timeout). */
 export const MAIL_LEASE_MS = DEFAULT_QUEUE_LIMITS.mailLeaseMs;
@@ -17,7 +25,8 @@ const BACKOFF_BASE_MS = 5_000;
 const BACKOFF_CAP_MS = 10 * 60_000;
 
 /** Delay before retry number `attempts` (1-based): 5 s, 10 s, 20 s …, ±20 % jitter, never over 10 min. */
-export const mailBackoffMs = (attempts: number) => backoffMs(attempts, BACKOFF_BASE_MS, BACKOFF_CAP_MS);
+export const mailBackoffMs = (attempts: number) =>
+  backoffMs(attempts, BACKOFF_BASE_MS, BACKOFF_CAP_MS);
 
 interface ClaimedRow {
   id: number;
@@ -53,7 +62,12 @@ export interface MailQueueWriter {
    * first; with `claimed: false` it is due at once for the mail worker. QueueFullError (which rolls
    * the transaction back) past the configured size.
    */
-  enqueue(tx: Queryable, emailKey: string, message: OutgoingMail, options?: { claimed: boolean }): Promise<QueuedMail>;
+  enqueue(
+    tx: Queryable,
+    emailKey: string,
+    message: OutgoingMail,
+    options?: { claimed: boolean },
+  ): Promise<QueuedMail>;
   /**
    * Drops the address's messages still waiting: an earlier invitation carries a key that is now
    * revoked and must not go out. One a sender holds right now (its lease runs) is already on its
@@ -84,7 +98,15 @@ export function createMailQueue(
         `INSERT INTO mail (email_key, message_id, message, next_attempt_at, lease_until, created_at)
          SELECT $1, $2, $3, $4, $5, $6 WHERE (SELECT COUNT(*) FROM mail WHERE state = 'queued') < $7
          RETURNING id`,
-        [emailKey, message.messageId, JSON.stringify(message), at, leaseUntil, new Date(at).toISOString(), limits.mailMaxItems],
+        [
+          emailKey,
+          message.messageId,
+          JSON.stringify(message),
+          at,
+          leaseUntil,
+          new Date(at).toISOString(),
+          limits.mailMaxItems,
+        ],
       );
       if (rows.length === 0) throw new QueueFullError('mail');
       const id = Number(rows[0].id);
@@ -93,19 +115,29 @@ export function createMailQueue(
     },
 
     async dropWaiting(tx, emailKey, at) {
-      await tx.query("DELETE FROM mail WHERE email_key = $1 AND state = 'queued' AND lease_until <= $2", [emailKey, at]);
+      await tx.query(
+        "DELETE FROM mail WHERE email_key = $1 AND state = 'queued' AND lease_until <= $2",
+        [emailKey, at],
+      );
     },
 
     async claim(limit) {
       const at = now();
       const leaseUntil = at + limits.mailLeaseMs;
-      const { rows } = await sql.query<ClaimedRow>(claimStatement(sql, 'mail', 'queued', 'id, message, attempts, next_attempt_at'), [leaseUntil, at, limit]);
+      const { rows } = await sql.query<ClaimedRow>(
+        claimStatement(sql, 'mail', 'queued', 'id, message, attempts, next_attempt_at'),
+        [leaseUntil, at, limit],
+      );
       rows.sort((a, b) => a.next_attempt_at - b.next_attempt_at || a.id - b.id);
       leases.hold(
         rows.map((row) => Number(row.id)),
         leaseUntil,
       );
-      return rows.map((row) => ({ id: Number(row.id), message: JSON.parse(row.message) as OutgoingMail, attempts: row.attempts }));
+      return rows.map((row) => ({
+        id: Number(row.id),
+        message: JSON.parse(row.message) as OutgoingMail,
+        attempts: row.attempts,
+      }));
     },
 
     // The new lease_until is the claim's new fencing token: larger than the one it replaces, and
@@ -114,7 +146,10 @@ export function createMailQueue(
       const held = leases.held(id);
       if (held === undefined) return false;
       const leaseUntil = Math.max(now() + limits.mailLeaseMs, held + 1);
-      const { rowCount } = await sql.query("UPDATE mail SET lease_until = $1 WHERE id = $2 AND state = 'queued' AND lease_until = $3", [leaseUntil, id, held]);
+      const { rowCount } = await sql.query(
+        "UPDATE mail SET lease_until = $1 WHERE id = $2 AND state = 'queued' AND lease_until = $3",
+        [leaseUntil, id, held],
+      );
       if (rowCount === 1) leases.hold([id], leaseUntil);
       else leases.end(id, false);
       return rowCount === 1;
@@ -146,7 +181,10 @@ export function createMailQueue(
           [error.slice(0, 500), time, id, fence.value],
         );
         if (rows.length === 1 && undeliverable) {
-          await tx.query('UPDATE signups SET undeliverable_at = $1 WHERE email_key = $2', [time, rows[0].email_key]);
+          await tx.query('UPDATE signups SET undeliverable_at = $1 WHERE email_key = $2', [
+            time,
+            rows[0].email_key,
+          ]);
         }
         return rows.length === 1;
       });
@@ -169,11 +207,10 @@ export function createMailQueue(
 
     async release(id) {
       const fence = leases.fence(id, '$3', now());
-      const { rowCount } = await sql.query(`UPDATE mail SET next_attempt_at = $1, lease_until = 0 WHERE id = $2 AND state = 'queued' AND ${fence.where}`, [
-        now() + mailBackoffMs(1),
-        id,
-        fence.value,
-      ]);
+      const { rowCount } = await sql.query(
+        `UPDATE mail SET next_attempt_at = $1, lease_until = 0 WHERE id = $2 AND state = 'queued' AND ${fence.where}`,
+        [now() + mailBackoffMs(1), id, fence.value],
+      );
       leases.end(id, rowCount === 1);
     },
 
@@ -187,7 +224,9 @@ export function createMailQueue(
 
     async counts() {
       const counts: Record<MailState, number> = { queued: 0, sent: 0, failed: 0, dead: 0 };
-      const { rows } = await sql.query<{ state: MailState; n: number }>('SELECT state, COUNT(*) AS n FROM mail GROUP BY state');
+      const { rows } = await sql.query<{ state: MailState; n: number }>(
+        'SELECT state, COUNT(*) AS n FROM mail GROUP BY state',
+      );
       for (const row of rows) counts[row.state] = Number(row.n);
       return counts;
     },

@@ -41,7 +41,9 @@ export class SchemaVersionError extends Error {
     readonly found: number,
     readonly release: number,
   ) {
-    super(`${where} ${found === 0 ? 'holds no waitlist yet: schema version 0' : `is at schema version ${found}`}; this release's is ${release}`);
+    super(
+      `${where} ${found === 0 ? 'holds no waitlist yet: schema version 0' : `is at schema version ${found}`}; this release's is ${release}`,
+    );
     this.name = 'SchemaVersionError';
   }
 }
@@ -55,12 +57,19 @@ export interface OpenOptions {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export async function openStore(config: StoreSettings, logger?: Logger, options: OpenOptions = {}): Promise<Store> {
+export async function openStore(
+  config: StoreSettings,
+  logger?: Logger,
+  options: OpenOptions = {},
+): Promise<Store> {
   const { schema = 'migrate' } = options;
   if (schema === 'migrate') return openAt(config, logger, options);
-  const where = config.databaseUrl ? `PostgreSQL at ${withoutCredentials(config.databaseUrl)} (DATABASE_URL)` : databaseFile(config.dataDir);
+  const where = config.databaseUrl
+    ? `PostgreSQL at ${withoutCredentials(config.databaseUrl)} (DATABASE_URL)`
+    : databaseFile(config.dataDir);
   // Read as it is: a missing file is not created, since that would hide a mistyped DATA_DIR.
-  if (!config.databaseUrl && !fs.existsSync(where)) throw new SchemaVersionError(where, 0, SCHEMA_VERSION);
+  if (!config.databaseUrl && !fs.existsSync(where))
+    throw new SchemaVersionError(where, 0, SCHEMA_VERSION);
   const store = await openAt(config, logger, options);
   const { found, release } = await store.schema();
   if (found === release || (schema === 'known' && found > 0 && found < release)) return store;
@@ -86,12 +95,19 @@ async function openAt(
   const deadline = Date.now() + waitSeconds * 1000;
   for (let attempt = 1; ; attempt++) {
     try {
-      return await openPostgresStore({ databaseUrl: config.databaseUrl, timeoutMs: config.databaseTimeoutMs, limits, migrate });
+      return await openPostgresStore({
+        databaseUrl: config.databaseUrl,
+        timeoutMs: config.databaseTimeoutMs,
+        limits,
+        migrate,
+      });
     } catch (err) {
       if (!(err instanceof StoreUnavailableError)) {
         // A wrong password, a missing database, a refused TLS setup, a schema too new: say where.
         const code = (err as { code?: string }).code;
-        throw new DatabaseUnreachableError(`PostgreSQL at ${where} (DATABASE_URL): ${(err as Error).message}${code ? ` (${code})` : ''}`);
+        throw new DatabaseUnreachableError(
+          `PostgreSQL at ${where} (DATABASE_URL): ${(err as Error).message}${code ? ` (${code})` : ''}`,
+        );
       }
       if (Date.now() >= deadline) {
         const cause = (err.cause as Error | undefined)?.message;

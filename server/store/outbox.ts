@@ -15,7 +15,8 @@ const BACKOFF_BASE_MS = 2_000;
 const BACKOFF_CAP_MS = 5 * 60_000;
 
 /** Delay before retry number `attempts` (1-based): 2 s, 4 s, 8 s …, ±20 % jitter, never over 5 min. */
-export const outboxBackoffMs = (attempts: number) => backoffMs(attempts, BACKOFF_BASE_MS, BACKOFF_CAP_MS);
+export const outboxBackoffMs = (attempts: number) =>
+  backoffMs(attempts, BACKOFF_BASE_MS, BACKOFF_CAP_MS);
 
 export const FIRST_RETRY_MS = BACKOFF_BASE_MS;
 
@@ -32,7 +33,8 @@ interface OutboxRow {
   state: 'pending' | 'dead';
 }
 
-const COLUMNS = 'id, path, fields, headers, idempotency_key, attempts, next_attempt_at, last_error, created_at, state';
+const COLUMNS =
+  'id, path, fields, headers, idempotency_key, attempts, next_attempt_at, last_error, created_at, state';
 
 const toOutboxItem = (row: OutboxRow): OutboxItem => ({
   id: Number(row.id),
@@ -50,7 +52,11 @@ const toOutboxItem = (row: OutboxRow): OutboxItem => ({
   state: row.state,
 });
 
-export function createOutbox(sql: Sql, limits: Pick<QueueLimits, 'outboxMaxItems' | 'maxAgeMs' | 'outboxLeaseMs'>, now: () => number): Outbox {
+export function createOutbox(
+  sql: Sql,
+  limits: Pick<QueueLimits, 'outboxMaxItems' | 'maxAgeMs' | 'outboxLeaseMs'>,
+  now: () => number,
+): Outbox {
   const leases = new Leases();
 
   return {
@@ -65,7 +71,15 @@ export function createOutbox(sql: Sql, limits: Pick<QueueLimits, 'outboxMaxItems
         `INSERT INTO outbox (path, fields, headers, idempotency_key, next_attempt_at, created_at)
          SELECT $1, $2, $3, $4, $5, $6 WHERE (SELECT COUNT(*) FROM outbox WHERE state = 'pending') < $7
          RETURNING id`,
-        [path, JSON.stringify(fields), JSON.stringify(forwarded), idempotencyKey, at + FIRST_RETRY_MS, new Date(at).toISOString(), limits.outboxMaxItems],
+        [
+          path,
+          JSON.stringify(fields),
+          JSON.stringify(forwarded),
+          idempotencyKey,
+          at + FIRST_RETRY_MS,
+          new Date(at).toISOString(),
+          limits.outboxMaxItems,
+        ],
       );
       if (rows.length === 0) throw new QueueFullError('outbox');
       return Number(rows[0].id);
@@ -74,8 +88,13 @@ export function createOutbox(sql: Sql, limits: Pick<QueueLimits, 'outboxMaxItems
     async claim(limit) {
       const at = now();
       const leaseUntil = at + limits.outboxLeaseMs;
-      const { rows } = await sql.query<OutboxRow>(claimStatement(sql, 'outbox', 'pending', COLUMNS), [leaseUntil, at, limit]);
-      const items = rows.map(toOutboxItem).sort((a, b) => a.nextAttemptAt - b.nextAttemptAt || a.id - b.id);
+      const { rows } = await sql.query<OutboxRow>(
+        claimStatement(sql, 'outbox', 'pending', COLUMNS),
+        [leaseUntil, at, limit],
+      );
+      const items = rows
+        .map(toOutboxItem)
+        .sort((a, b) => a.nextAttemptAt - b.nextAttemptAt || a.id - b.id);
       leases.hold(
         items.map((item) => item.id),
         leaseUntil,
@@ -85,7 +104,10 @@ export function createOutbox(sql: Sql, limits: Pick<QueueLimits, 'outboxMaxItems
 
     async delivered(id) {
       const fence = leases.fence(id, '$2', now());
-      const { rowCount } = await sql.query(`DELETE FROM outbox WHERE id = $1 AND ${fence.where}`, [id, fence.value]);
+      const { rowCount } = await sql.query(`DELETE FROM outbox WHERE id = $1 AND ${fence.where}`, [
+        id,
+        fence.value,
+      ]);
       leases.end(id, rowCount === 1);
       return rowCount === 1;
     },
@@ -98,26 +120,43 @@ export function createOutbox(sql: Sql, limits: Pick<QueueLimits, 'outboxMaxItems
         `UPDATE outbox SET attempts = $1, next_attempt_at = $2, lease_until = 0, last_error = $3,
            state = CASE WHEN created_at < $4 THEN 'dead' ELSE 'pending' END
          WHERE id = $5 AND state = 'pending' AND ${fence.where}`,
-        [attempts, at + outboxBackoffMs(attempts), error.slice(0, 500), new Date(at - limits.maxAgeMs).toISOString(), item.id, fence.value],
+        [
+          attempts,
+          at + outboxBackoffMs(attempts),
+          error.slice(0, 500),
+          new Date(at - limits.maxAgeMs).toISOString(),
+          item.id,
+          fence.value,
+        ],
       );
       leases.end(item.id, rowCount === 1);
       return rowCount === 1;
     },
 
     async all() {
-      return (await sql.query<OutboxRow>(`SELECT ${COLUMNS} FROM outbox ORDER BY id`)).rows.map(toOutboxItem);
+      return (await sql.query<OutboxRow>(`SELECT ${COLUMNS} FROM outbox ORDER BY id`)).rows.map(
+        toOutboxItem,
+      );
     },
 
     async depth() {
-      return Number((await sql.query<{ n: number }>("SELECT COUNT(*) AS n FROM outbox WHERE state = 'pending'")).rows[0].n);
+      return Number(
+        (await sql.query<{ n: number }>("SELECT COUNT(*) AS n FROM outbox WHERE state = 'pending'"))
+          .rows[0].n,
+      );
     },
 
     async deadCount() {
-      return Number((await sql.query<{ n: number }>("SELECT COUNT(*) AS n FROM outbox WHERE state = 'dead'")).rows[0].n);
+      return Number(
+        (await sql.query<{ n: number }>("SELECT COUNT(*) AS n FROM outbox WHERE state = 'dead'"))
+          .rows[0].n,
+      );
     },
 
     async nextDueAt() {
-      const { rows } = await sql.query<{ t: number | null }>("SELECT MIN(next_attempt_at) AS t FROM outbox WHERE state = 'pending'");
+      const { rows } = await sql.query<{ t: number | null }>(
+        "SELECT MIN(next_attempt_at) AS t FROM outbox WHERE state = 'pending'",
+      );
       return rows[0].t ?? undefined;
     },
 

@@ -8,7 +8,14 @@ import { emailKey, type Signup } from '../../shared/form-checks';
 import { MAIL_AGAIN_AFTER_MS } from './address-tokens';
 import { sinceInstant } from './since';
 import type { Sql } from './sql';
-import { SIGNUP_STATES, type DailyCounts, type SignupRow, type Signups, type SignupState, type WaitlistStats } from './types';
+import {
+  SIGNUP_STATES,
+  type DailyCounts,
+  type SignupRow,
+  type Signups,
+  type SignupState,
+  type WaitlistStats,
+} from './types';
 
 /** Rows an export reads at a time: a million signups are never all held. */
 const STREAM_BATCH = 1_000;
@@ -30,7 +37,8 @@ const LIST = `SELECT ${COLUMNS} FROM signups WHERE created_at >= $1 ORDER BY cre
  * STATE = 'waitlisted' written on the columns, as the partial index signups_waiting is (invite
  * --next reads it); test/server/store/contract.test.ts holds the two to the same rows.
  */
-export const WAITING = 'invited_at IS NULL AND activated_at IS NULL AND confirmed_at IS NOT NULL AND undeliverable_at IS NULL';
+export const WAITING =
+  'invited_at IS NULL AND activated_at IS NULL AND confirmed_at IS NOT NULL AND undeliverable_at IS NULL';
 
 /** An unconfirmed signup owed no mail, none of whose confirmation links still works ($1: now, ISO). */
 export const EXPIRED_UNCONFIRMED = `confirmed_at IS NULL AND confirmation_due_at IS NULL AND NOT EXISTS (
@@ -41,7 +49,8 @@ const INSERT = `INSERT INTO signups (email, email_key, description, created_at, 
   ON CONFLICT (email_key) DO NOTHING`;
 
 /** A repeat signup: the person typed the address again, so a refusal for good is worth another try. */
-const CLEAR_UNDELIVERABLE = 'UPDATE signups SET undeliverable_at = NULL WHERE email_key = $1 AND undeliverable_at IS NOT NULL';
+const CLEAR_UNDELIVERABLE =
+  'UPDATE signups SET undeliverable_at = NULL WHERE email_key = $1 AND undeliverable_at IS NOT NULL';
 
 /**
  * A repeat with confirmation on: the undeliverable mark goes as above, and an address still
@@ -60,15 +69,29 @@ export function createSignups(sql: Sql, now: () => number): Signups {
       const at = now();
       const time = new Date(at).toISOString();
       const key = emailKey(signup.email);
-      const inserted = await sql.query(INSERT, [signup.email.trim(), key, signup.description, time, confirm ? null : time, confirm ? time : null]);
+      const inserted = await sql.query(INSERT, [
+        signup.email.trim(),
+        key,
+        signup.description,
+        time,
+        confirm ? null : time,
+        confirm ? time : null,
+      ]);
       if (inserted.rowCount === 1) return true;
-      if (confirm) await sql.query(REPEAT_UNCONFIRMED, [key, new Date(at - MAIL_AGAIN_AFTER_MS).toISOString(), time]);
+      if (confirm)
+        await sql.query(REPEAT_UNCONFIRMED, [
+          key,
+          new Date(at - MAIL_AGAIN_AFTER_MS).toISOString(),
+          time,
+        ]);
       else await sql.query(CLEAR_UNDELIVERABLE, [key]);
       return false;
     },
 
     async count() {
-      return Number((await sql.query<{ n: number }>('SELECT COUNT(*) AS n FROM signups')).rows[0].n);
+      return Number(
+        (await sql.query<{ n: number }>('SELECT COUNT(*) AS n FROM signups')).rows[0].n,
+      );
     },
 
     async list(since = '') {
@@ -80,13 +103,20 @@ export function createSignups(sql: Sql, now: () => number): Signups {
     },
 
     async oldestWaiting(limit: number) {
-      const { rows } = await sql.query<{ email: string }>(`SELECT email FROM signups WHERE ${WAITING} ORDER BY created_at, id LIMIT $1`, [limit]);
+      const { rows } = await sql.query<{ email: string }>(
+        `SELECT email FROM signups WHERE ${WAITING} ORDER BY created_at, id LIMIT $1`,
+        [limit],
+      );
       return rows.map((row) => row.email);
     },
 
     async stats() {
-      const { rows } = await sql.query<{ state: SignupState; n: number }>(`SELECT ${STATE} AS state, COUNT(*) AS n FROM signups GROUP BY 1`);
-      const stats = Object.fromEntries([...SIGNUP_STATES, 'total'].map((state) => [state, 0])) as WaitlistStats;
+      const { rows } = await sql.query<{ state: SignupState; n: number }>(
+        `SELECT ${STATE} AS state, COUNT(*) AS n FROM signups GROUP BY 1`,
+      );
+      const stats = Object.fromEntries(
+        [...SIGNUP_STATES, 'total'].map((state) => [state, 0]),
+      ) as WaitlistStats;
       for (const { state, n } of rows) {
         stats[state] = Number(n);
         stats.total += Number(n);
@@ -100,10 +130,16 @@ export function createSignups(sql: Sql, now: () => number): Signups {
       const param = (value: unknown) => `$${values.push(value)}`;
       // email_key is the address in lower case: a substring of it in any case, with LIKE's own
       // wildcards in the search taken literally.
-      if (q) where.push(`email_key LIKE ${param(`%${emailKey(q).replace(/[\\%_]/g, (c) => `\\${c}`)}%`)} ESCAPE '\\'`);
+      if (q)
+        where.push(
+          `email_key LIKE ${param(`%${emailKey(q).replace(/[\\%_]/g, (c) => `\\${c}`)}%`)} ESCAPE '\\'`,
+        );
       if (state) where.push(`${STATE} = ${param(state)}`);
       const newest = order === 'newest';
-      if (after) where.push(`(created_at, id) ${newest ? '<' : '>'} (${param(after.createdAt)}, ${param(after.id)})`);
+      if (after)
+        where.push(
+          `(created_at, id) ${newest ? '<' : '>'} (${param(after.createdAt)}, ${param(after.id)})`,
+        );
       const { rows } = await sql.query<SignupRow & { id: number }>(
         `SELECT id, ${COLUMNS} FROM signups ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
          ORDER BY created_at ${newest ? 'DESC' : 'ASC'}, id ${newest ? 'DESC' : 'ASC'} LIMIT ${param(limit)}`,
@@ -117,7 +153,11 @@ export function createSignups(sql: Sql, now: () => number): Signups {
       // One range of an index per column (created_at, invited_at, activated_at), grouped by the
       // date part of the ISO time: the same in both engines. The three run at once (PostgreSQL
       // takes them on three connections).
-      const columns = { created_at: 'signups', invited_at: 'invited', activated_at: 'activated' } as const;
+      const columns = {
+        created_at: 'signups',
+        invited_at: 'invited',
+        activated_at: 'activated',
+      } as const;
       const counted = await Promise.all(
         Object.entries(columns).map(async ([column, name]) => {
           const { rows } = await sql.query<{ day: string; n: number }>(
@@ -138,7 +178,9 @@ export function createSignups(sql: Sql, now: () => number): Signups {
     },
 
     async confirmationsOwed() {
-      const { rows } = await sql.query<{ n: number }>('SELECT COUNT(*) AS n FROM signups WHERE confirmation_due_at IS NOT NULL');
+      const { rows } = await sql.query<{ n: number }>(
+        'SELECT COUNT(*) AS n FROM signups WHERE confirmation_due_at IS NOT NULL',
+      );
       return Number(rows[0].n);
     },
 

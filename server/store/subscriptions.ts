@@ -11,7 +11,15 @@ import type { MailQueueWriter } from './mail-queue';
 import { hashSecret, newSecret } from './secrets';
 import { STATE } from './signups';
 import type { Queryable, Sql } from './sql';
-import { UnknownEmailError, type Account, type Activation, type ComposeInvitation, type Invitation, type SignupState, type Subscriptions } from './types';
+import {
+  UnknownEmailError,
+  type Account,
+  type Activation,
+  type ComposeInvitation,
+  type Invitation,
+  type SignupState,
+  type Subscriptions,
+} from './types';
 
 export { UnknownEmailError };
 
@@ -31,7 +39,10 @@ const SIGNUP = `SELECT email, email_key, ${STATE} AS state, external_provider, e
  * unconfirmed one; one a key went to already (an invitation, or issue-key) or whose subscription is
  * active only `again`; an undeliverable one when named (the operator decided to try it again).
  */
-export function inviteDecision(state: SignupState, again: boolean): 'invite' | 'skipped' | 'unconfirmed' {
+export function inviteDecision(
+  state: SignupState,
+  again: boolean,
+): 'invite' | 'skipped' | 'unconfirmed' {
   if (state === 'unconfirmed') return 'unconfirmed';
   if ((state === 'invited' || state === 'activated') && !again) return 'skipped';
   return 'invite';
@@ -40,7 +51,11 @@ export function inviteDecision(state: SignupState, again: boolean): 'invite' | '
 /** The unique index that keeps one subscription per account. */
 const ONE_PER_ACCOUNT = 'signups_account';
 
-export function createSubscriptions(sql: Sql, mail: MailQueueWriter, now: () => number): Subscriptions {
+export function createSubscriptions(
+  sql: Sql,
+  mail: MailQueueWriter,
+  now: () => number,
+): Subscriptions {
   /** The signup's row, locked until the transaction ends. */
   async function lockSignup(tx: Queryable, email: string): Promise<SubscriptionRow | undefined> {
     return (await tx.query<SubscriptionRow>(`${SIGNUP}${sql.lockRows}`, [emailKey(email)])).rows[0];
@@ -49,8 +64,14 @@ export function createSubscriptions(sql: Sql, mail: MailQueueWriter, now: () => 
   /** A fresh key for a signup, recorded as an invitation. */
   async function newKey(tx: Queryable, signup: SubscriptionRow, at: string): Promise<string> {
     const key = newSecret();
-    await tx.query('INSERT INTO activation_keys (key_hash, email_key, created_at) VALUES ($1, $2, $3)', [hashSecret(key), signup.email_key, at]);
-    await tx.query('UPDATE signups SET invited_at = $1 WHERE email_key = $2', [at, signup.email_key]);
+    await tx.query(
+      'INSERT INTO activation_keys (key_hash, email_key, created_at) VALUES ($1, $2, $3)',
+      [hashSecret(key), signup.email_key, at],
+    );
+    await tx.query('UPDATE signups SET invited_at = $1 WHERE email_key = $2', [
+      at,
+      signup.email_key,
+    ]);
     return key;
   }
 
@@ -63,7 +84,10 @@ export function createSubscriptions(sql: Sql, mail: MailQueueWriter, now: () => 
       });
     },
 
-    async invite(email: string, options: { again: boolean; compose: ComposeInvitation }): Promise<Invitation> {
+    async invite(
+      email: string,
+      options: { again: boolean; compose: ComposeInvitation },
+    ): Promise<Invitation> {
       return sql.transaction(async (tx): Promise<Invitation> => {
         const signup = await lockSignup(tx, email);
         if (!signup) return { outcome: 'not-on-waitlist', email: email.trim() };
@@ -71,12 +95,21 @@ export function createSubscriptions(sql: Sql, mail: MailQueueWriter, now: () => 
         if (decision !== 'invite') return { outcome: decision, email: signup.email };
         const at = now();
         const time = new Date(at).toISOString();
-        await tx.query('UPDATE activation_keys SET revoked_at = $1 WHERE email_key = $2 AND revoked_at IS NULL', [time, signup.email_key]);
-        await tx.query('UPDATE signups SET undeliverable_at = NULL WHERE email_key = $1', [signup.email_key]);
+        await tx.query(
+          'UPDATE activation_keys SET revoked_at = $1 WHERE email_key = $2 AND revoked_at IS NULL',
+          [time, signup.email_key],
+        );
+        await tx.query('UPDATE signups SET undeliverable_at = NULL WHERE email_key = $1', [
+          signup.email_key,
+        ]);
         await mail.dropWaiting(tx, signup.email_key, at);
         const key = await newKey(tx, signup, time);
         const leave = await issueToken(tx, signup.email_key, 'leave', at);
-        return { outcome: 'invited', email: signup.email, mail: await mail.enqueue(tx, signup.email_key, options.compose(signup.email, key, leave)) };
+        return {
+          outcome: 'invited',
+          email: signup.email,
+          mail: await mail.enqueue(tx, signup.email_key, options.compose(signup.email, key, leave)),
+        };
       });
     },
 
@@ -87,30 +120,35 @@ export function createSubscriptions(sql: Sql, mail: MailQueueWriter, now: () => 
           // turns, and the second sees what the first bound.
           const signup = await lockSignup(tx, email);
           if (!signup) return { outcome: 'invalid' };
-          const found = await tx.query('SELECT 1 AS found FROM activation_keys WHERE key_hash = $1 AND email_key = $2 AND revoked_at IS NULL', [
-            hashSecret(key),
-            signup.email_key,
-          ]);
+          const found = await tx.query(
+            'SELECT 1 AS found FROM activation_keys WHERE key_hash = $1 AND email_key = $2 AND revoked_at IS NULL',
+            [hashSecret(key), signup.email_key],
+          );
           if (found.rows.length === 0) return { outcome: 'invalid' };
           if (account) {
             const bound = signup.external_id !== null;
-            if (bound && (signup.external_provider !== account.provider || signup.external_id !== account.id)) return { outcome: 'bound-elsewhere' };
+            if (
+              bound &&
+              (signup.external_provider !== account.provider || signup.external_id !== account.id)
+            )
+              return { outcome: 'bound-elsewhere' };
             if (!bound) {
               // One subscription per account: an account that already holds another cannot take this one.
-              const held = await tx.query('SELECT 1 AS held FROM signups WHERE external_provider = $1 AND external_id = $2', [account.provider, account.id]);
+              const held = await tx.query(
+                'SELECT 1 AS held FROM signups WHERE external_provider = $1 AND external_id = $2',
+                [account.provider, account.id],
+              );
               if (held.rows.length > 0) return { outcome: 'account-has-one' };
-              await tx.query('UPDATE signups SET external_provider = $1, external_id = $2, external_email = $3 WHERE email_key = $4', [
-                account.provider,
-                account.id,
-                account.email ?? null,
-                signup.email_key,
-              ]);
+              await tx.query(
+                'UPDATE signups SET external_provider = $1, external_id = $2, external_email = $3 WHERE email_key = $4',
+                [account.provider, account.id, account.email ?? null, signup.email_key],
+              );
             }
           }
-          await tx.query('UPDATE signups SET activated_at = $1 WHERE email_key = $2 AND activated_at IS NULL', [
-            new Date(now()).toISOString(),
-            signup.email_key,
-          ]);
+          await tx.query(
+            'UPDATE signups SET activated_at = $1 WHERE email_key = $2 AND activated_at IS NULL',
+            [new Date(now()).toISOString(), signup.email_key],
+          );
           return { outcome: 'active', email: signup.email };
         });
       } catch (err) {
@@ -126,7 +164,12 @@ export function createSubscriptions(sql: Sql, mail: MailQueueWriter, now: () => 
     },
 
     async ofAccount(provider: string, id: string) {
-      const row = (await sql.query<{ email: string }>('SELECT email FROM signups WHERE external_provider = $1 AND external_id = $2', [provider, id])).rows[0];
+      const row = (
+        await sql.query<{ email: string }>(
+          'SELECT email FROM signups WHERE external_provider = $1 AND external_id = $2',
+          [provider, id],
+        )
+      ).rows[0];
       return row && { email: row.email };
     },
   };

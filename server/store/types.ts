@@ -23,7 +23,13 @@ export interface SignupRow {
  */
 export type SignupState = 'unconfirmed' | 'waitlisted' | 'invited' | 'activated' | 'undeliverable';
 
-export const SIGNUP_STATES: readonly SignupState[] = ['unconfirmed', 'waitlisted', 'invited', 'activated', 'undeliverable'];
+export const SIGNUP_STATES: readonly SignupState[] = [
+  'unconfirmed',
+  'waitlisted',
+  'invited',
+  'activated',
+  'undeliverable',
+];
 
 export type WaitlistStats = Record<SignupState | 'total', number>;
 
@@ -113,7 +119,10 @@ export interface AddressLinks {
    * Queues a mail with a new leave link for an address on the waitlist, at most one an hour per
    * address. False (nothing queued) for an address not stored, or mailed such a link within the hour.
    */
-  mailLeaveLink(email: string, compose: (to: string, leaveToken: string) => OutgoingMail): Promise<boolean>;
+  mailLeaveLink(
+    email: string,
+    compose: (to: string, leaveToken: string) => OutgoingMail,
+  ): Promise<boolean>;
 }
 
 /** issueKey for an address that is not on the waitlist. */
@@ -156,7 +165,11 @@ export type Invitation =
 /** Writes an invitation around its secrets: the activation key, and the leave link's token (List-Unsubscribe). */
 export type ComposeInvitation = (to: string, key: string, leaveToken: string) => OutgoingMail;
 
-export type Activation = { outcome: 'active'; email: string } | { outcome: 'invalid' } | { outcome: 'bound-elsewhere' } | { outcome: 'account-has-one' };
+export type Activation =
+  | { outcome: 'active'; email: string }
+  | { outcome: 'invalid' }
+  | { outcome: 'bound-elsewhere' }
+  | { outcome: 'account-has-one' };
 
 export interface Subscriptions {
   /** Creates a new activation key for a waitlisted address and returns it (shown once). */
@@ -168,7 +181,10 @@ export interface Subscriptions {
    * undeliverable one is invited (the operator named it), and the mark is cleared. The queued mail is
    * claimed for the caller.
    */
-  invite(email: string, options: { again: boolean; compose: ComposeInvitation }): Promise<Invitation>;
+  invite(
+    email: string,
+    options: { again: boolean; compose: ComposeInvitation },
+  ): Promise<Invitation>;
   /**
    * Checks a key against the address it was issued for and activates that subscription, bound to
    * `account` when one is given. The same account (or none) may repeat it.
@@ -311,7 +327,10 @@ export interface AdminSessions {
    * The account of a live session, seen now: undefined when the session is unknown, has been idle
    * longer than `idleMs` or is older than `maxMs` (then it is deleted).
    */
-  touch(idHash: string, limits: { idleMs: number; maxMs: number }): Promise<{ email: string } | undefined>;
+  touch(
+    idHash: string,
+    limits: { idleMs: number; maxMs: number },
+  ): Promise<{ email: string } | undefined>;
   end(idHash: string): Promise<void>;
 }
 
@@ -391,7 +410,12 @@ export class UnavailableError extends Error {
 /** A queue is at its configured size: the new item is refused (503), never dropped silently. */
 export class QueueFullError extends UnavailableError {
   constructor(readonly queue: 'outbox' | 'mail') {
-    super(queue === 'outbox' ? 'Too many signups are waiting for the backend; please try again later' : 'Too many invitations are waiting to be sent', 60);
+    super(
+      queue === 'outbox'
+        ? 'Too many signups are waiting for the backend; please try again later'
+        : 'Too many invitations are waiting to be sent',
+      60,
+    );
     this.name = 'QueueFullError';
   }
 }

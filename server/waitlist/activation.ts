@@ -14,7 +14,10 @@ export interface SubscriptionAnswer {
   spaceLimit: number;
 }
 
-export function subscriptionAnswer(email: string, config: Pick<Config, 'spaceLimitBytes'>): SubscriptionAnswer {
+export function subscriptionAnswer(
+  email: string,
+  config: Pick<Config, 'spaceLimitBytes'>,
+): SubscriptionAnswer {
   return { email, isActive: true, spaceLimit: config.spaceLimitBytes };
 }
 
@@ -31,15 +34,22 @@ export type ActivationResult =
   | { kind: 'account-has-one' }
   | { kind: 'active'; subscription: SubscriptionAnswer };
 
-type AccountCheck = { ok: true; account: Account | undefined } | { ok: false; field: string; message: string };
+type AccountCheck =
+  { ok: true; account: Account | undefined } | { ok: false; field: string; message: string };
 
 /** An optional single text field, trimmed, at most `max` characters. */
-function optionalText(fields: Record<string, unknown>, name: string, max: number): { ok: true; text?: string } | { ok: false; field: string; message: string } {
+function optionalText(
+  fields: Record<string, unknown>,
+  name: string,
+  max: number,
+): { ok: true; text?: string } | { ok: false; field: string; message: string } {
   const value = fields[name];
   if (value === undefined || value === '') return { ok: true };
-  if (typeof value !== 'string') return { ok: false, field: name, message: `${name} must be a single text value` };
+  if (typeof value !== 'string')
+    return { ok: false, field: name, message: `${name} must be a single text value` };
   const text = value.trim();
-  if (!text || text.length > max || NOT_ONE_LINE.test(text)) return { ok: false, field: name, message: `${name} is invalid` };
+  if (!text || text.length > max || NOT_ONE_LINE.test(text))
+    return { ok: false, field: name, message: `${name} is invalid` };
   return { ok: true, text };
 }
 
@@ -53,19 +63,34 @@ function accountOf(fields: Record<string, unknown>): AccountCheck {
   if (!email.ok) return email;
   if (!id.text && !provider.text && !email.text) return { ok: true, account: undefined };
   if (!id.text || !provider.text)
-    return { ok: false, field: id.text ? 'externalProvider' : 'externalId', message: 'externalId and externalProvider go together' };
-  if (!/^[\w.-]+$/.test(provider.text)) return { ok: false, field: 'externalProvider', message: 'externalProvider is invalid' };
+    return {
+      ok: false,
+      field: id.text ? 'externalProvider' : 'externalId',
+      message: 'externalId and externalProvider go together',
+    };
+  if (!/^[\w.-]+$/.test(provider.text))
+    return { ok: false, field: 'externalProvider', message: 'externalProvider is invalid' };
   // Providers are names like 'github': compared in one letter case, whoever spells them.
-  return { ok: true, account: { provider: provider.text.toLowerCase(), id: id.text, email: email.text } };
+  return {
+    ok: true,
+    account: { provider: provider.text.toLowerCase(), id: id.text, email: email.text },
+  };
 }
 
 /** `fields` as the form or JSON body arrived: email, key and the optional account. */
-export async function activate({ subscriptions, config }: ActivationDeps, fields: Record<string, unknown>): Promise<ActivationResult> {
+export async function activate(
+  { subscriptions, config }: ActivationDeps,
+  fields: Record<string, unknown>,
+): Promise<ActivationResult> {
   const checked = checkActivation(fields);
   if (!checked.ok) return { kind: 'invalid', field: checked.field, message: checked.error };
   const account = accountOf(fields);
   if (!account.ok) return { kind: 'invalid', field: account.field, message: account.message };
-  const result = await subscriptions.activate(checked.value.email, checked.value.key, account.account);
+  const result = await subscriptions.activate(
+    checked.value.email,
+    checked.value.key,
+    account.account,
+  );
   switch (result.outcome) {
     case 'invalid':
       return { kind: 'invalid-key' };

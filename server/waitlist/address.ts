@@ -23,14 +23,24 @@ export interface AddressDeps {
 }
 
 /** What a link is worth, without using it (the GET of /confirm and /leave). */
-export function checkLink({ store }: Pick<AddressDeps, 'store'>, purpose: LinkPurpose, token: string): Promise<LinkCheck> {
+export function checkLink(
+  { store }: Pick<AddressDeps, 'store'>,
+  purpose: LinkPurpose,
+  token: string,
+): Promise<LinkCheck> {
   return store.links.check(purpose, token);
 }
 
-export async function confirmAddress({ store, logger, metrics = NO_METRICS }: AddressDeps, token: string): Promise<LinkUse> {
+export async function confirmAddress(
+  { store, logger, metrics = NO_METRICS }: AddressDeps,
+  token: string,
+): Promise<LinkUse> {
   const used = await store.links.confirm(token);
   if (used.ok) metrics.address('confirmed');
-  logger.info({ event: 'confirm', ok: used.ok, refusal: used.ok ? undefined : used.refusal }, 'confirmation link used');
+  logger.info(
+    { event: 'confirm', ok: used.ok, refusal: used.ok ? undefined : used.refusal },
+    'confirmation link used',
+  );
   return used;
 }
 
@@ -52,27 +62,39 @@ export async function leaveByLink(deps: AddressDeps, token: string): Promise<Lin
  * /leave's form: mails a leave link when the address is on the list, and answers the same either
  * way, so the page tells nobody who is on it. Only a malformed address is refused.
  */
-export async function requestLeaveLink(deps: AddressDeps, fields: Record<string, unknown>): Promise<LeaveLinkRequest> {
+export async function requestLeaveLink(
+  deps: AddressDeps,
+  fields: Record<string, unknown>,
+): Promise<LeaveLinkRequest> {
   const { store, config, logger } = deps;
   const typed = typeof fields.email === 'string' ? fields.email.trim() : '';
   const error = NOT_TEXT.test(typed) ? '' : checkEmail(typed);
   // '' is the waitlist form's pattern mismatch, shown there by style alone; here it gets a message.
-  if (error !== undefined) return { ok: false, email: typed, error: error || 'This is not an email address', status: 400 };
+  if (error !== undefined)
+    return { ok: false, email: typed, error: error || 'This is not an email address', status: 400 };
   const { siteUrl } = config;
   // With BACKEND_URL the backend keeps the signups; without SITE_URL a link would have no origin.
   if (config.backendUrl || !siteUrl) {
-    logger.warn({ event: 'leave-link', reason: config.backendUrl ? 'backend-owns-signups' : 'no-site-url' }, 'no leave link can be mailed');
+    logger.warn(
+      { event: 'leave-link', reason: config.backendUrl ? 'backend-owns-signups' : 'no-site-url' },
+      'no leave link can be mailed',
+    );
     return { ok: true };
   }
   // An address mail syntax would read as another ('evil,victim@x.org') is never mailed.
   if (!isMailable(typed)) return { ok: true };
   try {
-    const queued = await store.links.mailLeaveLink(typed, (to, leaveToken) => leaveLinkMail({ siteUrl, from: config.mailFrom, to, leaveToken }));
+    const queued = await store.links.mailLeaveLink(typed, (to, leaveToken) =>
+      leaveLinkMail({ siteUrl, from: config.mailFrom, to, leaveToken }),
+    );
     if (queued) deps.mailQueued?.();
   } catch (err) {
     // Only an address on the list reaches the queue: a 503 for it alone would tell who is on it.
     if (!(err instanceof QueueFullError)) throw err;
-    logger.warn({ event: 'leave-link', reason: 'mail queue full' }, 'no leave link could be queued');
+    logger.warn(
+      { event: 'leave-link', reason: 'mail queue full' },
+      'no leave link could be queued',
+    );
   }
   return { ok: true };
 }
@@ -86,7 +108,10 @@ export const SWEEP_BATCH = 100;
  */
 export async function sweepUnconfirmed(deps: AddressDeps, now: number): Promise<number> {
   const { store, config, logger, metrics = NO_METRICS } = deps;
-  const expired = await store.signups.expiredUnconfirmed(new Date(now - config.confirmWithinMs).toISOString(), SWEEP_BATCH);
+  const expired = await store.signups.expiredUnconfirmed(
+    new Date(now - config.confirmWithinMs).toISOString(),
+    SWEEP_BATCH,
+  );
   let erased = 0;
   for (const email of expired) {
     const removed = await remove(deps, email, { onlyIfExpired: true });
@@ -95,6 +120,7 @@ export async function sweepUnconfirmed(deps: AddressDeps, now: number): Promise<
       metrics.address('expired');
     }
   }
-  if (erased > 0) logger.info({ event: 'expired', erased }, 'erased addresses nobody confirmed in time');
+  if (erased > 0)
+    logger.info({ event: 'expired', erased }, 'erased addresses nobody confirmed in time');
   return erased;
 }

@@ -20,7 +20,9 @@ export type DnsResult = { kind: 'records'; records: DnsRecord[] } | { kind: 'no-
 
 /** The public half of the signing key as DKIM's p= tag wants it: SubjectPublicKeyInfo, DER, base64. */
 function publicKeyOf(dkim: NonNullable<Config['dkim']>): string {
-  return createPublicKey(dkim.privateKey).export({ type: 'spki', format: 'der' }).toString('base64');
+  return createPublicKey(dkim.privateKey)
+    .export({ type: 'spki', format: 'der' })
+    .toString('base64');
 }
 
 export function dnsRecords({ config }: { config: Pick<Config, 'dkim' | 'smtpUrl'> }): DnsResult {
@@ -65,6 +67,7 @@ export function dnsRecords({ config }: { config: Pick<Config, 'dkim' | 'smtpUrl'
  */
 export function txtData(value: string): string {
   const chunks: string[] = [];
-  for (let start = 0; start < value.length; start += 255) chunks.push(value.slice(start, start + 255));
+  for (let start = 0; start < value.length; start += 255)
+    chunks.push(value.slice(start, start + 255));
   return chunks.map((chunk) => `"${chunk.replace(/["\\]/g, '\\$&')}"`).join(' ');
 }

@@ -13,8 +13,10 @@ import type { Store } from '../store';
 import { inviteDecision } from '../store/subscriptions';
 import type { ComposeInvitation } from '../store/types';
 
-export type InviteOutcome = MailOutcome | 'skipped' | 'unconfirmed' | 'not-on-waitlist' | 'unmailable';
-export type DryRunOutcome = 'would-invite' | 'skipped' | 'unconfirmed' | 'not-on-waitlist' | 'unmailable';
+export type InviteOutcome =
+  MailOutcome | 'skipped' | 'unconfirmed' | 'not-on-waitlist' | 'unmailable';
+export type DryRunOutcome =
+  'would-invite' | 'skipped' | 'unconfirmed' | 'not-on-waitlist' | 'unmailable';
 
 /** Named addresses, or the N oldest waitlisted: confirmed, not invited yet, not undeliverable (`--next N`). */
 export type InviteTargets = { addresses: string[] } | { next: number };
@@ -51,9 +53,18 @@ export async function invite(deps: InviteDeps, input: InviteInput): Promise<Invi
   const siteUrl = config.siteUrl;
   if (!siteUrl) return { kind: 'refused', reason: 'no-site-url' };
 
-  const addresses = 'next' in input.targets ? await store.signups.oldestWaiting(input.targets.next) : input.targets.addresses;
+  const addresses =
+    'next' in input.targets
+      ? await store.signups.oldestWaiting(input.targets.next)
+      : input.targets.addresses;
   if (input.dryRun) {
-    const counts = { 'would-invite': 0, skipped: 0, unconfirmed: 0, 'not-on-waitlist': 0, unmailable: 0 };
+    const counts = {
+      'would-invite': 0,
+      skipped: 0,
+      unconfirmed: 0,
+      'not-on-waitlist': 0,
+      unmailable: 0,
+    };
     await dryRun(store, addresses, input.again, (email, outcome) => {
       counts[outcome]++;
       input.onEach?.(email, outcome);
@@ -61,13 +72,26 @@ export async function invite(deps: InviteDeps, input: InviteInput): Promise<Invi
     return { kind: 'dry-run', counts };
   }
 
-  const counts = { sent: 0, queued: 0, failed: 0, skipped: 0, unconfirmed: 0, 'not-on-waitlist': 0, unmailable: 0 };
+  const counts = {
+    sent: 0,
+    queued: 0,
+    failed: 0,
+    skipped: 0,
+    unconfirmed: 0,
+    'not-on-waitlist': 0,
+    unmailable: 0,
+  };
   const mailer = (deps.openMailer ?? createMailer)(config);
   try {
-    await inviteAll({ store, mailer, compose: composer(siteUrl, config.mailFrom) }, addresses, input.again, (email, outcome) => {
-      counts[outcome]++;
-      input.onEach?.(email, outcome);
-    });
+    await inviteAll(
+      { store, mailer, compose: composer(siteUrl, config.mailFrom) },
+      addresses,
+      input.again,
+      (email, outcome) => {
+        counts[outcome]++;
+        input.onEach?.(email, outcome);
+      },
+    );
   } finally {
     mailer.close();
   }
@@ -78,7 +102,12 @@ function composer(siteUrl: string, from: string): ComposeInvitation {
   return (to, key, leaveToken) => invitationMail({ siteUrl, from, to, key, leaveToken });
 }
 
-async function dryRun(store: Store, addresses: string[], again: boolean, report: (email: string, outcome: DryRunOutcome) => void): Promise<void> {
+async function dryRun(
+  store: Store,
+  addresses: string[],
+  again: boolean,
+  report: (email: string, outcome: DryRunOutcome) => void,
+): Promise<void> {
   for (const email of addresses) {
     const state = await store.subscriptions.stateOf(email);
     const decision = state && inviteDecision(state, again);

@@ -3,9 +3,13 @@
 import type { Store } from '../store';
 import { UnknownEmailError } from '../store/types';
 
-export type IssueKeyResult = { kind: 'issued'; email: string; key: string } | { kind: 'not-on-waitlist'; email: string };
+export type IssueKeyResult =
+  { kind: 'issued'; email: string; key: string } | { kind: 'not-on-waitlist'; email: string };
 
-export async function issueKey({ store }: { store: Pick<Store, 'subscriptions'> }, email: string): Promise<IssueKeyResult> {
+export async function issueKey(
+  { store }: { store: Pick<Store, 'subscriptions'> },
+  email: string,
+): Promise<IssueKeyResult> {
   try {
     return { kind: 'issued', email: email.trim(), key: await store.subscriptions.issueKey(email) };
   } catch (err) {

@@ -20,7 +20,10 @@ export function countSignups({ store }: SignupsDeps): Promise<number> {
 }
 
 /** Newest first. */
-export function listSignups({ store }: SignupsDeps, input: SignupsSince = {}): Promise<SignupRow[]> {
+export function listSignups(
+  { store }: SignupsDeps,
+  input: SignupsSince = {},
+): Promise<SignupRow[]> {
   return store.signups.list(sinceText(input));
 }
 
@@ -30,12 +33,27 @@ export interface WaitlistReport {
   mail: Record<MailState | 'owed', number>;
 }
 
-export async function waitlistStats({ store }: { store: Pick<Store, 'signups' | 'mail'> }): Promise<WaitlistReport> {
-  return { signups: await store.signups.stats(), mail: { ...(await store.mail.counts()), owed: await store.signups.confirmationsOwed() } };
+export async function waitlistStats({
+  store,
+}: {
+  store: Pick<Store, 'signups' | 'mail'>;
+}): Promise<WaitlistReport> {
+  return {
+    signups: await store.signups.stats(),
+    mail: { ...(await store.mail.counts()), owed: await store.signups.confirmationsOwed() },
+  };
 }
 
 /** The original columns first, so scripts that read them by position keep working. */
-const EXPORT_HEADER = ['email', 'description', 'created_at', 'invited_at', 'activated_at', 'confirmed_at', 'state'];
+const EXPORT_HEADER = [
+  'email',
+  'description',
+  'created_at',
+  'invited_at',
+  'activated_at',
+  'confirmed_at',
+  'state',
+];
 
 /** Text gathered before it is handed on: one write per chunk, not per row. */
 const CHUNK_CHARS = 64 * 1024;
@@ -45,10 +63,21 @@ const CHUNK_CHARS = 64 * 1024;
  * turned to text as the store reads it and nothing is kept once handed on, so a million signups
  * take the memory of one chunk, provided the caller waits for its reader before asking for more.
  */
-export async function* exportSignups({ store }: SignupsDeps, input: SignupsSince = {}): AsyncIterable<string> {
+export async function* exportSignups(
+  { store }: SignupsDeps,
+  input: SignupsSince = {},
+): AsyncIterable<string> {
   let chunk = csvLine(EXPORT_HEADER);
   for await (const r of store.signups.stream(sinceText(input))) {
-    chunk += csvLine([r.email, r.description, r.created_at, r.invited_at, r.activated_at, r.confirmed_at, r.state]);
+    chunk += csvLine([
+      r.email,
+      r.description,
+      r.created_at,
+      r.invited_at,
+      r.activated_at,
+      r.confirmed_at,
+      r.state,
+    ]);
     if (chunk.length >= CHUNK_CHARS) {
       yield chunk;
       chunk = '';

@@ -44,22 +44,27 @@ export async function listMail({ store }: QueueDeps<'mail'>): Promise<QueueListi
 }
 
 /** Pending and dead submissions. */
-export async function listOutbox({ store }: QueueDeps<'outbox'>): Promise<QueueListing<OutboxState>> {
+export async function listOutbox({
+  store,
+}: QueueDeps<'outbox'>): Promise<QueueListing<OutboxState>> {
   const items = await store.outbox.all();
-  const entries = items.map(({ id, createdAt, request, state, attempts, nextAttemptAt, lastError }) => ({
-    id,
-    createdAt,
-    target: request.path,
-    state,
-    attempts,
-    nextAttemptAt: state === 'pending' ? nextAttemptAt : undefined,
-    lastError,
-  }));
+  const entries = items.map(
+    ({ id, createdAt, request, state, attempts, nextAttemptAt, lastError }) => ({
+      id,
+      createdAt,
+      target: request.path,
+      state,
+      attempts,
+      nextAttemptAt: state === 'pending' ? nextAttemptAt : undefined,
+      lastError,
+    }),
+  );
   const dead = items.filter((item) => item.state === 'dead').length;
   return { entries, counts: { pending: items.length - dead, dead } };
 }
 
-const retried = (id: number, done: boolean): RetryResult => (done ? { kind: 'retried', id } : { kind: 'not-dead', id });
+const retried = (id: number, done: boolean): RetryResult =>
+  done ? { kind: 'retried', id } : { kind: 'not-dead', id };
 
 /** A dead message queued again, due now: the running site sends it. */
 export async function retryMail({ store }: QueueDeps<'mail'>, id: number): Promise<RetryResult> {
@@ -67,6 +72,9 @@ export async function retryMail({ store }: QueueDeps<'mail'>, id: number): Promi
 }
 
 /** A dead submission pending again, due now: the running site delivers it. */
-export async function retryOutbox({ store }: QueueDeps<'outbox'>, id: number): Promise<RetryResult> {
+export async function retryOutbox(
+  { store }: QueueDeps<'outbox'>,
+  id: number,
+): Promise<RetryResult> {
   return retried(id, await store.outbox.retry(id));
 }

@@ -13,10 +13,22 @@ export interface RemoveDeps {
 
 export type RemoveResult =
   | { kind: 'nothing-stored'; email: string }
-  | { kind: 'removed'; email: string; signup: boolean; keys: number; mails: number; emlFiles: number; outbox: number };
+  | {
+      kind: 'removed';
+      email: string;
+      signup: boolean;
+      keys: number;
+      mails: number;
+      emlFiles: number;
+      outbox: number;
+    };
 
 /** `onlyIfExpired`: the expiry sweep's erasure, done only if the address is still unconfirmed and expired. */
-export async function remove({ store, config }: RemoveDeps, email: string, options: { onlyIfExpired?: boolean } = {}): Promise<RemoveResult> {
+export async function remove(
+  { store, config }: RemoveDeps,
+  email: string,
+  options: { onlyIfExpired?: boolean } = {},
+): Promise<RemoveResult> {
   const erased = await store.erase(email, options);
   let emlFiles = 0;
   for (const id of erased.mailIds) {
@@ -32,5 +44,13 @@ export async function remove({ store, config }: RemoveDeps, email: string, optio
   }
   const shown = email.trim();
   if (!erased.signup && erased.outbox === 0) return { kind: 'nothing-stored', email: shown };
-  return { kind: 'removed', email: shown, signup: erased.signup, keys: erased.keys, mails: erased.mailIds.length, emlFiles, outbox: erased.outbox };
+  return {
+    kind: 'removed',
+    email: shown,
+    signup: erased.signup,
+    keys: erased.keys,
+    mails: erased.mailIds.length,
+    emlFiles,
+    outbox: erased.outbox,
+  };
 }

@@ -7,9 +7,20 @@
 // committed somewhere.
 import { randomUUID } from 'node:crypto';
 import { API_PATHS } from '../../shared/constants';
-import { checkSignup, isHoneypotFilled, type SignupErrors, type SignupField, type SignupRules } from '../../shared/form-checks';
+import {
+  checkSignup,
+  isHoneypotFilled,
+  type SignupErrors,
+  type SignupField,
+  type SignupRules,
+} from '../../shared/form-checks';
 import type { Config } from '../config';
-import { isNotNow, postSignup, type BackendAnswer, type SignupRequest } from '../delivery/backend-client';
+import {
+  isNotNow,
+  postSignup,
+  type BackendAnswer,
+  type SignupRequest,
+} from '../delivery/backend-client';
 import type { Logger } from '../logger';
 import { NO_METRICS, type Metrics } from '../metrics';
 import type { Store } from '../store';
@@ -54,12 +65,20 @@ export interface SignupDeps {
 /** signup() with its deps bound: what the handlers are handed. */
 export type SubmitSignup = (input: SignupInput) => Promise<SignupOutcome>;
 
-export async function signup(deps: SignupDeps, { fields, from, rules }: SignupInput): Promise<SignupOutcome> {
+export async function signup(
+  deps: SignupDeps,
+  { fields, from, rules }: SignupInput,
+): Promise<SignupOutcome> {
   const { config, store, logger, metrics = NO_METRICS } = deps;
   const checked = checkSignup(fields, rules);
   if (!checked.ok) {
     metrics.signup('refused');
-    return { kind: 'invalid', field: checked.field, message: checked.error, errors: checked.errors };
+    return {
+      kind: 'invalid',
+      field: checked.field,
+      message: checked.error,
+      errors: checked.errors,
+    };
   }
   const { email, description } = checked.value;
   if (isHoneypotFilled(fields)) {
@@ -88,7 +107,11 @@ export async function signup(deps: SignupDeps, { fields, from, rules }: SignupIn
   });
 }
 
-async function deliver(deps: SignupDeps, backendUrl: string, request: SignupRequest): Promise<SignupOutcome> {
+async function deliver(
+  deps: SignupDeps,
+  backendUrl: string,
+  request: SignupRequest,
+): Promise<SignupOutcome> {
   const metrics = deps.metrics ?? NO_METRICS;
   let answer: BackendAnswer;
   try {
@@ -104,7 +127,11 @@ async function deliver(deps: SignupDeps, backendUrl: string, request: SignupRequ
 }
 
 // QueueFullError or StoreUnavailableError propagate: the handler answers 503 with Retry-After.
-async function queue({ store, logger, metrics = NO_METRICS }: SignupDeps, request: SignupRequest, reason: string): Promise<SignupOutcome> {
+async function queue(
+  { store, logger, metrics = NO_METRICS }: SignupDeps,
+  request: SignupRequest,
+  reason: string,
+): Promise<SignupOutcome> {
   const id = await store.outbox.enqueue(request);
   logger.warn({ outboxId: id, reason }, 'backend could not take a signup; queued');
   metrics.signup('queued');

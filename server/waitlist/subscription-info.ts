@@ -9,13 +9,19 @@ export interface SubscriptionInfoInput {
   externalId: string;
 }
 
-export type SubscriptionInfoResult = { kind: 'active'; subscription: SubscriptionAnswer } | { kind: 'none' };
+export type SubscriptionInfoResult =
+  { kind: 'active'; subscription: SubscriptionAnswer } | { kind: 'none' };
 
 export async function subscriptionInfo(
-  { subscriptions, config }: { subscriptions: Pick<Subscriptions, 'ofAccount'>; config: Pick<Config, 'spaceLimitBytes'> },
+  {
+    subscriptions,
+    config,
+  }: { subscriptions: Pick<Subscriptions, 'ofAccount'>; config: Pick<Config, 'spaceLimitBytes'> },
   { provider, externalId }: SubscriptionInfoInput,
 ): Promise<SubscriptionInfoResult> {
   // Bound in lower case at activation (activation.ts), so asked in lower case too.
   const subscription = await subscriptions.ofAccount(provider.toLowerCase(), externalId);
-  return subscription ? { kind: 'active', subscription: subscriptionAnswer(subscription.email, config) } : { kind: 'none' };
+  return subscription
+    ? { kind: 'active', subscription: subscriptionAnswer(subscription.email, config) }
+    : { kind: 'none' };
 }

@@ -12,7 +12,10 @@ interface SweepOptions {
   now?: () => number;
 }
 
-export function startExpirySweep(deps: AddressDeps, { pollMs = SWEEP_EVERY_MS, now = Date.now }: SweepOptions = {}): Poller {
+export function startExpirySweep(
+  deps: AddressDeps,
+  { pollMs = SWEEP_EVERY_MS, now = Date.now }: SweepOptions = {},
+): Poller {
   return startPoller(async () => {
     try {
       return (await sweepUnconfirmed(deps, now())) === SWEEP_BATCH;

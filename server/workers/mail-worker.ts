@@ -29,26 +29,50 @@ interface MailWorkerOptions {
   busy?: () => boolean;
 }
 
-const MAIL_RESULT = { sent: 'delivered', queued: 'retry', failed: 'failed' } as const satisfies Record<MailOutcome, DeliveryResult>;
+const MAIL_RESULT = {
+  sent: 'delivered',
+  queued: 'retry',
+  failed: 'failed',
+} as const satisfies Record<MailOutcome, DeliveryResult>;
 
 /** Twice the pool, so a connection that frees up finds the next message waiting. */
 const BATCH = SMTP_POOL_SIZE * 2;
 
-export function startMailWorker({ queue, confirmations, mailer, logger, pollMs = 1000, metrics = NO_METRICS, busy }: MailWorkerOptions): Poller {
+export function startMailWorker({
+  queue,
+  confirmations,
+  mailer,
+  logger,
+  pollMs = 1000,
+  metrics = NO_METRICS,
+  busy,
+}: MailWorkerOptions): Poller {
   async function runRound(): Promise<boolean> {
     try {
-      const written: QueuedMail[] = confirmations ? await confirmations.links.mailConfirmations(BATCH, confirmations.mail) : [];
-      const claimed = [...written, ...(written.length < BATCH ? await queue.claim(BATCH - written.length) : [])];
+      const written: QueuedMail[] = confirmations
+        ? await confirmations.links.mailConfirmations(BATCH, confirmations.mail)
+        : [];
+      const claimed = [
+        ...written,
+        ...(written.length < BATCH ? await queue.claim(BATCH - written.length) : []),
+      ];
       // Every send settles before the round ends, so stop() waits for all of them; a message whose
       // outcome the store could not record stays claimed and comes back after its lease.
-      const settled = await Promise.allSettled(claimed.map((item) => sendClaimed(queue, mailer, item, logger)));
+      const settled = await Promise.allSettled(
+        claimed.map((item) => sendClaimed(queue, mailer, item, logger)),
+      );
       const results = settled.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
-      if (results.length < settled.length) logger.error('mail round: the store could not record an outcome');
+      if (results.length < settled.length)
+        logger.error('mail round: the store could not record an outcome');
       for (const { outcome, undeliverable } of results) {
         metrics.delivery('mail', MAIL_RESULT[outcome]);
         if (undeliverable) metrics.address('undeliverable');
       }
-      return claimed.length === BATCH && results.length === settled.length && !results.some((sent) => sent.serverUnavailable);
+      return (
+        claimed.length === BATCH &&
+        results.length === settled.length &&
+        !results.some((sent) => sent.serverUnavailable)
+      );
     } catch (err) {
       logger.error({ err }, 'mail round failed');
       return false;

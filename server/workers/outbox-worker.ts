@@ -22,7 +22,14 @@ interface OutboxWorkerOptions {
 
 const BATCH = 20;
 
-export function startOutboxWorker({ outbox, backendUrl, timeoutMs, logger, pollMs = 1000, metrics = NO_METRICS }: OutboxWorkerOptions) {
+export function startOutboxWorker({
+  outbox,
+  backendUrl,
+  timeoutMs,
+  logger,
+  pollMs = 1000,
+  metrics = NO_METRICS,
+}: OutboxWorkerOptions) {
   /**
    * True when the backend took the item (or refused it for good with a 4xx other than 408 or
    * 429). If the store cannot record the outcome (the database away), the item stays claimed and
@@ -46,7 +53,10 @@ export function startOutboxWorker({ outbox, backendUrl, timeoutMs, logger, pollM
     if (!(await outbox.delivered(item.id))) leaseLost(item);
     // Any other 4xx leaves the outbox too, refused: a failure no retry will mend.
     metrics.delivery('outbox', status >= 400 ? 'failed' : 'delivered');
-    logger[status >= 400 ? 'warn' : 'info']({ outboxId: item.id, status, attempts: item.attempts + 1 }, 'outbox item delivered');
+    logger[status >= 400 ? 'warn' : 'info'](
+      { outboxId: item.id, status, attempts: item.attempts + 1 },
+      'outbox item delivered',
+    );
     return true;
   }
 
@@ -55,7 +65,10 @@ export function startOutboxWorker({ outbox, backendUrl, timeoutMs, logger, pollM
    * item now: what that worker records stands, this outcome is dropped (server/store/leases.ts).
    */
   function leaseLost(item: OutboxItem): void {
-    logger.warn({ outboxId: item.id, attempts: item.attempts + 1 }, 'outbox item taken over by another worker: this outcome is not recorded');
+    logger.warn(
+      { outboxId: item.id, attempts: item.attempts + 1 },
+      'outbox item taken over by another worker: this outcome is not recorded',
+    );
   }
 
   async function runRound(): Promise<boolean> {
@@ -64,7 +77,11 @@ export function startOutboxWorker({ outbox, backendUrl, timeoutMs, logger, pollM
       // Every send settles before the round ends, so stop() waits for all of them.
       const results = await Promise.allSettled(items.map(deliver));
       const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-      if (failure) logger.error({ err: failure.reason }, 'outbox round: the store could not record an outcome');
+      if (failure)
+        logger.error(
+          { err: failure.reason },
+          'outbox round: the store could not record an outcome',
+        );
       return items.length === BATCH && results.every((r) => r.status === 'fulfilled' && r.value);
     } catch (err) {
       // The store itself failed (PostgreSQL away): claimed items come back when their lease ends.

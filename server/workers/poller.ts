@@ -13,7 +13,11 @@ export interface Poller {
  * `runRound` resolves true when it left work that is already due. While `saturated()` says the process
  * is saturated, more work and wake() wait for the normal pause: the requests come first.
  */
-export function startPoller(runRound: () => Promise<boolean | void>, pollMs: number, saturated: () => boolean = () => false): Poller {
+export function startPoller(
+  runRound: () => Promise<boolean | void>,
+  pollMs: number,
+  saturated: () => boolean = () => false,
+): Poller {
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let round: Promise<void> = Promise.resolve();

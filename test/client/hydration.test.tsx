@@ -23,16 +23,21 @@ describe('hydration', () => {
     localStorage.clear();
   });
 
-  it.each(['/', '/activate', '/?email=a%40b.co', '/activate?email=a%40b.co'])('hydrates %s without warnings', async (url) => {
-    const { serverHtml } = await serverRenderThenHydrate(url);
-    expect(serverHtml).toMatch(/Join wait list|Enter your activation key/);
-  });
+  it.each(['/', '/activate', '/?email=a%40b.co', '/activate?email=a%40b.co'])(
+    'hydrates %s without warnings',
+    async (url) => {
+      const { serverHtml } = await serverRenderThenHydrate(url);
+      expect(serverHtml).toMatch(/Join wait list|Enter your activation key/);
+    },
+  );
 
   it('renders the form on the server and the joined view once hydrated when the flag exists', async () => {
     localStorage.setItem('subscribed', 'true');
     const { serverHtml } = await serverRenderThenHydrate('/');
     expect(serverHtml).toContain('Join wait list');
-    expect(screen.getByRole('status')).toHaveTextContent('You are successfully joined to the wait list.');
+    expect(screen.getByRole('status')).toHaveTextContent(
+      'You are successfully joined to the wait list.',
+    );
     expect(screen.queryByRole('heading', { name: 'Join wait list' })).not.toBeInTheDocument();
   });
 });

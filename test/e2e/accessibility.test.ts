@@ -23,11 +23,23 @@ interface Violation {
 async function axeViolations(page: Page): Promise<string[]> {
   await page.evaluate(AXE_SOURCE);
   const violations = (await page.evaluate(() =>
-    (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: Violation[] }> } }).axe
+    (
+      window as unknown as {
+        axe: { run: (ctx: Document, opts: object) => Promise<{ violations: Violation[] }> };
+      }
+    ).axe
       .run(document, { resultTypes: ['violations'] })
-      .then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => ({ target: n.target })) }))),
+      .then((r) =>
+        r.violations.map((v) => ({
+          id: v.id,
+          impact: v.impact,
+          nodes: v.nodes.map((n) => ({ target: n.target })),
+        })),
+      ),
   )) as Violation[];
-  return violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  return violations.map(
+    (v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+  );
 }
 
 let signups = 0;
@@ -44,12 +56,18 @@ async function newSignup() {
 
 /** Presses a button of the page's native form and waits for the server's answer. */
 async function press(page: Page, name: string): Promise<void> {
-  await Promise.all([page.waitForNavigation(), page.locator('main').getByRole('button', { name }).click()]);
+  await Promise.all([
+    page.waitForNavigation(),
+    page.locator('main').getByRole('button', { name }).click(),
+  ]);
 }
 
 /** The address pages: links from real mail, and the answers to their native forms. */
 const addressScreens: [string, (page: Page) => Promise<void>][] = [
-  ['/confirm from a mailed link', async (page) => void (await page.goto((await newSignup()).confirmLink!))],
+  [
+    '/confirm from a mailed link',
+    async (page) => void (await page.goto((await newSignup()).confirmLink!)),
+  ],
   [
     '/confirm after the button',
     async (page) => {
@@ -58,7 +76,10 @@ const addressScreens: [string, (page: Page) => Promise<void>][] = [
     },
   ],
   ['/confirm?token=bad', async (page) => void (await page.goto(site.url('/confirm?token=bad')))],
-  ['/leave from a mailed link', async (page) => void (await page.goto((await newSignup()).leaveLink!))],
+  [
+    '/leave from a mailed link',
+    async (page) => void (await page.goto((await newSignup()).leaveLink!)),
+  ],
   ['/leave', async (page) => void (await page.goto(site.url('/leave')))],
   [
     "/leave with the field's error",

@@ -18,15 +18,24 @@ describe.each(VIEWPORTS)('activation at $width px', ({ name, width, height }) =>
 
     await page.getByLabel('Email', { exact: true }).fill('zoë+1@example.org');
     await page.getByLabel('Activation key', { exact: true }).fill('k&y 1');
-    const [tab] = await Promise.all([context.waitForEvent('page'), page.getByRole('button', { name: 'Activate' }).click()]);
+    const [tab] = await Promise.all([
+      context.waitForEvent('page'),
+      page.getByRole('button', { name: 'Activate' }).click(),
+    ]);
     const opened = new URL(tab.url());
     expect(`${opened.origin}${opened.pathname}`).toBe(`${site.backend.url}/auth/activate`);
     // token is the product's name for the key, key the name the web app reads (docs/product.md §4)
-    expect(Object.fromEntries(opened.searchParams)).toEqual({ email: 'zoë+1@example.org', token: 'k&y 1', key: 'k&y 1' });
+    expect(Object.fromEntries(opened.searchParams)).toEqual({
+      email: 'zoë+1@example.org',
+      token: 'k&y 1',
+      key: 'k&y 1',
+    });
     expect(await tab.evaluate(() => window.opener)).toBeNull();
 
     await page.getByRole('heading', { name: 'Congratulations' }).waitFor();
-    expect((await page.locator('.result-body').innerText()).trim()).toBe('You are successfully activated your free subscription');
+    expect((await page.locator('.result-body').innerText()).trim()).toBe(
+      'You are successfully activated your free subscription',
+    );
     await screenshot(page, `${name}-activation-success`);
     expect(problems).toEqual([]);
     await context.close();
@@ -67,7 +76,9 @@ describe('activation edge cases', () => {
     await page.getByRole('button', { name: 'Activate' }).click();
     const link = page.getByRole('link', { name: 'Open the activation page' });
     await link.waitFor();
-    expect(await link.getAttribute('href')).toBe(`${site.backend.url}/auth/activate?email=a%40b.co&token=KEY&key=KEY`);
+    expect(await link.getAttribute('href')).toBe(
+      `${site.backend.url}/auth/activate?email=a%40b.co&token=KEY&key=KEY`,
+    );
     await context.close();
   });
 

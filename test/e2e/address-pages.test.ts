@@ -2,7 +2,16 @@
 // itself with CONFIRM_SIGNUPS=on and writes its mail as .eml files: the links come out of real mail.
 // A GET shows one button and changes nothing; the button's native POST acts, with JavaScript or without.
 import type { Page } from 'playwright-core';
-import { hydrated, mailedTo, mailTo, screenshot, startSiteOfItsOwn, unexpected, VIEWPORTS, type Site } from '../support/site';
+import {
+  hydrated,
+  mailedTo,
+  mailTo,
+  screenshot,
+  startSiteOfItsOwn,
+  unexpected,
+  VIEWPORTS,
+  type Site,
+} from '../support/site';
 
 const SENT = 'If this address is on the waitlist, we have sent it a link. Open it to leave.';
 const ERASED = [
@@ -47,7 +56,10 @@ function pageAndToken(link: string | undefined): [string, string | null] {
 
 /** Presses a page's button and returns the answer to the native POST it makes. */
 async function press(page: Page, name: string) {
-  const [response] = await Promise.all([page.waitForNavigation(), page.locator('main').getByRole('button', { name }).click()]);
+  const [response] = await Promise.all([
+    page.waitForNavigation(),
+    page.locator('main').getByRole('button', { name }).click(),
+  ]);
   expect(response!.request().method()).toBe('POST');
   return response!;
 }
@@ -64,11 +76,19 @@ describe.each([
     const address = `confirm-${tag}@example.org`;
     const { page, context, problems } = await site.open({ javaScriptEnabled: javaScript });
     await join(page, address, javaScript);
-    if (javaScript) expect(await page.getByText('Please confirm your address with the link we have mailed you.').isVisible()).toBe(true);
+    if (javaScript)
+      expect(
+        await page
+          .getByText('Please confirm your address with the link we have mailed you.')
+          .isVisible(),
+      ).toBe(true);
 
     const mail = await mailedTo(site, address, 1);
     expect(mail.subject).toBe('Confirm your address for the OrgNote waitlist');
-    expect(pageAndToken(mail.confirmLink)).toEqual([site.url('/confirm'), expect.stringMatching(/^[\w-]{32}$/)]);
+    expect(pageAndToken(mail.confirmLink)).toEqual([
+      site.url('/confirm'),
+      expect.stringMatching(/^[\w-]{32}$/),
+    ]);
 
     for (const visit of ['first', 'second']) {
       const res = await page.goto(mail.confirmLink!);
@@ -82,11 +102,19 @@ describe.each([
     expect(confirmed.status()).toBe(200);
     if (javaScript) await hydrated(page);
     expect(await heading(page)).toBe('Your address is confirmed');
-    expect(await page.getByText('We will write to you when your invitation is ready.', { exact: false }).isVisible()).toBe(true);
+    expect(
+      await page
+        .getByText('We will write to you when your invitation is ready.', { exact: false })
+        .isVisible(),
+    ).toBe(true);
 
     const again = await page.goto(mail.confirmLink!);
     expect(again!.status()).toBe(410);
-    expect(await page.getByText('This link has been used already: your address is confirmed.').isVisible()).toBe(true);
+    expect(
+      await page
+        .getByText('This link has been used already: your address is confirmed.')
+        .isVisible(),
+    ).toBe(true);
     expect(unexpected(problems, [410])).toEqual([]);
     await context.close();
   });
@@ -95,14 +123,19 @@ describe.each([
     const address = `leave-${tag}@example.org`;
     await joinByApi(address);
     const { leaveLink } = await mailedTo(site, address, 1);
-    expect(pageAndToken(leaveLink)).toEqual([site.url('/leave'), expect.stringMatching(/^[\w-]{32}$/)]);
+    expect(pageAndToken(leaveLink)).toEqual([
+      site.url('/leave'),
+      expect.stringMatching(/^[\w-]{32}$/),
+    ]);
 
     const { page, context, problems } = await site.open({ javaScriptEnabled: javaScript });
     expect((await page.goto(leaveLink!))!.status()).toBe(200);
     if (javaScript) await hydrated(page);
     expect(await heading(page)).toBe('Leave the waitlist');
     expect(await page.locator('main li').allInnerTexts()).toEqual(ERASED);
-    expect(await page.getByText('Your free subscription is active', { exact: false }).count()).toBe(0);
+    expect(await page.getByText('Your free subscription is active', { exact: false }).count()).toBe(
+      0,
+    );
 
     const left = await press(page, 'Leave the waitlist');
     expect(left.status()).toBe(200);
@@ -112,7 +145,9 @@ describe.each([
     expect(await mailTo(site, address)).toEqual([]);
 
     expect((await page.goto(leaveLink!))!.status()).toBe(404);
-    expect(await page.getByText('you may have left the waitlist already', { exact: false }).isVisible()).toBe(true);
+    expect(
+      await page.getByText('you may have left the waitlist already', { exact: false }).isVisible(),
+    ).toBe(true);
     expect(unexpected(problems, [404])).toEqual([]);
     await context.close();
   });
@@ -142,7 +177,9 @@ describe.each([
     expect(mail.subject).toBe('Your link to leave the OrgNote waitlist');
     const link = /\S+\/leave\?token=[\w-]+/.exec(mail.text)![0];
     expect((await page.goto(link))!.status()).toBe(200);
-    expect(await page.locator('main').getByRole('button', { name: 'Leave the waitlist' }).isVisible()).toBe(true);
+    expect(
+      await page.locator('main').getByRole('button', { name: 'Leave the waitlist' }).isVisible(),
+    ).toBe(true);
     // The stranger asked first, so any mail to them would be on disk by now.
     expect(await mailTo(site, stranger)).toEqual([]);
     expect(problems).toEqual([]);
@@ -161,7 +198,9 @@ describe.each([
     expect(await field.inputValue()).toBe('zoe@example');
     expect(await field.getAttribute('aria-invalid')).toBe('true');
     const described = await field.getAttribute('aria-describedby');
-    expect(await page.locator(`[id="${described}"]`).innerText()).toBe('This is not an email address');
+    expect(await page.locator(`[id="${described}"]`).innerText()).toBe(
+      'This is not an email address',
+    );
     expect(await page.getByRole('alert').innerText()).toBe('This is not an email address');
     expect(unexpected(problems, [400])).toEqual([]);
     await context.close();
@@ -170,16 +209,26 @@ describe.each([
 
 describe('links that do nothing', () => {
   it.each([
-    ['/confirm?token=bad', 400, 'This link is incomplete. Copy the whole link from the mail into your browser’s address bar.'],
+    [
+      '/confirm?token=bad',
+      400,
+      'This link is incomplete. Copy the whole link from the mail into your browser’s address bar.',
+    ],
     [`/confirm?token=${UNKNOWN_TOKEN}`, 404, 'This link is not valid.'],
-    [`/leave?token=${UNKNOWN_TOKEN}`, 404, 'This link is not valid. If you followed a link from our mail, you may have left the waitlist already.'],
+    [
+      `/leave?token=${UNKNOWN_TOKEN}`,
+      404,
+      'This link is not valid. If you followed a link from our mail, you may have left the waitlist already.',
+    ],
   ])('%s answers %i and says why', async (path, status, reason) => {
     const { page, context, problems } = await site.open();
     expect((await page.goto(site.url(path)))!.status()).toBe(status);
     await hydrated(page);
     expect(await heading(page)).toBe('This link does not work');
     expect(await page.getByText(reason, { exact: true }).isVisible()).toBe(true);
-    expect(await page.getByRole('link', { name: 'Back to the waitlist' }).getAttribute('href')).toBe('/');
+    expect(
+      await page.getByRole('link', { name: 'Back to the waitlist' }).getAttribute('href'),
+    ).toBe('/');
     expect(await page.locator('main').getByRole('button').count()).toBe(0);
     expect(unexpected(problems, [status])).toEqual([]);
     await context.close();
@@ -189,7 +238,10 @@ describe('links that do nothing', () => {
     const address = 'one-click@example.org';
     await joinByApi(address);
     const { leaveLink } = await mailedTo(site, address, 1);
-    const res = await fetch(leaveLink!, { method: 'POST', body: new URLSearchParams({ 'List-Unsubscribe': 'One-Click' }) });
+    const res = await fetch(leaveLink!, {
+      method: 'POST',
+      body: new URLSearchParams({ 'List-Unsubscribe': 'One-Click' }),
+    });
     expect(res.status).toBe(200);
     expect(await res.text()).toContain('You have left the waitlist');
     expect((await fetch(leaveLink!)).status).toBe(404);
@@ -254,7 +306,10 @@ describe('the way to /leave', () => {
     const { page, context, problems } = await site.open();
     await page.goto(site.url('/'));
     await hydrated(page);
-    const [res] = await Promise.all([page.waitForNavigation(), page.locator('.hero-form').getByRole('link', { name: 'Leave the waitlist' }).click()]);
+    const [res] = await Promise.all([
+      page.waitForNavigation(),
+      page.locator('.hero-form').getByRole('link', { name: 'Leave the waitlist' }).click(),
+    ]);
     expect(res!.url()).toBe(site.url('/leave'));
     await hydrated(page);
     expect(await heading(page)).toBe('Leave the waitlist');

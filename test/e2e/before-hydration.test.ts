@@ -7,7 +7,15 @@
 // stands still where it would cost the main thread.
 import type { Page, Route } from 'playwright-core';
 import { until } from '../support/wait';
-import { hydrated, isHydrated, menuExpanded, screenshot, startSite, VIEWPORTS, type Site } from '../support/site';
+import {
+  hydrated,
+  isHydrated,
+  menuExpanded,
+  screenshot,
+  startSite,
+  VIEWPORTS,
+  type Site,
+} from '../support/site';
 
 let site: Site;
 beforeAll(async () => {
@@ -50,13 +58,17 @@ describe.each(VIEWPORTS)('before hydration at $width px', ({ name, width, height
     script.release();
     await hydrated(page);
     expect(await page.getByLabel('Email', { exact: true }).inputValue()).toBe('early@example.org');
-    expect(await page.getByLabel('About me (or github profile)').inputValue()).toBe('typed while the script loaded');
+    expect(await page.getByLabel('About me (or github profile)').inputValue()).toBe(
+      'typed while the script loaded',
+    );
     await page.getByRole('button', { name: 'Join' }).click();
 
     await page.getByRole('heading', { name: 'Congratulations' }).waitFor();
     expect(await page.getByText('Email address is required').count()).toBe(0);
     await until('the backend has the signup', () => site.backend.received.length > 0, 10_000);
-    expect(site.backend.received.map((r) => r.fields)).toEqual([{ email: 'early@example.org', description: 'typed while the script loaded' }]);
+    expect(site.backend.received.map((r) => r.fields)).toEqual([
+      { email: 'early@example.org', description: 'typed while the script loaded' },
+    ]);
     expect(problems).toEqual([]);
     await context.close();
   });
@@ -69,8 +81,15 @@ describe.each(VIEWPORTS)('before hydration at $width px', ({ name, width, height
 
     script.release();
     await hydrated(page);
-    const [tab] = await Promise.all([context.waitForEvent('page'), page.getByRole('button', { name: 'Activate' }).click()]);
-    expect(Object.fromEntries(new URL(tab.url()).searchParams)).toEqual({ email: 'early@example.org', token: 'key-typed-early', key: 'key-typed-early' });
+    const [tab] = await Promise.all([
+      context.waitForEvent('page'),
+      page.getByRole('button', { name: 'Activate' }).click(),
+    ]);
+    expect(Object.fromEntries(new URL(tab.url()).searchParams)).toEqual({
+      email: 'early@example.org',
+      token: 'key-typed-early',
+      key: 'key-typed-early',
+    });
     await page.getByRole('heading', { name: 'Congratulations' }).waitFor();
     expect(await page.getByText('Required', { exact: true }).count()).toBe(0);
     expect(problems).toEqual([]);
@@ -112,13 +131,20 @@ describe('before hydration at 375 px', () => {
     await page.getByLabel('About me (or github profile)').fill('no script yet');
     // The joined page asks for the held script too, and its load event would wait for it: the
     // parsed document is what counts here.
-    await Promise.all([page.waitForURL(/\/\?joined/, { waitUntil: 'domcontentloaded' }), page.getByRole('button', { name: 'Join' }).click()]);
+    await Promise.all([
+      page.waitForURL(/\/\?joined/, { waitUntil: 'domcontentloaded' }),
+      page.getByRole('button', { name: 'Join' }).click(),
+    ]);
 
-    expect(await page.getByRole('status').innerText()).toContain('You are successfully joined to the wait list.');
+    expect(await page.getByRole('status').innerText()).toContain(
+      'You are successfully joined to the wait list.',
+    );
     // Sent before the answer, or, if that call failed (a keep-alive connection the backend closed
     // just then), from the outbox within a second or two: the person sees "joined" either way.
     await until('the backend has the signup', () => site.backend.received.length > 0, 10_000);
-    expect(site.backend.received.map((r) => r.fields)).toEqual([{ email: 'native@example.org', description: 'no script yet' }]);
+    expect(site.backend.received.map((r) => r.fields)).toEqual([
+      { email: 'native@example.org', description: 'no script yet' },
+    ]);
     script.release();
     expect(problems).toEqual([]);
     await context.close();
@@ -195,11 +221,21 @@ describe('before hydration at 375 px', () => {
           document
             .getAnimations()
             .filter((animation) => (animation as CSSAnimation).animationName === 'starfall')
-            .map((animation) => [...new Set((animation.effect as KeyframeEffect).getKeyframes().flatMap((frame) => Object.keys(frame)))].sort()),
+            .map((animation) =>
+              [
+                ...new Set(
+                  (animation.effect as KeyframeEffect)
+                    .getKeyframes()
+                    .flatMap((frame) => Object.keys(frame)),
+                ),
+              ].sort(),
+            ),
         );
       // This Chromium has no GPU (--disable-gpu): the document's script leaves the stars still.
       await page.waitForTimeout(500);
-      expect(await page.evaluate(() => document.documentElement.hasAttribute('data-motion'))).toBe(false);
+      expect(await page.evaluate(() => document.documentElement.hasAttribute('data-motion'))).toBe(
+        false,
+      );
       expect(await starfall()).toEqual([]);
 
       // Where a GPU was found, they fall, animating only what the compositor animates alone.
@@ -209,7 +245,11 @@ describe('before hydration at 375 px', () => {
       else {
         expect(moving).toHaveLength(12);
         for (const properties of moving)
-          expect(properties.filter((p) => !['composite', 'computedOffset', 'easing', 'offset'].includes(p))).toEqual(['opacity', 'transform']);
+          expect(
+            properties.filter(
+              (p) => !['composite', 'computedOffset', 'easing', 'offset'].includes(p),
+            ),
+          ).toEqual(['opacity', 'transform']);
       }
       expect(problems).toEqual([]);
       await context.close();

@@ -18,7 +18,8 @@ beforeAll(async () => {
   const dataDir = tempDataDir();
   const store = openSqliteStore({ dataDir });
   await store.admins.add('ops@example.org', await hashPassword(PASSWORD));
-  for (const email of ['zoe@example.org', 'yann@example.org', 'gone@example.org']) await store.signups.add({ email, description: 'from the e2e' });
+  for (const email of ['zoe@example.org', 'yann@example.org', 'gone@example.org'])
+    await store.signups.add({ email, description: 'from the e2e' });
   await store.close();
   site = await startSiteOfItsOwn({ DATA_DIR: dataDir });
 }, 30_000);
@@ -27,9 +28,20 @@ afterAll(() => site?.close());
 async function axeViolations(page: Page): Promise<string[]> {
   await page.evaluate(AXE_SOURCE);
   return page.evaluate(() =>
-    (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> } }).axe
+    (
+      window as unknown as {
+        axe: {
+          run: (
+            ctx: Document,
+            opts: object,
+          ) => Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }>;
+        };
+      }
+    ).axe
       .run(document, { resultTypes: ['violations'] })
-      .then((r) => r.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)),
+      .then((r) =>
+        r.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+      ),
   );
 }
 
@@ -39,14 +51,21 @@ async function axeViolations(page: Page): Promise<string[]> {
  */
 async function watchCsp(context: BrowserContext, problems: string[]): Promise<() => string[]> {
   const violations: string[] = [];
-  await context.exposeBinding('reportCspViolation', (_source, violation: string) => void violations.push(violation));
+  await context.exposeBinding(
+    'reportCspViolation',
+    (_source, violation: string) => void violations.push(violation),
+  );
   await context.addInitScript(() =>
     document.addEventListener('securitypolicyviolation', (event) => {
-      const report = (window as unknown as { reportCspViolation: (violation: string) => void }).reportCspViolation;
+      const report = (window as unknown as { reportCspViolation: (violation: string) => void })
+        .reportCspViolation;
       void report(`${event.effectiveDirective} ${event.blockedURI} at ${location.pathname}`);
     }),
   );
-  return () => [...violations, ...problems.filter((problem) => /Content Security Policy/i.test(problem))];
+  return () => [
+    ...violations,
+    ...problems.filter((problem) => /Content Security Policy/i.test(problem)),
+  ];
 }
 
 /** Clicks a button of a native form and waits for the server's answer. */
@@ -90,10 +109,15 @@ describe.each([
 
     const invitee = javaScriptEnabled ? 'zoe@example.org' : 'yann@example.org';
     await page.goto(site.url('/admin/signups'));
-    await page.getByRole('searchbox', { name: 'Address contains' }).fill(invitee.slice(0, 3).toUpperCase());
+    await page
+      .getByRole('searchbox', { name: 'Address contains' })
+      .fill(invitee.slice(0, 3).toUpperCase());
     await press(page, 'Search');
     const row = page.getByRole('row', { name: new RegExp(invitee) });
-    await Promise.all([page.waitForNavigation(), row.getByRole('button', { name: 'Invite', exact: true }).click()]);
+    await Promise.all([
+      page.waitForNavigation(),
+      row.getByRole('button', { name: 'Invite', exact: true }).click(),
+    ]);
     await page.getByRole('heading', { name: `${invitee}: sent` }).waitFor();
     const mail = await mailedTo(site, invitee);
     expect(mail.subject).toBe('Your OrgNote activation key');
@@ -108,7 +132,9 @@ describe.each([
 
     await page.goto(site.url('/admin/audit'));
     const actions = await page.locator('tbody tr td:nth-child(3)').allTextContents();
-    expect(actions.slice(0, javaScriptEnabled ? 3 : 2)).toEqual(javaScriptEnabled ? ['remove', 'invite', 'login'] : ['invite', 'login']);
+    expect(actions.slice(0, javaScriptEnabled ? 3 : 2)).toEqual(
+      javaScriptEnabled ? ['remove', 'invite', 'login'] : ['invite', 'login'],
+    );
     expect(await page.locator('main').textContent()).not.toContain('gone@example.org');
 
     await press(page, 'Log out');
@@ -122,15 +148,29 @@ describe.each([
 
 describe.each(VIEWPORTS)('axe on the console at $name width', (viewport) => {
   it('finds 0 violations on the login, dashboard, signups, mail, outbox and audit pages', async () => {
-    const { page, context, problems } = await site.open({ width: viewport.width, height: viewport.height });
+    const { page, context, problems } = await site.open({
+      width: viewport.width,
+      height: viewport.height,
+    });
     const cspViolations = await watchCsp(context, problems);
     await page.goto(site.url('/admin/login'));
     const found: Record<string, string[]> = { login: await axeViolations(page) };
     await logIn(page);
-    for (const path of ['/admin', '/admin/signups', '/admin/mail', '/admin/outbox', '/admin/audit', '/admin/signups/next?n=5']) {
+    for (const path of [
+      '/admin',
+      '/admin/signups',
+      '/admin/mail',
+      '/admin/outbox',
+      '/admin/audit',
+      '/admin/signups/next?n=5',
+    ]) {
       await page.goto(site.url(path));
       found[path] = await axeViolations(page);
-      if (path === '/admin' || path === '/admin/signups') await screenshot(page, `${viewport.name}-console${path.replace(/\//g, '-').replace('-admin', '')}`);
+      if (path === '/admin' || path === '/admin/signups')
+        await screenshot(
+          page,
+          `${viewport.name}-console${path.replace(/\//g, '-').replace('-admin', '')}`,
+        );
     }
     expect(found).toEqual(Object.fromEntries(Object.keys(found).map((key) => [key, []])));
     expect(cspViolations()).toEqual([]);

@@ -29,21 +29,46 @@ const links = { confirm: '', leave: '' };
 const tokenOf = (link: string) => new URL(link, 'http://site.test').searchParams.get('token')!;
 
 // Fetched in this order: a link is looked at before its button uses it.
-const documents: { name: string; path: string | (() => string); status: number; body?: string | (() => string) }[] = [
+const documents: {
+  name: string;
+  path: string | (() => string);
+  status: number;
+  body?: string | (() => string);
+}[] = [
   { name: '/', path: '/', status: 200 },
   { name: '/activate', path: '/activate', status: 200 },
   { name: '/privacy', path: '/privacy', status: 200 },
   { name: 'the 404 page', path: '/no-such-page', status: 404 },
   // What a browser without JavaScript gets back for an invalid email (no Origin, like a native form).
-  { name: "the no-JavaScript form's error page", path: '/?index', status: 400, body: 'email=not-an-email&description=' },
+  {
+    name: "the no-JavaScript form's error page",
+    path: '/?index',
+    status: 400,
+    body: 'email=not-an-email&description=',
+  },
   { name: 'a confirmation link', path: () => links.confirm, status: 200 },
-  { name: 'the confirmed page', path: '/confirm', status: 200, body: () => `token=${tokenOf(links.confirm)}` },
+  {
+    name: 'the confirmed page',
+    path: '/confirm',
+    status: 200,
+    body: () => `token=${tokenOf(links.confirm)}`,
+  },
   { name: 'a refused link', path: '/confirm?token=bad', status: 400 },
   { name: 'a leave link', path: () => links.leave, status: 200 },
-  { name: 'the page after leaving', path: () => links.leave, status: 200, body: () => `token=${tokenOf(links.leave)}&List-Unsubscribe=One-Click` },
+  {
+    name: 'the page after leaving',
+    path: () => links.leave,
+    status: 200,
+    body: () => `token=${tokenOf(links.leave)}&List-Unsubscribe=One-Click`,
+  },
   { name: '/leave', path: '/leave', status: 200 },
   { name: "/leave's answer", path: '/leave', status: 200, body: 'email=nobody%40example.org' },
-  { name: "/leave with the field's error", path: '/leave', status: 400, body: 'email=zoe%40example' },
+  {
+    name: "/leave with the field's error",
+    path: '/leave',
+    status: 400,
+    body: 'email=zoe%40example',
+  },
 ];
 
 let server: ServerProcess;
@@ -53,13 +78,18 @@ const errors = new Map<string, string[]>();
 /** Runs vnu over the files; it exits non-zero when it finds errors, so its JSON report is what counts. */
 function vnu(files: string[]): Promise<VnuMessage[]> {
   return new Promise((resolve, reject) => {
-    execFile('java', ['-jar', VNU_JAR, '--format', 'json', '--errors-only', ...files], { maxBuffer: 16 * 1024 * 1024 }, (error, _stdout, stderr) => {
-      try {
-        resolve((JSON.parse(stderr) as { messages: VnuMessage[] }).messages);
-      } catch {
-        reject(error ?? new Error(`vnu printed no JSON report:\n${stderr}`));
-      }
-    });
+    execFile(
+      'java',
+      ['-jar', VNU_JAR, '--format', 'json', '--errors-only', ...files],
+      { maxBuffer: 16 * 1024 * 1024 },
+      (error, _stdout, stderr) => {
+        try {
+          resolve((JSON.parse(stderr) as { messages: VnuMessage[] }).messages);
+        } catch {
+          reject(error ?? new Error(`vnu printed no JSON report:\n${stderr}`));
+        }
+      },
+    );
   });
 }
 
@@ -69,7 +99,13 @@ beforeAll(async () => {
   // A site that stores and confirms signups itself, so the address pages' links come from its mail.
   const port = await freePort();
   const dataDir = tempDataDir();
-  server = await startServerProcess({ LOG_LEVEL: 'warn', PORT: String(port), SITE_URL: `http://127.0.0.1:${port}`, CONFIRM_SIGNUPS: 'on', DATA_DIR: dataDir });
+  server = await startServerProcess({
+    LOG_LEVEL: 'warn',
+    PORT: String(port),
+    SITE_URL: `http://127.0.0.1:${port}`,
+    CONFIRM_SIGNUPS: 'on',
+    DATA_DIR: dataDir,
+  });
   await rawRequest(port, '/?index', form, 'POST', 'email=vnu%40example.org&description=me');
   const mail = await mailedTo({ dataDir }, 'vnu@example.org');
   // Requested through the port, so by their path and query.
@@ -81,7 +117,13 @@ beforeAll(async () => {
   for (const [i, doc] of documents.entries()) {
     const at = typeof doc.path === 'function' ? doc.path() : doc.path;
     const body = typeof doc.body === 'function' ? doc.body() : doc.body;
-    const res = await rawRequest(server.port, at, body === undefined ? { accept: 'text/html' } : form, body === undefined ? 'GET' : 'POST', body);
+    const res = await rawRequest(
+      server.port,
+      at,
+      body === undefined ? { accept: 'text/html' } : form,
+      body === undefined ? 'GET' : 'POST',
+      body,
+    );
     statuses.set(doc.name, res.status);
     const file = path.join(dir, `document-${i}.html`);
     fs.writeFileSync(file, res.body);
@@ -93,11 +135,18 @@ beforeAll(async () => {
     errors.set(
       doc.name,
       // Errors, and a file it could not check at all (a non-document-error).
-      mine.filter((m) => m.type !== 'info').map((m) => `${m.type} at ${m.lastLine}:${m.firstColumn}: ${m.message} in ${JSON.stringify(m.extract)}`),
+      mine
+        .filter((m) => m.type !== 'info')
+        .map(
+          (m) =>
+            `${m.type} at ${m.lastLine}:${m.firstColumn}: ${m.message} in ${JSON.stringify(m.extract)}`,
+        ),
     );
   });
   // A message tied to no file (the checker itself failing) must not pass as "no errors".
-  const unplaced = messages.filter((m) => !files.some((f) => m.url && path.basename(m.url) === path.basename(f)));
+  const unplaced = messages.filter(
+    (m) => !files.some((f) => m.url && path.basename(m.url) === path.basename(f)),
+  );
   expect(unplaced).toEqual([]);
 }, 20_000);
 

@@ -1,6 +1,14 @@
 // Rendering, hydration, navigation, the dropdown, the preview variant and the 404 screen in
 // Chromium against the production build.
-import { hydrated, menuExpanded, screenshot, startSite, unexpected, VIEWPORTS, type Site } from '../support/site';
+import {
+  hydrated,
+  menuExpanded,
+  screenshot,
+  startSite,
+  unexpected,
+  VIEWPORTS,
+  type Site,
+} from '../support/site';
 
 let site: Site;
 beforeAll(async () => {
@@ -29,11 +37,16 @@ describe.each(VIEWPORTS)('layout at $width px', ({ name, width, height }) => {
     // The org sample is set in the page's monospace stack, not in the browser's bare default for <code>.
     const [sampleFont, codeFont] = await page
       .locator('.org-sample')
-      .evaluate((pre) => [getComputedStyle(pre).fontFamily, getComputedStyle(pre.querySelector('code')!).fontFamily]);
+      .evaluate((pre) => [
+        getComputedStyle(pre).fontFamily,
+        getComputedStyle(pre.querySelector('code')!).fontFamily,
+      ]);
     expect(sampleFont).toMatch(/^ui-monospace, .*monospace$/);
     expect(codeFont).toBe(sampleFont);
     // usable width: nothing wider than the viewport
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      width,
+    );
     await screenshot(page, `${name}-landing`);
     expect(problems).toEqual([]);
     await context.close();
@@ -44,14 +57,20 @@ describe.each(VIEWPORTS)('layout at $width px', ({ name, width, height }) => {
     await page.goto(site.url('/'));
     const preview = page.locator('.preview-image');
     await preview.scrollIntoViewIfNeeded();
-    await page.waitForFunction(() => (document.querySelector('.preview-image') as HTMLImageElement).complete);
+    await page.waitForFunction(
+      () => (document.querySelector('.preview-image') as HTMLImageElement).complete,
+    );
     const { src, naturalWidth, shownWidth } = await preview.evaluate((img: HTMLImageElement) => ({
       src: img.currentSrc,
       naturalWidth: img.naturalWidth,
       shownWidth: img.getBoundingClientRect().width,
     }));
     // This window is 1 dppx: the desktop's 1x file; a phone has one file, drawn for 2 dppx.
-    expect(src.endsWith(width < 768 ? '/images/preview-phone-2x.webp' : '/images/preview-desktop-1x.webp')).toBe(true);
+    expect(
+      src.endsWith(
+        width < 768 ? '/images/preview-phone-2x.webp' : '/images/preview-desktop-1x.webp',
+      ),
+    ).toBe(true);
     // Decoded, and drawn at least as sharp as the window shows it.
     expect(naturalWidth).toBeGreaterThanOrEqual(Math.round(shownWidth));
     await context.close();

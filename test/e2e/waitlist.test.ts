@@ -66,11 +66,17 @@ describe.each(VIEWPORTS)('waitlist at $width px', ({ name, width, height }) => {
 
     await page.getByRole('heading', { name: 'Congratulations' }).waitFor();
     const text = await page.locator('.result-body').innerText();
-    expect(text.trim()).toBe('You are successfully joined to the wait list. Want to get your invitation faster? Join patreon');
-    expect(await page.getByRole('link', { name: 'Join patreon' }).getAttribute('href')).toBe('https://www.patreon.com/artawower');
+    expect(text.trim()).toBe(
+      'You are successfully joined to the wait list. Want to get your invitation faster? Join patreon',
+    );
+    expect(await page.getByRole('link', { name: 'Join patreon' }).getAttribute('href')).toBe(
+      'https://www.patreon.com/artawower',
+    );
     expect(await page.evaluate(() => localStorage.getItem('subscribed'))).toBe('true');
     // browsers send textarea line breaks as CRLF in multipart bodies
-    expect(site.backend.received.map((r) => r.fields)).toEqual([{ email: 'zoë@example.org', description: 'github.com/zoe\r\nsecond line' }]);
+    expect(site.backend.received.map((r) => r.fields)).toEqual([
+      { email: 'zoë@example.org', description: 'github.com/zoe\r\nsecond line' },
+    ]);
     await screenshot(page, `${name}-waitlist-joined`);
 
     // the flag makes joined the starting state on the next visit
@@ -103,7 +109,10 @@ describe('waitlist by keyboard', () => {
     const { page, context, problems } = await site.open();
     await page.goto(site.url('/'));
     await hydrated(page);
-    const focused = () => page.evaluate(() => document.activeElement?.getAttribute('name') ?? document.activeElement?.textContent);
+    const focused = () =>
+      page.evaluate(
+        () => document.activeElement?.getAttribute('name') ?? document.activeElement?.textContent,
+      );
     expect(await focused()).toBe('email');
     await page.keyboard.type('keys@example.org');
     await page.keyboard.press('Tab');
@@ -113,7 +122,9 @@ describe('waitlist by keyboard', () => {
     expect(await focused()).toBe('Join');
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'Congratulations' }).waitFor();
-    expect(site.backend.received.map((r) => r.fields)).toEqual([{ email: 'keys@example.org', description: 'typed with a keyboard' }]);
+    expect(site.backend.received.map((r) => r.fields)).toEqual([
+      { email: 'keys@example.org', description: 'typed with a keyboard' },
+    ]);
     expect(problems).toEqual([]);
     await context.close();
   });
@@ -123,7 +134,9 @@ describe('waitlist by keyboard', () => {
     await page.goto(site.url('/?email=pre%40example.org'));
     await hydrated(page);
     expect(await page.getByLabel('Email', { exact: true }).inputValue()).toBe('pre@example.org');
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('name'))).toBe('description');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('name'))).toBe(
+      'description',
+    );
     await context.close();
   });
 });

@@ -103,7 +103,12 @@ export class OperatorShell {
     // A build (docker build, or compose up building the image) may install every dependency.
     const builds = /docker build|compose up/.test(line);
     const timeoutMs = builds ? BUILD_TIMEOUT_MS : undefined;
-    const result = sh(line, { cwd: this.cwd, input: input ?? '', env: this.options.env, timeoutMs });
+    const result = sh(line, {
+      cwd: this.cwd,
+      input: input ?? '',
+      env: this.options.env,
+      timeoutMs,
+    });
     if (result.status !== 0) {
       const output = `${result.stdout}${result.stderr}`.trim();
       throw new Error(`\`${line}\` exited ${result.status} in ${this.cwd}:\n${output}`);

@@ -23,7 +23,9 @@ describe('client build budget', () => {
   it('writes brotli and gzip copies that decode to the original', () => {
     for (const url of [...manifest.scripts, ...manifest.preloads, ...manifest.styles]) {
       const original = fs.readFileSync(file(url));
-      expect(zlib.brotliDecompressSync(fs.readFileSync(`${file(url)}.br`)).equals(original)).toBe(true);
+      expect(zlib.brotliDecompressSync(fs.readFileSync(`${file(url)}.br`)).equals(original)).toBe(
+        true,
+      );
       expect(zlib.gunzipSync(fs.readFileSync(`${file(url)}.gz`)).equals(original)).toBe(true);
     }
   });

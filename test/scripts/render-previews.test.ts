@@ -6,10 +6,13 @@ import { PREVIEWS, previewFile, previewSource } from '../../scripts/images/rende
 
 /** Pixel size of a WebP file, from its first chunk (VP8X, lossy VP8 or lossless VP8L). */
 function webpSize(bytes: Buffer): { width: number; height: number } {
-  if (bytes.toString('ascii', 0, 4) !== 'RIFF' || bytes.toString('ascii', 8, 12) !== 'WEBP') throw new Error('not a WebP file');
+  if (bytes.toString('ascii', 0, 4) !== 'RIFF' || bytes.toString('ascii', 8, 12) !== 'WEBP')
+    throw new Error('not a WebP file');
   const chunk = bytes.toString('ascii', 12, 16);
-  if (chunk === 'VP8X') return { width: bytes.readUIntLE(24, 3) + 1, height: bytes.readUIntLE(27, 3) + 1 };
-  if (chunk === 'VP8 ') return { width: bytes.readUInt16LE(26) & 0x3fff, height: bytes.readUInt16LE(28) & 0x3fff };
+  if (chunk === 'VP8X')
+    return { width: bytes.readUIntLE(24, 3) + 1, height: bytes.readUIntLE(27, 3) + 1 };
+  if (chunk === 'VP8 ')
+    return { width: bytes.readUInt16LE(26) & 0x3fff, height: bytes.readUInt16LE(28) & 0x3fff };
   if (chunk === 'VP8L') {
     const bits = bytes.readUInt32LE(21);
     return { width: (bits & 0x3fff) + 1, height: ((bits >> 14) & 0x3fff) + 1 };
@@ -20,7 +23,10 @@ function webpSize(bytes: Buffer): { width: number; height: number } {
 /** width and height attributes of an SVG source's root element. */
 function svgSize(file: string): { width: number; height: number } {
   const root = /<svg\b[^>]*>/.exec(fs.readFileSync(file, 'utf8'))![0];
-  return { width: Number(/\bwidth="(\d+)"/.exec(root)![1]), height: Number(/\bheight="(\d+)"/.exec(root)![1]) };
+  return {
+    width: Number(/\bwidth="(\d+)"/.exec(root)![1]),
+    height: Number(/\bheight="(\d+)"/.exec(root)![1]),
+  };
 }
 
 describe('the app preview images', () => {

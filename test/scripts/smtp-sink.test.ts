@@ -8,8 +8,14 @@ import { until } from '../support/wait';
 
 const SINK = path.resolve(__dirname, '../../scripts/smtp-sink.ts');
 
-function startSink(...args: string[]): { child: ChildProcess; lines: string[]; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', SINK, ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
+function startSink(...args: string[]): {
+  child: ChildProcess;
+  lines: string[];
+  exited: Promise<number | null>;
+} {
+  const child = spawn(process.execPath, ['--import', 'tsx', SINK, ...args], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   const lines: string[] = [];
   let pending = '';
   child.stdout.on('data', (chunk: Buffer) => {
@@ -17,7 +23,9 @@ function startSink(...args: string[]): { child: ChildProcess; lines: string[]; e
     pending = parts.pop()!;
     lines.push(...parts);
   });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => resolve(code)),
+  );
   return { child, lines, exited };
 }
 
@@ -69,7 +77,11 @@ describe('smtp-sink', () => {
       await until('both messages were printed', () => lines.length >= 3);
       const printed = lines.slice(1, 3).map((line) => {
         expect(line).toMatch(/^message \{/);
-        return JSON.parse(line.slice('message '.length)) as { to: string[]; messageId: string; at: number };
+        return JSON.parse(line.slice('message '.length)) as {
+          to: string[];
+          messageId: string;
+          at: number;
+        };
       });
       expect(printed.map(({ to, messageId }) => ({ to, messageId }))).toEqual([
         { to: ['ada@example.test'], messageId: '<a@orgnote.test>' },
@@ -82,7 +94,9 @@ describe('smtp-sink', () => {
       }
       child.kill('SIGTERM');
       expect(await exited).toBe(0);
-      expect(lines.slice(3)).toEqual([JSON.stringify({ received: 2, uniqueMessageIds: 2, duplicates: 0, recipients: 2 })]);
+      expect(lines.slice(3)).toEqual([
+        JSON.stringify({ received: 2, uniqueMessageIds: 2, duplicates: 0, recipients: 2 }),
+      ]);
     } finally {
       child.kill('SIGKILL');
     }
@@ -94,7 +108,12 @@ describe('smtp-sink', () => {
       await until('the sink listens', () => lines.length > 0, 10_000);
       child.stdin!.end();
       expect(await exited).toBe(0);
-      expect(JSON.parse(lines[1])).toEqual({ received: 0, uniqueMessageIds: 0, duplicates: 0, recipients: 0 });
+      expect(JSON.parse(lines[1])).toEqual({
+        received: 0,
+        uniqueMessageIds: 0,
+        duplicates: 0,
+        recipients: 0,
+      });
     } finally {
       child.kill('SIGKILL');
     }

@@ -25,8 +25,19 @@ function readmeDefaults(): Record<string, string> {
 /** What README should show as the default of each declared setting. */
 function declaredDefaults(): Record<string, string> {
   const defaults: Record<string, string> = {};
-  for (const declared of Object.values(SETTINGS) as { env: string; default?: string; derivedDefault?: string; secret?: boolean }[]) {
-    defaults[declared.env] = declared.derivedDefault ?? (declared.default === undefined ? 'unset' : declared.default === '' ? 'empty' : declared.default);
+  for (const declared of Object.values(SETTINGS) as {
+    env: string;
+    default?: string;
+    derivedDefault?: string;
+    secret?: boolean;
+  }[]) {
+    defaults[declared.env] =
+      declared.derivedDefault ??
+      (declared.default === undefined
+        ? 'unset'
+        : declared.default === ''
+          ? 'empty'
+          : declared.default);
     // A secret's file form is a row of its own.
     if (declared.secret) defaults[fileVariable(declared)] = 'unset';
   }

@@ -39,14 +39,26 @@ describe('configuration', () => {
       spaceLimitBytes: 5242880,
     });
     // Without MAIL_FROM the sender is a no-reply address at the site's own host.
-    expect(loadConfig({ SITE_URL: 'https://orgnote.example/' }).mailFrom).toBe('OrgNote <no-reply@orgnote.example>');
-    expect(loadConfig({ SMTP_URL: '', SUBSCRIPTION_API_TOKEN: '' })).toMatchObject({ smtpUrl: undefined, subscriptionApiToken: undefined });
+    expect(loadConfig({ SITE_URL: 'https://orgnote.example/' }).mailFrom).toBe(
+      'OrgNote <no-reply@orgnote.example>',
+    );
+    expect(loadConfig({ SMTP_URL: '', SUBSCRIPTION_API_TOKEN: '' })).toMatchObject({
+      smtpUrl: undefined,
+      subscriptionApiToken: undefined,
+    });
   });
 
   it('reads PRIVACY_CONTACT, which defaults to MAIL_FROM', () => {
-    expect(loadConfig({ PRIVACY_CONTACT: 'privacy@orgnote.example', MAIL_FROM: 'team@orgnote.example' }).privacyContact).toBe('privacy@orgnote.example');
-    expect(loadConfig({ MAIL_FROM: 'OrgNote team <team@orgnote.example>' }).privacyContact).toBe('OrgNote team <team@orgnote.example>');
-    expect(loadConfig({ SITE_URL: 'https://orgnote.example/' }).privacyContact).toBe('OrgNote <no-reply@orgnote.example>');
+    expect(
+      loadConfig({ PRIVACY_CONTACT: 'privacy@orgnote.example', MAIL_FROM: 'team@orgnote.example' })
+        .privacyContact,
+    ).toBe('privacy@orgnote.example');
+    expect(loadConfig({ MAIL_FROM: 'OrgNote team <team@orgnote.example>' }).privacyContact).toBe(
+      'OrgNote team <team@orgnote.example>',
+    );
+    expect(loadConfig({ SITE_URL: 'https://orgnote.example/' }).privacyContact).toBe(
+      'OrgNote <no-reply@orgnote.example>',
+    );
     expect(() => loadConfig({ PRIVACY_CONTACT: 'not an address' })).toThrow('PRIVACY_CONTACT');
   });
 
@@ -79,13 +91,19 @@ describe('configuration', () => {
       metricsPort: 9464,
       metricsHost: '0.0.0.0',
     });
-    expect(withoutCredentials('postgres://site:p%40ss@db.internal:5432/orgnote')).toBe('postgres://db.internal:5432/orgnote');
+    expect(withoutCredentials('postgres://site:p%40ss@db.internal:5432/orgnote')).toBe(
+      'postgres://db.internal:5432/orgnote',
+    );
     // pg also reads a password from the query string: it never reaches a log either.
-    expect(withoutCredentials('postgres://site@db.internal/orgnote?password=qs3cret&sslmode=require')).toBe('postgres://db.internal/orgnote');
+    expect(
+      withoutCredentials('postgres://site@db.internal/orgnote?password=qs3cret&sslmode=require'),
+    ).toBe('postgres://db.internal/orgnote');
   });
 
   it('prints an SMTP URL without its credentials', () => {
-    expect(withoutCredentials('smtp://mailer:s3cret@smtp.example.com:587')).toBe('smtp://smtp.example.com:587');
+    expect(withoutCredentials('smtp://mailer:s3cret@smtp.example.com:587')).toBe(
+      'smtp://smtp.example.com:587',
+    );
   });
 
   it('parses every setting', () => {
@@ -114,7 +132,9 @@ describe('configuration', () => {
       pageCacheSeconds: 60,
     });
     expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
-    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, loopback' }).trustProxy).toBe('10.0.0.0/8, loopback');
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, loopback' }).trustProxy).toBe(
+      '10.0.0.0/8, loopback',
+    );
     expect(loadConfig({ BACKEND_URL: '' }).backendUrl).toBeUndefined();
   });
 
@@ -146,28 +166,57 @@ describe('configuration', () => {
   });
 
   it('keeps the timeouts in a working order', () => {
-    expect(loadConfig({})).toMatchObject({ keepAliveTimeoutMs: 65000, headersTimeoutMs: 66000, requestTimeoutMs: 120000, signupRateLimit: 10 });
-    expect(() => loadConfig({ KEEP_ALIVE_TIMEOUT_MS: '70000' })).toThrow('HEADERS_TIMEOUT_MS: must be above KEEP_ALIVE_TIMEOUT_MS');
-    expect(() => loadConfig({ HEADERS_TIMEOUT_MS: '200000' })).toThrow('REQUEST_TIMEOUT_MS: must be at least HEADERS_TIMEOUT_MS');
+    expect(loadConfig({})).toMatchObject({
+      keepAliveTimeoutMs: 65000,
+      headersTimeoutMs: 66000,
+      requestTimeoutMs: 120000,
+      signupRateLimit: 10,
+    });
+    expect(() => loadConfig({ KEEP_ALIVE_TIMEOUT_MS: '70000' })).toThrow(
+      'HEADERS_TIMEOUT_MS: must be above KEEP_ALIVE_TIMEOUT_MS',
+    );
+    expect(() => loadConfig({ HEADERS_TIMEOUT_MS: '200000' })).toThrow(
+      'REQUEST_TIMEOUT_MS: must be at least HEADERS_TIMEOUT_MS',
+    );
     expect(() => loadConfig({ SIGNUP_RATE_LIMIT: '-1' })).toThrow('SIGNUP_RATE_LIMIT');
   });
 
   it('exposes only the web app URL, the privacy contact and whether signups confirm to the browser', () => {
-    const config = loadConfig({ BACKEND_URL: 'http://internal:4000', DATA_DIR: '/secret', CONFIRM_SIGNUPS: 'on', SITE_URL: 'https://orgnote.example' });
+    const config = loadConfig({
+      BACKEND_URL: 'http://internal:4000',
+      DATA_DIR: '/secret',
+      CONFIRM_SIGNUPS: 'on',
+      SITE_URL: 'https://orgnote.example',
+    });
     // With a backend, the backend owns signups: the site mails no confirmation.
-    expect(publicConfigOf(config)).toEqual({ webAppUrl: 'https://org-note.com', privacyContact: 'OrgNote <no-reply@orgnote.example>', confirmSignups: false });
-    expect(publicConfigOf(loadConfig({ CONFIRM_SIGNUPS: 'on', SITE_URL: 'https://orgnote.example' })).confirmSignups).toBe(true);
+    expect(publicConfigOf(config)).toEqual({
+      webAppUrl: 'https://org-note.com',
+      privacyContact: 'OrgNote <no-reply@orgnote.example>',
+      confirmSignups: false,
+    });
+    expect(
+      publicConfigOf(loadConfig({ CONFIRM_SIGNUPS: 'on', SITE_URL: 'https://orgnote.example' }))
+        .confirmSignups,
+    ).toBe(true);
     expect(publicConfigOf(loadConfig({})).confirmSignups).toBe(false);
   });
 
   it('reads CONFIRM_SIGNUPS as on or off and CONFIRM_WITHIN_HOURS in hours', () => {
     expect(loadConfig({}).confirmSignups).toBe(false);
     expect(loadConfig({}).confirmWithinMs).toBe(72 * 3_600_000);
-    expect(loadConfig({ CONFIRM_SIGNUPS: 'on', SITE_URL: 'https://orgnote.example', CONFIRM_WITHIN_HOURS: '1' })).toMatchObject({
+    expect(
+      loadConfig({
+        CONFIRM_SIGNUPS: 'on',
+        SITE_URL: 'https://orgnote.example',
+        CONFIRM_WITHIN_HOURS: '1',
+      }),
+    ).toMatchObject({
       confirmSignups: true,
       confirmWithinMs: 3_600_000,
     });
-    expect(() => loadConfig({ CONFIRM_SIGNUPS: 'on' })).toThrow('CONFIRM_SIGNUPS: on needs SITE_URL');
+    expect(() => loadConfig({ CONFIRM_SIGNUPS: 'on' })).toThrow(
+      'CONFIRM_SIGNUPS: on needs SITE_URL',
+    );
     expect(() => loadConfig({ CONFIRM_SIGNUPS: 'yes' })).toThrow('CONFIRM_SIGNUPS');
     expect(() => loadConfig({ CONFIRM_WITHIN_HOURS: '0' })).toThrow('CONFIRM_WITHIN_HOURS');
   });
@@ -181,14 +230,32 @@ describe('DKIM settings', () => {
     return file;
   };
   const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  const keyFile = write('dkim.pem', rsa.privateKey.export({ type: 'pkcs8', format: 'pem' }) as string);
+  const keyFile = write(
+    'dkim.pem',
+    rsa.privateKey.export({ type: 'pkcs8', format: 'pem' }) as string,
+  );
   const MAIL_FROM = 'OrgNote <invite@OrgNote.example>';
 
   it('reads the key once, and signs for the domain of MAIL_FROM unless DKIM_DOMAIN says otherwise', () => {
-    const config = loadConfig({ MAIL_FROM, DKIM_PRIVATE_KEY_FILE: keyFile, DKIM_SELECTOR: 'Mail2026' });
-    expect(config.dkim).toEqual({ domainName: 'orgnote.example', keySelector: 'mail2026', privateKey: expect.anything() });
+    const config = loadConfig({
+      MAIL_FROM,
+      DKIM_PRIVATE_KEY_FILE: keyFile,
+      DKIM_SELECTOR: 'Mail2026',
+    });
+    expect(config.dkim).toEqual({
+      domainName: 'orgnote.example',
+      keySelector: 'mail2026',
+      privateKey: expect.anything(),
+    });
     expect(config.dkim!.privateKey.asymmetricKeyType).toBe('rsa');
-    expect(loadConfig({ MAIL_FROM, DKIM_PRIVATE_KEY_FILE: keyFile, DKIM_SELECTOR: 'mail2026', DKIM_DOMAIN: 'mail.orgnote.example' }).dkim).toMatchObject({
+    expect(
+      loadConfig({
+        MAIL_FROM,
+        DKIM_PRIVATE_KEY_FILE: keyFile,
+        DKIM_SELECTOR: 'mail2026',
+        DKIM_DOMAIN: 'mail.orgnote.example',
+      }).dkim,
+    ).toMatchObject({
       domainName: 'mail.orgnote.example',
     });
     expect(loadConfig({}).dkim).toBeUndefined();
@@ -196,12 +263,18 @@ describe('DKIM settings', () => {
 
   it('refuses a key file that is missing, naming the setting and never quoting a key', () => {
     const missing = path.join(folder, 'missing.pem');
-    expect(() => loadConfig({ DKIM_PRIVATE_KEY_FILE: missing, DKIM_SELECTOR: 'mail' })).toThrow(`DKIM_PRIVATE_KEY_FILE: cannot read ${missing} (ENOENT)`);
+    expect(() => loadConfig({ DKIM_PRIVATE_KEY_FILE: missing, DKIM_SELECTOR: 'mail' })).toThrow(
+      `DKIM_PRIVATE_KEY_FILE: cannot read ${missing} (ENOENT)`,
+    );
   });
 
   it.each([
     ['not a key', 'hello\n', 'is not a PEM private key'],
-    ['a public key', rsa.publicKey.export({ type: 'spki', format: 'pem' }) as string, 'is not a PEM private key'],
+    [
+      'a public key',
+      rsa.publicKey.export({ type: 'spki', format: 'pem' }) as string,
+      'is not a PEM private key',
+    ],
     [
       'an Ed25519 key',
       generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }) as string,
@@ -209,19 +282,34 @@ describe('DKIM settings', () => {
     ],
     [
       'a 512-bit RSA key',
-      generateKeyPairSync('rsa', { modulusLength: 512 }).privateKey.export({ type: 'pkcs8', format: 'pem' }) as string,
+      generateKeyPairSync('rsa', { modulusLength: 512 }).privateKey.export({
+        type: 'pkcs8',
+        format: 'pem',
+      }) as string,
       'must hold an RSA key',
     ],
   ])('refuses a key file holding %s', (_what, content, message) => {
     const file = write(`${_what.replace(/\W+/g, '-')}.pem`, content);
-    expect(() => loadConfig({ DKIM_PRIVATE_KEY_FILE: file, DKIM_SELECTOR: 'mail' })).toThrow(ConfigError);
-    expect(() => loadConfig({ DKIM_PRIVATE_KEY_FILE: file, DKIM_SELECTOR: 'mail' })).toThrow(`DKIM_PRIVATE_KEY_FILE: ${file} ${message}`);
+    expect(() => loadConfig({ DKIM_PRIVATE_KEY_FILE: file, DKIM_SELECTOR: 'mail' })).toThrow(
+      ConfigError,
+    );
+    expect(() => loadConfig({ DKIM_PRIVATE_KEY_FILE: file, DKIM_SELECTOR: 'mail' })).toThrow(
+      `DKIM_PRIVATE_KEY_FILE: ${file} ${message}`,
+    );
   });
 
   it('refuses only one of the key file and the selector, and a domain without them', () => {
-    expect(() => loadConfig({ DKIM_PRIVATE_KEY_FILE: keyFile })).toThrow('DKIM_SELECTOR: must be set with DKIM_PRIVATE_KEY_FILE');
-    expect(() => loadConfig({ DKIM_SELECTOR: 'mail' })).toThrow('DKIM_PRIVATE_KEY_FILE: must be set with DKIM_SELECTOR');
-    expect(() => loadConfig({ DKIM_DOMAIN: 'orgnote.example' })).toThrow('DKIM_DOMAIN: needs DKIM_PRIVATE_KEY_FILE and DKIM_SELECTOR');
-    expect(() => loadConfig({ DKIM_PRIVATE_KEY_FILE: keyFile, DKIM_SELECTOR: 'mail one' })).toThrow('DKIM_SELECTOR: must be a DNS name');
+    expect(() => loadConfig({ DKIM_PRIVATE_KEY_FILE: keyFile })).toThrow(
+      'DKIM_SELECTOR: must be set with DKIM_PRIVATE_KEY_FILE',
+    );
+    expect(() => loadConfig({ DKIM_SELECTOR: 'mail' })).toThrow(
+      'DKIM_PRIVATE_KEY_FILE: must be set with DKIM_SELECTOR',
+    );
+    expect(() => loadConfig({ DKIM_DOMAIN: 'orgnote.example' })).toThrow(
+      'DKIM_DOMAIN: needs DKIM_PRIVATE_KEY_FILE and DKIM_SELECTOR',
+    );
+    expect(() => loadConfig({ DKIM_PRIVATE_KEY_FILE: keyFile, DKIM_SELECTOR: 'mail one' })).toThrow(
+      'DKIM_SELECTOR: must be a DNS name',
+    );
   });
 });

@@ -33,7 +33,9 @@ function foreignFolder(name: string): string {
 }
 
 function start(dataDir: string) {
-  const [command, args] = asRoot ? ['setpriv', [...withoutOverride, process.execPath, ENTRY]] : [process.execPath, [ENTRY]];
+  const [command, args] = asRoot
+    ? ['setpriv', [...withoutOverride, process.execPath, ENTRY]]
+    : [process.execPath, [ENTRY]];
   return spawnSync(command, args, {
     env: { PATH: process.env.PATH, NODE_ENV: 'production', PORT: '0', DATA_DIR: dataDir },
     encoding: 'utf8',

@@ -25,9 +25,33 @@ function prng(seed: number) {
 }
 
 const rnd = prng(20261121);
-const NASTY = ['\r\n', '\u0000', '%', '%zz', '%E0%A4%A', '../', '"', "'", '<script>', '\uffff', '😀', ' ', '\t', 'a'.repeat(300), '@@', '.'];
+const NASTY = [
+  '\r\n',
+  '\u0000',
+  '%',
+  '%zz',
+  '%E0%A4%A',
+  '../',
+  '"',
+  "'",
+  '<script>',
+  '\uffff',
+  '😀',
+  ' ',
+  '\t',
+  'a'.repeat(300),
+  '@@',
+  '.',
+];
 const nasty = () => Array.from({ length: 1 + rnd.int(4) }, () => rnd.pick(NASTY)).join('');
-const maybeEmail = () => rnd.pick([`${nasty()}@example.org`, `user${rnd.int(1e6)}@example.org`, nasty(), `a@b.co${nasty()}`, '']);
+const maybeEmail = () =>
+  rnd.pick([
+    `${nasty()}@example.org`,
+    `user${rnd.int(1e6)}@example.org`,
+    nasty(),
+    `a@b.co${nasty()}`,
+    '',
+  ]);
 
 interface Case {
   name: string;
@@ -37,32 +61,57 @@ interface Case {
 function multipartRaw(path: string, fields: [string, Buffer][], extraHeaders = ''): Buffer {
   const boundary = `fz${rnd.int(1e9)}`;
   const parts = fields.map(([name, value]) =>
-    Buffer.concat([Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n`), value, Buffer.from('\r\n')]),
+    Buffer.concat([
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n`),
+      value,
+      Buffer.from('\r\n'),
+    ]),
   );
-  const body = Buffer.concat([...parts, Buffer.from(rnd.int(5) === 0 ? `--${boundary}` : `--${boundary}--\r\n`)]);
+  const body = Buffer.concat([
+    ...parts,
+    Buffer.from(rnd.int(5) === 0 ? `--${boundary}` : `--${boundary}--\r\n`),
+  ]);
   const head = `POST ${path} HTTP/1.1\r\nHost: fuzz.test\r\nContent-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: ${body.length}\r\n${extraHeaders}Connection: close\r\n\r\n`;
   return Buffer.concat([Buffer.from(head), body]);
 }
 
-function simpleRaw(method: string, path: string, type: string, body: Buffer, extraHeaders = ''): Buffer {
+function simpleRaw(
+  method: string,
+  path: string,
+  type: string,
+  body: Buffer,
+  extraHeaders = '',
+): Buffer {
   const head = `${method} ${path} HTTP/1.1\r\nHost: fuzz.test\r\nContent-Type: ${type}\r\nContent-Length: ${body.length}\r\n${extraHeaders}Connection: close\r\n\r\n`;
   return Buffer.concat([Buffer.from(head), body]);
 }
 
 const TARGETS = ['/api/subscriptions', '/api/subscription-activation', '/?index'];
 // The address pages: a token of the right shape that is nobody's, and ones that are not.
-const ADDRESS_TARGETS = ['/confirm', '/leave', `/leave?token=${'A'.repeat(32)}`, '/leave?token=%E0%A4%A', '/confirm?token=..%2F..%2F'];
+const ADDRESS_TARGETS = [
+  '/confirm',
+  '/leave',
+  `/leave?token=${'A'.repeat(32)}`,
+  '/leave?token=%E0%A4%A',
+  '/confirm?token=..%2F..%2F',
+];
 
 function generateCases(count: number): Case[] {
   const makers: (() => Case)[] = [
     () => ({ name: 'random bytes', raw: rnd.bytes(1 + rnd.int(2000)) }),
     () => ({
       name: 'garbage request line',
-      raw: Buffer.concat([Buffer.from(`${rnd.pick(['GET', 'POST', 'BREW'])} `), rnd.bytes(50), Buffer.from(' HTTP/1.1\r\n\r\n')]),
+      raw: Buffer.concat([
+        Buffer.from(`${rnd.pick(['GET', 'POST', 'BREW'])} `),
+        rnd.bytes(50),
+        Buffer.from(' HTTP/1.1\r\n\r\n'),
+      ]),
     }),
     () => ({
       name: 'huge header',
-      raw: Buffer.from(`GET / HTTP/1.1\r\nHost: fuzz.test\r\nX-Big: ${'x'.repeat(8_000 + rnd.int(120_000))}\r\nConnection: close\r\n\r\n`),
+      raw: Buffer.from(
+        `GET / HTTP/1.1\r\nHost: fuzz.test\r\nX-Big: ${'x'.repeat(8_000 + rnd.int(120_000))}\r\nConnection: close\r\n\r\n`,
+      ),
     }),
     () => ({
       name: 'many headers',
@@ -87,16 +136,36 @@ function generateCases(count: number): Case[] {
       raw: multipartRaw(rnd.pick(TARGETS), [
         [
           'email',
-          rnd.pick([Buffer.from(maybeEmail()), Buffer.concat([Buffer.from('a'), rnd.bytes(3), Buffer.from('@b.co')]), Buffer.from('a@b.co\r\nBcc: x@y.z')]),
+          rnd.pick([
+            Buffer.from(maybeEmail()),
+            Buffer.concat([Buffer.from('a'), rnd.bytes(3), Buffer.from('@b.co')]),
+            Buffer.from('a@b.co\r\nBcc: x@y.z'),
+          ]),
         ],
-        ['description', rnd.pick([rnd.bytes(rnd.int(100)), Buffer.from(nasty()), Buffer.from('x'.repeat(rnd.int(20_000)))])],
+        [
+          'description',
+          rnd.pick([
+            rnd.bytes(rnd.int(100)),
+            Buffer.from(nasty()),
+            Buffer.from('x'.repeat(rnd.int(20_000))),
+          ]),
+        ],
         ['key', Buffer.from(nasty())],
         ...(rnd.int(4) === 0 ? ([[HONEYPOT_FIELD, Buffer.from('bot')]] as [string, Buffer][]) : []),
       ]),
     }),
     () => {
-      const body = '--b\r\nContent-Disposition: form-data; name="f"; filename="x.txt"\r\nContent-Type: text/plain\r\n\r\nhello\r\n--b--\r\n';
-      return { name: 'multipart with a file', raw: simpleRaw('POST', rnd.pick(TARGETS), 'multipart/form-data; boundary=b', Buffer.from(body)) };
+      const body =
+        '--b\r\nContent-Disposition: form-data; name="f"; filename="x.txt"\r\nContent-Type: text/plain\r\n\r\nhello\r\n--b--\r\n';
+      return {
+        name: 'multipart with a file',
+        raw: simpleRaw(
+          'POST',
+          rnd.pick(TARGETS),
+          'multipart/form-data; boundary=b',
+          Buffer.from(body),
+        ),
+      };
     },
     () => ({
       name: 'JSON of random shape',
@@ -122,7 +191,9 @@ function generateCases(count: number): Case[] {
         'POST',
         rnd.pick(TARGETS),
         'application/x-www-form-urlencoded',
-        Buffer.from(`email=${rnd.pick(['%', '%E0%A4', encodeURIComponent(maybeEmail())])}&description=${rnd.pick(['%ff', nasty().replace(/[&=]/g, '')])}`),
+        Buffer.from(
+          `email=${rnd.pick(['%', '%E0%A4', encodeURIComponent(maybeEmail())])}&description=${rnd.pick(['%ff', nasty().replace(/[&=]/g, '')])}`,
+        ),
       ),
     }),
     () => ({
@@ -150,7 +221,11 @@ function generateCases(count: number): Case[] {
           rnd.pick([
             `List-Unsubscribe=${rnd.pick(['One-Click', nasty().replace(/[&=]/g, ''), '%ff'])}&token=${encodeURIComponent(nasty())}`,
             `email=${encodeURIComponent(maybeEmail())}&token=${rnd.pick(['%', 'A'.repeat(32), nasty().replace(/[&=]/g, '')])}`,
-            JSON.stringify({ token: [nasty()], email: { $ne: '' }, 'List-Unsubscribe': 'One-Click' }),
+            JSON.stringify({
+              token: [nasty()],
+              email: { $ne: '' },
+              'List-Unsubscribe': 'One-Click',
+            }),
           ]),
         ),
       ),
@@ -190,7 +265,12 @@ describe('fuzz', () => {
   beforeAll(async () => {
     backend = await startBackend();
     [embedded, proxy] = await Promise.all([
-      startServerProcess({ DATA_DIR: embeddedData, LOG_LEVEL: 'warn', CONFIRM_SIGNUPS: 'on', SITE_URL: 'https://fuzz.test' }),
+      startServerProcess({
+        DATA_DIR: embeddedData,
+        LOG_LEVEL: 'warn',
+        CONFIRM_SIGNUPS: 'on',
+        SITE_URL: 'https://fuzz.test',
+      }),
       startServerProcess({ BACKEND_URL: backend.url, LOG_LEVEL: 'warn' }),
     ]);
   });
@@ -222,24 +302,34 @@ describe('fuzz', () => {
     }
     expect(fiveHundreds).toEqual([]);
     // the fuzz reached the code: plenty of real answers, not just dropped sockets
-    expect([...statuses.entries()].filter(([s]) => s >= 200).reduce((n, [, c]) => n + c, 0)).toBeGreaterThan(CASES.length);
+    expect(
+      [...statuses.entries()].filter(([s]) => s >= 200).reduce((n, [, c]) => n + c, 0),
+    ).toBeGreaterThan(CASES.length);
 
     const store = openSqliteStore({ dataDir: embeddedData });
     try {
       const rows = await store.signups.list();
       expect(rows.length).toBeGreaterThan(0); // some generated input was valid, and was kept
-      for (const row of rows) expect(checkSignup(row as unknown as Record<string, unknown>)).toMatchObject({ ok: true });
+      for (const row of rows)
+        expect(checkSignup(row as unknown as Record<string, unknown>)).toMatchObject({ ok: true });
     } finally {
       void store.close();
     }
     // every submission that reached the backend passes the same checks (other methods and paths
     // are relayed as they are, by design)
-    const submissions = backend.received.filter((r) => r.method === 'POST' && /^\/api\/subscription(s|-activation)(\?|$)/.test(r.url));
+    const submissions = backend.received.filter(
+      (r) => r.method === 'POST' && /^\/api\/subscription(s|-activation)(\?|$)/.test(r.url),
+    );
     expect(submissions.length).toBeGreaterThan(0);
     for (const received of submissions) {
-      const fields = received.fields ?? Object.fromEntries(new URLSearchParams(received.raw?.toString() ?? ''));
-      const parsed = received.headers['content-type']?.startsWith('application/json') ? JSON.parse(received.raw!.toString()) : fields;
-      const check = received.url.startsWith('/api/subscription-activation') ? checkActivation(parsed) : checkSignup(parsed);
+      const fields =
+        received.fields ?? Object.fromEntries(new URLSearchParams(received.raw?.toString() ?? ''));
+      const parsed = received.headers['content-type']?.startsWith('application/json')
+        ? JSON.parse(received.raw!.toString())
+        : fields;
+      const check = received.url.startsWith('/api/subscription-activation')
+        ? checkActivation(parsed)
+        : checkSignup(parsed);
       expect({ url: received.url, ok: check.ok }).toEqual({ url: received.url, ok: true });
     }
   }, 120_000);

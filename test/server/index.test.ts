@@ -41,25 +41,28 @@ describe('server entry point', () => {
     expect(JSON.parse(res.body)).toEqual({ status: 'ok', outbox: 0, version: expect.any(String) });
   });
 
-  it.each(['SIGTERM', 'SIGINT'] as const)('on %s lets an in-flight request finish, refuses new ones and exits 0', async (signal) => {
-    let release!: () => void;
-    const released = new Promise<void>((r) => (release = r));
-    backend.respondWith(async (req, res) => {
-      await released;
-      res.status(201).json({ done: true });
-    });
-    server = await startServerProcess({ BACKEND_URL: backend.url });
-    const inFlight = get(`${server.url}/api/slow`);
-    await new Promise((r) => setTimeout(r, 200)); // the request is now waiting on the backend
-    const started = Date.now();
-    server.child.kill(signal);
-    await new Promise((r) => setTimeout(r, 200));
-    await expect(get(`${server.url}/healthz`)).rejects.toThrow(/ECONNREFUSED/);
-    release();
-    await expect(inFlight).resolves.toEqual({ status: 201, body: '{"done":true}' });
-    await expect(server.exited).resolves.toEqual({ code: 0, signal: null });
-    expect(Date.now() - started).toBeLessThan(10_000);
-  });
+  it.each(['SIGTERM', 'SIGINT'] as const)(
+    'on %s lets an in-flight request finish, refuses new ones and exits 0',
+    async (signal) => {
+      let release!: () => void;
+      const released = new Promise<void>((r) => (release = r));
+      backend.respondWith(async (req, res) => {
+        await released;
+        res.status(201).json({ done: true });
+      });
+      server = await startServerProcess({ BACKEND_URL: backend.url });
+      const inFlight = get(`${server.url}/api/slow`);
+      await new Promise((r) => setTimeout(r, 200)); // the request is now waiting on the backend
+      const started = Date.now();
+      server.child.kill(signal);
+      await new Promise((r) => setTimeout(r, 200));
+      await expect(get(`${server.url}/healthz`)).rejects.toThrow(/ECONNREFUSED/);
+      release();
+      await expect(inFlight).resolves.toEqual({ status: 201, body: '{"done":true}' });
+      await expect(server.exited).resolves.toEqual({ code: 0, signal: null });
+      expect(Date.now() - started).toBeLessThan(10_000);
+    },
+  );
 
   it('on SIGTERM cuts off a request that does not finish, and exits 0 before Docker would kill it (10 s)', async () => {
     backend.respondWith(() => new Promise(() => {}));
@@ -80,7 +83,9 @@ describe('server entry point', () => {
   async function queueSignup(url: string): Promise<void> {
     const form = new FormData();
     form.append('email', 'queued@example.org');
-    expect((await fetch(`${url}/api/subscriptions`, { method: 'POST', body: form })).status).toBe(202);
+    expect((await fetch(`${url}/api/subscriptions`, { method: 'POST', body: form })).status).toBe(
+      202,
+    );
   }
 
   /** Reads the outbox as a second process would, beside the running server. */
@@ -99,7 +104,10 @@ describe('server entry point', () => {
     server = await startServerProcess({ BACKEND_URL: down, DATA_DIR: dataDir });
     await queueSignup(server.url);
     // The first retry is due about 2 s after the signup.
-    await until('the outbox worker has tried once', async () => (await outboxIn(dataDir))[0]?.attempts >= 1);
+    await until(
+      'the outbox worker has tried once',
+      async () => (await outboxIn(dataDir))[0]?.attempts >= 1,
+    );
     const started = Date.now();
     server.child.kill('SIGTERM');
     await expect(server.exited).resolves.toEqual({ code: 0, signal: null });
@@ -130,7 +138,9 @@ describe('server entry point', () => {
     await queueSignup(server.url);
     await until('the outbox worker is sending the signup', () => calls === 2);
     server.child.kill('SIGTERM');
-    await until('the server is shutting down', () => server!.output().includes('"msg":"shutting down"'));
+    await until('the server is shutting down', () =>
+      server!.output().includes('"msg":"shutting down"'),
+    );
     await new Promise((r) => setTimeout(r, 300)); // time in which an impatient server would exit
     expect(server.child.exitCode).toBeNull();
     release();
@@ -144,11 +154,15 @@ describe('server entry point', () => {
   });
 
   it('refuses to start on a bad setting, naming it, with exit code 1', () => {
-    const result = spawnSync(process.execPath, [path.resolve(__dirname, '../../dist/server/index.js')], {
-      env: { PATH: process.env.PATH, PORT: 'eighty' },
-      encoding: 'utf8',
-      timeout: 10_000,
-    });
+    const result = spawnSync(
+      process.execPath,
+      [path.resolve(__dirname, '../../dist/server/index.js')],
+      {
+        env: { PATH: process.env.PATH, PORT: 'eighty' },
+        encoding: 'utf8',
+        timeout: 10_000,
+      },
+    );
     expect(result.status).toBe(1);
     expect(result.stderr).toContain('Invalid configuration');
     expect(result.stderr).toContain('PORT');
@@ -164,7 +178,11 @@ describe('server entry point', () => {
       .split('\n')
       .map((line) => JSON.parse(line));
     const entry = lines.find((l) => l.req?.path === '/activate');
-    expect(entry).toMatchObject({ level: 30, req: { method: 'GET', path: '/activate' }, res: { status: 200 } });
+    expect(entry).toMatchObject({
+      level: 30,
+      req: { method: 'GET', path: '/activate' },
+      res: { status: 200 },
+    });
     expect(server.output()).not.toContain('example.org');
   });
 });

@@ -23,7 +23,11 @@ it('counts what the public port answered, labelled by kind, status and outcome o
   const metricsPort = await freePort();
   server = await startServerProcess({ METRICS_PORT: String(metricsPort), LOG_LEVEL: 'warn' });
   const post = (email: string) =>
-    fetch(`${server!.url}/api/subscriptions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email }) });
+    fetch(`${server!.url}/api/subscriptions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email }),
+    });
   expect((await post('metrics@example.org')).status).toBe(201);
   expect((await post('METRICS@example.org')).status).toBe(201);
   expect((await post('not an address')).status).toBe(400);

@@ -3,7 +3,15 @@
 // latency histogram, series at 0 before the first event, queue depths asked at scrape time (a
 // failing count does not fail the scrape), process metrics, and labels that only ever take the
 // fixed values, whatever a caller passes.
-import { createMetrics, DELIVERY_QUEUES, DELIVERY_RESULTS, NO_METRICS, SIGNUP_OUTCOMES, type Metrics, type PendingCounts } from '../../server/metrics';
+import {
+  createMetrics,
+  DELIVERY_QUEUES,
+  DELIVERY_RESULTS,
+  NO_METRICS,
+  SIGNUP_OUTCOMES,
+  type Metrics,
+  type PendingCounts,
+} from '../../server/metrics';
 import { startMetricsServer, type MetricsServer } from '../../server/metrics-server';
 import { capturingLogger } from '../support/config';
 import { rawRequest } from '../support/http';
@@ -22,18 +30,29 @@ function parse(text: string): Sample[] {
     .map((line) => {
       const match = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
       if (!match) throw new Error(`not a sample line: ${line}`);
-      const labels = Object.fromEntries([...(match[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((m) => [m[1], m[2]]));
+      const labels = Object.fromEntries(
+        [...(match[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((m) => [m[1], m[2]]),
+      );
       return { name: match[1], labels, value: Number(match[3]) };
     });
 }
 
 /** The one sample with exactly these labels (undefined when there is none). */
-function valueOf(samples: Sample[], name: string, labels: Record<string, string> = {}): number | undefined {
+function valueOf(
+  samples: Sample[],
+  name: string,
+  labels: Record<string, string> = {},
+): number | undefined {
   const wanted = JSON.stringify(Object.entries(labels).sort());
-  return samples.find((s) => s.name === name && JSON.stringify(Object.entries(s.labels).sort()) === wanted)?.value;
+  return samples.find(
+    (s) => s.name === name && JSON.stringify(Object.entries(s.labels).sort()) === wanted,
+  )?.value;
 }
 
-const counts = (outbox: number, mail: number): PendingCounts => ({ outbox: async () => outbox, mail: () => mail });
+const counts = (outbox: number, mail: number): PendingCounts => ({
+  outbox: async () => outbox,
+  mail: () => mail,
+});
 
 const started: MetricsServer[] = [];
 
@@ -80,16 +99,30 @@ describe('the listener', () => {
 
   it('listens on the host it is given, says so in the log, and closes', async () => {
     const { logger, lines } = capturingLogger();
-    const server = await startMetricsServer({ port: 0, host: '127.0.0.1', metrics: NO_METRICS, logger });
+    const server = await startMetricsServer({
+      port: 0,
+      host: '127.0.0.1',
+      metrics: NO_METRICS,
+      logger,
+    });
     expect(server.server.address()).toMatchObject({ address: '127.0.0.1', port: server.port });
-    expect(lines.map((line) => JSON.parse(line))).toContainEqual(expect.objectContaining({ msg: 'metrics listening', host: '127.0.0.1', port: server.port }));
+    expect(lines.map((line) => JSON.parse(line))).toContainEqual(
+      expect.objectContaining({ msg: 'metrics listening', host: '127.0.0.1', port: server.port }),
+    );
     await server.close();
     expect(server.server.listening).toBe(false);
   });
 
   it('refuses to start on a port already taken', async () => {
     const first = await listener(NO_METRICS);
-    await expect(startMetricsServer({ port: first.port, host: '127.0.0.1', metrics: NO_METRICS, logger: capturingLogger().logger })).rejects.toMatchObject({
+    await expect(
+      startMetricsServer({
+        port: first.port,
+        host: '127.0.0.1',
+        metrics: NO_METRICS,
+        logger: capturingLogger().logger,
+      }),
+    ).rejects.toMatchObject({
       code: 'EADDRINUSE',
     });
   });
@@ -106,13 +139,41 @@ describe('what is counted', () => {
     expect(valueOf(samples, 'http_requests_total', { kind: 'api', status: '201' })).toBe(2);
     expect(valueOf(samples, 'http_requests_total', { kind: 'page', status: '200' })).toBe(1);
     expect(valueOf(samples, 'http_requests_total', { kind: 'app', status: '404' })).toBe(1);
-    expect(valueOf(samples, 'http_request_duration_seconds_count', { kind: 'api', status: '201' })).toBe(2);
-    expect(valueOf(samples, 'http_request_duration_seconds_sum', { kind: 'api', status: '201' })).toBeCloseTo(0.024);
+    expect(
+      valueOf(samples, 'http_request_duration_seconds_count', { kind: 'api', status: '201' }),
+    ).toBe(2);
+    expect(
+      valueOf(samples, 'http_request_duration_seconds_sum', { kind: 'api', status: '201' }),
+    ).toBeCloseTo(0.024);
     // Buckets run from 1 ms to 5 s.
-    expect(valueOf(samples, 'http_request_duration_seconds_bucket', { kind: 'page', status: '200', le: '0.001' })).toBe(1);
-    expect(valueOf(samples, 'http_request_duration_seconds_bucket', { kind: 'api', status: '201', le: '0.005' })).toBe(1);
-    expect(valueOf(samples, 'http_request_duration_seconds_bucket', { kind: 'app', status: '404', le: '2.5' })).toBe(0);
-    expect(valueOf(samples, 'http_request_duration_seconds_bucket', { kind: 'app', status: '404', le: '5' })).toBe(1);
+    expect(
+      valueOf(samples, 'http_request_duration_seconds_bucket', {
+        kind: 'page',
+        status: '200',
+        le: '0.001',
+      }),
+    ).toBe(1);
+    expect(
+      valueOf(samples, 'http_request_duration_seconds_bucket', {
+        kind: 'api',
+        status: '201',
+        le: '0.005',
+      }),
+    ).toBe(1);
+    expect(
+      valueOf(samples, 'http_request_duration_seconds_bucket', {
+        kind: 'app',
+        status: '404',
+        le: '2.5',
+      }),
+    ).toBe(0);
+    expect(
+      valueOf(samples, 'http_request_duration_seconds_bucket', {
+        kind: 'app',
+        status: '404',
+        le: '5',
+      }),
+    ).toBe(1);
   });
 
   it('counts signups by outcome and delivery attempts by queue and result', async () => {
@@ -127,17 +188,27 @@ describe('what is counted', () => {
     expect(valueOf(samples, 'signups_total', { outcome: 'stored' })).toBe(2);
     expect(valueOf(samples, 'signups_total', { outcome: 'honeypot' })).toBe(1);
     expect(valueOf(samples, 'signups_total', { outcome: 'duplicate' })).toBe(0);
-    expect(valueOf(samples, 'delivery_attempts_total', { queue: 'outbox', result: 'retry' })).toBe(1);
-    expect(valueOf(samples, 'delivery_attempts_total', { queue: 'outbox', result: 'delivered' })).toBe(1);
-    expect(valueOf(samples, 'delivery_attempts_total', { queue: 'mail', result: 'failed' })).toBe(1);
-    expect(valueOf(samples, 'delivery_attempts_total', { queue: 'mail', result: 'delivered' })).toBe(0);
+    expect(valueOf(samples, 'delivery_attempts_total', { queue: 'outbox', result: 'retry' })).toBe(
+      1,
+    );
+    expect(
+      valueOf(samples, 'delivery_attempts_total', { queue: 'outbox', result: 'delivered' }),
+    ).toBe(1);
+    expect(valueOf(samples, 'delivery_attempts_total', { queue: 'mail', result: 'failed' })).toBe(
+      1,
+    );
+    expect(
+      valueOf(samples, 'delivery_attempts_total', { queue: 'mail', result: 'delivered' }),
+    ).toBe(0);
   });
 
   it('shows every signup outcome and every delivery result at 0 before the first event', async () => {
     const samples = await scrape(createMetrics({ pending: counts(0, 0) }));
-    for (const outcome of SIGNUP_OUTCOMES) expect(valueOf(samples, 'signups_total', { outcome })).toBe(0);
+    for (const outcome of SIGNUP_OUTCOMES)
+      expect(valueOf(samples, 'signups_total', { outcome })).toBe(0);
     for (const queue of DELIVERY_QUEUES) {
-      for (const result of DELIVERY_RESULTS) expect(valueOf(samples, 'delivery_attempts_total', { queue, result })).toBe(0);
+      for (const result of DELIVERY_RESULTS)
+        expect(valueOf(samples, 'delivery_attempts_total', { queue, result })).toBe(0);
     }
     expect(
       samples
@@ -149,7 +220,12 @@ describe('what is counted', () => {
 
   it('includes the process metrics', async () => {
     const samples = await scrape(createMetrics({ pending: counts(0, 0) }));
-    for (const name of ['process_cpu_user_seconds_total', 'process_resident_memory_bytes', 'nodejs_heap_size_used_bytes', 'nodejs_eventloop_lag_seconds']) {
+    for (const name of [
+      'process_cpu_user_seconds_total',
+      'process_resident_memory_bytes',
+      'nodejs_heap_size_used_bytes',
+      'nodejs_eventloop_lag_seconds',
+    ]) {
       expect(valueOf(samples, name)).toEqual(expect.any(Number));
     }
   });
@@ -195,7 +271,9 @@ describe('the pending gauges', () => {
     expect(valueOf(samples, 'mail_pending')).toBeNaN();
     expect(valueOf(samples, 'signups_total', { outcome: 'queued' })).toBe(1);
     expect(valueOf(samples, 'process_cpu_user_seconds_total')).toEqual(expect.any(Number));
-    const warnings = lines.map((line) => JSON.parse(line)).filter((line) => line.msg === 'could not count pending items for metrics');
+    const warnings = lines
+      .map((line) => JSON.parse(line))
+      .filter((line) => line.msg === 'could not count pending items for metrics');
     expect(warnings).toEqual([
       expect.objectContaining({ gauge: 'outbox_pending', error: 'Error' }),
       expect.objectContaining({ gauge: 'mail_pending', error: 'PendingTimeoutError' }),
@@ -241,7 +319,9 @@ describe('labels', () => {
       queue: new Set(DELIVERY_QUEUES),
       result: new Set(DELIVERY_RESULTS),
     };
-    const ours = parse(text).filter((s) => /^(http_|signups_|delivery_|outbox_|mail_)/.test(s.name));
+    const ours = parse(text).filter((s) =>
+      /^(http_|signups_|delivery_|outbox_|mail_)/.test(s.name),
+    );
     for (const { labels } of ours) {
       for (const [name, value] of Object.entries(labels)) {
         if (name === 'status') expect(value).toMatch(/^[1-5]\d\d$/);
@@ -257,7 +337,9 @@ describe('labels', () => {
     metrics.request('app', 200, -0.5);
     const samples = parse(await metrics.text());
     expect(valueOf(samples, 'http_requests_total', { kind: 'app', status: '200' })).toBe(1);
-    expect(valueOf(samples, 'http_request_duration_seconds_count', { kind: 'app', status: '200' })).toBeUndefined();
+    expect(
+      valueOf(samples, 'http_request_duration_seconds_count', { kind: 'app', status: '200' }),
+    ).toBeUndefined();
   });
 });
 

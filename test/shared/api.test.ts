@@ -16,7 +16,9 @@ beforeEach(() => {
 describe('API client', () => {
   it('posts the waitlist fields as multipart, with no Authorization header', async () => {
     const api = createApiClient({ baseUrl: backend.url });
-    await expect(api.subscriptionsPost({ email: 'a@b.co', description: 'github.com/me\r\nzweite Zeile ü' })).resolves.toEqual({ email: 'a@b.co' });
+    await expect(
+      api.subscriptionsPost({ email: 'a@b.co', description: 'github.com/me\r\nzweite Zeile ü' }),
+    ).resolves.toEqual({ email: 'a@b.co' });
     const got = backend.received[0];
     expect(got.method).toBe('POST');
     expect(got.url).toBe('/api/subscriptions');
@@ -28,14 +30,24 @@ describe('API client', () => {
   it('leaves out an absent description and an empty honeypot, and sends a filled one', async () => {
     const api = createApiClient({ baseUrl: backend.url });
     await api.subscriptionsPost({ email: 'a@b.co', website: '' });
-    await api.subscriptionsPost({ email: 'a@b.co', description: 'me', website: 'http://spam.example' });
+    await api.subscriptionsPost({
+      email: 'a@b.co',
+      description: 'me',
+      website: 'http://spam.example',
+    });
     expect(backend.received[0].fields).toEqual({ email: 'a@b.co' });
-    expect(backend.received[1].fields).toEqual({ email: 'a@b.co', description: 'me', website: 'http://spam.example' });
+    expect(backend.received[1].fields).toEqual({
+      email: 'a@b.co',
+      description: 'me',
+      website: 'http://spam.example',
+    });
   });
 
   it('refuses a missing required parameter with the product §8 text', () => {
     const api = createApiClient({ baseUrl: backend.url });
-    expect(() => api.subscriptionsPost({ email: undefined as unknown as string })).toThrow(new RequiredError('email', 'subscriptionsPost'));
+    expect(() => api.subscriptionsPost({ email: undefined as unknown as string })).toThrow(
+      new RequiredError('email', 'subscriptionsPost'),
+    );
     expect(() => api.subscriptionsPost({ email: null as unknown as string })).toThrow(
       'Required parameter email was null or undefined when calling subscriptionsPost.',
     );
@@ -44,7 +56,9 @@ describe('API client', () => {
   it('reports a non-2xx answer with its status and body', async () => {
     backend.respondWith((req, res) => res.status(400).json({ error: 'Email address is invalid' }));
     const api = createApiClient({ baseUrl: backend.url });
-    const error = (await api.subscriptionsPost({ email: 'a@b' }).catch((e: unknown) => e)) as ApiError;
+    const error = (await api
+      .subscriptionsPost({ email: 'a@b' })
+      .catch((e: unknown) => e)) as ApiError;
     expect(error).toBeInstanceOf(ApiError);
     expect(error.message).toBe('Request failed with status code 400');
     expect(error.status).toBe(400);
@@ -60,13 +74,17 @@ describe('API client', () => {
 
   it("says 'Network Error' when nothing answers", async () => {
     const api = createApiClient({ baseUrl: `http://127.0.0.1:${await closedPort()}` });
-    await expect(api.subscriptionsPost({ email: 'a@b.co' })).rejects.toThrow(new ApiError('Network Error'));
+    await expect(api.subscriptionsPost({ email: 'a@b.co' })).rejects.toThrow(
+      new ApiError('Network Error'),
+    );
   });
 
   it("says 'timeout of {n}ms exceeded' when a timeout is set and passes", async () => {
     backend.respondWith(() => new Promise(() => {}));
     const api = createApiClient({ baseUrl: backend.url, timeoutMs: 50 });
-    await expect(api.subscriptionsPost({ email: 'a@b.co' })).rejects.toThrow('timeout of 50ms exceeded');
+    await expect(api.subscriptionsPost({ email: 'a@b.co' })).rejects.toThrow(
+      'timeout of 50ms exceeded',
+    );
   });
 
   it("says 'Request aborted' when the caller aborts, and waits without limit by default", async () => {

@@ -2,12 +2,22 @@ import { EMAIL_PATTERN, validateActivation, validateWaitlist } from '../../share
 
 describe('validation rules (docs/product.md §5)', () => {
   it('requires the email with the exact message', () => {
-    expect(validateWaitlist({ email: '', description: 'me' })).toEqual({ email: 'Email address is required' });
+    expect(validateWaitlist({ email: '', description: 'me' })).toEqual({
+      email: 'Email address is required',
+    });
     expect(validateActivation({ key: 'k' })).toEqual({ email: 'Email address is required' });
   });
 
   it('flags an email that does not match the pattern, with no message', () => {
-    for (const email of ['plainaddress', 'a@b', 'a b@c.de', 'a@b.co ', ' a@b.co', 'a@@b.co', 'a@b.co\n']) {
+    for (const email of [
+      'plainaddress',
+      'a@b',
+      'a b@c.de',
+      'a@b.co ',
+      ' a@b.co',
+      'a@@b.co',
+      'a@b.co\n',
+    ]) {
       expect(validateWaitlist({ email, description: 'x' })).toEqual({ email: '' });
     }
   });
@@ -21,7 +31,11 @@ describe('validation rules (docs/product.md §5)', () => {
 
   it('rejects huge or pathological input in linear time (no ReDoS)', () => {
     const started = Date.now();
-    for (const email of [`a@${'.'.repeat(30_000)}@`, `a@${'b.'.repeat(15_000)}`, `${'a'.repeat(30_000)}@b`]) {
+    for (const email of [
+      `a@${'.'.repeat(30_000)}@`,
+      `a@${'b.'.repeat(15_000)}`,
+      `${'a'.repeat(30_000)}@b`,
+    ]) {
       expect(validateWaitlist({ email, description: 'x' })).toEqual({ email: '' });
       expect(EMAIL_PATTERN.test(email.slice(0, 5_000))).toBe(false);
     }
@@ -29,7 +43,9 @@ describe('validation rules (docs/product.md §5)', () => {
   });
 
   it('requires the description on the waitlist and the key on activation', () => {
-    expect(validateWaitlist({ email: 'a@b.co', description: '' })).toEqual({ description: 'Required' });
+    expect(validateWaitlist({ email: 'a@b.co', description: '' })).toEqual({
+      description: 'Required',
+    });
     expect(validateActivation({ email: 'a@b.co', key: '' })).toEqual({ key: 'Required' });
   });
 });

@@ -44,13 +44,23 @@ export async function startBackend(port = 0): Promise<TestBackend> {
     if (req.is('multipart/form-data')) {
       upload(req, res, (err) => {
         if (err) return res.status(400).json({ error: String(err) });
-        received.push({ method: req.method, url: req.originalUrl, headers: req.headers, fields: { ...req.body } });
+        received.push({
+          method: req.method,
+          url: req.originalUrl,
+          headers: req.headers,
+          fields: { ...req.body },
+        });
         next();
       });
       return;
     }
     express.raw({ type: () => true, limit: '1mb' })(req, res, () => {
-      received.push({ method: req.method, url: req.originalUrl, headers: req.headers, raw: Buffer.isBuffer(req.body) ? req.body : undefined });
+      received.push({
+        method: req.method,
+        url: req.originalUrl,
+        headers: req.headers,
+        raw: Buffer.isBuffer(req.body) ? req.body : undefined,
+      });
       next();
     });
   });

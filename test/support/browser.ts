@@ -20,7 +20,10 @@ export interface WatchedPage {
  * way), and a hydrated page's first commit is its hydration.
  */
 function hydrationProbe(): void {
-  const flags = window as unknown as { __REACT_DEVTOOLS_GLOBAL_HOOK__: object; __hydrated?: boolean };
+  const flags = window as unknown as {
+    __REACT_DEVTOOLS_GLOBAL_HOOK__: object;
+    __hydrated?: boolean;
+  };
   flags.__REACT_DEVTOOLS_GLOBAL_HOOK__ = {
     supportsFiber: true,
     renderers: new Map(),
@@ -36,7 +39,12 @@ function hydrationProbe(): void {
 
 export async function openPage(
   browser: Browser,
-  options: { width?: number; height?: number; javaScriptEnabled?: boolean; reducedMotion?: 'reduce' | 'no-preference' } = {},
+  options: {
+    width?: number;
+    height?: number;
+    javaScriptEnabled?: boolean;
+    reducedMotion?: 'reduce' | 'no-preference';
+  } = {},
 ): Promise<WatchedPage> {
   const context = await browser.newContext({
     viewport: { width: options.width ?? 1280, height: options.height ?? 800 },
@@ -47,7 +55,8 @@ export async function openPage(
   const page = await context.newPage();
   const problems: string[] = [];
   page.on('console', (msg) => {
-    if (msg.type() === 'error' || msg.type() === 'warning') problems.push(`${msg.type()}: ${msg.text()}`);
+    if (msg.type() === 'error' || msg.type() === 'warning')
+      problems.push(`${msg.type()}: ${msg.text()}`);
   });
   page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
   return { page, context, problems };

@@ -15,12 +15,20 @@ export function tempDataDir(): string {
 
 /** Each config gets its own empty DATA_DIR and no rate limit, unless the test says otherwise. */
 export function testConfig(env: Record<string, string | undefined> = {}): Config {
-  return loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: tempDataDir(), SIGNUP_RATE_LIMIT: '0', ...env });
+  return loadConfig({
+    LOG_LEVEL: 'silent',
+    DATA_DIR: tempDataDir(),
+    SIGNUP_RATE_LIMIT: '0',
+    ...env,
+  });
 }
 
 /** A logger that keeps every line it writes, to check what reaches the log. */
 export function capturingLogger(): { logger: Logger; lines: string[] } {
   const lines: string[] = [];
-  const logger = createLogger({ logLevel: 'debug' }, { write: (line: string) => void lines.push(line) });
+  const logger = createLogger(
+    { logLevel: 'debug' },
+    { write: (line: string) => void lines.push(line) },
+  );
   return { logger, lines };
 }

@@ -17,10 +17,19 @@ export async function listen(app: RequestListener): Promise<{ server: Server; po
   return { server, port: (server.address() as AddressInfo).port };
 }
 
-export function rawRequest(port: number, path: string, headers: Record<string, string> = {}, method = 'GET', body?: string): Promise<RawResponse> {
+export function rawRequest(
+  port: number,
+  path: string,
+  headers: Record<string, string> = {},
+  method = 'GET',
+  body?: string,
+): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const started = Date.now();
-    const sized = body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) };
+    const sized =
+      body === undefined
+        ? headers
+        : { ...headers, 'content-length': String(Buffer.byteLength(body)) };
     const req = http.request({ host: '127.0.0.1', port, path, method, headers: sized }, (res) => {
       const chunks: Buffer[] = [];
       const chunkTimes: number[] = [];
@@ -28,7 +37,14 @@ export function rawRequest(port: number, path: string, headers: Record<string, s
         chunks.push(chunk);
         chunkTimes.push(Date.now() - started);
       });
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks), chunkTimes }));
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode!,
+          headers: res.headers,
+          body: Buffer.concat(chunks),
+          chunkTimes,
+        }),
+      );
       res.on('error', reject);
     });
     req.on('error', reject);
@@ -37,7 +53,12 @@ export function rawRequest(port: number, path: string, headers: Record<string, s
 }
 
 /** One raw POST against an app on an ephemeral port, the path sent exactly as written. */
-export async function rawPost(app: RequestListener, path: string, body: string, contentType: string): Promise<RawResponse> {
+export async function rawPost(
+  app: RequestListener,
+  path: string,
+  body: string,
+  contentType: string,
+): Promise<RawResponse> {
   const { server, port } = await listen(app);
   try {
     return await rawRequest(port, path, { 'content-type': contentType }, 'POST', body);
@@ -47,7 +68,11 @@ export async function rawPost(app: RequestListener, path: string, body: string, 
 }
 
 /** One raw GET against an app on an ephemeral port. */
-export async function rawGet(app: RequestListener, path: string, headers: Record<string, string> = {}): Promise<RawResponse> {
+export async function rawGet(
+  app: RequestListener,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<RawResponse> {
   const { server, port } = await listen(app);
   try {
     return await rawRequest(port, path, headers);
@@ -57,7 +82,12 @@ export async function rawGet(app: RequestListener, path: string, headers: Record
 }
 
 /** One POST of `body` to /api/subscriptions over `agent`; resolves with the status code. */
-export function postSignup(port: number, body: string, contentType: string, agent: http.Agent): Promise<number> {
+export function postSignup(
+  port: number,
+  body: string,
+  contentType: string,
+  agent: http.Agent,
+): Promise<number> {
   return new Promise((resolve, reject) => {
     const req = http.request(
       {

@@ -25,7 +25,8 @@ async function acquireSlot() {
   fs.writeFileSync(file, '');
   const release = () => fs.rmSync(file, { force: true });
   try {
-    while (!liveTickets().slice(0, SLOTS).includes(ticket)) await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    while (!liveTickets().slice(0, SLOTS).includes(ticket))
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   } catch (err) {
     release();
     throw err;

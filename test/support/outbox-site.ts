@@ -34,10 +34,24 @@ export function outboxSites() {
 
     /** The site with BACKEND_URL on `backendPort` (embedded without one), its store, and a worker for that store. */
     site(backendPort?: number, timeoutMs = 500) {
-      const config = testConfig(backendPort === undefined ? {} : { BACKEND_URL: `http://127.0.0.1:${backendPort}`, UPSTREAM_TIMEOUT_MS: String(timeoutMs) });
+      const config = testConfig(
+        backendPort === undefined
+          ? {}
+          : {
+              BACKEND_URL: `http://127.0.0.1:${backendPort}`,
+              UPSTREAM_TIMEOUT_MS: String(timeoutMs),
+            },
+      );
       const store = storeFor(config);
       const app = createApp(config, { store, logger: silent });
-      const worker = (outbox = store.outbox) => startOutboxWorker({ outbox, backendUrl: config.backendUrl!, timeoutMs, logger: silent, pollMs: 60_000 });
+      const worker = (outbox = store.outbox) =>
+        startOutboxWorker({
+          outbox,
+          backendUrl: config.backendUrl!,
+          timeoutMs,
+          logger: silent,
+          pollMs: 60_000,
+        });
       return { config, store, app, worker };
     },
 

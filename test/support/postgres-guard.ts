@@ -17,8 +17,15 @@ import path from 'node:path';
  * whose 'exit' never fires, and no handler runs on SIGKILL. The watcher is detached (a session of
  * its own), so a Ctrl-C that ends the run does not end it too.
  */
-export function guardAgainstLeftovers(dataDir: string): { started(): void; stopped(): void; close(): Promise<void> } {
-  const watcher = spawn('/bin/sh', ['-c', CLEAN_UP_AFTER_EOF, 'cleanup', dataDir], { detached: true, stdio: ['pipe', 'ignore', 'ignore'] });
+export function guardAgainstLeftovers(dataDir: string): {
+  started(): void;
+  stopped(): void;
+  close(): Promise<void>;
+} {
+  const watcher = spawn('/bin/sh', ['-c', CLEAN_UP_AFTER_EOF, 'cleanup', dataDir], {
+    detached: true,
+    stdio: ['pipe', 'ignore', 'ignore'],
+  });
   const pipe = watcher.stdin as unknown as net.Socket;
   const exited = new Promise<void>((resolve) => watcher.once('exit', () => resolve()));
   // Neither the watcher nor its pipe keeps our process alive: it may end whenever it is done.

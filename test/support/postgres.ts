@@ -37,7 +37,9 @@ export function postgresAvailable(): boolean {
 
 export async function startPostgres(): Promise<TestPostgres> {
   if (!postgresAvailable()) {
-    throw new Error('PostgreSQL is not installed: the tests need initdb and pg_ctl (Debian package postgresql)');
+    throw new Error(
+      'PostgreSQL is not installed: the tests need initdb and pg_ctl (Debian package postgresql)',
+    );
   }
   const dataDir = makeDataDir();
   const guard = guardAgainstLeftovers(dataDir);
@@ -45,7 +47,11 @@ export async function startPostgres(): Promise<TestPostgres> {
   try {
     // trust: no passwords, on a server that listens on loopback only. --no-sync and the C locale
     // keep initdb short.
-    await runPg('initdb', ['-D', dataDir, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8', '--locale=C'], dataDir);
+    await runPg(
+      'initdb',
+      ['-D', dataDir, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8', '--locale=C'],
+      dataDir,
+    );
     port = await startOnFreePort(dataDir);
   } catch (err) {
     await guard.close();
@@ -90,7 +96,11 @@ export async function createDatabaseOn(serverUrl: string): Promise<string> {
 }
 
 /** Runs one statement on its own connection and returns the rows, for tests' assertions. */
-export async function query<R extends pg.QueryResultRow = pg.QueryResultRow>(url: string, sql: string, params?: unknown[]): Promise<R[]> {
+export async function query<R extends pg.QueryResultRow = pg.QueryResultRow>(
+  url: string,
+  sql: string,
+  params?: unknown[],
+): Promise<R[]> {
   const client = new pg.Client({ connectionString: url });
   // A connection dropped mid-query rejects the query and also emits 'error': the rejection is what
   // the caller sees, and an 'error' nobody listens to would crash the process.
@@ -110,7 +120,9 @@ function binDir(): string | undefined {
   return versions
     .sort((a, b) => Number(b) - Number(a))
     .map((version) => path.join(root, version, 'bin'))
-    .find((dir) => fs.existsSync(path.join(dir, 'initdb')) && fs.existsSync(path.join(dir, 'pg_ctl')));
+    .find(
+      (dir) => fs.existsSync(path.join(dir, 'initdb')) && fs.existsSync(path.join(dir, 'pg_ctl')),
+    );
 }
 
 function runningAsRoot(): boolean {
@@ -194,7 +206,11 @@ async function pgCtlStart(dataDir: string, port: number): Promise<void> {
   const log = path.join(dataDir, 'log');
   const logSize = fs.existsSync(log) ? fs.statSync(log).size : 0;
   try {
-    await runPg('pg_ctl', ['start', '-D', dataDir, '-w', '-t', '30', '-l', log, '-o', options], dataDir);
+    await runPg(
+      'pg_ctl',
+      ['start', '-D', dataDir, '-w', '-t', '30', '-l', log, '-o', options],
+      dataDir,
+    );
   } catch (err) {
     // pg_ctl only says the server did not start; why (a port taken, say) is in the log.
     const why = fs.readFileSync(log, 'utf8').slice(logSize);
@@ -219,7 +235,12 @@ function runPg(tool: 'initdb' | 'pg_ctl', args: string[], dataDir: string): Prom
   return new Promise((resolve, reject) => {
     // In the cluster's folder: the postgres user may not be allowed into ours (it warns if so).
     execFile(file, argv, { cwd: dataDir }, (err, stdout, stderr) => {
-      if (err) reject(new Error(`${tool} ${args[0]} failed (${err.message.split('\n')[0]}):\n${stdout}${stderr}`));
+      if (err)
+        reject(
+          new Error(
+            `${tool} ${args[0]} failed (${err.message.split('\n')[0]}):\n${stdout}${stderr}`,
+          ),
+        );
       else resolve(stdout);
     });
   });

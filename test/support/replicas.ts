@@ -17,7 +17,11 @@ export function replicaSet(): Replicas {
   const started: ServerProcess[] = [];
   return {
     async start(count, env) {
-      const results = await Promise.allSettled(Array.from({ length: count }, (_, i) => startServerProcess(typeof env === 'function' ? env(i) : env)));
+      const results = await Promise.allSettled(
+        Array.from({ length: count }, (_, i) =>
+          startServerProcess(typeof env === 'function' ? env(i) : env),
+        ),
+      );
       // Those that did start are killed in afterEach even when another one failed to.
       for (const result of results) if (result.status === 'fulfilled') started.push(result.value);
       const failure = results.find((result) => result.status === 'rejected');
@@ -26,7 +30,9 @@ export function replicaSet(): Replicas {
     },
     async killAll() {
       const running = started.splice(0);
-      for (const server of running) if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill('SIGKILL');
+      for (const server of running)
+        if (server.child.exitCode === null && server.child.signalCode === null)
+          server.child.kill('SIGKILL');
       await Promise.all(running.map((server) => server.exited));
     },
   };
@@ -49,24 +55,45 @@ interface Call {
 }
 
 /** One HTTP request to a replica; resolves with the whole answer. */
-export function send(server: Pick<ServerProcess, 'port'>, path: string, { method = 'GET', headers = {}, body, agent }: Call = {}): Promise<Answer> {
+export function send(
+  server: Pick<ServerProcess, 'port'>,
+  path: string,
+  { method = 'GET', headers = {}, body, agent }: Call = {},
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const started = Date.now();
-    const sized = body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) };
-    const req = http.request({ host: '127.0.0.1', port: server.port, path, method, headers: sized, agent: agent ?? false }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: text, ms: Date.now() - started }));
-      res.on('error', reject);
-    });
+    const sized =
+      body === undefined
+        ? headers
+        : { ...headers, 'content-length': String(Buffer.byteLength(body)) };
+    const req = http.request(
+      { host: '127.0.0.1', port: server.port, path, method, headers: sized, agent: agent ?? false },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode!,
+            headers: res.headers,
+            body: text,
+            ms: Date.now() - started,
+          }),
+        );
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
 }
 
 /** A signup as the API takes it (a urlencoded form), sent to one replica. */
-export function signUp(server: Pick<ServerProcess, 'port'>, email: string, options: Omit<Call, 'method' | 'body'> = {}): Promise<Answer> {
+export function signUp(
+  server: Pick<ServerProcess, 'port'>,
+  email: string,
+  options: Omit<Call, 'method' | 'body'> = {},
+): Promise<Answer> {
   return send(server, '/api/subscriptions', {
     ...options,
     method: 'POST',

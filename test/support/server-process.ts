@@ -94,7 +94,9 @@ function listensOn(pid: number, port: number): boolean {
   // Something answered /healthz on the port, so a table without it is one this parser misreads.
   if (inodes.length === 0) return true;
   try {
-    return fs.readdirSync(`/proc/${pid}/fd`).some((fd) => inodes.includes(readLink(`/proc/${pid}/fd/${fd}`)));
+    return fs
+      .readdirSync(`/proc/${pid}/fd`)
+      .some((fd) => inodes.includes(readLink(`/proc/${pid}/fd/${fd}`)));
   } catch {
     return false; // the child has ended
   }
@@ -112,10 +114,13 @@ function readLink(file: string): string {
 export function isHealthy(port: number, timeoutMs?: number): Promise<boolean> {
   return new Promise((resolve) => {
     http
-      .get({ host: '127.0.0.1', port, path: '/healthz', agent: false, timeout: timeoutMs }, (res) => {
-        res.resume();
-        resolve(res.statusCode === 200);
-      })
+      .get(
+        { host: '127.0.0.1', port, path: '/healthz', agent: false, timeout: timeoutMs },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode === 200);
+        },
+      )
       .on('timeout', function (this: http.ClientRequest) {
         this.destroy();
       })

@@ -44,7 +44,10 @@ export async function sharedPostgres(): Promise<SharedPostgres> {
     async dropDatabases() {
       for (const databaseUrl of made.splice(0)) {
         // createDatabaseOn's names are t_ and hex digits: nothing to quote.
-        await query(`${serverUrl}/postgres`, `DROP DATABASE IF EXISTS ${new URL(databaseUrl).pathname.slice(1)} WITH (FORCE)`);
+        await query(
+          `${serverUrl}/postgres`,
+          `DROP DATABASE IF EXISTS ${new URL(databaseUrl).pathname.slice(1)} WITH (FORCE)`,
+        );
       }
     },
   };
@@ -55,7 +58,9 @@ const NOTE_PREFIX = 'postgres-of-worker-';
 /** This worker's server, started by the first file that asks and found again by the later ones. */
 async function fromNote(runFolder: string): Promise<Note> {
   const file = path.join(runFolder, `${NOTE_PREFIX}${process.pid}-${threadId}.json`);
-  const noted = fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as Note) : undefined;
+  const noted = fs.existsSync(file)
+    ? (JSON.parse(fs.readFileSync(file, 'utf8')) as Note)
+    : undefined;
   if (noted && isRunning(noted.dataDir)) return noted;
   const note = await start();
   fs.writeFileSync(file, JSON.stringify(note));
@@ -76,11 +81,16 @@ export async function stopSharedServers(runFolder: string): Promise<void> {
   const pids = fs
     .readdirSync(runFolder)
     .filter((name) => name.startsWith(NOTE_PREFIX))
-    .map((name) => postmasterPid((JSON.parse(fs.readFileSync(path.join(runFolder, name), 'utf8')) as Note).dataDir))
+    .map((name) =>
+      postmasterPid(
+        (JSON.parse(fs.readFileSync(path.join(runFolder, name), 'utf8')) as Note).dataDir,
+      ),
+    )
     .filter((pid): pid is number => pid !== undefined && isAlive(pid));
   for (const pid of pids) process.kill(pid, 'SIGQUIT'); // an immediate stop: the data goes anyway
   const deadline = Date.now() + 10_000;
-  while (pids.some(isAlive) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+  while (pids.some(isAlive) && Date.now() < deadline)
+    await new Promise((resolve) => setTimeout(resolve, 50));
 }
 
 /** Is the server of this cluster folder still up? */

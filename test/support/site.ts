@@ -33,7 +33,13 @@ export async function startSite(env: Record<string, string> = {}): Promise<Site>
   const dataDir = env.DATA_DIR ?? tempDataDir();
   const [browser, server] = await Promise.all([
     launchBrowser(),
-    startServerProcess({ BACKEND_URL: backend.url, WEB_APP_URL: backend.url, LOG_LEVEL: 'warn', ...env, DATA_DIR: dataDir }),
+    startServerProcess({
+      BACKEND_URL: backend.url,
+      WEB_APP_URL: backend.url,
+      LOG_LEVEL: 'warn',
+      ...env,
+      DATA_DIR: dataDir,
+    }),
   ]);
   return {
     browser,
@@ -57,13 +63,20 @@ export async function startSite(env: Record<string, string> = {}): Promise<Site>
  */
 export async function startSiteOfItsOwn(env: Record<string, string> = {}): Promise<Site> {
   const port = await freePort();
-  return startSite({ BACKEND_URL: '', PORT: String(port), SITE_URL: `http://127.0.0.1:${port}`, ...env });
+  return startSite({
+    BACKEND_URL: '',
+    PORT: String(port),
+    SITE_URL: `http://127.0.0.1:${port}`,
+    ...env,
+  });
 }
 
 /** The mail the site wrote to `to` so far (without SMTP_URL: DATA_DIR/mail/<queue id>.eml), oldest first. */
 export async function mailTo(site: Pick<Site, 'dataDir'>, to: string): Promise<ParsedMail[]> {
   const dir = path.join(site.dataDir, 'mail');
-  const files = fs.existsSync(dir) ? fs.readdirSync(dir).filter((name) => name.endsWith('.eml')) : [];
+  const files = fs.existsSync(dir)
+    ? fs.readdirSync(dir).filter((name) => name.endsWith('.eml'))
+    : [];
   files.sort((a, b) => parseInt(a, 10) - parseInt(b, 10));
   const mails: ParsedMail[] = [];
   for (const name of files) {
@@ -74,7 +87,9 @@ export async function mailTo(site: Pick<Site, 'dataDir'>, to: string): Promise<P
       continue; // erased meanwhile (leaving erases an address's mail)
     }
     const mail = await simpleParser(raw);
-    const recipients = [mail.to ?? []].flat().flatMap((address) => address.value.map((mailbox) => mailbox.address));
+    const recipients = [mail.to ?? []]
+      .flat()
+      .flatMap((address) => address.value.map((mailbox) => mailbox.address));
     if (recipients.includes(to)) mails.push(mail);
   }
   return mails;
@@ -86,7 +101,11 @@ export async function mailTo(site: Pick<Site, 'dataDir'>, to: string): Promise<P
  */
 export async function mailedTo(site: Pick<Site, 'dataDir'>, to: string, count = 1) {
   let mails: ParsedMail[] = [];
-  await until(`mail number ${count} to ${to}`, async () => (mails = await mailTo(site, to)).length >= count, 10_000);
+  await until(
+    `mail number ${count} to ${to}`,
+    async () => (mails = await mailTo(site, to)).length >= count,
+    10_000,
+  );
   const mail = mails[count - 1];
   const list = mail.headers.get('list') as { unsubscribe?: { url?: string } } | undefined;
   const text = mail.text ?? '';
@@ -117,8 +136,11 @@ export async function menuExpanded(page: Page): Promise<boolean | undefined> {
   const cdp = await page.context().newCDPSession(page);
   try {
     const { nodes } = await cdp.send('Accessibility.getFullAXTree');
-    const button = nodes.find((node) => node.role?.value === 'button' && node.name?.value === 'Menu');
-    return button?.properties?.find((property) => property.name === 'expanded')?.value.value as boolean | undefined;
+    const button = nodes.find(
+      (node) => node.role?.value === 'button' && node.name?.value === 'Menu',
+    );
+    return button?.properties?.find((property) => property.name === 'expanded')?.value.value as
+      boolean | undefined;
   } finally {
     await cdp.detach();
   }
@@ -131,5 +153,7 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 
 /** Problems that are not bugs: the 4xx/5xx answers a test provoked on purpose. */
 export function unexpected(problems: string[], allowedStatuses: number[] = []): string[] {
-  return problems.filter((p) => !allowedStatuses.some((status) => p.includes(`status of ${status}`)));
+  return problems.filter(
+    (p) => !allowedStatuses.some((status) => p.includes(`status of ${status}`)),
+  );
 }

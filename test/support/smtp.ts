@@ -7,7 +7,12 @@
 // not configurable), so a test that sends many messages should use a pooled transport.
 import net from 'node:net';
 import { simpleParser, type ParsedMail } from 'mailparser';
-import { SMTPServer, type SMTPServerDataStream, type SMTPServerOptions, type SMTPServerSession } from 'smtp-server';
+import {
+  SMTPServer,
+  type SMTPServerDataStream,
+  type SMTPServerOptions,
+  type SMTPServerSession,
+} from 'smtp-server';
 import { releasePort, reservePort } from './ports';
 import { until } from './wait';
 
@@ -90,9 +95,15 @@ const REPLY: Record<Exclude<SmtpMode, 'accept'>, { code: number; text: string }>
   permfail: { code: 550, text: 'Mailbox unavailable' },
 };
 
-export function startSmtpServer(options?: SmtpServerOptions & { parse?: true }): Promise<SmtpTestServer<ReceivedMail>>;
-export function startSmtpServer(options: SmtpServerOptions & { parse: false }): Promise<SmtpTestServer<CountedMail>>;
-export async function startSmtpServer(options: SmtpServerOptions = {}): Promise<SmtpTestServer<CountedMail>> {
+export function startSmtpServer(
+  options?: SmtpServerOptions & { parse?: true },
+): Promise<SmtpTestServer<ReceivedMail>>;
+export function startSmtpServer(
+  options: SmtpServerOptions & { parse: false },
+): Promise<SmtpTestServer<CountedMail>>;
+export async function startSmtpServer(
+  options: SmtpServerOptions = {},
+): Promise<SmtpTestServer<CountedMail>> {
   const { auth, parse = true } = options;
   const received: CountedMail[] = [];
   const rejected: RejectedMail[] = [];
@@ -103,7 +114,10 @@ export async function startSmtpServer(options: SmtpServerOptions = {}): Promise<
 
   const envelopeOf = (session: SMTPServerSession, extraRecipient?: string): Envelope => ({
     from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-    to: [...session.envelope.rcptTo.map((rcpt) => rcpt.address), ...(extraRecipient ? [extraRecipient] : [])],
+    to: [
+      ...session.envelope.rcptTo.map((rcpt) => rcpt.address),
+      ...(extraRecipient ? [extraRecipient] : []),
+    ],
   });
 
   /** The refusal the current mode gives at this step, recorded; undefined to go on. */
@@ -139,7 +153,9 @@ export async function startSmtpServer(options: SmtpServerOptions = {}): Promise<
       const refused = refusal('DATA', envelope);
       if (refused) return callback(refused);
       const startedIn = generation;
-      const record = parse ? readAndParse(stream) : readMessageId(stream).then((messageId) => ({ messageId }));
+      const record = parse
+        ? readAndParse(stream)
+        : readMessageId(stream).then((messageId) => ({ messageId }));
       const delay = replyDelayMs;
       record.then(
         async (mail) => {
@@ -156,7 +172,10 @@ export async function startSmtpServer(options: SmtpServerOptions = {}): Promise<
     },
   };
 
-  let running: Listening | undefined = options.port === undefined ? await listenBelowEphemeral(smtpOptions) : await listen(smtpOptions, options.port);
+  let running: Listening | undefined =
+    options.port === undefined
+      ? await listenBelowEphemeral(smtpOptions)
+      : await listen(smtpOptions, options.port);
   const actualPort = running.port;
 
   const stop = async () => {
@@ -168,7 +187,9 @@ export async function startSmtpServer(options: SmtpServerOptions = {}): Promise<
 
   return {
     port: actualPort,
-    url: auth ? `smtp://${encodeURIComponent(auth.user)}:${encodeURIComponent(auth.pass)}@127.0.0.1:${actualPort}` : `smtp://127.0.0.1:${actualPort}`,
+    url: auth
+      ? `smtp://${encodeURIComponent(auth.user)}:${encodeURIComponent(auth.pass)}@127.0.0.1:${actualPort}`
+      : `smtp://127.0.0.1:${actualPort}`,
     received,
     rejected,
     mode(mode, at = 'RCPT') {
@@ -182,7 +203,11 @@ export async function startSmtpServer(options: SmtpServerOptions = {}): Promise<
       running ??= await listen(smtpOptions, actualPort);
     },
     async waitFor(count, timeoutMs = 5_000) {
-      await until(`${count} messages arrived (${received.length} so far)`, () => received.length >= count, timeoutMs);
+      await until(
+        `${count} messages arrived (${received.length} so far)`,
+        () => received.length >= count,
+        timeoutMs,
+      );
       return received.slice();
     },
     stats: () => statsOf(received),
@@ -259,7 +284,9 @@ function headerValue(message: Buffer, name: string): string | undefined {
     .subarray(0, end >= 0 ? end : message.length)
     .toString('latin1')
     .replace(/\r\n[ \t]+/g, ' ');
-  const line = head.split('\r\n').find((l) => l.slice(0, name.length + 1).toLowerCase() === `${name}:`);
+  const line = head
+    .split('\r\n')
+    .find((l) => l.slice(0, name.length + 1).toLowerCase() === `${name}:`);
   return line?.slice(name.length + 1).trim();
 }
 
@@ -273,7 +300,12 @@ export function statsOf(received: readonly CountedMail[]): SmtpStats {
     if (ids.has(mail.messageId)) duplicates += 1;
     else ids.add(mail.messageId);
   }
-  return { received: received.length, uniqueMessageIds: ids.size, duplicates, recipients: recipients.size };
+  return {
+    received: received.length,
+    uniqueMessageIds: ids.size,
+    duplicates,
+    recipients: recipients.size,
+  };
 }
 
 /**

@@ -65,7 +65,9 @@ function sqliteEngine(): StoreEngine {
  * fail with the reason, so CI can never pass with only the SQLite half run.
  */
 function postgresEngine(): StoreEngine {
-  const missing = postgresAvailable() ? undefined : 'the PostgreSQL server binaries are not installed (Debian package postgresql)';
+  const missing = postgresAvailable()
+    ? undefined
+    : 'the PostgreSQL server binaries are not installed (Debian package postgresql)';
   const stores = openStores();
   let server: Promise<SharedPostgres> | undefined;
   return {
@@ -75,7 +77,9 @@ function postgresEngine(): StoreEngine {
       if (missing) throw new Error(`The PostgreSQL store cannot be tested: ${missing}`);
       server ??= sharedPostgres();
       const databaseUrl = await (await server).createDatabase();
-      return stores.track(await openPostgresStore({ databaseUrl, timeoutMs: 5_000, limits, now, poolSize: 4 }));
+      return stores.track(
+        await openPostgresStore({ databaseUrl, timeoutMs: 5_000, limits, now, poolSize: 4 }),
+      );
     },
     closeStores,
     close: closeStores,
@@ -95,10 +99,26 @@ export const ENGINES: readonly StoreEngine[] = [sqliteEngine(), postgresEngine()
  * A second store instance on `store`'s database: another worker (a replica, or the site beside a
  * CLI). The caller closes it.
  */
-export async function besideStore(store: Store, now: () => number, limits: Partial<QueueLimits> = {}): Promise<Store> {
-  if (store.engine === 'sqlite') return openSqliteStore({ dataDir: path.dirname((store as SqliteStore).db.name), ...limits }, now);
-  const { connectionString } = (store as PostgresStore).pool.options as { connectionString: string };
-  return openPostgresStore({ databaseUrl: connectionString, timeoutMs: 5_000, limits, now, poolSize: 2 });
+export async function besideStore(
+  store: Store,
+  now: () => number,
+  limits: Partial<QueueLimits> = {},
+): Promise<Store> {
+  if (store.engine === 'sqlite')
+    return openSqliteStore(
+      { dataDir: path.dirname((store as SqliteStore).db.name), ...limits },
+      now,
+    );
+  const { connectionString } = (store as PostgresStore).pool.options as {
+    connectionString: string;
+  };
+  return openPostgresStore({
+    databaseUrl: connectionString,
+    timeoutMs: 5_000,
+    limits,
+    now,
+    poolSize: 2,
+  });
 }
 
 /** invite()'s compose for tests that only need an invitation to send: the key, one Message-ID per address. */

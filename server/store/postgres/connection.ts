@@ -12,14 +12,18 @@ import { StoreUnavailableError } from '../types';
  * BIGINT (ids, epoch ms, COUNT(*)) as a JS number: every value the store keeps is far below 2^53.
  * JSON as the text it was stored as, which is what SQLite gives back, so the rules read both alike.
  */
-const AS_TEXT_PARSED: ReadonlyMap<number, (text: string) => unknown> = new Map<number, (text: string) => unknown>([
+const AS_TEXT_PARSED: ReadonlyMap<number, (text: string) => unknown> = new Map<
+  number,
+  (text: string) => unknown
+>([
   [pg.types.builtins.INT8, Number],
   [pg.types.builtins.JSON, String],
 ]);
 
 export const types: pg.CustomTypesConfig = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary'): unknown =>
-    (format !== 'binary' && AS_TEXT_PARSED.get(oid)) || (pg.types.getTypeParser(oid, format) as unknown)) as pg.CustomTypesConfig['getTypeParser'],
+    (format !== 'binary' && AS_TEXT_PARSED.get(oid)) ||
+    (pg.types.getTypeParser(oid, format) as unknown)) as pg.CustomTypesConfig['getTypeParser'],
 };
 
 // Node's socket errors for a server that is not there (down, unreachable, or its name unknown).
@@ -40,12 +44,23 @@ const NETWORK_ERRORS = new Set([
 // lock_not_available, serialization_failure, deadlock_detected.
 // Also 25006 (read-only: a replica promoted mid-failover answers writes so) and 57P04 (the
 // database was dropped or is being recreated): the operator's problem, not the visitor's.
-const TRANSIENT_STATES = new Set(['57P01', '57P02', '57P03', '57P04', '57014', '55P03', '40001', '40P01', '25006']);
+const TRANSIENT_STATES = new Set([
+  '57P01',
+  '57P02',
+  '57P03',
+  '57P04',
+  '57014',
+  '55P03',
+  '40001',
+  '40P01',
+  '25006',
+]);
 // Class 08 connection exceptions; class 53 insufficient resources (too many connections, disk full).
 const TRANSIENT_CLASSES = new Set(['08', '53']);
 // What pg and pg-pool throw themselves, with no code: a dropped connection, the client-side
 // query_timeout, the pool's connectionTimeoutMillis, a client that broke while checked out.
-const TRANSIENT_MESSAGES = /Connection terminated|Query read timeout|timeout exceeded when trying to connect|not queryable|store deadline/;
+const TRANSIENT_MESSAGES =
+  /Connection terminated|Query read timeout|timeout exceeded when trying to connect|not queryable|store deadline/;
 
 export function isUnavailable(err: unknown): boolean {
   if (err instanceof StoreUnavailableError) return true;
@@ -53,7 +68,13 @@ export function isUnavailable(err: unknown): boolean {
   // the realm of the code that checks them under Jest's VM contexts.
   if (typeof err !== 'object' || err === null) return false;
   const { code, message, errors } = err as { code?: unknown; message?: unknown; errors?: unknown };
-  if (typeof code === 'string' && (NETWORK_ERRORS.has(code) || TRANSIENT_STATES.has(code) || TRANSIENT_CLASSES.has(code.slice(0, 2)))) return true;
+  if (
+    typeof code === 'string' &&
+    (NETWORK_ERRORS.has(code) ||
+      TRANSIENT_STATES.has(code) ||
+      TRANSIENT_CLASSES.has(code.slice(0, 2)))
+  )
+    return true;
   // AggregateError: a host name with several addresses, every one refused.
   if (Array.isArray(errors) && errors.some(isUnavailable)) return true;
   return typeof message === 'string' && TRANSIENT_MESSAGES.test(message);
@@ -65,7 +86,10 @@ export function asStoreError(err: unknown): unknown {
   return isUnavailable(err) ? new StoreUnavailableError(err) : err;
 }
 
-export type Query = <R extends pg.QueryResultRow = pg.QueryResultRow>(text: string, values?: unknown[]) => Promise<pg.QueryResult<R>>;
+export type Query = <R extends pg.QueryResultRow = pg.QueryResultRow>(
+  text: string,
+  values?: unknown[],
+) => Promise<pg.QueryResult<R>>;
 
 /**
  * pg's per-query client-side timeout (Client#query reads `query_timeout` from the query's config,
@@ -198,7 +222,10 @@ export function connectPool(databaseUrl: string, timeoutMs: number, poolSize = 1
 function inTime<T>(step: Promise<T>, timeoutMs: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`store deadline of ${timeoutMs} ms passed`)), timeoutMs);
+    timer = setTimeout(
+      () => reject(new Error(`store deadline of ${timeoutMs} ms passed`)),
+      timeoutMs,
+    );
   });
   return Promise.race([step, timeout]).finally(() => clearTimeout(timer));
 }
@@ -210,7 +237,12 @@ function inTime<T>(step: Promise<T>, timeoutMs: number): Promise<T> {
  * to the last and cancel a long export (a slow pipe, millions of rows): it is lifted on this
  * connection for the cursor, while each batch still has to arrive within the timeout.
  */
-async function* streamRows<R>(db: Connection, text: string, values: readonly unknown[], batch: number): AsyncIterable<R> {
+async function* streamRows<R>(
+  db: Connection,
+  text: string,
+  values: readonly unknown[],
+  batch: number,
+): AsyncIterable<R> {
   const client = await db.connect();
   const step = <T>(promise: Promise<T>) => inTime(promise, db.timeoutMs);
   await step(client.query('SET statement_timeout = 0'));
@@ -250,6 +282,8 @@ export function postgresSql(db: Connection): Sql {
     ...asQueryable(db.query),
     transaction: (work) => db.transaction((query) => work(asQueryable(query))),
     stream: (text, values, batch) => streamRows(db, text, values, batch),
-    isUniqueViolation: (err, index) => (err as { code?: string }).code === '23505' && (err as { constraint?: string }).constraint === index,
+    isUniqueViolation: (err, index) =>
+      (err as { code?: string }).code === '23505' &&
+      (err as { constraint?: string }).constraint === index,
   };
 }

@@ -72,11 +72,14 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     rate: createRateCounter(db, now),
     erase: createErasure(sql, now),
     async ping() {
-      const { rows } = await db.query<{ version: number | null }>('SELECT max(version) AS version FROM schema_migrations');
+      const { rows } = await db.query<{ version: number | null }>(
+        'SELECT max(version) AS version FROM schema_migrations',
+      );
       const version = rows[0].version ?? 0;
       // Older than this release: not ready. Newer (a replica of the next release migrated first,
       // during a rolling upgrade): still ready; migrations only add to the schema.
-      if (version < LATEST_VERSION) throw new Error(`schema version ${version}, expected ${LATEST_VERSION}`);
+      if (version < LATEST_VERSION)
+        throw new Error(`schema version ${version}, expected ${LATEST_VERSION}`);
     },
     async schema() {
       return { found: await schemaVersion(db.pool), release: LATEST_VERSION };

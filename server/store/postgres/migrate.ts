@@ -32,31 +32,42 @@ export class SchemaTooNewError extends Error {
     readonly version: number,
     readonly latest: number,
   ) {
-    super(`database schema version ${version} is newer than this release (${latest}); upgrade the site`);
+    super(
+      `database schema version ${version} is newer than this release (${latest}); upgrade the site`,
+    );
     this.name = 'SchemaTooNewError';
   }
 }
 
 /** The highest version applied, 0 for an empty database. */
 export async function schemaVersion(pool: pg.Pool): Promise<number> {
-  const { rows } = await pool.query<{ present: boolean }>("SELECT to_regclass('schema_migrations') IS NOT NULL AS present");
+  const { rows } = await pool.query<{ present: boolean }>(
+    "SELECT to_regclass('schema_migrations') IS NOT NULL AS present",
+  );
   if (!rows[0].present) return 0;
-  const applied = await pool.query<{ version: number | null }>('SELECT max(version) AS version FROM schema_migrations');
+  const applied = await pool.query<{ version: number | null }>(
+    'SELECT max(version) AS version FROM schema_migrations',
+  );
   return applied.rows[0].version ?? 0;
 }
 
 /** Brings the database to LATEST_VERSION; returns the versions this call applied (none if current). */
 export async function migrate(pool: pg.Pool): Promise<number[]> {
   const client = await pool.connect();
-  const query = (text: string, values?: unknown[]) => client.query(withTimeout({ text, values }, MIGRATION_TIMEOUT_MS));
+  const query = (text: string, values?: unknown[]) =>
+    client.query(withTimeout({ text, values }, MIGRATION_TIMEOUT_MS));
   let broken = false;
   try {
     await query('BEGIN');
     try {
       await query(`SET LOCAL statement_timeout = ${MIGRATION_TIMEOUT_MS}`);
       await query(`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`);
-      await query('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())');
-      const { rows } = (await query('SELECT COALESCE(max(version), 0) AS version FROM schema_migrations')) as pg.QueryResult<{ version: number }>;
+      await query(
+        'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())',
+      );
+      const { rows } = (await query(
+        'SELECT COALESCE(max(version), 0) AS version FROM schema_migrations',
+      )) as pg.QueryResult<{ version: number }>;
       const current = Number(rows[0].version);
       if (current > LATEST_VERSION) throw new SchemaTooNewError(current, LATEST_VERSION);
       const pending = MIGRATIONS.filter((m) => m.version > current);

@@ -123,7 +123,9 @@ export const databaseFile = (dataDir: string) => path.join(dataDir, DB_FILE_NAME
 function migrate(db: Db): void {
   const current = schemaVersionOf(db);
   if (current > SCHEMA_VERSION) {
-    throw new Error(`${db.name} has schema version ${current}, newer than this release knows (${SCHEMA_VERSION}).`);
+    throw new Error(
+      `${db.name} has schema version ${current}, newer than this release knows (${SCHEMA_VERSION}).`,
+    );
   }
   for (let version = current; version < SCHEMA_VERSION; version++) {
     db.transaction(() => {

@@ -51,7 +51,8 @@ export function openSqliteStore(config: StoreConfig, now: () => number = Date.no
     backup: (file) => backupDatabase(db, file),
     async ping() {
       const version = schemaVersionOf(db);
-      if (version < SCHEMA_VERSION) throw new Error(`schema version ${version}, expected ${SCHEMA_VERSION}`);
+      if (version < SCHEMA_VERSION)
+        throw new Error(`schema version ${version}, expected ${SCHEMA_VERSION}`);
     },
     async schema() {
       return { found: schemaVersionOf(db), release: SCHEMA_VERSION };

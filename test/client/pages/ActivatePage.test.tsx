@@ -48,12 +48,18 @@ describe('activation form', () => {
     expect(target).toBe('_blank');
     const opened = new URL(url);
     expect(opened.origin + opened.pathname).toBe('https://app.example.com/auth/activate');
-    expect(Object.fromEntries(opened.searchParams)).toEqual({ email: 'zoë+1@example.org', token: 'k&y=1 2', key: 'k&y=1 2' });
+    expect(Object.fromEntries(opened.searchParams)).toEqual({
+      email: 'zoë+1@example.org',
+      token: 'k&y=1 2',
+      key: 'k&y=1 2',
+    });
     expect(tab.opener).toBeNull();
     // focus moves in an effect after the view renders
     const congratulations = await screen.findByRole('heading', { name: 'Congratulations' });
     await waitFor(() => expect(congratulations).toHaveFocus());
-    expect(screen.getByText('You are successfully activated your free subscription')).toBeInTheDocument();
+    expect(
+      screen.getByText('You are successfully activated your free subscription'),
+    ).toBeInTheDocument();
   });
 
   it('tells the visitor how to continue when the new tab is blocked', async () => {

@@ -15,7 +15,9 @@ describe('the confirmation page', () => {
   it('shows a valid link one button, in a form that posts the token, and confirms nothing yet', async () => {
     const { context, asked } = serverContext();
     expect(await serve('/confirm?token=t0k3n', context)).toBe(200);
-    expect(screen.getByRole('heading', { level: 1, name: 'Confirm your address' })).toBeInTheDocument();
+    expect(
+      screen.getByRole('heading', { level: 1, name: 'Confirm your address' }),
+    ).toBeInTheDocument();
     const button = screen.getByRole('button', { name: 'Confirm my address' });
     const form = button.closest('form')!;
     expect(form).toHaveAttribute('method', 'post');
@@ -26,31 +28,48 @@ describe('the confirmation page', () => {
     expect(asked).toEqual(['checkLink confirm']);
   });
 
-  it.each(REFUSALS)('refuses the %s link with its message and status %i, and links back to the waitlist', async (refusal, status, message) => {
-    const { context } = serverContext({ check: { ok: false, refusal } });
-    expect(await serve('/confirm?token=t0k3n', context)).toBe(status);
-    expect(screen.getByRole('heading', { level: 1, name: 'This link does not work' })).toBeInTheDocument();
-    expect(screen.getByText(message)).toBeInTheDocument();
-    expect(screen.getByRole('link', { name: 'Back to the waitlist' })).toHaveAttribute('href', '/');
-    expect(screen.queryByRole('button', { name: 'Confirm my address' })).not.toBeInTheDocument();
-  });
+  it.each(REFUSALS)(
+    'refuses the %s link with its message and status %i, and links back to the waitlist',
+    async (refusal, status, message) => {
+      const { context } = serverContext({ check: { ok: false, refusal } });
+      expect(await serve('/confirm?token=t0k3n', context)).toBe(status);
+      expect(
+        screen.getByRole('heading', { level: 1, name: 'This link does not work' }),
+      ).toBeInTheDocument();
+      expect(screen.getByText(message)).toBeInTheDocument();
+      expect(screen.getByRole('link', { name: 'Back to the waitlist' })).toHaveAttribute(
+        'href',
+        '/',
+      );
+      expect(screen.queryByRole('button', { name: 'Confirm my address' })).not.toBeInTheDocument();
+    },
+  );
 
   it('confirms on the POST, with 200 even though the link is spent by then', async () => {
     // After an action the loader runs again, and the link it checks has just been used.
     const { context, asked } = serverContext({ check: { ok: false, refusal: 'spent' } });
     expect(await serve('/confirm', context, 'POST')).toBe(200);
-    expect(screen.getByRole('heading', { level: 1, name: 'Your address is confirmed' })).toBeInTheDocument();
-    expect(screen.getByText(/We will write to you when your invitation is ready\./)).toBeInTheDocument();
+    expect(
+      screen.getByRole('heading', { level: 1, name: 'Your address is confirmed' }),
+    ).toBeInTheDocument();
+    expect(
+      screen.getByText(/We will write to you when your invitation is ready\./),
+    ).toBeInTheDocument();
     expect(asked[0]).toBe('confirm');
     expect(asked).not.toContain('leave');
   });
 
-  it.each(REFUSALS)('refuses the %s link on the POST too, with status %i', async (refusal, status, message) => {
-    const { context } = serverContext({ use: { ok: false, refusal } });
-    expect(await serve('/confirm', context, 'POST')).toBe(status);
-    expect(screen.getByText(message)).toBeInTheDocument();
-    expect(screen.queryByRole('heading', { name: 'Your address is confirmed' })).not.toBeInTheDocument();
-  });
+  it.each(REFUSALS)(
+    'refuses the %s link on the POST too, with status %i',
+    async (refusal, status, message) => {
+      const { context } = serverContext({ use: { ok: false, refusal } });
+      expect(await serve('/confirm', context, 'POST')).toBe(status);
+      expect(screen.getByText(message)).toBeInTheDocument();
+      expect(
+        screen.queryByRole('heading', { name: 'Your address is confirmed' }),
+      ).not.toBeInTheDocument();
+    },
+  );
 
   it('shows an outage of the store inside the layout, with 503', async () => {
     // What server/pages/address-pages.ts throws when the store cannot answer.
@@ -59,7 +78,9 @@ describe('the confirmation page', () => {
       throw new Response(null, { status: 503, statusText: 'Service Unavailable' });
     };
     expect(await serve('/confirm?token=t0k3n', context)).toBe(503);
-    expect(screen.getByRole('heading', { name: 'Unexpected Application Error!' })).toBeInTheDocument();
+    expect(
+      screen.getByRole('heading', { name: 'Unexpected Application Error!' }),
+    ).toBeInTheDocument();
     expect(screen.getByText('503 Service Unavailable')).toBeInTheDocument();
     expect(screen.getByRole('banner')).toBeInTheDocument();
   });

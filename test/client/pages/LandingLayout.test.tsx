@@ -21,17 +21,30 @@ describe('layout and landing page', () => {
 
   it('has the hero: tagline, prototype notice and the three buttons', () => {
     renderRoutes('/', { config: { webAppUrl: 'https://app.example.com/' } });
-    expect(screen.getByRole('heading', { level: 1, name: 'From an org-mode lover to org-mode lovers' })).toBeInTheDocument();
+    expect(
+      screen.getByRole('heading', { level: 1, name: 'From an org-mode lover to org-mode lovers' }),
+    ).toBeInTheDocument();
     expect(screen.getByText(/prototype/)).toBeInTheDocument();
-    expect(screen.getByRole('link', { name: 'Get it on Google Play' })).toHaveAttribute('href', expect.stringContaining('play.google.com'));
-    expect(screen.getByRole('link', { name: 'Download' })).toHaveAttribute('href', 'https://github.com/Artawower/orgnote/releases');
-    expect(screen.getByRole('link', { name: 'Use online' })).toHaveAttribute('href', 'https://app.example.com');
+    expect(screen.getByRole('link', { name: 'Get it on Google Play' })).toHaveAttribute(
+      'href',
+      expect.stringContaining('play.google.com'),
+    );
+    expect(screen.getByRole('link', { name: 'Download' })).toHaveAttribute(
+      'href',
+      'https://github.com/Artawower/orgnote/releases',
+    );
+    expect(screen.getByRole('link', { name: 'Use online' })).toHaveAttribute(
+      'href',
+      'https://app.example.com',
+    );
   });
 
   it('puts the child route form inside the hero', () => {
     renderRoutes('/activate');
     const hero = screen.getByRole('region', { name: 'From an org-mode lover to org-mode lovers' });
-    expect(within(hero).getByRole('heading', { name: 'Enter your activation key' })).toBeInTheDocument();
+    expect(
+      within(hero).getByRole('heading', { name: 'Enter your activation key' }),
+    ).toBeInTheDocument();
   });
 
   it('chooses the preview with <picture>: phone below 768 px, desktop from 768 px', () => {
@@ -41,7 +54,9 @@ describe('layout and landing page', () => {
     expect(source.getAttribute('srcset')).toBe('/images/preview-phone-2x.webp 2x');
     const img = container.querySelector('picture img')!;
     expect(img.getAttribute('src')).toBe('/images/preview-desktop-1x.webp');
-    expect(img.getAttribute('srcset')).toBe('/images/preview-desktop-1x.webp 1x, /images/preview-desktop-2x.webp 2x');
+    expect(img.getAttribute('srcset')).toBe(
+      '/images/preview-desktop-1x.webp 1x, /images/preview-desktop-2x.webp 2x',
+    );
     expect(img).toHaveAttribute('width');
     expect(img).toHaveAttribute('height');
     expect(img.getAttribute('alt')).toMatch(/OrgNote/);
@@ -75,9 +90,16 @@ describe('layout and landing page', () => {
       { title: 'Self hosted', badge: 'wip', note: '(not tested)' },
       { title: 'Share', badge: 'wip', note: null },
       { title: 'Extensions', badge: 'wip', note: '(API under development)' },
-      { title: 'Literate programming', badge: 'wip', note: '(only javascript supported right now)' },
+      {
+        title: 'Literate programming',
+        badge: 'wip',
+        note: '(only javascript supported right now)',
+      },
     ]);
-    expect(within(cards[1]).getByRole('img', { name: /graph of notes/ })).toHaveAttribute('src', '/images/note-graph.svg');
+    expect(within(cards[1]).getByRole('img', { name: /graph of notes/ })).toHaveAttribute(
+      'src',
+      '/images/note-graph.svg',
+    );
   });
 
   it("has the footer: 2023, 'Concacts' and 'Social', external links safe", () => {
@@ -86,11 +108,20 @@ describe('layout and landing page', () => {
     expect(within(footer).getByText(/© 2023/)).toBeInTheDocument();
     expect(within(footer).getByRole('heading', { name: 'Concacts' })).toBeInTheDocument();
     expect(within(footer).getByRole('heading', { name: 'Social' })).toBeInTheDocument();
-    expect(within(footer).getByRole('link', { name: 'Issue tracker' })).toHaveAttribute('href', 'https://github.com/Artawower/orgnote/issues');
-    expect(within(footer).getByRole('link', { name: 'Patreon' })).toHaveAttribute('href', 'https://www.patreon.com/artawower');
-    expect(within(footer).getByRole('link', { name: /@/ }).getAttribute('href')).toMatch(/^mailto:/);
+    expect(within(footer).getByRole('link', { name: 'Issue tracker' })).toHaveAttribute(
+      'href',
+      'https://github.com/Artawower/orgnote/issues',
+    );
+    expect(within(footer).getByRole('link', { name: 'Patreon' })).toHaveAttribute(
+      'href',
+      'https://www.patreon.com/artawower',
+    );
+    expect(within(footer).getByRole('link', { name: /@/ }).getAttribute('href')).toMatch(
+      /^mailto:/,
+    );
     for (const link of within(document.body).getAllByRole('link')) {
-      if (link.getAttribute('target') === '_blank') expect(link).toHaveAttribute('rel', 'noopener noreferrer');
+      if (link.getAttribute('target') === '_blank')
+        expect(link).toHaveAttribute('rel', 'noopener noreferrer');
     }
   });
 
@@ -101,7 +132,9 @@ describe('layout and landing page', () => {
 
   it("shows 'Unexpected Application Error!' with status and text for an unknown route", async () => {
     renderRoutes('/nope');
-    expect(await screen.findByRole('heading', { name: 'Unexpected Application Error!' })).toBeInTheDocument();
+    expect(
+      await screen.findByRole('heading', { name: 'Unexpected Application Error!' }),
+    ).toBeInTheDocument();
     expect(screen.getByText('404 Not Found')).toBeInTheDocument();
     expect(screen.getByRole('banner')).toBeInTheDocument();
   });

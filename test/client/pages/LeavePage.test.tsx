@@ -21,7 +21,9 @@ describe('the leave page, from a link', () => {
   it('lists what leaving erases, with one button in a form that posts the token and the one-click field', async () => {
     const { context, asked } = serverContext();
     expect(await serve('/leave?token=t0k3n%2B', context)).toBe(200);
-    expect(screen.getByRole('heading', { level: 1, name: 'Leave the waitlist' })).toBeInTheDocument();
+    expect(
+      screen.getByRole('heading', { level: 1, name: 'Leave the waitlist' }),
+    ).toBeInTheDocument();
     expect(
       main()
         .getAllByRole('listitem')
@@ -47,24 +49,43 @@ describe('the leave page, from a link', () => {
 
   it.each<[LinkRefusal, number, RegExp]>([
     ['malformed', 400, /This link is incomplete\. Copy the whole link/],
-    ['invalid', 404, /This link is not valid\. If you followed a link from our mail, you may have left the waitlist already\./],
+    [
+      'invalid',
+      404,
+      /This link is not valid\. If you followed a link from our mail, you may have left the waitlist already\./,
+    ],
     ['expired', 410, /This link has expired\. Ask for a new one/],
     ['spent', 410, /This link has been used already/],
-  ])('refuses the %s link with its message and status %i, and offers a new link', async (refusal, status, message) => {
-    const { context } = serverContext({ check: { ok: false, refusal } });
-    expect(await serve('/leave?token=t0k3n', context)).toBe(status);
-    expect(screen.getByRole('heading', { level: 1, name: 'This link does not work' })).toBeInTheDocument();
-    expect(screen.getByText(message)).toBeInTheDocument();
-    expect(screen.getByRole('link', { name: 'Ask for a new link to leave' })).toHaveAttribute('href', '/leave');
-    expect(screen.getByRole('link', { name: 'Back to the waitlist' })).toHaveAttribute('href', '/');
-    expect(main().queryByRole('button')).not.toBeInTheDocument();
-  });
+  ])(
+    'refuses the %s link with its message and status %i, and offers a new link',
+    async (refusal, status, message) => {
+      const { context } = serverContext({ check: { ok: false, refusal } });
+      expect(await serve('/leave?token=t0k3n', context)).toBe(status);
+      expect(
+        screen.getByRole('heading', { level: 1, name: 'This link does not work' }),
+      ).toBeInTheDocument();
+      expect(screen.getByText(message)).toBeInTheDocument();
+      expect(screen.getByRole('link', { name: 'Ask for a new link to leave' })).toHaveAttribute(
+        'href',
+        '/leave',
+      );
+      expect(screen.getByRole('link', { name: 'Back to the waitlist' })).toHaveAttribute(
+        'href',
+        '/',
+      );
+      expect(main().queryByRole('button')).not.toBeInTheDocument();
+    },
+  );
 
   it('leaves on the POST with the token, with 200 even though the link is gone by then', async () => {
     const { context, asked } = serverContext({ check: { ok: false, refusal: 'invalid' } });
     expect(await serve('/leave?token=t0k3n', context, 'POST')).toBe(200);
-    expect(screen.getByRole('heading', { level: 1, name: 'You have left the waitlist' })).toBeInTheDocument();
-    expect(screen.getByText(/Everything we kept about your address is erased\./)).toBeInTheDocument();
+    expect(
+      screen.getByRole('heading', { level: 1, name: 'You have left the waitlist' }),
+    ).toBeInTheDocument();
+    expect(
+      screen.getByText(/Everything we kept about your address is erased\./),
+    ).toBeInTheDocument();
     expect(asked[0]).toBe('leave');
     expect(asked).not.toContain('requestLeaveLink');
   });
@@ -73,7 +94,9 @@ describe('the leave page, from a link', () => {
     const { context } = serverContext({ use: { ok: false, refusal: 'expired' } });
     expect(await serve('/leave?token=t0k3n', context, 'POST')).toBe(410);
     expect(screen.getByText(/This link has expired/)).toBeInTheDocument();
-    expect(screen.queryByRole('heading', { name: 'You have left the waitlist' })).not.toBeInTheDocument();
+    expect(
+      screen.queryByRole('heading', { name: 'You have left the waitlist' }),
+    ).not.toBeInTheDocument();
   });
 });
 
@@ -83,7 +106,9 @@ describe('the leave page, without a token', () => {
   it('asks for the address in a form that posts to /leave, and asks the server nothing yet', async () => {
     const { context, asked } = serverContext();
     expect(await serve('/leave', context)).toBe(200);
-    expect(screen.getByRole('heading', { level: 1, name: 'Leave the waitlist' })).toBeInTheDocument();
+    expect(
+      screen.getByRole('heading', { level: 1, name: 'Leave the waitlist' }),
+    ).toBeInTheDocument();
     expect(field()).toHaveAttribute('type', 'email');
     expect(field()).toHaveAttribute('name', 'email');
     expect(field()).toHaveAttribute('autocomplete', 'email');
@@ -106,7 +131,9 @@ describe('the leave page, without a token', () => {
   });
 
   it("shows the form again with the typed address and the error as the field's, with the status", async () => {
-    const { context } = serverContext({ request: { ok: false, email: 'zoë@example', error: 'Enter an email address', status: 400 } });
+    const { context } = serverContext({
+      request: { ok: false, email: 'zoë@example', error: 'Enter an email address', status: 400 },
+    });
     expect(await serve('/leave', context, 'POST')).toBe(400);
     expect(field()).toHaveValue('zoë@example');
     expect(field()).toHaveAttribute('aria-invalid', 'true');
@@ -117,7 +144,9 @@ describe('the leave page, without a token', () => {
   });
 
   it('keeps the status of a waitlist that cannot answer now', async () => {
-    const { context } = serverContext({ request: { ok: false, email: 'a@b.co', error: 'Please try again in a moment.', status: 503 } });
+    const { context } = serverContext({
+      request: { ok: false, email: 'a@b.co', error: 'Please try again in a moment.', status: 503 },
+    });
     expect(await serve('/leave', context, 'POST')).toBe(503);
     expect(field()).toHaveAccessibleDescription('Please try again in a moment.');
   });
@@ -128,10 +157,14 @@ describe('the address pages in the browser', () => {
   // every loader an empty RouterContextProvider): the page is loaded from the server instead.
   it.each(['confirm', 'leave'])('load /%s as a document', async (id) => {
     const route = routes[0].children!.find((child) => child.id === id)!;
-    const { loader } = await (route.lazy as () => Promise<{ loader: (args: unknown) => Promise<unknown> }>)();
+    const { loader } = await (
+      route.lazy as () => Promise<{ loader: (args: unknown) => Promise<unknown> }>
+    )();
     const url = `http://site.test/${id}?token=t0k3n`;
     const context = new RouterContextProvider();
-    const thrown = await loader({ request: new Request(url), params: {}, context }).catch((err: unknown) => err);
+    const thrown = await loader({ request: new Request(url), params: {}, context }).catch(
+      (err: unknown) => err,
+    );
     expect(thrown).toBeInstanceOf(Response);
     const redirect = thrown as Response;
     expect(redirect.status).toBe(302);

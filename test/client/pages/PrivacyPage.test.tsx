@@ -17,7 +17,10 @@ describe('privacy notice', () => {
   it.each(['/', '/activate'])('has a link to leave the waitlist beside the form on %s', (url) => {
     renderRoutes(url);
     const hero = screen.getByRole('region', { name: 'From an org-mode lover to org-mode lovers' });
-    expect(within(hero).getByRole('link', { name: 'Leave the waitlist' })).toHaveAttribute('href', '/leave');
+    expect(within(hero).getByRole('link', { name: 'Leave the waitlist' })).toHaveAttribute(
+      'href',
+      '/leave',
+    );
   });
 
   it('keeps the link beside the joined view', () => {
@@ -27,11 +30,19 @@ describe('privacy notice', () => {
   });
 
   it('leads to the notice, which names the contact and links to /leave', async () => {
-    renderRoutes('/activate', { config: { privacyContact: 'Privacy desk <privacy@orgnote.example>' } });
+    renderRoutes('/activate', {
+      config: { privacyContact: 'Privacy desk <privacy@orgnote.example>' },
+    });
     await userEvent.click(screen.getByRole('link', { name: 'Privacy' }));
     expect(await screen.findByRole('heading', { level: 1, name: 'Privacy' })).toBeInTheDocument();
-    expect(screen.getByRole('link', { name: 'privacy@orgnote.example' })).toHaveAttribute('href', 'mailto:privacy@orgnote.example');
-    expect(screen.getByRole('link', { name: 'Leave the waitlist' })).toHaveAttribute('href', '/leave');
+    expect(screen.getByRole('link', { name: 'privacy@orgnote.example' })).toHaveAttribute(
+      'href',
+      'mailto:privacy@orgnote.example',
+    );
+    expect(screen.getByRole('link', { name: 'Leave the waitlist' })).toHaveAttribute(
+      'href',
+      '/leave',
+    );
     expect(screen.getByText(/About me \(or github profile\)/)).toBeInTheDocument();
   });
 });

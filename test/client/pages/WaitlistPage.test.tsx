@@ -5,7 +5,8 @@ import { createApiClient } from '../../../shared/api';
 import { closedPort, startBackend, type TestBackend } from '../../support/backend';
 import { renderRoutes } from '../../support/render-route';
 
-const JOINED = 'You are successfully joined to the wait list. Want to get your invitation faster? Join patreon';
+const JOINED =
+  'You are successfully joined to the wait list. Want to get your invitation faster? Join patreon';
 
 let backend: TestBackend;
 beforeAll(async () => {
@@ -92,9 +93,15 @@ describe('waitlist form', () => {
     const congratulations = await screen.findByRole('heading', { name: 'Congratulations' });
     await waitFor(() => expect(congratulations).toHaveFocus());
     expect(screen.getByRole('status')).toHaveTextContent(JOINED);
-    expect(screen.getByRole('link', { name: 'Join patreon' })).toHaveAttribute('href', 'https://www.patreon.com/artawower');
+    expect(screen.getByRole('link', { name: 'Join patreon' })).toHaveAttribute(
+      'href',
+      'https://www.patreon.com/artawower',
+    );
     expect(localStorage.getItem('subscribed')).toBe('true');
-    expect(backend.received[0].fields).toEqual({ email: 'zoë@example.org', description: 'github.com/zoe' });
+    expect(backend.received[0].fields).toEqual({
+      email: 'zoë@example.org',
+      description: 'github.com/zoe',
+    });
   });
 
   it.each([
@@ -103,7 +110,11 @@ describe('waitlist form', () => {
       async () => createApiClient({ baseUrl: backend.url }),
       () => backend.respondWith((req, res) => res.status(500).json({ error: 'down' })),
     ],
-    ['nothing answers', async () => createApiClient({ baseUrl: `http://127.0.0.1:${await closedPort()}` }), () => {}],
+    [
+      'nothing answers',
+      async () => createApiClient({ baseUrl: `http://127.0.0.1:${await closedPort()}` }),
+      () => {},
+    ],
   ])('still ends in joined, with no error shown, when %s', async (_case, makeApi, arrange) => {
     arrange();
     renderWaitlist('/', await makeApi());
@@ -111,7 +122,9 @@ describe('waitlist form', () => {
     await userEvent.type(about(), 'me');
     await userEvent.click(join());
     // By role: the joined view shown, not the hidden copy the form carries for a returning visitor.
-    expect(await screen.findByRole('status')).toHaveTextContent(/You are successfully joined to the wait list/);
+    expect(await screen.findByRole('status')).toHaveTextContent(
+      /You are successfully joined to the wait list/,
+    );
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
     expect(screen.queryByText(/status code|Network Error|down/)).not.toBeInTheDocument();
     expect(localStorage.getItem('subscribed')).toBe('true');
@@ -129,14 +142,22 @@ describe('waitlist form', () => {
   it('asks to confirm the address in the joined view when signups are confirmed', () => {
     localStorage.setItem('subscribed', 'true');
     renderRoutes('/', { config: { confirmSignups: true } });
-    const sentences = Array.from(screen.getByRole('status').querySelectorAll('p'), (p) => p.textContent);
-    expect(sentences).toEqual([JOINED, 'Please confirm your address with the link we have mailed you.']);
+    const sentences = Array.from(
+      screen.getByRole('status').querySelectorAll('p'),
+      (p) => p.textContent,
+    );
+    expect(sentences).toEqual([
+      JOINED,
+      'Please confirm your address with the link we have mailed you.',
+    ]);
   });
 
   it("keeps the joined view to the spec's text when signups are not confirmed", () => {
     localStorage.setItem('subscribed', 'true');
     renderRoutes('/', { config: { confirmSignups: false } });
-    expect(Array.from(screen.getByRole('status').querySelectorAll('p'), (p) => p.textContent)).toEqual([JOINED]);
+    expect(
+      Array.from(screen.getByRole('status').querySelectorAll('p'), (p) => p.textContent),
+    ).toEqual([JOINED]);
   });
 
   it('prefills the email from ?email= and focuses the second field', () => {

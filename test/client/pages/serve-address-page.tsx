@@ -3,11 +3,21 @@
 // is rendered from the result. The operations in that context give fixed answers: they are the
 // route's input, as the server builds them from a request, and they record what was asked.
 import { render } from '@testing-library/react';
-import { createStaticHandler, createStaticRouter, RouterContextProvider, StaticRouterProvider } from 'react-router';
+import {
+  createStaticHandler,
+  createStaticRouter,
+  RouterContextProvider,
+  StaticRouterProvider,
+} from 'react-router';
 import { PublicConfigProvider } from '../../../client/public-config';
 import { addressPagesContext } from '../../../client/route-context';
 import { routes } from '../../../client/routes';
-import type { AddressPagesContext, LeaveLinkRequest, LinkCheck, LinkUse } from '../../../shared/address-links';
+import type {
+  AddressPagesContext,
+  LeaveLinkRequest,
+  LinkCheck,
+  LinkUse,
+} from '../../../shared/address-links';
 import { DEFAULT_PUBLIC_CONFIG } from '../../../shared/public-config';
 
 interface Answers {
@@ -17,7 +27,11 @@ interface Answers {
 }
 
 /** A context answering as told; `asked` lists the operations called, in order. */
-export function serverContext({ check = { ok: true, subscriptionActive: false }, use = { ok: true }, request = { ok: true } }: Answers = {}) {
+export function serverContext({
+  check = { ok: true, subscriptionActive: false },
+  use = { ok: true },
+  request = { ok: true },
+}: Answers = {}) {
   const asked: string[] = [];
   const context: AddressPagesContext = {
     checkLink: async (purpose) => (asked.push(`checkLink ${purpose}`), check),
@@ -29,7 +43,11 @@ export function serverContext({ check = { ok: true, subscriptionActive: false },
 }
 
 /** Renders `url` as the server would for `method`, and returns the page's HTTP status. */
-export async function serve(url: string, context: AddressPagesContext, method: 'GET' | 'POST' = 'GET'): Promise<number> {
+export async function serve(
+  url: string,
+  context: AddressPagesContext,
+  method: 'GET' | 'POST' = 'GET',
+): Promise<number> {
   const handler = createStaticHandler(routes);
   const requestContext = new RouterContextProvider();
   requestContext.set(addressPagesContext, context);
@@ -37,10 +55,15 @@ export async function serve(url: string, context: AddressPagesContext, method: '
   const body = method === 'POST' ? new URLSearchParams() : undefined;
   const request = new Request(`http://site.test${url}`, { method, body });
   const result = await handler.query(request, { requestContext });
-  if (result instanceof Response) throw new Error(`${method} ${url} answered a bare ${result.status}, not a page`);
+  if (result instanceof Response)
+    throw new Error(`${method} ${url} answered a bare ${result.status}, not a page`);
   render(
     <PublicConfigProvider value={DEFAULT_PUBLIC_CONFIG}>
-      <StaticRouterProvider router={createStaticRouter(handler.dataRoutes, result)} context={result} hydrate={false} />
+      <StaticRouterProvider
+        router={createStaticRouter(handler.dataRoutes, result)}
+        context={result}
+        hydrate={false}
+      />
     </PublicConfigProvider>,
   );
   return result.statusCode;

@@ -14,9 +14,20 @@ function freshApp() {
 
 describe('POST /api/subscriptions (embedded store)', () => {
   it.each([
-    ['multipart', (r: request.Test) => r.field('email', 'zoë@example.org').field('description', 'github.com/zoe')],
-    ['urlencoded', (r: request.Test) => r.type('form').send('email=zo%C3%AB%40example.org&description=github.com%2Fzoe')],
-    ['JSON', (r: request.Test) => r.send({ email: 'zoë@example.org', description: 'github.com/zoe' })],
+    [
+      'multipart',
+      (r: request.Test) =>
+        r.field('email', 'zoë@example.org').field('description', 'github.com/zoe'),
+    ],
+    [
+      'urlencoded',
+      (r: request.Test) =>
+        r.type('form').send('email=zo%C3%AB%40example.org&description=github.com%2Fzoe'),
+    ],
+    [
+      'JSON',
+      (r: request.Test) => r.send({ email: 'zoë@example.org', description: 'github.com/zoe' }),
+    ],
   ])('accepts %s and answers 201 {"email"} after storing the row', async (_kind, send) => {
     const { app, store } = freshApp();
     const res = await send(request(app).post('/api/subscriptions'));
@@ -38,8 +49,16 @@ describe('POST /api/subscriptions (embedded store)', () => {
   it('stores an address once, whatever its case or surrounding spaces, and answers the same', async () => {
     const { app, store } = freshApp();
     const answers = [];
-    for (const email of ['Zoe@Example.org', 'zoe@example.org', '  ZOE@EXAMPLE.ORG  ', 'zoe@example.org']) {
-      const res = await request(app).post('/api/subscriptions').field('email', email).field('description', 'x');
+    for (const email of [
+      'Zoe@Example.org',
+      'zoe@example.org',
+      '  ZOE@EXAMPLE.ORG  ',
+      'zoe@example.org',
+    ]) {
+      const res = await request(app)
+        .post('/api/subscriptions')
+        .field('email', email)
+        .field('description', 'x');
       answers.push([res.status, Object.keys(res.body)]);
     }
     expect(new Set(answers.map((a) => JSON.stringify(a))).size).toBe(1);
@@ -59,9 +78,21 @@ describe('POST /api/subscriptions (embedded store)', () => {
     ['no email', { description: 'x' }, 'Email address is required'],
     ['an invalid email', { email: 'not an email' }, 'Email address is invalid'],
     ['an email with CRLF', { email: 'a@b.co\r\nBcc: x@y.z' }, 'Email address is invalid'],
-    ['an email over 254 characters', { email: `${'a'.repeat(250)}@b.co` }, 'Email address is longer than 254 characters'],
-    ['a description over 2000 characters', { email: 'a@b.co', description: 'x'.repeat(2001) }, 'Description is longer than 2000 characters'],
-    ['an email that is not text', { email: ['a@b.co', 'c@d.co'] }, 'Email must be a single text value'],
+    [
+      'an email over 254 characters',
+      { email: `${'a'.repeat(250)}@b.co` },
+      'Email address is longer than 254 characters',
+    ],
+    [
+      'a description over 2000 characters',
+      { email: 'a@b.co', description: 'x'.repeat(2001) },
+      'Description is longer than 2000 characters',
+    ],
+    [
+      'an email that is not text',
+      { email: ['a@b.co', 'c@d.co'] },
+      'Email must be a single text value',
+    ],
   ])('refuses %s with 400 and stores nothing', async (_case, body, error) => {
     const { app, store } = freshApp();
     const res = await request(app).post('/api/subscriptions').send(body);
@@ -81,10 +112,16 @@ describe('POST /api/subscriptions (embedded store)', () => {
 
   it('refuses malformed JSON and unknown content types with 4xx JSON', async () => {
     const { app, store } = freshApp();
-    const bad = await request(app).post('/api/subscriptions').set('Content-Type', 'application/json').send('{"email":');
+    const bad = await request(app)
+      .post('/api/subscriptions')
+      .set('Content-Type', 'application/json')
+      .send('{"email":');
     expect(bad.status).toBe(400);
     expect(bad.body).toEqual({ error: 'Malformed JSON' });
-    const xml = await request(app).post('/api/subscriptions').set('Content-Type', 'application/xml').send('<email/>');
+    const xml = await request(app)
+      .post('/api/subscriptions')
+      .set('Content-Type', 'application/xml')
+      .send('<email/>');
     expect(xml.status).toBe(415);
     expect(await store.signups.count()).toBe(0);
   });
@@ -109,7 +146,8 @@ describe('POST /api/subscriptions (embedded store)', () => {
     const { app, store } = freshApp();
     const { server, port } = await listen(app);
     const agent = new http.Agent({ keepAlive: true, maxSockets: 50 });
-    const post = (email: string) => postSignup(port, JSON.stringify({ email, description: 'load' }), 'application/json', agent);
+    const post = (email: string) =>
+      postSignup(port, JSON.stringify({ email, description: 'load' }), 'application/json', agent);
     const unique = Array.from({ length: 300 }, (_, i) => `user${i}@example.org`);
     const repeats = unique.slice(0, 100).map((email) => `  ${email.toUpperCase()} `);
     const statuses = await Promise.all([...unique, ...repeats].map(post));
@@ -137,7 +175,10 @@ describe('POST /api/subscription-activation (embedded store)', () => {
     await store.signups.add({ email: 'Zoe@Example.org', description: '' });
     const key = await store.subscriptions.issueKey('zoe@example.org');
     for (let i = 0; i < 2; i++) {
-      const res = await request(app).post('/api/subscription-activation').field('key', key).field('email', 'zoe@example.org');
+      const res = await request(app)
+        .post('/api/subscription-activation')
+        .field('key', key)
+        .field('email', 'zoe@example.org');
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ email: 'Zoe@Example.org', isActive: true, spaceLimit: 1024 ** 3 });
     }

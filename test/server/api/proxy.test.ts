@@ -25,8 +25,12 @@ beforeEach(() => {
 
 describe('multipart forms', () => {
   it('re-sends the fields so the backend parses exactly what the browser sent', async () => {
-    const description = 'Ich schreibe Notizen 📝 in org-mode\r\nzweite Zeile — "quoted", commas, ünïcödé';
-    const res = await request(app).post('/api/subscriptions?ref=landing').field('email', 'zoë@example.org').field('description', description);
+    const description =
+      'Ich schreibe Notizen 📝 in org-mode\r\nzweite Zeile — "quoted", commas, ünïcödé';
+    const res = await request(app)
+      .post('/api/subscriptions?ref=landing')
+      .field('email', 'zoë@example.org')
+      .field('description', description);
     expect(res.status).toBe(201);
     expect(backend.received).toHaveLength(1);
     const got = backend.received[0];
@@ -41,7 +45,10 @@ describe('multipart forms', () => {
   });
 
   it('refuses a file part with a 4xx JSON error and forwards nothing', async () => {
-    const res = await request(app).post('/api/subscriptions').field('email', 'a@b.co').attach('avatar', Buffer.from('GIF89a'), 'avatar.gif');
+    const res = await request(app)
+      .post('/api/subscriptions')
+      .field('email', 'a@b.co')
+      .attach('avatar', Buffer.from('GIF89a'), 'avatar.gif');
     expect(res.status).toBeGreaterThanOrEqual(400);
     expect(res.status).toBeLessThan(500);
     expect(res.body).toEqual({ error: expect.any(String) });
@@ -73,14 +80,20 @@ describe('multipart forms', () => {
 describe('other bodies', () => {
   it('forwards JSON byte for byte', async () => {
     const body = '{"email":"zoë@example.org","key":"line1\\nline2 ü"}';
-    await request(app).post('/api/subscription-activation').set('Content-Type', 'application/json').send(body);
+    await request(app)
+      .post('/api/subscription-activation')
+      .set('Content-Type', 'application/json')
+      .send(body);
     expect(backend.received[0].raw?.toString('utf8')).toBe(body);
     expect(backend.received[0].headers['content-type']).toBe('application/json');
   });
 
   it('forwards urlencoded bodies byte for byte (other routes; a signup is re-sent as its checked fields)', async () => {
     const body = 'email=a%40b.co&description=hello+world%0D%0A%F0%9F%93%9D';
-    await request(app).post('/api/notes').set('Content-Type', 'application/x-www-form-urlencoded').send(body);
+    await request(app)
+      .post('/api/notes')
+      .set('Content-Type', 'application/x-www-form-urlencoded')
+      .send(body);
     expect(backend.received[0].raw?.toString('latin1')).toBe(body);
   });
 
@@ -168,7 +181,8 @@ describe('headers', () => {
       .set('CF-Connecting-IP', '1.2.3.4')
       .set('Cookie', 'orgnote-admin=session-id; theirs=1; __Host-orgnote-admin=other-id');
     const headers = backend.received[0].headers;
-    for (const name of ['forwarded', 'x-real-ip', 'true-client-ip', 'cf-connecting-ip']) expect([name, headers[name]]).toEqual([name, undefined]);
+    for (const name of ['forwarded', 'x-real-ip', 'true-client-ip', 'cf-connecting-ip'])
+      expect([name, headers[name]]).toEqual([name, undefined]);
     expect(headers['x-forwarded-for']).toMatch(/127\.0\.0\.1/);
     expect(headers.cookie).toBe('theirs=1');
     await request(app).get('/api/subscriptions').set('Cookie', 'orgnote-admin=session-id');
@@ -181,11 +195,24 @@ describe('headers', () => {
     const { server, port } = await listen(app);
     try {
       const status = await new Promise<number | undefined>((resolve, reject) => {
-        const headers = { 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': gzipped.length };
-        const req = http.request({ host: '127.0.0.1', port, path: '/api/subscription-activation', method: 'POST', headers }, (res) => {
-          res.resume();
-          res.on('end', () => resolve(res.statusCode));
-        });
+        const headers = {
+          'content-type': 'application/json',
+          'content-encoding': 'gzip',
+          'content-length': gzipped.length,
+        };
+        const req = http.request(
+          {
+            host: '127.0.0.1',
+            port,
+            path: '/api/subscription-activation',
+            method: 'POST',
+            headers,
+          },
+          (res) => {
+            res.resume();
+            res.on('end', () => resolve(res.statusCode));
+          },
+        );
         req.on('error', reject);
         req.end(gzipped);
       });
@@ -198,12 +225,18 @@ describe('headers', () => {
   });
 
   it('honours X-Forwarded-For from a trusted proxy only', async () => {
-    await request(app).get('/api/x').set('X-Forwarded-For', '203.0.113.7').set('X-Forwarded-Proto', 'https');
+    await request(app)
+      .get('/api/x')
+      .set('X-Forwarded-For', '203.0.113.7')
+      .set('X-Forwarded-Proto', 'https');
     expect(backend.received[0].headers['x-forwarded-for']).toBe('203.0.113.7, 127.0.0.1');
     expect(backend.received[0].headers['x-forwarded-proto']).toBe('https');
 
     const untrusting = createApp(testConfig({ BACKEND_URL: backend.url, TRUST_PROXY: 'false' }));
-    await request(untrusting).get('/api/x').set('X-Forwarded-For', '203.0.113.7').set('X-Forwarded-Proto', 'https');
+    await request(untrusting)
+      .get('/api/x')
+      .set('X-Forwarded-For', '203.0.113.7')
+      .set('X-Forwarded-Proto', 'https');
     expect(backend.received[1].headers['x-forwarded-for']).toMatch(/^(::ffff:)?127\.0\.0\.1$/);
     expect(backend.received[1].headers['x-forwarded-proto']).toBe('http');
   });
@@ -244,16 +277,31 @@ describe('route spellings', () => {
     '/api/%2573ubscriptions',
     '/api/SUBSCRIPTION-ACTIVATION',
     '/api/subscription%2Dactivation',
-  ])('checks %s like the route it spells, so nothing malformed reaches the backend', async (path) => {
-    expect((await rawPost(app, path, JSON.stringify({ email: 'not an address', token: '' }), 'application/json')).status).toBe(400);
-    expect(backend.received).toHaveLength(0);
-  });
+  ])(
+    'checks %s like the route it spells, so nothing malformed reaches the backend',
+    async (path) => {
+      expect(
+        (
+          await rawPost(
+            app,
+            path,
+            JSON.stringify({ email: 'not an address', token: '' }),
+            'application/json',
+          )
+        ).status,
+      ).toBe(400);
+      expect(backend.received).toHaveLength(0);
+    },
+  );
 });
 
 describe('failures', () => {
   it('answers 502 JSON when the backend is unreachable', async () => {
     const down = createApp(testConfig({ BACKEND_URL: `http://127.0.0.1:${await closedPort()}` }));
-    const res = await request(down).post('/api/subscription-activation').field('email', 'a@b.co').field('key', 'k');
+    const res = await request(down)
+      .post('/api/subscription-activation')
+      .field('email', 'a@b.co')
+      .field('key', 'k');
     expect(res.status).toBe(502);
     expect(res.body).toEqual({ error: 'The backend is unavailable' });
   });
@@ -261,7 +309,10 @@ describe('failures', () => {
   it('answers 504 JSON when the backend does not answer in time', async () => {
     backend.respondWith(() => new Promise(() => {})); // never answers
     const started = Date.now();
-    const res = await request(app).post('/api/subscription-activation').field('email', 'a@b.co').field('key', 'k');
+    const res = await request(app)
+      .post('/api/subscription-activation')
+      .field('email', 'a@b.co')
+      .field('key', 'k');
     expect(res.status).toBe(504);
     expect(res.body).toEqual({ error: 'The backend did not answer in time' });
     expect(Date.now() - started).toBeLessThan(3000);
@@ -273,19 +324,29 @@ describe('failures', () => {
     backend.respondWith((req) => {
       req.socket.once('close', () => backendClosed());
     });
-    const slowApp = createApp(testConfig({ BACKEND_URL: backend.url, UPSTREAM_TIMEOUT_MS: '60000' }));
+    const slowApp = createApp(
+      testConfig({ BACKEND_URL: backend.url, UPSTREAM_TIMEOUT_MS: '60000' }),
+    );
     const { server, port } = await listen(slowApp);
     const client = http.request({ host: '127.0.0.1', port, path: '/api/slow', method: 'GET' });
     client.on('error', () => {});
     client.end();
     await new Promise((r) => setTimeout(r, 200));
     client.destroy();
-    await expect(Promise.race([closed.then(() => 'cancelled'), new Promise((r) => setTimeout(() => r('still open'), 3000))])).resolves.toBe('cancelled');
+    await expect(
+      Promise.race([
+        closed.then(() => 'cancelled'),
+        new Promise((r) => setTimeout(() => r('still open'), 3000)),
+      ]),
+    ).resolves.toBe('cancelled');
     server.close();
   });
 
   it('never writes form values or e-mail addresses to the log', async () => {
-    await request(app).post('/api/subscriptions?email=leak%40example.org').field('email', 'secret@example.org').field('description', 'my private words');
+    await request(app)
+      .post('/api/subscriptions?email=leak%40example.org')
+      .field('email', 'secret@example.org')
+      .field('description', 'my private words');
     const log = logLines.join('\n');
     expect(logLines.length).toBeGreaterThan(0);
     expect(log).not.toMatch(/example\.org|leak|private words/);

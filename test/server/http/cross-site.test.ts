@@ -36,7 +36,12 @@ describe('crossSiteCheck', () => {
   // X-Forwarded-*).
   const client = { origin: OWN };
   const cases = (rows: [name: string, headers: Headers, allowed: boolean][]) =>
-    rows.map(([name, headers, allowed]) => ({ name, headers, allowed, verdict: allowed ? 'allowed' : 'refused' }));
+    rows.map(([name, headers, allowed]) => ({
+      name,
+      headers,
+      allowed,
+      verdict: allowed ? 'allowed' : 'refused',
+    }));
 
   describe('without SITE_URL: the request’s own origin is ours', () => {
     const allow = crossSiteCheck(testConfig({ ALLOWED_ORIGINS: PARTNER }));
@@ -50,12 +55,28 @@ describe('crossSiteCheck', () => {
         ['the own host over another scheme', { origin: 'https://orgnote.test' }, false],
         ['the own host on another port', { origin: 'http://orgnote.test:8080' }, false],
         ['an ALLOWED_ORIGINS origin', { origin: PARTNER }, true],
-        ['an ALLOWED_ORIGINS origin in other letter case', { origin: 'HTTPS://Partner.EXAMPLE' }, true],
-        ['an ALLOWED_ORIGINS origin that the browser calls cross-site', { origin: PARTNER, 'sec-fetch-site': 'cross-site' }, true],
-        ['another site’s Origin even if Sec-Fetch-Site claims same-origin', { origin: 'https://evil.example', 'sec-fetch-site': 'same-origin' }, false],
+        [
+          'an ALLOWED_ORIGINS origin in other letter case',
+          { origin: 'HTTPS://Partner.EXAMPLE' },
+          true,
+        ],
+        [
+          'an ALLOWED_ORIGINS origin that the browser calls cross-site',
+          { origin: PARTNER, 'sec-fetch-site': 'cross-site' },
+          true,
+        ],
+        [
+          'another site’s Origin even if Sec-Fetch-Site claims same-origin',
+          { origin: 'https://evil.example', 'sec-fetch-site': 'same-origin' },
+          false,
+        ],
         ['no Origin, Sec-Fetch-Site cross-site', { 'sec-fetch-site': 'cross-site' }, false],
         ['no Origin, Sec-Fetch-Site same-origin', { 'sec-fetch-site': 'same-origin' }, true],
-        ['no Origin, Sec-Fetch-Site none (typed or bookmarked)', { 'sec-fetch-site': 'none' }, true],
+        [
+          'no Origin, Sec-Fetch-Site none (typed or bookmarked)',
+          { 'sec-fetch-site': 'none' },
+          true,
+        ],
         ['neither header (curl, the backend)', {}, true],
       ]),
     )('$name → $verdict', ({ headers, allowed }) => {
@@ -64,7 +85,9 @@ describe('crossSiteCheck', () => {
   });
 
   describe('with SITE_URL: only SITE_URL’s origin is ours, whatever the request was addressed to', () => {
-    const allow = crossSiteCheck(testConfig({ SITE_URL: 'https://orgnote.example/', ALLOWED_ORIGINS: PARTNER }));
+    const allow = crossSiteCheck(
+      testConfig({ SITE_URL: 'https://orgnote.example/', ALLOWED_ORIGINS: PARTNER }),
+    );
 
     it.each(
       cases([
@@ -88,7 +111,11 @@ describe('crossSiteCheck', () => {
 /** The two handlers a signup can come through, each answering a refusal its own way. */
 const handlers = {
   api: {
-    post: (app: App) => request(app).post('/api/subscriptions').field('email', 'a@b.co').field('description', 'hello'),
+    post: (app: App) =>
+      request(app)
+        .post('/api/subscriptions')
+        .field('email', 'a@b.co')
+        .field('description', 'hello'),
     accepted: (res: request.Response) => expect(res.status).toBe(201),
     refused: (res: request.Response) => {
       expect(res.status).toBe(403);
@@ -98,7 +125,12 @@ const handlers = {
   },
   'native form': {
     // A browser's navigation: it asks for HTML, so a refusal is a page with a way back.
-    post: (app: App) => request(app).post('/?index').set('Accept', 'text/html').field('email', 'a@b.co').field('description', 'hello'),
+    post: (app: App) =>
+      request(app)
+        .post('/?index')
+        .set('Accept', 'text/html')
+        .field('email', 'a@b.co')
+        .field('description', 'hello'),
     accepted: (res: request.Response) => {
       expect(res.status).toBe(303);
       expect(res.headers.location).toBe('/?joined');
@@ -119,28 +151,57 @@ const matrix: [string, Headers, Record<string, string>, boolean][] = [
   ['Origin https://evil.example', { Origin: 'https://evil.example' }, {}, false],
   ['Origin null', { Origin: 'null' }, {}, false],
   ['Origin of the request itself', { Host: 'orgnote.test', Origin: OWN }, {}, true],
-  ['Origin in ALLOWED_ORIGINS, Sec-Fetch-Site cross-site', { Origin: PARTNER, 'Sec-Fetch-Site': 'cross-site' }, { ALLOWED_ORIGINS: PARTNER }, true],
+  [
+    'Origin in ALLOWED_ORIGINS, Sec-Fetch-Site cross-site',
+    { Origin: PARTNER, 'Sec-Fetch-Site': 'cross-site' },
+    { ALLOWED_ORIGINS: PARTNER },
+    true,
+  ],
   ['no Origin, Sec-Fetch-Site cross-site', { 'Sec-Fetch-Site': 'cross-site' }, {}, false],
   ['no Origin, Sec-Fetch-Site same-origin', { 'Sec-Fetch-Site': 'same-origin' }, {}, true],
   ['neither header', {}, {}, true],
-  ['the request’s own origin when SITE_URL names another', { Host: 'orgnote.test', Origin: OWN }, { SITE_URL: 'https://orgnote.example' }, false],
-  ['SITE_URL’s origin, whatever the Host', { Host: 'orgnote.test', Origin: 'https://orgnote.example' }, { SITE_URL: 'https://orgnote.example' }, true],
+  [
+    'the request’s own origin when SITE_URL names another',
+    { Host: 'orgnote.test', Origin: OWN },
+    { SITE_URL: 'https://orgnote.example' },
+    false,
+  ],
+  [
+    'SITE_URL’s origin, whatever the Host',
+    { Host: 'orgnote.test', Origin: 'https://orgnote.example' },
+    { SITE_URL: 'https://orgnote.example' },
+    true,
+  ],
   [
     'the public origin behind a trusted proxy (TRUST_PROXY=loopback)',
-    { 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'orgnote.example', Origin: 'https://orgnote.example' },
+    {
+      'X-Forwarded-Proto': 'https',
+      'X-Forwarded-Host': 'orgnote.example',
+      Origin: 'https://orgnote.example',
+    },
     { TRUST_PROXY: 'loopback' },
     true,
   ],
   [
     'the same request with TRUST_PROXY=false (X-Forwarded-* not believed)',
-    { 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'orgnote.example', Origin: 'https://orgnote.example' },
+    {
+      'X-Forwarded-Proto': 'https',
+      'X-Forwarded-Host': 'orgnote.example',
+      Origin: 'https://orgnote.example',
+    },
     { TRUST_PROXY: 'false' },
     false,
   ],
 ];
 
 describe.each(HANDLERS)('cross-site check through the %s', (handler) => {
-  const cases = matrix.map(([name, headers, env, accepted]) => ({ name, headers, env, accepted, verdict: accepted ? 'accepted' : 'refused' }));
+  const cases = matrix.map(([name, headers, env, accepted]) => ({
+    name,
+    headers,
+    env,
+    accepted,
+    verdict: accepted ? 'accepted' : 'refused',
+  }));
 
   it.each(cases)('$name → $verdict', async ({ headers, env, accepted }) => {
     const { app, store } = site(env);
@@ -156,16 +217,25 @@ describe('a refusal is not charged to the rate limit', () => {
   it.each<[Handler, number]>([
     ['api', 201],
     ['native form', 303],
-  ])('through the %s: 5 refusals, then 2 signups pass and the 3rd gets 429', async (handler, ok) => {
-    // A hostile page can make a visitor's browser post many times; that must not lock the visitor
-    // out.
-    const { app, store } = site({ SIGNUP_RATE_LIMIT: '2' });
-    for (let i = 0; i < 5; i++) expect((await handlers[handler].post(app).set('Origin', 'https://evil.example')).status).toBe(403);
-    const statuses = [];
-    for (let i = 0; i < 3; i++) statuses.push((await handlers[handler].post(app).set('Sec-Fetch-Site', 'same-origin')).status);
-    expect(statuses).toEqual([ok, ok, 429]);
-    expect(await store.signups.count()).toBe(1); // the same address twice: listed once
-  });
+  ])(
+    'through the %s: 5 refusals, then 2 signups pass and the 3rd gets 429',
+    async (handler, ok) => {
+      // A hostile page can make a visitor's browser post many times; that must not lock the visitor
+      // out.
+      const { app, store } = site({ SIGNUP_RATE_LIMIT: '2' });
+      for (let i = 0; i < 5; i++)
+        expect(
+          (await handlers[handler].post(app).set('Origin', 'https://evil.example')).status,
+        ).toBe(403);
+      const statuses = [];
+      for (let i = 0; i < 3; i++)
+        statuses.push(
+          (await handlers[handler].post(app).set('Sec-Fetch-Site', 'same-origin')).status,
+        );
+      expect(statuses).toEqual([ok, ok, 429]);
+      expect(await store.signups.count()).toBe(1); // the same address twice: listed once
+    },
+  );
 });
 
 describe('a refusal reads no body and forwards nothing', () => {
@@ -181,7 +251,12 @@ describe('a refusal reads no body and forwards nothing', () => {
     ['the native form', '/?index'],
   ])('%s: 403, the backend receives nothing and the outbox stays empty', async (_case, path) => {
     const { app, backend, store } = await proxied();
-    const res = await request(app).post(path).set('Origin', 'https://evil.example').field('email', 'a@b.co').field('key', 'k').field('description', 'x');
+    const res = await request(app)
+      .post(path)
+      .set('Origin', 'https://evil.example')
+      .field('email', 'a@b.co')
+      .field('key', 'k')
+      .field('description', 'x');
     expect(res.status).toBe(403);
     expect(backend.received).toEqual([]);
     expect(await store.outbox.depth()).toBe(0);
@@ -190,21 +265,30 @@ describe('a refusal reads no body and forwards nothing', () => {
   it.each([
     ['the API', '/api/subscriptions'],
     ['the native form', '/?index'],
-  ])('%s: a body over the size limit is refused as cross-site, not as too large (it was never read)', async (_case, path) => {
-    const { app, backend, store } = await proxied();
-    const tooBig = JSON.stringify({ email: 'a@b.co', description: 'x'.repeat(64 * 1024) });
-    // The same body from our own page is too large: the limit is real.
-    expect((await request(app).post(path).type('json').send(tooBig)).status).toBe(413);
-    const res = await request(app).post(path).set('Origin', 'https://evil.example').type('json').send(tooBig);
-    expect(res.status).toBe(403);
-    expect(backend.received).toEqual([]);
-    expect(await store.outbox.depth()).toBe(0);
-  });
+  ])(
+    '%s: a body over the size limit is refused as cross-site, not as too large (it was never read)',
+    async (_case, path) => {
+      const { app, backend, store } = await proxied();
+      const tooBig = JSON.stringify({ email: 'a@b.co', description: 'x'.repeat(64 * 1024) });
+      // The same body from our own page is too large: the limit is real.
+      expect((await request(app).post(path).type('json').send(tooBig)).status).toBe(413);
+      const res = await request(app)
+        .post(path)
+        .set('Origin', 'https://evil.example')
+        .type('json')
+        .send(tooBig);
+      expect(res.status).toBe(403);
+      expect(backend.received).toEqual([]);
+      expect(await store.outbox.depth()).toBe(0);
+    },
+  );
 
   it('lets the refused visitor’s own later signup through to the backend', async () => {
     const { app, backend } = await proxied();
     expect((await handlers.api.post(app).set('Origin', 'https://evil.example')).status).toBe(403);
     expect((await handlers.api.post(app)).status).toBe(201);
-    expect(backend.received.map((r) => r.fields)).toEqual([{ email: 'a@b.co', description: 'hello' }]);
+    expect(backend.received.map((r) => r.fields)).toEqual([
+      { email: 'a@b.co', description: 'hello' },
+    ]);
   });
 });

@@ -30,27 +30,41 @@ describe.each(ENGINES)('on $name', (engine) => {
     expect(await store.signups.count()).toBe(1);
   });
 
-  run('the console refuses it in its login, searches, cursors and forms, and keeps working', async () => {
-    await addOperator(store);
-    const badLogin = await request(app).post('/admin/login').type('form').send({ email: 'ops\u0000@example.org', password: OPERATOR.password, code: '' });
-    expect(badLogin.status).toBe(400);
+  run(
+    'the console refuses it in its login, searches, cursors and forms, and keeps working',
+    async () => {
+      await addOperator(store);
+      const badLogin = await request(app)
+        .post('/admin/login')
+        .type('form')
+        .send({ email: 'ops\u0000@example.org', password: OPERATOR.password, code: '' });
+      expect(badLogin.status).toBe(400);
 
-    const { cookie, csrf } = await logIn(app);
-    const get = (path: string) => request(app).get(path).set('Cookie', cookie);
+      const { cookie, csrf } = await logIn(app);
+      const get = (path: string) => request(app).get(path).set('Cookie', cookie);
 
-    for (const path of ['/admin/signups?q=a%00b', '/admin/signups?after=%00%7C1', '/admin/audit?before=%00']) {
-      const res = await get(path);
-      expect({ path, status: res.status }).toEqual({ path, status: 400 });
-      expect(res.text).toContain('That contains characters that are not text.');
-    }
-    for (const path of ['/admin/signups/remove/confirm', '/admin/signups/remove']) {
-      const res = await request(app).post(path).set('Cookie', cookie).type('form').send({ csrf, email: 'kept\u0000@example.org' });
-      expect({ path, status: res.status }).toEqual({ path, status: 400 });
-    }
+      for (const path of [
+        '/admin/signups?q=a%00b',
+        '/admin/signups?after=%00%7C1',
+        '/admin/audit?before=%00',
+      ]) {
+        const res = await get(path);
+        expect({ path, status: res.status }).toEqual({ path, status: 400 });
+        expect(res.text).toContain('That contains characters that are not text.');
+      }
+      for (const path of ['/admin/signups/remove/confirm', '/admin/signups/remove']) {
+        const res = await request(app)
+          .post(path)
+          .set('Cookie', cookie)
+          .type('form')
+          .send({ csrf, email: 'kept\u0000@example.org' });
+        expect({ path, status: res.status }).toEqual({ path, status: 400 });
+      }
 
-    expect(await store.signups.count()).toBe(1);
-    const list = await get('/admin/signups?q=kept');
-    expect(list.status).toBe(200);
-    expect(list.text).toContain('kept@example.org');
-  });
+      expect(await store.signups.count()).toBe(1);
+      const list = await get('/admin/signups?q=kept');
+      expect(list.status).toBe(200);
+      expect(list.text).toContain('kept@example.org');
+    },
+  );
 });

@@ -34,10 +34,18 @@ describe('rate limit on form submissions', () => {
     const { app } = limitedApp('2');
     await signup(app, 1);
     await signup(app, 2);
-    const native = await request(app).post('/?index').set('X-Forwarded-For', '203.0.113.1').field('email', 'c@d.co').field('description', 'x');
+    const native = await request(app)
+      .post('/?index')
+      .set('X-Forwarded-For', '203.0.113.1')
+      .field('email', 'c@d.co')
+      .field('description', 'x');
     expect(native.status).toBe(429);
     expect(native.body).toEqual({ error: expect.any(String) });
-    const browser = await request(app).post('/?index').set('X-Forwarded-For', '203.0.113.1').set('Accept', 'text/html').field('email', 'c@d.co');
+    const browser = await request(app)
+      .post('/?index')
+      .set('X-Forwarded-For', '203.0.113.1')
+      .set('Accept', 'text/html')
+      .field('email', 'c@d.co');
     expect(browser.status).toBe(429);
     expect(browser.headers['content-type']).toMatch(/^text\/html/);
     expect(browser.headers['retry-after']).toBeDefined();
@@ -50,7 +58,14 @@ describe('rate limit on form submissions', () => {
     const key = await store.subscriptions.issueKey('a@b.co');
     const statuses: number[] = [];
     for (let i = 0; i < 12; i++) {
-      statuses.push((await request(app).post('/api/subscription-activation').set('X-Forwarded-For', '203.0.113.1').send({ email: 'a@b.co', key })).status);
+      statuses.push(
+        (
+          await request(app)
+            .post('/api/subscription-activation')
+            .set('X-Forwarded-For', '203.0.113.1')
+            .send({ email: 'a@b.co', key })
+        ).status,
+      );
     }
     expect(statuses).toEqual(Array(12).fill(200));
     expect((await signup(app, 1)).status).toBe(201); // the signup budget is untouched
@@ -61,8 +76,17 @@ describe('rate limit on form submissions', () => {
     try {
       const config = testConfig({ SIGNUP_RATE_LIMIT: '2', BACKEND_URL: backend.url });
       const app = createApp(config, { store: openSqliteStore(config) });
-      const activate = () => request(app).post('/api/subscription-activation').set('X-Forwarded-For', '203.0.113.1').field('email', 'a@b.co').field('key', 'k');
-      expect([(await activate()).status, (await activate()).status, (await activate()).status]).toEqual([201, 201, 429]);
+      const activate = () =>
+        request(app)
+          .post('/api/subscription-activation')
+          .set('X-Forwarded-For', '203.0.113.1')
+          .field('email', 'a@b.co')
+          .field('key', 'k');
+      expect([
+        (await activate()).status,
+        (await activate()).status,
+        (await activate()).status,
+      ]).toEqual([201, 201, 429]);
     } finally {
       await backend.close();
     }
@@ -79,7 +103,14 @@ describe('rate limit on form submissions', () => {
     const { app } = limitedApp('1');
     await signup(app, 1);
     expect((await signup(app, 2)).status).toBe(429);
-    for (const path of ['/', '/activate', '/?email=a%40b.co', loadPageAssets().scripts[0], '/robots.txt', '/healthz']) {
+    for (const path of [
+      '/',
+      '/activate',
+      '/?email=a%40b.co',
+      loadPageAssets().scripts[0],
+      '/robots.txt',
+      '/healthz',
+    ]) {
       for (let i = 0; i < 3; i++) {
         const res = await request(app).get(path).set('X-Forwarded-For', '203.0.113.1');
         expect({ path, status: res.status }).toEqual({ path, status: 200 });

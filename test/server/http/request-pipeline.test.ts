@@ -29,7 +29,12 @@ const script = loadPageAssets().scripts[0];
 /** One request to each kind of route, with what it answers when all goes well. */
 const routes: [kind: string, send: (app: App) => request.Test, status: number][] = [
   ['API, unknown route (embedded)', (app) => request(app).get('/api/nowhere'), 404],
-  ['API, signup', (app) => request(app).post('/api/subscriptions').field('email', 'a@b.co').field('description', 'x'), 201],
+  [
+    'API, signup',
+    (app) =>
+      request(app).post('/api/subscriptions').field('email', 'a@b.co').field('description', 'x'),
+    201,
+  ],
   ['prerendered page', (app) => request(app).get('/').set('Host', 'orgnote.test'), 200],
   ['rendered page', (app) => request(app).get('/activate?email=a%40b.co'), 200],
   ['hashed asset', (app) => request(app).get(script), 200],
@@ -71,14 +76,20 @@ describe('the request pipeline', () => {
       answers.push({ kind, res });
     }
 
-    const fixedOf = (res: request.Response) => Object.fromEntries(FIXED.map((name) => [name, res.headers[name]]));
+    const fixedOf = (res: request.Response) =>
+      Object.fromEntries(FIXED.map((name) => [name, res.headers[name]]));
     const reference = fixedOf(answers[0].res);
-    for (const name of FIXED) expect({ name, value: reference[name] }).toEqual({ name, value: expect.any(String) });
+    for (const name of FIXED)
+      expect({ name, value: reference[name] }).toEqual({ name, value: expect.any(String) });
     for (const { kind, res } of answers) {
       expect({ kind, headers: fixedOf(res) }).toEqual({ kind, headers: reference });
       // Pages swap in their own script sources, but none may be framed or load from elsewhere.
       const csp = directives(res.headers['content-security-policy']);
-      expect({ kind, frameAncestors: csp.get('frame-ancestors'), defaultSrc: csp.get('default-src') }).toEqual({
+      expect({
+        kind,
+        frameAncestors: csp.get('frame-ancestors'),
+        defaultSrc: csp.get('default-src'),
+      }).toEqual({
         kind,
         frameAncestors: ["'none'"],
         defaultSrc: ["'self'"],
@@ -93,13 +104,27 @@ describe('the request pipeline', () => {
   it('writes exactly one access-log line per request, with its kind and status and no query, address or form value', async () => {
     const { logger, lines } = capturingLogger();
     const { app } = site({ logger });
-    const sent: { res: request.Response; method: string; path: string; kind: string; status: number }[] = [];
-    const send = async (req: request.Test, method: string, path: string, kind: string, status: number) =>
-      sent.push({ res: await req, method, path, kind, status });
+    const sent: {
+      res: request.Response;
+      method: string;
+      path: string;
+      kind: string;
+      status: number;
+    }[] = [];
+    const send = async (
+      req: request.Test,
+      method: string,
+      path: string,
+      kind: string,
+      status: number,
+    ) => sent.push({ res: await req, method, path, kind, status });
 
     await send(request(app).get('/?email=alice%40example.org'), 'GET', '/', 'app', 200);
     await send(
-      request(app).post('/api/subscriptions').field('email', 'bob@example.org').field('description', 'secret words'),
+      request(app)
+        .post('/api/subscriptions')
+        .field('email', 'bob@example.org')
+        .field('description', 'secret words'),
       'POST',
       '/api/subscriptions',
       'api',
@@ -109,17 +134,21 @@ describe('the request pipeline', () => {
     await send(request(app).get(script), 'GET', script, 'app', 200);
 
     // The line is written when the answer is finished, which the client may see a moment earlier.
-    const accessLines = () => lines.map((line) => JSON.parse(line)).filter((entry) => entry.msg === 'request completed');
+    const accessLines = () =>
+      lines.map((line) => JSON.parse(line)).filter((entry) => entry.msg === 'request completed');
     await until('every request is logged', () => accessLines().length >= sent.length);
     const logged = accessLines();
     expect(logged).toHaveLength(sent.length);
     for (const { res, method, path, kind, status } of sent) {
       const mine = logged.filter((entry) => entry.req.id === res.headers['x-request-id']);
-      expect(mine.map((entry) => ({ ...entry.req, status: entry.res.status }))).toEqual([{ id: res.headers['x-request-id'], method, path, kind, status }]);
+      expect(mine.map((entry) => ({ ...entry.req, status: entry.res.status }))).toEqual([
+        { id: res.headers['x-request-id'], method, path, kind, status },
+      ]);
     }
 
     const log = lines.join('\n');
-    for (const secret of ['alice', 'bob', 'example.org', 'secret']) expect({ secret, logged: log.includes(secret) }).toEqual({ secret, logged: false });
+    for (const secret of ['alice', 'bob', 'example.org', 'secret'])
+      expect({ secret, logged: log.includes(secret) }).toEqual({ secret, logged: false });
   });
 });
 
@@ -133,7 +162,10 @@ describe('Cache-Control by what a page may reveal', () => {
     expect(res.headers['cache-control']).toMatch(/^public\b/);
     expect(res.headers['cache-control']).toMatch(/\bs-maxage=\d+/);
     expect(res.headers.etag).toMatch(/^"[^"]+"$/);
-    const again = await request(app).get('/').set('Host', 'orgnote.test').set('If-None-Match', res.headers.etag);
+    const again = await request(app)
+      .get('/')
+      .set('Host', 'orgnote.test')
+      .set('If-None-Match', res.headers.etag);
     expect(again.status).toBe(304);
   });
 
@@ -141,12 +173,21 @@ describe('Cache-Control by what a page may reveal', () => {
     ['a page filled in from ?email=', (app) => request(app).get('/?email=a%40b.co'), 200],
     [
       'the native form re-rendered with the visitor’s input (400)',
-      (app) => request(app).post('/?index').field('email', 'not an email').field('description', 'about me'),
+      (app) =>
+        request(app)
+          .post('/?index')
+          .field('email', 'not an email')
+          .field('description', 'about me'),
       400,
     ],
     [
       'the native form’s error page (cross-site 403)',
-      (app) => request(app).post('/?index').set('Accept', 'text/html').set('Origin', 'https://evil.example').field('email', 'a@b.co'),
+      (app) =>
+        request(app)
+          .post('/?index')
+          .set('Accept', 'text/html')
+          .set('Origin', 'https://evil.example')
+          .field('email', 'a@b.co'),
       403,
     ],
   ])('keeps %s out of every cache: private, no-store', async (_case, send, status) => {

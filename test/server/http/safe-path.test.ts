@@ -49,13 +49,20 @@ describe('routeOf', () => {
 
 describe('backendTarget', () => {
   it.each([
-    ['http://backend:4000', '/api/subscriptions?ref=x', 'http://backend:4000/api/subscriptions?ref=x'],
+    [
+      'http://backend:4000',
+      '/api/subscriptions?ref=x',
+      'http://backend:4000/api/subscriptions?ref=x',
+    ],
     ['http://backend:4000/v1', '/api/notes', 'http://backend:4000/v1/api/notes'],
   ])('%s + %s is %s', (base, url, target) => {
     expect(backendTarget(base, url)?.href).toBe(target);
   });
 
-  it.each(['/api/../admin', '/api/./../admin', '//evil.example/api/x'])('refuses %s, which would leave the backend’s /api', (url) => {
-    expect(backendTarget('http://backend:4000', url)).toBeNull();
-  });
+  it.each(['/api/../admin', '/api/./../admin', '//evil.example/api/x'])(
+    'refuses %s, which would leave the backend’s /api',
+    (url) => {
+      expect(backendTarget('http://backend:4000', url)).toBeNull();
+    },
+  );
 });

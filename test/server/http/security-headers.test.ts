@@ -60,11 +60,18 @@ describe('security headers', () => {
     const helmetHeaders = (headers: Record<string, string>) =>
       Object.fromEntries(
         Object.entries(headers).filter(
-          ([name]) => name !== 'x-request-id' && /^(content-security-policy|x-|cross-origin|origin-agent|referrer|strict-transport)/.test(name),
+          ([name]) =>
+            name !== 'x-request-id' &&
+            /^(content-security-policy|x-|cross-origin|origin-agent|referrer|strict-transport)/.test(
+              name,
+            ),
         ),
       );
     const probe = helmetHeaders((await request(app).get('/healthz')).headers);
-    for (const call of [request(app).get('/api/nowhere'), request(app).post('/api/subscriptions').send({ email: 'not an address' })]) {
+    for (const call of [
+      request(app).get('/api/nowhere'),
+      request(app).post('/api/subscriptions').send({ email: 'not an address' }),
+    ]) {
       const res = await call;
       expect(res.status).toBeGreaterThanOrEqual(400);
       expect(helmetHeaders(res.headers)).toEqual(probe);
@@ -77,13 +84,19 @@ describe('security headers', () => {
 
   it('keeps nonces for pages: files, robots.txt and refused methods get the fixed policy', async () => {
     const probe = (await request(app).get('/healthz')).headers['content-security-policy'];
-    for (const call of [request(app).get('/favicon.svg'), request(app).get('/robots.txt'), request(app).put('/activate')]) {
+    for (const call of [
+      request(app).get('/favicon.svg'),
+      request(app).get('/robots.txt'),
+      request(app).put('/activate'),
+    ]) {
       const res = await call;
       expect(res.headers['content-security-policy']).toBe(probe);
     }
     for (const call of [request(app).get('/'), request(app).get('/no-such-page')]) {
       const res = await call;
-      expect(directives(res.headers['content-security-policy']).get('script-src')!.join(' ')).toMatch(/'nonce-|'sha256-/);
+      expect(
+        directives(res.headers['content-security-policy']).get('script-src')!.join(' '),
+      ).toMatch(/'nonce-|'sha256-/);
     }
   });
 });

@@ -5,7 +5,12 @@ import { startServerProcess, type ServerProcess } from '../../support/server-pro
 
 let server: ServerProcess;
 beforeAll(async () => {
-  server = await startServerProcess({ KEEP_ALIVE_TIMEOUT_MS: '500', HEADERS_TIMEOUT_MS: '1000', REQUEST_TIMEOUT_MS: '1500', LOG_LEVEL: 'warn' });
+  server = await startServerProcess({
+    KEEP_ALIVE_TIMEOUT_MS: '500',
+    HEADERS_TIMEOUT_MS: '1000',
+    REQUEST_TIMEOUT_MS: '1500',
+    LOG_LEVEL: 'warn',
+  });
 });
 afterAll(async () => {
   server.child.kill('SIGTERM');
@@ -13,7 +18,12 @@ afterAll(async () => {
 });
 
 /** Writes `first`, then one more byte every `everyMs`; resolves when the server ends the socket. */
-function trickle(first: string, byte: string, everyMs: number, limitMs: number): Promise<{ closedAfterMs: number; answer: string }> {
+function trickle(
+  first: string,
+  byte: string,
+  everyMs: number,
+  limitMs: number,
+): Promise<{ closedAfterMs: number; answer: string }> {
   return new Promise((resolve, reject) => {
     const started = Date.now();
     const socket = net.connect(server.port, '127.0.0.1', () => socket.write(first));
@@ -36,14 +46,20 @@ function trickle(first: string, byte: string, everyMs: number, limitMs: number):
 
 describe('slow clients', () => {
   it('drops a slow-loris that never finishes its headers', async () => {
-    const { closedAfterMs, answer } = await trickle('GET / HTTP/1.1\r\nHost: localhost\r\nX-Slow: ', 'a', 100, 8000);
+    const { closedAfterMs, answer } = await trickle(
+      'GET / HTTP/1.1\r\nHost: localhost\r\nX-Slow: ',
+      'a',
+      100,
+      8000,
+    );
     expect(closedAfterMs).toBeGreaterThanOrEqual(900);
     expect(closedAfterMs).toBeLessThan(4000);
     expect(answer === '' || answer.startsWith('HTTP/1.1 408')).toBe(true);
   });
 
   it('drops a client whose body never finishes', async () => {
-    const head = 'POST /api/subscriptions HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{';
+    const head =
+      'POST /api/subscriptions HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{';
     const { closedAfterMs } = await trickle(head, ' ', 100, 8000);
     expect(closedAfterMs).toBeLessThan(5000);
   });
@@ -61,9 +77,12 @@ describe('slow clients', () => {
     expect(await page.text()).toContain('Enter your activation key');
     const signup = new FormData();
     signup.append('email', 'patient@example.org');
-    expect((await fetch(`${server.url}/api/subscriptions`, { method: 'POST', body: signup })).status).toBe(201);
+    expect(
+      (await fetch(`${server.url}/api/subscriptions`, { method: 'POST', body: signup })).status,
+    ).toBe(201);
     // Served while every slow client was still connected, not after the server dropped them.
     expect(cutOff).toBe(0);
-    for (const { answer } of await Promise.all(crowd)) expect(answer === '' || answer.startsWith('HTTP/1.1 408')).toBe(true);
+    for (const { answer } of await Promise.all(crowd))
+      expect(answer === '' || answer.startsWith('HTTP/1.1 408')).toBe(true);
   });
 });

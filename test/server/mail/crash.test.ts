@@ -17,11 +17,20 @@ it('kill -9 of the site with mail queued loses none and sends none twice', async
   const seed = openSqliteStore({ dataDir });
   for (const email of emails) await seed.signups.add({ email, description: '' });
   void seed.close();
-  const env = { DATA_DIR: dataDir, SMTP_URL: smtp.url, SITE_URL: 'https://orgnote.example', LOG_LEVEL: 'warn' };
+  const env = {
+    DATA_DIR: dataDir,
+    SMTP_URL: smtp.url,
+    SITE_URL: 'https://orgnote.example',
+    LOG_LEVEL: 'warn',
+  };
 
   const first = await startServerProcess(env);
   try {
-    const invited = spawnSync(process.execPath, [CLI, 'invite', '--next', '5'], { env: { PATH: process.env.PATH, ...env }, encoding: 'utf8', timeout: 20_000 });
+    const invited = spawnSync(process.execPath, [CLI, 'invite', '--next', '5'], {
+      env: { PATH: process.env.PATH, ...env },
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
     expect(invited.stdout.match(/^queued\s/gm)).toHaveLength(5);
   } finally {
     first.child.kill('SIGKILL');
@@ -35,7 +44,12 @@ it('kill -9 of the site with mail queued loses none and sends none twice', async
     await smtp.waitFor(5, 20_000);
     // Time for a stray second copy to show up, were one coming.
     await new Promise((resolve) => setTimeout(resolve, 1_500));
-    expect(smtp.stats()).toEqual({ received: 5, uniqueMessageIds: 5, duplicates: 0, recipients: 5 });
+    expect(smtp.stats()).toEqual({
+      received: 5,
+      uniqueMessageIds: 5,
+      duplicates: 0,
+      recipients: 5,
+    });
     expect(smtp.received.map((m) => m.envelope.to[0]).sort()).toEqual([...emails].sort());
   } finally {
     second.child.kill('SIGTERM');

@@ -30,7 +30,14 @@ beforeEach(() => {
 });
 
 function dkimConfig(env: Record<string, string | undefined> = {}): Config {
-  return testConfig({ SITE_URL, SMTP_URL: smtp.url, MAIL_FROM, DKIM_PRIVATE_KEY_FILE: keyFile, DKIM_SELECTOR: 'mail2026', ...env });
+  return testConfig({
+    SITE_URL,
+    SMTP_URL: smtp.url,
+    MAIL_FROM,
+    DKIM_PRIVATE_KEY_FILE: keyFile,
+    DKIM_SELECTOR: 'mail2026',
+    ...env,
+  });
 }
 
 async function cli(config: Config, ...argv: string[]): Promise<{ code: number; out: string }> {
@@ -50,7 +57,11 @@ async function invite(config: Config): Promise<void> {
   try {
     await store.signups.add({ email: 'first@example.org', description: '' });
     let out = '';
-    expect(await runCommand({ store, config }, ['invite', 'first@example.org'], { out: (text) => void (out += text) })).toBe(0);
+    expect(
+      await runCommand({ store, config }, ['invite', 'first@example.org'], {
+        out: (text) => void (out += text),
+      }),
+    ).toBe(0);
     expect(out).toContain('1 sent');
   } finally {
     void store.close();
@@ -65,19 +76,25 @@ function zoneOf(printed: string): Map<string, string[]> {
     if (record)
       zone.set(
         record[1],
-        [...record[2].matchAll(/"((?:[^"\\]|\\.)*)"/g)].map(([, chunk]) => chunk.replace(/\\(.)/g, '$1')),
+        [...record[2].matchAll(/"((?:[^"\\]|\\.)*)"/g)].map(([, chunk]) =>
+          chunk.replace(/\\(.)/g, '$1'),
+        ),
       );
   }
   return zone;
 }
 
-async function verify(message: Buffer | string, zone: Map<string, string[]>): Promise<DKIMResult[]> {
+async function verify(
+  message: Buffer | string,
+  zone: Map<string, string[]>,
+): Promise<DKIMResult[]> {
   const lookups: string[] = [];
   const { results } = await dkimVerify(message, {
     resolver: async (name, type) => {
       lookups.push(`${name} ${type}`);
       const data = type === 'TXT' ? zone.get(name) : undefined;
-      if (!data) throw Object.assign(new Error(`no ${type} record for ${name}`), { code: 'ENOTFOUND' });
+      if (!data)
+        throw Object.assign(new Error(`no ${type} record for ${name}`), { code: 'ENOTFOUND' });
       return [data];
     },
   });
@@ -102,7 +119,9 @@ describe('DKIM signatures', () => {
     expect(result.signingDomain).toBe('orgnote.example');
     expect(result.selector).toBe('mail2026');
     expect(result.status.aligned).toBe('orgnote.example');
-    expect(result.info).toMatch(/^dkim=pass header\.i=@orgnote\.example header\.s=mail2026 header\.a=rsa-sha256 /);
+    expect(result.info).toMatch(
+      /^dkim=pass header\.i=@orgnote\.example header\.s=mail2026 header\.a=rsa-sha256 /,
+    );
   });
 
   it('a message with List-Unsubscribe headers verifies, and the signature covers them', async () => {
@@ -116,7 +135,10 @@ describe('DKIM signatures', () => {
       html: '<p>Hello</p>',
       messageId: '<list-unsubscribe@orgnote.example>',
       date: '2026-11-01T10:00:00.000Z',
-      headers: { 'List-Unsubscribe': '<https://site.example/leave?token=abc>', 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
+      headers: {
+        'List-Unsubscribe': '<https://site.example/leave?token=abc>',
+        'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+      },
     };
     try {
       await mailer.send(1, mail);
@@ -134,7 +156,16 @@ describe('DKIM signatures', () => {
       .exec(head.replace(/\r\n[ \t]+/g, ''))![1]
       .toLowerCase()
       .split(':');
-    expect(signedFields).toEqual(expect.arrayContaining(['list-unsubscribe', 'list-unsubscribe-post', 'from', 'subject', 'date', 'to']));
+    expect(signedFields).toEqual(
+      expect.arrayContaining([
+        'list-unsubscribe',
+        'list-unsubscribe-post',
+        'from',
+        'subject',
+        'date',
+        'to',
+      ]),
+    );
   });
 
   it('a tampered body or header no longer verifies', async () => {
@@ -190,14 +221,18 @@ describe('waitlist dns', () => {
     const lines = out.trimEnd().split('\n');
     expect(lines).toHaveLength(6);
     expect(lines[0]).toMatch(/^; DKIM: .*publish as is/);
-    expect(lines[1]).toMatch(/^mail2026\._domainkey\.orgnote\.example\. TXT "v=DKIM1; k=rsa; p=[A-Za-z0-9+/]+={0,2}"( "[A-Za-z0-9+/=]+")+$/);
+    expect(lines[1]).toMatch(
+      /^mail2026\._domainkey\.orgnote\.example\. TXT "v=DKIM1; k=rsa; p=[A-Za-z0-9+/]+={0,2}"( "[A-Za-z0-9+/=]+")+$/,
+    );
     const chunks = zoneOf(out).get('mail2026._domainkey.orgnote.example')!;
     expect(chunks.length).toBeGreaterThan(1);
     for (const chunk of chunks) expect(chunk.length).toBeLessThanOrEqual(255);
     expect(lines[2]).toMatch(/^; SPF, to adapt: .*127\.0\.0\.1 \(SMTP_URL\)/);
     expect(lines[3]).toBe('orgnote.example. TXT "v=spf1 mx ~all"');
     expect(lines[4]).toMatch(/^; DMARC, to adapt: /);
-    expect(lines[5]).toBe('_dmarc.orgnote.example. TXT "v=DMARC1; p=none; rua=mailto:dmarc-reports@orgnote.example"');
+    expect(lines[5]).toBe(
+      '_dmarc.orgnote.example. TXT "v=DMARC1; p=none; rua=mailto:dmarc-reports@orgnote.example"',
+    );
     // The key's public half only: nothing of the private key file is printed.
     const pem = fs.readFileSync(keyFile, 'utf8');
     const privateBody = pem.split('\n').slice(1, -2).join('');

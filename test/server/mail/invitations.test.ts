@@ -39,7 +39,12 @@ async function harness(
   env: Record<string, string | undefined> = {},
   emails = ['first@example.org', 'Zoë+Notes@Example.org', 'third@example.org'],
 ): Promise<Harness> {
-  const config = testConfig({ SITE_URL, SMTP_URL: smtp.url, MAIL_FROM: 'OrgNote <invite@orgnote.example>', ...env });
+  const config = testConfig({
+    SITE_URL,
+    SMTP_URL: smtp.url,
+    MAIL_FROM: 'OrgNote <invite@orgnote.example>',
+    ...env,
+  });
   const clock = { now: Date.parse('2026-11-01T10:00:00.000Z') };
   const store = openSqliteStore(config, () => (clock.now += 1));
   for (const email of emails) await store.signups.add({ email, description: '' });
@@ -90,22 +95,35 @@ describe('waitlist invite', () => {
       expect(parsed.messageId).toMatch(/^<[^@>]+@orgnote\.example>$/);
       expect(parsed.date).toBeInstanceOf(Date);
       expect(parsed.headers.get('content-type')).toMatchObject({ value: 'multipart/alternative' });
-      expect(parsed.text).toContain(`${SITE_URL}/activate?email=${encodeURIComponent('Zoë+Notes@Example.org')}`);
-      expect(parsed.html).toContain(`href="${SITE_URL}/activate?email=${encodeURIComponent('Zoë+Notes@Example.org')}"`);
+      expect(parsed.text).toContain(
+        `${SITE_URL}/activate?email=${encodeURIComponent('Zoë+Notes@Example.org')}`,
+      );
+      expect(parsed.html).toContain(
+        `href="${SITE_URL}/activate?email=${encodeURIComponent('Zoë+Notes@Example.org')}"`,
+      );
       // Nothing fetched from elsewhere when the mail is opened: no images, no remote anything.
       expect(parsed.html).not.toMatch(/<img|src=|url\(/i);
       const key = keyIn(parsed.text!);
       expect(parsed.html).toContain(key);
 
       const app = createApp(h.config, { store: h.store });
-      const activated = await request(app).post('/api/subscription-activation').field('email', 'zoë+notes@example.org').field('key', key);
+      const activated = await request(app)
+        .post('/api/subscription-activation')
+        .field('email', 'zoë+notes@example.org')
+        .field('key', key);
       expect(activated.status).toBe(200);
-      expect(activated.body).toEqual({ email: 'Zoë+Notes@Example.org', isActive: true, spaceLimit: h.config.spaceLimitBytes });
+      expect(activated.body).toEqual({
+        email: 'Zoë+Notes@Example.org',
+        isActive: true,
+        spaceLimit: h.config.spaceLimitBytes,
+      });
       const row = (await h.store.signups.list()).find((r) => r.email === 'Zoë+Notes@Example.org')!;
       expect(row.invited_at).toEqual(expect.any(String));
       expect(row.activated_at).toEqual(expect.any(String));
       // The key existed in clear only until the mail went out.
-      expect(h.store.db.prepare('SELECT COUNT(*) AS n FROM mail WHERE message IS NOT NULL').get()).toEqual({ n: 0 });
+      expect(
+        h.store.db.prepare('SELECT COUNT(*) AS n FROM mail WHERE message IS NOT NULL').get(),
+      ).toEqual({ n: 0 });
     } finally {
       h.close();
     }
@@ -120,14 +138,21 @@ describe('waitlist invite', () => {
       expect(again.out).toMatch(/^skipped\s+first@example\.org$/m);
       expect(smtp.received).toHaveLength(1);
 
-      expect((await h.cli('invite', '--again', 'first@example.org')).out).toMatch(/^sent\s+first@example\.org$/m);
+      expect((await h.cli('invite', '--again', 'first@example.org')).out).toMatch(
+        /^sent\s+first@example\.org$/m,
+      );
       const [, second] = await smtp.waitFor(2);
       const oldKey = keyIn(first.parsed.text!);
       const newKey = keyIn(second.parsed.text!);
       expect(newKey).not.toBe(oldKey);
       expect(second.parsed.messageId).not.toBe(first.parsed.messageId);
-      expect(await h.store.subscriptions.activate('first@example.org', oldKey)).toEqual({ outcome: 'invalid' });
-      expect(await h.store.subscriptions.activate('first@example.org', newKey)).toEqual({ outcome: 'active', email: 'first@example.org' });
+      expect(await h.store.subscriptions.activate('first@example.org', oldKey)).toEqual({
+        outcome: 'invalid',
+      });
+      expect(await h.store.subscriptions.activate('first@example.org', newKey)).toEqual({
+        outcome: 'active',
+        email: 'first@example.org',
+      });
     } finally {
       h.close();
     }
@@ -137,14 +162,20 @@ describe('waitlist invite', () => {
     const h = await harness();
     await smtp.stop();
     try {
-      expect((await h.cli('invite', 'first@example.org')).out).toMatch(/^queued\s+first@example\.org$/m);
+      expect((await h.cli('invite', 'first@example.org')).out).toMatch(
+        /^queued\s+first@example\.org$/m,
+      );
       await smtp.start();
-      expect((await h.cli('invite', '--again', 'first@example.org')).out).toMatch(/^sent\s+first@example\.org$/m);
+      expect((await h.cli('invite', '--again', 'first@example.org')).out).toMatch(
+        /^sent\s+first@example\.org$/m,
+      );
       h.clock.now += 24 * 3_600_000;
       await h.siteRetries();
       const [mail] = await smtp.waitFor(1);
       expect(smtp.received).toHaveLength(1);
-      expect(await h.store.subscriptions.activate('first@example.org', keyIn(mail.parsed.text!))).toMatchObject({ outcome: 'active' });
+      expect(
+        await h.store.subscriptions.activate('first@example.org', keyIn(mail.parsed.text!)),
+      ).toMatchObject({ outcome: 'active' });
       expect(await h.store.mail.counts()).toEqual({ queued: 0, sent: 1, failed: 0, dead: 0 });
     } finally {
       await smtp.start();
@@ -171,13 +202,20 @@ describe('waitlist invite', () => {
   });
 
   it('--next N invites the N oldest addresses not invited yet; --dry-run only lists them', async () => {
-    const h = await harness({}, ['a@example.org', 'b@example.org', 'c@example.org', 'd@example.org']);
+    const h = await harness({}, [
+      'a@example.org',
+      'b@example.org',
+      'c@example.org',
+      'd@example.org',
+    ]);
     try {
       await h.cli('invite', 'b@example.org');
       await smtp.waitFor(1);
       const dry = await h.cli('invite', '--next', '2', '--dry-run');
       expect(dry.code).toBe(0);
-      expect(dry.out).toMatch(/^would invite\s+a@example\.org\nwould invite\s+c@example\.org\n2 would be invited/m);
+      expect(dry.out).toMatch(
+        /^would invite\s+a@example\.org\nwould invite\s+c@example\.org\n2 would be invited/m,
+      );
       expect(await h.store.signups.stats()).toMatchObject({ waitlisted: 3, invited: 1 });
 
       const { out } = await h.cli('invite', '--next', '2');
@@ -188,8 +226,19 @@ describe('waitlist invite', () => {
           .sort(),
       ).toEqual(['a@example.org', 'c@example.org']);
       await smtp.waitFor(3);
-      expect(smtp.received.map((m) => m.envelope.to[0]).sort()).toEqual(['a@example.org', 'b@example.org', 'c@example.org']);
-      expect(await h.store.signups.stats()).toEqual({ total: 4, waitlisted: 1, invited: 3, activated: 0, unconfirmed: 0, undeliverable: 0 });
+      expect(smtp.received.map((m) => m.envelope.to[0]).sort()).toEqual([
+        'a@example.org',
+        'b@example.org',
+        'c@example.org',
+      ]);
+      expect(await h.store.signups.stats()).toEqual({
+        total: 4,
+        waitlisted: 1,
+        invited: 3,
+        activated: 0,
+        unconfirmed: 0,
+        undeliverable: 0,
+      });
     } finally {
       h.close();
     }
@@ -210,7 +259,11 @@ describe('waitlist invite', () => {
 
   it.each([
     ['no SITE_URL', { SITE_URL: undefined }, /needs SITE_URL/],
-    ['BACKEND_URL set', { BACKEND_URL: 'http://127.0.0.1:9' }, /BACKEND_URL is set: signups live in the backend/],
+    [
+      'BACKEND_URL set',
+      { BACKEND_URL: 'http://127.0.0.1:9' },
+      /BACKEND_URL is set: signups live in the backend/,
+    ],
   ])('refuses to invite with %s, changing nothing', async (_case, env, message) => {
     const h = await harness(env);
     try {
@@ -263,7 +316,12 @@ describe('the mail queue', () => {
       h.clock.now += 24 * 3_600_000;
       await h.siteRetries();
       await h.siteRetries();
-      expect(smtp.stats()).toMatchObject({ received: 3, uniqueMessageIds: 3, duplicates: 0, recipients: 3 });
+      expect(smtp.stats()).toMatchObject({
+        received: 3,
+        uniqueMessageIds: 3,
+        duplicates: 0,
+        recipients: 3,
+      });
       expect(await h.store.mail.counts()).toEqual({ queued: 0, sent: 3, failed: 0, dead: 0 });
     } finally {
       await smtp.start();
@@ -283,7 +341,9 @@ describe('the mail queue', () => {
       const tried = pending.filter((m) => m.attempts === 1).length;
       expect(tried).toBeLessThan(60);
       expect(pending.filter((m) => m.attempts === 0).every((m) => m.lastError === null)).toBe(true);
-      expect(Math.max(...pending.map((m) => m.nextAttemptAt)) - h.clock.now).toBeLessThanOrEqual(10_000);
+      expect(Math.max(...pending.map((m) => m.nextAttemptAt)) - h.clock.now).toBeLessThanOrEqual(
+        10_000,
+      );
 
       await smtp.start();
       h.clock.now += 60_000;
@@ -301,7 +361,9 @@ describe('the mail queue', () => {
     const h = await harness();
     smtp.mode('tempfail');
     try {
-      expect((await h.cli('invite', 'first@example.org')).out).toMatch(/^queued\s+first@example\.org$/m);
+      expect((await h.cli('invite', 'first@example.org')).out).toMatch(
+        /^queued\s+first@example\.org$/m,
+      );
       const [summary] = await h.store.mail.pending();
       expect(summary).toMatchObject({ state: 'queued', attempts: 1 });
       expect(summary.lastError).toMatch(/^EENVELOPE 451/);
@@ -336,7 +398,9 @@ describe('the mail queue', () => {
       h.clock.now += 24 * 3_600_000;
       await h.siteRetries();
       expect(smtp.received).toHaveLength(0);
-      expect(h.store.db.prepare('SELECT COUNT(*) AS n FROM mail WHERE message IS NOT NULL').get()).toEqual({ n: 0 });
+      expect(
+        h.store.db.prepare('SELECT COUNT(*) AS n FROM mail WHERE message IS NOT NULL').get(),
+      ).toEqual({ n: 0 });
     } finally {
       h.close();
     }

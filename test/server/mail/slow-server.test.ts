@@ -34,9 +34,17 @@ afterAll(async () => {
 async function twoReplicasAndAnInvitation(engine: StoreEngine, leaseMs: number, email: string) {
   const first = await engine.open({ now: Date.now, limits: { mailLeaseMs: leaseMs } });
   const second: Store = await besideStore(first, Date.now, { mailLeaseMs: leaseMs });
-  const mailer = createMailer({ smtpUrl: smtp.url, smtpTimeoutMs: 10_000, dataDir: tempDataDir(), dkim: undefined });
+  const mailer = createMailer({
+    smtpUrl: smtp.url,
+    smtpTimeoutMs: 10_000,
+    dataDir: tempDataDir(),
+    dkim: undefined,
+  });
   await first.signups.add({ email, description: '' });
-  const invited = await first.subscriptions.invite(email, { again: false, compose: composeInvitation });
+  const invited = await first.subscriptions.invite(email, {
+    again: false,
+    compose: composeInvitation,
+  });
   if (invited.outcome !== 'invited') throw new Error(invited.outcome);
   return { first, second, mailer, mail: invited.mail };
 }
@@ -48,7 +56,11 @@ describe.each(ENGINES)('on $name', (engine) => {
     'a send slower than the lease keeps its claim: the other replica never takes the message, and it arrives once',
     async () => {
       const email = `${engine.name}@example.org`;
-      const { first, second, mailer, mail } = await twoReplicasAndAnInvitation(engine, LEASE_MS, email);
+      const { first, second, mailer, mail } = await twoReplicasAndAnInvitation(
+        engine,
+        LEASE_MS,
+        email,
+      );
       try {
         smtp.replyAfter(REPLY_AFTER_MS);
         const sending = sendClaimed(first.mail, mailer, mail);
@@ -63,7 +75,9 @@ describe.each(ENGINES)('on $name', (engine) => {
 
         expect(await sending).toMatchObject({ outcome: 'sent' });
         expect(await first.mail.counts()).toEqual({ queued: 0, sent: 1, failed: 0, dead: 0 });
-        expect((await smtp.waitFor(1)).filter((mail) => mail.envelope.to[0] === email)).toHaveLength(1);
+        expect(
+          (await smtp.waitFor(1)).filter((mail) => mail.envelope.to[0] === email),
+        ).toHaveLength(1);
         expect(smtp.stats().duplicates).toBe(0);
       } finally {
         mailer.close();
@@ -78,7 +92,11 @@ describe.each(ENGINES)('on $name', (engine) => {
 it('a send stuck past ten leases gives its message up to the other replica', async () => {
   const engine = ENGINES[0];
   const lease = 300; // renewed every 100 ms, the shortest interval: 30 renewals in 3 s
-  const { first, second, mailer, mail } = await twoReplicasAndAnInvitation(engine, lease, `stuck-${engine.name}@example.org`);
+  const { first, second, mailer, mail } = await twoReplicasAndAnInvitation(
+    engine,
+    lease,
+    `stuck-${engine.name}@example.org`,
+  );
   try {
     smtp.replyAfter(8_000);
     const sending = sendClaimed(first.mail, mailer, mail);

@@ -5,7 +5,12 @@
 // first.
 import { Readable } from 'node:stream';
 import nodemailer, { type Transporter } from 'nodemailer';
-import { startSmtpServer, type CountedMail, type SmtpServerOptions, type SmtpTestServer } from '../../support/smtp';
+import {
+  startSmtpServer,
+  type CountedMail,
+  type SmtpServerOptions,
+  type SmtpTestServer,
+} from '../../support/smtp';
 
 const opened: { close(): unknown }[] = [];
 afterEach(async () => {
@@ -22,7 +27,13 @@ function transport(options: string | { port: number; pool?: boolean }): Transpor
   const created =
     typeof options === 'string'
       ? nodemailer.createTransport(options)
-      : nodemailer.createTransport({ host: '127.0.0.1', port: options.port, secure: false, ignoreTLS: true, pool: options.pool });
+      : nodemailer.createTransport({
+          host: '127.0.0.1',
+          port: options.port,
+          secure: false,
+          ignoreTLS: true,
+          pool: options.pool,
+        });
   opened.push(created);
   return created;
 }
@@ -68,7 +79,10 @@ describe('the test SMTP server', () => {
     void sender.sendMail(invitation);
     void sender.sendMail({ ...invitation, to: 'grace@example.test' });
     const mails = await smtp.waitFor(2);
-    expect(mails.map((m) => m.envelope.to[0]).sort()).toEqual(['ada@example.test', 'grace@example.test']);
+    expect(mails.map((m) => m.envelope.to[0]).sort()).toEqual([
+      'ada@example.test',
+      'grace@example.test',
+    ]);
   });
 
   it('listens on 127.0.0.1 only, on a port below the ephemeral range unless told otherwise', async () => {
@@ -87,25 +101,52 @@ describe('failures, as nodemailer reports them', () => {
     const smtp = await smtpServer();
     smtp.mode('tempfail');
     const err = await failure(transport({ port: smtp.port }).sendMail(invitation));
-    expect(err).toMatchObject({ code: 'EENVELOPE', responseCode: 451, command: 'RCPT TO', permanent: false, rejected: ['ada@example.test'] });
+    expect(err).toMatchObject({
+      code: 'EENVELOPE',
+      responseCode: 451,
+      command: 'RCPT TO',
+      permanent: false,
+      rejected: ['ada@example.test'],
+    });
     expect(smtp.received).toHaveLength(0);
-    expect(smtp.rejected).toEqual([{ envelope: { from: 'hello@orgnote.test', to: ['ada@example.test'] }, responseCode: 451, at: 'RCPT' }]);
+    expect(smtp.rejected).toEqual([
+      {
+        envelope: { from: 'hello@orgnote.test', to: ['ada@example.test'] },
+        responseCode: 451,
+        at: 'RCPT',
+      },
+    ]);
   });
 
   it('a permanent refusal at RCPT TO: EENVELOPE, 550, permanent', async () => {
     const smtp = await smtpServer();
     smtp.mode('permfail');
     const err = await failure(transport({ port: smtp.port }).sendMail(invitation));
-    expect(err).toMatchObject({ code: 'EENVELOPE', responseCode: 550, command: 'RCPT TO', permanent: true });
+    expect(err).toMatchObject({
+      code: 'EENVELOPE',
+      responseCode: 550,
+      command: 'RCPT TO',
+      permanent: true,
+    });
   });
 
   it('refusals after DATA: EMESSAGE, 451 not permanent and 550 permanent', async () => {
     const smtp = await smtpServer();
     const sender = transport({ port: smtp.port });
     smtp.mode('tempfail', 'DATA');
-    expect(await failure(sender.sendMail(invitation))).toMatchObject({ code: 'EMESSAGE', responseCode: 451, command: 'DATA', permanent: false });
+    expect(await failure(sender.sendMail(invitation))).toMatchObject({
+      code: 'EMESSAGE',
+      responseCode: 451,
+      command: 'DATA',
+      permanent: false,
+    });
     smtp.mode('permfail', 'DATA');
-    expect(await failure(sender.sendMail(invitation))).toMatchObject({ code: 'EMESSAGE', responseCode: 550, command: 'DATA', permanent: true });
+    expect(await failure(sender.sendMail(invitation))).toMatchObject({
+      code: 'EMESSAGE',
+      responseCode: 550,
+      command: 'DATA',
+      permanent: true,
+    });
     expect(smtp.rejected.map((r) => [r.responseCode, r.at])).toEqual([
       [451, 'DATA'],
       [550, 'DATA'],
@@ -125,21 +166,24 @@ describe('failures, as nodemailer reports them', () => {
 
   // A pool keeps its connection open between messages: stop() has to drop it, or the pool would
   // go on delivering to a server that is supposed to be down.
-  it.each([false, true])('down: ESOCKET from ECONNREFUSED at CONN, no responseCode; up again on the same port (pool: %s)', async (pool) => {
-    const smtp = await smtpServer();
-    const sender = transport({ port: smtp.port, pool });
-    await sender.sendMail(invitation);
+  it.each([false, true])(
+    'down: ESOCKET from ECONNREFUSED at CONN, no responseCode; up again on the same port (pool: %s)',
+    async (pool) => {
+      const smtp = await smtpServer();
+      const sender = transport({ port: smtp.port, pool });
+      await sender.sendMail(invitation);
 
-    await smtp.stop();
-    const err = await failure(sender.sendMail(invitation));
-    expect(err).toMatchObject({ code: 'ESOCKET', originalCode: 'ECONNREFUSED', command: 'CONN' });
-    expect(err.responseCode).toBeUndefined();
-    expect(err.permanent).toBeUndefined();
+      await smtp.stop();
+      const err = await failure(sender.sendMail(invitation));
+      expect(err).toMatchObject({ code: 'ESOCKET', originalCode: 'ECONNREFUSED', command: 'CONN' });
+      expect(err.responseCode).toBeUndefined();
+      expect(err.permanent).toBeUndefined();
 
-    await smtp.start();
-    await sender.sendMail(invitation);
-    expect(smtp.received).toHaveLength(2);
-  });
+      await smtp.start();
+      await sender.sendMail(invitation);
+      expect(smtp.received).toHaveLength(2);
+    },
+  );
 
   // Nodemailer starts reading a stream body once it has sent DATA (pipelined after MAIL FROM and
   // RCPT TO, on a connection already open); this one stops after its first line, so the server
@@ -181,10 +225,22 @@ describe('auth', () => {
 
   it('refuses a wrong password (EAUTH, 535) and a missing login (530 at MAIL FROM)', async () => {
     const smtp = await smtpServer({ auth });
-    const wrong = await failure(transport(`smtp://site:nope@127.0.0.1:${smtp.port}`).sendMail(invitation));
-    expect(wrong).toMatchObject({ code: 'EAUTH', responseCode: 535, command: 'AUTH PLAIN', permanent: true });
+    const wrong = await failure(
+      transport(`smtp://site:nope@127.0.0.1:${smtp.port}`).sendMail(invitation),
+    );
+    expect(wrong).toMatchObject({
+      code: 'EAUTH',
+      responseCode: 535,
+      command: 'AUTH PLAIN',
+      permanent: true,
+    });
     const missing = await failure(transport({ port: smtp.port }).sendMail(invitation));
-    expect(missing).toMatchObject({ code: 'EENVELOPE', responseCode: 530, command: 'MAIL FROM', permanent: true });
+    expect(missing).toMatchObject({
+      code: 'EENVELOPE',
+      responseCode: 530,
+      command: 'MAIL FROM',
+      permanent: true,
+    });
     expect(smtp.received).toHaveLength(0);
   });
 
@@ -204,7 +260,15 @@ describe('parse: false, for benchmarks', () => {
     await sender.sendMail({ ...invitation, messageId: '<one@orgnote.test>' });
     await sender.sendMail({ ...invitation, to: 'grace@example.test' });
 
-    expect(smtp.received[0]).toEqual({ envelope: { from: 'hello@orgnote.test', to: ['ada@example.test'] }, messageId: '<one@orgnote.test>' });
-    expect(smtp.stats()).toEqual({ received: 3, uniqueMessageIds: 2, duplicates: 1, recipients: 2 });
+    expect(smtp.received[0]).toEqual({
+      envelope: { from: 'hello@orgnote.test', to: ['ada@example.test'] },
+      messageId: '<one@orgnote.test>',
+    });
+    expect(smtp.stats()).toEqual({
+      received: 3,
+      uniqueMessageIds: 2,
+      duplicates: 1,
+      recipients: 2,
+    });
   });
 });

@@ -26,11 +26,17 @@ function site(deps: Parameters<typeof createApp>[1] = {}) {
 describe('GET /activate/open', () => {
   it('redirects with 303 to the web app with email, token and key, never cached, sending no Referer on', async () => {
     const { app } = site();
-    const res = await request(app).get('/activate/open').query({ email: ' zoë+1@example.org ', token: 'k&y=1 2' });
+    const res = await request(app)
+      .get('/activate/open')
+      .query({ email: ' zoë+1@example.org ', token: 'k&y=1 2' });
     expect(res.status).toBe(303);
     const location = new URL(res.headers.location);
     expect(`${location.origin}${location.pathname}`).toBe('https://app.example.com/auth/activate');
-    expect(Object.fromEntries(location.searchParams)).toEqual({ email: 'zoë+1@example.org', token: 'k&y=1 2', key: 'k&y=1 2' });
+    expect(Object.fromEntries(location.searchParams)).toEqual({
+      email: 'zoë+1@example.org',
+      token: 'k&y=1 2',
+      key: 'k&y=1 2',
+    });
     expect(res.headers['cache-control']).toBe('no-store');
     expect(res.headers['referrer-policy']).toBe('no-referrer');
   });
@@ -45,33 +51,57 @@ describe('GET /activate/open', () => {
         location: 'https://app.example.com/auth/activate?email=a%40b.co&token=KEY&key=KEY',
       });
       for (const [name, value] of securityHeaders(config).fixed) {
-        if (name !== 'Referrer-Policy') expect({ name, value: res.headers[name.toLowerCase()] }).toEqual({ name, value });
+        if (name !== 'Referrer-Policy')
+          expect({ name, value: res.headers[name.toLowerCase()] }).toEqual({ name, value });
       }
     }
   });
 
   it.each([
     ['no email', '?token=KEY', 'Email address is required', '/activate'],
-    ['an invalid email', '?email=not+an+email&token=KEY', 'Email address is invalid', '/activate?email=not+an+email'],
-    ['an empty key', '?email=a%40b.co&token=', 'Activation key: Required', '/activate?email=a%40b.co'],
+    [
+      'an invalid email',
+      '?email=not+an+email&token=KEY',
+      'Email address is invalid',
+      '/activate?email=not+an+email',
+    ],
+    [
+      'an empty key',
+      '?email=a%40b.co&token=',
+      'Activation key: Required',
+      '/activate?email=a%40b.co',
+    ],
     ['no key at all', '?email=a%40b.co', 'Activation key: Required', '/activate?email=a%40b.co'],
-    ['a key of spaces', '?email=a%40b.co&token=+++', 'Activation key: Required', '/activate?email=a%40b.co'],
-  ])('shows a browser that sent %s a 400 page leading back to the form', async (_case, query, message, back) => {
-    const { app } = site();
-    const res = await request(app).get(`/activate/open${query}`).set('Accept', BROWSER);
-    expect(res.status).toBe(400);
-    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
-    expect(res.headers.location).toBeUndefined();
-    expect(res.headers['cache-control']).toBe('private, no-store');
-    expect(res.headers['referrer-policy']).toBe('no-referrer');
-    expect(res.text).toContain(`<p>${message}</p>`);
-    expect(res.text).toContain(`<a href="${back.replace(/&/g, '&amp;')}">Back to the activation form</a>`);
-    expect(res.text).not.toContain('Back to the waitlist');
-  });
+    [
+      'a key of spaces',
+      '?email=a%40b.co&token=+++',
+      'Activation key: Required',
+      '/activate?email=a%40b.co',
+    ],
+  ])(
+    'shows a browser that sent %s a 400 page leading back to the form',
+    async (_case, query, message, back) => {
+      const { app } = site();
+      const res = await request(app).get(`/activate/open${query}`).set('Accept', BROWSER);
+      expect(res.status).toBe(400);
+      expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(res.headers.location).toBeUndefined();
+      expect(res.headers['cache-control']).toBe('private, no-store');
+      expect(res.headers['referrer-policy']).toBe('no-referrer');
+      expect(res.text).toContain(`<p>${message}</p>`);
+      expect(res.text).toContain(
+        `<a href="${back.replace(/&/g, '&amp;')}">Back to the activation form</a>`,
+      );
+      expect(res.text).not.toContain('Back to the waitlist');
+    },
+  );
 
   it('escapes what was typed in the way back', async () => {
     const { app } = site();
-    const res = await request(app).get('/activate/open').query({ email: '"><script>x</script>', token: '' }).set('Accept', BROWSER);
+    const res = await request(app)
+      .get('/activate/open')
+      .query({ email: '"><script>x</script>', token: '' })
+      .set('Accept', BROWSER);
     expect(res.status).toBe(400);
     expect(res.text).not.toContain('<script>');
     expect(res.text).toContain('<a href="/activate?email=%22%3E%3Cscript%3Ex%3C%2Fscript%3E">');
@@ -79,7 +109,9 @@ describe('GET /activate/open', () => {
 
   it('answers a script or an API client with JSON {"error"}', async () => {
     const { app } = site();
-    const res = await request(app).get('/activate/open?email=a%40b.co&token=').set('Accept', 'application/json');
+    const res = await request(app)
+      .get('/activate/open?email=a%40b.co&token=')
+      .set('Accept', 'application/json');
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ error: 'Activation key: Required' });
     expect(res.headers['cache-control']).toBe('no-store');
@@ -90,20 +122,35 @@ describe('GET /activate/open', () => {
 
   it("answers the form's POST the same way, so the key stays out of the URL our proxies log", async () => {
     const { app } = site();
-    const res = await request(app).post('/activate/open').type('form').send({ email: ' zoë+1@example.org ', token: 'k&y=1 2' });
+    const res = await request(app)
+      .post('/activate/open')
+      .type('form')
+      .send({ email: ' zoë+1@example.org ', token: 'k&y=1 2' });
     expect(res.status).toBe(303);
     const location = new URL(res.headers.location);
-    expect(Object.fromEntries(location.searchParams)).toEqual({ email: 'zoë+1@example.org', token: 'k&y=1 2', key: 'k&y=1 2' });
+    expect(Object.fromEntries(location.searchParams)).toEqual({
+      email: 'zoë+1@example.org',
+      token: 'k&y=1 2',
+      key: 'k&y=1 2',
+    });
     expect(res.headers['cache-control']).toBe('no-store');
     expect(res.headers['referrer-policy']).toBe('no-referrer');
-    const bad = await request(app).post('/activate/open').type('form').send({ email: 'a@b.co', token: '' }).set('Accept', BROWSER);
+    const bad = await request(app)
+      .post('/activate/open')
+      .type('form')
+      .send({ email: 'a@b.co', token: '' })
+      .set('Accept', BROWSER);
     expect(bad.status).toBe(400);
     expect(bad.text).toContain('Activation key: Required');
   });
 
   it('refuses a POST from another site with 403, as every form of ours does', async () => {
     const { app } = site();
-    const res = await request(app).post('/activate/open').set('Origin', 'https://evil.example').type('form').send({ email: 'a@b.co', token: 'KEY' });
+    const res = await request(app)
+      .post('/activate/open')
+      .set('Origin', 'https://evil.example')
+      .type('form')
+      .send({ email: 'a@b.co', token: 'KEY' });
     expect(res.status).toBe(403);
     expect(res.headers.location).toBeUndefined();
   });
@@ -112,7 +159,12 @@ describe('GET /activate/open', () => {
     const { app } = site();
     for (const method of ['put', 'delete'] as const) {
       const res = await request(app)[method]('/activate/open?email=a%40b.co&token=KEY');
-      expect({ method, status: res.status, allow: res.headers.allow, location: res.headers.location }).toEqual({
+      expect({
+        method,
+        status: res.status,
+        allow: res.headers.allow,
+        location: res.headers.location,
+      }).toEqual({
         method,
         status: 405,
         allow: 'GET, HEAD',
@@ -124,11 +176,17 @@ describe('GET /activate/open', () => {
   it('logs the path only: no email and no key reach the log', async () => {
     const { logger, lines } = capturingLogger();
     const { app } = site({ logger });
-    const ok = await request(app).get('/activate/open').query({ email: 'alice@example.org', token: 'SECRET-KEY-1' });
-    const bad = await request(app).get('/activate/open').query({ email: 'bob@example.org', token: '' }).set('Accept', BROWSER);
+    const ok = await request(app)
+      .get('/activate/open')
+      .query({ email: 'alice@example.org', token: 'SECRET-KEY-1' });
+    const bad = await request(app)
+      .get('/activate/open')
+      .query({ email: 'bob@example.org', token: '' })
+      .set('Accept', BROWSER);
     expect([ok.status, bad.status]).toEqual([303, 400]);
 
-    const accessLines = () => lines.map((line) => JSON.parse(line)).filter((entry) => entry.msg === 'request completed');
+    const accessLines = () =>
+      lines.map((line) => JSON.parse(line)).filter((entry) => entry.msg === 'request completed');
     await until('both requests are logged', () => accessLines().length >= 2);
     expect(accessLines().map((entry) => [entry.req.path, entry.res.status])).toEqual([
       ['/activate/open', 303],

@@ -33,13 +33,22 @@ async function unconfirmed(email: string): Promise<ConfirmationTokens> {
     canMail: () => true,
     compose(to, given): OutgoingMail {
       tokens = given;
-      return { from: 'no-reply@orgnote.example', to, subject: 's', text: '', html: '', messageId: '<m@x>', date: new Date().toISOString() };
+      return {
+        from: 'no-reply@orgnote.example',
+        to,
+        subject: 's',
+        text: '',
+        html: '',
+        messageId: '<m@x>',
+        date: new Date().toISOString(),
+      };
     },
   });
   return tokens!;
 }
 
-const oneClick = (token: string) => request(app).post(`/leave?token=${token}`).type('form').send('List-Unsubscribe=One-Click');
+const oneClick = (token: string) =>
+  request(app).post(`/leave?token=${token}`).type('form').send('List-Unsubscribe=One-Click');
 
 describe('/confirm', () => {
   it('shows a button on GET (a link scanner confirms nothing), confirms on its POST, and refuses the used link', async () => {
@@ -76,7 +85,11 @@ describe('/confirm', () => {
     ];
     for (const [path, status] of cases) {
       const res = await request(app).get(path);
-      expect([path, res.status, res.headers['content-type']]).toEqual([path, status, 'text/html; charset=utf-8']);
+      expect([path, res.status, res.headers['content-type']]).toEqual([
+        path,
+        status,
+        'text/html; charset=utf-8',
+      ]);
       expect(res.text).not.toContain('<script>');
       expect(
         (
@@ -89,9 +102,24 @@ describe('/confirm', () => {
     }
     expect(await store.subscriptions.stateOf('bob@example.org')).toBe('unconfirmed');
     // Not a form at all: the body reader's 4xx, before anything runs.
-    expect((await request(app).post('/confirm').set('Content-Type', 'application/json').send('{"token":')).status).toBe(400);
+    expect(
+      (
+        await request(app)
+          .post('/confirm')
+          .set('Content-Type', 'application/json')
+          .send('{"token":')
+      ).status,
+    ).toBe(400);
     // From another site: refused before the body is read.
-    expect((await request(app).post('/confirm').set('Origin', 'https://evil.example').type('form').send({ token: confirm })).status).toBe(403);
+    expect(
+      (
+        await request(app)
+          .post('/confirm')
+          .set('Origin', 'https://evil.example')
+          .type('form')
+          .send({ token: confirm })
+      ).status,
+    ).toBe(403);
     expect(await store.subscriptions.stateOf('bob@example.org')).toBe('unconfirmed');
   });
 });
@@ -99,8 +127,14 @@ describe('/confirm', () => {
 describe("the browser's 'subscribed' flag", () => {
   it('is cleared (Clear-Site-Data) by leaving and by an expired confirmation link, and only then', async () => {
     const { leave } = await unconfirmed('cid@example.org');
-    expect((await request(app).get(`/leave?token=${leave}`)).headers['clear-site-data']).toBeUndefined();
-    expect((await request(app).post(`/leave?token=${leave}`).type('form').send('')).headers['clear-site-data']).toBeUndefined();
+    expect(
+      (await request(app).get(`/leave?token=${leave}`)).headers['clear-site-data'],
+    ).toBeUndefined();
+    expect(
+      (await request(app).post(`/leave?token=${leave}`).type('form').send('')).headers[
+        'clear-site-data'
+      ],
+    ).toBeUndefined();
     const left = await oneClick(leave);
     expect(left.status).toBe(200);
     expect(left.headers['clear-site-data']).toBe('"storage"');
@@ -113,14 +147,24 @@ describe("the browser's 'subscribed' flag", () => {
       canMail: () => true,
       compose(to, given): OutgoingMail {
         expired = given.confirm;
-        return { from: 'no-reply@orgnote.example', to, subject: 's', text: '', html: '', messageId: '<e@x>', date: new Date().toISOString() };
+        return {
+          from: 'no-reply@orgnote.example',
+          to,
+          subject: 's',
+          text: '',
+          html: '',
+          messageId: '<e@x>',
+          date: new Date().toISOString(),
+        };
       },
     });
     await new Promise((resolve) => setTimeout(resolve, 5));
     const page = await request(app).get(`/confirm?token=${expired}`);
     expect(page.status).toBe(410);
     expect(page.headers['clear-site-data']).toBe('"storage"');
-    expect((await request(app).get(`/confirm?token=${'A'.repeat(32)}`)).headers['clear-site-data']).toBeUndefined();
+    expect(
+      (await request(app).get(`/confirm?token=${'A'.repeat(32)}`)).headers['clear-site-data'],
+    ).toBeUndefined();
   });
 });
 
@@ -133,11 +177,16 @@ describe('/leave with a token', () => {
     expect(page.text).toContain(`value="${leave}"`);
     expect(page.text).toContain('name="List-Unsubscribe" value="One-Click"');
     // Without the RFC 8058 body it is not a one-click POST.
-    expect((await request(app).post(`/leave?token=${leave}`).type('form').send('')).status).toBe(400);
+    expect((await request(app).post(`/leave?token=${leave}`).type('form').send('')).status).toBe(
+      400,
+    );
     expect(await store.signups.count()).toBe(2);
 
     // A mail provider posts from its own servers; a webmail page may post with its own Origin.
-    const res = await request(app).post(`/leave?token=${leave}`).set('Origin', 'https://mail.example').field('List-Unsubscribe', 'One-Click');
+    const res = await request(app)
+      .post(`/leave?token=${leave}`)
+      .set('Origin', 'https://mail.example')
+      .field('List-Unsubscribe', 'One-Click');
     expect(res.status).toBe(200);
     expect((await store.signups.list()).map((r) => r.email)).toEqual(['stays@example.org']);
     expect((await oneClick(leave)).status).toBe(404);
@@ -157,11 +206,15 @@ describe('/leave without a token', () => {
   it('answers the same page and status whether or not the address is on the list', async () => {
     await store.signups.add({ email: 'eve@example.org', description: '' });
     const on = await request(app).post('/leave').type('form').send({ email: 'eve@example.org' });
-    const off = await request(app).post('/leave').type('form').send({ email: 'nobody@example.org' });
+    const off = await request(app)
+      .post('/leave')
+      .type('form')
+      .send({ email: 'nobody@example.org' });
     expect(on.status).toBe(200);
     expect(off.status).toBe(on.status);
     // The same document but for the per-request nonce.
-    const normal = (html: string) => html.replace(/nonce="[^"]+"/g, 'nonce=""').replace(/'nonce-[^']+'/g, '');
+    const normal = (html: string) =>
+      html.replace(/nonce="[^"]+"/g, 'nonce=""').replace(/'nonce-[^']+'/g, '');
     expect(normal(off.text)).toBe(normal(on.text));
     expect(await store.mail.counts()).toMatchObject({ queued: 1 });
   });
@@ -170,15 +223,28 @@ describe('/leave without a token', () => {
     const missing = await request(app).post('/leave').type('form').send({ email: '' });
     expect(missing.status).toBe(400);
     expect(missing.text).toContain('Email address is required');
-    const malformed = await request(app).post('/leave').type('form').send({ email: 'not-an-address' });
+    const malformed = await request(app)
+      .post('/leave')
+      .type('form')
+      .send({ email: 'not-an-address' });
     expect(malformed.status).toBe(400);
     expect(malformed.text).toContain('value="not-an-address"');
     // SIGNUP_RATE_LIMIT=3 per minute per client: the fourth is refused.
-    expect((await request(app).post('/leave').type('form').send({ email: 'a@example.org' })).status).toBe(200);
+    expect(
+      (await request(app).post('/leave').type('form').send({ email: 'a@example.org' })).status,
+    ).toBe(200);
     const fourth = await request(app).post('/leave').type('form').send({ email: 'a@example.org' });
     expect(fourth.status).toBe(429);
     expect(fourth.headers['retry-after']).toBeDefined();
-    expect((await request(app).post('/leave').set('Origin', 'https://evil.example').type('form').send({ email: 'a@example.org' })).status).toBe(403);
+    expect(
+      (
+        await request(app)
+          .post('/leave')
+          .set('Origin', 'https://evil.example')
+          .type('form')
+          .send({ email: 'a@example.org' })
+      ).status,
+    ).toBe(403);
   });
 });
 
@@ -197,8 +263,16 @@ describe('a failure of ours behind a page', () => {
     expect(res.text).toContain('Unexpected Application Error!');
     expect(res.text).toContain('Internal Server Error');
     expect(res.text).not.toContain('address_tokens');
-    const failed = lines.map((line) => JSON.parse(line)).filter((line) => line.msg === 'route failed');
-    expect(failed).toEqual([expect.objectContaining({ level: 50, routeId: expect.any(String), failure: expect.objectContaining({ name: 'SqliteError' }) })]);
+    const failed = lines
+      .map((line) => JSON.parse(line))
+      .filter((line) => line.msg === 'route failed');
+    expect(failed).toEqual([
+      expect.objectContaining({
+        level: 50,
+        routeId: expect.any(String),
+        failure: expect.objectContaining({ name: 'SqliteError' }),
+      }),
+    ]);
     expect(JSON.stringify(failed)).not.toContain('address_tokens');
     expect(JSON.stringify(failed)).not.toContain(confirm);
   });

@@ -24,14 +24,20 @@ const post = (app: ReturnType<typeof createApp>) => request(app).post('/?index')
 describe('native waitlist form POST', () => {
   it('records a valid submission and redirects with 303 to the joined view', async () => {
     const { app, store } = embedded();
-    const res = await post(app).field('email', 'zoë@example.org').field('description', 'github.com/zoe');
+    const res = await post(app)
+      .field('email', 'zoë@example.org')
+      .field('description', 'github.com/zoe');
     expect(res.status).toBe(303);
     expect(res.headers.location).toBe('/?joined');
-    expect(await store.signups.list()).toEqual([expect.objectContaining({ email: 'zoë@example.org', description: 'github.com/zoe' })]);
+    expect(await store.signups.list()).toEqual([
+      expect.objectContaining({ email: 'zoë@example.org', description: 'github.com/zoe' }),
+    ]);
 
     const joined = await request(app).get(res.headers.location);
     expect(joined.status).toBe(200);
-    expect(joined.text).toContain('You are successfully joined to the wait list. Want to get your invitation faster?');
+    expect(joined.text).toContain(
+      'You are successfully joined to the wait list. Want to get your invitation faster?',
+    );
     expect(joined.text).toContain('>Join patreon</a>');
     expect(joined.text).not.toContain('name="email"');
   });
@@ -46,9 +52,13 @@ describe('native waitlist form POST', () => {
     expect(res.text).toMatch(/<input[^>]*aria-invalid="true"[^>]*name="email"/);
     expect(await store.signups.count()).toBe(0);
 
-    const typed = await post(app).field('email', 'not an email').field('description', 'I love <org>');
+    const typed = await post(app)
+      .field('email', 'not an email')
+      .field('description', 'I love <org>');
     expect(typed.status).toBe(400);
-    expect(typed.text).toMatch(/<input[^>]*aria-invalid="true"[^>]*autofocus=""[^>]*name="email"[^>]*value="not an email"/);
+    expect(typed.text).toMatch(
+      /<input[^>]*aria-invalid="true"[^>]*autofocus=""[^>]*name="email"[^>]*value="not an email"/,
+    );
     expect(typed.text).toContain('I love &lt;org&gt;</textarea>');
     expect(await store.signups.count()).toBe(0);
   });
@@ -78,7 +88,10 @@ describe('native waitlist form POST', () => {
 
   it('shows a browser that posted something unacceptable an HTML page with a way back', async () => {
     const { app } = embedded();
-    const res = await post(app).set('Accept', 'text/html,application/xhtml+xml,*/*;q=0.8').field('email', 'a@b.co').attach('f', Buffer.from('x'), 'x.txt');
+    const res = await post(app)
+      .set('Accept', 'text/html,application/xhtml+xml,*/*;q=0.8')
+      .field('email', 'a@b.co')
+      .attach('f', Buffer.from('x'), 'x.txt');
     expect(res.status).toBe(400);
     expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(res.text).toContain('File uploads are not accepted');
@@ -107,7 +120,9 @@ describe('native waitlist form POST', () => {
     try {
       const sent = await post(app).field('email', 'c@d.co').field('description', 'while up');
       expect(sent.status).toBe(303);
-      expect(backend.received.map((r) => [r.url, r.fields])).toEqual([['/api/subscriptions', { email: 'c@d.co', description: 'while up' }]]);
+      expect(backend.received.map((r) => [r.url, r.fields])).toEqual([
+        ['/api/subscriptions', { email: 'c@d.co', description: 'while up' }],
+      ]);
     } finally {
       await backend.close();
       void store.close();
@@ -150,7 +165,9 @@ describe("a route's action reads the form from its request", () => {
       {
         path: '/',
         action: async ({ request }) =>
-          redirect(`/?${new URLSearchParams([...(await request.formData())].map(([k, v]) => [k, typeof v === 'string' ? v : v.name]))}`),
+          redirect(
+            `/?${new URLSearchParams([...(await request.formData())].map(([k, v]) => [k, typeof v === 'string' ? v : v.name]))}`,
+          ),
         Component: () => null,
       },
     ];
@@ -166,8 +183,16 @@ describe("a route's action reads the form from its request", () => {
   }
 
   it.each([
-    ['multipart', (r: request.Test) => r.field('email', 'a@b.co').field('email', 'c@d.co').field('description', 'zoë & me')],
-    ['urlencoded', (r: request.Test) => r.type('form').send('email=a%40b.co&email=c%40d.co&description=zo%C3%AB+%26+me')],
+    [
+      'multipart',
+      (r: request.Test) =>
+        r.field('email', 'a@b.co').field('email', 'c@d.co').field('description', 'zoë & me'),
+    ],
+    [
+      'urlencoded',
+      (r: request.Test) =>
+        r.type('form').send('email=a%40b.co&email=c%40d.co&description=zo%C3%AB+%26+me'),
+    ],
     ['JSON', (r: request.Test) => r.send({ email: ['a@b.co', 'c@d.co'], description: 'zoë & me' })],
   ])('%s: the same fields, in order, repeats kept', async (_encoding, send) => {
     const res = await send(request(echoSite()).post('/'));

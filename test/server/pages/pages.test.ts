@@ -22,7 +22,9 @@ describe('page HTML', () => {
     expect(input(text, 'email')).toContain('autofocus');
     expect(input(text, 'email')).toContain('value=""');
     expect(input(text, 'description')).not.toContain('autofocus');
-    expect(text).toMatch(/<form[^>]*method="post"[^>]*enctype="multipart\/form-data"|<form[^>]*encType="multipart\/form-data"[^>]*method="post"/i);
+    expect(text).toMatch(
+      /<form[^>]*method="post"[^>]*enctype="multipart\/form-data"|<form[^>]*encType="multipart\/form-data"[^>]*method="post"/i,
+    );
   });
 
   it('GET /?email= prefills the email and autofocuses the description', async () => {
@@ -36,7 +38,9 @@ describe('page HTML', () => {
     const { text } = await request(app).get('/activate');
     expect(text).toContain('<title>Activate your subscription · OrgNote</title>');
     expect(text).toContain('Enter your activation key');
-    expect(text).toMatch(/<form[^>]*action="\/activate\/open"[^>]*method="post"[^>]*target="_blank"/);
+    expect(text).toMatch(
+      /<form[^>]*action="\/activate\/open"[^>]*method="post"[^>]*target="_blank"/,
+    );
     expect(input(text, 'email')).toContain('autofocus');
     expect(input(text, 'token')).not.toContain('autofocus');
   });
@@ -50,7 +54,9 @@ describe('page HTML', () => {
   it('escapes a hostile ?email= instead of injecting it', async () => {
     const { text } = await request(app).get('/?email=%22%3E%3Cscript%3Ealert(1)%3C%2Fscript%3E');
     expect(text).not.toContain('<script>alert(1)</script>');
-    expect(input(text, 'email')).toContain('value="&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;"');
+    expect(input(text, 'email')).toContain(
+      'value="&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;"',
+    );
   });
 
   it('has the document head: lang, description, canonical, Open Graph, Twitter, favicon, theme-color', async () => {
@@ -59,7 +65,9 @@ describe('page HTML', () => {
     expect(text).toMatch(/<meta name="description" content="[^"]+"/);
     expect(text).toContain('<link rel="canonical" href="https://orgnote.example/activate"/>');
     expect(text).toContain('<meta property="og:url" content="https://orgnote.example/activate"/>');
-    expect(text).toContain('<meta property="og:image" content="https://orgnote.example/images/og-card.png"/>');
+    expect(text).toContain(
+      '<meta property="og:image" content="https://orgnote.example/images/og-card.png"/>',
+    );
     expect(text).toMatch(/<meta property="og:title" content="[^"]+"/);
     expect(text).toContain('<meta name="twitter:card" content="summary_large_image"/>');
     expect(text).toContain('<link rel="icon" href="/favicon.svg" type="image/svg+xml"/>');
@@ -80,12 +88,20 @@ describe('page HTML', () => {
   it('serves every image the pages reference', async () => {
     const { text } = await request(app).get('/');
     // Every URL of src and href, and each candidate of a srcset ("url 2x, url 1x").
-    const urls = [...text.matchAll(/\b(?:src|srcSet|href)="([^"]+)"/g)].flatMap((m) => m[1].split(',').map((candidate) => candidate.trim().split(/\s+/)[0]));
-    const images = new Set(urls.filter((url) => url.startsWith('/images/') || url === '/favicon.svg'));
+    const urls = [...text.matchAll(/\b(?:src|srcSet|href)="([^"]+)"/g)].flatMap((m) =>
+      m[1].split(',').map((candidate) => candidate.trim().split(/\s+/)[0]),
+    );
+    const images = new Set(
+      urls.filter((url) => url.startsWith('/images/') || url === '/favicon.svg'),
+    );
     expect(images.size).toBeGreaterThanOrEqual(6);
     for (const src of images) {
       const res = await request(app).get(src);
-      expect({ src, status: res.status, type: res.headers['content-type'] }).toEqual({ src, status: 200, type: expect.stringMatching(/^image\//) });
+      expect({ src, status: res.status, type: res.headers['content-type'] }).toEqual({
+        src,
+        status: 200,
+        type: expect.stringMatching(/^image\//),
+      });
     }
   });
 });

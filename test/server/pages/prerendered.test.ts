@@ -12,7 +12,9 @@ import { listen, rawGet, rawRequest } from '../../support/http';
 const HOST = { Host: 'orgnote.test' };
 
 function inlineScripts(html: string): string[] {
-  return [...html.matchAll(/<script(?![^>]*\bsrc=)(?![^>]*application\/json)[^>]*>([\s\S]*?)<\/script>/g)].map((m) => m[1]);
+  return [
+    ...html.matchAll(/<script(?![^>]*\bsrc=)(?![^>]*application\/json)[^>]*>([\s\S]*?)<\/script>/g),
+  ].map((m) => m[1]);
 }
 
 /** Log lines of requests the prerendered store answered. */
@@ -98,8 +100,12 @@ describe('prerendered pages', () => {
   it('keeps each origin apart when SITE_URL is unset (canonical links follow the host)', async () => {
     const app = createApp(testConfig());
     for (let i = 0; i < 2; i++) {
-      expect((await request(app).get('/').set('Host', 'a.example')).text).toContain('<link rel="canonical" href="http://a.example/"/>');
-      expect((await request(app).get('/').set('Host', 'b.example')).text).toContain('<link rel="canonical" href="http://b.example/"/>');
+      expect((await request(app).get('/').set('Host', 'a.example')).text).toContain(
+        '<link rel="canonical" href="http://a.example/"/>',
+      );
+      expect((await request(app).get('/').set('Host', 'b.example')).text).toContain(
+        '<link rel="canonical" href="http://b.example/"/>',
+      );
     }
   });
 
@@ -116,7 +122,9 @@ describe('prerendered pages', () => {
   });
 
   it('lets a shared cache keep a page for PAGE_CACHE_SECONDS, and browsers revalidate by ETag', async () => {
-    const app = createApp(testConfig({ PAGE_CACHE_SECONDS: '120', SITE_URL: 'https://orgnote.test' }));
+    const app = createApp(
+      testConfig({ PAGE_CACHE_SECONDS: '120', SITE_URL: 'https://orgnote.test' }),
+    );
     const res = await rawGet(app, '/', { ...HOST, 'Accept-Encoding': 'br' });
     expect(res.headers['cache-control']).toBe('public, max-age=0, s-maxage=120');
     expect(res.headers.etag).toMatch(/^"[A-Za-z0-9_-]{22}-br"$/);
@@ -124,10 +132,13 @@ describe('prerendered pages', () => {
     expect(plain.headers.etag).toMatch(/^"[A-Za-z0-9_-]{22}"$/);
     expect(plain.headers.etag).not.toBe(res.headers.etag);
     // The default: five minutes. Without SITE_URL the page names the request's Host: private.
-    expect((await rawGet(createApp(testConfig({ SITE_URL: 'https://orgnote.test' })), '/', HOST)).headers['cache-control']).toBe(
-      'public, max-age=0, s-maxage=300',
+    expect(
+      (await rawGet(createApp(testConfig({ SITE_URL: 'https://orgnote.test' })), '/', HOST))
+        .headers['cache-control'],
+    ).toBe('public, max-age=0, s-maxage=300');
+    expect((await rawGet(createApp(testConfig()), '/', HOST)).headers['cache-control']).toBe(
+      'private, no-cache',
     );
-    expect((await rawGet(createApp(testConfig()), '/', HOST)).headers['cache-control']).toBe('private, no-cache');
   });
 
   it('answers 304 with no body for a matching If-None-Match, and 200 for any other tag', async () => {
@@ -136,14 +147,36 @@ describe('prerendered pages', () => {
     try {
       const first = await rawRequest(port, '/activate', { ...HOST, 'Accept-Encoding': 'gzip' });
       const etag = String(first.headers.etag);
-      const again = await rawRequest(port, '/activate', { ...HOST, 'Accept-Encoding': 'gzip', 'If-None-Match': `"other", W/${etag}` });
+      const again = await rawRequest(port, '/activate', {
+        ...HOST,
+        'Accept-Encoding': 'gzip',
+        'If-None-Match': `"other", W/${etag}`,
+      });
       expect(again.status).toBe(304);
       expect(again.body.length).toBe(0);
       expect(again.headers.etag).toBe(etag);
-      expect(again.headers['content-security-policy']).toBe(first.headers['content-security-policy']);
+      expect(again.headers['content-security-policy']).toBe(
+        first.headers['content-security-policy'],
+      );
       // The same tag names the gzip bytes only: a client wanting brotli gets the brotli page.
-      expect((await rawRequest(port, '/activate', { ...HOST, 'Accept-Encoding': 'br', 'If-None-Match': etag })).status).toBe(200);
-      expect((await rawRequest(port, '/activate', { ...HOST, 'Accept-Encoding': 'gzip', 'If-None-Match': '"stale"' })).status).toBe(200);
+      expect(
+        (
+          await rawRequest(port, '/activate', {
+            ...HOST,
+            'Accept-Encoding': 'br',
+            'If-None-Match': etag,
+          })
+        ).status,
+      ).toBe(200);
+      expect(
+        (
+          await rawRequest(port, '/activate', {
+            ...HOST,
+            'Accept-Encoding': 'gzip',
+            'If-None-Match': '"stale"',
+          })
+        ).status,
+      ).toBe(200);
     } finally {
       server.close();
     }
@@ -168,8 +201,16 @@ describe('prerendered pages', () => {
       maxEntries: 2,
     });
     const get = async (origin: string, path = '/') => {
-      const app = (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) =>
-        pages.serve(req, res, { id: '1', kind: 'page', startedAt: 0, client: { ip: '', origin, forwarded: {} } });
+      const app = (
+        req: import('node:http').IncomingMessage,
+        res: import('node:http').ServerResponse,
+      ) =>
+        pages.serve(req, res, {
+          id: '1',
+          kind: 'page',
+          startedAt: 0,
+          client: { ip: '', origin, forwarded: {} },
+        });
       return rawGet(app, path);
     };
     expect((await get('http://a')).body.toString()).toBe('<p>http://a/</p>');

@@ -5,17 +5,30 @@ import { testConfig } from '../../support/config';
 
 describe('the privacy notice', () => {
   it('is a server-rendered page with the contact from PRIVACY_CONTACT and a link to /leave', async () => {
-    const app = createApp(testConfig({ PRIVACY_CONTACT: 'Privacy desk <privacy@orgnote.example>', MAIL_FROM: 'invites@orgnote.example' }));
+    const app = createApp(
+      testConfig({
+        PRIVACY_CONTACT: 'Privacy desk <privacy@orgnote.example>',
+        MAIL_FROM: 'invites@orgnote.example',
+      }),
+    );
     const res = await request(app).get('/privacy');
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(res.text).toContain('<title>Privacy · OrgNote</title>');
     expect(res.text).toMatch(/<h1 id="privacy-title">Privacy<\/h1>/);
-    expect(res.text).toContain('<a href="mailto:privacy@orgnote.example">privacy@orgnote.example</a>');
+    expect(res.text).toContain(
+      '<a href="mailto:privacy@orgnote.example">privacy@orgnote.example</a>',
+    );
     expect(res.text).not.toContain('invites@orgnote.example');
     expect(res.text).toMatch(/<a href="\/leave"[^>]*>Leave the waitlist<\/a>/);
     // What is stored, why, how long and who sees it, readable in the HTML itself.
-    for (const phrase of ['e-mail address', 'About me (or github profile)', 'an invitation with an activation key', 'Until you leave', 'no tracking']) {
+    for (const phrase of [
+      'e-mail address',
+      'About me (or github profile)',
+      'an invitation with an activation key',
+      'Until you leave',
+      'no tracking',
+    ]) {
       expect(res.text).toContain(phrase);
     }
   });
@@ -48,7 +61,10 @@ describe('the privacy notice', () => {
     const app = createApp(testConfig());
     for (const path of ['/', '/activate', '/?joined']) {
       const { text } = await request(app).get(path);
-      expect({ path, linked: /<a href="\/privacy"[^>]*>Privacy<\/a>/.test(text) }).toEqual({ path, linked: true });
+      expect({ path, linked: /<a href="\/privacy"[^>]*>Privacy<\/a>/.test(text) }).toEqual({
+        path,
+        linked: true,
+      });
     }
   });
 

@@ -57,7 +57,12 @@ describe('server-rendered pages', () => {
   });
 
   it('gives crawlers the same complete page', async () => {
-    const res = await request(app).get('/').set('User-Agent', 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)');
+    const res = await request(app)
+      .get('/')
+      .set(
+        'User-Agent',
+        'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
+      );
     expect(res.status).toBe(200);
     expect(res.text).toContain('Join wait list');
     expect(res.text.trimEnd().endsWith('</html>')).toBe(true);
@@ -94,9 +99,13 @@ describe('server-rendered pages', () => {
   });
 
   it('embeds only the public config, escaped for a script element', async () => {
-    const evil = createApp(testConfig({ WEB_APP_URL: 'https://example.org/</script><script>alert(1)</script>' }));
+    const evil = createApp(
+      testConfig({ WEB_APP_URL: 'https://example.org/</script><script>alert(1)</script>' }),
+    );
     const res = await request(evil).get('/');
-    const embedded = res.text.match(/<script id="public-config" type="application\/json">(.*?)<\/script>/)?.[1];
+    const embedded = res.text.match(
+      /<script id="public-config" type="application\/json">(.*?)<\/script>/,
+    )?.[1];
     expect(embedded).toBeDefined();
     expect(embedded).not.toContain('</script>');
     expect(JSON.parse(embedded!)).toEqual({

@@ -30,19 +30,28 @@ describe('static assets', () => {
     ['br', 'br', '.br'],
     ['gzip', 'gzip', '.gz'],
     ['br;q=0.5, gzip', 'gzip', '.gz'],
-  ])('serves the precompressed copy for Accept-Encoding: %s', async (accept, encoding, extension) => {
-    const res = await rawGet(app, script, { 'Accept-Encoding': accept });
-    expect(res.headers['content-encoding']).toBe(encoding);
-    expect(res.headers['content-type']).toMatch(/javascript/);
-    expect(res.headers.vary).toMatch(/Accept-Encoding/);
-    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
-    expect(res.body.equals(fs.readFileSync(path.join(ASSETS_DIR, `${path.basename(script)}${extension}`)))).toBe(true);
-  });
+  ])(
+    'serves the precompressed copy for Accept-Encoding: %s',
+    async (accept, encoding, extension) => {
+      const res = await rawGet(app, script, { 'Accept-Encoding': accept });
+      expect(res.headers['content-encoding']).toBe(encoding);
+      expect(res.headers['content-type']).toMatch(/javascript/);
+      expect(res.headers.vary).toMatch(/Accept-Encoding/);
+      expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect(
+        res.body.equals(
+          fs.readFileSync(path.join(ASSETS_DIR, `${path.basename(script)}${extension}`)),
+        ),
+      ).toBe(true);
+    },
+  );
 
   it('serves the plain file to a client that accepts no compression', async () => {
     const res = await rawGet(app, script, {});
     expect(res.headers['content-encoding']).toBeUndefined();
-    expect(res.body.equals(fs.readFileSync(path.join(ASSETS_DIR, path.basename(script))))).toBe(true);
+    expect(res.body.equals(fs.readFileSync(path.join(ASSETS_DIR, path.basename(script))))).toBe(
+      true,
+    );
   });
 
   it('answers a missing asset with a plain 404, never the HTML page', async () => {

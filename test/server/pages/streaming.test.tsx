@@ -20,7 +20,16 @@ function appWith(routes: RouteObject[]) {
   const { pagePolicy } = securityHeaders(DEFAULT_PUBLIC_CONFIG);
   const assets = { scripts: [], styles: [], preloads: [], css: '' };
   // SITE_URL given: the renderer runs here without the request pipeline that works out the origin.
-  app.use(createRenderer({ assets, publicConfig: DEFAULT_PUBLIC_CONFIG, logger, routes, pagePolicy, siteUrl: 'http://localhost' }).streamPage);
+  app.use(
+    createRenderer({
+      assets,
+      publicConfig: DEFAULT_PUBLIC_CONFIG,
+      logger,
+      routes,
+      pagePolicy,
+      siteUrl: 'http://localhost',
+    }).streamPage,
+  );
   return { app, lines };
 }
 
@@ -29,7 +38,9 @@ function SlowPart({ ready }: { ready: Promise<string> }) {
 }
 
 function SlowPage() {
-  const ready = new Promise<string>((resolve) => setTimeout(() => resolve('slow part done'), SLOW_MS));
+  const ready = new Promise<string>((resolve) =>
+    setTimeout(() => resolve('slow part done'), SLOW_MS),
+  );
   return (
     <main>
       <h1>shell first</h1>

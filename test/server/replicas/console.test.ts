@@ -33,7 +33,10 @@ async function twoReplicas() {
 }
 
 const login = (app: ReturnType<typeof createApp>, password: string) =>
-  request(app).post('/admin/login').type('form').send({ email: 'ops@example.org', password, code: '' });
+  request(app)
+    .post('/admin/login')
+    .type('form')
+    .send({ email: 'ops@example.org', password, code: '' });
 
 it('honours a session on every replica, and a logout on one ends it on all', async () => {
   const [a, b] = await twoReplicas();
@@ -41,13 +44,17 @@ it('honours a session on every replica, and a logout on one ends it on all', asy
   const onB = await request(b).get('/admin').set('Cookie', cookie);
   expect(onB.status).toBe(200);
   const csrf = /name="csrf" value="([^"]+)"/.exec(onB.text)![1];
-  expect((await request(b).post('/admin/logout').set('Cookie', cookie).type('form').send({ csrf })).status).toBe(303);
+  expect(
+    (await request(b).post('/admin/logout').set('Cookie', cookie).type('form').send({ csrf }))
+      .status,
+  ).toBe(303);
   expect((await request(a).get('/admin').set('Cookie', cookie)).status).toBe(303);
 });
 
 it('counts failed logins on both replicas together: the sixth attempt, right or wrong, is 429 on either', async () => {
   const [a, b] = await twoReplicas();
-  for (let i = 0; i < 5; i++) expect((await login(i % 2 ? b : a, `wrong password ${i}`)).status).toBe(401);
+  for (let i = 0; i < 5; i++)
+    expect((await login(i % 2 ? b : a, `wrong password ${i}`)).status).toBe(401);
   expect((await login(a, PASSWORD)).status).toBe(429);
   expect((await login(b, PASSWORD)).status).toBe(429);
 });

@@ -81,11 +81,17 @@ it("ignores the late outcome of a replica paused past its lease, and keeps the l
     servers[paused!].output().includes('outbox item taken over by another worker'),
   );
   // The live replica's record stands: one attempt, its error. The late timeout did not count.
-  expect(await query<OutboxRow>(databaseUrl, 'SELECT attempts, last_error FROM outbox')).toEqual([{ attempts: 1, last_error: 'status 503' }]);
+  expect(await query<OutboxRow>(databaseUrl, 'SELECT attempts, last_error FROM outbox')).toEqual([
+    { attempts: 1, last_error: 'status 503' },
+  ]);
   expect(live.output()).not.toContain('taken over');
 
   releaseThird();
-  await until('the outbox is empty', async () => (await query(databaseUrl, 'SELECT id FROM outbox')).length === 0, 10_000);
+  await until(
+    'the outbox is empty',
+    async () => (await query(databaseUrl, 'SELECT id FROM outbox')).length === 0,
+    10_000,
+  );
   expect(received).toHaveLength(3);
   expect(new Set(received.map((r) => r.headers['idempotency-key'])).size).toBe(1);
   expect(received.every((r) => r.fields?.email === 'paused@example.org')).toBe(true);

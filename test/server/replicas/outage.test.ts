@@ -65,17 +65,32 @@ describe('replicas while PostgreSQL is down', () => {
     const restarted = Date.now();
     await until(
       'every replica is ready again',
-      async () => (await Promise.all(servers.map((server) => send(server, '/readyz')))).every((a) => a.status === 200),
+      async () =>
+        (await Promise.all(servers.map((server) => send(server, '/readyz')))).every(
+          (a) => a.status === 200,
+        ),
       5_000,
     );
     expect(Date.now() - restarted).toBeLessThan(5_000);
     for (const [i, server] of servers.entries()) {
       const signup = await signUp(server, `after-outage${i}@example.org`);
-      expect([signup.status, json(signup.body)]).toEqual([201, { email: `after-outage${i}@example.org` }]);
+      expect([signup.status, json(signup.body)]).toEqual([
+        201,
+        { email: `after-outage${i}@example.org` },
+      ]);
     }
-    const stored = await query<{ email: string }>(databaseUrl, 'SELECT email FROM signups ORDER BY email');
-    expect(stored.map((row) => row.email)).toEqual(['after-outage0@example.org', 'after-outage1@example.org', 'after-outage2@example.org']);
-    expect(servers.map((server) => [server.child.pid, server.child.exitCode])).toEqual(pids.map((pid) => [pid, null]));
+    const stored = await query<{ email: string }>(
+      databaseUrl,
+      'SELECT email FROM signups ORDER BY email',
+    );
+    expect(stored.map((row) => row.email)).toEqual([
+      'after-outage0@example.org',
+      'after-outage1@example.org',
+      'after-outage2@example.org',
+    ]);
+    expect(servers.map((server) => [server.child.pid, server.child.exitCode])).toEqual(
+      pids.map((pid) => [pid, null]),
+    );
   });
 });
 
@@ -99,7 +114,9 @@ describe('a replica started while PostgreSQL cannot be reached', () => {
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    const exited = new Promise<number | null>((resolve) =>
+      child.once('exit', (code) => resolve(code)),
+    );
     expect(await exited).toBe(1);
 
     // It did wait for the database (a compose file starts both at once), but not much longer.

@@ -39,8 +39,12 @@ const settings = (databaseUrl: string, backendUrl: string) => ({
 async function queueSignups(servers: { port: number }[], emails: string[]): Promise<void> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 10 });
   try {
-    const answers = await Promise.all(emails.map((email, i) => signUp(servers[i % servers.length], email, { agent })));
-    expect(answers.map((a) => [a.status, JSON.parse(a.body)])).toEqual(emails.map(() => [202, { queued: true }]));
+    const answers = await Promise.all(
+      emails.map((email, i) => signUp(servers[i % servers.length], email, { agent })),
+    );
+    expect(answers.map((a) => [a.status, JSON.parse(a.body)])).toEqual(
+      emails.map(() => [202, { queued: true }]),
+    );
   } finally {
     agent.destroy();
   }
@@ -48,7 +52,10 @@ async function queueSignups(servers: { port: number }[], emails: string[]): Prom
 
 /** The addresses still waiting in the outbox, pending or dead. */
 async function outboxEmails(databaseUrl: string): Promise<string[]> {
-  const rows = await query<{ fields: string }>(databaseUrl, 'SELECT fields::text AS fields FROM outbox');
+  const rows = await query<{ fields: string }>(
+    databaseUrl,
+    'SELECT fields::text AS fields FROM outbox',
+  );
   return rows.map((row) => Object.fromEntries(JSON.parse(row.fields) as [string, string][]).email);
 }
 
@@ -66,7 +73,10 @@ describe('the outbox shared by three replicas', () => {
   it('queues signups on every replica while the backend is down, and delivers each exactly once when it returns', async () => {
     const databaseUrl = await postgres.createDatabase();
     const backendPort = await closedPort();
-    const servers = await replicas.start(3, settings(databaseUrl, `http://127.0.0.1:${backendPort}`));
+    const servers = await replicas.start(
+      3,
+      settings(databaseUrl, `http://127.0.0.1:${backendPort}`),
+    );
     const emails = Array.from({ length: 60 }, (_, i) => `queued${i}@example.org`);
 
     await queueSignups(servers, emails);
@@ -80,12 +90,18 @@ describe('the outbox shared by three replicas', () => {
 
     backend = await startBackend(backendPort);
     const received = backend.received;
-    await until('the outbox is empty', async () => (await outboxEmails(databaseUrl)).length === 0, 20_000);
+    await until(
+      'the outbox is empty',
+      async () => (await outboxEmails(databaseUrl)).length === 0,
+      20_000,
+    );
     await new Promise((resolve) => setTimeout(resolve, 1_500)); // one more poll of every worker: nothing goes out twice
 
     expect(received.map(emailOf).sort()).toEqual([...emails].sort());
     expect(new Set(received.map(keyOf)).size).toBe(emails.length);
-    expect(received.every((r) => r.url === '/api/subscriptions' && r.fields?.description === 'replicas')).toBe(true);
+    expect(
+      received.every((r) => r.url === '/api/subscriptions' && r.fields?.description === 'replicas'),
+    ).toBe(true);
     expect(await query(databaseUrl, 'SELECT id FROM outbox')).toEqual([]);
   }, 40_000);
 
@@ -95,7 +111,9 @@ describe('the outbox shared by three replicas', () => {
     // Each replica reaches the backend under a path of its own, so the backend tells which one
     // delivered what. Replica 0 is the one killed.
     const prefix = (replica: number) => `/replica${replica}`;
-    const servers = await replicas.start(3, (i) => settings(databaseUrl, `http://127.0.0.1:${backendPort}${prefix(i)}`));
+    const servers = await replicas.start(3, (i) =>
+      settings(databaseUrl, `http://127.0.0.1:${backendPort}${prefix(i)}`),
+    );
     const [victim] = servers;
     const emails = Array.from({ length: 60 }, (_, i) => `in-flight${i}@example.org`);
     await queueSignups(servers, emails);
@@ -123,7 +141,11 @@ describe('the outbox shared by three replicas', () => {
     expect(await outboxEmails(databaseUrl)).toEqual(expect.arrayContaining(inFlight.map(emailOf)));
 
     // The victim's items come back to the others once its lease (14 s) runs out.
-    await until('the outbox is empty', async () => (await outboxEmails(databaseUrl)).length === 0, 30_000);
+    await until(
+      'the outbox is empty',
+      async () => (await outboxEmails(databaseUrl)).length === 0,
+      30_000,
+    );
     await new Promise((resolve) => setTimeout(resolve, 1_500)); // one more poll of every worker
 
     // At least once: every signup was answered by the backend, each exactly once.
@@ -131,10 +153,13 @@ describe('the outbox shared by three replicas', () => {
     expect(new Set(answered).size).toBe(emails.length);
     expect([...new Set(received.map(emailOf))].sort()).toEqual([...emails].sort());
     // At most the victim's in-flight deliveries twice, each time with its one Idempotency-Key.
-    const twice = [...tally(received.map(emailOf))].filter(([, n]) => n > 1).map(([email]) => email);
+    const twice = [...tally(received.map(emailOf))]
+      .filter(([, n]) => n > 1)
+      .map(([email]) => email);
     expect(twice.sort()).toEqual(inFlight.map(emailOf).sort());
     expect(Math.max(...tally(received.map(emailOf)).values())).toBeLessThanOrEqual(2);
-    for (const email of twice) expect(new Set(received.filter((r) => emailOf(r) === email).map(keyOf)).size).toBe(1);
+    for (const email of twice)
+      expect(new Set(received.filter((r) => emailOf(r) === email).map(keyOf)).size).toBe(1);
     expect(await query(databaseUrl, 'SELECT id FROM outbox')).toEqual([]);
   }, 45_000);
 });

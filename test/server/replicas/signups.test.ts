@@ -22,11 +22,18 @@ beforeAll(async () => {
 afterEach(() => replicas.killAll());
 afterAll(() => postgres?.dropDatabases());
 
-const settings = (databaseUrl: string) => ({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', SIGNUP_RATE_LIMIT: '0' });
+const settings = (databaseUrl: string) => ({
+  DATABASE_URL: databaseUrl,
+  LOG_LEVEL: 'warn',
+  SIGNUP_RATE_LIMIT: '0',
+});
 
 /** The same address as a visitor might type it again: other letter case, spaces around it. */
 function retyped(address: string, i: number): string {
-  const cased = i % 2 === 0 ? address.toUpperCase() : [...address].map((c, j) => (j % 2 === 0 ? c.toUpperCase() : c)).join('');
+  const cased =
+    i % 2 === 0
+      ? address.toUpperCase()
+      : [...address].map((c, j) => (j % 2 === 0 ? c.toUpperCase() : c)).join('');
   return `${' '.repeat(1 + (i % 3))}${cased}${i % 2 === 0 ? '\t' : '  '}`;
 }
 
@@ -36,8 +43,12 @@ describe('three replicas on one database', () => {
     const servers = await replicas.start(3, settings(databaseUrl));
 
     const answers = await Promise.all(servers.map((server) => send(server, '/readyz')));
-    expect(answers.map((a) => [a.status, JSON.parse(a.body)])).toEqual(Array(3).fill([200, { status: 'ready' }]));
-    expect(await query(databaseUrl, 'SELECT version FROM schema_migrations ORDER BY version')).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }]);
+    expect(answers.map((a) => [a.status, JSON.parse(a.body)])).toEqual(
+      Array(3).fill([200, { status: 'ready' }]),
+    );
+    expect(
+      await query(databaseUrl, 'SELECT version FROM schema_migrations ORDER BY version'),
+    ).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }]);
   });
 
   it('keep exactly one row per address when 600 signups arrive at once, half of them repeats in another case and spacing', async () => {
@@ -50,22 +61,38 @@ describe('three replicas on one database', () => {
 
     let answers;
     try {
-      answers = await Promise.all(sent.map((email, j) => signUp(servers[j % servers.length], email, { agent })));
+      answers = await Promise.all(
+        sent.map((email, j) => signUp(servers[j % servers.length], email, { agent })),
+      );
     } finally {
       agent.destroy();
     }
 
     // The API never tells a repeat from a new address: every one is 201 with the address trimmed.
     expect(answers.map((a) => a.status)).toEqual(Array(600).fill(201));
-    expect(answers.map((a) => JSON.parse(a.body))).toEqual(sent.map((email) => ({ email: email.trim() })));
-    const rows = await query<{ email: string; email_key: string }>(databaseUrl, 'SELECT email, email_key FROM signups');
+    expect(answers.map((a) => JSON.parse(a.body))).toEqual(
+      sent.map((email) => ({ email: email.trim() })),
+    );
+    const rows = await query<{ email: string; email_key: string }>(
+      databaseUrl,
+      'SELECT email, email_key FROM signups',
+    );
     expect(rows).toHaveLength(300);
     expect(rows.map((row) => row.email_key).sort()).toEqual([...addresses].sort());
     // Whichever spelling came first is kept, trimmed.
-    for (const row of rows) expect([row.email_key, retyped(row.email_key, addresses.indexOf(row.email_key)).trim()]).toContain(row.email);
+    for (const row of rows)
+      expect([
+        row.email_key,
+        retyped(row.email_key, addresses.indexOf(row.email_key)).trim(),
+      ]).toContain(row.email);
 
     const { stdout } = await promisify(execFile)(process.execPath, [CLI, 'count'], {
-      env: { PATH: process.env.PATH, DATABASE_URL: databaseUrl, DATA_DIR: tempDataDir(), LOG_LEVEL: 'warn' },
+      env: {
+        PATH: process.env.PATH,
+        DATABASE_URL: databaseUrl,
+        DATA_DIR: tempDataDir(),
+        LOG_LEVEL: 'warn',
+      },
     });
     expect(stdout).toBe('300\n');
     // pino's error (50) and fatal (60): none of the replicas met a fault under the load.

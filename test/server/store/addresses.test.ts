@@ -2,7 +2,12 @@
 // confirmation (double opt-in) with its mail in the signup's transaction, the links' tokens (one
 // address, one purpose, hashed, expiring, spent once), leave links, undeliverable addresses and
 // the expiry of unconfirmed ones. Only the interface is used; time is the test's clock.
-import type { ConfirmationMail, ConfirmationTokens, OutgoingMail, Store } from '../../../server/store/types';
+import type {
+  ConfirmationMail,
+  ConfirmationTokens,
+  OutgoingMail,
+  Store,
+} from '../../../server/store/types';
 import { ENGINES, type StoreEngine } from '../../support/stores';
 
 const START = Date.parse('2026-03-01T00:00:00.000Z');
@@ -31,14 +36,25 @@ function contract(engine: StoreEngine) {
       canMail: (address) => !address.includes(','),
       compose(to, tokens): OutgoingMail {
         sent.push({ to, tokens });
-        return { from: 'no-reply@orgnote.example', to, subject: 'Confirm', text: tokens.confirm, html: '', messageId: `<c${sent.length}@x>`, date: iso(time) };
+        return {
+          from: 'no-reply@orgnote.example',
+          to,
+          subject: 'Confirm',
+          text: tokens.confirm,
+          html: '',
+          messageId: `<c${sent.length}@x>`,
+          date: iso(time),
+        };
       },
     };
     return { mail, sent };
   }
 
   /** A signup with confirmation on, then the mail worker's step that writes the confirmation it owes. */
-  async function addConfirming(signup: { email: string; description: string }, mail: ConfirmationMail): Promise<boolean> {
+  async function addConfirming(
+    signup: { email: string; description: string },
+    mail: ConfirmationMail,
+  ): Promise<boolean> {
     const added = await store.signups.add(signup, { confirm: true });
     await store.links.mailConfirmations(100, mail);
     return added;
@@ -57,7 +73,9 @@ function contract(engine: StoreEngine) {
   describe('confirmation', () => {
     it('keeps a new signup unconfirmed, owing a confirmation mail the worker writes once, until the link is used', async () => {
       const { mail, sent } = confirmations();
-      expect(await store.signups.add({ email: 'Ann@Example.org', description: '' }, { confirm: true })).toBe(true);
+      expect(
+        await store.signups.add({ email: 'Ann@Example.org', description: '' }, { confirm: true }),
+      ).toBe(true);
       // Owed by the signup's own statement; the mail worker writes it, queued and claimed for itself.
       expect(await store.mail.counts()).toMatchObject({ queued: 0 });
       expect(await store.signups.confirmationsOwed()).toBe(1);
@@ -70,18 +88,34 @@ function contract(engine: StoreEngine) {
       expect(await store.links.mailConfirmations(10, mail)).toEqual([]);
       expect(await store.subscriptions.stateOf('ann@example.org')).toBe('unconfirmed');
       expect(await store.signups.oldestWaiting(10)).toEqual([]);
-      expect(await store.signups.stats()).toMatchObject({ total: 1, unconfirmed: 1, waitlisted: 0 });
+      expect(await store.signups.stats()).toMatchObject({
+        total: 1,
+        unconfirmed: 1,
+        waitlisted: 0,
+      });
 
       // Looking at the link (the GET) changes nothing; using it (the POST) confirms, once.
-      expect(await store.links.check('confirm', sent[0].tokens.confirm)).toEqual({ ok: true, subscriptionActive: false });
+      expect(await store.links.check('confirm', sent[0].tokens.confirm)).toEqual({
+        ok: true,
+        subscriptionActive: false,
+      });
       expect(await store.subscriptions.stateOf('ann@example.org')).toBe('unconfirmed');
       time += 5 * MINUTE;
       expect(await store.links.confirm(sent[0].tokens.confirm)).toEqual({ ok: true });
       expect(await store.subscriptions.stateOf('ann@example.org')).toBe('waitlisted');
-      expect((await store.signups.list())[0]).toMatchObject({ confirmed_at: iso(START + 5 * MINUTE), state: 'waitlisted' });
+      expect((await store.signups.list())[0]).toMatchObject({
+        confirmed_at: iso(START + 5 * MINUTE),
+        state: 'waitlisted',
+      });
       expect(await store.signups.oldestWaiting(10)).toEqual(['Ann@Example.org']);
-      expect(await store.links.confirm(sent[0].tokens.confirm)).toEqual({ ok: false, refusal: 'spent' });
-      expect(await store.links.check('confirm', sent[0].tokens.confirm)).toEqual({ ok: false, refusal: 'spent' });
+      expect(await store.links.confirm(sent[0].tokens.confirm)).toEqual({
+        ok: false,
+        refusal: 'spent',
+      });
+      expect(await store.links.check('confirm', sent[0].tokens.confirm)).toEqual({
+        ok: false,
+        refusal: 'spent',
+      });
     });
 
     it('mails an unconfirmed address again on a repeat at most once an hour, a confirmed one never', async () => {
@@ -95,7 +129,10 @@ function contract(engine: StoreEngine) {
       expect(sent).toHaveLength(2);
       // Either link confirms; then both are spent, and repeats mail nothing.
       expect(await store.links.confirm(sent[0].tokens.confirm)).toEqual({ ok: true });
-      expect(await store.links.confirm(sent[1].tokens.confirm)).toEqual({ ok: false, refusal: 'spent' });
+      expect(await store.links.confirm(sent[1].tokens.confirm)).toEqual({
+        ok: false,
+        refusal: 'spent',
+      });
       time += 2 * HOUR;
       await addConfirming({ email: 'ann@example.org', description: '' }, mail);
       expect(sent).toHaveLength(2);
@@ -110,7 +147,10 @@ function contract(engine: StoreEngine) {
       expect(await store.links.confirm(altered)).toEqual({ ok: false, refusal: 'invalid' });
       expect(await store.links.confirm(leave)).toEqual({ ok: false, refusal: 'invalid' });
       expect(await store.links.confirm('short')).toEqual({ ok: false, refusal: 'malformed' });
-      expect(await store.links.confirm(`${confirm}'; DROP TABLE signups; --`)).toEqual({ ok: false, refusal: 'malformed' });
+      expect(await store.links.confirm(`${confirm}'; DROP TABLE signups; --`)).toEqual({
+        ok: false,
+        refusal: 'malformed',
+      });
       time += VALID;
       expect(await store.links.confirm(confirm)).toEqual({ ok: false, refusal: 'expired' });
       expect(await store.subscriptions.stateOf('ann@example.org')).toBe('unconfirmed');
@@ -119,7 +159,12 @@ function contract(engine: StoreEngine) {
     it('never invites an unconfirmed address, named or not', async () => {
       const { mail } = confirmations();
       await addConfirming({ email: 'ann@example.org', description: '' }, mail);
-      expect(await store.subscriptions.invite('ann@example.org', { again: true, compose: inviteCompose })).toEqual({
+      expect(
+        await store.subscriptions.invite('ann@example.org', {
+          again: true,
+          compose: inviteCompose,
+        }),
+      ).toEqual({
         outcome: 'unconfirmed',
         email: 'ann@example.org',
       });
@@ -128,18 +173,26 @@ function contract(engine: StoreEngine) {
 
     it('stores an address no mail can go to unconfirmed, with no mail and no link, until it expires', async () => {
       const { mail, sent } = confirmations();
-      expect(await addConfirming({ email: 'evil,victim@example.org', description: '' }, mail)).toBe(true);
+      expect(await addConfirming({ email: 'evil,victim@example.org', description: '' }, mail)).toBe(
+        true,
+      );
       expect(sent).toEqual([]);
       expect(await store.mail.counts()).toMatchObject({ queued: 0 });
       expect(await store.subscriptions.stateOf('evil,victim@example.org')).toBe('unconfirmed');
       expect(await store.signups.expiredUnconfirmed(iso(START - 1), 10)).toEqual([]);
       time += VALID;
-      expect(await store.signups.expiredUnconfirmed(iso(time - VALID), 10)).toEqual(['evil,victim@example.org']);
+      expect(await store.signups.expiredUnconfirmed(iso(time - VALID), 10)).toEqual([
+        'evil,victim@example.org',
+      ]);
     });
 
     it('counts a signup taken without confirmation as confirmed when it joined', async () => {
       await store.signups.add({ email: 'bob@example.org', description: '' });
-      expect((await store.signups.list())[0]).toMatchObject({ created_at: iso(START), confirmed_at: iso(START), state: 'waitlisted' });
+      expect((await store.signups.list())[0]).toMatchObject({
+        created_at: iso(START),
+        confirmed_at: iso(START),
+        state: 'waitlisted',
+      });
     });
   });
 
@@ -156,31 +209,55 @@ function contract(engine: StoreEngine) {
       await store.links.confirm(sent[2].tokens.confirm);
       time = START + VALID;
       const createdBefore = iso(time - VALID + 1);
-      expect(await store.signups.expiredUnconfirmed(createdBefore, 10)).toEqual(['old@example.org']);
+      expect(await store.signups.expiredUnconfirmed(createdBefore, 10)).toEqual([
+        'old@example.org',
+      ]);
       time = START + 2 * HOUR + VALID;
-      expect(await store.signups.expiredUnconfirmed(iso(time), 10)).toEqual(['old@example.org', 'renewed@example.org']);
+      expect(await store.signups.expiredUnconfirmed(iso(time), 10)).toEqual([
+        'old@example.org',
+        'renewed@example.org',
+      ]);
 
       // The sweep's erasure checks again under the lock: a confirmed address stays.
       expect((await store.erase('kept@example.org', { onlyIfExpired: true })).signup).toBe(false);
       expect((await store.erase('old@example.org', { onlyIfExpired: true })).signup).toBe(true);
-      expect((await store.signups.list()).map((r) => r.email).sort()).toEqual(['kept@example.org', 'plain@example.org', 'renewed@example.org']);
+      expect((await store.signups.list()).map((r) => r.email).sort()).toEqual([
+        'kept@example.org',
+        'plain@example.org',
+        'renewed@example.org',
+      ]);
       // Its links went with it.
-      expect(await store.links.check('confirm', sent[0].tokens.confirm)).toEqual({ ok: false, refusal: 'invalid' });
-      expect(await store.links.check('leave', sent[0].tokens.leave)).toEqual({ ok: false, refusal: 'invalid' });
+      expect(await store.links.check('confirm', sent[0].tokens.confirm)).toEqual({
+        ok: false,
+        refusal: 'invalid',
+      });
+      expect(await store.links.check('leave', sent[0].tokens.leave)).toEqual({
+        ok: false,
+        refusal: 'invalid',
+      });
     });
   });
 
   describe('leave links', () => {
     it('names the address of a good leave link, for that purpose only, and says whether a subscription is active', async () => {
       await store.signups.add({ email: 'Ann@example.org', description: '' });
-      const invitation = await store.subscriptions.invite('ann@example.org', { again: false, compose: inviteCompose });
+      const invitation = await store.subscriptions.invite('ann@example.org', {
+        again: false,
+        compose: inviteCompose,
+      });
       if (invitation.outcome !== 'invited') throw new Error(invitation.outcome);
       const [key, leave] = invitation.mail.message.text.split(' ');
       expect(await store.links.leaver(leave)).toEqual({ ok: true, email: 'Ann@example.org' });
-      expect(await store.links.check('leave', leave)).toEqual({ ok: true, subscriptionActive: false });
+      expect(await store.links.check('leave', leave)).toEqual({
+        ok: true,
+        subscriptionActive: false,
+      });
       expect(await store.links.check('confirm', leave)).toEqual({ ok: false, refusal: 'invalid' });
       await store.subscriptions.activate('ann@example.org', key);
-      expect(await store.links.check('leave', leave)).toEqual({ ok: true, subscriptionActive: true });
+      expect(await store.links.check('leave', leave)).toEqual({
+        ok: true,
+        subscriptionActive: true,
+      });
       // A leave link keeps working (an unsubscribe link in an old mail), until the address is erased.
       time += 400 * 24 * HOUR;
       expect(await store.links.leaver(leave)).toEqual({ ok: true, email: 'Ann@example.org' });
@@ -193,11 +270,20 @@ function contract(engine: StoreEngine) {
       const tokens: string[] = [];
       const compose = (to: string, token: string): OutgoingMail => {
         tokens.push(token);
-        return { from: 'no-reply@orgnote.example', to, subject: 'Leave', text: token, html: '', messageId: `<l${tokens.length}@x>`, date: iso(time) };
+        return {
+          from: 'no-reply@orgnote.example',
+          to,
+          subject: 'Leave',
+          text: token,
+          html: '',
+          messageId: `<l${tokens.length}@x>`,
+          date: iso(time),
+        };
       };
       expect(await store.links.mailLeaveLink('nobody@example.org', compose)).toBe(false);
       const answers = [];
-      for (let i = 0; i < 5; i++) answers.push(await store.links.mailLeaveLink(' ANN@example.org', compose));
+      for (let i = 0; i < 5; i++)
+        answers.push(await store.links.mailLeaveLink(' ANN@example.org', compose));
       expect(answers).toEqual([true, true, true, false, false]);
       expect(await store.mail.counts()).toMatchObject({ queued: 3 });
       time += HOUR + 1;
@@ -210,16 +296,28 @@ function contract(engine: StoreEngine) {
     it('marks the signup of a recipient refused for good, skips it in --next, invites it when named, and clears the mark on a new signup', async () => {
       await store.signups.add({ email: 'gone@example.org', description: '' });
       await store.signups.add({ email: 'fine@example.org', description: '' });
-      const invitation = await store.subscriptions.invite('gone@example.org', { again: false, compose: inviteCompose });
+      const invitation = await store.subscriptions.invite('gone@example.org', {
+        again: false,
+        compose: inviteCompose,
+      });
       if (invitation.outcome !== 'invited') throw new Error(invitation.outcome);
       await store.mail.failed(invitation.mail.id, '550 5.1.1 no such user', true);
       expect(await store.subscriptions.stateOf('gone@example.org')).toBe('undeliverable');
-      expect(await store.signups.stats()).toMatchObject({ undeliverable: 1, waitlisted: 1, invited: 0 });
+      expect(await store.signups.stats()).toMatchObject({
+        undeliverable: 1,
+        waitlisted: 1,
+        invited: 0,
+      });
       expect(await store.signups.oldestWaiting(10)).toEqual(['fine@example.org']);
-      expect((await store.signups.list()).find((r) => r.email === 'gone@example.org')?.state).toBe('undeliverable');
+      expect((await store.signups.list()).find((r) => r.email === 'gone@example.org')?.state).toBe(
+        'undeliverable',
+      );
 
       // A refusal of the message (not the recipient) marks nothing.
-      const fine = await store.subscriptions.invite('fine@example.org', { again: false, compose: inviteCompose });
+      const fine = await store.subscriptions.invite('fine@example.org', {
+        again: false,
+        compose: inviteCompose,
+      });
       if (fine.outcome !== 'invited') throw new Error(fine.outcome);
       await store.mail.failed(fine.mail.id, '554 content refused');
       expect(await store.subscriptions.stateOf('fine@example.org')).toBe('invited');
@@ -227,10 +325,20 @@ function contract(engine: StoreEngine) {
       // A new signup of the address clears the mark; so does the operator naming it.
       await store.signups.add({ email: 'Gone@example.org', description: 'again' });
       expect(await store.subscriptions.stateOf('gone@example.org')).toBe('invited');
-      const retried = await store.subscriptions.invite('gone@example.org', { again: true, compose: inviteCompose });
+      const retried = await store.subscriptions.invite('gone@example.org', {
+        again: true,
+        compose: inviteCompose,
+      });
       if (retried.outcome !== 'invited') throw new Error(retried.outcome);
       await store.mail.failed(retried.mail.id, '550 no such user', true);
-      expect((await store.subscriptions.invite('gone@example.org', { again: false, compose: inviteCompose })).outcome).toBe('invited');
+      expect(
+        (
+          await store.subscriptions.invite('gone@example.org', {
+            again: false,
+            compose: inviteCompose,
+          })
+        ).outcome,
+      ).toBe('invited');
       expect(await store.subscriptions.stateOf('gone@example.org')).toBe('invited');
     });
   });
@@ -242,19 +350,35 @@ function contract(engine: StoreEngine) {
     await addConfirming({ email: 'c@example.org', description: '' }, mail);
     await store.links.confirm(sent[1].tokens.confirm);
     await store.signups.add({ email: 'd@example.org', description: '' });
-    const invited = await store.subscriptions.invite('d@example.org', { again: false, compose: inviteCompose });
+    const invited = await store.subscriptions.invite('d@example.org', {
+      again: false,
+      compose: inviteCompose,
+    });
     if (invited.outcome === 'invited') await store.mail.failed(invited.mail.id, '550', true);
     await store.signups.add({ email: 'e@example.org', description: '' });
     await store.subscriptions.invite('e@example.org', { again: false, compose: inviteCompose });
-    const waitlisted = (await store.signups.list()).filter((r) => r.state === 'waitlisted').map((r) => r.email);
+    const waitlisted = (await store.signups.list())
+      .filter((r) => r.state === 'waitlisted')
+      .map((r) => r.email);
     expect((await store.signups.oldestWaiting(10)).sort()).toEqual(waitlisted.sort());
     expect(waitlisted.sort()).toEqual(['a@example.org', 'c@example.org']);
-    expect(await store.signups.stats()).toEqual({ total: 5, unconfirmed: 1, waitlisted: 2, invited: 1, activated: 0, undeliverable: 1 });
+    expect(await store.signups.stats()).toEqual({
+      total: 5,
+      unconfirmed: 1,
+      waitlisted: 2,
+      invited: 1,
+      activated: 0,
+      undeliverable: 1,
+    });
   });
 }
 
-const [available, unavailable] = [ENGINES.filter((engine) => !engine.unavailable), ENGINES.filter((engine) => engine.unavailable)];
+const [available, unavailable] = [
+  ENGINES.filter((engine) => !engine.unavailable),
+  ENGINES.filter((engine) => engine.unavailable),
+];
 
 describe.each(available)('the $name store', contract);
 
-if (unavailable.length > 0) describe.skip.each(unavailable)('the $name store — SKIPPED: $unavailable', contract);
+if (unavailable.length > 0)
+  describe.skip.each(unavailable)('the $name store — SKIPPED: $unavailable', contract);

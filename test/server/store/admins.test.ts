@@ -24,8 +24,14 @@ function contract(engine: StoreEngine) {
       expect(await store.admins.add('Ops@Example.org', 'hash-1')).toBe(true);
       expect(await store.admins.add(' ops@example.ORG ', 'hash-2')).toBe(false);
       expect(await store.admins.setTotp('ops@example.org', 'SECRETBASE32')).toBe(true);
-      expect(await store.admins.list()).toEqual([{ email: 'Ops@Example.org', createdAt: new Date(START).toISOString(), totp: true }]);
-      expect(await store.admins.credentials('OPS@example.org')).toEqual({ email: 'Ops@Example.org', passwordHash: 'hash-1', totpSecret: 'SECRETBASE32' });
+      expect(await store.admins.list()).toEqual([
+        { email: 'Ops@Example.org', createdAt: new Date(START).toISOString(), totp: true },
+      ]);
+      expect(await store.admins.credentials('OPS@example.org')).toEqual({
+        email: 'Ops@Example.org',
+        passwordHash: 'hash-1',
+        totpSecret: 'SECRETBASE32',
+      });
       expect(await store.admins.credentials('nobody@example.org')).toBeUndefined();
       expect(await store.admins.setTotp('nobody@example.org', 'X')).toBe(false);
     });
@@ -37,7 +43,9 @@ function contract(engine: StoreEngine) {
       await store.sessions.start('other@example.org', 'session-b');
       expect(await store.admins.setPassword('ops@example.org', 'new')).toBe(true);
       expect(await store.sessions.touch('session-a', LIMITS)).toBeUndefined();
-      expect(await store.sessions.touch('session-b', LIMITS)).toEqual({ email: 'other@example.org' });
+      expect(await store.sessions.touch('session-b', LIMITS)).toEqual({
+        email: 'other@example.org',
+      });
       expect((await store.admins.credentials('ops@example.org'))?.passwordHash).toBe('new');
       expect(await store.admins.remove('other@example.org')).toBe(true);
       expect(await store.sessions.touch('session-b', LIMITS)).toBeUndefined();
@@ -75,14 +83,23 @@ function contract(engine: StoreEngine) {
 
   describe('daily counts for the chart', () => {
     it('counts signups, invitations and activations per UTC day from a day on', async () => {
-      const compose = (to: string, key: string) => ({ from: 'a@b.co', to, subject: 's', text: key, html: '', messageId: `<${key}@x>`, date: 'x' });
+      const compose = (to: string, key: string) => ({
+        from: 'a@b.co',
+        to,
+        subject: 's',
+        text: key,
+        html: '',
+        messageId: `<${key}@x>`,
+        date: 'x',
+      });
       await store.signups.add({ email: 'old@example.org', description: '' });
       time = Date.parse('2026-04-03T23:59:00.000Z');
       await store.signups.add({ email: 'a@example.org', description: '' });
       await store.signups.add({ email: 'b@example.org', description: '' });
       time = Date.parse('2026-04-04T00:01:00.000Z');
       const invited = await store.subscriptions.invite('a@example.org', { again: false, compose });
-      if (invited.outcome === 'invited') await store.subscriptions.activate('a@example.org', invited.mail.message.text);
+      if (invited.outcome === 'invited')
+        await store.subscriptions.activate('a@example.org', invited.mail.message.text);
       expect(await store.signups.daily('2026-04-02')).toEqual([
         { day: '2026-04-03', signups: 2, invited: 0, activated: 0 },
         { day: '2026-04-04', signups: 0, invited: 1, activated: 1 },
@@ -95,10 +112,18 @@ function contract(engine: StoreEngine) {
       const WINDOW = 15 * MINUTE;
       time = START + MINUTE;
       for (let i = 0; i < 4; i++) await store.loginThrottle.attempt(['account:a', 'ip:1'], WINDOW);
-      expect(await store.loginThrottle.attempt(['account:b', 'ip:1'], WINDOW)).toEqual({ count: 5, resetAt: START + WINDOW });
-      expect(await store.loginThrottle.attempt(['account:a', 'ip:2'], WINDOW)).toEqual({ count: 5, resetAt: START + WINDOW });
+      expect(await store.loginThrottle.attempt(['account:b', 'ip:1'], WINDOW)).toEqual({
+        count: 5,
+        resetAt: START + WINDOW,
+      });
+      expect(await store.loginThrottle.attempt(['account:a', 'ip:2'], WINDOW)).toEqual({
+        count: 5,
+        resetAt: START + WINDOW,
+      });
       await store.loginThrottle.succeeded(['account:a', 'ip:2'], WINDOW);
-      expect(await store.loginThrottle.attempt(['account:a', 'ip:3'], WINDOW)).toMatchObject({ count: 5 });
+      expect(await store.loginThrottle.attempt(['account:a', 'ip:3'], WINDOW)).toMatchObject({
+        count: 5,
+      });
     });
 
     it("holds across a window's edge, lets the past attempts weigh less as they age, and forgets them after two windows", async () => {
@@ -107,25 +132,42 @@ function contract(engine: StoreEngine) {
       for (let i = 0; i < 5; i++) await store.loginThrottle.attempt(['account:edge'], WINDOW);
       // A second later the fixed window is new, but the last 15 minutes still hold all five.
       time = START + WINDOW;
-      expect(await store.loginThrottle.attempt(['account:edge'], WINDOW)).toEqual({ count: 6, resetAt: START + 2 * WINDOW });
+      expect(await store.loginThrottle.attempt(['account:edge'], WINDOW)).toEqual({
+        count: 6,
+        resetAt: START + 2 * WINDOW,
+      });
       // Half a window on, half of the five still weigh: 2 + the two of this window.
       time = START + WINDOW * 1.5;
-      expect(await store.loginThrottle.attempt(['account:edge'], WINDOW)).toMatchObject({ count: 4 });
+      expect(await store.loginThrottle.attempt(['account:edge'], WINDOW)).toMatchObject({
+        count: 4,
+      });
       // A whole window later, none of the earlier attempts lies within the last 15 minutes.
       time = START + 3 * WINDOW;
-      expect(await store.loginThrottle.attempt(['account:edge'], WINDOW)).toMatchObject({ count: 1 });
+      expect(await store.loginThrottle.attempt(['account:edge'], WINDOW)).toMatchObject({
+        count: 1,
+      });
     });
 
     it('counts a burst of concurrent attempts exactly', async () => {
-      const results = await Promise.all(Array.from({ length: 30 }, () => store.loginThrottle.attempt(['account:burst'], 15 * MINUTE)));
-      expect(results.map((r) => r.count).sort((a, b) => a - b)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
+      const results = await Promise.all(
+        Array.from({ length: 30 }, () =>
+          store.loginThrottle.attempt(['account:burst'], 15 * MINUTE),
+        ),
+      );
+      expect(results.map((r) => r.count).sort((a, b) => a - b)).toEqual(
+        Array.from({ length: 30 }, (_, i) => i + 1),
+      );
     });
   });
 
   describe('audit log', () => {
     it('lists entries newest first, a page at a time, with what they touched and never an address', async () => {
       for (let i = 0; i < 5; i++) {
-        await store.audit.record({ account: 'ops@example.org', action: i % 2 ? 'invite' : 'login', addresses: i });
+        await store.audit.record({
+          account: 'ops@example.org',
+          action: i % 2 ? 'invite' : 'login',
+          addresses: i,
+        });
         if (i !== 2) time += 1_000; // two entries in the same millisecond: the id breaks the tie
       }
       const first = await store.audit.list({ limit: 2 });
@@ -148,6 +190,10 @@ function contract(engine: StoreEngine) {
   });
 }
 
-const [available, unavailable] = [ENGINES.filter((engine) => !engine.unavailable), ENGINES.filter((engine) => engine.unavailable)];
+const [available, unavailable] = [
+  ENGINES.filter((engine) => !engine.unavailable),
+  ENGINES.filter((engine) => engine.unavailable),
+];
 describe.each(available)('the $name store', contract);
-if (unavailable.length > 0) describe.skip.each(unavailable)('the $name store — SKIPPED: $unavailable', contract);
+if (unavailable.length > 0)
+  describe.skip.each(unavailable)('the $name store — SKIPPED: $unavailable', contract);

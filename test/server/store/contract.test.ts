@@ -65,15 +65,25 @@ function contract(engine: StoreEngine) {
       ['email', email],
       ['description', 'line one\r\nline two — ü'],
     ],
-    forwarded: { 'x-forwarded-for': '203.0.113.7', 'x-forwarded-proto': 'https', 'x-forwarded-host': 'orgnote.example' },
+    forwarded: {
+      'x-forwarded-for': '203.0.113.7',
+      'x-forwarded-proto': 'https',
+      'x-forwarded-host': 'orgnote.example',
+    },
     idempotencyKey,
   });
 
   describe('signups', () => {
     it('counts a repeat in another case or spacing as the same address, and keeps the first as typed', async () => {
-      expect(await store.signups.add({ email: 'Zoe@Example.org', description: 'first' })).toBe(true);
-      expect(await store.signups.add({ email: '  zoe@EXAMPLE.org ', description: 'second' })).toBe(false);
-      expect(await store.signups.add({ email: 'zoe@example.org', description: 'third' })).toBe(false);
+      expect(await store.signups.add({ email: 'Zoe@Example.org', description: 'first' })).toBe(
+        true,
+      );
+      expect(await store.signups.add({ email: '  zoe@EXAMPLE.org ', description: 'second' })).toBe(
+        false,
+      );
+      expect(await store.signups.add({ email: 'zoe@example.org', description: 'third' })).toBe(
+        false,
+      );
 
       expect(await store.signups.count()).toBe(1);
       expect(await store.signups.list()).toEqual([
@@ -95,7 +105,12 @@ function contract(engine: StoreEngine) {
       expect(await store.signups.add({ email: 'zoe@example.org', description: '' })).toBe(false);
 
       expect((await store.signups.list()).map((row) => row.email)).toEqual(['Zoe@Example.org']);
-      expect(await store.subscriptions.invite('zoe@example.org', { again: false, compose: composer().compose })).toMatchObject({
+      expect(
+        await store.subscriptions.invite('zoe@example.org', {
+          again: false,
+          compose: composer().compose,
+        }),
+      ).toMatchObject({
         email: 'Zoe@Example.org',
       });
     });
@@ -121,8 +136,13 @@ function contract(engine: StoreEngine) {
         ['jan3@example.org', '2026-01-03T00:00:00.000Z'],
         ['jan1@example.org', '2026-01-01T00:00:00.000Z'],
       ]);
-      expect((await store.signups.list('2026-01-02')).map((row) => row.email)).toEqual(['jan5@example.org', 'jan3@example.org']);
-      expect((await store.signups.list('2026-01-03T00:00:00.000Z')).map((row) => row.email)).toEqual(['jan5@example.org', 'jan3@example.org']);
+      expect((await store.signups.list('2026-01-02')).map((row) => row.email)).toEqual([
+        'jan5@example.org',
+        'jan3@example.org',
+      ]);
+      expect(
+        (await store.signups.list('2026-01-03T00:00:00.000Z')).map((row) => row.email),
+      ).toEqual(['jan5@example.org', 'jan3@example.org']);
       expect(await store.signups.list('2026-02-01')).toEqual([]);
       expect(await streamed()).toEqual(all);
       expect(await streamed('2026-01-02')).toEqual(await store.signups.list('2026-01-02'));
@@ -138,23 +158,60 @@ function contract(engine: StoreEngine) {
         await store.signups.add({ email, description: '' });
       }
 
-      expect((await store.signups.list('2026-01-03T00:00:00Z')).map((row) => row.email)).toEqual(['jan3@example.org']);
-      expect((await store.signups.list('2026-01-03T01:00:00+01:00')).map((row) => row.email)).toEqual(['jan3@example.org']);
-      expect((await store.signups.list('2026-01-02T23:00:00-01:00')).map((row) => row.email)).toEqual(['jan3@example.org']);
+      expect((await store.signups.list('2026-01-03T00:00:00Z')).map((row) => row.email)).toEqual([
+        'jan3@example.org',
+      ]);
+      expect(
+        (await store.signups.list('2026-01-03T01:00:00+01:00')).map((row) => row.email),
+      ).toEqual(['jan3@example.org']);
+      expect(
+        (await store.signups.list('2026-01-02T23:00:00-01:00')).map((row) => row.email),
+      ).toEqual(['jan3@example.org']);
     });
 
     it('gives the oldest waiting addresses and totals by state, each signup in exactly one state', async () => {
-      await signUp('waiting1@example.org', 'invited@example.org', 'activated@example.org', 'waiting2@example.org', 'waiting3@example.org');
-      await store.subscriptions.invite('invited@example.org', { again: false, compose: composer().compose });
+      await signUp(
+        'waiting1@example.org',
+        'invited@example.org',
+        'activated@example.org',
+        'waiting2@example.org',
+        'waiting3@example.org',
+      );
+      await store.subscriptions.invite('invited@example.org', {
+        again: false,
+        compose: composer().compose,
+      });
       const key = await store.subscriptions.issueKey('activated@example.org');
       await store.subscriptions.activate('activated@example.org', key);
 
-      expect(await store.signups.oldestWaiting(10)).toEqual(['waiting1@example.org', 'waiting2@example.org', 'waiting3@example.org']);
-      expect(await store.signups.oldestWaiting(2)).toEqual(['waiting1@example.org', 'waiting2@example.org']);
-      expect(await store.signups.stats()).toEqual({ total: 5, waitlisted: 3, invited: 1, activated: 1, unconfirmed: 0, undeliverable: 0 });
-      const byEmail = Object.fromEntries((await store.signups.list()).map((row) => [row.email, row]));
-      expect(byEmail['invited@example.org']).toMatchObject({ invited_at: expect.any(String), activated_at: null });
-      expect(byEmail['activated@example.org']).toMatchObject({ invited_at: expect.any(String), activated_at: expect.any(String) });
+      expect(await store.signups.oldestWaiting(10)).toEqual([
+        'waiting1@example.org',
+        'waiting2@example.org',
+        'waiting3@example.org',
+      ]);
+      expect(await store.signups.oldestWaiting(2)).toEqual([
+        'waiting1@example.org',
+        'waiting2@example.org',
+      ]);
+      expect(await store.signups.stats()).toEqual({
+        total: 5,
+        waitlisted: 3,
+        invited: 1,
+        activated: 1,
+        unconfirmed: 0,
+        undeliverable: 0,
+      });
+      const byEmail = Object.fromEntries(
+        (await store.signups.list()).map((row) => [row.email, row]),
+      );
+      expect(byEmail['invited@example.org']).toMatchObject({
+        invited_at: expect.any(String),
+        activated_at: null,
+      });
+      expect(byEmail['activated@example.org']).toMatchObject({
+        invited_at: expect.any(String),
+        activated_at: expect.any(String),
+      });
     });
   });
 
@@ -180,14 +237,25 @@ function contract(engine: StoreEngine) {
       await signUp('Ann@Example.org', 'bob@example.org');
       const key = await store.subscriptions.issueKey('ann@example.org');
 
-      expect(await store.subscriptions.activate('bob@example.org', key)).toEqual({ outcome: 'invalid' });
-      expect(await store.subscriptions.activate('nobody@example.org', key)).toEqual({ outcome: 'invalid' });
-      expect(await store.subscriptions.activate('ann@example.org', `${key}x`)).toEqual({ outcome: 'invalid' });
-      expect(await store.subscriptions.activate('ann@example.org', 'A'.repeat(32))).toEqual({ outcome: 'invalid' });
+      expect(await store.subscriptions.activate('bob@example.org', key)).toEqual({
+        outcome: 'invalid',
+      });
+      expect(await store.subscriptions.activate('nobody@example.org', key)).toEqual({
+        outcome: 'invalid',
+      });
+      expect(await store.subscriptions.activate('ann@example.org', `${key}x`)).toEqual({
+        outcome: 'invalid',
+      });
+      expect(await store.subscriptions.activate('ann@example.org', 'A'.repeat(32))).toEqual({
+        outcome: 'invalid',
+      });
       expect(await store.subscriptions.stateOf('bob@example.org')).toBe('waitlisted');
       expect(await store.subscriptions.stateOf('ann@example.org')).toBe('invited');
 
-      expect(await store.subscriptions.activate('  ANN@example.org ', key)).toEqual({ outcome: 'active', email: 'Ann@Example.org' });
+      expect(await store.subscriptions.activate('  ANN@example.org ', key)).toEqual({
+        outcome: 'active',
+        email: 'Ann@Example.org',
+      });
       expect(await store.subscriptions.stateOf('ann@example.org')).toBe('activated');
     });
 
@@ -197,15 +265,41 @@ function contract(engine: StoreEngine) {
       const bob = await store.subscriptions.issueKey('bob@example.org');
       const github = { provider: 'github', id: '1001', email: 'ann@users.example' };
 
-      expect(await store.subscriptions.activate('ann@example.org', ann, github)).toEqual({ outcome: 'active', email: 'ann@example.org' });
-      expect(await store.subscriptions.activate('ann@example.org', ann, github)).toEqual({ outcome: 'active', email: 'ann@example.org' });
-      expect(await store.subscriptions.activate('ann@example.org', ann)).toEqual({ outcome: 'active', email: 'ann@example.org' });
-      expect(await store.subscriptions.activate('ann@example.org', ann, { provider: 'github', id: '2002' })).toEqual({ outcome: 'bound-elsewhere' });
-      expect(await store.subscriptions.activate('ann@example.org', ann, { provider: 'gitlab', id: '1001' })).toEqual({ outcome: 'bound-elsewhere' });
-      expect(await store.subscriptions.activate('bob@example.org', bob, { provider: 'github', id: '1001' })).toEqual({ outcome: 'account-has-one' });
+      expect(await store.subscriptions.activate('ann@example.org', ann, github)).toEqual({
+        outcome: 'active',
+        email: 'ann@example.org',
+      });
+      expect(await store.subscriptions.activate('ann@example.org', ann, github)).toEqual({
+        outcome: 'active',
+        email: 'ann@example.org',
+      });
+      expect(await store.subscriptions.activate('ann@example.org', ann)).toEqual({
+        outcome: 'active',
+        email: 'ann@example.org',
+      });
+      expect(
+        await store.subscriptions.activate('ann@example.org', ann, {
+          provider: 'github',
+          id: '2002',
+        }),
+      ).toEqual({ outcome: 'bound-elsewhere' });
+      expect(
+        await store.subscriptions.activate('ann@example.org', ann, {
+          provider: 'gitlab',
+          id: '1001',
+        }),
+      ).toEqual({ outcome: 'bound-elsewhere' });
+      expect(
+        await store.subscriptions.activate('bob@example.org', bob, {
+          provider: 'github',
+          id: '1001',
+        }),
+      ).toEqual({ outcome: 'account-has-one' });
       expect(await store.subscriptions.stateOf('bob@example.org')).toBe('invited');
 
-      expect(await store.subscriptions.ofAccount('github', '1001')).toEqual({ email: 'ann@example.org' });
+      expect(await store.subscriptions.ofAccount('github', '1001')).toEqual({
+        email: 'ann@example.org',
+      });
       expect(await store.subscriptions.ofAccount('gitlab', '1001')).toBeUndefined();
       expect(await store.subscriptions.ofAccount('github', '2002')).toBeUndefined();
     });
@@ -219,7 +313,14 @@ function contract(engine: StoreEngine) {
       await store.subscriptions.activate('ann@example.org', key);
 
       expect((await store.signups.list())[0].activated_at).toBe(first);
-      expect(await store.signups.stats()).toEqual({ total: 1, waitlisted: 0, invited: 0, activated: 1, unconfirmed: 0, undeliverable: 0 });
+      expect(await store.signups.stats()).toEqual({
+        total: 1,
+        waitlisted: 0,
+        invited: 0,
+        activated: 1,
+        unconfirmed: 0,
+        undeliverable: 0,
+      });
     });
 
     it('tells where an address stands, in any case or spacing', async () => {
@@ -237,11 +338,18 @@ function contract(engine: StoreEngine) {
     it('invites with a new key in a mail already claimed for the caller', async () => {
       await signUp('Ann@Example.org');
       const { compose, keys, messages } = composer();
-      const invitation = await store.subscriptions.invite('ann@example.org', { again: false, compose });
+      const invitation = await store.subscriptions.invite('ann@example.org', {
+        again: false,
+        compose,
+      });
 
       expect(keys).toHaveLength(1);
       expect(messages.map((message) => message.to)).toEqual(['Ann@Example.org']);
-      expect(invitation).toEqual({ outcome: 'invited', email: 'Ann@Example.org', mail: { id: expect.any(Number), message: messages[0], attempts: 0 } });
+      expect(invitation).toEqual({
+        outcome: 'invited',
+        email: 'Ann@Example.org',
+        mail: { id: expect.any(Number), message: messages[0], attempts: 0 },
+      });
       if (invitation.outcome !== 'invited') throw new Error(invitation.outcome);
       expect(await store.subscriptions.stateOf('ann@example.org')).toBe('invited');
       expect(await store.mail.claim(10)).toEqual([]);
@@ -249,7 +357,10 @@ function contract(engine: StoreEngine) {
       expect(await store.mail.claim(10)).toEqual([]);
       time += PAST_ANY_LEASE;
       expect(await store.mail.claim(10)).toEqual([invitation.mail]);
-      expect(await store.subscriptions.activate('ann@example.org', keys[0])).toEqual({ outcome: 'active', email: 'Ann@Example.org' });
+      expect(await store.subscriptions.activate('ann@example.org', keys[0])).toEqual({
+        outcome: 'active',
+        email: 'Ann@Example.org',
+      });
     });
 
     it('skips an address already invited, by mail or by issue-key, or activated, unless again', async () => {
@@ -257,10 +368,16 @@ function contract(engine: StoreEngine) {
       const { compose, keys } = composer();
       await store.subscriptions.invite('mailed@example.org', { again: false, compose });
       await store.subscriptions.issueKey('issued@example.org');
-      await store.subscriptions.activate('active@example.org', await store.subscriptions.issueKey('active@example.org'));
+      await store.subscriptions.activate(
+        'active@example.org',
+        await store.subscriptions.issueKey('active@example.org'),
+      );
 
       for (const email of ['mailed@example.org', 'Issued@example.org', 'active@example.org']) {
-        expect(await store.subscriptions.invite(email, { again: false, compose })).toEqual({ outcome: 'skipped', email: email.toLowerCase() });
+        expect(await store.subscriptions.invite(email, { again: false, compose })).toEqual({
+          outcome: 'skipped',
+          email: email.toLowerCase(),
+        });
       }
       expect(keys).toHaveLength(1);
       expect(await store.mail.counts()).toEqual({ queued: 1, sent: 0, failed: 0, dead: 0 });
@@ -280,8 +397,13 @@ function contract(engine: StoreEngine) {
       expect(keys[1]).not.toBe(keys[0]);
       expect((await store.mail.pending()).map((mail) => mail.id)).toEqual([second.mail.id]);
       expect(await store.mail.counts()).toEqual({ queued: 1, sent: 0, failed: 0, dead: 0 });
-      expect(await store.subscriptions.activate('ann@example.org', keys[0])).toEqual({ outcome: 'invalid' });
-      expect(await store.subscriptions.activate('ann@example.org', keys[1])).toEqual({ outcome: 'active', email: 'ann@example.org' });
+      expect(await store.subscriptions.activate('ann@example.org', keys[0])).toEqual({
+        outcome: 'invalid',
+      });
+      expect(await store.subscriptions.activate('ann@example.org', keys[1])).toEqual({
+        outcome: 'active',
+        email: 'ann@example.org',
+      });
     });
 
     it('again: keeps an earlier mail a sender holds (it is on its way), its key revoked all the same', async () => {
@@ -289,15 +411,23 @@ function contract(engine: StoreEngine) {
       const { compose, keys } = composer();
       const first = await store.subscriptions.invite('ann@example.org', { again: false, compose });
       const second = await store.subscriptions.invite('ann@example.org', { again: true, compose });
-      if (first.outcome !== 'invited' || second.outcome !== 'invited') throw new Error('not invited');
+      if (first.outcome !== 'invited' || second.outcome !== 'invited')
+        throw new Error('not invited');
 
-      expect((await store.mail.pending()).map((mail) => mail.id)).toEqual([first.mail.id, second.mail.id]);
-      expect(await store.subscriptions.activate('ann@example.org', keys[0])).toEqual({ outcome: 'invalid' });
+      expect((await store.mail.pending()).map((mail) => mail.id)).toEqual([
+        first.mail.id,
+        second.mail.id,
+      ]);
+      expect(await store.subscriptions.activate('ann@example.org', keys[0])).toEqual({
+        outcome: 'invalid',
+      });
     });
 
     it('does not invite an address that is not on the waitlist', async () => {
       const { compose, keys } = composer();
-      expect(await store.subscriptions.invite('  nobody@example.org ', { again: true, compose })).toEqual({
+      expect(
+        await store.subscriptions.invite('  nobody@example.org ', { again: true, compose }),
+      ).toEqual({
         outcome: 'not-on-waitlist',
         email: 'nobody@example.org',
       });
@@ -311,7 +441,15 @@ function contract(engine: StoreEngine) {
       const id = await store.outbox.enqueue(request('ann@example.org'));
       expect(await store.outbox.depth()).toBe(1);
       expect(await store.outbox.all()).toEqual([
-        { id, request: request('ann@example.org'), attempts: 0, nextAttemptAt: expect.any(Number), lastError: null, createdAt: iso(START), state: 'pending' },
+        {
+          id,
+          request: request('ann@example.org'),
+          attempts: 0,
+          nextAttemptAt: expect.any(Number),
+          lastError: null,
+          createdAt: iso(START),
+          state: 'pending',
+        },
       ]);
 
       const due = (await store.outbox.nextDueAt())!;
@@ -327,7 +465,15 @@ function contract(engine: StoreEngine) {
       await store.outbox.failed(item, 'backend answered 503');
       const again = (await store.outbox.nextDueAt())!;
       expect(again).toBeGreaterThan(time);
-      expect(await store.outbox.all()).toMatchObject([{ id, attempts: 1, lastError: 'backend answered 503', nextAttemptAt: again, state: 'pending' }]);
+      expect(await store.outbox.all()).toMatchObject([
+        {
+          id,
+          attempts: 1,
+          lastError: 'backend answered 503',
+          nextAttemptAt: again,
+          state: 'pending',
+        },
+      ]);
       expect(await store.outbox.depth()).toBe(1);
       time = again - 1;
       expect(await store.outbox.claim(10)).toEqual([]);
@@ -343,7 +489,8 @@ function contract(engine: StoreEngine) {
 
     it('claims at most `limit` items, oldest first, and gives each to one claim only', async () => {
       const ids = [];
-      for (const email of ['a@example.org', 'b@example.org', 'c@example.org']) ids.push(await store.outbox.enqueue(request(email)));
+      for (const email of ['a@example.org', 'b@example.org', 'c@example.org'])
+        ids.push(await store.outbox.enqueue(request(email)));
       time += PAST_ANY_LEASE;
 
       expect((await store.outbox.claim(2)).map((item) => item.id)).toEqual(ids.slice(0, 2));
@@ -358,9 +505,15 @@ function contract(engine: StoreEngine) {
 
       const third = store.outbox.enqueue(request('c@example.org'));
       await expect(third).rejects.toBeInstanceOf(QueueFullError);
-      await expect(third).rejects.toMatchObject({ queue: 'outbox', retryAfterSeconds: expect.any(Number) });
+      await expect(third).rejects.toMatchObject({
+        queue: 'outbox',
+        retryAfterSeconds: expect.any(Number),
+      });
       expect(await store.outbox.depth()).toBe(2);
-      expect((await store.outbox.all()).map((item) => item.request.fields[0][1])).toEqual(['a@example.org', 'b@example.org']);
+      expect((await store.outbox.all()).map((item) => item.request.fields[0][1])).toEqual([
+        'a@example.org',
+        'b@example.org',
+      ]);
     });
 
     it('sets an item failing past the maximum age aside as dead, until retried', async () => {
@@ -374,7 +527,9 @@ function contract(engine: StoreEngine) {
       time += PAST_ANY_LEASE;
       const [old] = await store.outbox.claim(1);
       await store.outbox.failed(old, 'timeout');
-      expect(await store.outbox.all()).toMatchObject([{ id: young, state: 'dead', attempts: 2, lastError: 'timeout' }]);
+      expect(await store.outbox.all()).toMatchObject([
+        { id: young, state: 'dead', attempts: 2, lastError: 'timeout' },
+      ]);
       expect(await store.outbox.depth()).toBe(0);
       expect(await store.outbox.deadCount()).toBe(1);
       expect(await store.outbox.nextDueAt()).toBeUndefined();
@@ -406,7 +561,9 @@ function contract(engine: StoreEngine) {
 
     it('sends a message once: sent only while it is queued', async () => {
       const mail = await invited('ann@example.org');
-      expect(await store.mail.claim(10)).toEqual([{ id: mail.id, message: mail.message, attempts: 0 }]);
+      expect(await store.mail.claim(10)).toEqual([
+        { id: mail.id, message: mail.message, attempts: 0 },
+      ]);
       expect(await store.mail.claim(10)).toEqual([]);
 
       expect(await store.mail.sent(mail.id)).toBe(true);
@@ -423,7 +580,9 @@ function contract(engine: StoreEngine) {
       await store.mail.failed(mail.id, '550 no such user');
 
       expect(await store.mail.counts()).toEqual({ queued: 0, sent: 0, failed: 1, dead: 0 });
-      expect(await store.mail.pending()).toMatchObject([{ id: mail.id, state: 'failed', attempts: 1, lastError: '550 no such user' }]);
+      expect(await store.mail.pending()).toMatchObject([
+        { id: mail.id, state: 'failed', attempts: 1, lastError: '550 no such user' },
+      ]);
       expect(await store.mail.sent(mail.id)).toBe(false);
       time += DAY;
       expect(await store.mail.claim(10)).toEqual([]);
@@ -435,11 +594,21 @@ function contract(engine: StoreEngine) {
       const due = await store.mail.retry(claimed, '421 try again later');
 
       expect(due).toBeGreaterThan(time);
-      expect(await store.mail.pending()).toMatchObject([{ id: mail.id, state: 'queued', attempts: 1, nextAttemptAt: due, lastError: '421 try again later' }]);
+      expect(await store.mail.pending()).toMatchObject([
+        {
+          id: mail.id,
+          state: 'queued',
+          attempts: 1,
+          nextAttemptAt: due,
+          lastError: '421 try again later',
+        },
+      ]);
       time = due - 1;
       expect(await store.mail.claim(10)).toEqual([]);
       time = due;
-      expect(await store.mail.claim(10)).toEqual([{ id: mail.id, message: mail.message, attempts: 1 }]);
+      expect(await store.mail.claim(10)).toEqual([
+        { id: mail.id, message: mail.message, attempts: 1 },
+      ]);
     });
 
     it('takes back a message released unsent, without counting an attempt, well before its claim would run out', async () => {
@@ -447,9 +616,13 @@ function contract(engine: StoreEngine) {
       await store.mail.claim(10);
       await store.mail.release(mail.id);
 
-      expect(await store.mail.pending()).toMatchObject([{ id: mail.id, state: 'queued', attempts: 0 }]);
+      expect(await store.mail.pending()).toMatchObject([
+        { id: mail.id, state: 'queued', attempts: 0 },
+      ]);
       time += MINUTE;
-      expect(await store.mail.claim(10)).toEqual([{ id: mail.id, message: mail.message, attempts: 0 }]);
+      expect(await store.mail.claim(10)).toEqual([
+        { id: mail.id, message: mail.message, attempts: 0 },
+      ]);
     });
 
     it('sets a message failing past the maximum age aside as dead, until requeued', async () => {
@@ -458,7 +631,9 @@ function contract(engine: StoreEngine) {
       const [claimed] = await store.mail.claim(10);
       await store.mail.retry(claimed, '421 try again later');
 
-      expect(await store.mail.pending()).toMatchObject([{ id: mail.id, state: 'dead', attempts: 1 }]);
+      expect(await store.mail.pending()).toMatchObject([
+        { id: mail.id, state: 'dead', attempts: 1 },
+      ]);
       expect(await store.mail.counts()).toEqual({ queued: 0, sent: 0, failed: 0, dead: 1 });
       time += DAY;
       expect(await store.mail.claim(10)).toEqual([]);
@@ -466,9 +641,14 @@ function contract(engine: StoreEngine) {
       expect(await store.mail.requeue(mail.id)).toBe(true);
       expect(await store.mail.requeue(mail.id)).toBe(false);
       expect(await store.mail.requeue(mail.id + 1000)).toBe(false);
-      expect(await store.mail.claim(10)).toEqual([{ id: mail.id, message: mail.message, attempts: 1 }]);
+      expect(await store.mail.claim(10)).toEqual([
+        { id: mail.id, message: mail.message, attempts: 1 },
+      ]);
       expect(await store.mail.sent(mail.id)).toBe(true);
-      expect(await store.subscriptions.activate('ann@example.org', mail.key)).toEqual({ outcome: 'active', email: 'ann@example.org' });
+      expect(await store.subscriptions.activate('ann@example.org', mail.key)).toEqual({
+        outcome: 'active',
+        email: 'ann@example.org',
+      });
     });
 
     it('lists what is waiting by address, never with its body or key', async () => {
@@ -504,16 +684,28 @@ function contract(engine: StoreEngine) {
       await expect(bob).rejects.toMatchObject({ queue: 'mail' });
       expect(await store.subscriptions.stateOf('bob@example.org')).toBe('waitlisted');
       expect(await store.signups.oldestWaiting(10)).toEqual(['bob@example.org', 'cid@example.org']);
-      expect(await store.signups.stats()).toEqual({ total: 3, waitlisted: 2, invited: 1, activated: 0, unconfirmed: 0, undeliverable: 0 });
+      expect(await store.signups.stats()).toEqual({
+        total: 3,
+        waitlisted: 2,
+        invited: 1,
+        activated: 0,
+        unconfirmed: 0,
+        undeliverable: 0,
+      });
       expect(await store.mail.counts()).toEqual({ queued: 1, sent: 0, failed: 0, dead: 0 });
       expect((await store.mail.pending()).map((mail) => mail.to)).toEqual(['ann@example.org']);
       // Whatever key compose was handed for bob was never stored.
-      for (const key of keys.slice(1)) expect(await store.subscriptions.activate('bob@example.org', key)).toEqual({ outcome: 'invalid' });
+      for (const key of keys.slice(1))
+        expect(await store.subscriptions.activate('bob@example.org', key)).toEqual({
+          outcome: 'invalid',
+        });
 
       // Only mail still waiting counts: once ann's is sent, there is room again.
       if (ann.outcome !== 'invited') throw new Error(ann.outcome);
       await store.mail.sent(ann.mail.id);
-      expect(await store.subscriptions.invite('bob@example.org', { again: false, compose })).toMatchObject({ outcome: 'invited' });
+      expect(
+        await store.subscriptions.invite('bob@example.org', { again: false, compose }),
+      ).toMatchObject({ outcome: 'invited' });
     });
   });
 
@@ -522,20 +714,32 @@ function contract(engine: StoreEngine) {
       await signUp('X@example.org', 'other@example.org');
       const early = await store.subscriptions.issueKey('x@example.org');
       const { compose, keys } = composer();
-      const invitation = await store.subscriptions.invite('x@example.org', { again: true, compose });
+      const invitation = await store.subscriptions.invite('x@example.org', {
+        again: true,
+        compose,
+      });
       if (invitation.outcome !== 'invited') throw new Error(invitation.outcome);
       await store.subscriptions.invite('other@example.org', { again: false, compose });
       await store.outbox.enqueue({ ...request('x'), fields: [['email', 'X@example.org']] });
       const kept = await store.outbox.enqueue(request('other@example.org'));
 
       expect(await store.mail.exists(invitation.mail.id)).toBe(true);
-      expect(await store.erase('  x@EXAMPLE.org ')).toEqual({ signup: true, keys: 2, mailIds: [invitation.mail.id], outbox: 1 });
+      expect(await store.erase('  x@EXAMPLE.org ')).toEqual({
+        signup: true,
+        keys: 2,
+        mailIds: [invitation.mail.id],
+        outbox: 1,
+      });
       // A sender still at work on that mail learns it is gone (server/mail/send.ts).
       expect(await store.mail.exists(invitation.mail.id)).toBe(false);
       expect(await store.signups.list()).toMatchObject([{ email: 'other@example.org' }]);
       expect(await store.subscriptions.stateOf('x@example.org')).toBeUndefined();
-      expect(await store.subscriptions.activate('x@example.org', early)).toEqual({ outcome: 'invalid' });
-      expect(await store.subscriptions.activate('x@example.org', keys[0])).toEqual({ outcome: 'invalid' });
+      expect(await store.subscriptions.activate('x@example.org', early)).toEqual({
+        outcome: 'invalid',
+      });
+      expect(await store.subscriptions.activate('x@example.org', keys[0])).toEqual({
+        outcome: 'invalid',
+      });
       expect((await store.mail.pending()).map((mail) => mail.to)).toEqual(['other@example.org']);
       expect((await store.outbox.all()).map((item) => item.id)).toEqual([kept]);
 
@@ -543,7 +747,12 @@ function contract(engine: StoreEngine) {
     });
 
     it('reports nothing removed for an unknown address', async () => {
-      expect(await store.erase('nobody@example.org')).toEqual({ signup: false, keys: 0, mailIds: [], outbox: 0 });
+      expect(await store.erase('nobody@example.org')).toEqual({
+        signup: false,
+        keys: 0,
+        mailIds: [],
+        outbox: 0,
+      });
     });
   });
 
@@ -554,12 +763,21 @@ function contract(engine: StoreEngine) {
       expect(await store.rate.hit('203.0.113.7', MINUTE)).toEqual({ count: 1, resetAt: windowEnd });
       time += 10_000;
       expect(await store.rate.hit('203.0.113.7', MINUTE)).toEqual({ count: 2, resetAt: windowEnd });
-      expect(await store.rate.hit('198.51.100.1', MINUTE)).toEqual({ count: 1, resetAt: windowEnd });
+      expect(await store.rate.hit('198.51.100.1', MINUTE)).toEqual({
+        count: 1,
+        resetAt: windowEnd,
+      });
       expect(await store.rate.hit('203.0.113.7', MINUTE)).toEqual({ count: 3, resetAt: windowEnd });
 
       time = windowEnd;
-      expect(await store.rate.hit('203.0.113.7', MINUTE)).toEqual({ count: 1, resetAt: windowEnd + MINUTE });
-      expect(await store.rate.hit('198.51.100.1', MINUTE)).toEqual({ count: 1, resetAt: windowEnd + MINUTE });
+      expect(await store.rate.hit('203.0.113.7', MINUTE)).toEqual({
+        count: 1,
+        resetAt: windowEnd + MINUTE,
+      });
+      expect(await store.rate.hit('198.51.100.1', MINUTE)).toEqual({
+        count: 1,
+        resetAt: windowEnd + MINUTE,
+      });
     });
   });
 
@@ -568,7 +786,12 @@ function contract(engine: StoreEngine) {
       const emails = Array.from({ length: 20 }, (_, i) => `key${i}@example.org`);
       for (const email of emails) await store.signups.add({ email, description: '' });
       // Each issueKey is a transaction; with reads outside transactions in between.
-      const keys = await Promise.all(emails.flatMap((email) => [store.subscriptions.issueKey(email), store.signups.count().then(String)]));
+      const keys = await Promise.all(
+        emails.flatMap((email) => [
+          store.subscriptions.issueKey(email),
+          store.signups.count().then(String),
+        ]),
+      );
       expect(keys.filter((_, i) => i % 2 === 0).every((key) => /^[\w-]{32}$/.test(key))).toBe(true);
       expect(await store.signups.stats()).toMatchObject({ invited: 20 });
     });
@@ -583,9 +806,13 @@ function contract(engine: StoreEngine) {
   });
 }
 
-const [available, unavailable] = [ENGINES.filter((engine) => !engine.unavailable), ENGINES.filter((engine) => engine.unavailable)];
+const [available, unavailable] = [
+  ENGINES.filter((engine) => !engine.unavailable),
+  ENGINES.filter((engine) => engine.unavailable),
+];
 
 describe.each(available)('the $name store', contract);
 
 // Only on a developer's machine (never in CI, see test/support/stores.ts): the reason is in the title.
-if (unavailable.length > 0) describe.skip.each(unavailable)('the $name store — SKIPPED: $unavailable', contract);
+if (unavailable.length > 0)
+  describe.skip.each(unavailable)('the $name store — SKIPPED: $unavailable', contract);

@@ -8,7 +8,12 @@ import { postSignup } from '../../support/http';
 import { startServerProcess } from '../../support/server-process';
 
 const postForm = (port: number, email: string, agent: http.Agent) =>
-  postSignup(port, `email=${encodeURIComponent(email)}&description=durable`, 'application/x-www-form-urlencoded', agent);
+  postSignup(
+    port,
+    `email=${encodeURIComponent(email)}&description=durable`,
+    'application/x-www-form-urlencoded',
+    agent,
+  );
 
 describe('durability under kill -9', () => {
   it('keeps every acknowledged signup of the embedded store', async () => {
@@ -34,7 +39,11 @@ describe('durability under kill -9', () => {
   it('keeps every queued signup of the outbox, and delivers it after the restart', async () => {
     const dataDir = tempDataDir();
     const backendPort = await closedPort();
-    const env = { DATA_DIR: dataDir, LOG_LEVEL: 'warn', BACKEND_URL: `http://127.0.0.1:${backendPort}` };
+    const env = {
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      BACKEND_URL: `http://127.0.0.1:${backendPort}`,
+    };
     const first = await startServerProcess(env);
     const agent = new http.Agent({ keepAlive: true, maxSockets: 10 });
     const emails = Array.from({ length: 20 }, (_, i) => `queued${i}@example.org`);
@@ -48,7 +57,8 @@ describe('durability under kill -9', () => {
     const second = await startServerProcess(env);
     try {
       const deadline = Date.now() + 15_000;
-      while (backend.received.length < emails.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      while (backend.received.length < emails.length && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 100));
       expect(backend.received.map((r) => r.fields?.email).sort()).toEqual([...emails].sort());
       await new Promise((r) => setTimeout(r, 1500)); // one more worker round: nothing is sent twice
       expect(backend.received).toHaveLength(emails.length);

@@ -18,7 +18,9 @@ describe('the SQLite store', () => {
   const plan = (sql: string) => {
     const store = openSqliteStore({ dataDir: tempDataDir() });
     try {
-      return (store.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[]).map((row) => row.detail).join(' | ');
+      return (store.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[])
+        .map((row) => row.detail)
+        .join(' | ');
     } finally {
       void store.close();
     }
@@ -55,7 +57,10 @@ pgDescribe('the PostgreSQL store', () => {
 
   /** The plan with sequential scans priced out: an empty table would otherwise always be scanned. */
   async function plan(sql: string): Promise<string> {
-    const rows = await query<{ 'QUERY PLAN': string }>(`${databaseUrl}?options=${encodeURIComponent('-c enable_seqscan=off')}`, `EXPLAIN ${sql}`);
+    const rows = await query<{ 'QUERY PLAN': string }>(
+      `${databaseUrl}?options=${encodeURIComponent('-c enable_seqscan=off')}`,
+      `EXPLAIN ${sql}`,
+    );
     return rows.map((row) => row['QUERY PLAN']).join('\n');
   }
 

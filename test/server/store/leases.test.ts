@@ -45,7 +45,10 @@ function leases(engine: StoreEngine) {
       expect(await first.outbox.failed(stale, 'timeout')).toBe(false);
       expect(await first.outbox.delivered(id)).toBe(false);
       const [item] = await first.outbox.all();
-      expect({ attempts: item.attempts, lastError: item.lastError }).toEqual({ attempts: 1, lastError: 'status 503' });
+      expect({ attempts: item.attempts, lastError: item.lastError }).toEqual({
+        attempts: 1,
+        lastError: 'status 503',
+      });
 
       time += HOUR;
       const [again] = await second.outbox.claim(10);
@@ -73,7 +76,10 @@ function leases(engine: StoreEngine) {
   describe('the mail queue', () => {
     async function invited(email: string) {
       await first.signups.add({ email, description: '' });
-      const invitation = await first.subscriptions.invite(email, { again: false, compose: composeInvitation });
+      const invitation = await first.subscriptions.invite(email, {
+        again: false,
+        compose: composeInvitation,
+      });
       if (invitation.outcome !== 'invited') throw new Error(`not invited: ${invitation.outcome}`);
       return invitation.mail;
     }
@@ -99,7 +105,11 @@ function leases(engine: StoreEngine) {
       const due = await second.mail.retry(live, '421 try again later');
       await first.mail.retry(mail, 'timeout');
       const [summary] = await first.mail.pending();
-      expect({ attempts: summary.attempts, lastError: summary.lastError, nextAttemptAt: summary.nextAttemptAt }).toEqual({
+      expect({
+        attempts: summary.attempts,
+        lastError: summary.lastError,
+        nextAttemptAt: summary.nextAttemptAt,
+      }).toEqual({
         attempts: 1,
         lastError: '421 try again later',
         nextAttemptAt: due,

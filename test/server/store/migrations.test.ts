@@ -13,9 +13,15 @@ function schema2Database(dataDir: string): void {
     db.exec(sql);
     db.pragma(`user_version = ${version + 1}`);
   }
-  db.prepare("INSERT INTO signups (email, email_key, created_at) VALUES ('Keyed@example.org', 'keyed@example.org', '2026-10-01T00:00:00.000Z')").run();
-  db.prepare("INSERT INTO signups (email, email_key, created_at) VALUES ('waiting@example.org', 'waiting@example.org', '2026-10-02T00:00:00.000Z')").run();
-  db.prepare("INSERT INTO activation_keys (key_hash, email_key, created_at) VALUES ('0ab1', 'keyed@example.org', '2026-10-05T00:00:00.000Z')").run();
+  db.prepare(
+    "INSERT INTO signups (email, email_key, created_at) VALUES ('Keyed@example.org', 'keyed@example.org', '2026-10-01T00:00:00.000Z')",
+  ).run();
+  db.prepare(
+    "INSERT INTO signups (email, email_key, created_at) VALUES ('waiting@example.org', 'waiting@example.org', '2026-10-02T00:00:00.000Z')",
+  ).run();
+  db.prepare(
+    "INSERT INTO activation_keys (key_hash, email_key, created_at) VALUES ('0ab1', 'keyed@example.org', '2026-10-05T00:00:00.000Z')",
+  ).run();
   db.close();
 }
 
@@ -29,7 +35,14 @@ it('upgrades schema 2: a key issued by hand counts as an invitation, so invite -
       ['waiting@example.org', null],
       ['Keyed@example.org', '2026-10-05T00:00:00.000Z'],
     ]);
-    expect(await store.signups.stats()).toEqual({ total: 2, waitlisted: 1, invited: 1, activated: 0, unconfirmed: 0, undeliverable: 0 });
+    expect(await store.signups.stats()).toEqual({
+      total: 2,
+      waitlisted: 1,
+      invited: 1,
+      activated: 0,
+      unconfirmed: 0,
+      undeliverable: 0,
+    });
     expect(await store.signups.oldestWaiting(10)).toEqual(['waiting@example.org']);
   } finally {
     void store.close();
@@ -41,7 +54,9 @@ it('opens a database newer than this release with a clear refusal, changing noth
   const db = new Database(path.join(dataDir, 'waitlist.db'));
   db.pragma(`user_version = ${MIGRATIONS.length + 1}`);
   db.close();
-  expect(() => openSqliteStore({ dataDir })).toThrow(`has schema version ${MIGRATIONS.length + 1}, newer than this release knows (${MIGRATIONS.length})`);
+  expect(() => openSqliteStore({ dataDir })).toThrow(
+    `has schema version ${MIGRATIONS.length + 1}, newer than this release knows (${MIGRATIONS.length})`,
+  );
 });
 
 it('upgrades schema 4: the signups it holds count as confirmed from when they joined, and stay waiting', async () => {
@@ -51,11 +66,15 @@ it('upgrades schema 4: the signups it holds count as confirmed from when they jo
     db.exec(sql);
     db.pragma(`user_version = ${version + 1}`);
   }
-  db.prepare("INSERT INTO signups (email, email_key, created_at) VALUES ('Old@example.org', 'old@example.org', '2026-10-01T00:00:00.000Z')").run();
+  db.prepare(
+    "INSERT INTO signups (email, email_key, created_at) VALUES ('Old@example.org', 'old@example.org', '2026-10-01T00:00:00.000Z')",
+  ).run();
   db.close();
   const store = openSqliteStore({ dataDir });
   try {
-    expect(await store.signups.list()).toMatchObject([{ email: 'Old@example.org', confirmed_at: '2026-10-01T00:00:00.000Z', state: 'waitlisted' }]);
+    expect(await store.signups.list()).toMatchObject([
+      { email: 'Old@example.org', confirmed_at: '2026-10-01T00:00:00.000Z', state: 'waitlisted' },
+    ]);
     expect(await store.signups.oldestWaiting(10)).toEqual(['Old@example.org']);
   } finally {
     void store.close();

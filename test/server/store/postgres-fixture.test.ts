@@ -22,10 +22,14 @@ describe('the test PostgreSQL server', () => {
     await query(first, 'CREATE TABLE signups (email text)');
 
     expect(server.port).not.toBe(5432);
-    expect(first).toMatch(new RegExp(`^postgres://postgres@127\\.0\\.0\\.1:${server.port}/t_[0-9a-f]+$`));
+    expect(first).toMatch(
+      new RegExp(`^postgres://postgres@127\\.0\\.0\\.1:${server.port}/t_[0-9a-f]+$`),
+    );
     expect(second).not.toBe(first);
     expect(await query(first, 'SELECT 1 AS one')).toEqual([{ one: 1 }]);
-    expect(await query(second, "SELECT tablename FROM pg_tables WHERE schemaname = 'public'")).toEqual([]);
+    expect(
+      await query(second, "SELECT tablename FROM pg_tables WHERE schemaname = 'public'"),
+    ).toEqual([]);
   });
 
   it('refuses connections while stopped, drops open ones, and comes back on the same port with its data', async () => {
@@ -74,13 +78,18 @@ describe('closing the test PostgreSQL server', () => {
     ['an uncaught error', 'crash'],
     ['SIGKILL', 'kill'],
   ])('leaves no server running when the process ends with %s', async (_, how) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', '-e', leaveItRunning, how], { stdio: ['ignore', 'pipe', 'ignore'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', '-e', leaveItRunning, how], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
     const [dataDir, pid] = (await firstLine(child.stdout)).split(' ');
     expect(isRunning(Number(pid))).toBe(true);
     if (how === 'kill') child.kill('SIGKILL');
 
     // The cleanup runs in a process of its own, right after the child ended.
-    await until('the server stopped and its folder is gone', () => !isRunning(Number(pid)) && !fs.existsSync(dataDir));
+    await until(
+      'the server stopped and its folder is gone',
+      () => !isRunning(Number(pid)) && !fs.existsSync(dataDir),
+    );
   });
 });
 
@@ -120,7 +129,9 @@ describe("a Jest worker's shared PostgreSQL server", () => {
     await expect(query(url, 'SELECT 1')).rejects.toMatchObject({ code: '3D000' });
 
     await loadedByAnotherFile().stopSharedServers(runFolder);
-    await expect(query(`postgres://postgres@127.0.0.1:${first.port}/postgres`, 'SELECT 1')).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+    await expect(
+      query(`postgres://postgres@127.0.0.1:${first.port}/postgres`, 'SELECT 1'),
+    ).rejects.toMatchObject({ code: 'ECONNREFUSED' });
   });
 });
 

@@ -8,8 +8,18 @@ import { DEFAULT_QUEUE_LIMITS } from '../../../server/store';
 
 const OUTBOX_LEASE_MS = DEFAULT_QUEUE_LIMITS.outboxLeaseMs;
 import { MAIL_LEASE_MS } from '../../../server/store/mail-queue';
-import { LATEST_VERSION, openPostgresStore, schemaVersion, type PostgresStore, type PostgresStoreOptions } from '../../../server/store/postgres';
-import { QueueFullError, StoreUnavailableError, type OutgoingMail } from '../../../server/store/types';
+import {
+  LATEST_VERSION,
+  openPostgresStore,
+  schemaVersion,
+  type PostgresStore,
+  type PostgresStoreOptions,
+} from '../../../server/store/postgres';
+import {
+  QueueFullError,
+  StoreUnavailableError,
+  type OutgoingMail,
+} from '../../../server/store/types';
 import type { SignupRequest } from '../../../server/delivery/backend-client';
 import { sql as initialSchema } from '../../../server/store/postgres/migrations/001-initial';
 import { query, startPostgres, type TestPostgres } from '../../support/postgres';
@@ -33,7 +43,10 @@ function clock(start = Date.parse('2026-11-01T12:00:00.000Z')) {
   return now;
 }
 
-async function open(databaseUrl: string, options: Partial<PostgresStoreOptions> = {}): Promise<PostgresStore> {
+async function open(
+  databaseUrl: string,
+  options: Partial<PostgresStoreOptions> = {},
+): Promise<PostgresStore> {
   const store = await openPostgresStore({ databaseUrl, timeoutMs: 2_000, ...options });
   opened.push(store);
   return store;
@@ -43,7 +56,10 @@ async function open(databaseUrl: string, options: Partial<PostgresStoreOptions> 
  * `work` while a session of its own holds the signups table. `unlock` lets it go (ROLLBACK) when
  * the test says; the session ends after `work` either way.
  */
-async function whileSignupsLocked(databaseUrl: string, work: (unlock: () => Promise<void>) => Promise<void>): Promise<void> {
+async function whileSignupsLocked(
+  databaseUrl: string,
+  work: (unlock: () => Promise<void>) => Promise<void>,
+): Promise<void> {
   const blocker = new pg.Client({ connectionString: databaseUrl });
   await blocker.connect();
   try {
@@ -85,7 +101,9 @@ describe('migrations', () => {
     await expect(second.ping()).resolves.toBeUndefined();
 
     const versions = await query(url, 'SELECT version FROM schema_migrations ORDER BY version');
-    expect(versions.map((row) => row.version)).toEqual(Array.from({ length: LATEST_VERSION }, (_, i) => i + 1));
+    expect(versions.map((row) => row.version)).toEqual(
+      Array.from({ length: LATEST_VERSION }, (_, i) => i + 1),
+    );
   });
 
   it('let five replicas starting at once on an empty database all come up', async () => {
@@ -93,8 +111,13 @@ describe('migrations', () => {
     const stores = await Promise.all(Array.from({ length: 5 }, () => open(url)));
 
     for (const store of stores) await expect(store.ping()).resolves.toBeUndefined();
-    const versions = await query(url, 'SELECT version, COUNT(*)::int AS n FROM schema_migrations GROUP BY version ORDER BY version');
-    expect(versions).toEqual(Array.from({ length: LATEST_VERSION }, (_, i) => ({ version: i + 1, n: 1 })));
+    const versions = await query(
+      url,
+      'SELECT version, COUNT(*)::int AS n FROM schema_migrations GROUP BY version ORDER BY version',
+    );
+    expect(versions).toEqual(
+      Array.from({ length: LATEST_VERSION }, (_, i) => ({ version: i + 1, n: 1 })),
+    );
     // Each can work on what another created.
     expect(await stores[3].signups.add({ email: 'first@example.org', description: '' })).toBe(true);
     expect(await stores[1].signups.count()).toBe(1);
@@ -115,12 +138,20 @@ describe('migrations', () => {
 
   it('upgrade a database of version 1 with its signups counted as confirmed from when they joined', async () => {
     const url = await server.createDatabase();
-    await query(url, 'CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())');
+    await query(
+      url,
+      'CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())',
+    );
     await query(url, initialSchema);
     await query(url, 'INSERT INTO schema_migrations (version) VALUES (1)');
-    await query(url, "INSERT INTO signups (email, email_key, created_at) VALUES ('Old@example.org', 'old@example.org', '2026-10-01T00:00:00.000Z')");
+    await query(
+      url,
+      "INSERT INTO signups (email, email_key, created_at) VALUES ('Old@example.org', 'old@example.org', '2026-10-01T00:00:00.000Z')",
+    );
     const store = await open(url);
-    expect(await store.signups.list()).toMatchObject([{ email: 'Old@example.org', confirmed_at: '2026-10-01T00:00:00.000Z', state: 'waitlisted' }]);
+    expect(await store.signups.list()).toMatchObject([
+      { email: 'Old@example.org', confirmed_at: '2026-10-01T00:00:00.000Z', state: 'waitlisted' },
+    ]);
     expect(await store.signups.oldestWaiting(10)).toEqual(['Old@example.org']);
   });
 
@@ -179,7 +210,12 @@ describe('the outbox across replicas', () => {
     expect(await alive.outbox.claim(10)).toEqual([]);
     now.advance(1);
     const [again] = await alive.outbox.claim(10);
-    expect(again).toMatchObject({ id, attempts: 0, state: 'pending', request: request('leased@example.org') });
+    expect(again).toMatchObject({
+      id,
+      attempts: 0,
+      state: 'pending',
+      request: request('leased@example.org'),
+    });
   });
 
   it('sets an item failing past the maximum age aside as dead, and sends it again on retry', async () => {
@@ -191,7 +227,9 @@ describe('the outbox across replicas', () => {
     const [item] = await store.outbox.claim(1);
     await store.outbox.failed(item, 'status 503');
 
-    expect(await store.outbox.all()).toEqual([expect.objectContaining({ id, state: 'dead', attempts: 1, lastError: 'status 503' })]);
+    expect(await store.outbox.all()).toEqual([
+      expect.objectContaining({ id, state: 'dead', attempts: 1, lastError: 'status 503' }),
+    ]);
     expect(await store.outbox.depth()).toBe(0);
     expect(await store.outbox.nextDueAt()).toBeUndefined();
     now.advance(24 * 3_600_000);
@@ -246,19 +284,32 @@ describe('the mail queue across replicas', () => {
     const now = clock();
     const store = await open(url, { now, limits: { maxAgeMs: 3_600_000 } });
     await store.signups.add({ email: 'Late@Example.org', description: '' });
-    const invitation = await store.subscriptions.invite('late@example.org', { again: false, compose });
+    const invitation = await store.subscriptions.invite('late@example.org', {
+      again: false,
+      compose,
+    });
     if (invitation.outcome !== 'invited') throw new Error(invitation.outcome);
     now.advance(3_600_001);
     await store.mail.retry(invitation.mail, 'connection refused');
 
     expect(await store.mail.counts()).toEqual({ queued: 0, sent: 0, failed: 0, dead: 1 });
     expect(await store.mail.pending()).toEqual([
-      expect.objectContaining({ id: invitation.mail.id, to: 'Late@Example.org', state: 'dead', attempts: 1, lastError: 'connection refused' }),
+      expect.objectContaining({
+        id: invitation.mail.id,
+        to: 'Late@Example.org',
+        state: 'dead',
+        attempts: 1,
+        lastError: 'connection refused',
+      }),
     ]);
     expect(await store.mail.requeue(invitation.mail.id)).toBe(true);
     expect(await store.mail.requeue(invitation.mail.id)).toBe(false);
     const [again] = await store.mail.claim(5);
-    expect(again).toEqual({ id: invitation.mail.id, message: invitation.mail.message, attempts: 1 });
+    expect(again).toEqual({
+      id: invitation.mail.id,
+      message: invitation.mail.message,
+      attempts: 1,
+    });
     expect(await store.mail.sent(again.id)).toBe(true);
     expect(await store.mail.sent(again.id)).toBe(false);
   });
@@ -273,7 +324,12 @@ describe('the mail queue across replicas', () => {
     await expect(refused).rejects.toBeInstanceOf(QueueFullError);
     await expect(refused).rejects.toMatchObject({ queue: 'mail' });
     expect(await store.subscriptions.stateOf('second@example.org')).toBe('waitlisted');
-    expect(await query(url, "SELECT COUNT(*)::int AS n FROM activation_keys WHERE email_key = 'second@example.org'")).toEqual([{ n: 0 }]);
+    expect(
+      await query(
+        url,
+        "SELECT COUNT(*)::int AS n FROM activation_keys WHERE email_key = 'second@example.org'",
+      ),
+    ).toEqual([{ n: 0 }]);
     expect(await store.mail.counts()).toMatchObject({ queued: 1 });
   });
 });
@@ -282,13 +338,22 @@ describe('confirmations across replicas', () => {
   it('writes each owed confirmation once when two replicas write them at the same moment', async () => {
     const url = await server.createDatabase();
     const [a, b] = await Promise.all([open(url), open(url)]);
-    for (let i = 0; i < 40; i++) await (i % 2 ? a : b).signups.add({ email: `owed${i}@example.org`, description: '' }, { confirm: true });
+    for (let i = 0; i < 40; i++)
+      await (i % 2 ? a : b).signups.add(
+        { email: `owed${i}@example.org`, description: '' },
+        { confirm: true },
+      );
     const mail = {
       validMs: 3_600_000,
       canMail: () => true,
-      compose: (to: string, tokens: { confirm: string }): OutgoingMail => ({ ...compose(to, tokens.confirm), messageId: `<${tokens.confirm}@x>` }),
+      compose: (to: string, tokens: { confirm: string }): OutgoingMail => ({
+        ...compose(to, tokens.confirm),
+        messageId: `<${tokens.confirm}@x>`,
+      }),
     };
-    const rounds = await Promise.all([a, b, a, b].map((store) => store.links.mailConfirmations(15, mail)));
+    const rounds = await Promise.all(
+      [a, b, a, b].map((store) => store.links.mailConfirmations(15, mail)),
+    );
     const written = rounds.flat().map((queued) => queued.message.to);
     expect(written).toHaveLength(40);
     expect(new Set(written).size).toBe(40);
@@ -321,13 +386,18 @@ describe('subscriptions across replicas', () => {
     const account = { provider: 'github', id: '7' };
     // Repeated, so both transactions pass the account check before either binds, some of the time.
     for (let round = 0; round < 5; round++) {
-      await query(url, 'UPDATE signups SET external_provider = NULL, external_id = NULL, activated_at = NULL');
+      await query(
+        url,
+        'UPDATE signups SET external_provider = NULL, external_id = NULL, activated_at = NULL',
+      );
       const outcomes = await Promise.all([
         a.subscriptions.activate('one@example.org', keys[0], account),
         b.subscriptions.activate('two@example.org', keys[1], account),
       ]);
       expect(outcomes.map((o) => o.outcome).sort()).toEqual(['account-has-one', 'active']);
-      expect(await query(url, "SELECT COUNT(*)::int AS n FROM signups WHERE external_id = '7'")).toEqual([{ n: 1 }]);
+      expect(
+        await query(url, "SELECT COUNT(*)::int AS n FROM signups WHERE external_id = '7'"),
+      ).toEqual([{ n: 1 }]);
     }
   });
 });
@@ -338,12 +408,21 @@ describe('the rate counters', () => {
     const now = clock(Date.parse('2026-11-01T12:00:10.000Z'));
     const stores = await Promise.all([open(url, { now }), open(url, { now }), open(url, { now })]);
 
-    const results = await Promise.all(Array.from({ length: 100 }, (_, i) => stores[i % 3].rate.hit('203.0.113.7', 60_000)));
-    expect(results.map((r) => r.count).sort((x, y) => x - y)).toEqual(Array.from({ length: 100 }, (_, i) => i + 1));
-    expect(new Set(results.map((r) => r.resetAt))).toEqual(new Set([Date.parse('2026-11-01T12:01:00.000Z')]));
+    const results = await Promise.all(
+      Array.from({ length: 100 }, (_, i) => stores[i % 3].rate.hit('203.0.113.7', 60_000)),
+    );
+    expect(results.map((r) => r.count).sort((x, y) => x - y)).toEqual(
+      Array.from({ length: 100 }, (_, i) => i + 1),
+    );
+    expect(new Set(results.map((r) => r.resetAt))).toEqual(
+      new Set([Date.parse('2026-11-01T12:01:00.000Z')]),
+    );
 
     now.advance(60_000);
-    expect(await stores[0].rate.hit('203.0.113.7', 60_000)).toEqual({ count: 1, resetAt: Date.parse('2026-11-01T12:02:00.000Z') });
+    expect(await stores[0].rate.hit('203.0.113.7', 60_000)).toEqual({
+      count: 1,
+      resetAt: Date.parse('2026-11-01T12:02:00.000Z'),
+    });
   });
 
   it('delete windows that have ended as they go', async () => {
@@ -354,7 +433,9 @@ describe('the rate counters', () => {
     now.advance(5 * 60_000);
     for (let i = 0; i < 100; i++) await store.rate.hit('current', 60_000);
 
-    expect(await query(url, 'SELECT key, count FROM rate_counters')).toEqual([{ key: 'current', count: 100 }]);
+    expect(await query(url, 'SELECT key, count FROM rate_counters')).toEqual([
+      { key: 'current', count: 100 },
+    ]);
   });
 });
 
@@ -366,7 +447,11 @@ describe('an outage', () => {
     const timeoutMs = 3_000;
     const store = await open(url, { timeoutMs, poolSize: 3 });
     // Connections open and idle in the pool when the server goes: their drop must not crash us.
-    await Promise.all(Array.from({ length: 3 }, (_, i) => store.signups.add({ email: `before${i}@example.org`, description: '' })));
+    await Promise.all(
+      Array.from({ length: 3 }, (_, i) =>
+        store.signups.add({ email: `before${i}@example.org`, description: '' }),
+      ),
+    );
 
     await server.stop();
     for (const attempt of [
@@ -381,7 +466,10 @@ describe('an outage', () => {
         (err: unknown) => err,
       );
       expect(error).toBeInstanceOf(StoreUnavailableError);
-      expect(error).toMatchObject({ retryAfterSeconds: 5, message: 'The waitlist is unavailable right now; please try again shortly' });
+      expect(error).toMatchObject({
+        retryAfterSeconds: 5,
+        message: 'The waitlist is unavailable right now; please try again shortly',
+      });
       expect(Date.now() - started).toBeLessThan(timeoutMs / 3);
     }
 
@@ -398,7 +486,9 @@ describe('an outage', () => {
     // Another session holds the table: the insert waits for a lock that is not given back in time.
     await whileSignupsLocked(url, async () => {
       const started = Date.now();
-      await expect(store.signups.add({ email: 'slow@example.org', description: '' })).rejects.toBeInstanceOf(StoreUnavailableError);
+      await expect(
+        store.signups.add({ email: 'slow@example.org', description: '' }),
+      ).rejects.toBeInstanceOf(StoreUnavailableError);
       const took = Date.now() - started;
       expect(took).toBeGreaterThanOrEqual(timeoutMs - 50);
       expect(took).toBeLessThan(timeoutMs + 500);
@@ -413,26 +503,29 @@ describe('an outage', () => {
   it.each([
     ['under', 300],
     ['past', 150],
-  ])('stores nothing for a call it answered as unavailable, with a wait for a connection %s the margin: the server cancels first', async (_, secondAfterMs) => {
-    const url = await server.createDatabase();
-    const timeoutMs = 500;
-    const store = await open(url, { timeoutMs, poolSize: 1 });
-    await whileSignupsLocked(url, async (unlock) => {
-      const first = store.signups.add({ email: 'first@example.org', description: '' });
-      await sleep(secondAfterMs);
-      const secondStarted = Date.now();
-      const second = store.signups.add({ email: 'second@example.org', description: '' });
-      await expect(first).rejects.toBeInstanceOf(StoreUnavailableError);
-      await expect(second).rejects.toBeInstanceOf(StoreUnavailableError);
-      // The second caller is answered within its budget and the client's margin…
-      expect(Date.now() - secondStarted).toBeLessThan(timeoutMs + 500);
-      // …and the lock goes the moment it has its answer, as another request's would.
-      await unlock();
-    });
-    // Room for a statement still waiting on the server to take the lock and commit.
-    await sleep(300);
-    expect((await store.signups.list()).map((s) => s.email)).toEqual([]);
-  });
+  ])(
+    'stores nothing for a call it answered as unavailable, with a wait for a connection %s the margin: the server cancels first',
+    async (_, secondAfterMs) => {
+      const url = await server.createDatabase();
+      const timeoutMs = 500;
+      const store = await open(url, { timeoutMs, poolSize: 1 });
+      await whileSignupsLocked(url, async (unlock) => {
+        const first = store.signups.add({ email: 'first@example.org', description: '' });
+        await sleep(secondAfterMs);
+        const secondStarted = Date.now();
+        const second = store.signups.add({ email: 'second@example.org', description: '' });
+        await expect(first).rejects.toBeInstanceOf(StoreUnavailableError);
+        await expect(second).rejects.toBeInstanceOf(StoreUnavailableError);
+        // The second caller is answered within its budget and the client's margin…
+        expect(Date.now() - secondStarted).toBeLessThan(timeoutMs + 500);
+        // …and the lock goes the moment it has its answer, as another request's would.
+        await unlock();
+      });
+      // Room for a statement still waiting on the server to take the lock and commit.
+      await sleep(300);
+      expect((await store.signups.list()).map((s) => s.email)).toEqual([]);
+    },
+  );
 
   it('stores a call that waited past the margin when the lock goes in time, and gives its connection back with the full timeout', async () => {
     const url = await server.createDatabase();
@@ -456,13 +549,19 @@ describe('an outage', () => {
       await unlock();
       await expect(third).resolves.toBe(true);
     });
-    expect((await store.signups.list()).map((s) => s.email).sort()).toEqual(['first@example.org', 'second@example.org', 'third@example.org']);
+    expect((await store.signups.list()).map((s) => s.email).sort()).toEqual([
+      'first@example.org',
+      'second@example.org',
+      'third@example.org',
+    ]);
   });
 
   it('is StoreUnavailableError when opening a store on a server that is down', async () => {
     const url = await server.createDatabase();
     await server.stop();
-    await expect(openPostgresStore({ databaseUrl: url, timeoutMs: 2_000 })).rejects.toBeInstanceOf(StoreUnavailableError);
+    await expect(openPostgresStore({ databaseUrl: url, timeoutMs: 2_000 })).rejects.toBeInstanceOf(
+      StoreUnavailableError,
+    );
   });
 });
 

@@ -9,14 +9,20 @@ afterEach(() => store.close());
 
 it('keeps storing signups while an export is half read, and the export keeps its snapshot', async () => {
   store = openSqliteStore({ dataDir: tempDataDir() });
-  for (let i = 0; i < 3; i++) await store.signups.add({ email: `early${i}@example.org`, description: '' });
+  for (let i = 0; i < 3; i++)
+    await store.signups.add({ email: `early${i}@example.org`, description: '' });
 
   const exported: string[] = [];
   for await (const row of store.signups.stream()) {
     exported.push(row.email);
-    if (exported.length === 1) expect(await store.signups.add({ email: 'during@example.org', description: '' })).toBe(true);
+    if (exported.length === 1)
+      expect(await store.signups.add({ email: 'during@example.org', description: '' })).toBe(true);
   }
 
-  expect(exported.sort()).toEqual(['early0@example.org', 'early1@example.org', 'early2@example.org']);
+  expect(exported.sort()).toEqual([
+    'early0@example.org',
+    'early1@example.org',
+    'early2@example.org',
+  ]);
   expect(await store.signups.count()).toBe(4);
 });

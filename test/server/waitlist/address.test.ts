@@ -17,7 +17,12 @@ import { createMailer, mailFolder } from '../../../server/mail/transport';
 import { createMetrics } from '../../../server/metrics';
 import { openSqliteStore } from '../../../server/store';
 import type { SqliteStore } from '../../../server/store/sqlite';
-import { confirmAddress, leaveByLink, requestLeaveLink, sweepUnconfirmed } from '../../../server/waitlist/address';
+import {
+  confirmAddress,
+  leaveByLink,
+  requestLeaveLink,
+  sweepUnconfirmed,
+} from '../../../server/waitlist/address';
 import { remove } from '../../../server/waitlist/remove';
 import { capturingLogger, testConfig } from '../../support/config';
 import { startSmtpServer, type ReceivedMail, type SmtpTestServer } from '../../support/smtp';
@@ -38,13 +43,25 @@ beforeEach(() => {
 /** A running site's parts: the app, its store on a test clock, the mail worker, the log and the metrics. */
 function site(env: Record<string, string> = {}) {
   let time = Date.parse('2026-11-01T10:00:00.000Z');
-  const config: Config = testConfig({ SITE_URL, SMTP_URL: smtp.url, CONFIRM_SIGNUPS: 'on', ...env });
+  const config: Config = testConfig({
+    SITE_URL,
+    SMTP_URL: smtp.url,
+    CONFIRM_SIGNUPS: 'on',
+    ...env,
+  });
   const store: SqliteStore = openSqliteStore(config, () => time);
   const { logger, lines } = capturingLogger();
   const metrics = createMetrics({ pending: { outbox: () => 0, mail: () => 0 } });
   // As server/index.ts starts it: the confirmations signups owe first, then what else is due.
   const confirmations = { links: store.links, mail: confirmationMailFor(config)! };
-  const worker = startMailWorker({ queue: store.mail, confirmations, mailer: createMailer(config), logger, metrics, pollMs: 60_000 });
+  const worker = startMailWorker({
+    queue: store.mail,
+    confirmations,
+    mailer: createMailer(config),
+    logger,
+    metrics,
+    pollMs: 60_000,
+  });
   const app = createApp(config, { store, logger, metrics, mailQueued: worker.wake });
   const deps = { store, config, logger, metrics, mailQueued: worker.wake };
   return {
@@ -77,14 +94,17 @@ function start(env?: Record<string, string>): Site {
 
 /** The token of the first link to `path` in a message's text. */
 function tokenIn(mail: ReceivedMail, path: '/confirm' | '/leave'): string {
-  const match = new RegExp(`${SITE_URL}${path}\\?token=([A-Za-z0-9_-]+)`).exec(mail.parsed.text ?? '');
+  const match = new RegExp(`${SITE_URL}${path}\\?token=([A-Za-z0-9_-]+)`).exec(
+    mail.parsed.text ?? '',
+  );
   if (!match) throw new Error(`no ${path} link in: ${mail.parsed.text}`);
   return match[1];
 }
 
 /** The List-Unsubscribe URL's token of a message. */
 function unsubscribeToken(mail: ReceivedMail): string {
-  const line = mail.parsed.headerLines.find((header) => header.key === 'list-unsubscribe')?.line ?? '';
+  const line =
+    mail.parsed.headerLines.find((header) => header.key === 'list-unsubscribe')?.line ?? '';
   const url = /<([^>]+)>/.exec(line)?.[1] ?? '';
   expect(url.startsWith(`${SITE_URL}/leave?token=`)).toBe(true);
   return new URL(url).searchParams.get('token')!;
@@ -92,38 +112,54 @@ function unsubscribeToken(mail: ReceivedMail): string {
 
 async function cli(s: Site, ...argv: string[]): Promise<string> {
   let out = '';
-  await runCommand({ store: s.store, config: s.config }, argv, { out: (text) => void (out += text) });
+  await runCommand({ store: s.store, config: s.config }, argv, {
+    out: (text) => void (out += text),
+  });
   return out;
 }
 
 const metric = async (s: Site, event: string) => {
   const text = await s.metrics.text();
-  return Number(new RegExp(`^address_events_total\\{event="${event}"\\} (\\d+)$`, 'm').exec(text)?.[1]);
+  return Number(
+    new RegExp(`^address_events_total\\{event="${event}"\\} (\\d+)$`, 'm').exec(text)?.[1],
+  );
 };
 
 describe('confirmation', () => {
   it('mails a confirmation through the queue at once, with one-click leave headers; only the confirmed address is invited by --next', async () => {
     const s = start();
-    const res = await request(s.app).post('/api/subscriptions').send({ email: 'Ann@Example.org', description: 'emacs' });
+    const res = await request(s.app)
+      .post('/api/subscriptions')
+      .send({ email: 'Ann@Example.org', description: 'emacs' });
     expect(res.status).toBe(201);
     // Woken by the signup: no poll interval to wait for (the worker polls once a minute here).
     const [mail] = await smtp.waitFor(1, 5_000);
     // nodemailer writes the domain in lower case; the local part as typed.
     expect(mail.parsed.to).toMatchObject({ text: 'Ann@example.org' });
     expect(mail.parsed.subject).toBe('Confirm your address for the OrgNote waitlist');
-    expect(mail.parsed.headerLines.find((header) => header.key === 'list-unsubscribe-post')?.line).toBe('List-Unsubscribe-Post: List-Unsubscribe=One-Click');
+    expect(
+      mail.parsed.headerLines.find((header) => header.key === 'list-unsubscribe-post')?.line,
+    ).toBe('List-Unsubscribe-Post: List-Unsubscribe=One-Click');
     const confirm = tokenIn(mail, '/confirm');
     expect(unsubscribeToken(mail)).not.toBe(confirm);
 
     // A repeat within the hour: the same answer, no second mail.
-    expect((await request(s.app).post('/api/subscriptions').send({ email: 'ann@example.org', description: '' })).status).toBe(201);
+    expect(
+      (
+        await request(s.app)
+          .post('/api/subscriptions')
+          .send({ email: 'ann@example.org', description: '' })
+      ).status,
+    ).toBe(201);
     expect(await cli(s, 'stats')).toMatch(/^unconfirmed\s+1$/m);
     expect(await cli(s, 'invite', '--next', '5')).toContain('0 sent');
     expect(await cli(s, 'invite', 'ann@example.org')).toMatch(/^unconfirmed\s+Ann@Example\.org$/m);
 
     expect(await confirmAddress(s.deps, confirm)).toEqual({ ok: true });
     expect(await metric(s, 'confirmed')).toBe(1);
-    expect(await cli(s, 'list')).toMatch(/Ann@Example\.org\s+waitlisted\s+2026-11-01T10:00:00\.000Z/);
+    expect(await cli(s, 'list')).toMatch(
+      /Ann@Example\.org\s+waitlisted\s+2026-11-01T10:00:00\.000Z/,
+    );
     expect(await cli(s, 'invite', '--next', '5')).toMatch(/^sent\s+Ann@Example\.org$/m);
     const [, invitation] = await smtp.waitFor(2, 5_000);
     expect(invitation.parsed.subject).toBe('Your OrgNote activation key');
@@ -138,7 +174,13 @@ describe('confirmation', () => {
 
   it('sends nothing and confirms nobody without the setting', async () => {
     const s = start({ CONFIRM_SIGNUPS: 'off' });
-    expect((await request(s.app).post('/api/subscriptions').send({ email: 'bob@example.org', description: '' })).status).toBe(201);
+    expect(
+      (
+        await request(s.app)
+          .post('/api/subscriptions')
+          .send({ email: 'bob@example.org', description: '' })
+      ).status,
+    ).toBe(201);
     await s.deps.store.mail.counts().then((counts) => expect(counts.queued).toBe(0));
     expect(await cli(s, 'stats')).toMatch(/^waitlisted\s+1$/m);
   });
@@ -147,7 +189,10 @@ describe('confirmation', () => {
 describe('leaving', () => {
   it('erases the address with its keys, mail and .eml files by its leave link, and counts it', async () => {
     const s = start({ SMTP_URL: '' });
-    await request(s.app).post('/api/subscriptions').send({ email: 'cid@example.org', description: 'about me' }).expect(201);
+    await request(s.app)
+      .post('/api/subscriptions')
+      .send({ email: 'cid@example.org', description: 'about me' })
+      .expect(201);
     await s.store.signups.add({ email: 'stays@example.org', description: '' });
     const token = await waitForEml(s, 1);
     expect(fs.readdirSync(mailFolder(s.config.dataDir))).toHaveLength(1);
@@ -166,16 +211,33 @@ describe('leaving', () => {
     const store = openSqliteStore(config);
     try {
       await store.signups.add({ email: 'gone@example.org', description: '' });
-      const compose = (to: string, key: string) => ({ from: config.mailFrom, to, subject: 'Your key', text: key, html: '', messageId: '<k@x>', date: 'x' });
+      const compose = (to: string, key: string) => ({
+        from: config.mailFrom,
+        to,
+        subject: 'Your key',
+        text: key,
+        html: '',
+        messageId: '<k@x>',
+        date: 'x',
+      });
       // Queued and claimed in one step, as the CLI and the console invite: the sender is at work...
-      const invited = await store.subscriptions.invite('gone@example.org', { again: false, compose });
+      const invited = await store.subscriptions.invite('gone@example.org', {
+        again: false,
+        compose,
+      });
       if (invited.outcome !== 'invited') throw new Error(invited.outcome);
       const item = invited.mail;
       // ...when the address leaves: the erasure finds no .eml to remove yet.
-      expect(await remove({ store, config }, 'gone@example.org')).toMatchObject({ signup: true, mails: 1, emlFiles: 0 });
+      expect(await remove({ store, config }, 'gone@example.org')).toMatchObject({
+        signup: true,
+        mails: 1,
+        emlFiles: 0,
+      });
       const { logger, lines } = capturingLogger();
       const mailer = createMailer(config);
-      expect(await sendClaimed(store.mail, mailer, item, logger)).toMatchObject({ outcome: 'sent' });
+      expect(await sendClaimed(store.mail, mailer, item, logger)).toMatchObject({
+        outcome: 'sent',
+      });
       mailer.close();
       const folder = mailFolder(config.dataDir);
       expect(fs.existsSync(folder) ? fs.readdirSync(folder) : []).toEqual([]);
@@ -197,8 +259,15 @@ describe('leaving', () => {
     expect(await s.store.signups.count()).toBe(0);
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(smtp.received).toHaveLength(1);
-    expect(await requestLeaveLink(s.deps, { email: 'not an address' })).toMatchObject({ ok: false, status: 400 });
-    expect(await requestLeaveLink(s.deps, {})).toMatchObject({ ok: false, status: 400, error: 'Email address is required' });
+    expect(await requestLeaveLink(s.deps, { email: 'not an address' })).toMatchObject({
+      ok: false,
+      status: 400,
+    });
+    expect(await requestLeaveLink(s.deps, {})).toMatchObject({
+      ok: false,
+      status: 400,
+      error: 'Email address is required',
+    });
   });
 });
 
@@ -215,7 +284,10 @@ describe('undeliverable', () => {
     expect(await cli(s, 'export')).toMatch(/^gone@example\.org,.*,undeliverable\r$/m);
     smtp.mode('accept');
     expect(await cli(s, 'invite', '--next', '5')).toContain('0 sent');
-    await request(s.app).post('/api/subscriptions').send({ email: 'gone@example.org', description: '' }).expect(201);
+    await request(s.app)
+      .post('/api/subscriptions')
+      .send({ email: 'gone@example.org', description: '' })
+      .expect(201);
     expect(await s.store.subscriptions.stateOf('gone@example.org')).toBe('waitlisted');
     expect(await cli(s, 'invite', '--next', '5')).toContain('1 sent');
   });
@@ -224,8 +296,14 @@ describe('undeliverable', () => {
 describe('expiry', () => {
   it('erases an address nobody confirmed within CONFIRM_WITHIN_HOURS, .eml included, and keeps the confirmed', async () => {
     const s = start({ SMTP_URL: '', CONFIRM_WITHIN_HOURS: '72' });
-    await request(s.app).post('/api/subscriptions').send({ email: 'late@example.org', description: '' }).expect(201);
-    await request(s.app).post('/api/subscriptions').send({ email: 'quick@example.org', description: '' }).expect(201);
+    await request(s.app)
+      .post('/api/subscriptions')
+      .send({ email: 'late@example.org', description: '' })
+      .expect(201);
+    await request(s.app)
+      .post('/api/subscriptions')
+      .send({ email: 'quick@example.org', description: '' })
+      .expect(201);
     await waitForEml(s, 2);
     const quick = (await s.store.signups.list()).find((r) => r.email === 'quick@example.org')!;
     expect(quick.state).toBe('unconfirmed');
@@ -253,12 +331,21 @@ async function waitUntil(done: () => Promise<boolean>, timeoutMs = 5_000): Promi
 /** The .eml files the site wrote, read back with mailparser, once there are `count`. */
 async function emlMessages(s: Site, count: number): Promise<ReceivedMail[]> {
   const folder = mailFolder(s.config.dataDir);
-  await waitUntil(async () => fs.existsSync(folder) && fs.readdirSync(folder).filter((f) => f.endsWith('.eml')).length >= count);
+  await waitUntil(
+    async () =>
+      fs.existsSync(folder) &&
+      fs.readdirSync(folder).filter((f) => f.endsWith('.eml')).length >= count,
+  );
   const files = fs.readdirSync(folder).sort();
   return Promise.all(
     files.map(async (file) => {
       const raw = fs.readFileSync(path.join(folder, file));
-      return { raw, parsed: await simpleParser(raw), envelope: { from: '', to: [] }, messageId: '' };
+      return {
+        raw,
+        parsed: await simpleParser(raw),
+        envelope: { from: '', to: [] },
+        messageId: '',
+      };
     }),
   );
 }

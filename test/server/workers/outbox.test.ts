@@ -18,7 +18,10 @@ async function setup(backendPort?: number) {
 }
 
 const signup = (app: ReturnType<typeof createApp>, email = 'zoë@example.org') =>
-  request(app).post('/api/subscriptions').field('email', email).field('description', 'line one\r\nline two — ü');
+  request(app)
+    .post('/api/subscriptions')
+    .field('email', email)
+    .field('description', 'line one\r\nline two — ü');
 
 describe('outbox', () => {
   it('queues a signup durably with 202 when the backend is unreachable, and shows the depth', async () => {
@@ -33,11 +36,19 @@ describe('outbox', () => {
           ['email', 'zoë@example.org'],
           ['description', 'line one\r\nline two — ü'],
         ],
-        forwarded: { 'x-forwarded-for': '127.0.0.1', 'x-forwarded-proto': 'http', 'x-forwarded-host': expect.stringMatching(/^127\.0\.0\.1:\d+$/) },
+        forwarded: {
+          'x-forwarded-for': '127.0.0.1',
+          'x-forwarded-proto': 'http',
+          'x-forwarded-host': expect.stringMatching(/^127\.0\.0\.1:\d+$/),
+        },
         idempotencyKey: expect.stringMatching(/^[0-9a-f-]{36}$/),
       },
     ]);
-    expect((await request(app).get('/healthz')).body).toEqual({ status: 'ok', outbox: 1, version: expect.any(String) });
+    expect((await request(app).get('/healthz')).body).toEqual({
+      status: 'ok',
+      outbox: 1,
+      version: expect.any(String),
+    });
   });
 
   it('queues on a backend 5xx and on a timeout', async () => {
@@ -82,7 +93,10 @@ describe('outbox', () => {
   it('delivers when the backend comes back: the same fields, to the same path, exactly once', async () => {
     const { app, store, port, worker } = await setup();
     await signup(app);
-    await request(app).post('/api/subscriptions?source=landing').type('form').send('email=a%40b.co');
+    await request(app)
+      .post('/api/subscriptions?source=landing')
+      .type('form')
+      .send('email=a%40b.co');
     const backend = await backendOn(port);
     const delivery = worker();
     clock.now += 10_000;
@@ -172,7 +186,10 @@ describe('outbox', () => {
       port: sitePort,
       path: '/api/subscriptions',
       method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': body.length },
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        'content-length': body.length,
+      },
     });
     client.on('error', () => {});
     client.end(body);
@@ -193,7 +210,12 @@ describe('outbox', () => {
     const store = storeFor(testConfig());
     const random = jest.spyOn(Math, 'random').mockReturnValue(0.5); // the middle of the ±20 % jitter
     try {
-      await store.outbox.enqueue({ path: '/api/subscriptions', fields: [['email', 'a@b.co']], forwarded: {}, idempotencyKey: 'k-1' });
+      await store.outbox.enqueue({
+        path: '/api/subscriptions',
+        fields: [['email', 'a@b.co']],
+        forwarded: {},
+        idempotencyKey: 'k-1',
+      });
       const failOnce = async () => {
         await store.outbox.failed((await store.outbox.all())[0], 'status 503');
         return (await store.outbox.nextDueAt())! - clock.now;
