@@ -1,4 +1,5 @@
-// The one route table (docs/product.md §2), imported by the server renderer and the browser entry alike.
+// The one route table (docs/product.md §2), imported by the server renderer and the browser entry
+// alike.
 //
 // Pages that visitors of / do not need (/privacy, /confirm, /leave) are lazy: chunks of their own,
 // loaded by the server before rendering and by the browser before hydrating (client/entry.tsx), so
@@ -59,7 +60,8 @@ export const routes: RouteObject[] = [
         loader: notFound,
         element: null,
         errorElement: <ErrorScreen />,
-        // Only shown if a 404 page starts without server hydration data (e.g. a test's memory router).
+        // Only shown if a 404 page starts without server hydration data (e.g. a test's memory
+        // router).
         HydrateFallback: () => null,
       },
     ],

@@ -46,11 +46,17 @@ export function isBuildStale(): boolean {
   return SOURCES.some((source) => newestMtime(path.join(ROOT, source)) > stamp.mtimeMs);
 }
 
-/** A file of React Router's production build, which its package does not export (clientBuildOptions). */
+/**
+ * A file of React Router's production build, which its package does not export
+ * (clientBuildOptions).
+ */
 const REACT_ROUTER_PRODUCTION = (file: string) =>
   path.join(ROOT, 'node_modules/react-router/dist/production', file);
 
-/** The browser bundle; `dev` keeps it readable (React's development build, source maps, no minifying). */
+/**
+ * The browser bundle; `dev` keeps it readable (React's development build, source maps, no
+ * minifying).
+ */
 export function clientBuildOptions(dev = false): esbuild.BuildOptions & { metafile: true } {
   return {
     absWorkingDir: ROOT,

@@ -62,7 +62,10 @@ function startServer(): void {
   log(`server started (pid ${child.pid})`);
 }
 
-/** Called after every build; restarts once both bundles exist, have settled and built without errors. */
+/**
+ * Called after every build; restarts once both bundles exist, have settled and built without
+ * errors.
+ */
 function scheduleRestart(): void {
   clearTimeout(restartTimer);
   restartTimer = setTimeout(() => {

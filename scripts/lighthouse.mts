@@ -6,8 +6,8 @@
 // figure (the four category scores, LCP, TBT, CLS, FCP), and for the median run by TBT the long
 // tasks Lighthouse saw and where the main thread's time went. The targets are checked on the
 // medians: performance ≥ 0.98, TBT ≤ 100 ms, LCP ≤ 1200 ms, CLS 0, accessibility, best practices
-// and SEO 1.00; exits 1 on a miss. The median run's report goes to test-artifacts/lighthouse-*.json.
-// About 10 s a run here: 2 minutes with the defaults.
+// and SEO 1.00; exits 1 on a miss. The median run's report goes to
+// test-artifacts/lighthouse-*.json. About 10 s a run here: 2 minutes with the defaults.
 import fs from 'node:fs';
 import path from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
@@ -104,7 +104,8 @@ async function main(): Promise<void> {
           );
           lhr = await measure(page);
         }
-        // Scores from a failed run are zeros that say nothing about the page; name the failure instead.
+        // Scores from a failed run are zeros that say nothing about the page; name the failure
+        // instead.
         if (lhr.runtimeError) {
           console.log(`  run ${run}: not measured: ${lhr.runtimeError.message}`);
           failed = true;
@@ -138,7 +139,8 @@ async function main(): Promise<void> {
         return `${label} ${formatMetric(id, value)}${goal}${ok ? '' : ' ✗'}`;
       });
       console.log(`  ${metrics.join('   ')}`);
-      // The run in the middle by TBT stands for the page: its long tasks, failing audits and report.
+      // The run in the middle by TBT stands for the page: its long tasks, failing audits and
+      // report.
       const byTbt = [...runs].sort(
         (a, b) => numeric(a, 'total-blocking-time') - numeric(b, 'total-blocking-time'),
       );

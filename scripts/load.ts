@@ -19,7 +19,9 @@ export interface LoadResult {
   /** After a full collection, at the end of the warm-up and at the end of the run. */
   before: LiveMemory;
   after: LiveMemory;
-  /** Signups sent, answered 201 and found in the database afterwards; warm-up included in all three. */
+  /**
+   * Signups sent, answered 201 and found in the database afterwards; warm-up included in all three.
+   */
   signups: { sent: number; created: number; stored: number };
 }
 
@@ -116,7 +118,8 @@ if (require.main === module) {
       console.log(
         `after a full collection: ${change('heapUsed')}, ${change('rss')} (limit ${mb(RSS_GROWTH_LIMIT)} each)`,
       );
-      // Requests still in flight when the run stops may be stored without their answer being counted.
+      // Requests still in flight when the run stops may be stored without their answer being
+      // counted.
       const noneLost = stored >= created && stored <= sent;
       process.exitCode =
         r.errors === 0 && r.non2xx === 0 && noneLost && growth < RSS_GROWTH_LIMIT ? 0 : 1;

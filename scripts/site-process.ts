@@ -34,7 +34,10 @@ interface SiteProcess {
  * The server's stdout goes to a file, as a log collector would drain it: a pipe read by a busy
  * load-generating process would fill up and stall the server's writes.
  */
-/** `root` is the checkout whose build runs (a baseline build, scripts/bench/baseline.ts); this one by default. */
+/**
+ * `root` is the checkout whose build runs (a baseline build, scripts/bench/baseline.ts); this one
+ * by default.
+ */
 export async function startSiteProcess(
   env: NodeJS.ProcessEnv = {},
   root = ROOT,

@@ -42,11 +42,16 @@ interface AppDeps {
   logger?: Logger;
   /** The store; opened from config.dataDir when not given. */
   store?: Store;
-  /** The client build (manifest and inline CSS); read from dist/client once, here, when not given. */
+  /**
+   * The client build (manifest and inline CSS); read from dist/client once, here, when not given.
+   */
   assets?: PageAssets;
   /** What METRICS_PORT serves; nothing is recorded when not given. */
   metrics?: Metrics;
-  /** Told when a request queued mail (a confirmation, a leave link): the running site's mail worker sends it now. */
+  /**
+   * Told when a request queued mail (a confirmation, a leave link): the running site's mail worker
+   * sends it now.
+   */
   mailQueued?: () => void;
 }
 

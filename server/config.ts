@@ -12,12 +12,16 @@ import type { PublicConfig } from '../shared/public-config';
 interface Setting<T> {
   /** The environment variable it is read from. */
   env: string;
-  /** As it would be written in the environment; undefined: unset. An empty variable counts as unset. */
+  /**
+   * As it would be written in the environment; undefined: unset. An empty variable counts as unset.
+   */
   default: string | undefined;
   parse: z.ZodType<T>;
   /** One line for operators (docs/configuration.md says more). */
   doc: string;
-  /** What README shows as the default when another setting decides it (the value stays unset here). */
+  /**
+   * What README shows as the default when another setting decides it (the value stays unset here).
+   */
   derivedDefault?: string;
   /** A secret: it may come from the file its `_FILE` variable names instead (see `secret`). */
   secret?: boolean;
@@ -181,7 +185,8 @@ const apiToken = z
 /** 1 GiB: the free subscription's storage in the OrgNote web app. */
 const FREE_SPACE_BYTES = 1024 ** 3;
 
-// key (what the value is for): setting(variable, default as written there, parser, one line of doc).
+// key (what the value is for): setting(variable, default as written there, parser, one line of
+// doc).
 export const SETTINGS = {
   port: setting('PORT', '3000', integer(0, 65535), 'Port to listen on.'),
   host: setting('HOST', '0.0.0.0', nonEmpty, 'Address to listen on.'),
@@ -370,7 +375,8 @@ export const SETTINGS = {
     integer(1, 65535).optional(),
     'Where Prometheus scrapes /metrics (a second listener); unset: none.',
   ),
-  // Loopback by default: the listener has no login, and queue depths and traffic are nobody else's business.
+  // Loopback by default: the listener has no login, and queue depths and traffic are nobody else's
+  // business.
   metricsHost: setting(
     'METRICS_HOST',
     '127.0.0.1',
@@ -525,7 +531,8 @@ export function withoutCredentials(url: string): string {
 
 /** The whitelisted part of the config that the browser may see. */
 export function publicConfigOf(config: Config): PublicConfig {
-  // Only the site that stores signups itself mails confirmations (with BACKEND_URL the backend owns them).
+  // Only the site that stores signups itself mails confirmations (with BACKEND_URL the backend owns
+  // them).
   return {
     webAppUrl: config.webAppUrl,
     privacyContact: config.privacyContact,

@@ -18,7 +18,9 @@ export function healthCheck(outbox: Pick<Outbox, 'depth'>) {
   };
 }
 
-/** Readiness itself, for /readyz and the store_ready gauge: the store answered within `timeoutMs`. */
+/**
+ * Readiness itself, for /readyz and the store_ready gauge: the store answered within `timeoutMs`.
+ */
 export async function isReady(store: Pick<Store, 'ping'>, timeoutMs: number): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {

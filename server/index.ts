@@ -84,7 +84,8 @@ async function main() {
       : createMetrics({
           pending: {
             outbox: () => store.outbox.depth(),
-            // Queued, and owed by signups (confirmations not written yet): both wait for the mail worker.
+            // Queued, and owed by signups (confirmations not written yet): both wait for the mail
+            // worker.
             mail: async () =>
               (await store.mail.counts()).queued + (await store.signups.confirmationsOwed()),
           },

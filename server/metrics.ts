@@ -44,7 +44,9 @@ export type DeliveryResult = (typeof DELIVERY_RESULTS)[number];
 export const ADDRESS_EVENTS = ['confirmed', 'left', 'expired', 'undeliverable'] as const;
 export type AddressEvent = (typeof ADDRESS_EVENTS)[number];
 
-/** 1 ms to 5 s: a prerendered page answers in about a millisecond, a slow backend call in seconds. */
+/**
+ * 1 ms to 5 s: a prerendered page answers in about a millisecond, a slow backend call in seconds.
+ */
 const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
 
 /** A stalled database must not hold the whole scrape: past this a pending gauge reads NaN. */

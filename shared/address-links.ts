@@ -7,10 +7,15 @@
 export const CONFIRM_PATH = '/confirm';
 export const LEAVE_PATH = '/leave';
 
-/** The query parameter (GET, and the one-click POST) or form field (the pages' buttons) holding the token. */
+/**
+ * The query parameter (GET, and the one-click POST) or form field (the pages' buttons) holding the
+ * token.
+ */
 export const TOKEN_PARAM = 'token';
 
-/** RFC 8058: the body a one-click unsubscribe POST carries; the leave page's button sends it too. */
+/**
+ * RFC 8058: the body a one-click unsubscribe POST carries; the leave page's button sends it too.
+ */
 export const ONE_CLICK_FIELD = 'List-Unsubscribe';
 export const ONE_CLICK_VALUE = 'One-Click';
 
@@ -20,8 +25,8 @@ export const LEAVE_EMAIL_FIELD = 'email';
 export type LinkPurpose = 'confirm' | 'leave';
 
 /**
- * Why a link does nothing: no token or not one of ours in shape (400), unknown or meant for the other
- * page (404), past its time (410), or used already (410: a confirmation link confirms once).
+ * Why a link does nothing: no token or not one of ours in shape (400), unknown or meant for the
+ * other page (404), past its time (410), or used already (410: a confirmation link confirms once).
  */
 export type LinkRefusal = 'malformed' | 'invalid' | 'expired' | 'spent';
 
@@ -32,7 +37,10 @@ export const REFUSAL_STATUS: Record<LinkRefusal, number> = {
   spent: 410,
 };
 
-/** A link checked without being used (the GET). `subscriptionActive`: leaving also ends a free subscription. */
+/**
+ * A link checked without being used (the GET). `subscriptionActive`: leaving also ends a free
+ * subscription.
+ */
 export type LinkCheck =
   { ok: true; subscriptionActive: boolean } | { ok: false; refusal: LinkRefusal };
 
@@ -46,7 +54,10 @@ export type LinkUse = { ok: true } | { ok: false; refusal: LinkRefusal };
 export type LeaveLinkRequest =
   { ok: true } | { ok: false; email: string; error: string; status: number };
 
-/** What the server hands the address routes' loaders and actions as their context (server/pages/address-pages.ts). */
+/**
+ * What the server hands the address routes' loaders and actions as their context
+ * (server/pages/address-pages.ts).
+ */
 export interface AddressPagesContext {
   /** GET /confirm?token= or /leave?token=: is the link good, without using it. */
   checkLink(purpose: LinkPurpose): Promise<LinkCheck>;

@@ -35,8 +35,8 @@ export class ApiError extends Error {
 }
 
 /**
- * What to show the user for an error (docs/product.md §8): the `error` field of an API error response,
- * otherwise the error's own message.
+ * What to show the user for an error (docs/product.md §8): the `error` field of an API error
+ * response, otherwise the error's own message.
  */
 export function errorMessage(error: unknown): string {
   if (error instanceof ApiError && error.data && typeof error.data === 'object') {

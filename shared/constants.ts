@@ -10,7 +10,10 @@ export const SUBSCRIBED_STORAGE_VALUE = 'true';
 /** The copyright year the footer shows (docs/product.md §1, §9). */
 export const COPYRIGHT_YEAR = 2023;
 
-/** The site's API client has no timeout (docs/product.md §7, §9): 0 means "wait as long as it takes". */
+/**
+ * The site's API client has no timeout (docs/product.md §7, §9): 0 means "wait as long as it
+ * takes".
+ */
 export const HTTP_TIMEOUT_MS = 0;
 
 /** API paths of docs/product.md §7, relative to the page origin. */

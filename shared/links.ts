@@ -1,5 +1,5 @@
-// Every outside address the site links to, in one place (docs/product.md §1). The web app address is
-// configurable (WEB_APP_URL) and so comes from the public config.
+// Every outside address the site links to, in one place (docs/product.md §1). The web app address
+// is configurable (WEB_APP_URL) and so comes from the public config.
 import type { PublicConfig } from './public-config';
 
 const REPOSITORY = 'https://github.com/Artawower/orgnote';
@@ -37,8 +37,9 @@ export const ACTIVATION = {
   keyParam: 'token',
   webAppKeyParam: 'key',
   /**
-   * Our own route the no-JavaScript form posts to (fields email and token): a browser can't copy one typed
-   * value into two fields, so the server answers 303 to activationUrl (server/pages/activation-open.ts).
+   * Our own route the no-JavaScript form posts to (fields email and token): a browser can't copy
+   * one typed value into two fields, so the server answers 303 to activationUrl
+   * (server/pages/activation-open.ts).
    */
   formAction: '/activate/open',
 } as const;

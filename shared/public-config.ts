@@ -4,9 +4,15 @@
 export interface PublicConfig {
   /** Origin of the online web app ('Use online', activation tab), from WEB_APP_URL. */
   webAppUrl: string;
-  /** Who visitors write to about their data ('/privacy'), from PRIVACY_CONTACT (MAIL_FROM when unset). */
+  /**
+   * Who visitors write to about their data ('/privacy'), from PRIVACY_CONTACT (MAIL_FROM when
+   * unset).
+   */
   privacyContact: string;
-  /** A new signup must confirm its address (CONFIRM_SIGNUPS=on, signups stored by the site): the joined view says to look in the inbox. */
+  /**
+   * A new signup must confirm its address (CONFIRM_SIGNUPS=on, signups stored by the site): the
+   * joined view says to look in the inbox.
+   */
   confirmSignups: boolean;
 }
 

@@ -1,5 +1,6 @@
 // Validation rules and messages of docs/product.md §5, shared by the browser forms and the server.
-// React-free so the server (native form POST, embedded store) checks exactly what the client checks.
+// React-free so the server (native form POST, embedded store) checks exactly what the client
+// checks.
 
 export const MESSAGES = {
   emailRequired: 'Email address is required',

@@ -1,6 +1,6 @@
-// App preview of docs/product.md §2: phone variant below 768 px, desktop from 768 px. <picture> chooses, so the
-// server HTML is already right and no script decides. The images are WebP drawn from SVG sources
-// (scripts/images/render-previews.ts says why), decoded off the main thread.
+// App preview of docs/product.md §2: phone variant below 768 px, desktop from 768 px. <picture>
+// chooses, so the server HTML is already right and no script decides. The images are WebP drawn
+// from SVG sources (scripts/images/render-previews.ts says why), decoded off the main thread.
 import { PHONE_BREAKPOINT_PX } from '../../shared/constants';
 
 export function AppPreview() {

@@ -1,4 +1,5 @@
-// Features grid of docs/product.md §1: seven cards, badges 'beta'/'wip', and the notes on their cards.
+// Features grid of docs/product.md §1: seven cards, badges 'beta'/'wip', and the notes on their
+// cards.
 interface Feature {
   title: string;
   text: string;

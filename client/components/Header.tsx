@@ -1,4 +1,5 @@
-// Header of docs/product.md §2: logo, title, BETA tag, the menu button with its dropdown, and the actions slot.
+// Header of docs/product.md §2: logo, title, BETA tag, the menu button with its dropdown, and the
+// actions slot.
 import { Link } from 'react-router';
 import { useSiteLinks } from '../public-config';
 import { ExternalLink } from './ExternalLink';

@@ -17,8 +17,8 @@ export function Hero({ children }: { children: ReactNode }) {
         </p>
         <div className="hero-buttons">
           <ExternalLink href={links.googlePlay} className="store-badge">
-            {/* Lazy, though on screen: the preload scanner leaves it out of the navigation's commit, and
-                React hoists no preload for it into the head. Its text is outlines. */}
+            {/* Lazy, though on screen: the preload scanner leaves it out of the navigation's
+                commit, and React hoists no preload for it into the head. Its text is outlines. */}
             <img
               src="/images/google-play-badge.svg"
               width="180"

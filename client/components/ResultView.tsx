@@ -1,5 +1,5 @@
-// The success and error views that replace a form (docs/product.md §4). The title takes focus when the
-// view appears after an action, so keyboard and screen-reader users land on the news.
+// The success and error views that replace a form (docs/product.md §4). The title takes focus when
+// the view appears after an action, so keyboard and screen-reader users land on the news.
 import { useEffect, useRef, type ReactNode } from 'react';
 import { ArrowBackIcon } from './icons';
 

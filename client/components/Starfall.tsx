@@ -1,5 +1,5 @@
-// Decorative starfall layer (docs/product.md §1). Pure CSS (see styles), hidden from assistive technology,
-// fixed and behind everything so it costs no layout.
+// Decorative starfall layer (docs/product.md §1). Pure CSS (see styles), hidden from assistive
+// technology, fixed and behind everything so it costs no layout.
 const STAR_COUNT = 12;
 
 export function Starfall() {

@@ -1,4 +1,5 @@
-// The submit button; while submitting it shows a spinner, is disabled and aria-busy (docs/product.md §4).
+// The submit button; while submitting it shows a spinner, is disabled and aria-busy
+// (docs/product.md §4).
 import type { ReactNode } from 'react';
 
 export function SubmitButton({ busy = false, children }: { busy?: boolean; children: ReactNode }) {

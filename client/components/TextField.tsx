@@ -8,7 +8,10 @@ interface TextFieldProps {
   label: string;
   name: string;
   value: string;
-  /** undefined: valid; '': invalid without a message (docs/product.md §5 pattern rule); text: the message */
+  /**
+   * undefined: valid; '': invalid without a message (docs/product.md §5 pattern rule); text: the
+   * message
+   */
   error?: string;
   onChange: (event: ChangeEvent<FieldElement>) => void;
   ref: (element: FieldElement | null) => void;

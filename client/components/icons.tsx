@@ -1,5 +1,5 @@
-// Inline SVG: the icons are decorative, so hidden from assistive technology (the control carries the
-// label); the logo below is an image with a name of its own.
+// Inline SVG: the icons are decorative, so hidden from assistive technology (the control carries
+// the label); the logo below is an image with a name of its own.
 const common = {
   width: 24,
   height: 24,
@@ -35,10 +35,10 @@ export function ArrowBackIcon() {
   );
 }
 
-// The logo is drawn inline too, though it is an image with a name of its own (role img): as an <img>
-// file it cost the page a request during the navigation's commit (React hoists a preload for every
-// eager <img> into the head) and an SVG document of its own, built and laid out on the main thread
-// when the file arrives (docs/benchmarks.md).
+// The logo is drawn inline too, though it is an image with a name of its own (role img): as an
+// <img> file it cost the page a request during the navigation's commit (React hoists a preload for
+// every eager <img> into the head) and an SVG document of its own, built and laid out on the main
+// thread when the file arrives (docs/benchmarks.md).
 
 export function OrgNoteLogo({ className }: { className?: string }) {
   return (

@@ -1,5 +1,5 @@
-// The 'subscribed' localStorage flag (docs/product.md §3, §4). Read through useSyncExternalStore with a
-// server snapshot of "not set", so the server HTML and the first client render agree and the
+// The 'subscribed' localStorage flag (docs/product.md §3, §4). Read through useSyncExternalStore
+// with a server snapshot of "not set", so the server HTML and the first client render agree and the
 // joined view appears right after hydration. Other tabs' changes arrive via the storage event.
 import { useSyncExternalStore } from 'react';
 import { SUBSCRIBED_STORAGE_KEY, SUBSCRIBED_STORAGE_VALUE } from '../../shared/constants';

@@ -1,14 +1,16 @@
-// Form state for the two small forms: validation on submit, then again on every change (docs/product.md §5),
-// focus on the first invalid field. Written here rather than pulling in a form library because
-// the first-load JS budget has no room for one (docs/decisions/0004-form-state.md). What a visitor
-// typed before hydration is taken over from the inputs themselves: React leaves a
-// hydrated input's text alone but starts its state from the server's value, so without this the
-// next render would empty the field.
+// Form state for the two small forms: validation on submit, then again on every change
+// (docs/product.md §5), focus on the first invalid field. Written here rather than pulling in a
+// form library because the first-load JS budget has no room for one
+// (docs/decisions/0004-form-state.md). What a visitor typed before hydration is taken over from the
+// inputs themselves: React leaves a hydrated input's text alone but starts its state from the
+// server's value, so without this the next render would empty the field.
 import { useLayoutEffect, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import type { FieldErrors } from '../../shared/validation';
 import type { FieldElement } from '../components/TextField';
 
-/** `initialErrors` come from a server-side check (the no-JavaScript form); they count as a submit. */
+/**
+ * `initialErrors` come from a server-side check (the no-JavaScript form); they count as a submit.
+ */
 export function useValidatedForm<K extends string>(
   initial: Record<K, string>,
   validate: (values: Record<K, string>) => FieldErrors<K>,

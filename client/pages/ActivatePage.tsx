@@ -1,6 +1,6 @@
-// '/activate' child route: the activation form (docs/product.md §4). On submit it opens the web app's
-// /auth/activate in a new tab with email, token and key, then shows success. Without JavaScript the
-// same form posts to our /activate/open in a new tab, which redirects there.
+// '/activate' child route: the activation form (docs/product.md §4). On submit it opens the web
+// app's /auth/activate in a new tab with email, token and key, then shows success. Without
+// JavaScript the same form posts to our /activate/open in a new tab, which redirects there.
 import { useState } from 'react';
 import { errorMessage } from '../../shared/api';
 import { ACTIVATION, activationUrl } from '../../shared/links';

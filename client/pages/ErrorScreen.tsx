@@ -1,4 +1,5 @@
-// Fallback screen of docs/product.md §2/§8: 'Unexpected Application Error!' with the status and text, or the message.
+// Fallback screen of docs/product.md §2/§8: 'Unexpected Application Error!' with the status and
+// text, or the message.
 import { isRouteErrorResponse, useRouteError } from 'react-router';
 
 function describe(error: unknown): string {

@@ -41,7 +41,7 @@ export const act: AddressPage<Loaded, Acted>['act'] = async (server, url, form) 
 export function View({ loaded, acted }: { loaded: Loaded; acted?: Acted }) {
   return (
     <AddressCard title="Leave the waitlist">
-      {/* The loader and the action read the same query, so `acted` is of the same kind as `loaded`. */}
+      {/* The loader and the action read one query: `acted` is of the same kind as `loaded`. */}
       {loaded.token === null ? (
         <AskForLink answer={acted as LeaveLinkRequest | undefined} />
       ) : (

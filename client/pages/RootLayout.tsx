@@ -1,4 +1,5 @@
-// Root layout of docs/product.md §2: every page sits between the header and the footer, over the starfall.
+// Root layout of docs/product.md §2: every page sits between the header and the footer, over the
+// starfall.
 import { Outlet } from 'react-router';
 import { Header } from '../components/Header';
 import { Footer } from '../components/Footer';

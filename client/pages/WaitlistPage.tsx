@@ -1,5 +1,6 @@
-// '/' child route: the waitlist form (docs/product.md §3–§5, §7). idle → submitting → joined; the call's
-// outcome is never shown (product §4, §8), and the 'subscribed' flag makes joined the starting state.
+// '/' child route: the waitlist form (docs/product.md §3–§5, §7). idle → submitting → joined; the
+// call's outcome is never shown (product §4, §8), and the 'subscribed' flag makes joined the
+// starting state.
 import { useEffect, useState } from 'react';
 import {
   data,

@@ -31,7 +31,9 @@ export interface AddressPage<Loaded, Acted> {
   View(props: { loaded: Loaded; acted: Acted | undefined }): ReactElement;
 }
 
-/** The server's context. A client-side navigation has none: a full page load lets the server answer. */
+/**
+ * The server's context. A client-side navigation has none: a full page load lets the server answer.
+ */
 function serverContext(
   context: Readonly<RouterContextProvider>,
   request: Request,
@@ -44,7 +46,10 @@ function serverContext(
   throw redirectDocument(request.url);
 }
 
-/** Every answer carries its status, 200 too: an action's status wins over the loader's that runs after it. */
+/**
+ * Every answer carries its status, 200 too: an action's status wins over the loader's that runs
+ * after it.
+ */
 const withStatus = <T,>({ value, status }: Answer<T>) => data(value, { status });
 
 export function addressRoute<Loaded, Acted>(

@@ -57,7 +57,8 @@ export function launchChromium(executablePath: string, flags: string[]): CdpPipe
   let nextId = 0;
   let exited: Error | undefined;
 
-  // Messages are JSON separated by NUL bytes; a read may end inside one (or inside a UTF-8 character).
+  // Messages are JSON separated by NUL bytes; a read may end inside one (or inside a UTF-8
+  // character).
   let buffered = Buffer.alloc(0);
   fromBrowser.on('data', (data: Buffer) => {
     buffered = Buffer.concat([buffered, data]);

@@ -30,11 +30,15 @@ const OTHER_CORES_WARNING = 0.1;
 interface Signup {
   email: string;
   status?: number;
-  /** When the answer's status line arrived here (fetch resolves on the headers), ms since the epoch. */
+  /**
+   * When the answer's status line arrived here (fetch resolves on the headers), ms since the epoch.
+   */
   answeredAt?: number;
 }
 
-/** Posts every signup, the i-th not before start + i × spread / count, at most CONCURRENCY at once. */
+/**
+ * Posts every signup, the i-th not before start + i × spread / count, at most CONCURRENCY at once.
+ */
 async function postSignups(siteUrl: string, signups: Signup[]): Promise<void> {
   const start = Date.now();
   let next = 0;

@@ -7,7 +7,9 @@ import fs from 'node:fs';
 /** /proc reports utime and stime in clock ticks of USER_HZ, which Linux fixes at 100 per second. */
 const TICKS_PER_SECOND = 100;
 
-/** Seconds of CPU used so far, or undefined where /proc is not available (not Linux, process gone). */
+/**
+ * Seconds of CPU used so far, or undefined where /proc is not available (not Linux, process gone).
+ */
 export function cpuSeconds(pid: number | undefined): number | undefined {
   if (pid === undefined) return undefined;
   try {

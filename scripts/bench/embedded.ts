@@ -1,6 +1,6 @@
 // The embedded section of npm run bench: the API routes a site without BACKEND_URL answers itself,
-// set against its own signup route (the issue: activation and subscription-info should answer at the
-// speed of the other embedded API routes). A second site process runs on a DATA_DIR seeded
+// set against its own signup route (the issue: activation and subscription-info should answer at
+// the speed of the other embedded API routes). A second site process runs on a DATA_DIR seeded
 // beforehand with one signup, its activation key and an activation bound to an account, so that
 // every request of every case is a repeat that answers 2xx:
 //   1. POST /api/subscriptions, the seeded address: the baseline;
@@ -53,7 +53,8 @@ export interface EmbeddedReport {
 
 /**
  * One signup, a key issued for it and an activation bound to ACCOUNT, written straight to the
- * store before the site opens it: keys are only issued by the CLI, never over HTTP. Returns the key.
+ * store before the site opens it: keys are only issued by the CLI, never over HTTP. Returns the
+ * key.
  */
 async function seedStore(dataDir: string): Promise<string> {
   const store = openSqliteStore({ dataDir });
@@ -74,10 +75,14 @@ function multipartPost(fields: [string, string][]): Pick<Case[1], 'method' | 'bo
   return { method: 'POST', body: form.body, headers: { 'content-type': form.contentType } };
 }
 
-/** One request per case before any window: a non-2xx means the seed is wrong, and minutes of 404s would say no more. */
+/**
+ * One request per case before any window: a non-2xx means the seed is wrong, and minutes of 404s
+ * would say no more.
+ */
 async function checkAnswers(cases: Case[]): Promise<void> {
   for (const [name, { url, method, headers, body }] of cases) {
-    // autocannon's option types are Node's (IncomingHttpHeaders, Buffer); these are plain strings and bytes.
+    // autocannon's option types are Node's (IncomingHttpHeaders, Buffer); these are plain strings
+    // and bytes.
     const response = await fetch(url, {
       method,
       headers: headers as Record<string, string>,
@@ -100,7 +105,8 @@ export async function benchEmbedded(rounds: number = EMBEDDED_ROUNDS): Promise<E
       DATA_DIR: dataDir,
       SIGNUP_RATE_LIMIT: '0', // both form routes are rate-limited, and the benchmark is one client
       SUBSCRIPTION_API_TOKEN: token,
-      // LOG_LEVEL as for the proxying site (the default, info): an access-log line per request, as in production.
+      // LOG_LEVEL as for the proxying site (the default, info): an access-log line per request, as
+      // in production.
     });
     try {
       return await measureEmbedded(site.url, site.child.pid, key, token, rounds);

@@ -6,14 +6,15 @@
 // first-load JS/CSS sizes (gzip -9 and brotli). Everything runs on 127.0.0.1.
 // The four run in BENCH_ROUNDS rounds (default 6), one after the other, and each ratio is the
 // median of its per-round ratios. This shared two-vCPU machine drifts by ±20 % within a minute:
-// the multer backend's CPU per request measured about 120–240 µs for the same work. Pairing each case
-// with its reference in the same round keeps that drift out of the ratios, and the median keeps
-// one slow window from deciding them. Which side of a pair goes first matters too (the proxy
+// the multer backend's CPU per request measured about 120–240 µs for the same work. Pairing each
+// case with its reference in the same round keeps that drift out of the ratios, and the median
+// keeps one slow window from deciding them. Which side of a pair goes first matters too (the proxy
 // measured 1.87× on average when it went first, 1.55× when the direct call did), so each pair
 // swaps its order every other round: with an even number of rounds, that favours neither side.
 // Then a second site process, without BACKEND_URL, on a store seeded with one activated
 // subscription (embedded.ts), measures the routes the site answers itself:
-//   5. POST /api/subscriptions (a repeat)      6. POST /api/subscription-activation (the same account)
+//   5. POST /api/subscriptions (a repeat)      6. POST /api/subscription-activation (the same
+//      account)
 //   7. GET /api/subscription-info/{provider}/{externalId} with the token
 // in BENCH_EMBEDDED_ROUNDS rounds (default 2: at 6 rounds the bench would pass 8 min), the order
 // rotating between rounds, and prints activation/signup and info/signup in req/s, each the median

@@ -37,7 +37,9 @@ interface CliRun {
   outcomes: Record<string, number>;
 }
 
-/** The CLI as the image runs it, with the peak-RSS reporter preloaded; stdout is tallied by outcome. */
+/**
+ * The CLI as the image runs it, with the peak-RSS reporter preloaded; stdout is tallied by outcome.
+ */
 function runInvite(env: NodeJS.ProcessEnv, count: number): Promise<CliRun> {
   const started = process.hrtime.bigint();
   const child = spawn(

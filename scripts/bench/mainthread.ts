@@ -24,7 +24,8 @@
 //   (if the baseline's median is 0, current ≤ 50 ms). Exits 1 on a miss or an error. A second
 //   table gives the same loads without the navigation's commit (the task in which the browser
 //   makes the document, long in many loads of the one-line floor page too), for information.
-// About 9 minutes with the defaults (a load takes about 9 s), plus 10 to 20 s for the baseline's build.
+// About 9 minutes with the defaults (a load takes about 9 s), plus 10 to 20 s for the baseline's
+// build.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH as CHROMIUM } from '../chromium-flags';
 import { startSiteProcess } from '../site-process';
@@ -56,9 +57,14 @@ const CPU_SLOWDOWN = 4;
 const TRACE_AFTER_LOAD_MS = QUIET_MS + 3_000;
 /** One load, from a new context to the trace read, may take no longer than this. */
 const LOAD_TIMEOUT_MS = 60_000;
-/** A load whose trace cannot tell (longTasksOfLoad) is measured again, up to this many times in all. */
+/**
+ * A load whose trace cannot tell (longTasksOfLoad) is measured again, up to this many times in all.
+ */
 const ATTEMPTS = 3;
-/** Pages in a headless window are never hidden, but timers and renderers must not be slowed as background ones either. */
+/**
+ * Pages in a headless window are never hidden, but timers and renderers must not be slowed as
+ * background ones either.
+ */
 const BACKGROUND_FLAGS = [
   '--disable-background-timer-throttling',
   '--disable-renderer-backgrounding',

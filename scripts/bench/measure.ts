@@ -22,7 +22,10 @@ export interface Measured {
   cpuMicros: Record<string, number>;
 }
 
-/** A case: its name, what autocannon sends, and the processes whose CPU per request to report, e.g. { site: pid }. */
+/**
+ * A case: its name, what autocannon sends, and the processes whose CPU per request to report, e.g.
+ * { site: pid }.
+ */
 export type Case = [
   name: string,
   options: autocannon.Options,

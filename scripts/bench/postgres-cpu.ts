@@ -1,13 +1,16 @@
-// CPU time of a whole PostgreSQL server (the postmaster and every backend and worker it forked), for
-// npm run bench:store's CPU per signup: on two vCPUs the database, the site replicas and the load
-// generator share the same cores, and the split says which of them a throughput figure is made of.
+// CPU time of a whole PostgreSQL server (the postmaster and every backend and worker it forked),
+// for npm run bench:store's CPU per signup: on two vCPUs the database, the site replicas and the
+// load generator share the same cores, and the split says which of them a throughput figure is made
+// of.
 import fs from 'node:fs';
 import path from 'node:path';
 
 /** /proc reports CPU times in clock ticks of USER_HZ, which Linux fixes at 100 per second. */
 const TICKS_PER_SECOND = 100;
 
-/** proc(5) fields from the third on (after "pid (comm) "), or undefined once the process is gone. */
+/**
+ * proc(5) fields from the third on (after "pid (comm) "), or undefined once the process is gone.
+ */
 function statFields(pid: number | string): string[] | undefined {
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');

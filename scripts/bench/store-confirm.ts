@@ -1,8 +1,8 @@
 // The confirmation cases of npm run bench:store: what CONFIRM_SIGNUPS=on costs a signup.
 // In the same build, SQLite and PostgreSQL ×3, each case with confirmation off and then at once
 // with it on (SITE_URL set: only the mail's links use it), the same load as the other signup cases
-// (store-signups.ts). On, every new signup is stored unconfirmed, owing its confirmation mail in the
-// same statement, and the site's mail worker writes and sends it while the load goes on.
+// (store-signups.ts). On, every new signup is stored unconfirmed, owing its confirmation mail in
+// the same statement, and the site's mail worker writes and sends it while the load goes on.
 // Where the mail goes (BENCH_STORE_CONFIRM_MAIL):
 //   smtp (default): SMTP_URL to a real SMTP server on 127.0.0.1 in its own process
 //     (scripts/smtp-sink.ts), as an operator with confirmation on runs the site: mail has to reach
@@ -38,7 +38,8 @@ import {
 
 export const CONFIRM_TARGET_RATIO = 0.8;
 export type ConfirmMailTo = 'smtp' | 'eml';
-// SQLite records each sent message in a commit of its own (an fsync): about 500 a second drain after the load.
+// SQLite records each sent message in a commit of its own (an fsync): about 500 a second drain
+// after the load.
 const DRAIN_GIVE_UP_MS = 180_000;
 
 export interface MailCheck {
@@ -118,7 +119,8 @@ export function confirmFaults(c: ConfirmCase): string[] {
 }
 
 /**
- * SQLite and PostgreSQL ×3, each off then on. `pg` is the bench's server; a fresh database per case.
+ * SQLite and PostgreSQL ×3, each off then on. `pg` is the bench's server; a fresh database per
+ * case.
  */
 export async function measureConfirmation(
   pg: TestPostgres,

@@ -16,7 +16,10 @@ export interface SignupCase {
   name: string;
   /** The replicas' base URLs. */
   urls: string[];
-  /** CPU seconds used so far by each part worth watching (the sites, PostgreSQL), read around the window. */
+  /**
+   * CPU seconds used so far by each part worth watching (the sites, PostgreSQL), read around the
+   * window.
+   */
   cpu: Record<string, () => number | undefined>;
   /** Every address the store holds, read after the load. */
   storedEmails: () => Promise<string[]>;
@@ -29,7 +32,9 @@ export interface SignupResult {
   accepted: number;
   /** accepted / BENCH_STORE_SECONDS. */
   perSecond: number;
-  /** 2xx answers in each whole second of the window, and the fewest: what "sustained" has to clear. */
+  /**
+   * 2xx answers in each whole second of the window, and the fewest: what "sustained" has to clear.
+   */
   bySecond: number[];
   slowestSecond: number;
   /** Latency of the 2xx answers, ms (autocannon records only those). */
@@ -40,7 +45,10 @@ export interface SignupResult {
   statuses: Record<string, number>;
   /** Distinct addresses answered 2xx, warm-up included, and how many of them the store lacks. */
   acceptedAddresses: number;
-  /** 2xx answers beyond one per address (0 unless the generator sent an address twice, which would inflate signups/s). */
+  /**
+   * 2xx answers beyond one per address (0 unless the generator sent an address twice, which would
+   * inflate signups/s).
+   */
   repeats: number;
   storedRows: number;
   lost: number;
@@ -64,11 +72,13 @@ export async function measureSignups({
 }: SignupCase): Promise<SignupResult> {
   const acceptedAddresses = new Set<string>();
   let answered = 0;
-  let perSecond: number[] | undefined; // 2xx by whole second of the window; undefined in the warm-up
+  // 2xx by whole second of the window; undefined in the warm-up
+  let perSecond: number[] | undefined;
   let windowStart = 0;
   const run = (duration: number) =>
     autocannon({
-      // An array deals the connections out over the URLs (autocannon's lib/run.js); its types say string.
+      // An array deals the connections out over the URLs (autocannon's lib/run.js); its types say
+      // string.
       url: urls as unknown as string,
       connections: CONNECTIONS,
       duration,

@@ -31,7 +31,9 @@ export async function cleanUp(): Promise<void> {
   }
 }
 
-/** `count` sites on the same settings, stopped (their DATA_DIR and log removed) once `work` is done. */
+/**
+ * `count` sites on the same settings, stopped (their DATA_DIR and log removed) once `work` is done.
+ */
 export async function withSites<T>(
   count: number,
   env: NodeJS.ProcessEnv,
@@ -57,7 +59,9 @@ export const sitesCpu = (sites: { child: { pid?: number } }[]) => () =>
     return sum === undefined || seconds === undefined ? undefined : sum + seconds;
   }, 0);
 
-/** Where a case's sites store: a SQLite file under one site's DATA_DIR, or a PostgreSQL database. */
+/**
+ * Where a case's sites store: a SQLite file under one site's DATA_DIR, or a PostgreSQL database.
+ */
 export type StoreAt = { dataDir: string } | { databaseUrl: string };
 
 /** The store at `at`, opened beside the running sites for `read`, then closed. */

@@ -12,7 +12,9 @@ import { subscriptionInfo } from '../waitlist/subscription-info';
 import { NO_STORE } from './activation';
 import type { SubscriptionInfoParams } from './routes';
 
-/** Equal-length digests, so neither the token's length nor its first wrong byte shows in the timing. */
+/**
+ * Equal-length digests, so neither the token's length nor its first wrong byte shows in the timing.
+ */
 function sameToken(given: string, expected: string): boolean {
   const digest = (text: string) => createHash('sha256').update(text, 'utf8').digest();
   return timingSafeEqual(digest(given), digest(expected));

@@ -10,7 +10,9 @@ export class UsageError extends Error {}
 export class CommandError extends Error {}
 
 export interface CliIo {
-  /** Resolves when the text may be followed by more (a pipe's backpressure: export never piles up). */
+  /**
+   * Resolves when the text may be followed by more (a pipe's backpressure: export never piles up).
+   */
   out: (text: string) => void | Promise<void>;
   /** A secret (a password): the first line of stdin, or typed at a prompt without echo. */
   readSecret?: (prompt: string) => Promise<string>;

@@ -72,7 +72,7 @@ export function Chart({ days }: { days: DailyCounts[] }) {
           <ul className="console-legend">
             {SERIES.map((s) => (
               <li key={s.key}>
-                {/* Swatches as SVG: fill is an attribute, and the CSP allows no style attribute. */}
+                {/* Swatches as SVG: fill is an attribute; the CSP allows no style attribute. */}
                 <svg width="12" height="12" aria-hidden="true" focusable="false">
                   <rect width="12" height="12" rx="2" fill={s.colour} />
                 </svg>{' '}

@@ -91,7 +91,9 @@ export async function logout(
   await store.audit.record({ account: email, action: 'logout', addresses: 0 });
 }
 
-/** The session's CSRF token: derived from its id, so it needs no storage and dies with the session. */
+/**
+ * The session's CSRF token: derived from its id, so it needs no storage and dies with the session.
+ */
 export function csrfToken(sessionId: string): string {
   return hashSecret(`csrf:${sessionId}`);
 }

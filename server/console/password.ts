@@ -19,15 +19,23 @@ const PARAMS = {
 /** Shorter passwords are refused. */
 export const MIN_PASSWORD_LENGTH = 12;
 
-/** `$argon2id$v=19$m=65536,t=3,p=1$salt$tag`. The password is NFC-normalised first, so the same passphrase typed on two systems matches. */
+/**
+ * `$argon2id$v=19$m=65536,t=3,p=1$salt$tag`. The password is NFC-normalised first, so the same
+ * passphrase typed on two systems matches.
+ */
 export function hashPassword(password: string): Promise<string> {
   return hash(password.normalize('NFC'), { ...PARAMS, salt: randomBytes(16) });
 }
 
-/** A hash of no one's password, checked for an unknown account so both answers take the same time. */
+/**
+ * A hash of no one's password, checked for an unknown account so both answers take the same time.
+ */
 let decoy: Promise<string> | undefined;
 
-/** True when `password` is the one `stored` was made from; with no stored hash, false in the same time. */
+/**
+ * True when `password` is the one `stored` was made from; with no stored hash, false in the same
+ * time.
+ */
 export async function verifyPassword(
   password: string,
   stored: string | undefined,

@@ -42,7 +42,9 @@ const REFUSED = {
 } as const;
 
 export interface ConsoleDeps {
-  /** What the console's operations need of the settings: the same as the CLI's invite and remove. */
+  /**
+   * What the console's operations need of the settings: the same as the CLI's invite and remove.
+   */
   config: InviteDeps['config'] & Pick<Config, 'dataDir'>;
   /** The clock of the chart's days; injectable for tests. */
   now?: () => number;
@@ -119,7 +121,10 @@ export function consoleRouter(deps: ConsoleDeps) {
     res.redirect(303, '/admin');
   });
 
-  /** Every state-changing POST of a session carries its CSRF token (beside SameSite=Strict and the origin check). */
+  /**
+   * Every state-changing POST of a session carries its CSRF token (beside SameSite=Strict and the
+   * origin check).
+   */
   const csrf = (req: Request, res: Response, next: NextFunction) => {
     if (!sameText(text(fieldsOf(req).csrf), res.locals.consoleSession.csrf))
       return sendText(

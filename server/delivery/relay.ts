@@ -84,7 +84,10 @@ function requestHeaders(req: BodyRequest, client: Client): OutgoingHttpHeaders {
   return Object.assign(headers, client.forwarded);
 }
 
-/** The body to send: multipart fields re-encoded (multer consumed the original), anything else as received. */
+/**
+ * The body to send: multipart fields re-encoded (multer consumed the original), anything else as
+ * received.
+ */
 function requestBody(req: BodyRequest, headers: OutgoingHttpHeaders): Buffer | undefined {
   if (req.method === 'GET' || req.method === 'HEAD') return undefined;
   if (isMultipart(req)) {

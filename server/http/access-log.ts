@@ -1,7 +1,8 @@
 // One JSON line per request, written when its answer is finished or abandoned: id, method, path
 // (never the query string, which can carry ?email=, nor an /api path's parameters, such as the
-// account id of subscription-info), the kind of route that answered, and the status. Headers and bodies are never logged, so no address or form value reaches the log.
-// Hand-written rather than pino-http: no child logger per request (it showed in npm run bench).
+// account id of subscription-info), the kind of route that answered, and the status. Headers and
+// bodies are never logged, so no address or form value reaches the log. Hand-written rather than
+// pino-http: no child logger per request (it showed in npm run bench).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../logger';
 import { NO_METRICS, type Metrics, type RouteKind } from '../metrics';

@@ -11,14 +11,19 @@ import type { FieldList } from '../../shared/form-checks';
 /** A request whose body has been read: multipart fields (multer), raw bytes, or nothing. */
 export type BodyRequest = IncomingMessage & { body?: unknown };
 
-/** Connect-style middleware, usable with and without Express (multer, body-parser, the rate limiter). */
+/**
+ * Connect-style middleware, usable with and without Express (multer, body-parser, the rate
+ * limiter).
+ */
 export type Middleware = (
   req: IncomingMessage,
   res: ServerResponse,
   next: (err?: unknown) => void,
 ) => void;
 
-/** A parsed body: names mapped to strings, arrays or nested objects (as multer and JSON give them). */
+/**
+ * A parsed body: names mapped to strings, arrays or nested objects (as multer and JSON give them).
+ */
 export type FormFields = Record<string, unknown>;
 
 /** Fields flattened to name/value pairs, in order: what a multipart body carries. */
@@ -80,7 +85,10 @@ function rawError(err: unknown): HttpError {
   return new HttpError(e.status && e.status < 500 ? e.status : 400, 'Unreadable request body');
 }
 
-/** Parses the body: multipart → req.body (fields), anything else → req.body (Buffer), GET/HEAD → untouched. */
+/**
+ * Parses the body: multipart → req.body (fields), anything else → req.body (Buffer), GET/HEAD →
+ * untouched.
+ */
 export const readBody: Middleware = (req, res, next) => {
   if (req.method === 'GET' || req.method === 'HEAD') return next();
   const [parse, toError] = isMultipart(req)
@@ -89,10 +97,14 @@ export const readBody: Middleware = (req, res, next) => {
   parse(req, res, (err?: unknown) => next(err ? toError(err) : undefined));
 };
 
-/** A field or query value as text: a repeated or nested one (an array, an object) counts as absent. */
+/**
+ * A field or query value as text: a repeated or nested one (an array, an object) counts as absent.
+ */
 export const asText = (value: unknown): string => (typeof value === 'string' ? value : '');
 
-/** The submitted fields, whichever encoding they came in; 4xx HttpError when they are not a form. */
+/**
+ * The submitted fields, whichever encoding they came in; 4xx HttpError when they are not a form.
+ */
 export function fieldsOf(req: BodyRequest): FormFields {
   if (isMultipart(req)) return (req.body ?? {}) as FormFields;
   const raw = Buffer.isBuffer(req.body) ? req.body.toString('utf8') : '';

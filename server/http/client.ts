@@ -14,7 +14,9 @@ export type TrustProxy = (address: string | undefined, hop: number) => boolean;
 
 type Trust = (address: string, hop: number) => boolean;
 
-/** TRUST_PROXY compiled the way Express compiles 'trust proxy' (Express is handed this function). */
+/**
+ * TRUST_PROXY compiled the way Express compiles 'trust proxy' (Express is handed this function).
+ */
 export function compileTrust(setting: boolean | number | string): TrustProxy {
   if (setting === true) return () => true;
   if (typeof setting === 'number') return (_address, hop) => hop < setting;

@@ -17,7 +17,10 @@ export const CROSS_SITE_REFUSED = 'Cross-site form submissions are not accepted'
 /** Decides for one request; `client.origin` is read only when SITE_URL is unset. */
 export type CrossSiteCheck = (req: IncomingMessage, client: Pick<Client, 'origin'>) => boolean;
 
-/** Origins compare in lower case: scheme and host are case-insensitive, and browsers send them lower. */
+/**
+ * Origins compare in lower case: scheme and host are case-insensitive, and browsers send them
+ * lower.
+ */
 const normal = (origin: string) => origin.toLowerCase();
 
 /** True when the request may go on. */

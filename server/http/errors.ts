@@ -22,7 +22,10 @@ export const CONTENT_TYPES = {
   text: 'text/plain; charset=utf-8',
 } as const;
 
-/** A whole answer with its length (and any extra headers); a response already under way is cut instead. */
+/**
+ * A whole answer with its length (and any extra headers); a response already under way is cut
+ * instead.
+ */
 export function sendText(
   res: ServerResponse,
   status: number,

@@ -18,7 +18,9 @@ const RATE_LIMIT_WINDOW_MS = 60_000;
 
 const RATE_LIMITED = 'Too many submissions; please try again in a minute';
 
-/** How long a count may take before this replica counts alone: a small share of a request's time. */
+/**
+ * How long a count may take before this replica counts alone: a small share of a request's time.
+ */
 const COUNT_BUDGET_MS = 500;
 
 /**

@@ -1,6 +1,6 @@
-// Guards the API path: whatever a client sends, a request relayed to the backend must stay under /api/.
-// Dot segments and encoded separators are refused outright rather than normalised, because the
-// backend (or a proxy in front of it) may decode once more than we do.
+// Guards the API path: whatever a client sends, a request relayed to the backend must stay under
+// /api/. Dot segments and encoded separators are refused outright rather than normalised, because
+// the backend (or a proxy in front of it) may decode once more than we do.
 
 const MAX_DECODE_ROUNDS = 8;
 

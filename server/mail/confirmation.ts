@@ -38,7 +38,10 @@ export function confirmationMail(options: {
   });
 }
 
-/** The mail the mail worker writes for each signup owed one (store: links.mailConfirmations); undefined without SITE_URL. */
+/**
+ * The mail the mail worker writes for each signup owed one (store: links.mailConfirmations);
+ * undefined without SITE_URL.
+ */
 export function confirmationMailFor(
   config: Pick<Config, 'siteUrl' | 'mailFrom' | 'confirmWithinMs'>,
 ): ConfirmationMail | undefined {

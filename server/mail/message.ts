@@ -28,7 +28,9 @@ export function isMailable(address: string): boolean {
   return /^[^\s"(),:;<>@[\\\]]+@[^\s"(),:;<>@[\\\]]+\.[^\s"(),:;<>@[\\\]]+$/.test(address);
 }
 
-/** SITE_URL/leave?token=…: the page and the one-click POST that take the address off the waitlist. */
+/**
+ * SITE_URL/leave?token=…: the page and the one-click POST that take the address off the waitlist.
+ */
 export function leaveUrl(siteUrl: string, token: string): string {
   return `${siteUrl}${LEAVE_PATH}?${TOKEN_PARAM}=${encodeURIComponent(token)}`;
 }
@@ -62,7 +64,9 @@ export interface MessageOptions {
   date?: Date;
 }
 
-/** The whole message: both renderings, a fresh Message-ID, and the one-click unsubscribe headers. */
+/**
+ * The whole message: both renderings, a fresh Message-ID, and the one-click unsubscribe headers.
+ */
 export function message({
   siteUrl,
   from,

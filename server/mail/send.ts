@@ -19,7 +19,10 @@ export type MailOutcome = 'sent' | 'queued' | 'failed';
 
 export interface Sent {
   outcome: MailOutcome;
-  /** The server itself could not be used (unreachable, too slow, login refused), not just this message. */
+  /**
+   * The server itself could not be used (unreachable, too slow, login refused), not just this
+   * message.
+   */
   serverUnavailable: boolean;
   /** The server refused the recipient for good: its signup is now marked undeliverable. */
   undeliverable?: boolean;

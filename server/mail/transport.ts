@@ -19,7 +19,10 @@ export interface Mailer {
   send(id: number, mail: OutgoingMail): Promise<void>;
   /** Where messages go, fit to print: the SMTP server without its credentials, or the folder. */
   readonly where: string;
-  /** Idle connections close at once and sends waiting for one fail; `force` ends those delivering too. */
+  /**
+   * Idle connections close at once and sends waiting for one fail; `force` ends those delivering
+   * too.
+   */
   close(force?: boolean): void;
   /**
    * Takes back the copy of a message sent as its address was erased, where a copy can be taken

@@ -34,7 +34,9 @@ export function openActivation(webAppUrl: string) {
   };
 }
 
-/** Back to /activate with the email already filled in, so only what was wrong needs typing again. */
+/**
+ * Back to /activate with the email already filled in, so only what was wrong needs typing again.
+ */
 function backToTheForm(email: unknown): BackLink {
   const typed = typeof email === 'string' ? email.trim() : '';
   const query = typed ? `?${new URLSearchParams({ [ACTIVATION.emailParam]: typed })}` : '';

@@ -34,7 +34,10 @@ function tokenOf(req: IncomingMessage, fields: FormFields): string {
   return queryToken(req) ?? asText(fields[TOKEN_PARAM]);
 }
 
-/** True for /leave?token=…: a leave by link (mail providers post there); /leave alone asks for a link. */
+/**
+ * True for /leave?token=…: a leave by link (mail providers post there); /leave alone asks for a
+ * link.
+ */
 export function isLeaveByLink(req: IncomingMessage): boolean {
   return queryToken(req) !== null;
 }

@@ -32,7 +32,10 @@ function pageKey(origin: string, path: string): string {
   return `${origin}${path}`;
 }
 
-/** Only a plain GET/HEAD of one of the site's own pages, exactly as linked: '/ACTIVATE' or '/activate/' render per request. */
+/**
+ * Only a plain GET/HEAD of one of the site's own pages, exactly as linked: '/ACTIVATE' or
+ * '/activate/' render per request.
+ */
 export function isPrerendered(req: IncomingMessage): boolean {
   return (
     (req.method === 'GET' || req.method === 'HEAD') &&

@@ -168,7 +168,10 @@ export function createRenderer({
   );
 
   return {
-    /** A page that is the same for every visitor, without a nonce: its policy lists script hashes instead. */
+    /**
+     * A page that is the same for every visitor, without a nonce: its policy lists script hashes
+     * instead.
+     */
     async renderShared(path: string, origin: string): Promise<string> {
       const context = await handler.query(toFetchRequest(path));
       if (context instanceof Response || context.statusCode !== 200)
@@ -204,7 +207,8 @@ export function createRenderer({
         documentFor(context, `${origin}${new URL(request.url).pathname}`, origin, nonce),
         {
           nonce,
-          // Crawlers get the complete document at once; people get the shell as soon as it is ready.
+          // Crawlers get the complete document at once; people get the shell as soon as it is
+          // ready.
           ...(isbot(req.get('user-agent'))
             ? { onAllReady: sendWhenReady }
             : { onShellReady: sendWhenReady }),

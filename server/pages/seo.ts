@@ -19,7 +19,8 @@ export function siteOrigin(config: Pick<Config, 'siteUrl'>, req: IncomingMessage
 
 export function seoFiles(config: Pick<Config, 'siteUrl'>): Router {
   const router = express.Router();
-  // Without SITE_URL both files name the request's Host: a shared cache must not keep one request's.
+  // Without SITE_URL both files name the request's Host: a shared cache must not keep one
+  // request's.
   const cacheControl = config.siteUrl ? 'public, max-age=3600' : 'private, max-age=3600';
   const cache = (res: Response) => res.setHeader('Cache-Control', cacheControl);
 

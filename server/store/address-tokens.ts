@@ -36,7 +36,10 @@ interface TokenRequest {
   validMs?: number;
 }
 
-/** New tokens, in the order asked, written in one statement (the mail worker issues a batch's at once). */
+/**
+ * New tokens, in the order asked, written in one statement (the mail worker issues a batch's at
+ * once).
+ */
 export async function issueTokens(
   tx: Queryable,
   requests: TokenRequest[],
@@ -85,7 +88,10 @@ async function linksMailedRecently(
   return Number(rows[0].n);
 }
 
-/** The token's row with its signup, or why it is worth nothing. `lock`: the signup's row, until the transaction ends. */
+/**
+ * The token's row with its signup, or why it is worth nothing. `lock`: the signup's row, until the
+ * transaction ends.
+ */
 async function lookUp(
   q: Queryable,
   purpose: LinkPurpose,
@@ -128,7 +134,8 @@ export function createAddressLinks(
           'UPDATE signups SET confirmed_at = $1 WHERE email_key = $2 AND confirmed_at IS NULL',
           [time, found.email_key],
         );
-        // Every confirmation link of the address is spent: a second one mailed later confirms nothing more.
+        // Every confirmation link of the address is spent: a second one mailed later confirms
+        // nothing more.
         await tx.query(
           "UPDATE address_tokens SET used_at = $1 WHERE email_key = $2 AND purpose = 'confirm' AND used_at IS NULL",
           [time, found.email_key],
@@ -151,7 +158,8 @@ export function createAddressLinks(
           [limit],
         );
         if (rows.length === 0) return [];
-        // A batch's statements at once, not per row: this runs beside the signups that owe the mail.
+        // A batch's statements at once, not per row: this runs beside the signups that owe the
+        // mail.
         await tx.query(
           `UPDATE signups SET confirmation_due_at = NULL WHERE email_key IN (${rows.map((_, i) => `$${i + 1}`).join(', ')})`,
           [...rows.map((row) => row.email_key)],

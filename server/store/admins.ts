@@ -142,7 +142,8 @@ export function createLoginThrottle(sql: Sql, now: () => number): LoginThrottle 
       // that much. Fixed windows alone would allow twice the limit across a window's edge.
       const previousWeight = 1 - (now() - windowStart) / windowMs;
       return sql.transaction(async (tx) => {
-        // Windows that can no longer weigh go as new attempts come: the table holds two windows' keys at most.
+        // Windows that can no longer weigh go as new attempts come: the table holds two windows'
+        // keys at most.
         await tx.query('DELETE FROM login_failures WHERE window_start < $1', [previousStart]);
         let count = 0;
         for (const key of keys) {

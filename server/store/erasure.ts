@@ -2,7 +2,8 @@
 // unconfirmed address all delete everything the site keeps about it in one transaction: the
 // signup, its activation keys and link tokens, its mail, and any signup of it still waiting in the
 // outbox for the backend. The transaction holds the signup's row lock, so an invitation racing it
-// on another replica either finishes first (and its key and mail are erased too) or finds no signup.
+// on another replica either finishes first (and its key and mail are erased too) or finds no
+// signup.
 import { emailKey, type FieldList } from '../../shared/form-checks';
 import { EXPIRED_UNCONFIRMED } from './signups';
 import type { Sql } from './sql';

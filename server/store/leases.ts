@@ -23,7 +23,10 @@ export function leaseFor(attemptTimeoutMs: number): number {
   return 3 * attemptTimeoutMs + 5_000;
 }
 
-/** Delay before retry number `attempts` (1-based): base, 2×base, 4×base …, ±20 % jitter, never over `cap`. */
+/**
+ * Delay before retry number `attempts` (1-based): base, 2×base, 4×base …, ±20 % jitter, never over
+ * `cap`.
+ */
 export function backoffMs(attempts: number, baseMs: number, capMs: number): number {
   const plain = baseMs * 2 ** Math.min(20, Math.max(0, attempts - 1));
   return Math.min(capMs, Math.round(plain * (0.8 + 0.4 * Math.random())));
@@ -54,7 +57,9 @@ export class Leases {
     for (const id of ids) this.#held.set(id, leaseUntil);
   }
 
-  /** The lease_until of this instance's live claim on `id`; undefined when it holds none or lost it. */
+  /**
+   * The lease_until of this instance's live claim on `id`; undefined when it holds none or lost it.
+   */
   held(id: number): number | undefined {
     const leaseUntil = this.#held.get(id);
     return leaseUntil === LOST ? undefined : leaseUntil;

@@ -1,5 +1,6 @@
 // The queue bounds and leases both engines apply, with the defaults used where no setting says
-// otherwise (README, "Configuration"). Apart from the engines so opening PostgreSQL never loads SQLite.
+// otherwise (README, "Configuration"). Apart from the engines so opening PostgreSQL never loads
+// SQLite.
 import { leaseFor } from './leases';
 import type { QueueLimits } from './types';
 

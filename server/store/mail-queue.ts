@@ -24,7 +24,10 @@ export const MAIL_LEASE_MS = DEFAULT_QUEUE_LIMITS.mailLeaseMs;
 const BACKOFF_BASE_MS = 5_000;
 const BACKOFF_CAP_MS = 10 * 60_000;
 
-/** Delay before retry number `attempts` (1-based): 5 s, 10 s, 20 s …, ±20 % jitter, never over 10 min. */
+/**
+ * Delay before retry number `attempts` (1-based): 5 s, 10 s, 20 s …, ±20 % jitter, never over 10
+ * min.
+ */
 export const mailBackoffMs = (attempts: number) =>
   backoffMs(attempts, BACKOFF_BASE_MS, BACKOFF_CAP_MS);
 

@@ -14,7 +14,9 @@ import { QueueFullError, type Outbox, type OutboxItem, type QueueLimits } from '
 const BACKOFF_BASE_MS = 2_000;
 const BACKOFF_CAP_MS = 5 * 60_000;
 
-/** Delay before retry number `attempts` (1-based): 2 s, 4 s, 8 s …, ±20 % jitter, never over 5 min. */
+/**
+ * Delay before retry number `attempts` (1-based): 2 s, 4 s, 8 s …, ±20 % jitter, never over 5 min.
+ */
 export const outboxBackoffMs = (attempts: number) =>
   backoffMs(attempts, BACKOFF_BASE_MS, BACKOFF_CAP_MS);
 

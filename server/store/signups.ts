@@ -40,15 +40,22 @@ const LIST = `SELECT ${COLUMNS} FROM signups WHERE created_at >= $1 ORDER BY cre
 export const WAITING =
   'invited_at IS NULL AND activated_at IS NULL AND confirmed_at IS NOT NULL AND undeliverable_at IS NULL';
 
-/** An unconfirmed signup owed no mail, none of whose confirmation links still works ($1: now, ISO). */
+/**
+ * An unconfirmed signup owed no mail, none of whose confirmation links still works ($1: now, ISO).
+ */
 export const EXPIRED_UNCONFIRMED = `confirmed_at IS NULL AND confirmation_due_at IS NULL AND NOT EXISTS (
   SELECT 1 FROM address_tokens WHERE address_tokens.email_key = signups.email_key AND purpose = 'confirm' AND (expires_at IS NULL OR expires_at > $1))`;
 
-/** Confirmed from the start ($5 = $4) when confirmation is off; unconfirmed and owed a mail ($6) when on. */
+/**
+ * Confirmed from the start ($5 = $4) when confirmation is off; unconfirmed and owed a mail ($6)
+ * when on.
+ */
 const INSERT = `INSERT INTO signups (email, email_key, description, created_at, confirmed_at, confirmation_due_at) VALUES ($1, $2, $3, $4, $5, $6)
   ON CONFLICT (email_key) DO NOTHING`;
 
-/** A repeat signup: the person typed the address again, so a refusal for good is worth another try. */
+/**
+ * A repeat signup: the person typed the address again, so a refusal for good is worth another try.
+ */
 const CLEAR_UNDELIVERABLE =
   'UPDATE signups SET undeliverable_at = NULL WHERE email_key = $1 AND undeliverable_at IS NOT NULL';
 

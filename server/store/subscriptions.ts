@@ -133,7 +133,8 @@ export function createSubscriptions(
             )
               return { outcome: 'bound-elsewhere' };
             if (!bound) {
-              // One subscription per account: an account that already holds another cannot take this one.
+              // One subscription per account: an account that already holds another cannot take
+              // this one.
               const held = await tx.query(
                 'SELECT 1 AS held FROM signups WHERE external_provider = $1 AND external_id = $2',
                 [account.provider, account.id],

@@ -33,7 +33,10 @@ export const SIGNUP_STATES: readonly SignupState[] = [
 
 export type WaitlistStats = Record<SignupState | 'total', number>;
 
-/** The links a confirmation mail carries: its confirmation token and a leave token, both shown only in it. */
+/**
+ * The links a confirmation mail carries: its confirmation token and a leave token, both shown only
+ * in it.
+ */
 export interface ConfirmationTokens {
   confirm: string;
   leave: string;
@@ -48,7 +51,10 @@ export interface ConfirmationMail {
    * it is stored unconfirmed with no mail and no link, and erased when a link would have expired.
    */
   canMail(address: string): boolean;
-  /** How long the confirmation link works (CONFIRM_WITHIN_HOURS); the address is erased once the last one has expired. */
+  /**
+   * How long the confirmation link works (CONFIRM_WITHIN_HOURS); the address is erased once the
+   * last one has expired.
+   */
   validMs: number;
 }
 
@@ -66,23 +72,34 @@ export interface Signups {
   list(since?: string): Promise<SignupRow[]>;
   /** The same rows as they are read, never all held at once (export of millions of rows). */
   stream(since?: string): AsyncIterable<SignupRow>;
-  /** The `limit` oldest waitlisted addresses: confirmed, neither invited nor activated, not undeliverable (invite --next). */
+  /**
+   * The `limit` oldest waitlisted addresses: confirmed, neither invited nor activated, not
+   * undeliverable (invite --next).
+   */
   oldestWaiting(limit: number): Promise<string[]>;
   /** Totals by state; each signup counts in exactly one. */
   stats(): Promise<WaitlistStats>;
   /**
    * Up to `limit` addresses still unconfirmed whose every confirmation link has expired, oldest
-   * first; only signups created at or before `createdBefore` (ISO) are looked at (the expiry sweep).
+   * first; only signups created at or before `createdBefore` (ISO) are looked at (the expiry
+   * sweep).
    */
   expiredUnconfirmed(createdBefore: string, limit: number): Promise<string[]>;
   /**
    * One page of the console's table: addresses containing `q` (any case), in `state` if given,
-   * newest or oldest first, `limit` rows after the keyset `after` (the last row of the page before).
+   * newest or oldest first, `limit` rows after the keyset `after` (the last row of the page
+   * before).
    */
   page(options: SignupPageQuery): Promise<(SignupRow & { id: number })[]>;
-  /** Per UTC day from `sinceDay` (YYYY-MM-DD) on: signups, invitations and activations that day; days without any are left out. */
+  /**
+   * Per UTC day from `sinceDay` (YYYY-MM-DD) on: signups, invitations and activations that day;
+   * days without any are left out.
+   */
   daily(sinceDay: string): Promise<DailyCounts[]>;
-  /** Confirmation mails owed and not written yet: a few while the worker keeps up, growing when it does not. */
+  /**
+   * Confirmation mails owed and not written yet: a few while the worker keeps up, growing when it
+   * does not.
+   */
   confirmationsOwed(): Promise<number>;
 }
 
@@ -117,7 +134,8 @@ export interface AddressLinks {
   mailConfirmations(limit: number, mail: ConfirmationMail): Promise<QueuedMail[]>;
   /**
    * Queues a mail with a new leave link for an address on the waitlist, at most one an hour per
-   * address. False (nothing queued) for an address not stored, or mailed such a link within the hour.
+   * address. False (nothing queued) for an address not stored, or mailed such a link within the
+   * hour.
    */
   mailLeaveLink(
     email: string,
@@ -145,7 +163,9 @@ export interface OutgoingMail {
   messageId: string;
   /** ISO time for the Date header. */
   date: string;
-  /** Further header fields, written as given (List-Unsubscribe and List-Unsubscribe-Post, RFC 8058). */
+  /**
+   * Further header fields, written as given (List-Unsubscribe and List-Unsubscribe-Post, RFC 8058).
+   */
   headers?: Record<string, string>;
 }
 
@@ -162,7 +182,10 @@ export type Invitation =
   | { outcome: 'unconfirmed'; email: string }
   | { outcome: 'not-on-waitlist'; email: string };
 
-/** Writes an invitation around its secrets: the activation key, and the leave link's token (List-Unsubscribe). */
+/**
+ * Writes an invitation around its secrets: the activation key, and the leave link's token
+ * (List-Unsubscribe).
+ */
 export type ComposeInvitation = (to: string, key: string, leaveToken: string) => OutgoingMail;
 
 export type Activation =
@@ -178,8 +201,8 @@ export interface Subscriptions {
    * Invites a waitlisted address: revokes any earlier key (and drops a first mail still waiting),
    * makes a new key and queues the mail `compose` writes around it, all in one transaction. An
    * address already invited is skipped unless `again`; an unconfirmed one always is. An
-   * undeliverable one is invited (the operator named it), and the mark is cleared. The queued mail is
-   * claimed for the caller.
+   * undeliverable one is invited (the operator named it), and the mark is cleared. The queued mail
+   * is claimed for the caller.
    */
   invite(
     email: string,
@@ -217,7 +240,10 @@ export interface Outbox {
    * is the current one (leases.ts): false when another worker has claimed the item since.
    */
   delivered(id: number): Promise<boolean>;
-  /** A failed attempt: due again after the backoff, or dead once older than the maximum age. False as for delivered. */
+  /**
+   * A failed attempt: due again after the backoff, or dead once older than the maximum age. False
+   * as for delivered.
+   */
   failed(item: OutboxItem, error: string): Promise<boolean>;
   /** Pending and dead items, oldest first. */
   all(): Promise<OutboxItem[]>;
@@ -266,7 +292,9 @@ export interface MailQueue {
    * refused the recipient itself (a 5xx to RCPT TO), so its signup is marked undeliverable too.
    */
   failed(id: number, error: string, undeliverable?: boolean): Promise<void>;
-  /** A temporary failure: due again after the backoff (or dead past the maximum age); returns when. */
+  /**
+   * A temporary failure: due again after the backoff (or dead past the maximum age); returns when.
+   */
   retry(item: QueuedMail, error: string): Promise<number>;
   /** Gives a claimed message back unsent (its sender knows the server is down). */
   release(id: number): Promise<void>;
@@ -287,7 +315,9 @@ export interface Erased {
 
 /** Hits per key in fixed one-minute windows, shared by every replica using the store. */
 export interface RateCounter {
-  /** Counts one hit for `key` in the current window; resolves with the window's total and its end. */
+  /**
+   * Counts one hit for `key` in the current window; resolves with the window's total and its end.
+   */
   hit(key: string, windowMs: number): Promise<{ count: number; resetAt: number }>;
 }
 
@@ -313,9 +343,13 @@ export interface Admins {
   count(): Promise<number>;
   /** Its sessions go with it. False when there is no such account. */
   remove(email: string): Promise<boolean>;
-  /** A new password hash; every session of the account ends. False when there is no such account. */
+  /**
+   * A new password hash; every session of the account ends. False when there is no such account.
+   */
   setPassword(email: string, passwordHash: string): Promise<boolean>;
-  /** Enrols (or with null, drops) two-factor authentication. False when there is no such account. */
+  /**
+   * Enrols (or with null, drops) two-factor authentication. False when there is no such account.
+   */
   setTotp(email: string, secret: string | null): Promise<boolean>;
   credentials(email: string): Promise<AdminCredentials | undefined>;
 }
@@ -336,12 +370,16 @@ export interface AdminSessions {
 
 /**
  * Login attempts per key (an account, a client IP) in a sliding window (the current fixed window's
- * count plus the previous one's, weighed by how much of it the last windowMs still covers), shared by every replica. An
- * attempt is counted before its password is checked, so a burst of a hundred at once checks only
- * as many as the limit allows; a successful one is taken back, so only failures stay counted.
+ * count plus the previous one's, weighed by how much of it the last windowMs still covers), shared
+ * by every replica. An attempt is counted before its password is checked, so a burst of a hundred
+ * at once checks only as many as the limit allows; a successful one is taken back, so only failures
+ * stay counted.
  */
 export interface LoginThrottle {
-  /** Counts one attempt for each key; the most any key now has in the last windowMs, and when the current fixed window ends. */
+  /**
+   * Counts one attempt for each key; the most any key now has in the last windowMs, and when the
+   * current fixed window ends.
+   */
   attempt(keys: string[], windowMs: number): Promise<{ count: number; resetAt: number }>;
   /** Takes back the attempt that succeeded. */
   succeeded(keys: string[], windowMs: number): Promise<void>;
@@ -377,12 +415,14 @@ export interface Store {
   audit: AuditLog;
   /**
    * Deletes everything kept about an address (waitlist remove). `onlyIfExpired`: only when it is
-   * still unconfirmed with every confirmation link expired, checked under the row's lock (the sweep).
+   * still unconfirmed with every confirmation link expired, checked under the row's lock (the
+   * sweep).
    */
   erase(email: string, options?: { onlyIfExpired?: boolean }): Promise<Erased>;
   /**
    * A consistent copy of the whole store in one file, safe while the site runs (waitlist backup).
-   * Only engines that keep a file have it: PostgreSQL is backed up with pg_dump (docs/operating.md).
+   * Only engines that keep a file have it: PostgreSQL is backed up with pg_dump
+   * (docs/operating.md).
    */
   backup?(file: string): Promise<void>;
   /** Resolves when the store answers and its schema is current (GET /readyz). */
@@ -428,15 +468,17 @@ export class StoreUnavailableError extends UnavailableError {
   }
 }
 
-/** Queue bounds, from the settings (OUTBOX_MAX_ITEMS, MAIL_QUEUE_MAX_ITEMS, QUEUE_MAX_AGE_HOURS). */
+/**
+ * Queue bounds, from the settings (OUTBOX_MAX_ITEMS, MAIL_QUEUE_MAX_ITEMS, QUEUE_MAX_AGE_HOURS).
+ */
 export interface QueueLimits {
   outboxMaxItems: number;
   mailMaxItems: number;
   maxAgeMs: number;
   /**
    * How long a claimed outbox item stays with its worker: longer than any delivery can take
-   * (UPSTREAM_TIMEOUT_MS bounds each one; leases.ts), short enough that a replica killed mid-delivery holds
-   * its items back only briefly.
+   * (UPSTREAM_TIMEOUT_MS bounds each one; leases.ts), short enough that a replica killed
+   * mid-delivery holds its items back only briefly.
    */
   outboxLeaseMs: number;
   /** The same for a claimed message, from the mail server's send timeout (SMTP_TIMEOUT_MS). */

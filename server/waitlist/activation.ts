@@ -7,7 +7,10 @@ import { NOT_ONE_LINE } from '../../shared/validation';
 import type { Config } from '../config';
 import type { Account, Subscriptions } from '../store/types';
 
-/** What the OrgNote backend reads about an active subscription, from activation and subscription-info alike. */
+/**
+ * What the OrgNote backend reads about an active subscription, from activation and
+ * subscription-info alike.
+ */
 export interface SubscriptionAnswer {
   email: string;
   isActive: true;
@@ -28,7 +31,10 @@ export interface ActivationDeps {
 
 export type ActivationResult =
   | { kind: 'invalid'; field: string; message: string }
-  /** Unknown, revoked, or issued for another address: the same answer, so nothing is learnt by guessing. */
+  /**
+   * Unknown, revoked, or issued for another address: the same answer, so nothing is learnt by
+   * guessing.
+   */
   | { kind: 'invalid-key' }
   | { kind: 'bound-elsewhere' }
   | { kind: 'account-has-one' }
@@ -53,7 +59,10 @@ function optionalText(
   return { ok: true, text };
 }
 
-/** The account fields: all absent, or externalProvider and externalId together (externalEmail optional). */
+/**
+ * The account fields: all absent, or externalProvider and externalId together (externalEmail
+ * optional).
+ */
 function accountOf(fields: Record<string, unknown>): AccountCheck {
   const id = optionalText(fields, 'externalId', 256);
   if (!id.ok) return id;

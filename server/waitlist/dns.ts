@@ -18,7 +18,9 @@ export interface DnsRecord {
 
 export type DnsResult = { kind: 'records'; records: DnsRecord[] } | { kind: 'no-dkim' };
 
-/** The public half of the signing key as DKIM's p= tag wants it: SubjectPublicKeyInfo, DER, base64. */
+/**
+ * The public half of the signing key as DKIM's p= tag wants it: SubjectPublicKeyInfo, DER, base64.
+ */
 function publicKeyOf(dkim: NonNullable<Config['dkim']>): string {
   return createPublicKey(dkim.privateKey)
     .export({ type: 'spki', format: 'der' })

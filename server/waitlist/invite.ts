@@ -18,7 +18,10 @@ export type InviteOutcome =
 export type DryRunOutcome =
   'would-invite' | 'skipped' | 'unconfirmed' | 'not-on-waitlist' | 'unmailable';
 
-/** Named addresses, or the N oldest waitlisted: confirmed, not invited yet, not undeliverable (`--next N`). */
+/**
+ * Named addresses, or the N oldest waitlisted: confirmed, not invited yet, not undeliverable
+ * (`--next N`).
+ */
 export type InviteTargets = { addresses: string[] } | { next: number };
 
 export interface InviteInput {
@@ -39,12 +42,18 @@ export interface InviteDeps {
 }
 
 export type InviteResult =
-  /** Nothing was done: with BACKEND_URL the signups (so invitations) live in the backend; without SITE_URL the mail has no link. */
+  /**
+   * Nothing was done: with BACKEND_URL the signups (so invitations) live in the backend; without
+   * SITE_URL the mail has no link.
+   */
   | { kind: 'refused'; reason: 'backend-owns-signups' | 'no-site-url' }
   | { kind: 'dry-run'; counts: Record<DryRunOutcome, number> }
   | { kind: 'done'; counts: Record<InviteOutcome, number>; mail: { smtp: boolean; where: string } };
 
-/** Sends waiting beyond the pool's connections, so a connection that frees up has the next one ready. */
+/**
+ * Sends waiting beyond the pool's connections, so a connection that frees up has the next one
+ * ready.
+ */
 const IN_FLIGHT = SMTP_POOL_SIZE * 4;
 
 export async function invite(deps: InviteDeps, input: InviteInput): Promise<InviteResult> {

@@ -29,7 +29,10 @@ export function listSignups(
 
 export interface WaitlistReport {
   signups: WaitlistStats;
-  /** The queue by state, and `owed`: confirmation mails signups owe that the running site has not written yet. */
+  /**
+   * The queue by state, and `owed`: confirmation mails signups owe that the running site has not
+   * written yet.
+   */
   mail: Record<MailState | 'owed', number>;
 }
 

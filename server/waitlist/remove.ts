@@ -23,7 +23,10 @@ export type RemoveResult =
       outbox: number;
     };
 
-/** `onlyIfExpired`: the expiry sweep's erasure, done only if the address is still unconfirmed and expired. */
+/**
+ * `onlyIfExpired`: the expiry sweep's erasure, done only if the address is still unconfirmed and
+ * expired.
+ */
 export async function remove(
   { store, config }: RemoveDeps,
   email: string,

@@ -58,7 +58,10 @@ export interface SignupDeps {
   store: Pick<Store, 'signups' | 'outbox'>;
   logger: Logger;
   metrics?: Pick<Metrics, 'signup'>;
-  /** Told when a confirmation may be owed, so the mail worker writes and sends it now rather than at its next poll. */
+  /**
+   * Told when a confirmation may be owed, so the mail worker writes and sends it now rather than at
+   * its next poll.
+   */
   mailQueued?: () => void;
 }
 

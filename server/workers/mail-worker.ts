@@ -25,7 +25,10 @@ interface MailWorkerOptions {
   /** How often to look for due messages. */
   pollMs?: number;
   metrics?: Pick<Metrics, 'delivery' | 'address'>;
-  /** Whether the process is saturated (requests waiting); by default, its event loop's use over the last half second. */
+  /**
+   * Whether the process is saturated (requests waiting); by default, its event loop's use over the
+   * last half second.
+   */
   busy?: () => boolean;
 }
 

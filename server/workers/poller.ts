@@ -10,8 +10,8 @@ export interface Poller {
 }
 
 /**
- * `runRound` resolves true when it left work that is already due. While `saturated()` says the process
- * is saturated, more work and wake() wait for the normal pause: the requests come first.
+ * `runRound` resolves true when it left work that is already due. While `saturated()` says the
+ * process is saturated, more work and wake() wait for the normal pause: the requests come first.
  */
 export function startPoller(
   runRound: () => Promise<boolean | void>,

@@ -1,4 +1,5 @@
-// The activation form in Chromium (docs/product.md §4): the new tab, success, a blocked tab, the error view.
+// The activation form in Chromium (docs/product.md §4): the new tab, success, a blocked tab, the
+// error view.
 import { hydrated, screenshot, startSite, VIEWPORTS, type Site } from '../support/site';
 
 let site: Site;

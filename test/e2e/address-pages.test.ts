@@ -1,6 +1,7 @@
 // The address pages in Chromium against the production server, which stores signups
-// itself with CONFIRM_SIGNUPS=on and writes its mail as .eml files: the links come out of real mail.
-// A GET shows one button and changes nothing; the button's native POST acts, with JavaScript or without.
+// itself with CONFIRM_SIGNUPS=on and writes its mail as .eml files: the links come out of real
+// mail. A GET shows one button and changes nothing; the button's native POST acts, with JavaScript
+// or without.
 import type { Page } from 'playwright-core';
 import {
   hydrated,
@@ -190,7 +191,8 @@ describe.each([
     const { page, context, problems } = await site.open({ javaScriptEnabled: javaScript });
     await page.goto(site.url('/leave'));
     if (javaScript) await hydrated(page);
-    // The browser takes 'zoe@example' for an address; the waitlist's rule wants a dot in the domain.
+    // The browser takes 'zoe@example' for an address; the waitlist's rule wants a dot in the
+    // domain.
     await page.getByLabel('Email address').fill('zoe@example');
     expect((await press(page, 'Send me a link')).status()).toBe(400);
     if (javaScript) await hydrated(page);

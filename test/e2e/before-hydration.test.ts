@@ -163,7 +163,8 @@ describe('before hydration at 375 px', () => {
     await hydrated(page);
     expect(await item.isVisible()).toBe(true);
     expect(await menuExpanded(page)).toBe(true);
-    // Still the browser's popover after hydration: a tap outside it (it hangs over the hero) closes it.
+    // Still the browser's popover after hydration: a tap outside it (it hangs over the hero) closes
+    // it.
     await page.mouse.click(phone.width - 20, phone.height - 40);
     expect(await item.isVisible()).toBe(false);
     expect(problems).toEqual([]);

@@ -11,8 +11,8 @@ import { rawRequest } from '../support/http';
 import { startServerProcess, type ServerProcess } from '../support/server-process';
 import { mailedTo } from '../support/site';
 
-// The package's main export is the path of the jar.
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- vnu-jar is CommonJS whose export is the jar's path
+// The package's main export is the path of the jar (vnu-jar is CommonJS).
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- CommonJS, see above
 const VNU_JAR = String(require('vnu-jar'));
 
 interface VnuMessage {
@@ -39,7 +39,8 @@ const documents: {
   { name: '/activate', path: '/activate', status: 200 },
   { name: '/privacy', path: '/privacy', status: 200 },
   { name: 'the 404 page', path: '/no-such-page', status: 404 },
-  // What a browser without JavaScript gets back for an invalid email (no Origin, like a native form).
+  // What a browser without JavaScript gets back for an invalid email (no Origin, like a native
+  // form).
   {
     name: "the no-JavaScript form's error page",
     path: '/?index',
@@ -75,7 +76,10 @@ let server: ServerProcess;
 const statuses = new Map<string, number>();
 const errors = new Map<string, string[]>();
 
-/** Runs vnu over the files; it exits non-zero when it finds errors, so its JSON report is what counts. */
+/**
+ * Runs vnu over the files; it exits non-zero when it finds errors, so its JSON report is what
+ * counts.
+ */
 function vnu(files: string[]): Promise<VnuMessage[]> {
   return new Promise((resolve, reject) => {
     execFile(

@@ -34,7 +34,8 @@ describe.each(VIEWPORTS)('layout at $width px', ({ name, width, height }) => {
       expect(await page.getByText(text, { exact: false }).first().isVisible()).toBe(true);
     }
     expect(await page.locator('.feature-card').count()).toBe(7);
-    // The org sample is set in the page's monospace stack, not in the browser's bare default for <code>.
+    // The org sample is set in the page's monospace stack, not in the browser's bare default for
+    // <code>.
     const [sampleFont, codeFont] = await page
       .locator('.org-sample')
       .evaluate((pre) => [

@@ -66,7 +66,8 @@ describe('without JavaScript', () => {
       context.waitForEvent('page'),
       page.getByRole('button', { name: 'Activate' }).click(),
     ]);
-    // The form posts to our /activate/open, whose 303 lands here: a form alone could not send `key`.
+    // The form posts to our /activate/open, whose 303 lands here: a form alone could not send
+    // `key`.
     await tab.waitForURL((url) => url.pathname === '/auth/activate');
     const opened = new URL(tab.url());
     expect(`${opened.origin}${opened.pathname}`).toBe(`${site.backend.url}/auth/activate`);

@@ -1,5 +1,5 @@
-// The waitlist form in Chromium with JavaScript (docs/product.md §3–§5, §7), against the production server
-// and a real multer backend.
+// The waitlist form in Chromium with JavaScript (docs/product.md §3–§5, §7), against the production
+// server and a real multer backend.
 import { hydrated, screenshot, startSite, unexpected, VIEWPORTS, type Site } from '../support/site';
 
 let site: Site;

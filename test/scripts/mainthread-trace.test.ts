@@ -14,7 +14,9 @@ const PAGE = { pid: 20, tid: 1 };
 const NAV = 1_000_000_000;
 const ms = (value: number) => value * 1000;
 
-/** A trace of one load: the page's marks and thread, the given top-level tasks, ending at `endMs`. */
+/**
+ * A trace of one load: the page's marks and thread, the given top-level tasks, ending at `endMs`.
+ */
 function trace(
   tasks: [atMs: number, durMs: number][],
   { loadMs = 400, endMs = 8_000, extra = [] as TraceEvent[] } = {},
@@ -105,7 +107,8 @@ describe('longTasksOfLoad', () => {
   });
 
   it('is quiet 3 s after the load event and the last long task, and counts nothing after that', () => {
-    // The load at 400 ms; a long task at 1 s moves the quiet point to 4.06 s; the one at 5 s is later.
+    // The load at 400 ms; a long task at 1 s moves the quiet point to 4.06 s; the one at 5 s is
+    // later.
     const load = longTasksOfLoad(
       trace([
         [1_000, 60],

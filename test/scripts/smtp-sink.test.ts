@@ -89,7 +89,8 @@ describe('smtp-sink', () => {
       ]);
       for (const { at } of printed) {
         expect(at).toBeGreaterThanOrEqual(before);
-        // Seen within the sink's poll of the 250 that resolved sendMail (plus a loaded machine's slack).
+        // Seen within the sink's poll of the 250 that resolved sendMail (plus a loaded machine's
+        // slack).
         expect(at).toBeLessThanOrEqual(after + 1_000);
       }
       child.kill('SIGTERM');

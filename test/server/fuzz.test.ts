@@ -1,7 +1,7 @@
 // Hostile input, generated from a fixed seed: random bytes, huge headers, bad percent-encoding,
 // invalid UTF-8, CRLF in values and very long paths, thrown at both API endpoints, the native
-// form, the address pages and the pages of two real servers (embedded store; proxy to a multer backend). Never a
-// 5xx, never a crash, and nothing that fails validation is stored or forwarded.
+// form, the address pages and the pages of two real servers (embedded store; proxy to a multer
+// backend). Never a 5xx, never a crash, and nothing that fails validation is stored or forwarded.
 import net from 'node:net';
 import { openSqliteStore } from '../../server/store';
 import { checkActivation, checkSignup, HONEYPOT_FIELD } from '../../shared/form-checks';

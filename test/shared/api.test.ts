@@ -1,5 +1,5 @@
-// The API client against a real multer backend on 127.0.0.1: the waitlist call of docs/product.md §7
-// and the error texts of product §8.
+// The API client against a real multer backend on 127.0.0.1: the waitlist call of docs/product.md
+// §7 and the error texts of product §8.
 import { ApiError, createApiClient, errorMessage, RequiredError } from '../../shared/api';
 import { closedPort, startBackend, type TestBackend } from '../support/backend';
 

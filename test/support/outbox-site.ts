@@ -32,7 +32,10 @@ export function outboxSites() {
     clock,
     storeFor,
 
-    /** The site with BACKEND_URL on `backendPort` (embedded without one), its store, and a worker for that store. */
+    /**
+     * The site with BACKEND_URL on `backendPort` (embedded without one), its store, and a worker
+     * for that store.
+     */
     site(backendPort?: number, timeoutMs = 500) {
       const config = testConfig(
         backendPort === undefined

@@ -20,13 +20,18 @@ export interface TestPostgres {
   url: string;
   /** The cluster's folder; the server's log is `log` in it. */
   dataDir: string;
-  /** A fresh, empty database on this server; returns its URL (postgres://postgres@127.0.0.1:PORT/<name>). */
+  /**
+   * A fresh, empty database on this server; returns its URL
+   * (postgres://postgres@127.0.0.1:PORT/<name>).
+   */
   createDatabase(): Promise<string>;
   /** Stops the server: connections are refused, and open client connections are dropped. */
   stop(): Promise<void>;
   /** Starts it again on the same port and data. */
   start(): Promise<void>;
-  /** Stops the server and removes its folder; done for it as well when the process ends without it. */
+  /**
+   * Stops the server and removes its folder; done for it as well when the process ends without it.
+   */
   close(): Promise<void>;
 }
 
@@ -87,7 +92,10 @@ export async function startPostgres(): Promise<TestPostgres> {
   };
 }
 
-/** A fresh, empty database on the server at `serverUrl` (postgres://user@host:port); returns its URL. */
+/**
+ * A fresh, empty database on the server at `serverUrl` (postgres://user@host:port); returns its
+ * URL.
+ */
 export async function createDatabaseOn(serverUrl: string): Promise<string> {
   const name = `t_${randomBytes(6).toString('hex')}`;
   // template0, not template1: nothing a test created in template1 can leak into a fresh database.
@@ -113,7 +121,10 @@ export async function query<R extends pg.QueryResultRow = pg.QueryResultRow>(
   }
 }
 
-/** The bin folder of the newest PostgreSQL under /usr/lib/postgresql (Debian puts each major version in its own). */
+/**
+ * The bin folder of the newest PostgreSQL under /usr/lib/postgresql (Debian puts each major version
+ * in its own).
+ */
 function binDir(): string | undefined {
   const root = '/usr/lib/postgresql';
   const versions = fs.existsSync(root) ? fs.readdirSync(root) : [];

@@ -7,9 +7,14 @@ import { startServerProcess, type ServerProcess } from './server-process';
 type Env = Record<string, string>;
 
 export interface Replicas {
-  /** `count` servers started at the same moment, with the same settings or each its own; resolves once all listen. */
+  /**
+   * `count` servers started at the same moment, with the same settings or each its own; resolves
+   * once all listen.
+   */
   start(count: number, env: Env | ((replica: number) => Env)): Promise<ServerProcess[]>;
-  /** kill -9 every server started here that still runs, and waits until each has ended (afterEach). */
+  /**
+   * kill -9 every server started here that still runs, and waits until each has ended (afterEach).
+   */
   killAll(): Promise<void>;
 }
 

@@ -110,7 +110,9 @@ function readLink(file: string): string {
   }
 }
 
-/** Does the server on this port answer its health probe with 200 (within `timeoutMs`, when given)? */
+/**
+ * Does the server on this port answer its health probe with 200 (within `timeoutMs`, when given)?
+ */
 export function isHealthy(port: number, timeoutMs?: number): Promise<boolean> {
   return new Promise((resolve) => {
     http

@@ -17,7 +17,10 @@ export interface SharedPostgres {
   port: number;
   /** A fresh, empty database on the shared server; returns its URL. */
   createDatabase(): Promise<string>;
-  /** Drops every database this handle made, ending their connections (afterAll: the server outlives the file). */
+  /**
+   * Drops every database this handle made, ending their connections (afterAll: the server outlives
+   * the file).
+   */
   dropDatabases(): Promise<void>;
 }
 

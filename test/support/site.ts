@@ -71,7 +71,10 @@ export async function startSiteOfItsOwn(env: Record<string, string> = {}): Promi
   });
 }
 
-/** The mail the site wrote to `to` so far (without SMTP_URL: DATA_DIR/mail/<queue id>.eml), oldest first. */
+/**
+ * The mail the site wrote to `to` so far (without SMTP_URL: DATA_DIR/mail/<queue id>.eml), oldest
+ * first.
+ */
 export async function mailTo(site: Pick<Site, 'dataDir'>, to: string): Promise<ParsedMail[]> {
   const dir = path.join(site.dataDir, 'mail');
   const files = fs.existsSync(dir)

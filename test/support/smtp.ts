@@ -21,10 +21,14 @@ export interface Envelope {
   to: string[];
 }
 
-/** What the server keeps of a message with `parse: false`: enough to count it and spot duplicates. */
+/**
+ * What the server keeps of a message with `parse: false`: enough to count it and spot duplicates.
+ */
 export interface CountedMail {
   envelope: Envelope;
-  /** The Message-ID header as sent, angle brackets included; undefined when the message has none. */
+  /**
+   * The Message-ID header as sent, angle brackets included; undefined when the message has none.
+   */
   messageId: string | undefined;
 }
 
@@ -33,7 +37,9 @@ export interface ReceivedMail extends CountedMail {
   parsed: ParsedMail;
 }
 
-/** A refusal the server answered because of its mode: one per RCPT TO, or one per message at DATA. */
+/**
+ * A refusal the server answered because of its mode: one per RCPT TO, or one per message at DATA.
+ */
 export interface RejectedMail {
   envelope: Envelope;
   responseCode: number;
@@ -71,7 +77,10 @@ export interface SmtpTestServer<M extends CountedMail = ReceivedMail> {
   mode(mode: SmtpMode, at?: RejectAt): void;
   /** Answers each message this long after it is in, as a slow relay would (0: at once). */
   replyAfter(ms: number): void;
-  /** Stops listening (connections are refused) and drops open connections without a goodbye, as a crashed relay would. */
+  /**
+   * Stops listening (connections are refused) and drops open connections without a goodbye, as a
+   * crashed relay would.
+   */
   stop(): Promise<void>;
   /** Listens again on the same port. */
   start(): Promise<void>;
@@ -82,11 +91,18 @@ export interface SmtpTestServer<M extends CountedMail = ReceivedMail> {
 }
 
 export interface SmtpServerOptions {
-  /** Require this login (PLAIN or LOGIN). Without it, AUTH is optional and any login is accepted. */
+  /**
+   * Require this login (PLAIN or LOGIN). Without it, AUTH is optional and any login is accepted.
+   */
   auth?: { user: string; pass: string };
-  /** 0 asks the kernel for a port; the default is a free port below its ephemeral range (see listenBelowEphemeral). */
+  /**
+   * 0 asks the kernel for a port; the default is a free port below its ephemeral range (see
+   * listenBelowEphemeral).
+   */
   port?: number;
-  /** false: keep only the envelope and Message-ID of each message, not its bytes (for benchmarks). */
+  /**
+   * false: keep only the envelope and Message-ID of each message, not its bytes (for benchmarks).
+   */
   parse?: boolean;
 }
 
@@ -277,7 +293,9 @@ async function readMessageId(stream: SMTPServerDataStream): Promise<string | und
   return headerValue(head, 'message-id');
 }
 
-/** The value of the first header called `name` in a message's header block (folded lines joined). */
+/**
+ * The value of the first header called `name` in a message's header block (folded lines joined).
+ */
 function headerValue(message: Buffer, name: string): string | undefined {
   const end = message.indexOf('\r\n\r\n');
   const head = message

@@ -121,7 +121,10 @@ export async function besideStore(
   });
 }
 
-/** invite()'s compose for tests that only need an invitation to send: the key, one Message-ID per address. */
+/**
+ * invite()'s compose for tests that only need an invitation to send: the key, one Message-ID per
+ * address.
+ */
 export const composeInvitation = (to: string, key: string): OutgoingMail => ({
   from: 'OrgNote <invite@orgnote.example>',
   to,

@@ -55,7 +55,8 @@ const TRANSIENT_STATES = new Set([
   '40P01',
   '25006',
 ]);
-// Class 08 connection exceptions; class 53 insufficient resources (too many connections, disk full).
+// Class 08 connection exceptions; class 53 insufficient resources (too many connections, disk
+// full).
 const TRANSIENT_CLASSES = new Set(['08', '53']);
 // What pg and pg-pool throw themselves, with no code: a dropped connection, the client-side
 // query_timeout, the pool's connectionTimeoutMillis, a client that broke while checked out.
@@ -80,7 +81,10 @@ export function isUnavailable(err: unknown): boolean {
   return typeof message === 'string' && TRANSIENT_MESSAGES.test(message);
 }
 
-/** Unavailability becomes StoreUnavailableError (a 503); anything else is a fault and stays as it is. */
+/**
+ * Unavailability becomes StoreUnavailableError (a 503); anything else is a fault and stays as it
+ * is.
+ */
 export function asStoreError(err: unknown): unknown {
   if (err instanceof StoreUnavailableError) return err;
   return isUnavailable(err) ? new StoreUnavailableError(err) : err;
@@ -115,9 +119,9 @@ export interface Connection {
  * statement_timeout cancels the statement and undoes it. A client that gave up first would leave it
  * running: a signup's single INSERT waiting on a lock then committed after its caller had been told
  * the store was unavailable (answered 503, stored anyway; the store test with a locked table caught
- * it under a loaded suite). The client's budget starts before the pool's connect and the server's at
- * the statement, so without a margin the client always came first; with it, the server does unless
- * the connect alone took longer, and such a call runs its statement as a transaction of one
+ * it under a loaded suite). The client's budget starts before the pool's connect and the server's
+ * at the statement, so without a margin the client always came first; with it, the server does
+ * unless the connect alone took longer, and such a call runs its statement as a transaction of one
  * (`query` below). The client's timer stays, as the backstop for a server that does not answer.
  */
 const CLIENT_MARGIN_MS = 250;

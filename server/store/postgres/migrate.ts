@@ -18,7 +18,10 @@ const MIGRATIONS: readonly { version: number; sql: string }[] = [
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;
 
-/** pg_advisory_xact_lock's key for "migrating the OrgNote site's schema" (any constant no one else uses). */
+/**
+ * pg_advisory_xact_lock's key for "migrating the OrgNote site's schema" (any constant no one else
+ * uses).
+ */
 const MIGRATION_LOCK = 4_172_010_001;
 
 /**
@@ -51,7 +54,9 @@ export async function schemaVersion(pool: pg.Pool): Promise<number> {
   return applied.rows[0].version ?? 0;
 }
 
-/** Brings the database to LATEST_VERSION; returns the versions this call applied (none if current). */
+/**
+ * Brings the database to LATEST_VERSION; returns the versions this call applied (none if current).
+ */
 export async function migrate(pool: pg.Pool): Promise<number[]> {
   const client = await pool.connect();
   const query = (text: string, values?: unknown[]) =>

@@ -1,6 +1,6 @@
 // The site's own SQLite file (DATA_DIR/waitlist.db): signups, activation keys, the outbox of
-// signups waiting for the backend, and the queue of invitation mail. WAL + synchronous=FULL: once a statement has
-// returned, the row survives a crash or kill -9 (the 2xx is only sent after that).
+// signups waiting for the backend, and the queue of invitation mail. WAL + synchronous=FULL: once a
+// statement has returned, the row survives a crash or kill -9 (the 2xx is only sent after that).
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';

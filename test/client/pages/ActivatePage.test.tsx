@@ -1,4 +1,5 @@
-// The activation form (docs/product.md §4, §5): validation, the new tab, success, blocked tab, error view.
+// The activation form (docs/product.md §4, §5): validation, the new tab, success, blocked tab,
+// error view.
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { renderRoutes } from '../../support/render-route';

@@ -1,4 +1,5 @@
-// Everything visible on the landing page (docs/product.md §1, §2), rendered through the real route table.
+// Everything visible on the landing page (docs/product.md §1, §2), rendered through the real route
+// table.
 import { screen, within } from '@testing-library/react';
 import { renderRoutes } from '../../support/render-route';
 

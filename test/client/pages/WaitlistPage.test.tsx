@@ -1,4 +1,5 @@
-// The waitlist form (docs/product.md §3–§5, §7) in jsdom, posting to a real multer backend on 127.0.0.1.
+// The waitlist form (docs/product.md §3–§5, §7) in jsdom, posting to a real multer backend on
+// 127.0.0.1.
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createApiClient } from '../../../shared/api';

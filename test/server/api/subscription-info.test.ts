@@ -24,7 +24,10 @@ function site(env: Record<string, string> = {}, logger?: Logger) {
   return { app: createApp(config, { store, logger }), store };
 }
 
-/** Puts `email` on the waitlist, gives it a key and activates it bound to the account; returns the key. */
+/**
+ * Puts `email` on the waitlist, gives it a key and activates it bound to the account; returns the
+ * key.
+ */
 async function bindAccount(
   app: App,
   store: Store,
@@ -107,7 +110,8 @@ describe('GET /api/subscription-info: the token × the account', () => {
     } else if (status === 404) {
       expect(res.body).toEqual({ error: 'No subscription for this account' });
     } else {
-      // The same 401 whether the account exists or not: no way to learn about accounts without the token.
+      // The same 401 whether the account exists or not: no way to learn about accounts without the
+      // token.
       expect(res.body).toEqual({ error: 'Missing or invalid token' });
       expect(res.headers['www-authenticate']).toBe('Token');
       expect(res.text).not.toContain(EMAIL);
@@ -318,7 +322,8 @@ describe('GET /api/subscription-info with BACKEND_URL', () => {
   it('relays the call with its Authorization header, and the backend answer comes back unchanged', async () => {
     const backend = await startBackend();
     try {
-      // The test backend answers every path 201 {ok, path} by default; answer this contract instead.
+      // The test backend answers every path 201 {ok, path} by default; answer this contract
+      // instead.
       backend.respondWith((req, res) => {
         if (req.headers.authorization !== `Token ${BACKEND_TOKEN}`)
           return res
@@ -469,7 +474,9 @@ describe('GET /api/subscription-info: the log', () => {
     externalEmail: 'gh.logsecret@users.example',
   };
 
-  /** Binds an account, then asks about it every way the matrix does; resolves with the whole log. */
+  /**
+   * Binds an account, then asks about it every way the matrix does; resolves with the whole log.
+   */
   async function logOfTheMatrix() {
     const { logger, lines } = capturingLogger();
     const { app, store } = site({}, logger);

@@ -21,7 +21,9 @@ function cli(dataDir: string, ...args: string[]) {
   return { code: result.status, out: result.stdout, err: result.stderr };
 }
 
-/** Mail 1 and outbox item 1, both still waiting; with `dead`, both set aside past the maximum age. */
+/**
+ * Mail 1 and outbox item 1, both still waiting; with `dead`, both set aside past the maximum age.
+ */
 async function queues(dead: boolean): Promise<string> {
   const dataDir = tempDataDir();
   let now = Date.parse('2026-11-01T10:00:00.000Z');

@@ -136,7 +136,8 @@ describe.each(ENGINES)('on $name', (engine) => {
     async () => {
       const { app, cookie } = await seededConsole(engine);
       // compression hands res.on('drain') to its gzip stream, but once() removes the listener from
-      // res: each wait for the socket left one behind, and Node logged a leak warning from the 11th.
+      // res: each wait for the socket left one behind, and Node logged a leak warning from the
+      // 11th.
       const gzips = new Set<zlib.Gzip>();
       const on = zlib.Gzip.prototype.on;
       const spy = jest.spyOn(zlib.Gzip.prototype, 'on').mockImplementation(function (

@@ -68,7 +68,9 @@ async function invite(config: Config): Promise<void> {
   }
 }
 
-/** The DNS a receiver would see: the TXT records of `waitlist dns`'s output, as character-strings. */
+/**
+ * The DNS a receiver would see: the TXT records of `waitlist dns`'s output, as character-strings.
+ */
 function zoneOf(printed: string): Map<string, string[]> {
   const zone = new Map<string, string[]>();
   for (const line of printed.split('\n')) {

@@ -159,7 +159,10 @@ describe('native waitlist form POST', () => {
 });
 
 describe("a route's action reads the form from its request", () => {
-  /** A page whose action echoes what request.formData() gave it (in its redirect), behind the site's body parsing. */
+  /**
+   * A page whose action echoes what request.formData() gave it (in its redirect), behind the site's
+   * body parsing.
+   */
   function echoSite() {
     const routes: RouteObject[] = [
       {

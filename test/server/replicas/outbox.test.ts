@@ -10,7 +10,10 @@ import { sharedPostgres, type SharedPostgres } from '../../support/shared-postgr
 import { replicaSet, signUp } from '../../support/replicas';
 import { until } from '../../support/wait';
 
-/** The outbox lease is 3 × this + 5 s (server/store/outbox.ts): 14 s for an item of a killed replica. */
+/**
+ * The outbox lease is 3 × this + 5 s (server/store/outbox.ts): 14 s for an item of a killed
+ * replica.
+ */
 const UPSTREAM_TIMEOUT_MS = 3_000;
 
 let postgres: SharedPostgres;
@@ -35,7 +38,9 @@ const settings = (databaseUrl: string, backendUrl: string) => ({
   SIGNUP_RATE_LIMIT: '0',
 });
 
-/** Posts the signups round-robin over the replicas; each must be queued (202: the backend is down). */
+/**
+ * Posts the signups round-robin over the replicas; each must be queued (202: the backend is down).
+ */
 async function queueSignups(servers: { port: number }[], emails: string[]): Promise<void> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 10 });
   try {
@@ -95,7 +100,8 @@ describe('the outbox shared by three replicas', () => {
       async () => (await outboxEmails(databaseUrl)).length === 0,
       20_000,
     );
-    await new Promise((resolve) => setTimeout(resolve, 1_500)); // one more poll of every worker: nothing goes out twice
+    // one more poll of every worker: nothing goes out twice
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
 
     expect(received.map(emailOf).sort()).toEqual([...emails].sort());
     expect(new Set(received.map(keyOf)).size).toBe(emails.length);

@@ -50,7 +50,10 @@ function contract(engine: StoreEngine) {
     return { mail, sent };
   }
 
-  /** A signup with confirmation on, then the mail worker's step that writes the confirmation it owes. */
+  /**
+   * A signup with confirmation on, then the mail worker's step that writes the confirmation it
+   * owes.
+   */
   async function addConfirming(
     signup: { email: string; description: string },
     mail: ConfirmationMail,
@@ -76,7 +79,8 @@ function contract(engine: StoreEngine) {
       expect(
         await store.signups.add({ email: 'Ann@Example.org', description: '' }, { confirm: true }),
       ).toBe(true);
-      // Owed by the signup's own statement; the mail worker writes it, queued and claimed for itself.
+      // Owed by the signup's own statement; the mail worker writes it, queued and claimed for
+      // itself.
       expect(await store.mail.counts()).toMatchObject({ queued: 0 });
       expect(await store.signups.confirmationsOwed()).toBe(1);
       const written = await store.links.mailConfirmations(10, mail);
@@ -258,7 +262,8 @@ function contract(engine: StoreEngine) {
         ok: true,
         subscriptionActive: true,
       });
-      // A leave link keeps working (an unsubscribe link in an old mail), until the address is erased.
+      // A leave link keeps working (an unsubscribe link in an old mail), until the address is
+      // erased.
       time += 400 * 24 * HOUR;
       expect(await store.links.leaver(leave)).toEqual({ ok: true, email: 'Ann@example.org' });
       await store.erase('ann@example.org');

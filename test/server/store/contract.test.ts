@@ -548,7 +548,9 @@ function contract(engine: StoreEngine) {
   });
 
   describe('mail', () => {
-    /** Invites `email` and lets the invitation's own claim run out, so the mail is anyone's to send. */
+    /**
+     * Invites `email` and lets the invitation's own claim run out, so the mail is anyone's to send.
+     */
     async function invited(email: string) {
       await signUp(email);
       const { compose, keys } = composer();
@@ -813,6 +815,7 @@ const [available, unavailable] = [
 
 describe.each(available)('the $name store', contract);
 
-// Only on a developer's machine (never in CI, see test/support/stores.ts): the reason is in the title.
+// Only on a developer's machine (never in CI, see test/support/stores.ts): the reason is in the
+// title.
 if (unavailable.length > 0)
   describe.skip.each(unavailable)('the $name store — SKIPPED: $unavailable', contract);

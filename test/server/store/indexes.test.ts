@@ -55,7 +55,9 @@ pgDescribe('the PostgreSQL store', () => {
   });
   afterAll(() => postgres?.dropDatabases());
 
-  /** The plan with sequential scans priced out: an empty table would otherwise always be scanned. */
+  /**
+   * The plan with sequential scans priced out: an empty table would otherwise always be scanned.
+   */
   async function plan(sql: string): Promise<string> {
     const rows = await query<{ 'QUERY PLAN': string }>(
       `${databaseUrl}?options=${encodeURIComponent('-c enable_seqscan=off')}`,

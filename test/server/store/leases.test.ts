@@ -135,13 +135,17 @@ function leases(engine: StoreEngine) {
       expect(await third().mail.renew(mail.id)).toBe(false);
       time += second.mail.leaseMs / 2;
       expect(await second.mail.renew(live.id)).toBe(true);
-      time += second.mail.leaseMs / 2 + 1; // past the live sender's first lease, within its renewed one
+      // past the live sender's first lease, within its renewed one
+      time += second.mail.leaseMs / 2 + 1;
       expect(await third().mail.claim(10)).toEqual([]);
       expect(await first.mail.sent(mail.id)).toBe(false);
       expect(await second.mail.sent(live.id)).toBe(true);
     });
 
-    /** A worker that claims nothing before the checks: the same database again, as another replica would. */
+    /**
+     * A worker that claims nothing before the checks: the same database again, as another replica
+     * would.
+     */
     let extra: Store | undefined;
     function third(): Store {
       if (!extra) throw new Error('no third store');

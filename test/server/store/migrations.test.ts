@@ -6,7 +6,9 @@ import { MIGRATIONS } from '../../../server/store/sqlite/database';
 import { openSqliteStore } from '../../../server/store';
 import { tempDataDir } from '../../support/config';
 
-/** A waitlist.db as schema 2 left it, with one signup that got a key by hand and one that did not. */
+/**
+ * A waitlist.db as schema 2 left it, with one signup that got a key by hand and one that did not.
+ */
 function schema2Database(dataDir: string): void {
   const db = new Database(path.join(dataDir, 'waitlist.db'));
   for (const [version, sql] of MIGRATIONS.slice(0, 2).entries()) {

@@ -111,7 +111,8 @@ describe("a Jest worker's shared PostgreSQL server", () => {
   function loadedByAnotherFile(): typeof import('../../support/shared-postgres') {
     let loaded!: typeof import('../../support/shared-postgres');
     jest.isolateModules(() => {
-      // eslint-disable-next-line @typescript-eslint/no-require-imports -- isolateModules takes a synchronous load
+      // isolateModules takes a synchronous load.
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- see above
       loaded = require('../../support/shared-postgres');
     });
     return loaded;
@@ -140,7 +141,10 @@ function postmasterPid(dataDir: string): number {
   return Number(fs.readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
 }
 
-/** Linux's view: a process that ended but was not yet reaped by its parent (a zombie) counts as ended. */
+/**
+ * Linux's view: a process that ended but was not yet reaped by its parent (a zombie) counts as
+ * ended.
+ */
 function isRunning(pid: number): boolean {
   try {
     const state = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1][0];

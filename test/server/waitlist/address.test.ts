@@ -40,7 +40,10 @@ beforeEach(() => {
   smtp.mode('accept');
 });
 
-/** A running site's parts: the app, its store on a test clock, the mail worker, the log and the metrics. */
+/**
+ * A running site's parts: the app, its store on a test clock, the mail worker, the log and the
+ * metrics.
+ */
 function site(env: Record<string, string> = {}) {
   let time = Date.parse('2026-11-01T10:00:00.000Z');
   const config: Config = testConfig({

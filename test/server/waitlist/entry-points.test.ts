@@ -53,7 +53,9 @@ async function seen({ store }: Side) {
   };
 }
 
-/** The key in the .eml file written for `id`: the line of its text part that is nothing but a key. */
+/**
+ * The key in the .eml file written for `id`: the line of its text part that is nothing but a key.
+ */
 async function keyOf({ config }: Side, id: number): Promise<string> {
   const mail = await simpleParser(fs.readFileSync(path.join(config.dataDir, 'mail', `${id}.eml`)));
   return mail.text!.split('\n').find((line) => /^[A-Za-z0-9_-]{32}$/.test(line))!;

@@ -227,7 +227,9 @@ describe('the native form takes the same operation', () => {
 });
 
 describe('validation errors name their field', () => {
-  /** The message shown under a field of the re-rendered form (TextField: aria-describedby → <p id>). */
+  /**
+   * The message shown under a field of the re-rendered form (TextField: aria-describedby → <p id>).
+   */
   function messageUnder(html: string, name: string): string | undefined {
     const control = html.match(
       new RegExp(`<(?:input|textarea)\\b[^>]*\\bname="${name}"[^>]*>`),

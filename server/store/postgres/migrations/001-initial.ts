@@ -1,6 +1,6 @@
-// Schema 1 of the PostgreSQL store: what SQLite's schema 4 (server/store/sqlite/database.ts) holds, plus the
-// rate counters every replica shares. SQL kept in a .ts module so it ships inside the esbuild
-// bundle (dist/server/*.js) with no file to find at run time; one module per version.
+// Schema 1 of the PostgreSQL store: what SQLite's schema 4 (server/store/sqlite/database.ts) holds,
+// plus the rate counters every replica shares. SQL kept in a .ts module so it ships inside the
+// esbuild bundle (dist/server/*.js) with no file to find at run time; one module per version.
 //
 // Times the contract exposes as text (signups, keys, *_at of outbox and mail) are stored as the
 // ISO strings the SQLite store returns (toISOString(), always UTC 'Z' with milliseconds), in the

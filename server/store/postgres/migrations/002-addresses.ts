@@ -7,10 +7,11 @@
 //   crash between the two loses it (decision 0015).
 // - undeliverable_at: when the mail server refused the address for good (a 5xx to RCPT TO).
 // - address_tokens: the links mailed to an address (confirm, leave), kept only as SHA-256 hashes of
-//   random tokens, so a copied database confirms or removes nobody. Erasure deletes them with the signup.
-// - Times are the ISO strings of toISOString() as everywhere (001-initial.ts). The new ones are only
-//   ever compared whole, with strings of the same shape, so PostgreSQL's default collation orders
-//   them as "C" would and one text serves both engines (SQLite knows no COLLATE "C").
+//   random tokens, so a copied database confirms or removes nobody. Erasure deletes them with the
+//   signup.
+// - Times are the ISO strings of toISOString() as everywhere (001-initial.ts). The new ones are
+//   only ever compared whole, with strings of the same shape, so PostgreSQL's default collation
+//   orders them as "C" would and one text serves both engines (SQLite knows no COLLATE "C").
 // - The waiting index follows the one definition of "waiting" (store/signups.ts, WAITING).
 export const sql = `
 ALTER TABLE signups ADD COLUMN confirmed_at TEXT;
