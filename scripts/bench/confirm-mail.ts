@@ -14,10 +14,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { openSqliteStore } from '../../server/store';
-import { ROOT, startSiteProcess } from '../site-process';
+import { startSiteProcess } from '../site-process';
 import { cpuSeconds, machineBusySeconds } from './cpu';
 import { startSmtpSink } from './smtp-sink-process';
 import { percentile } from './stats';
+import { writeReport } from './report';
 
 const COUNT = Number(process.env.BENCH_CONFIRM_COUNT ?? 200);
 const SPREAD_SECONDS = Number(process.env.BENCH_CONFIRM_SPREAD_SECONDS ?? 4);
@@ -192,11 +193,7 @@ async function main(): Promise<void> {
       target: TARGET,
       passed: p95 <= TARGET.p95Ms && allArrived,
     };
-    fs.mkdirSync(path.join(ROOT, 'test-artifacts'), { recursive: true });
-    fs.writeFileSync(
-      path.join(ROOT, 'test-artifacts/bench-confirm-mail.json'),
-      `${JSON.stringify(report, null, 2)}\n`,
-    );
+    writeReport('bench-confirm-mail', report);
     process.exitCode = report.passed ? 0 : 1;
   } finally {
     await site?.stop();

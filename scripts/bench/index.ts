@@ -32,6 +32,7 @@ import {
   inRounds,
   mediansOf,
   SECONDS,
+  tableRow,
   WARMUP_SECONDS,
   type Case,
   type Measured,
@@ -39,6 +40,7 @@ import {
 import { median } from './stats';
 import { ROOT, startSiteProcess } from '../site-process';
 import { BUDGET, firstLoadWeights } from '../weights';
+import { writeReport } from './report';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
 
@@ -139,16 +141,7 @@ async function main(): Promise<void> {
   console.log(
     `autocannon: ${CONNECTIONS} connections, ${SECONDS} s per case and round, ${ROUNDS} rounds, ${WARMUP_SECONDS} s warm-up before each; HTML ${html.length} bytes\n`,
   );
-  console.table(
-    results.map((r) => ({
-      case: r.name,
-      'req/s': r.rps,
-      'p50 ms': r.p50,
-      'p99 ms': r.p99,
-      errors: r.errors,
-      non2xx: r.non2xx,
-    })),
-  );
+  console.table(results.map(tableRow));
   console.log(
     `SSR / reference throughput: ${ssrRatio.toFixed(2)}×  (target ≥ 0.80; rounds: ${list(ssrRatios)})`,
   );
@@ -166,15 +159,7 @@ async function main(): Promise<void> {
     `\nEmbedded store (a second site, no BACKEND_URL): ${EMBEDDED_ROUNDS} rounds of ${SECONDS} s, ${WARMUP_SECONDS} s warm-up before each\n`,
   );
   console.table(
-    embedded.results.map((r) => ({
-      case: r.name,
-      'req/s': r.rps,
-      'p50 ms': r.p50,
-      'p99 ms': r.p99,
-      errors: r.errors,
-      non2xx: r.non2xx,
-      'site CPU µs/req': r.cpuMicros.site,
-    })),
+    embedded.results.map((r) => ({ ...tableRow(r), 'site CPU µs/req': r.cpuMicros.site })),
   );
   console.log(
     `activation / signup throughput:        ${embedded.activationRatio.toFixed(2)}×  (target ≥ 0.80; rounds: ${list(embedded.activationRatios)})`,
@@ -203,11 +188,7 @@ async function main(): Promise<void> {
     weights,
     embedded,
   };
-  fs.mkdirSync(path.join(ROOT, 'test-artifacts'), { recursive: true });
-  fs.writeFileSync(
-    path.join(ROOT, 'test-artifacts/bench.json'),
-    `${JSON.stringify(report, null, 2)}\n`,
-  );
+  writeReport('bench', report);
   const failed =
     ssrRatio < 0.8 ||
     p99Ratio > 2 ||

@@ -117,23 +117,15 @@ export function longTasksOfLoad(
         e.args?.name === 'CrRendererMain' &&
         e.pid === navigation.pid,
     );
-  const load =
+  /** The first mark of this name in the navigation's frame, from its start on. */
+  const mark = (name: string) =>
     navigation &&
     events.find(
-      (e) =>
-        e.name === 'loadEventEnd' &&
-        e.args?.frame === navigation.args?.frame &&
-        e.ts >= navigation.ts,
+      (e) => e.name === name && e.args?.frame === navigation.args?.frame && e.ts >= navigation.ts,
     );
+  const load = mark('loadEventEnd');
   // The commit's own mark is written inside the task that commits (blink.user_timing).
-  const committed =
-    navigation &&
-    events.find(
-      (e) =>
-        e.name === 'commitNavigationEnd' &&
-        e.args?.frame === navigation.args?.frame &&
-        e.ts >= navigation.ts,
-    );
+  const committed = mark('commitNavigationEnd');
   if (!navigation || !thread) return { retry: "the trace lacks the page's navigation start" };
   if (!load) return { retry: "the trace lacks the page's load event" };
   const start = navigation.ts;

@@ -22,6 +22,16 @@ export interface Measured {
   cpuMicros: Record<string, number>;
 }
 
+/** A case's figures as one row of the printed table. */
+export const tableRow = (r: Measured) => ({
+  case: r.name,
+  'req/s': r.rps,
+  'p50 ms': r.p50,
+  'p99 ms': r.p99,
+  errors: r.errors,
+  non2xx: r.non2xx,
+});
+
 /**
  * A case: its name, what autocannon sends, and the processes whose CPU per request to report, e.g.
  * { site: pid }.

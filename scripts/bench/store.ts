@@ -63,6 +63,7 @@ import {
   withSites,
   type Site,
 } from './store-sites';
+import { writeReport } from './report';
 
 const TARGET = {
   replicatedSignupsPerSecond: 1_000,
@@ -326,11 +327,7 @@ async function main(): Promise<void> {
     faults,
     passed,
   };
-  fs.mkdirSync(path.join(ROOT, 'test-artifacts'), { recursive: true });
-  fs.writeFileSync(
-    path.join(ROOT, 'test-artifacts/bench-store.json'),
-    `${JSON.stringify(report, null, 2)}\n`,
-  );
+  writeReport('bench-store', report);
   process.exitCode = passed ? 0 : 1;
 }
 

@@ -50,19 +50,44 @@ import() {
   tar --numeric-owner -C "$root" -c . | docker import "$@" - "$image" >/dev/null
 }
 
-node_image() {
-  local image=node:24-bookworm-slim version hash root
-  version=$("$node_dir/bin/node" --version)
-  hash=$(inputs_hash "$version $npm_version")
+# Makes $image from a Debian root that the function `fill` completes, imported with the
+# --change options that follow, unless the image present was made from the same inputs.
+make_image() {
+  local image=$1 shown=$2 inputs=$3 about=$4 fill=$5 hash root
+  shift 5
+  hash=$(inputs_hash "$inputs")
   if is_current "$image" "$hash"; then
-    echo "base: $image ($version) is current"
+    echo "base: $shown is current"
     return
   fi
-  echo "base: making $image with Node $version"
-  root=$(mktemp -d /var/tmp/orgnote-ci-node.XXXXXX)
-  trap 'rm -rf "$root" "$root.log"' RETURN
+  echo "base: making $image $about"
+  root=$(mktemp -d "/var/tmp/orgnote-ci-${image%%:*}.XXXXXX")
+  # Also on an exit by errexit; once only, so the caller's own return does not run it again.
+  trap "rm -rf '$root' '$root.log'; trap - RETURN EXIT" RETURN EXIT
+  "$fill" "$root"
+  # Reached after a failure only where errexit is off: `all` runs the builders in a && list.
+  [ "$?" = 0 ] || return 1
+  import "$root" "$image" "$@" --change "LABEL $label=$hash"
+  echo "base: $image made"
+}
+
+node_image() {
+  local version
+  version=$("$node_dir/bin/node" --version)
+  make_image node:24-bookworm-slim "node:24-bookworm-slim ($version)" "$version $npm_version" \
+    "with Node $version" node_root \
+    --change 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' \
+    --change "ENV NODE_VERSION=${version#v}" \
+    --change 'ENV NODE_EXTRA_CA_CERTS=/usr/local/share/ca-certificates/machine.crt' \
+    --change 'ENV npm_config_cafile=/usr/local/share/ca-certificates/machine.crt' \
+    --change 'ENV npm_config_nodedir=/usr/local' \
+    --change 'CMD ["node"]'
+}
+
+# The public image's layout: node and its headers under /usr/local, user node (1000:1000).
+node_root() {
+  local root=$1
   bootstrap "$root"
-  # The public image's layout: node and its headers under /usr/local, user node (1000:1000).
   install -m 0755 "$node_dir/bin/node" "$root/usr/local/bin/node"
   mkdir -p "$root/usr/local/include"
   cp -r "$node_dir/include/node" "$root/usr/local/include/"
@@ -73,38 +98,22 @@ node_image() {
   cp "$ca_bundle" "$root/usr/local/share/ca-certificates/machine.crt"
   chroot "$root" groupadd --gid 1000 node
   chroot "$root" useradd --uid 1000 --gid node --shell /bin/bash --create-home node
-  import "$root" "$image" \
-    --change 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' \
-    --change "ENV NODE_VERSION=${version#v}" \
-    --change 'ENV NODE_EXTRA_CA_CERTS=/usr/local/share/ca-certificates/machine.crt' \
-    --change 'ENV npm_config_cafile=/usr/local/share/ca-certificates/machine.crt' \
-    --change 'ENV npm_config_nodedir=/usr/local' \
-    --change "LABEL $label=$hash" \
-    --change 'CMD ["node"]'
-  echo "base: $image made"
 }
 
 caddy_image() {
-  local image=caddy:2 hash root
-  hash=$(inputs_hash caddy)
-  if is_current "$image" "$hash"; then
-    echo "base: $image is current"
-    return
-  fi
-  echo "base: making $image from Debian's caddy"
-  root=$(mktemp -d /var/tmp/orgnote-ci-caddy.XXXXXX)
-  trap 'rm -rf "$root" "$root.log"' RETURN
-  bootstrap "$root" --include=caddy,ca-certificates
-  # The official image's layout: config in /etc/caddy, state in /data and /config.
-  mkdir -p "$root/data" "$root/config" "$root/srv"
-  import "$root" "$image" \
+  make_image caddy:2 caddy:2 caddy "from Debian's caddy" caddy_root \
     --change 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' \
     --change 'ENV XDG_CONFIG_HOME=/config XDG_DATA_HOME=/data' \
     --change 'EXPOSE 80 443 443/udp' \
     --change 'WORKDIR /srv' \
-    --change "LABEL $label=$hash" \
     --change 'CMD ["caddy", "run", "--config", "/etc/caddy/Caddyfile", "--adapter", "caddyfile"]'
-  echo "base: $image made"
+}
+
+# The official image's layout: config in /etc/caddy, state in /data and /config.
+caddy_root() {
+  local root=$1
+  bootstrap "$root" --include=caddy,ca-certificates
+  mkdir -p "$root/data" "$root/config" "$root/srv"
 }
 
 # The official image's start-up, for what the kit and the runbook use: POSTGRES_USER,
@@ -143,15 +152,16 @@ SCRIPT
 }
 
 postgres_image() {
-  local image=postgres:17 hash root
-  hash=$(inputs_hash postgresql-15)
-  if is_current "$image" "$hash"; then
-    echo "base: $image is current"
-    return
-  fi
-  echo "base: making $image from Debian's postgresql 15"
-  root=$(mktemp -d /var/tmp/orgnote-ci-postgres.XXXXXX)
-  trap 'rm -rf "$root" "$root.log"' RETURN
+  make_image postgres:17 postgres:17 postgresql-15 "from Debian's postgresql 15" postgres_root \
+    --change 'ENV PATH=/usr/lib/postgresql/15/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' \
+    --change 'ENV PGDATA=/var/lib/postgresql/data' \
+    --change 'EXPOSE 5432' \
+    --change 'ENTRYPOINT ["docker-entrypoint.sh"]' \
+    --change 'CMD ["postgres"]'
+}
+
+postgres_root() {
+  local root=$1
   bootstrap "$root"
   # The official image's uid and gid, made before the package would pick its own.
   chroot "$root" groupadd --system --gid 999 postgres
@@ -173,14 +183,6 @@ postgres_image() {
     "$root"/var/lib/apt/lists/*
   postgres_entrypoint >"$root/usr/local/bin/docker-entrypoint.sh"
   chmod 0755 "$root/usr/local/bin/docker-entrypoint.sh"
-  import "$root" "$image" \
-    --change 'ENV PATH=/usr/lib/postgresql/15/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' \
-    --change 'ENV PGDATA=/var/lib/postgresql/data' \
-    --change 'EXPOSE 5432' \
-    --change "LABEL $label=$hash" \
-    --change 'ENTRYPOINT ["docker-entrypoint.sh"]' \
-    --change 'CMD ["postgres"]'
-  echo "base: $image made"
 }
 
 case "${1:-all}" in

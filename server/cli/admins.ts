@@ -24,7 +24,13 @@ async function password(io: CliIo): Promise<string> {
   return io.readSecret('Password: ');
 }
 
-const email = 'exactly one email address';
+/** The rows that change one account, named by its address. */
+const ONE_ACCOUNT = {
+  store: 'writes',
+  args: '<email>',
+  needs: 'exactly one email address',
+  onlyOne: true,
+} as const;
 
 export const ADMIN_ROWS: CommandRow<unknown>[] = [
   {
@@ -43,11 +49,8 @@ export const ADMIN_ROWS: CommandRow<unknown>[] = [
   },
   {
     name: 'admin add',
-    store: 'writes',
-    args: '<email>',
+    ...ONE_ACCOUNT,
     help: 'a console account; the password from stdin, or asked for (at least 12 characters)',
-    needs: email,
-    onlyOne: true,
     async run(context, [address], _options, io) {
       const added = await addAdmin(context, address, await password(io));
       if (added.kind === 'exists')
@@ -78,11 +81,8 @@ export const ADMIN_ROWS: CommandRow<unknown>[] = [
   },
   {
     name: 'admin remove',
-    store: 'writes',
-    args: '<email>',
+    ...ONE_ACCOUNT,
     help: 'delete a console account and end its sessions',
-    needs: email,
-    onlyOne: true,
     async run(context, [address], _options, io) {
       if ((await removeAdmin(context, address)).kind === 'unknown')
         throw new CommandError(`no account for ${address.trim()}`);
@@ -92,11 +92,8 @@ export const ADMIN_ROWS: CommandRow<unknown>[] = [
   },
   {
     name: 'admin password',
-    store: 'writes',
-    args: '<email>',
+    ...ONE_ACCOUNT,
     help: "a new password for a console account (read as for add); ends the account's sessions",
-    needs: email,
-    onlyOne: true,
     async run(context, [address], _options, io) {
       const changed = await changePassword(context, address, await password(io));
       if (changed.kind === 'unknown') throw new CommandError(`no account for ${address.trim()}`);
@@ -107,11 +104,8 @@ export const ADMIN_ROWS: CommandRow<unknown>[] = [
   },
   {
     name: 'admin totp',
-    store: 'writes',
-    args: '<email>',
+    ...ONE_ACCOUNT,
     help: 'enrol two-factor authentication: prints an otpauth:// URI and its QR code; logins then need the code',
-    needs: email,
-    onlyOne: true,
     async run(context, [address], _options, io) {
       const enrolled = await enrolTotp(context, address);
       if (enrolled.kind === 'unknown') throw new CommandError(`no account for ${address.trim()}`);

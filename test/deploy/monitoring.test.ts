@@ -5,9 +5,8 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { tempDataDir } from '../support/config';
-import { startServerProcess, type ServerProcess } from '../support/server-process';
+import { serverWithMetrics } from '../support/server-process';
 import * as names from '../support/metric-names';
-import { releasePort, reservePort } from '../support/ports';
 
 const ROOT = path.resolve(__dirname, '../..');
 const PROMETHEUS = path.join(ROOT, 'deploy/prometheus');
@@ -186,17 +185,11 @@ lat_bucket{le="1"} 0
   });
 
   describe('against the built site', () => {
-    let server: ServerProcess | undefined;
-    const metricsPort = reservePort(30_000, 30_999);
-    afterAll(async () => {
-      server?.child.kill('SIGKILL');
-      await server?.exited;
-      releasePort(metricsPort);
-    });
+    const site = serverWithMetrics();
 
     it('are all exported by the site, from alerts.yml and dashboard.json alike', async () => {
-      server = await startServerProcess({ METRICS_PORT: String(metricsPort), LOG_LEVEL: 'warn' });
-      const scrape = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
+      await site.start();
+      const scrape = await fetch(`http://127.0.0.1:${site.metricsPort}/metrics`);
       expect(scrape.status).toBe(200);
       const exported = names.exportedNames(await scrape.text());
 

@@ -8,8 +8,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { ConfigError, fileVariable, loadConfig, SETTINGS } from '../../server/config';
 import { tempDataDir } from '../support/config';
-import { replicaSet, send, signUp } from '../support/replicas';
-import { sharedPostgres, type SharedPostgres } from '../support/shared-postgres';
+import { replicasOnSharedPostgres, send, signUp } from '../support/replicas';
 import { startSmtpServer } from '../support/smtp';
 
 const SERVER = path.resolve(__dirname, '../../dist/server/index.js');
@@ -111,20 +110,14 @@ describe('secrets from files', () => {
 });
 
 describe('the built server and CLI with every secret from a file', () => {
-  let postgres: SharedPostgres;
-  const replicas = replicaSet();
-  beforeAll(async () => {
-    postgres = await sharedPostgres();
-  });
-  afterEach(() => replicas.killAll());
-  afterAll(() => postgres?.dropDatabases());
+  const replicas = replicasOnSharedPostgres();
 
   // Each secret shows it arrived: PostgreSQL holds the signup, the SMTP server took its login,
   // the token opens its route. None of them is in the process's environment.
   it('use all three, and keep them out of the environment', async () => {
     const smtp = await startSmtpServer({ auth: { user: 'mailer', pass: 'smtp-pass-from-file' } });
     try {
-      const databaseUrl = await postgres.createDatabase();
+      const databaseUrl = await replicas.createDatabase();
       const token = 'token-from-file-5d1c2e8f0a9b';
       const secrets = {
         SMTP_URL_FILE: secretFile(`${smtp.url}\n`),

@@ -7,12 +7,11 @@ import path from 'node:path';
 import { isReady } from '../../server/health';
 import { createMetrics, NO_METRICS, type Metrics } from '../../server/metrics';
 import { openSqliteStore, type SqliteStore } from '../../server/store';
-import type { OutgoingMail } from '../../server/store/types';
 import { capturingLogger, tempDataDir } from '../support/config';
 import { addOperator, OPERATOR } from '../support/console';
 import { rawRequest } from '../support/http';
-import { releasePort, reservePort } from '../support/ports';
-import { startServerProcess, type ServerProcess } from '../support/server-process';
+import { composeInvitation } from '../support/stores';
+import { serverWithMetrics, type ServerProcess } from '../support/server-process';
 import { version as PACKAGE_VERSION } from '../../package.json';
 
 /** One sample's value from Prometheus text: `name` with exactly `labels` (undefined if none). */
@@ -128,13 +127,9 @@ describe('build_info and throttled logins', () => {
 });
 
 describe('the built server', () => {
-  let server: ServerProcess | undefined;
-  const metricsPort = reservePort(30_000, 30_999);
-  afterAll(async () => {
-    server?.child.kill('SIGKILL');
-    await server?.exited;
-    releasePort(metricsPort);
-  });
+  const site = serverWithMetrics();
+  const { metricsPort } = site;
+  let server: ServerProcess;
 
   /**
    * A database as a troubled site leaves it: an outbox item and a mail past the maximum age
@@ -147,17 +142,11 @@ describe('the built server', () => {
     const request = { path: '/api/subscriptions', fields };
     await store.outbox.enqueue({ ...request, forwarded: {}, idempotencyKey: 'k-1' });
     await store.signups.add({ email: 'invited@example.org', description: '' });
-    const compose = (to: string, key: string): OutgoingMail => ({
-      from: 'OrgNote <invite@orgnote.example>',
-      to,
-      subject: 'Your OrgNote invitation',
-      text: key,
-      html: `<p>${key}</p>`,
-      messageId: '<invite-1@orgnote.example>',
-      date: new Date(time).toISOString(),
-    });
     const invited = 'invited@example.org';
-    const invitation = await store.subscriptions.invite(invited, { again: false, compose });
+    const invitation = await store.subscriptions.invite(invited, {
+      again: false,
+      compose: composeInvitation,
+    });
     expect(invitation.outcome).toBe('invited');
     time += 5 * 60_000;
     const [item] = await store.outbox.claim(1);
@@ -175,8 +164,7 @@ describe('the built server', () => {
     const dataDir = tempDataDir();
     await troubledDatabase(dataDir);
     // CONFIRM_SIGNUPS stays off, so the mail worker leaves the confirmations owed as they are.
-    const env = { DATA_DIR: dataDir, METRICS_PORT: String(metricsPort), LOG_LEVEL: 'warn' };
-    server = await startServerProcess(env);
+    server = await site.start({ DATA_DIR: dataDir });
   });
 
   it('exports dead items, mail owed, readiness and the build; /healthz the version', async () => {
@@ -194,7 +182,7 @@ describe('the built server', () => {
     const type = execFileSync('git', ['cat-file', '-t', commit], { cwd: root, encoding: 'utf8' });
     expect(type.trim()).toBe('commit');
 
-    const health = await rawRequest(server!.port, '/healthz');
+    const health = await rawRequest(server.port, '/healthz');
     const healthz = JSON.parse(health.body.toString('utf8'));
     expect(healthz).toEqual({ status: 'ok', outbox: 0, version: PACKAGE_VERSION });
   });
@@ -203,7 +191,7 @@ describe('the built server', () => {
     const login = async (password: string) => {
       const body = new URLSearchParams({ email: OPERATOR.email, password, code: '' }).toString();
       const form = { 'content-type': 'application/x-www-form-urlencoded' };
-      return (await rawRequest(server!.port, '/admin/login', form, 'POST', body)).status;
+      return (await rawRequest(server.port, '/admin/login', form, 'POST', body)).status;
     };
     const statuses = [];
     for (let attempt = 0; attempt < 7; attempt++) statuses.push(await login('not the password'));

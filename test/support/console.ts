@@ -15,8 +15,14 @@ export async function addOperator(store: Pick<Store, 'admins'>): Promise<void> {
   await store.admins.add(OPERATOR.email, await hashPassword(OPERATOR.password));
 }
 
-/** Logs the operator in: the session cookie's name=value, and the CSRF token of its forms. */
-export async function logIn(app: RequestListener): Promise<{ cookie: string; csrf: string }> {
+/** A logged-in session as its browser holds it: the cookie's name=value, the forms' CSRF token. */
+export interface Session {
+  cookie: string;
+  csrf: string;
+}
+
+/** Logs the operator in. */
+export async function logIn(app: RequestListener): Promise<Session> {
   const login = await request(app)
     .post('/admin/login')
     .type('form')
@@ -25,3 +31,20 @@ export async function logIn(app: RequestListener): Promise<{ cookie: string; csr
   const dashboard = await request(app).get('/admin').set('Cookie', cookie);
   return { cookie, csrf: /name="csrf" value="([^"]+)"/.exec(dashboard.text)![1] };
 }
+
+/** A page as the session's browser asks for it. */
+export const getAs = (app: RequestListener, { cookie }: Session, path: string) =>
+  request(app).get(path).set('Cookie', cookie);
+
+/** A console form as the session's browser posts it, with the CSRF token the form carries. */
+export const postAs = (
+  app: RequestListener,
+  { cookie, csrf }: Session,
+  path: string,
+  fields: Record<string, string>,
+) =>
+  request(app)
+    .post(path)
+    .set('Cookie', cookie)
+    .type('form')
+    .send({ csrf, ...fields });

@@ -23,6 +23,7 @@ export function rawRequest(
   headers: Record<string, string> = {},
   method = 'GET',
   body?: string,
+  agent?: http.Agent | false,
 ): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const started = Date.now();
@@ -30,7 +31,8 @@ export function rawRequest(
       body === undefined
         ? headers
         : { ...headers, 'content-length': String(Buffer.byteLength(body)) };
-    const req = http.request({ host: '127.0.0.1', port, path, method, headers: sized }, (res) => {
+    const options = { host: '127.0.0.1', port, path, method, headers: sized, agent };
+    const req = http.request(options, (res) => {
       const chunks: Buffer[] = [];
       const chunkTimes: number[] = [];
       res.on('data', (chunk: Buffer) => {
@@ -106,4 +108,14 @@ export function postSignup(
     req.on('error', reject);
     req.end(body);
   });
+}
+
+/** The statuses of `count` requests, each sent once the one before has been answered. */
+export async function statusesInTurn(
+  count: number,
+  send: () => PromiseLike<{ status: number }>,
+): Promise<number[]> {
+  const statuses: number[] = [];
+  for (let i = 0; i < count; i++) statuses.push((await send()).status);
+  return statuses;
 }

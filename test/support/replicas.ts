@@ -1,8 +1,10 @@
 // Several production servers on one PostgreSQL database, as a deployment runs them behind a load
 // balancer, for the multi-replica tests (test/server/replicas/): started together, requests spread
 // over them, and every one a test started killed afterwards, however the test ended.
-import http, { type IncomingHttpHeaders } from 'node:http';
+import type { Agent, IncomingHttpHeaders } from 'node:http';
+import { rawRequest } from './http';
 import { startServerProcess, type ServerProcess } from './server-process';
+import { sharedPostgres, type SharedPostgres } from './shared-postgres';
 
 type Env = Record<string, string>;
 
@@ -43,6 +45,21 @@ export function replicaSet(): Replicas {
   };
 }
 
+/**
+ * Replicas on the worker's shared PostgreSQL server, for one file or describe block: each test asks
+ * for an empty database; its servers are killed after it, the databases dropped after the block.
+ */
+export function replicasOnSharedPostgres(): Replicas & { createDatabase(): Promise<string> } {
+  const replicas = replicaSet();
+  let postgres: SharedPostgres | undefined;
+  beforeAll(async () => {
+    postgres = await sharedPostgres();
+  });
+  afterEach(() => replicas.killAll());
+  afterAll(() => postgres?.dropDatabases());
+  return { ...replicas, createDatabase: () => postgres!.createDatabase() };
+}
+
 export interface Answer {
   status: number;
   headers: IncomingHttpHeaders;
@@ -56,41 +73,23 @@ interface Call {
   headers?: Record<string, string>;
   body?: string;
   /** A keep-alive pool for many requests; by default a connection of its own. */
-  agent?: http.Agent;
+  agent?: Agent;
 }
 
 /** One HTTP request to a replica; resolves with the whole answer. */
-export function send(
+export async function send(
   server: Pick<ServerProcess, 'port'>,
   path: string,
   { method = 'GET', headers = {}, body, agent }: Call = {},
 ): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const started = Date.now();
-    const sized =
-      body === undefined
-        ? headers
-        : { ...headers, 'content-length': String(Buffer.byteLength(body)) };
-    const req = http.request(
-      { host: '127.0.0.1', port: server.port, path, method, headers: sized, agent: agent ?? false },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => (text += chunk));
-        res.on('end', () =>
-          resolve({
-            status: res.statusCode!,
-            headers: res.headers,
-            body: text,
-            ms: Date.now() - started,
-          }),
-        );
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
+  const started = Date.now();
+  const res = await rawRequest(server.port, path, headers, method, body, agent ?? false);
+  return {
+    status: res.status,
+    headers: res.headers,
+    body: res.body.toString('utf8'),
+    ms: Date.now() - started,
+  };
 }
 
 /** A signup as the API takes it (a urlencoded form), sent to one replica. */

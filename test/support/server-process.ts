@@ -6,6 +6,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { freePort } from '../../scripts/site-process';
 import { tempDataDir } from './config';
+import { releasePort, reservePort } from './ports';
 
 export interface ServerProcess {
   child: ChildProcess;
@@ -28,6 +29,31 @@ export async function startServerProcess(env: Record<string, string> = {}): Prom
       if (attempt >= 5 || env.PORT !== undefined || !(err instanceof PortTakenError)) throw err;
     }
   }
+}
+
+/**
+ * The built server with its metrics on a second port, for one describe block: the port is
+ * reserved from its own band when the block is declared, and the server killed after the block.
+ */
+export function serverWithMetrics() {
+  const metricsPort = reservePort(30_000, 30_999);
+  let server: ServerProcess | undefined;
+  afterAll(async () => {
+    server?.child.kill('SIGKILL');
+    await server?.exited;
+    releasePort(metricsPort);
+  });
+  return {
+    metricsPort,
+    async start(env: Record<string, string> = {}): Promise<ServerProcess> {
+      server = await startServerProcess({
+        METRICS_PORT: String(metricsPort),
+        LOG_LEVEL: 'warn',
+        ...env,
+      });
+      return server;
+    },
+  };
 }
 
 class PortTakenError extends Error {}

@@ -5,6 +5,7 @@
 import path from 'node:path';
 import { openSqliteStore, type SqliteStore } from '../../server/store';
 import { openPostgresStore, type PostgresStore } from '../../server/store/postgres';
+import type { SignupRequest } from '../../shared/form-checks';
 import type { OutgoingMail, QueueLimits, Store } from '../../server/store/types';
 import { tempDataDir } from './config';
 import { postgresAvailable } from './postgres';
@@ -134,3 +135,40 @@ export const composeInvitation = (to: string, key: string): OutgoingMail => ({
   messageId: `<${to}@orgnote.example>`,
   date: new Date().toISOString(),
 });
+
+/** Puts `email` on the waitlist and invites it: the mail of the invitation, queued and claimed. */
+export async function addInvited(store: Store, email: string) {
+  await store.signups.add({ email, description: '' });
+  const invitation = await store.subscriptions.invite(email, {
+    again: false,
+    compose: composeInvitation,
+  });
+  if (invitation.outcome !== 'invited') throw new Error(`not invited: ${invitation.outcome}`);
+  return invitation.mail;
+}
+
+/** A signup for the outbox, as the site queues one the backend did not take. */
+export const queuedSignup = (email: string, idempotencyKey = 'k-1'): SignupRequest => ({
+  path: '/api/subscriptions',
+  fields: [['email', email]],
+  forwarded: {},
+  idempotencyKey,
+});
+
+/**
+ * Runs a store contract once per engine, each store closed after its test. An engine that cannot
+ * run here (only ever on a developer's machine, see postgresEngine) is skipped with the reason in
+ * the title.
+ */
+export function describeEachEngine(contract: (engine: StoreEngine) => void): void {
+  const run = (engine: StoreEngine) => {
+    afterEach(() => engine.closeStores());
+    afterAll(() => engine.close());
+    contract(engine);
+  };
+  const available = ENGINES.filter((engine) => !engine.unavailable);
+  const unavailable = ENGINES.filter((engine) => engine.unavailable);
+  describe.each(available)('the $name store', run);
+  if (unavailable.length > 0)
+    describe.skip.each(unavailable)('the $name store — SKIPPED: $unavailable', run);
+}

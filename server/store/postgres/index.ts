@@ -5,14 +5,8 @@
 // StoreUnavailableError (503 with Retry-After) instead of a hang or a 500 while the database is
 // away (connection.ts).
 import type pg from 'pg';
-import { createAddressLinks } from '../address-tokens';
-import { createAdmins, createAdminSessions, createAuditLog, createLoginThrottle } from '../admins';
-import { createErasure } from '../erasure';
 import { queueLimits } from '../limits';
-import { createMailQueue } from '../mail-queue';
-import { createOutbox } from '../outbox';
-import { createSignups } from '../signups';
-import { createSubscriptions } from '../subscriptions';
+import { createStoreRules } from '../rules';
 import type { QueueLimits, Store } from '../types';
 import { asStoreError, connectPool, postgresSql } from './connection';
 import { LATEST_VERSION, migrate, schemaVersion } from './migrate';
@@ -56,21 +50,11 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     throw asStoreError(err);
   }
   const sql = postgresSql(db);
-  const mail = createMailQueue(sql, limits, now);
   return {
     engine: 'postgres',
     pool: db.pool,
-    signups: createSignups(sql, now),
-    links: createAddressLinks(sql, mail, now),
-    admins: createAdmins(sql, now),
-    sessions: createAdminSessions(sql, now),
-    loginThrottle: createLoginThrottle(sql, now),
-    audit: createAuditLog(sql, now),
-    subscriptions: createSubscriptions(sql, mail, now),
-    outbox: createOutbox(sql, limits, now),
-    mail,
+    ...createStoreRules(sql, limits, now),
     rate: createRateCounter(db, now),
-    erase: createErasure(sql, now),
     async ping() {
       const { rows } = await db.query<{ version: number | null }>(
         'SELECT max(version) AS version FROM schema_migrations',

@@ -1,14 +1,8 @@
 // The SQLite store (DATA_DIR/waitlist.db), for one instance: the shared rules (../*.ts) on one
 // better-sqlite3 connection, and the rate counters in memory, since one process sees every request.
 import type { Config } from '../../config';
-import { createAddressLinks } from '../address-tokens';
-import { createAdmins, createAdminSessions, createAuditLog, createLoginThrottle } from '../admins';
-import { createErasure } from '../erasure';
 import { queueLimits } from '../limits';
-import { createMailQueue } from '../mail-queue';
-import { createOutbox } from '../outbox';
-import { createSignups } from '../signups';
-import { createSubscriptions } from '../subscriptions';
+import { createStoreRules } from '../rules';
 import type { QueueLimits, Store } from '../types';
 import { backupDatabase } from './backup';
 import { openDatabase, SCHEMA_VERSION, schemaVersionOf, type Db } from './database';
@@ -33,21 +27,11 @@ export function openSqliteStore(config: StoreConfig, now: () => number = Date.no
   const { dataDir: _dataDir, migrate: _migrate, ...given } = config;
   const limits = queueLimits(given);
   const sql = sqliteSql(db);
-  const mail = createMailQueue(sql, limits, now);
   return {
     engine: 'sqlite',
     db,
-    signups: createSignups(sql, now),
-    links: createAddressLinks(sql, mail, now),
-    admins: createAdmins(sql, now),
-    sessions: createAdminSessions(sql, now),
-    loginThrottle: createLoginThrottle(sql, now),
-    audit: createAuditLog(sql, now),
-    subscriptions: createSubscriptions(sql, mail, now),
-    outbox: createOutbox(sql, limits, now),
-    mail,
+    ...createStoreRules(sql, limits, now),
     rate: createMemoryRateCounter(now),
-    erase: createErasure(sql, now),
     backup: (file) => backupDatabase(db, file),
     async ping() {
       const version = schemaVersionOf(db);

@@ -3,6 +3,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { renderRoutes } from '../../support/render-route';
+import { link } from '../../support/screen';
 
 const email = () => screen.getByLabelText('Email');
 const key = () => screen.getByLabelText('Activation key');
@@ -68,7 +69,7 @@ describe('activation form', () => {
     renderRoutes('/activate');
     await fillAndSubmit('a@b.co', 'KEY');
     expect(screen.getByText(/blocked the new tab/)).toBeInTheDocument();
-    expect(screen.getByRole('link', { name: 'Open the activation page' })).toHaveAttribute(
+    expect(link('Open the activation page')).toHaveAttribute(
       'href',
       'https://org-note.com/auth/activate?email=a%40b.co&token=KEY&key=KEY',
     );

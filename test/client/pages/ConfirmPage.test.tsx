@@ -2,7 +2,8 @@
 // POST confirms, and a link that does nothing says why, with its status.
 import { screen, within } from '@testing-library/react';
 import type { LinkRefusal } from '../../../shared/address-links';
-import { serve, serverContext } from './serve-address-page';
+import { pageHeading } from '../../support/screen';
+import { expectRefusedLink, serve, serverContext } from './serve-address-page';
 
 const REFUSALS: [LinkRefusal, number, RegExp][] = [
   ['malformed', 400, /This link is incomplete\. Copy the whole link/],
@@ -15,9 +16,7 @@ describe('the confirmation page', () => {
   it('shows a valid link one button, in a form that posts the token, and confirms nothing yet', async () => {
     const { context, asked } = serverContext();
     expect(await serve('/confirm?token=t0k3n', context)).toBe(200);
-    expect(
-      screen.getByRole('heading', { level: 1, name: 'Confirm your address' }),
-    ).toBeInTheDocument();
+    expect(pageHeading('Confirm your address')).toBeInTheDocument();
     const button = screen.getByRole('button', { name: 'Confirm my address' });
     const form = button.closest('form')!;
     expect(form).toHaveAttribute('method', 'post');
@@ -33,14 +32,7 @@ describe('the confirmation page', () => {
     async (refusal, status, message) => {
       const { context } = serverContext({ check: { ok: false, refusal } });
       expect(await serve('/confirm?token=t0k3n', context)).toBe(status);
-      expect(
-        screen.getByRole('heading', { level: 1, name: 'This link does not work' }),
-      ).toBeInTheDocument();
-      expect(screen.getByText(message)).toBeInTheDocument();
-      expect(screen.getByRole('link', { name: 'Back to the waitlist' })).toHaveAttribute(
-        'href',
-        '/',
-      );
+      expectRefusedLink(message);
       expect(screen.queryByRole('button', { name: 'Confirm my address' })).not.toBeInTheDocument();
     },
   );
@@ -49,9 +41,7 @@ describe('the confirmation page', () => {
     // After an action the loader runs again, and the link it checks has just been used.
     const { context, asked } = serverContext({ check: { ok: false, refusal: 'spent' } });
     expect(await serve('/confirm', context, 'POST')).toBe(200);
-    expect(
-      screen.getByRole('heading', { level: 1, name: 'Your address is confirmed' }),
-    ).toBeInTheDocument();
+    expect(pageHeading('Your address is confirmed')).toBeInTheDocument();
     expect(
       screen.getByText(/We will write to you when your invitation is ready\./),
     ).toBeInTheDocument();

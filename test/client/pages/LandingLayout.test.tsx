@@ -2,6 +2,7 @@
 // table.
 import { screen, within } from '@testing-library/react';
 import { renderRoutes } from '../../support/render-route';
+import { link, pageHeading } from '../../support/screen';
 
 describe('layout and landing page', () => {
   beforeEach(() => localStorage.clear());
@@ -22,22 +23,17 @@ describe('layout and landing page', () => {
 
   it('has the hero: tagline, prototype notice and the three buttons', () => {
     renderRoutes('/', { config: { webAppUrl: 'https://app.example.com/' } });
-    expect(
-      screen.getByRole('heading', { level: 1, name: 'From an org-mode lover to org-mode lovers' }),
-    ).toBeInTheDocument();
+    expect(pageHeading('From an org-mode lover to org-mode lovers')).toBeInTheDocument();
     expect(screen.getByText(/prototype/)).toBeInTheDocument();
-    expect(screen.getByRole('link', { name: 'Get it on Google Play' })).toHaveAttribute(
+    expect(link('Get it on Google Play')).toHaveAttribute(
       'href',
       expect.stringContaining('play.google.com'),
     );
-    expect(screen.getByRole('link', { name: 'Download' })).toHaveAttribute(
+    expect(link('Download')).toHaveAttribute(
       'href',
       'https://github.com/Artawower/orgnote/releases',
     );
-    expect(screen.getByRole('link', { name: 'Use online' })).toHaveAttribute(
-      'href',
-      'https://app.example.com',
-    );
+    expect(link('Use online')).toHaveAttribute('href', 'https://app.example.com');
   });
 
   it('puts the child route form inside the hero', () => {
@@ -120,9 +116,9 @@ describe('layout and landing page', () => {
     expect(within(footer).getByRole('link', { name: /@/ }).getAttribute('href')).toMatch(
       /^mailto:/,
     );
-    for (const link of within(document.body).getAllByRole('link')) {
-      if (link.getAttribute('target') === '_blank')
-        expect(link).toHaveAttribute('rel', 'noopener noreferrer');
+    for (const anchor of within(document.body).getAllByRole('link')) {
+      if (anchor.getAttribute('target') === '_blank')
+        expect(anchor).toHaveAttribute('rel', 'noopener noreferrer');
     }
   });
 

@@ -4,7 +4,8 @@ import { screen, within } from '@testing-library/react';
 import { RouterContextProvider } from 'react-router';
 import { routes } from '../../../client/routes';
 import type { LinkRefusal } from '../../../shared/address-links';
-import { serve, serverContext } from './serve-address-page';
+import { link, pageHeading } from '../../support/screen';
+import { expectRefusedLink, serve, serverContext } from './serve-address-page';
 
 const ERASED = [
   'your address and what you wrote about yourself;',
@@ -21,9 +22,7 @@ describe('the leave page, from a link', () => {
   it('lists what leaving erases, with one button in a form that posts the token and the one-click field', async () => {
     const { context, asked } = serverContext();
     expect(await serve('/leave?token=t0k3n%2B', context)).toBe(200);
-    expect(
-      screen.getByRole('heading', { level: 1, name: 'Leave the waitlist' }),
-    ).toBeInTheDocument();
+    expect(pageHeading('Leave the waitlist')).toBeInTheDocument();
     expect(
       main()
         .getAllByRole('listitem')
@@ -61,18 +60,8 @@ describe('the leave page, from a link', () => {
     async (refusal, status, message) => {
       const { context } = serverContext({ check: { ok: false, refusal } });
       expect(await serve('/leave?token=t0k3n', context)).toBe(status);
-      expect(
-        screen.getByRole('heading', { level: 1, name: 'This link does not work' }),
-      ).toBeInTheDocument();
-      expect(screen.getByText(message)).toBeInTheDocument();
-      expect(screen.getByRole('link', { name: 'Ask for a new link to leave' })).toHaveAttribute(
-        'href',
-        '/leave',
-      );
-      expect(screen.getByRole('link', { name: 'Back to the waitlist' })).toHaveAttribute(
-        'href',
-        '/',
-      );
+      expectRefusedLink(message);
+      expect(link('Ask for a new link to leave')).toHaveAttribute('href', '/leave');
       expect(main().queryByRole('button')).not.toBeInTheDocument();
     },
   );
@@ -80,9 +69,7 @@ describe('the leave page, from a link', () => {
   it('leaves on the POST with the token, with 200 even though the link is gone by then', async () => {
     const { context, asked } = serverContext({ check: { ok: false, refusal: 'invalid' } });
     expect(await serve('/leave?token=t0k3n', context, 'POST')).toBe(200);
-    expect(
-      screen.getByRole('heading', { level: 1, name: 'You have left the waitlist' }),
-    ).toBeInTheDocument();
+    expect(pageHeading('You have left the waitlist')).toBeInTheDocument();
     expect(
       screen.getByText(/Everything we kept about your address is erased\./),
     ).toBeInTheDocument();
@@ -106,9 +93,7 @@ describe('the leave page, without a token', () => {
   it('asks for the address in a form that posts to /leave, and asks the server nothing yet', async () => {
     const { context, asked } = serverContext();
     expect(await serve('/leave', context)).toBe(200);
-    expect(
-      screen.getByRole('heading', { level: 1, name: 'Leave the waitlist' }),
-    ).toBeInTheDocument();
+    expect(pageHeading('Leave the waitlist')).toBeInTheDocument();
     expect(field()).toHaveAttribute('type', 'email');
     expect(field()).toHaveAttribute('name', 'email');
     expect(field()).toHaveAttribute('autocomplete', 'email');

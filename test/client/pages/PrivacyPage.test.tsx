@@ -3,6 +3,7 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { renderRoutes } from '../../support/render-route';
+import { link } from '../../support/screen';
 
 describe('privacy notice', () => {
   beforeEach(() => localStorage.clear());
@@ -26,23 +27,20 @@ describe('privacy notice', () => {
   it('keeps the link beside the joined view', () => {
     localStorage.setItem('subscribed', 'true');
     renderRoutes('/');
-    expect(screen.getByRole('link', { name: 'Privacy' })).toHaveAttribute('href', '/privacy');
+    expect(link('Privacy')).toHaveAttribute('href', '/privacy');
   });
 
   it('leads to the notice, which names the contact and links to /leave', async () => {
     renderRoutes('/activate', {
       config: { privacyContact: 'Privacy desk <privacy@orgnote.example>' },
     });
-    await userEvent.click(screen.getByRole('link', { name: 'Privacy' }));
+    await userEvent.click(link('Privacy'));
     expect(await screen.findByRole('heading', { level: 1, name: 'Privacy' })).toBeInTheDocument();
-    expect(screen.getByRole('link', { name: 'privacy@orgnote.example' })).toHaveAttribute(
+    expect(link('privacy@orgnote.example')).toHaveAttribute(
       'href',
       'mailto:privacy@orgnote.example',
     );
-    expect(screen.getByRole('link', { name: 'Leave the waitlist' })).toHaveAttribute(
-      'href',
-      '/leave',
-    );
+    expect(link('Leave the waitlist')).toHaveAttribute('href', '/leave');
     expect(screen.getByText(/About me \(or github profile\)/)).toBeInTheDocument();
   });
 });

@@ -5,6 +5,7 @@ import userEvent from '@testing-library/user-event';
 import { createApiClient } from '../../../shared/api';
 import { closedPort, startBackend, type TestBackend } from '../../support/backend';
 import { renderRoutes } from '../../support/render-route';
+import { link } from '../../support/screen';
 
 const JOINED =
   'You are successfully joined to the wait list. Want to get your invitation faster? Join patreon';
@@ -94,10 +95,7 @@ describe('waitlist form', () => {
     const congratulations = await screen.findByRole('heading', { name: 'Congratulations' });
     await waitFor(() => expect(congratulations).toHaveFocus());
     expect(screen.getByRole('status')).toHaveTextContent(JOINED);
-    expect(screen.getByRole('link', { name: 'Join patreon' })).toHaveAttribute(
-      'href',
-      'https://www.patreon.com/artawower',
-    );
+    expect(link('Join patreon')).toHaveAttribute('href', 'https://www.patreon.com/artawower');
     expect(localStorage.getItem('subscribed')).toBe('true');
     expect(backend.received[0].fields).toEqual({
       email: 'zoë@example.org',

@@ -2,7 +2,7 @@
 // route's loader (and, for a POST, its action) with the context the server hands them, and the page
 // is rendered from the result. The operations in that context give fixed answers: they are the
 // route's input, as the server builds them from a request, and they record what was asked.
-import { render } from '@testing-library/react';
+import { render, screen } from '@testing-library/react';
 import {
   createStaticHandler,
   createStaticRouter,
@@ -19,6 +19,7 @@ import type {
   LinkUse,
 } from '../../../shared/address-links';
 import { DEFAULT_PUBLIC_CONFIG } from '../../../shared/public-config';
+import { link, pageHeading } from '../../support/screen';
 
 interface Answers {
   check?: LinkCheck;
@@ -67,4 +68,11 @@ export async function serve(
     </PublicConfigProvider>,
   );
   return result.statusCode;
+}
+
+/** Expects the page of a link that does not work: its heading, why, and the way back. */
+export function expectRefusedLink(message: RegExp): void {
+  expect(pageHeading('This link does not work')).toBeInTheDocument();
+  expect(screen.getByText(message)).toBeInTheDocument();
+  expect(link('Back to the waitlist')).toHaveAttribute('href', '/');
 }

@@ -7,7 +7,7 @@ import type { Logger } from '../../../server/logger';
 import { openSqliteStore, type Store } from '../../../server/store';
 import { startBackend } from '../../support/backend';
 import { capturingLogger, testConfig } from '../../support/config';
-import { listen, rawRequest } from '../../support/http';
+import { listen, rawRequest, statusesInTurn } from '../../support/http';
 import { until } from '../../support/wait';
 
 const TOKEN = 'sub-api-token-5d1c2e8f0a9b';
@@ -63,6 +63,13 @@ async function raw(app: App, path: string, headers: Record<string, string> = {},
 
 const withToken = { Authorization: `Token ${TOKEN}` };
 const info = (provider: string, id: string) => `${INFO}/${provider}/${id}`;
+
+/** Asks, with the token, a site where EMAIL is bound to github:zoe-4242. */
+async function askBoundSite(path: string) {
+  const { app, store } = site();
+  await bindAccount(app, store, EMAIL, 'github', 'zoe-4242');
+  return raw(app, path, withToken);
+}
 
 describe('GET /api/subscription-info: the token × the account', () => {
   const AUTHORIZATIONS: [string, string | undefined, boolean][] = [
@@ -255,9 +262,7 @@ describe('GET /api/subscription-info: the path parameters', () => {
     ['the id with a trailing space', 'zoe-4242%20'],
     ['a prefix of the id', 'zoe-424'],
   ])('does not find %s: ids compare exactly', async (_case, id) => {
-    const { app, store } = site();
-    await bindAccount(app, store, EMAIL, 'github', 'zoe-4242');
-    const res = await raw(app, info('github', id), withToken);
+    const res = await askBoundSite(info('github', id));
     expect(res.status).toBe(404);
   });
 
@@ -266,9 +271,7 @@ describe('GET /api/subscription-info: the path parameters', () => {
     ['a third segment', `${INFO}/github/zoe-4242/extra`],
     ['nothing after the route', `${INFO}/`],
   ])('answers a path with %s with 404 and names no subscription', async (_case, path) => {
-    const { app, store } = site();
-    await bindAccount(app, store, EMAIL, 'github', 'zoe-4242');
-    const res = await raw(app, path, withToken);
+    const res = await askBoundSite(path);
     expect(res.status).toBe(404);
     expect(JSON.stringify(res.body)).not.toContain(EMAIL);
   });
@@ -277,9 +280,7 @@ describe('GET /api/subscription-info: the path parameters', () => {
     ['a NUL', 'zoe%004242'],
     ['a line break', 'zoe%0A4242'],
   ])('refuses an id with %s with a 4xx, on every engine alike', async (_case, id) => {
-    const { app, store } = site();
-    await bindAccount(app, store, EMAIL, 'github', 'zoe-4242');
-    const res = await raw(app, info('github', id), withToken);
+    const res = await askBoundSite(info('github', id));
     expect(res.status).toBeGreaterThanOrEqual(400);
     expect(res.status).toBeLessThan(500);
     expect(res.body).toEqual({ error: expect.any(String) });
@@ -454,11 +455,7 @@ describe('GET /api/subscription-info and the rate limit on form submissions', ()
           .post('/api/subscription-activation')
           .set('X-Forwarded-For', IP)
           .send({ key: 'k', email: 'a@b.co' });
-      expect([
-        (await activation()).status,
-        (await activation()).status,
-        (await activation()).status,
-      ]).toEqual([200, 200, 429]);
+      expect(await statusesInTurn(3, activation)).toEqual([200, 200, 429]);
     } finally {
       await backend.close();
     }

@@ -2,24 +2,22 @@
 // process on a real SQLite file. Help lists exactly the table's rows; a command, subcommand,
 // option or argument the table does not know is a usage error (exit 2, with the usage line); the
 // two queues' retries answer alike, 1 for an item that is not dead, 0 once it is queued again.
-import { spawnSync } from 'node:child_process';
-import path from 'node:path';
 import { COMMANDS } from '../../../server/cli/commands';
 import { invitationMail } from '../../../server/mail/invitation';
 import { openSqliteStore } from '../../../server/store';
+import { runCli } from '../../support/cli';
 import { tempDataDir } from '../../support/config';
+import { queuedSignup } from '../../support/stores';
 
-const CLI = path.resolve(__dirname, '../../../dist/server/waitlist.js');
 const USAGE_LINE = 'Run with --help for usage.\n';
 
-function cli(dataDir: string, ...args: string[]) {
-  const result = spawnSync(process.execPath, [CLI, ...args], {
-    env: { PATH: process.env.PATH, DATA_DIR: dataDir },
-    encoding: 'utf8',
-    timeout: 10_000,
-  });
-  return { code: result.status, out: result.stdout, err: result.stderr };
-}
+const cli = (dataDir: string, ...args: string[]) => runCli({ DATA_DIR: dataDir }, args);
+
+/** `mail retry 1` and `outbox retry 1`, which answer alike. */
+const retryBoth = (dataDir: string) => ({
+  mail: cli(dataDir, 'mail', 'retry', '1'),
+  outbox: cli(dataDir, 'outbox', 'retry', '1'),
+});
 
 /**
  * Mail 1 and outbox item 1, both still waiting; with `dead`, both set aside past the maximum age.
@@ -41,12 +39,7 @@ async function queues(dead: boolean): Promise<string> {
     again: false,
     compose,
   });
-  await store.outbox.enqueue({
-    path: '/api/subscriptions',
-    fields: [['email', 'queued@example.org']],
-    forwarded: {},
-    idempotencyKey: 'k-1',
-  });
+  await store.outbox.enqueue(queuedSignup('queued@example.org'));
   if (dead && invitation.outcome === 'invited') {
     now += 8 * 24 * 3_600_000; // past QUEUE_MAX_AGE_HOURS' default of 7 days
     await store.mail.retry(invitation.mail, '421 busy');
@@ -132,15 +125,13 @@ describe('the command table', () => {
 
   it('mail retry and outbox retry refuse an item that is not dead with exit 1 and say where to look', async () => {
     const dataDir = await queues(false);
-    expect(cli(dataDir, 'mail', 'retry', '1')).toEqual({
-      code: 1,
-      out: '',
-      err: 'waitlist: mail 1 is not dead (see: waitlist mail)\n',
-    });
-    expect(cli(dataDir, 'outbox', 'retry', '1')).toEqual({
-      code: 1,
-      out: '',
-      err: 'waitlist: outbox item 1 is not dead (see: waitlist outbox)\n',
+    expect(retryBoth(dataDir)).toEqual({
+      mail: { code: 1, out: '', err: 'waitlist: mail 1 is not dead (see: waitlist mail)\n' },
+      outbox: {
+        code: 1,
+        out: '',
+        err: 'waitlist: outbox item 1 is not dead (see: waitlist outbox)\n',
+      },
     });
     expect(cli(dataDir, 'mail', 'retry', '99')).toMatchObject({
       code: 1,
@@ -152,15 +143,9 @@ describe('the command table', () => {
     const dataDir = await queues(true);
     expect(cli(dataDir, 'mail').out).toContain('0 queued, 0 failed, 1 dead\n');
     expect(cli(dataDir, 'outbox').out).toContain('0 pending, 1 dead\n');
-    expect(cli(dataDir, 'mail', 'retry', '1')).toEqual({
-      code: 0,
-      out: 'mail 1 is queued again; the running site sends it\n',
-      err: '',
-    });
-    expect(cli(dataDir, 'outbox', 'retry', '1')).toEqual({
-      code: 0,
-      out: 'outbox item 1 is pending again, due now\n',
-      err: '',
+    expect(retryBoth(dataDir)).toEqual({
+      mail: { code: 0, out: 'mail 1 is queued again; the running site sends it\n', err: '' },
+      outbox: { code: 0, out: 'outbox item 1 is pending again, due now\n', err: '' },
     });
     expect(cli(dataDir, 'mail').out).toContain('1 queued, 0 failed, 0 dead\n');
     expect(cli(dataDir, 'outbox').out).toContain('1 pending, 0 dead\n');

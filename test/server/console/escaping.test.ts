@@ -9,6 +9,8 @@ import { hashPassword } from '../../../server/console/password';
 import { openSqliteStore } from '../../../server/store';
 import type { SqliteStore } from '../../../server/store/sqlite';
 import { testConfig } from '../../support/config';
+import { getAs, postAs, type Session } from '../../support/console';
+import { composeInvitation } from '../../support/stores';
 
 /** Each value closes a quote or a tag, opens an element with a handler, and carries an entity. */
 const HOSTILE = `<script>alert(1)</script><img src=x onerror="alert(2)">"' &amp; &`;
@@ -20,8 +22,7 @@ const OPERATOR = { email: hostile('ops@example.org'), password: 'correct horse b
 
 let store: SqliteStore;
 let app: ReturnType<typeof createApp>;
-let cookie: string;
-let csrf: string;
+let session: Session;
 
 beforeAll(async () => {
   const config = testConfig({ SITE_URL: 'https://orgnote.example' });
@@ -30,16 +31,10 @@ beforeAll(async () => {
   await store.admins.add(OPERATOR.email, await hashPassword(OPERATOR.password));
   await store.signups.add({ email: ADDRESS, description: hostile('about me') });
   // A dead mail to the address, with a last error from the SMTP server.
-  const compose = (to: string, key: string) => ({
-    from: 'a@b.co',
-    to,
-    subject: 's',
-    text: key,
-    html: '',
-    messageId: `<${key}@x>`,
-    date: 'x',
+  const invited = await store.subscriptions.invite(ADDRESS, {
+    again: false,
+    compose: composeInvitation,
   });
-  const invited = await store.subscriptions.invite(ADDRESS, { again: false, compose });
   if (invited.outcome !== 'invited') throw new Error(invited.outcome);
   await store.mail.failed(invited.mail.id, hostile('550 mail error'));
   await store.signups.add({ email: MAILABLE, description: '' });
@@ -62,11 +57,12 @@ beforeAll(async () => {
     .type('form')
     .send({ ...OPERATOR, code: '' });
   expect(login.status).toBe(303);
-  cookie = String(login.headers['set-cookie']).split(';')[0];
+  const cookie = String(login.headers['set-cookie']).split(';')[0];
   const dashboard = await request(app).get('/admin').set('Cookie', cookie);
-  csrf = new JSDOM(dashboard.text).window.document.querySelector<HTMLInputElement>(
+  const csrf = new JSDOM(dashboard.text).window.document.querySelector<HTMLInputElement>(
     'input[name=csrf]',
   )!.value;
+  session = { cookie, csrf };
 });
 afterAll(() => store.close());
 
@@ -137,26 +133,28 @@ function parsed(html: string): Document {
 /** The text a reader sees in the page's main part and header. */
 const shown = (document: Document) => document.body.textContent ?? '';
 
-const get = (path: string) => request(app).get(path).set('Cookie', cookie);
-const post = (path: string, fields: Record<string, string>) =>
-  request(app)
-    .post(path)
-    .set('Cookie', cookie)
-    .type('form')
-    .send({ csrf, ...fields });
+const get = (path: string) => getAs(app, session, path);
+const post = (path: string, fields: Record<string, string>) => postAs(app, session, path, fields);
+
+/** A console page the operator opens (200), parsed once nothing of the values became markup. */
+async function pageAt(path: string): Promise<Document> {
+  const res = await get(path);
+  expect(res.status).toBe(200);
+  return parsed(res.text);
+}
+
+/** The text of the page's table cell with this label. */
+const cell = (page: Document, label: string) =>
+  page.querySelector(`td[data-label="${label}"]`)!.textContent;
 
 it('shows the account on the dashboard as text', async () => {
-  const res = await get('/admin');
-  expect(res.status).toBe(200);
-  const page = parsed(res.text);
+  const page = await pageAt('/admin');
   expect(page.querySelector('.console-account')!.textContent).toBe(OPERATOR.email);
   expect(page.title).toBe('Dashboard · OrgNote console');
 });
 
 it('shows addresses and "about me" in the signups list as text, and in its forms as values', async () => {
-  const res = await get('/admin/signups');
-  expect(res.status).toBe(200);
-  const page = parsed(res.text);
+  const page = await pageAt('/admin/signups');
   const cells = [...page.querySelectorAll('td')].map((td) => td.textContent);
   expect(cells).toEqual(expect.arrayContaining([ADDRESS, hostile('about me')]));
   const emails = [...page.querySelectorAll<HTMLInputElement>('input[name=email]')].map(
@@ -166,9 +164,7 @@ it('shows addresses and "about me" in the signups list as text, and in its forms
 });
 
 it("keeps the search text as the search field's value", async () => {
-  const res = await get(`/admin/signups?q=${encodeURIComponent(HOSTILE)}`);
-  expect(res.status).toBe(200);
-  const page = parsed(res.text);
+  const page = await pageAt(`/admin/signups?q=${encodeURIComponent(HOSTILE)}`);
   expect(page.querySelector<HTMLInputElement>('#q')!.value).toBe(HOSTILE);
   const cells = [...page.querySelectorAll('td[data-label=Address]')].map((td) => td.textContent);
   expect(cells).toEqual([ADDRESS]);
@@ -184,38 +180,24 @@ it('asks to remove the address by its text', async () => {
 });
 
 it('lists who "Invite the next N" would invite as text', async () => {
-  const res = await get('/admin/signups/next?n=5');
-  expect(res.status).toBe(200);
-  const page = parsed(res.text);
+  const page = await pageAt('/admin/signups/next?n=5');
   expect([...page.querySelectorAll('main li')].map((li) => li.textContent)).toEqual([MAILABLE]);
 });
 
 it("shows a mail's target and last error as text", async () => {
-  const res = await get('/admin/mail');
-  expect(res.status).toBe(200);
-  const page = parsed(res.text);
-  expect(page.querySelector('td[data-label=To]')!.textContent).toBe(ADDRESS);
-  expect(page.querySelector('td[data-label="Last error"]')!.textContent).toBe(
-    hostile('550 mail error'),
-  );
+  const page = await pageAt('/admin/mail');
+  expect(cell(page, 'To')).toBe(ADDRESS);
+  expect(cell(page, 'Last error')).toBe(hostile('550 mail error'));
 });
 
 it("shows an outbox item's path and last error as text", async () => {
-  const res = await get('/admin/outbox');
-  expect(res.status).toBe(200);
-  const page = parsed(res.text);
-  expect(page.querySelector('td[data-label=Path]')!.textContent).toBe(
-    hostile('/api/subscriptions'),
-  );
-  expect(page.querySelector('td[data-label="Last error"]')!.textContent).toContain(
-    hostile('status 503'),
-  );
+  const page = await pageAt('/admin/outbox');
+  expect(cell(page, 'Path')).toBe(hostile('/api/subscriptions'));
+  expect(cell(page, 'Last error')).toContain(hostile('status 503'));
 });
 
 it('shows audit entries as text', async () => {
-  const res = await get('/admin/audit');
-  expect(res.status).toBe(200);
-  const page = parsed(res.text);
+  const page = await pageAt('/admin/audit');
   const rows = [...page.querySelectorAll('tbody tr')].map((tr) =>
     [...tr.querySelectorAll('td')].map((td) => td.textContent),
   );

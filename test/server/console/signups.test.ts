@@ -7,14 +7,20 @@ import { createApp } from '../../../server/app';
 import { openSqliteStore } from '../../../server/store';
 import type { SqliteStore } from '../../../server/store/sqlite';
 import { testConfig } from '../../support/config';
-import { addOperator, logIn as logInOperator } from '../../support/console';
+import {
+  addOperator,
+  getAs,
+  logIn as logInOperator,
+  postAs,
+  type Session,
+} from '../../support/console';
 import { startSmtpServer, type SmtpTestServer } from '../../support/smtp';
+import { addInvited } from '../../support/stores';
 
 let smtp: SmtpTestServer;
 let store: SqliteStore;
 let app: ReturnType<typeof createApp>;
-let cookie: string;
-let csrf: string;
+let session: Session;
 let time: number;
 
 beforeAll(async () => {
@@ -23,7 +29,7 @@ beforeAll(async () => {
 afterAll(() => smtp.close());
 /** Logs in (again): a session ends after 12 hours, and a test may move the clock further. */
 async function logIn() {
-  ({ cookie, csrf } = await logInOperator(app));
+  session = await logInOperator(app);
 }
 
 beforeEach(async () => {
@@ -37,13 +43,14 @@ beforeEach(async () => {
 });
 afterEach(() => store.close());
 
-const get = (path: string) => request(app).get(path).set('Cookie', cookie);
-const post = (path: string, fields: Record<string, string>) =>
-  request(app)
-    .post(path)
-    .set('Cookie', cookie)
-    .type('form')
-    .send({ csrf, ...fields });
+const get = (path: string) => getAs(app, session, path);
+const post = (path: string, fields: Record<string, string>) => postAs(app, session, path, fields);
+/** The addresses a preview of "Invite the next N" lists, and the token of that list. */
+const previewed = (html: string) => [...html.matchAll(/<li>([^<]+)<\/li>/g)].map((m) => m[1]);
+const seen = (html: string) => /name="seen" value="([^"]+)"/.exec(html)![1];
+/** To whom the SMTP server received the next `count` mails, sorted. */
+const mailedTo = async (count: number) =>
+  (await smtp.waitFor(count, 5_000)).map((m) => (m.parsed.to as { text: string }).text).sort();
 const addresses = (html: string) =>
   [...html.matchAll(/<tr><td data-label="Address">([^<]+@[^<]+)<\/td>/g)].map((m) => m[1]);
 
@@ -105,7 +112,7 @@ it('invites through the same operation as the CLI: a real mail with a key that a
   // Without the session's CSRF token: refused, nothing sent.
   const forged = await request(app)
     .post('/admin/signups/invite')
-    .set('Cookie', cookie)
+    .set('Cookie', session.cookie)
     .type('form')
     .send({ email: 'zoe@example.org', again: '1' });
   expect(forged.status).toBe(403);
@@ -133,20 +140,9 @@ it('removes only after the confirmation button, and the audit then names no addr
 });
 
 it('lists dead mail with a Retry button that queues it again, as `waitlist mail retry` does', async () => {
-  await store.signups.add({ email: 'late@example.org', description: '' });
-  const compose = (to: string, key: string) => ({
-    from: 'a@b.co',
-    to,
-    subject: 's',
-    text: key,
-    html: '',
-    messageId: `<${key}@x>`,
-    date: 'x',
-  });
-  const invited = await store.subscriptions.invite('late@example.org', { again: false, compose });
-  if (invited.outcome !== 'invited') throw new Error(invited.outcome);
+  const mail = await addInvited(store, 'late@example.org');
   time += 8 * 24 * 3_600_000; // past QUEUE_MAX_AGE_HOURS: the next failure sets it aside as dead
-  await store.mail.retry(invited.mail, '421 busy');
+  await store.mail.retry(mail, '421 busy');
   expect((await get('/admin/mail')).status).toBe(303); // 8 days later the session is long over
   await logIn();
   const listing = await get('/admin/mail');
@@ -154,12 +150,12 @@ it('lists dead mail with a Retry button that queues it again, as `waitlist mail 
   expect(listing.text).toMatch(
     /<td data-label="To">late@example\.org<\/td><td data-label="State"><span class="console-word">dead<\/span><\/td>/,
   );
-  expect(listing.text).not.toContain(invited.mail.message.text); // never the key
-  const retried = await post('/admin/mail/retry', { id: String(invited.mail.id) });
+  expect(listing.text).not.toContain(mail.message.text); // never the key
+  const retried = await post('/admin/mail/retry', { id: String(mail.id) });
   expect(retried.status).toBe(200);
-  expect(retried.text).toContain(`Item ${invited.mail.id} is queued again`);
+  expect(retried.text).toContain(`Item ${mail.id} is queued again`);
   expect(await store.mail.counts()).toMatchObject({ queued: 1, dead: 0 });
-  expect((await post('/admin/mail/retry', { id: String(invited.mail.id) })).status).toBe(409);
+  expect((await post('/admin/mail/retry', { id: String(mail.id) })).status).toBe(409);
   expect((await post('/admin/outbox/retry', { id: 'x' })).status).toBe(409);
   expect((await get('/admin/outbox')).text).toContain('Nothing waiting.');
   expect((await store.audit.list({ limit: 1 }))[0]).toMatchObject({
@@ -173,19 +169,11 @@ it('"Invite the next N" shows who first, then invites exactly those through the 
     await store.signups.add({ email, description: '' });
   const preview = await get('/admin/signups/next?n=2');
   expect(preview.status).toBe(200);
-  expect([...preview.text.matchAll(/<li>([^<]+)<\/li>/g)].map((m) => m[1])).toEqual([
-    'first@example.org',
-    'second@example.org',
-  ]);
+  expect(previewed(preview.text)).toEqual(['first@example.org', 'second@example.org']);
   expect(smtp.received).toHaveLength(0);
-  const seen = (html: string) => /name="seen" value="([^"]+)"/.exec(html)![1];
   const res = await post('/admin/signups/next', { n: '2', seen: seen(preview.text) });
   expect(res.text).toContain('Invited 2');
-  const mails = await smtp.waitFor(2, 5_000);
-  expect(mails.map((m) => (m.parsed.to as { text: string }).text).sort()).toEqual([
-    'first@example.org',
-    'second@example.org',
-  ]);
+  expect(await mailedTo(2)).toEqual(['first@example.org', 'second@example.org']);
   expect((await store.audit.list({ limit: 1 }))[0]).toMatchObject({
     action: 'invite',
     addresses: 2,
@@ -198,25 +186,17 @@ it('"Invite the next N" invites nobody when the list changed after the preview, 
   for (const email of ['first@example.org', 'second@example.org', 'third@example.org'])
     await store.signups.add({ email, description: '' });
   const preview = await get('/admin/signups/next?n=2');
-  const seen = (html: string) => /name="seen" value="([^"]+)"/.exec(html)![1];
   // Meanwhile the second leaves: the next two are now first and third.
   await post('/admin/signups/remove', { email: 'second@example.org' });
   const stale = await post('/admin/signups/next', { n: '2', seen: seen(preview.text) });
   expect(stale.status).toBe(409);
   expect(stale.text).toContain('The list changed since you looked at it; nobody was invited.');
-  expect([...stale.text.matchAll(/<li>([^<]+)<\/li>/g)].map((m) => m[1])).toEqual([
-    'first@example.org',
-    'third@example.org',
-  ]);
+  expect(previewed(stale.text)).toEqual(['first@example.org', 'third@example.org']);
   expect(await store.subscriptions.stateOf('third@example.org')).toBe('waitlisted');
   expect(await store.subscriptions.stateOf('first@example.org')).toBe('waitlisted');
   const approved = await post('/admin/signups/next', { n: '2', seen: seen(stale.text) });
   expect(approved.text).toContain('Invited 2');
-  const mails = await smtp.waitFor(2, 5_000);
-  expect(mails.map((m) => (m.parsed.to as { text: string }).text).sort()).toEqual([
-    'first@example.org',
-    'third@example.org',
-  ]);
+  expect(await mailedTo(2)).toEqual(['first@example.org', 'third@example.org']);
 });
 
 it("exports the CLI's CSV as a download, and records how many rows went out", async () => {

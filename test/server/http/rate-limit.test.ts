@@ -5,6 +5,7 @@ import { loadPageAssets } from '../../../server/pages/static-files';
 import { openSqliteStore } from '../../../server/store';
 import { startBackend } from '../../support/backend';
 import { testConfig } from '../../support/config';
+import { statusesInTurn } from '../../support/http';
 
 function limitedApp(limit: string) {
   const config = testConfig({ SIGNUP_RATE_LIMIT: limit });
@@ -34,18 +35,11 @@ describe('rate limit on form submissions', () => {
     const { app } = limitedApp('2');
     await signup(app, 1);
     await signup(app, 2);
-    const native = await request(app)
-      .post('/?index')
-      .set('X-Forwarded-For', '203.0.113.1')
-      .field('email', 'c@d.co')
-      .field('description', 'x');
+    const nativeForm = () => request(app).post('/?index').set('X-Forwarded-For', '203.0.113.1');
+    const native = await nativeForm().field('email', 'c@d.co').field('description', 'x');
     expect(native.status).toBe(429);
     expect(native.body).toEqual({ error: expect.any(String) });
-    const browser = await request(app)
-      .post('/?index')
-      .set('X-Forwarded-For', '203.0.113.1')
-      .set('Accept', 'text/html')
-      .field('email', 'c@d.co');
+    const browser = await nativeForm().set('Accept', 'text/html').field('email', 'c@d.co');
     expect(browser.status).toBe(429);
     expect(browser.headers['content-type']).toMatch(/^text\/html/);
     expect(browser.headers['retry-after']).toBeDefined();
@@ -56,18 +50,12 @@ describe('rate limit on form submissions', () => {
     const { app, store } = limitedApp('2');
     await store.signups.add({ email: 'a@b.co', description: '' });
     const key = await store.subscriptions.issueKey('a@b.co');
-    const statuses: number[] = [];
-    for (let i = 0; i < 12; i++) {
-      statuses.push(
-        (
-          await request(app)
-            .post('/api/subscription-activation')
-            .set('X-Forwarded-For', '203.0.113.1')
-            .send({ email: 'a@b.co', key })
-        ).status,
-      );
-    }
-    expect(statuses).toEqual(Array(12).fill(200));
+    const activate = () =>
+      request(app)
+        .post('/api/subscription-activation')
+        .set('X-Forwarded-For', '203.0.113.1')
+        .send({ email: 'a@b.co', key });
+    expect(await statusesInTurn(12, activate)).toEqual(Array(12).fill(200));
     expect((await signup(app, 1)).status).toBe(201); // the signup budget is untouched
   });
 
@@ -82,11 +70,7 @@ describe('rate limit on form submissions', () => {
           .set('X-Forwarded-For', '203.0.113.1')
           .field('email', 'a@b.co')
           .field('key', 'k');
-      expect([
-        (await activate()).status,
-        (await activate()).status,
-        (await activate()).status,
-      ]).toEqual([201, 201, 429]);
+      expect(await statusesInTurn(3, activate)).toEqual([201, 201, 429]);
     } finally {
       await backend.close();
     }

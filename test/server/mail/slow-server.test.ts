@@ -8,7 +8,7 @@ import { createMailer } from '../../../server/mail/transport';
 import type { Store } from '../../../server/store/types';
 import { tempDataDir } from '../../support/config';
 import { startSmtpServer, type SmtpTestServer } from '../../support/smtp';
-import { besideStore, composeInvitation, ENGINES, type StoreEngine } from '../../support/stores';
+import { addInvited, besideStore, ENGINES, type StoreEngine } from '../../support/stores';
 
 /**
  * A short lease, so the test takes seconds: renewed every 500 ms, it leaves a second for a busy
@@ -40,13 +40,7 @@ async function twoReplicasAndAnInvitation(engine: StoreEngine, leaseMs: number, 
     dataDir: tempDataDir(),
     dkim: undefined,
   });
-  await first.signups.add({ email, description: '' });
-  const invited = await first.subscriptions.invite(email, {
-    again: false,
-    compose: composeInvitation,
-  });
-  if (invited.outcome !== 'invited') throw new Error(invited.outcome);
-  return { first, second, mailer, mail: invited.mail };
+  return { first, second, mailer, mail: await addInvited(first, email) };
 }
 
 describe.each(ENGINES)('on $name', (engine) => {

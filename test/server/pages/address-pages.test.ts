@@ -23,13 +23,16 @@ beforeEach(() => {
 });
 afterEach(() => store.close());
 
-/** Signs an address up unconfirmed and returns the tokens its confirmation mail carried. */
-async function unconfirmed(email: string): Promise<ConfirmationTokens> {
+/**
+ * Signs an address up unconfirmed and returns the tokens its confirmation mail carried, valid for
+ * `validMs`.
+ */
+async function unconfirmed(email: string, validMs = 3_600_000): Promise<ConfirmationTokens> {
   let tokens: ConfirmationTokens | undefined;
   await store.signups.add({ email, description: 'about me' }, { confirm: true });
   // What the mail worker does next: write the confirmation mail the signup owes.
   await store.links.mailConfirmations(10, {
-    validMs: 3_600_000,
+    validMs,
     canMail: () => true,
     compose(to, given): OutgoingMail {
       tokens = given;
@@ -140,24 +143,7 @@ describe("the browser's 'subscribed' flag", () => {
     expect(left.headers['clear-site-data']).toBe('"storage"');
 
     // A confirmation token that ran out: "Join the waitlist again", and / shows the form to do it.
-    let expired = '';
-    await store.signups.add({ email: 'late@example.org', description: '' }, { confirm: true });
-    await store.links.mailConfirmations(10, {
-      validMs: 1,
-      canMail: () => true,
-      compose(to, given): OutgoingMail {
-        expired = given.confirm;
-        return {
-          from: 'no-reply@orgnote.example',
-          to,
-          subject: 's',
-          text: '',
-          html: '',
-          messageId: '<e@x>',
-          date: new Date().toISOString(),
-        };
-      },
-    });
+    const { confirm: expired } = await unconfirmed('late@example.org', 1);
     await new Promise((resolve) => setTimeout(resolve, 5));
     const page = await request(app).get(`/confirm?token=${expired}`);
     expect(page.status).toBe(410);

@@ -1,20 +1,12 @@
 // SIGNUP_RATE_LIMIT holds for the whole site, not per replica: the counters live in PostgreSQL, so
 // one client spreading its signups over three replicas gets exactly the limit accepted in a minute.
 import { query } from '../../support/postgres';
-import { sharedPostgres, type SharedPostgres } from '../../support/shared-postgres';
-import { replicaSet, signUp } from '../../support/replicas';
+import { replicasOnSharedPostgres, signUp } from '../../support/replicas';
 
 const LIMIT = 5;
 const WINDOW_MS = 60_000;
 
-let postgres: SharedPostgres;
-const replicas = replicaSet();
-
-beforeAll(async () => {
-  postgres = await sharedPostgres();
-});
-afterEach(() => replicas.killAll());
-afterAll(() => postgres?.dropDatabases());
+const replicas = replicasOnSharedPostgres();
 
 /**
  * The limit counts in fixed windows of a minute on the clock (server/store/postgres/rate.ts): a
@@ -27,7 +19,7 @@ async function clearOfWindowEnd(marginMs = 5_000): Promise<void> {
 
 describe('the signup rate limit across three replicas', () => {
   it(`accepts exactly ${LIMIT} signups from one client in a minute, whichever replicas they reach`, async () => {
-    const databaseUrl = await postgres.createDatabase();
+    const databaseUrl = await replicas.createDatabase();
     // From 127.0.0.1 the default TRUST_PROXY ('loopback') takes the client from X-Forwarded-For.
     const servers = await replicas.start(3, {
       DATABASE_URL: databaseUrl,

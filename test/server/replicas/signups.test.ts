@@ -8,19 +8,11 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { tempDataDir } from '../../support/config';
 import { query } from '../../support/postgres';
-import { sharedPostgres, type SharedPostgres } from '../../support/shared-postgres';
-import { replicaSet, send, signUp } from '../../support/replicas';
+import { replicasOnSharedPostgres, send, signUp } from '../../support/replicas';
 
 const CLI = path.resolve(__dirname, '../../../dist/server/waitlist.js');
 
-let postgres: SharedPostgres;
-const replicas = replicaSet();
-
-beforeAll(async () => {
-  postgres = await sharedPostgres();
-});
-afterEach(() => replicas.killAll());
-afterAll(() => postgres?.dropDatabases());
+const replicas = replicasOnSharedPostgres();
 
 const settings = (databaseUrl: string) => ({
   DATABASE_URL: databaseUrl,
@@ -39,7 +31,7 @@ function retyped(address: string, i: number): string {
 
 describe('three replicas on one database', () => {
   it('started at the same moment on an empty database, all become ready on one schema', async () => {
-    const databaseUrl = await postgres.createDatabase();
+    const databaseUrl = await replicas.createDatabase();
     const servers = await replicas.start(3, settings(databaseUrl));
 
     const answers = await Promise.all(servers.map((server) => send(server, '/readyz')));
@@ -52,7 +44,7 @@ describe('three replicas on one database', () => {
   });
 
   it('keep exactly one row per address when 600 signups arrive at once, half of them repeats in another case and spacing', async () => {
-    const databaseUrl = await postgres.createDatabase();
+    const databaseUrl = await replicas.createDatabase();
     const servers = await replicas.start(3, settings(databaseUrl));
     const addresses = Array.from({ length: 300 }, (_, i) => `replica.signup${i}@example.org`);
     // Original and repeat side by side, so each pair goes to two different replicas at once.

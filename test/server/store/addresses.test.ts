@@ -8,7 +8,7 @@ import type {
   OutgoingMail,
   Store,
 } from '../../../server/store/types';
-import { ENGINES, type StoreEngine } from '../../support/stores';
+import { describeEachEngine, type StoreEngine } from '../../support/stores';
 
 const START = Date.parse('2026-03-01T00:00:00.000Z');
 const MINUTE = 60_000;
@@ -25,8 +25,6 @@ function contract(engine: StoreEngine) {
     time = START;
     store = await engine.open({ now: () => time });
   });
-  afterEach(() => engine.closeStores());
-  afterAll(() => engine.close());
 
   /** A confirmation mail that remembers the tokens each message carried. */
   function confirmations() {
@@ -378,12 +376,4 @@ function contract(engine: StoreEngine) {
   });
 }
 
-const [available, unavailable] = [
-  ENGINES.filter((engine) => !engine.unavailable),
-  ENGINES.filter((engine) => engine.unavailable),
-];
-
-describe.each(available)('the $name store', contract);
-
-if (unavailable.length > 0)
-  describe.skip.each(unavailable)('the $name store — SKIPPED: $unavailable', contract);
+describeEachEngine(contract);

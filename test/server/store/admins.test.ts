@@ -2,7 +2,7 @@
 // a password change ending the account's sessions, sessions ending when idle or too old, and an
 // audit log read newest first with keyset pages. Time is the test's clock.
 import type { Store } from '../../../server/store/types';
-import { ENGINES, type StoreEngine } from '../../support/stores';
+import { composeInvitation, describeEachEngine, type StoreEngine } from '../../support/stores';
 
 const START = Date.parse('2026-04-01T08:00:00.000Z');
 const MINUTE = 60_000;
@@ -15,8 +15,6 @@ function contract(engine: StoreEngine) {
     time = START;
     store = await engine.open({ now: () => time });
   });
-  afterEach(() => engine.closeStores());
-  afterAll(() => engine.close());
 
   describe('accounts', () => {
     it('adds an account once per address, lists it, and says whether two-factor is enrolled', async () => {
@@ -83,21 +81,15 @@ function contract(engine: StoreEngine) {
 
   describe('daily counts for the chart', () => {
     it('counts signups, invitations and activations per UTC day from a day on', async () => {
-      const compose = (to: string, key: string) => ({
-        from: 'a@b.co',
-        to,
-        subject: 's',
-        text: key,
-        html: '',
-        messageId: `<${key}@x>`,
-        date: 'x',
-      });
       await store.signups.add({ email: 'old@example.org', description: '' });
       time = Date.parse('2026-04-03T23:59:00.000Z');
       await store.signups.add({ email: 'a@example.org', description: '' });
       await store.signups.add({ email: 'b@example.org', description: '' });
       time = Date.parse('2026-04-04T00:01:00.000Z');
-      const invited = await store.subscriptions.invite('a@example.org', { again: false, compose });
+      const invited = await store.subscriptions.invite('a@example.org', {
+        again: false,
+        compose: composeInvitation,
+      });
       if (invited.outcome === 'invited')
         await store.subscriptions.activate('a@example.org', invited.mail.message.text);
       expect(await store.signups.daily('2026-04-02')).toEqual([
@@ -190,10 +182,4 @@ function contract(engine: StoreEngine) {
   });
 }
 
-const [available, unavailable] = [
-  ENGINES.filter((engine) => !engine.unavailable),
-  ENGINES.filter((engine) => engine.unavailable),
-];
-describe.each(available)('the $name store', contract);
-if (unavailable.length > 0)
-  describe.skip.each(unavailable)('the $name store — SKIPPED: $unavailable', contract);
+describeEachEngine(contract);

@@ -6,7 +6,7 @@
 import { UnknownEmailError } from '../../../server/store/subscriptions';
 import { QueueFullError, type OutgoingMail, type Store } from '../../../server/store/types';
 import type { SignupRequest } from '../../../server/delivery/backend-client';
-import { ENGINES, type OpenOptions, type StoreEngine } from '../../support/stores';
+import { describeEachEngine, type OpenOptions, type StoreEngine } from '../../support/stores';
 
 const START = Date.parse('2026-01-01T00:00:00.000Z');
 const MINUTE = 60_000;
@@ -27,8 +27,6 @@ function contract(engine: StoreEngine) {
     time = START;
     store = await open();
   });
-  afterEach(() => engine.closeStores());
-  afterAll(() => engine.close());
 
   /** Signs these addresses up one second apart, in order. */
   async function signUp(...emails: string[]) {
@@ -808,14 +806,4 @@ function contract(engine: StoreEngine) {
   });
 }
 
-const [available, unavailable] = [
-  ENGINES.filter((engine) => !engine.unavailable),
-  ENGINES.filter((engine) => engine.unavailable),
-];
-
-describe.each(available)('the $name store', contract);
-
-// Only on a developer's machine (never in CI, see test/support/stores.ts): the reason is in the
-// title.
-if (unavailable.length > 0)
-  describe.skip.each(unavailable)('the $name store — SKIPPED: $unavailable', contract);
+describeEachEngine(contract);

@@ -5,7 +5,7 @@ import { openSqliteStore } from '../../../server/store';
 import { closedPort, startBackend } from '../../support/backend';
 import { tempDataDir } from '../../support/config';
 import { postSignup } from '../../support/http';
-import { startServerProcess } from '../../support/server-process';
+import { startServerProcess, type ServerProcess } from '../../support/server-process';
 
 const postForm = (port: number, email: string, agent: http.Agent) =>
   postSignup(
@@ -15,16 +15,25 @@ const postForm = (port: number, email: string, agent: http.Agent) =>
     agent,
   );
 
+/**
+ * Signs every address up at once over `sockets` connections, then kills the server with SIGKILL
+ * the moment the last answer is in; returns the statuses it answered.
+ */
+async function postAllThenKill(server: ServerProcess, emails: string[], sockets: number) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: sockets });
+  const statuses = await Promise.all(emails.map((email) => postForm(server.port, email, agent)));
+  server.child.kill('SIGKILL');
+  await server.exited;
+  agent.destroy();
+  return statuses;
+}
+
 describe('durability under kill -9', () => {
   it('keeps every acknowledged signup of the embedded store', async () => {
     const dataDir = tempDataDir();
     const server = await startServerProcess({ DATA_DIR: dataDir, LOG_LEVEL: 'warn' });
-    const agent = new http.Agent({ keepAlive: true, maxSockets: 20 });
     const emails = Array.from({ length: 200 }, (_, i) => `durable${i}@example.org`);
-    const statuses = await Promise.all(emails.map((email) => postForm(server.port, email, agent)));
-    server.child.kill('SIGKILL');
-    await server.exited;
-    agent.destroy();
+    const statuses = await postAllThenKill(server, emails, 20);
 
     expect(statuses.every((s) => s === 201)).toBe(true);
     const store = openSqliteStore({ dataDir });
@@ -45,12 +54,8 @@ describe('durability under kill -9', () => {
       BACKEND_URL: `http://127.0.0.1:${backendPort}`,
     };
     const first = await startServerProcess(env);
-    const agent = new http.Agent({ keepAlive: true, maxSockets: 10 });
     const emails = Array.from({ length: 20 }, (_, i) => `queued${i}@example.org`);
-    const statuses = await Promise.all(emails.map((email) => postForm(first.port, email, agent)));
-    first.child.kill('SIGKILL');
-    await first.exited;
-    agent.destroy();
+    const statuses = await postAllThenKill(first, emails, 10);
     expect(statuses.every((s) => s === 202)).toBe(true);
 
     const backend = await startBackend(backendPort);

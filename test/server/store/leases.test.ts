@@ -3,7 +3,7 @@
 // out can neither complete, nor fail, nor release an item another worker has claimed since; what
 // the live worker records is what stays. Time is the test's clock.
 import type { Store } from '../../../server/store/types';
-import { besideStore, composeInvitation, ENGINES, type StoreEngine } from '../../support/stores';
+import { addInvited, besideStore, ENGINES, type StoreEngine } from '../../support/stores';
 
 const START = Date.parse('2026-03-01T00:00:00.000Z');
 const HOUR = 3_600_000;
@@ -74,15 +74,7 @@ function leases(engine: StoreEngine) {
   });
 
   describe('the mail queue', () => {
-    async function invited(email: string) {
-      await first.signups.add({ email, description: '' });
-      const invitation = await first.subscriptions.invite(email, {
-        again: false,
-        compose: composeInvitation,
-      });
-      if (invitation.outcome !== 'invited') throw new Error(`not invited: ${invitation.outcome}`);
-      return invitation.mail;
-    }
+    const invited = (email: string) => addInvited(first, email);
 
     it("refuses a stale sender's failure, release and sent once another has claimed the message, and keeps the live sender's record", async () => {
       const mail = await invited('dee@example.org'); // claimed by the inviting CLI (first)

@@ -6,25 +6,26 @@ import { MIGRATIONS } from '../../../server/store/sqlite/database';
 import { openSqliteStore } from '../../../server/store';
 import { tempDataDir } from '../../support/config';
 
-/**
- * A waitlist.db as schema 2 left it, with one signup that got a key by hand and one that did not.
- */
-function schema2Database(dataDir: string): void {
+/** DATA_DIR/waitlist.db as the release with the first `version` migrations left it, with `rows`. */
+function databaseAt(dataDir: string, version: number, ...rows: string[]): void {
   const db = new Database(path.join(dataDir, 'waitlist.db'));
-  for (const [version, sql] of MIGRATIONS.slice(0, 2).entries()) {
+  for (const [index, sql] of MIGRATIONS.slice(0, version).entries()) {
     db.exec(sql);
-    db.pragma(`user_version = ${version + 1}`);
+    db.pragma(`user_version = ${index + 1}`);
   }
-  db.prepare(
-    "INSERT INTO signups (email, email_key, created_at) VALUES ('Keyed@example.org', 'keyed@example.org', '2026-10-01T00:00:00.000Z')",
-  ).run();
-  db.prepare(
-    "INSERT INTO signups (email, email_key, created_at) VALUES ('waiting@example.org', 'waiting@example.org', '2026-10-02T00:00:00.000Z')",
-  ).run();
-  db.prepare(
-    "INSERT INTO activation_keys (key_hash, email_key, created_at) VALUES ('0ab1', 'keyed@example.org', '2026-10-05T00:00:00.000Z')",
-  ).run();
+  for (const row of rows) db.prepare(row).run();
   db.close();
+}
+
+/** Schema 2, with one signup that got a key by hand and one that did not. */
+function schema2Database(dataDir: string): void {
+  databaseAt(
+    dataDir,
+    2,
+    "INSERT INTO signups (email, email_key, created_at) VALUES ('Keyed@example.org', 'keyed@example.org', '2026-10-01T00:00:00.000Z')",
+    "INSERT INTO signups (email, email_key, created_at) VALUES ('waiting@example.org', 'waiting@example.org', '2026-10-02T00:00:00.000Z')",
+    "INSERT INTO activation_keys (key_hash, email_key, created_at) VALUES ('0ab1', 'keyed@example.org', '2026-10-05T00:00:00.000Z')",
+  );
 }
 
 it('upgrades schema 2: a key issued by hand counts as an invitation, so invite --next does not revoke it', async () => {
@@ -63,15 +64,11 @@ it('opens a database newer than this release with a clear refusal, changing noth
 
 it('upgrades schema 4: the signups it holds count as confirmed from when they joined, and stay waiting', async () => {
   const dataDir = tempDataDir();
-  const db = new Database(path.join(dataDir, 'waitlist.db'));
-  for (const [version, sql] of MIGRATIONS.slice(0, 4).entries()) {
-    db.exec(sql);
-    db.pragma(`user_version = ${version + 1}`);
-  }
-  db.prepare(
+  databaseAt(
+    dataDir,
+    4,
     "INSERT INTO signups (email, email_key, created_at) VALUES ('Old@example.org', 'old@example.org', '2026-10-01T00:00:00.000Z')",
-  ).run();
-  db.close();
+  );
   const store = openSqliteStore({ dataDir });
   try {
     expect(await store.signups.list()).toMatchObject([

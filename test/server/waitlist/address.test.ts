@@ -96,6 +96,10 @@ function start(env?: Record<string, string>): Site {
 }
 
 /** The token of the first link to `path` in a message's text. */
+/** A signup through the API, as the site's form sends it. */
+const signUp = (s: Site, email: string, description = '') =>
+  request(s.app).post('/api/subscriptions').send({ email, description });
+
 function tokenIn(mail: ReceivedMail, path: '/confirm' | '/leave'): string {
   const match = new RegExp(`${SITE_URL}${path}\\?token=([A-Za-z0-9_-]+)`).exec(
     mail.parsed.text ?? '',
@@ -131,9 +135,7 @@ const metric = async (s: Site, event: string) => {
 describe('confirmation', () => {
   it('mails a confirmation through the queue at once, with one-click leave headers; only the confirmed address is invited by --next', async () => {
     const s = start();
-    const res = await request(s.app)
-      .post('/api/subscriptions')
-      .send({ email: 'Ann@Example.org', description: 'emacs' });
+    const res = await signUp(s, 'Ann@Example.org', 'emacs');
     expect(res.status).toBe(201);
     // Woken by the signup: no poll interval to wait for (the worker polls once a minute here).
     const [mail] = await smtp.waitFor(1, 5_000);
@@ -147,13 +149,7 @@ describe('confirmation', () => {
     expect(unsubscribeToken(mail)).not.toBe(confirm);
 
     // A repeat within the hour: the same answer, no second mail.
-    expect(
-      (
-        await request(s.app)
-          .post('/api/subscriptions')
-          .send({ email: 'ann@example.org', description: '' })
-      ).status,
-    ).toBe(201);
+    expect((await signUp(s, 'ann@example.org')).status).toBe(201);
     expect(await cli(s, 'stats')).toMatch(/^unconfirmed\s+1$/m);
     expect(await cli(s, 'invite', '--next', '5')).toContain('0 sent');
     expect(await cli(s, 'invite', 'ann@example.org')).toMatch(/^unconfirmed\s+Ann@Example\.org$/m);
@@ -177,13 +173,7 @@ describe('confirmation', () => {
 
   it('sends nothing and confirms nobody without the setting', async () => {
     const s = start({ CONFIRM_SIGNUPS: 'off' });
-    expect(
-      (
-        await request(s.app)
-          .post('/api/subscriptions')
-          .send({ email: 'bob@example.org', description: '' })
-      ).status,
-    ).toBe(201);
+    expect((await signUp(s, 'bob@example.org')).status).toBe(201);
     await s.deps.store.mail.counts().then((counts) => expect(counts.queued).toBe(0));
     expect(await cli(s, 'stats')).toMatch(/^waitlisted\s+1$/m);
   });
@@ -192,10 +182,7 @@ describe('confirmation', () => {
 describe('leaving', () => {
   it('erases the address with its keys, mail and .eml files by its leave link, and counts it', async () => {
     const s = start({ SMTP_URL: '' });
-    await request(s.app)
-      .post('/api/subscriptions')
-      .send({ email: 'cid@example.org', description: 'about me' })
-      .expect(201);
+    await signUp(s, 'cid@example.org', 'about me').expect(201);
     await s.store.signups.add({ email: 'stays@example.org', description: '' });
     const token = await waitForEml(s, 1);
     expect(fs.readdirSync(mailFolder(s.config.dataDir))).toHaveLength(1);
@@ -287,10 +274,7 @@ describe('undeliverable', () => {
     expect(await cli(s, 'export')).toMatch(/^gone@example\.org,.*,undeliverable\r$/m);
     smtp.mode('accept');
     expect(await cli(s, 'invite', '--next', '5')).toContain('0 sent');
-    await request(s.app)
-      .post('/api/subscriptions')
-      .send({ email: 'gone@example.org', description: '' })
-      .expect(201);
+    await signUp(s, 'gone@example.org').expect(201);
     expect(await s.store.subscriptions.stateOf('gone@example.org')).toBe('waitlisted');
     expect(await cli(s, 'invite', '--next', '5')).toContain('1 sent');
   });
@@ -299,14 +283,8 @@ describe('undeliverable', () => {
 describe('expiry', () => {
   it('erases an address nobody confirmed within CONFIRM_WITHIN_HOURS, .eml included, and keeps the confirmed', async () => {
     const s = start({ SMTP_URL: '', CONFIRM_WITHIN_HOURS: '72' });
-    await request(s.app)
-      .post('/api/subscriptions')
-      .send({ email: 'late@example.org', description: '' })
-      .expect(201);
-    await request(s.app)
-      .post('/api/subscriptions')
-      .send({ email: 'quick@example.org', description: '' })
-      .expect(201);
+    await signUp(s, 'late@example.org').expect(201);
+    await signUp(s, 'quick@example.org').expect(201);
     await waitForEml(s, 2);
     const quick = (await s.store.signups.list()).find((r) => r.email === 'quick@example.org')!;
     expect(quick.state).toBe('unconfirmed');

@@ -7,6 +7,7 @@ import { closedPort } from '../../support/backend';
 import { testConfig } from '../../support/config';
 import { listen } from '../../support/http';
 import { outboxSites } from '../../support/outbox-site';
+import { queuedSignup } from '../../support/stores';
 import { until } from '../../support/wait';
 
 const { clock, storeFor, site, backendOn } = outboxSites();
@@ -22,6 +23,13 @@ const signup = (app: ReturnType<typeof createApp>, email = 'zoë@example.org') =
     .post('/api/subscriptions')
     .field('email', email)
     .field('description', 'line one\r\nline two — ü');
+
+/** One round of the worker 10 s on, past any first retry, and then stops it. */
+async function deliverOnce(delivery: { flush(): Promise<unknown>; stop(): Promise<unknown> }) {
+  clock.now += 10_000;
+  await delivery.flush();
+  await delivery.stop();
+}
 
 describe('outbox', () => {
   it('queues a signup durably with 202 when the backend is unreachable, and shows the depth', async () => {
@@ -152,10 +160,7 @@ describe('outbox', () => {
     await signup(app);
     const backend = await backendOn(port);
     backend.respondWith((req, res) => res.status(422).json({ error: 'nope' }));
-    const delivery = worker();
-    clock.now += 10_000;
-    await delivery.flush();
-    await delivery.stop();
+    await deliverOnce(worker());
     expect(backend.received).toHaveLength(1);
     expect(await store.outbox.depth()).toBe(0);
   });
@@ -167,10 +172,7 @@ describe('outbox', () => {
 
     const store = storeFor(first.config);
     const backend = await backendOn(first.port);
-    const delivery = first.worker(store.outbox);
-    clock.now += 10_000;
-    await delivery.flush();
-    await delivery.stop();
+    await deliverOnce(first.worker(store.outbox));
     expect(backend.received).toHaveLength(1);
     expect(await store.outbox.depth()).toBe(0);
   });
@@ -210,12 +212,7 @@ describe('outbox', () => {
     const store = storeFor(testConfig());
     const random = jest.spyOn(Math, 'random').mockReturnValue(0.5); // the middle of the ±20 % jitter
     try {
-      await store.outbox.enqueue({
-        path: '/api/subscriptions',
-        fields: [['email', 'a@b.co']],
-        forwarded: {},
-        idempotencyKey: 'k-1',
-      });
+      await store.outbox.enqueue(queuedSignup('a@b.co'));
       const failOnce = async () => {
         await store.outbox.failed((await store.outbox.all())[0], 'status 503');
         return (await store.outbox.nextDueAt())! - clock.now;

@@ -1,0 +1,29 @@
+// The store's rules, built once on an engine's Sql: all of a Store but what each engine does its
+// own way (rate counters, readiness, backup, closing).
+import { createAddressLinks } from './address-tokens';
+import { createAdmins, createAdminSessions, createAuditLog, createLoginThrottle } from './admins';
+import { createErasure } from './erasure';
+import { createMailQueue } from './mail-queue';
+import { createOutbox } from './outbox';
+import { createSignups } from './signups';
+import type { Sql } from './sql';
+import { createSubscriptions } from './subscriptions';
+import type { QueueLimits, Store } from './types';
+
+export type StoreRules = Omit<Store, 'engine' | 'rate' | 'backup' | 'ping' | 'schema' | 'close'>;
+
+export function createStoreRules(sql: Sql, limits: QueueLimits, now: () => number): StoreRules {
+  const mail = createMailQueue(sql, limits, now);
+  return {
+    signups: createSignups(sql, now),
+    links: createAddressLinks(sql, mail, now),
+    admins: createAdmins(sql, now),
+    sessions: createAdminSessions(sql, now),
+    loginThrottle: createLoginThrottle(sql, now),
+    audit: createAuditLog(sql, now),
+    subscriptions: createSubscriptions(sql, mail, now),
+    outbox: createOutbox(sql, limits, now),
+    mail,
+    erase: createErasure(sql, now),
+  };
+}
