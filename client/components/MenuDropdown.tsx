@@ -2,7 +2,7 @@
 // The dropdown is an HTML popover that the button opens through popovertarget: the browser opens
 // and closes it (a tap on the button, Escape, a tap outside) and tells assistive technology
 // whether it is open, the same before hydration, after it and without JavaScript. The CSS
-// :focus-within of before never opened it in Safari, which does not focus a button on a tap.
+// :focus-within it replaced never opened it in Safari, which does not focus a button on a tap.
 // React only closes it when an item routes on the client; the document's inline script closes it
 // when the keyboard focus leaves the menu (server/pages/document.tsx), before hydration too.
 import { useId, useRef, type MouseEvent } from 'react';
