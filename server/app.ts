@@ -1,10 +1,7 @@
 // createApp(config): the site's one request handler, fully wired, without listening
 // (server/index.ts listens; tests drive the same handler with supertest). Every request crosses
-// the request pipeline's preamble (http/request-pipeline.ts), then the first matching handler
-// answers it:
-//   /api/*              → the API on plain node:http (api/router.ts)
-//   a prerendered page  → the prerendered store (pages/prerendered.ts)
-//   everything else     → Express, whose middleware order below is behaviour.
+// the request pipeline's preamble (http/request-pipeline.ts); then `siteRoutes` below answers it:
+// every path the site answers, in the order Express tries them, where that order is behaviour.
 import compression from 'compression';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { RouterContextProvider } from 'react-router';
@@ -15,11 +12,11 @@ import { apiHandler } from './api/router';
 import { isApiUrl } from './api/routes';
 import { publicConfigOf, type Config } from './config';
 import { healthCheck, readinessCheck } from './health';
-import { readBody, readFields } from './http/body';
-import { compileTrust } from './http/client';
+import { readBody, readFields, type Middleware } from './http/body';
+import { compileTrust, type TrustProxy } from './http/client';
 import { refuseCrossSite } from './http/cross-site';
 import { CONTENT_TYPES, HttpError, sendText, statusAndMessage } from './http/errors';
-import { requestPipeline } from './http/request-pipeline';
+import { answeredAs, requestPipeline } from './http/request-pipeline';
 import { signupRateLimit } from './http/rate-limit';
 import { securityHeaders } from './http/security-headers';
 import { consoleRouter } from './console/router';
@@ -96,10 +93,66 @@ export function createApp(config: Config, deps: AppDeps = {}) {
     logger,
   });
 
+  const consoleCss = `${assets.css}${CONSOLE_CSS}`;
+  return requestPipeline({
+    trust,
+    securityHeaders: headers.fixed,
+    logger,
+    metrics,
+    router: siteRoutes({
+      config,
+      store,
+      logger,
+      metrics,
+      trust,
+      renderer,
+      prerendered,
+      api: apiHandler({
+        config,
+        subscriptions: store.subscriptions,
+        submitSignup,
+        limitSubmissions,
+        refuseCrossSite: sameSiteOnly,
+        logger,
+      }),
+      limitSubmissions,
+      sameSiteOnly,
+      consoleCss,
+      consolePolicy: securityHeaders(config, [sha256Source(consoleCss)]).pagePolicy([]),
+    }),
+  });
+}
+
+interface SiteRouteParts {
+  config: Config;
+  store: Store;
+  logger: Logger;
+  metrics: Metrics;
+  trust: TrustProxy;
+  renderer: ReturnType<typeof createRenderer>;
+  prerendered: ReturnType<typeof prerenderedPages>;
+  api: ReturnType<typeof apiHandler>;
+  limitSubmissions: Middleware;
+  sameSiteOnly: Middleware;
+  consoleCss: string;
+  consolePolicy: string;
+}
+
+/** Every path the site answers, in the order Express tries them. */
+function siteRoutes(parts: SiteRouteParts) {
+  const { config, store, logger, metrics, renderer, limitSubmissions, sameSiteOnly } = parts;
   const app = express();
   // Express's own getters (req.ip, req.protocol) agree with the request pipeline's client.
-  app.set('trust proxy', trust);
+  app.set('trust proxy', parts.trust);
   app.disable('x-powered-by');
+
+  // /api and everything under it: POST /api/subscriptions, POST /api/subscription-activation,
+  // GET /api/subscription-info/{provider}/{externalId} (api/router.ts). Small JSON, uncompressed.
+  app.use(answeredAs('api', (req) => isApiUrl(req.url!), parts.api));
+
+  // GET and HEAD of /, /activate and /privacy, exactly as linked: rendered once, kept with their
+  // headers and their brotli and gzip bodies (pages/prerendered.ts).
+  app.use(answeredAs('page', isPrerendered, parts.prerendered.serve));
 
   // Compression (gzip, brotli where accepted). React calls res.flush() after each chunk, so
   // streamed HTML still leaves in pieces.
@@ -112,7 +165,7 @@ export function createApp(config: Config, deps: AppDeps = {}) {
   // Content-hashed build output: long-lived cache; a miss is a plain 404.
   app.use(ASSETS_URL_PREFIX, hashedAssets());
 
-  // Files from public/ with a short cache; robots.txt and sitemap.xml name the site's origin.
+  // Files from public/ with a short cache; /robots.txt and /sitemap.xml name the site's origin.
   app.use(publicFiles());
   app.use(seoFiles(config));
 
@@ -142,9 +195,8 @@ export function createApp(config: Config, deps: AppDeps = {}) {
   );
   app.post(LEAVE_PATH, readBody, readFields, renderer.streamPage);
 
-  // The operators' console: server-rendered, no script, off while no account exists.
-  const consoleCss = `${assets.css}${CONSOLE_CSS}`;
-  const consolePolicy = securityHeaders(config, [sha256Source(consoleCss)]).pagePolicy([]);
+  // The operators' console under /admin (its paths: console/router.tsx): server-rendered, no
+  // script, off while no account exists.
   app.use(
     '/admin',
     consoleRouter({
@@ -152,8 +204,8 @@ export function createApp(config: Config, deps: AppDeps = {}) {
       store,
       logger,
       metrics,
-      css: consoleCss,
-      policy: consolePolicy,
+      css: parts.consoleCss,
+      policy: parts.consolePolicy,
       sameSiteOnly,
     }),
   );
@@ -176,23 +228,5 @@ export function createApp(config: Config, deps: AppDeps = {}) {
     sendText(res, status, CONTENT_TYPES.text, message);
   });
 
-  const api = apiHandler({
-    config,
-    subscriptions: store.subscriptions,
-    submitSignup,
-    limitSubmissions,
-    refuseCrossSite: sameSiteOnly,
-    logger,
-  });
-  return requestPipeline({
-    trust,
-    securityHeaders: headers.fixed,
-    logger,
-    metrics,
-    handlers: [
-      { kind: 'api', matches: (req) => isApiUrl(req.url!), handle: api },
-      { kind: 'page', matches: isPrerendered, handle: prerendered.serve },
-      { kind: 'app', matches: () => true, handle: (req, res) => void app(req, res) },
-    ],
-  });
+  return app;
 }

@@ -1,6 +1,6 @@
-// The /api router, on plain node:http rather than Express: a few fixed routes of small JSON, where
-// Express's router and request getters were most of the proxy's own cost (docs/decisions/
-// 0009-api-without-express.md; npm run bench). After the request pipeline's preamble, in order:
+// The /api router, a node:http handler mounted first in Express (server/app.ts): a few fixed
+// routes of small JSON, matched by hand so no spelling of a form POST slips past the checks
+// (routes.ts). After the request pipeline's preamble, in order:
 // path guard → cross-site check (anything but GET/HEAD) → rate limit (signups; activations only
 // on their way to a backend) → body → the signup operation, the embedded activation and
 // subscription-info, or the backend proxy. Every error is JSON.

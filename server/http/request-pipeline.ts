@@ -1,8 +1,7 @@
 // The request pipeline: every request passes the same short preamble, written once and in this
 // order: a request id, the client (TRUST_PROXY), the fixed security headers, the access-log line.
-// Then the first handler in the table whose test matches answers it: /api/*, a prerendered page,
-// or Express for everything else. A fast handler skips Express after the preamble, never the
-// preamble itself.
+// Then the site's router (Express, server/app.ts) answers it; a route tells the access log and the
+// metrics which kind of route it is (`answeredAs`), or it counts as 'app'.
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../logger';
@@ -15,17 +14,30 @@ export interface RequestContext extends LoggedRequest {
   client: Client;
 }
 
-interface RouteHandler {
-  kind: RouteKind;
-  matches(req: IncomingMessage): boolean;
-  handle(req: IncomingMessage, res: ServerResponse, context: RequestContext): void;
-}
-
 const CONTEXT = Symbol('orgnote.request');
 
 /** What the preamble worked out for this request (Express's req is the same object). */
 export function contextOf(req: IncomingMessage): RequestContext {
   return (req as IncomingMessage & { [CONTEXT]: RequestContext })[CONTEXT];
+}
+
+type NodeHandler = (req: IncomingMessage, res: ServerResponse, context: RequestContext) => void;
+
+/**
+ * Express middleware for a handler written on node:http: it answers the requests `matches`
+ * accepts, counted as `kind` in the access log and the metrics, and passes the rest on.
+ */
+export function answeredAs(
+  kind: RouteKind,
+  matches: (req: IncomingMessage) => boolean,
+  handle: NodeHandler,
+) {
+  return (req: IncomingMessage, res: ServerResponse, next: () => void): void => {
+    if (!matches(req)) return next();
+    const context = contextOf(req);
+    context.kind = kind;
+    handle(req, res, context);
+  };
 }
 
 /** Request ids: unique per process start, cheap per request (a counter, not a UUID each time). */
@@ -39,8 +51,8 @@ interface PipelineOptions {
   /** Set on every answer; a page replaces only its Content-Security-Policy. */
   securityHeaders: HeaderList;
   logger: Logger;
-  /** Tried in order; the last one should match everything. */
-  handlers: RouteHandler[];
+  /** The site's router: answers every request after the preamble. */
+  router: (req: IncomingMessage, res: ServerResponse) => void;
 }
 
 export function requestPipeline({
@@ -48,14 +60,13 @@ export function requestPipeline({
   securityHeaders,
   logger,
   metrics,
-  handlers,
+  router,
 }: PipelineOptions) {
   const watchProxy = untrustedProxyWatch(trust, logger, metrics ?? NO_METRICS);
   return function site(req: IncomingMessage, res: ServerResponse): void {
-    const handler = handlers.find((candidate) => candidate.matches(req))!;
     const context: RequestContext = {
       id: `${idPrefix}-${++requestCount}`,
-      kind: handler.kind,
+      kind: 'app',
       startedAt: Date.now(),
       client: clientOf(req, trust),
     };
@@ -64,6 +75,6 @@ export function requestPipeline({
     res.setHeader('X-Request-Id', context.id);
     for (const [name, value] of securityHeaders) res.setHeader(name, value);
     logWhenDone(logger, req, res, context, metrics);
-    handler.handle(req, res, context);
+    router(req, res);
   };
 }
