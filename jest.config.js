@@ -1,7 +1,7 @@
 // Three projects: server (node), client components (jsdom) and the browser suite (real Chromium).
 // TypeScript goes through @swc/jest. Only the projects that need the production build make it
 // (test/support/build-setup.ts), so `jest --selectProjects client` never builds.
-const os = require('node:os');
+const { CAPACITY } = require('./test/support/machine-slots');
 const transform = {
   '^.+\\.(t|j)sx?$': [
     '@swc/jest',
@@ -27,10 +27,9 @@ module.exports = {
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   testTimeout: 20000,
-  // Jest's default, one worker fewer than cores, is a single in-band worker on a 2-core machine,
-  // and most test time is spent waiting on other processes (servers, Chromium, PostgreSQL): one
-  // worker per core, and never fewer than two, keeps both cores busy.
-  maxWorkers: Math.max(2, os.availableParallelism()),
+  // Most test time is spent waiting on other processes (servers, Chromium, PostgreSQL): as many
+  // workers as the machine takes files at once (two per core), which machine-slots.js meters.
+  maxWorkers: CAPACITY,
   projects: [
     {
       ...common,

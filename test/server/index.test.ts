@@ -1,3 +1,4 @@
+/** @jest-environment-options {"timed": true} */
 // The production entry point: listening, health, graceful shutdown and bad configuration,
 // exercised on the built server in a child process with real signals.
 import http from 'node:http';

@@ -1,3 +1,4 @@
+/** @jest-environment-options {"timed": true} */
 // The figures deploy/prometheus/alerts.yml rests on, as an operator's Prometheus reads them: dead
 // items of both queues, confirmation mail owed, the store's readiness (the check /readyz makes),
 // logins the console's throttle refused, and build_info. First createMetrics with a real SQLite

@@ -1,3 +1,4 @@
+/** @jest-environment-options {"timed": true} */
 // Which release runs (server/version.ts): the commit a build names, whether given by the image's
 // build (SOURCE_COMMIT), read from git, or neither; and `waitlist --version` as an operator runs
 // it, from the built CLI, whatever state the settings and the store are in.

@@ -1,3 +1,4 @@
+/** @jest-environment-options {"timed": true} */
 import { EMAIL_PATTERN, validateActivation, validateWaitlist } from '../../shared/validation';
 
 describe('validation rules (docs/product.md §5)', () => {

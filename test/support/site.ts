@@ -72,6 +72,12 @@ export async function startSiteOfItsOwn(env: Record<string, string> = {}): Promi
 }
 
 /**
+ * Parsed .eml files by path, time and size: the site writes each whole (a temporary name, then
+ * renamed), and a queue id freed by an erasure can name a new one.
+ */
+const parsedMail = new Map<string, Promise<ParsedMail>>();
+
+/**
  * The mail the site wrote to `to` so far (without SMTP_URL: DATA_DIR/mail/<queue id>.eml), oldest
  * first.
  */
@@ -83,13 +89,16 @@ export async function mailTo(site: Pick<Site, 'dataDir'>, to: string): Promise<P
   files.sort((a, b) => parseInt(a, 10) - parseInt(b, 10));
   const mails: ParsedMail[] = [];
   for (const name of files) {
-    let raw: Buffer;
+    const file = path.join(dir, name);
+    let mail: ParsedMail;
     try {
-      raw = fs.readFileSync(path.join(dir, name));
+      const { mtimeMs, size } = fs.statSync(file);
+      const key = `${file}:${mtimeMs}:${size}`;
+      if (!parsedMail.has(key)) parsedMail.set(key, simpleParser(fs.readFileSync(file)));
+      mail = await parsedMail.get(key)!;
     } catch {
       continue; // erased meanwhile (leaving erases an address's mail)
     }
-    const mail = await simpleParser(raw);
     const recipients = [mail.to ?? []]
       .flat()
       .flatMap((address) => address.value.map((mailbox) => mailbox.address));

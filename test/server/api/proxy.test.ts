@@ -1,3 +1,4 @@
+/** @jest-environment-options {"timed": true} */
 // The /api proxy against a real multer backend on 127.0.0.1.
 import http from 'node:http';
 import zlib from 'node:zlib';

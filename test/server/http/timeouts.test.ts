@@ -1,3 +1,4 @@
+/** @jest-environment-options {"timed": true} */
 // Slow clients are dropped: a slow-loris trickling headers, or a body that never finishes, is
 // cut off by the server's timeouts while everyone else is served. Raw sockets on 127.0.0.1.
 import net from 'node:net';

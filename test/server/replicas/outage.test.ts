@@ -1,3 +1,4 @@
+/** @jest-environment-options {"timed": true} */
 // PostgreSQL going away under running replicas, and not being there at start-up. While it is down
 // every replica answers signups with a quick 503 (Retry-After, JSON error) and /readyz with 503, so
 // the load balancer takes them out of rotation, yet stays alive (/healthz 200); once it is back
