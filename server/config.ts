@@ -95,7 +95,7 @@ const originList = z.string().transform((value, ctx) => {
   return origins;
 });
 
-/** smtp:// (STARTTLS when the server offers it) or smtps:// (TLS from the start). */
+/** smtp:// (STARTTLS required off loopback; ?tls= says otherwise) or smtps:// (TLS at once). */
 const smtpUrl = z
   .string()
   .trim()
@@ -105,6 +105,12 @@ const smtpUrl = z
       /^smtps?:$/.test(new URL(value).protocol) &&
       new URL(value).hostname !== '',
     'must be an smtp:// or smtps:// URL (percent-encode / ? # @ : in the user or password)',
+  )
+  .refine(
+    (value) =>
+      !URL.canParse(value) ||
+      [null, 'optional', 'required'].includes(new URL(value).searchParams.get('tls')),
+    'its ?tls= must be optional or required',
   );
 
 /** 'address' or 'Name <address>'. */
@@ -269,7 +275,7 @@ export const SETTINGS = {
       'SMTP_URL',
       UNSET,
       smtpUrl.optional(),
-      'Where invitations go out; unset: .eml files under DATA_DIR/mail.',
+      'Where invitations go out (smtp:// requires STARTTLS off loopback unless ?tls=optional); unset: .eml files under DATA_DIR/mail.',
     ),
   ),
   smtpTimeoutMs: setting(

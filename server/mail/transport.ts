@@ -1,5 +1,5 @@
-// Where mail goes. With SMTP_URL: a pooled SMTP connection (nodemailer; STARTTLS when the server
-// offers it on smtp://, TLS from the start on smtps://). Without it, the embedded default: each
+// Where mail goes. With SMTP_URL: a pooled SMTP connection (nodemailer; STARTTLS required on
+// smtp:// except to loopback, TLS from the start on smtps://). Without it, the embedded default: each
 // message written as an RFC 5322 .eml file under DATA_DIR/mail/, named by its queue id, which an
 // operator can open in any mail program and forward. Writing is atomic and durable (a temporary
 // file of the same id, fsync, rename), so a retry after a crash replaces the file rather than
@@ -7,6 +7,7 @@
 // With DKIM settings, both sign every message (nodemailer's own DKIM signer, rsa-sha256, relaxed
 // canonicalization), so an .eml an operator forwards carries the signature too.
 import fs from 'node:fs/promises';
+import net from 'node:net';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
 import { withoutCredentials, type Config, type DkimSigning } from '../config';
@@ -92,27 +93,87 @@ const signing = (dkim: DkimSigning | undefined) =>
  */
 const composed = (mail: OutgoingMail) => ({ ...mail, date: new Date(mail.date) });
 
+/** SMTP_URL's own query parameter; nodemailer would take it for its `tls` socket options. */
+const TLS_PARAMETER = 'tls';
+
+/** Loopback names: mail to them never crosses a network, so TLS would protect nothing. */
+function isLoopback(hostname: string): boolean {
+  const host = hostname
+    .replace(/^\[(.*)\]$/, '$1')
+    .replace(/\.$/, '')
+    .toLowerCase();
+  if (host === 'localhost' || host === '::1') return true;
+  return net.isIPv4(host) && host.startsWith('127.');
+}
+
 /**
- * A stuck server must not hold a message for nodemailer's default minutes: every wait of a send
- * (connecting, the greeting, each reply) ends within SMTP_TIMEOUT_MS. That bounds each wait, not
- * the send, so the sender renews its claim while the send goes on (mail/send.ts): a message goes
- * to another sender only once its sender has stopped (died, or given up on a stuck send), one
- * lease later (server/store/leases.ts).
+ * Whether an smtp:// connection must upgrade with STARTTLS before it logs in or sends. Without it
+ * anyone on the path can strip the server's STARTTLS offer and read the password and the keys.
+ * `?tls=optional` lets an operator accept a server without TLS; `?tls=required` asks for TLS even
+ * on loopback (a local relay that offers it). smtps:// is TLS from its first byte.
  */
-function smtpMailer(smtpUrl: string, timeoutMs: number, dkim: DkimSigning | undefined): Mailer {
-  const transport = nodemailer.createTransport({
-    url: smtpUrl,
+function requiresStartTls(url: URL): boolean {
+  if (url.protocol !== 'smtp:') return false;
+  const tls = url.searchParams.get(TLS_PARAMETER);
+  if (tls === 'optional') return false;
+  return tls === 'required' || !isLoopback(url.hostname);
+}
+
+/**
+ * nodemailer's options for SMTP_URL. A stuck server must not hold a message for nodemailer's
+ * default minutes: every wait of a send (connecting, the greeting, each reply) ends within
+ * SMTP_TIMEOUT_MS. That bounds each wait, not the send, so the sender renews its claim while the
+ * send goes on (mail/send.ts): a message goes to another sender only once its sender has stopped
+ * (died, or given up on a stuck send), one lease later (server/store/leases.ts).
+ */
+export function smtpTransportOptions(
+  smtpUrl: string,
+  timeoutMs: number,
+  dkim: DkimSigning | undefined,
+) {
+  const url = new URL(smtpUrl);
+  const requireTLS = requiresStartTls(url);
+  url.searchParams.delete(TLS_PARAMETER);
+  return {
+    url: url.toString(),
+    requireTLS,
     dkim: signing(dkim),
     pool: true,
     maxConnections: SMTP_POOL_SIZE,
     connectionTimeout: Math.min(10_000, timeoutMs),
     greetingTimeout: Math.min(10_000, timeoutMs),
     socketTimeout: timeoutMs,
+  } as const;
+}
+
+/**
+ * A failed STARTTLS, told so the operator knows which setting to fix and how; the codes stay, so
+ * the queue still reads it as the server being unusable, not the message.
+ */
+function namingTheSetting(err: unknown, where: string): unknown {
+  const smtp = (err ?? {}) as SmtpError;
+  if (smtp.command !== 'STARTTLS') return err;
+  const cause = err instanceof Error ? err.message : String(err);
+  const explained = new Error(
+    `SMTP_URL: STARTTLS with ${where} failed (${cause}). Mail to a server off loopback needs ` +
+      'TLS: fix the server, use smtps://, or add ?tls=optional to SMTP_URL to send without it.',
+  );
+  return Object.assign(explained, {
+    code: smtp.code,
+    responseCode: smtp.responseCode,
+    command: smtp.command,
   });
+}
+
+function smtpMailer(smtpUrl: string, timeoutMs: number, dkim: DkimSigning | undefined): Mailer {
+  const transport = nodemailer.createTransport(smtpTransportOptions(smtpUrl, timeoutMs, dkim));
+  const where = withoutCredentials(smtpUrl);
   return {
-    where: withoutCredentials(smtpUrl),
+    where,
     async send(_id, mail) {
-      await transport.sendMail(composed(mail));
+      await transport.sendMail(composed(mail)).catch((err: unknown) => {
+        throw namingTheSetting(err, where);
+      });
     },
     close: (force = false) => transport.close({ force }),
   };
