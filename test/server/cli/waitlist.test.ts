@@ -65,14 +65,14 @@ describe('npm run waitlist', () => {
     expect(out).toContain('3 signup(s)');
   });
 
-  it('export writes RFC 4180 CSV with quoting for commas, quotes, newlines and unicode', async () => {
+  it('export writes RFC 4180 CSV, every field quoted, with commas, quotes, newlines and unicode', async () => {
     const { code, out } = cli(await seeded(), 'export');
     expect(code).toBe(0);
     expect(out).toBe(
-      'email,description,created_at,invited_at,activated_at,confirmed_at,state\r\n' +
-        'last@example.org,,2026-11-01T10:03:00.000Z,,,2026-11-01T10:03:00.000Z,waitlisted\r\n' +
-        'zoë@example.org,"Says ""hi"", then\r\nleaves, ünïcödé 📝",2026-11-01T10:02:00.000Z,,,2026-11-01T10:02:00.000Z,waitlisted\r\n' +
-        'first@example.org,plain,2026-11-01T10:01:00.000Z,,,2026-11-01T10:01:00.000Z,waitlisted\r\n',
+      '"email","description","created_at","invited_at","activated_at","confirmed_at","state"\r\n' +
+        '"last@example.org","","2026-11-01T10:03:00.000Z","","","2026-11-01T10:03:00.000Z","waitlisted"\r\n' +
+        '"zoë@example.org","Says ""hi"", then\r\nleaves, ünïcödé 📝","2026-11-01T10:02:00.000Z","","","2026-11-01T10:02:00.000Z","waitlisted"\r\n' +
+        '"first@example.org","plain","2026-11-01T10:01:00.000Z","","","2026-11-01T10:01:00.000Z","waitlisted"\r\n',
     );
   });
 
@@ -81,10 +81,10 @@ describe('npm run waitlist', () => {
     const { out } = cli(dataDir, 'export', '--since', '2026-11-01T10:02:00Z');
     expect(
       out.startsWith(
-        'email,description,created_at,invited_at,activated_at,confirmed_at,state\r\nlast@example.org,',
+        '"email","description","created_at","invited_at","activated_at","confirmed_at","state"\r\n"last@example.org",',
       ),
     ).toBe(true);
-    expect(out).toContain('\r\nzoë@example.org,');
+    expect(out).toContain('\r\n"zoë@example.org",');
     expect(out).not.toContain('first@example.org');
     const bad = cli(dataDir, 'export', '--since', 'someday');
     expect(bad.code).toBe(2);
@@ -191,8 +191,8 @@ describe('npm run waitlist', () => {
       expect(last.match(/\d{4}-\d\d-\d\dT[\d:.]+Z/g)).toHaveLength(4); // created, confirmed, invited, activated
       expect(last).toMatch(/\bactivated\b/);
       const exported = cli(dataDir, 'export').out.split('\r\n');
-      expect(exported.find((line) => line.startsWith('last@example.org,'))).toMatch(
-        /^last@example\.org,,[^,]+Z,[^,]+Z,[^,]+Z,[^,]+Z,activated$/,
+      expect(exported.find((line) => line.startsWith('"last@example.org",'))).toMatch(
+        /^"last@example\.org","","[^,]+Z","[^,]+Z","[^,]+Z","[^,]+Z","activated"$/,
       );
     });
 

@@ -211,11 +211,13 @@ it("exports the CLI's CSV as a download, and records how many rows went out", as
   expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
   expect(res.headers['content-disposition']).toBe('attachment; filename="waitlist.csv"');
   const lines = res.text.split('\r\n');
-  expect(lines[0]).toBe('email,description,created_at,invited_at,activated_at,confirmed_at,state');
+  expect(lines[0]).toBe(
+    '"email","description","created_at","invited_at","activated_at","confirmed_at","state"',
+  );
   expect(lines.filter((line) => line.includes('"a, ""quoted"" note"'))).toHaveLength(3);
   // Opened in a spreadsheet, this description is text, not a formula.
-  expect(lines.find((line) => line.startsWith('formula@'))).toMatch(
-    /^formula@example\.org,"'=HYPERLINK\(""https/,
+  expect(lines.find((line) => line.startsWith('"formula@'))).toMatch(
+    /^"formula@example\.org","'=HYPERLINK\(""https/,
   );
   expect((await store.audit.list({ limit: 1 }))[0]).toMatchObject({
     action: 'export',

@@ -115,10 +115,11 @@ async function waitlist(root: string, env: Env, ...args: string[]): Promise<stri
 /** The addresses a build's CLI exports, sorted. */
 async function signupsSeenBy(root: string, env: Env): Promise<string[]> {
   const csv = await waitlist(root, env, 'export');
+  // Quoted or not: a release from before every field was quoted is read too.
   return csv
     .split('\r\n')
     .slice(1, -1)
-    .map((line) => line.split(',')[0])
+    .map((line) => line.split(',')[0].replace(/"/g, ''))
     .sort();
 }
 
