@@ -206,7 +206,6 @@ function siteRoutes(parts: SiteRouteParts) {
       metrics,
       css: parts.consoleCss,
       policy: parts.consolePolicy,
-      sameSiteOnly,
     }),
   );
 

@@ -8,7 +8,10 @@ import { ConfigError } from './config';
 /** Start-up reports it as it reports a bad setting: its message alone, then exit 1. */
 export class DataDirError extends ConfigError {}
 
-/** Creates DATA_DIR when missing; a one-line DataDirError when this process cannot write it. */
+/**
+ * Creates DATA_DIR when missing, readable by this user only (it holds keys and mail not yet
+ * sent); a one-line DataDirError when this process cannot write it.
+ */
 export function ensureWritableDataDir(dataDir: string): void {
   const folder = path.resolve(dataDir);
   const existing = nearestExisting(folder);
@@ -20,7 +23,7 @@ export function ensureWritableDataDir(dataDir: string): void {
     const problem = code === 'EROFS' ? readOnly(folder) : notOwned(existing);
     throw new DataDirError(`DATA_DIR ${dataDir}${where} ${problem}`);
   }
-  fs.mkdirSync(folder, { recursive: true });
+  fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
 }
 
 function nearestExisting(folder: string): string {

@@ -1,6 +1,6 @@
 // The console's session cookie and the middleware that requires a live session. The cookie is
-// HttpOnly, SameSite=Strict and Path=/; over https (as TRUST_PROXY lets the request say) it is
-// Secure with the __Host- prefix.
+// HttpOnly, SameSite=Strict and Path=/. It is Secure with the __Host- prefix whenever SITE_URL is
+// https, whatever the request says, and otherwise over https (as TRUST_PROXY lets the request say).
 import { parse as parseCookies } from 'cookie';
 import type { NextFunction, Request, Response } from 'express';
 import { CONSOLE_COOKIE, CONSOLE_SECURE_COOKIE } from '../http/site-cookies';
@@ -25,32 +25,38 @@ declare global {
   }
 }
 
-const cookieName = (req: Request) => (req.secure ? CONSOLE_SECURE_COOKIE : CONSOLE_COOKIE);
-
-export function sessionCookie(req: Request): string | undefined {
-  return parseCookies(req.headers.cookie ?? '')[cookieName(req)];
+/** The session cookie of one site: read from a request, set on its answer. */
+export interface SessionCookie {
+  read(req: Request): string | undefined;
+  /** Sets the cookie; an empty value with maxAgeMs 0 clears it. */
+  set(req: Request, res: Response, value: string, maxAgeMs: number): void;
 }
 
-/** Sets the session cookie; an empty value with maxAgeMs 0 clears it. */
-export function setSessionCookie(
-  req: Request,
-  res: Response,
-  value: string,
-  maxAgeMs: number,
-): void {
-  res.cookie(cookieName(req), value, {
-    path: '/',
-    httpOnly: true,
-    sameSite: 'strict',
-    secure: req.secure,
-    maxAge: maxAgeMs,
-  });
+/**
+ * The cookie for a site at `siteUrl`. An https site's cookie stays Secure even on a request that
+ * looks like plain http (a TLS proxy TRUST_PROXY does not name, an ssh tunnel to loopback).
+ */
+export function sessionCookie(siteUrl: string | undefined): SessionCookie {
+  const httpsSite = siteUrl?.startsWith('https:') ?? false;
+  const secure = (req: Request) => httpsSite || req.secure;
+  const name = (req: Request) => (secure(req) ? CONSOLE_SECURE_COOKIE : CONSOLE_COOKIE);
+  return {
+    read: (req) => parseCookies(req.headers.cookie ?? '')[name(req)],
+    set: (req, res, value, maxAgeMs) =>
+      res.cookie(name(req), value, {
+        path: '/',
+        httpOnly: true,
+        sameSite: 'strict',
+        secure: secure(req),
+        maxAge: maxAgeMs,
+      }),
+  };
 }
 
 /** Logged in (res.locals.consoleSession), or off to the login page. */
-export function requireSession(store: Store) {
+export function requireSession(store: Store, cookie: SessionCookie) {
   return async (req: Request, res: Response, next: NextFunction) => {
-    const sessionId = sessionCookie(req);
+    const sessionId = cookie.read(req);
     const email = await sessionAccount({ store }, sessionId);
     if (!email || !sessionId) return res.redirect(303, '/admin/login');
     res.locals.consoleSession = { email, sessionId, csrf: csrfToken(sessionId) };

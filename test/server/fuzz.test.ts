@@ -1,12 +1,15 @@
 // Hostile input, generated from a fixed seed: random bytes, huge headers, bad percent-encoding,
 // invalid UTF-8, CRLF in values and very long paths, thrown at both API endpoints, the native
 // form, the address pages and the pages of two real servers (embedded store; proxy to a multer
-// backend). Never a 5xx, never a crash, and nothing that fails validation is stored or forwarded.
+// backend), and at every route of the console, logged in and not. Never a 5xx, never a crash,
+// nothing that fails validation stored or forwarded, and nothing stored lost.
 import net from 'node:net';
+import { consoleRouter } from '../../server/console/router';
 import { openSqliteStore } from '../../server/store';
 import { checkActivation, checkSignup, HONEYPOT_FIELD } from '../../shared/form-checks';
 import { startBackend, type TestBackend } from '../support/backend';
-import { tempDataDir } from '../support/config';
+import { capturingLogger, tempDataDir, testConfig } from '../support/config';
+import { addOperator, getAs, logIn, type Session } from '../support/console';
 import { isHealthy, startServerProcess, type ServerProcess } from '../support/server-process';
 
 /** mulberry32: small, fast and reproducible. */
@@ -240,10 +243,16 @@ function generateCases(count: number): Case[] {
   return Array.from({ length: count }, () => rnd.pick(makers)());
 }
 
-/** Sends raw bytes; resolves with the status code of the answer (0 when the server just closed). */
-function sendRaw(port: number, raw: Buffer): Promise<number> {
+/**
+ * Sends raw bytes; resolves with the status code of the answer (0 when the server just closed).
+ * With `halfClose` the client ends its side at once, which the site takes as a request given up
+ * if its answer is not yet written: for garbage that is answered at once, not for a login.
+ */
+function sendRaw(port: number, raw: Buffer, halfClose = true): Promise<number> {
   return new Promise((resolve) => {
-    const socket = net.connect(port, '127.0.0.1', () => socket.end(raw));
+    const socket = net.connect(port, '127.0.0.1', () =>
+      halfClose ? socket.end(raw) : socket.write(raw),
+    );
     let head = '';
     socket.on('data', (chunk) => {
       if (head.length < 64) head += chunk.toString('latin1');
@@ -256,6 +265,125 @@ function sendRaw(port: number, raw: Buffer): Promise<number> {
 
 const CASES = generateCases(320);
 
+/** Every route of the console, as its router declares them: [method, path under /admin]. */
+function consoleRoutes(): [string, string][] {
+  const config = testConfig();
+  const store = openSqliteStore(config);
+  const { logger } = capturingLogger();
+  const router = consoleRouter({ config, store, logger, css: '', policy: '' });
+  void store.close();
+  return router.stack.flatMap(({ route }) => {
+    if (!route) return [];
+    const methods = new Set(route.stack.map((layer) => layer.method.toUpperCase()));
+    return [...methods].map((method): [string, string] => [method, route.path]);
+  });
+}
+
+const CONSOLE_ROUTES = [...consoleRoutes(), ['GET', '/nowhere'] as [string, string]];
+/** Every name a console form or query reads, and one it reads nowhere. */
+const CONSOLE_FIELDS = ['email', 'password', 'code', 'n', 'seen', 'again', 'id', 'other'];
+const CONSOLE_QUERY = ['n', 'q', 'state', 'order', 'after', 'before', 'other'];
+/** What the session's CSRF token looks like: 64 hex characters. */
+const TOKEN_LENGTH = 64;
+const HOSTILE = [
+  'é'.repeat(40),
+  '😀',
+  '\ud800',
+  '\uffff',
+  '\u0000',
+  'a\u0000b',
+  'x'.repeat(20_000),
+  'x'.repeat(100_000),
+  '<script>',
+  '-1',
+  '1e309',
+  '9'.repeat(40),
+  '',
+  ' ',
+  '\r\n',
+  '../..',
+  'zoe@example.org',
+];
+const hostile = () => rnd.pick(HOSTILE);
+/** name=value percent-encoded, a lone surrogate included (as a browser sends it: U+FFFD). */
+const formPair = (name: string, value: string) => new URLSearchParams([[name, value]]).toString();
+/** Kept signups: addresses the fuzz never sends, so every one must still be stored at the end. */
+const KEPT = Array.from({ length: 5 }, (_, i) => `kept${i}@example.org`);
+
+/** A hostile form for a console POST: duplicated fields, arrays, objects, in any encoding. */
+function consoleBody(csrf: string | string[] | undefined): { type: string; body: Buffer } {
+  const pairs: [string, string][] = [];
+  for (const name of CONSOLE_FIELDS) {
+    if (rnd.int(3) === 0) continue;
+    pairs.push([name, hostile()]);
+    if (rnd.int(3) === 0) pairs.push([name, hostile()]);
+  }
+  for (const token of [csrf ?? []].flat()) pairs.push(['csrf', token]);
+  const encoding = rnd.int(4);
+  if (encoding === 0) {
+    const fields: Record<string, unknown> = {};
+    for (const [name, value] of pairs)
+      fields[name] = rnd.pick([value, [value, value], { value }, 7, null]);
+    if (csrf !== undefined) fields.csrf = csrf;
+    return { type: 'application/json', body: Buffer.from(JSON.stringify(fields)) };
+  }
+  if (encoding === 1) {
+    const boundary = `fz${rnd.int(1e9)}`;
+    const parts = pairs.map(
+      ([name, value]) =>
+        `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
+    );
+    return {
+      type: `multipart/form-data; boundary=${boundary}`,
+      body: Buffer.from(`${parts.join('')}--${boundary}--\r\n`),
+    };
+  }
+  const urlencoded = pairs.map(([n, v]) => formPair(n, v)).join('&');
+  // Now and then raw bytes where the value goes: bad percent-encoding, a bare NUL.
+  const raw = encoding === 2 ? '' : `&email=${rnd.pick(['%ff%fe', '%00', '%', '%E0%A4%A'])}`;
+  return { type: 'application/x-www-form-urlencoded', body: Buffer.from(urlencoded + raw) };
+}
+
+function consoleQuery(): string {
+  const pairs = CONSOLE_QUERY.filter(() => rnd.int(2) === 0).flatMap((name) => {
+    const values = rnd.int(3) === 0 ? [hostile(), hostile()] : [hostile()];
+    return values.map((v) => formPair(name, v.slice(0, 4_000)));
+  });
+  if (rnd.int(4) === 0) pairs.push(rnd.pick(['q=%ff', 'n=%00', 'before=%', 'q[a]=b', 'n[]=1']));
+  return pairs.length ? `?${pairs.join('&')}` : '';
+}
+
+/** Hostile requests at every console route, with the session's cookie and token when given. */
+function consoleCases(session?: Session): Case[] {
+  const headers = session ? `Cookie: ${session.cookie}\r\n` : '';
+  return CONSOLE_ROUTES.flatMap(([method, path]) => {
+    const url = `/admin${path}`;
+    if (method !== 'POST')
+      return Array.from({ length: 6 }, () => ({
+        name: `${method} ${url}`,
+        raw: Buffer.from(
+          `${method} ${url}${consoleQuery()} HTTP/1.1\r\nHost: fuzz.test\r\n${headers}Connection: close\r\n\r\n`,
+        ),
+      }));
+    // A valid token only where it ends nothing: logging out would end the session under test.
+    const valid = session && path !== '/logout' ? session.csrf : undefined;
+    const tokens = [
+      valid,
+      'é'.repeat(TOKEN_LENGTH),
+      `${'a'.repeat(TOKEN_LENGTH - 1)}\u0000`,
+      'x'.repeat(100_000),
+      valid && [valid, valid],
+      undefined,
+    ];
+    return tokens.flatMap((csrf) =>
+      Array.from({ length: 2 }, () => {
+        const { type, body } = consoleBody(csrf);
+        return { name: `POST ${url}`, raw: simpleRaw('POST', url, type, body, headers) };
+      }),
+    );
+  });
+}
+
 describe('fuzz', () => {
   let backend: TestBackend;
   let embedded: ServerProcess;
@@ -263,6 +391,10 @@ describe('fuzz', () => {
   const embeddedData = tempDataDir();
 
   beforeAll(async () => {
+    const seeded = openSqliteStore({ dataDir: embeddedData });
+    await addOperator(seeded);
+    for (const email of KEPT) await seeded.signups.add({ email, description: '' });
+    await seeded.close();
     backend = await startBackend();
     [embedded, proxy] = await Promise.all([
       startServerProcess({
@@ -331,6 +463,37 @@ describe('fuzz', () => {
         ? checkActivation(parsed)
         : checkSignup(parsed);
       expect({ url: received.url, ok: check.ok }).toEqual({ url: received.url, ok: true });
+    }
+  }, 120_000);
+
+  it(`answers every console route (${CONSOLE_ROUTES.length}), logged in and not, without a 5xx, losing nothing`, async () => {
+    expect(CONSOLE_ROUTES.length).toBeGreaterThanOrEqual(15);
+    const session = await logIn(embedded.url);
+    const fiveHundreds: string[] = [];
+    const statuses = new Set<number>();
+    const cases = [...consoleCases(), ...consoleCases(session)];
+    for (let i = 0; i < cases.length; i += 8) {
+      const batch = cases.slice(i, i + 8);
+      const results = await Promise.all(batch.map((c) => sendRaw(embedded.port, c.raw, false)));
+      results.forEach((status, j) => {
+        statuses.add(status);
+        if (status >= 500 || status === 0) fiveHundreds.push(`${batch[j].name} → ${status}`);
+      });
+    }
+    expect(fiveHundreds).toEqual([]);
+    // The fuzz reached the handlers: pages, refusals and the forms' own answers.
+    expect([...statuses]).toEqual(expect.arrayContaining([200, 303, 400, 403, 413]));
+    expect(embedded.child.exitCode).toBeNull();
+    expect(await isHealthy(embedded.port)).toBe(true);
+    // Still logged in, and everything stored is still there.
+    expect((await getAs(embedded.url, session, '/admin')).status).toBe(200);
+    const store = openSqliteStore({ dataDir: embeddedData });
+    try {
+      const emails = (await store.signups.list()).map((row) => row.email);
+      expect(emails).toEqual(expect.arrayContaining(KEPT));
+      expect(await store.admins.count()).toBe(1);
+    } finally {
+      void store.close();
     }
   }, 120_000);
 });

@@ -1,9 +1,11 @@
 // The console's operator in server tests: an account in the store, and a logged-in session
 // (its cookie and the CSRF token its pages carry), as a browser would hold them.
-import type { RequestListener } from 'node:http';
 import request from 'supertest';
 import { hashPassword } from '../../server/console/password';
 import type { Store } from '../../server/store/types';
+
+/** What supertest can reach: an app (createApp) or a listening server's URL. */
+type Target = Parameters<typeof request>[0];
 
 export const OPERATOR = {
   email: 'ops@example.org',
@@ -22,7 +24,7 @@ export interface Session {
 }
 
 /** Logs the operator in. */
-export async function logIn(app: RequestListener): Promise<Session> {
+export async function logIn(app: Target): Promise<Session> {
   const login = await request(app)
     .post('/admin/login')
     .type('form')
@@ -33,12 +35,12 @@ export async function logIn(app: RequestListener): Promise<Session> {
 }
 
 /** A page as the session's browser asks for it. */
-export const getAs = (app: RequestListener, { cookie }: Session, path: string) =>
+export const getAs = (app: Target, { cookie }: Session, path: string) =>
   request(app).get(path).set('Cookie', cookie);
 
 /** A console form as the session's browser posts it, with the CSRF token the form carries. */
 export const postAs = (
-  app: RequestListener,
+  app: Target,
   { cookie, csrf }: Session,
   path: string,
   fields: Record<string, string>,

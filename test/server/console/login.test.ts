@@ -110,8 +110,8 @@ describe('with an account', () => {
   });
 
   it('answers a wrong password and an unknown account alike, with the same work, and records no typed address', async () => {
-    // Each try from an address of its own (the site trusts its loopback proxy), so the client
-    // throttle stays out of it; the account's own allows its five failures.
+    // Each try from an address of its own (the site trusts its loopback proxy, which says https),
+    // so the client throttle stays out of it; the account's own allows its five failures.
     let client = 0;
     // The work is the CPU time the process spent on the answer (the hash runs on libuv's
     // threads, which cpuUsage counts too), not the wall time. On a machine busy with the rest of
@@ -119,7 +119,10 @@ describe('with an account', () => {
     // differed 3× for equal answers. The least of 5 tries of each, in turn, is the work itself.
     const timed = async (password: string, email: string) => {
       const started = process.cpuUsage();
-      const res = await loginWith(password, email, { 'X-Forwarded-For': `203.0.113.${++client}` });
+      const res = await loginWith(password, email, {
+        'X-Forwarded-For': `203.0.113.${++client}`,
+        'X-Forwarded-Proto': 'https',
+      });
       const used = process.cpuUsage(started);
       return {
         status: res.status,
@@ -159,14 +162,19 @@ describe('with an account', () => {
   it('counts an IPv6 client by its /56, as the forms do: new addresses in one network and new account names do not reset it', async () => {
     const from = (i: number) => ({
       'X-Forwarded-For': `2001:db8:1234:56${i.toString(16).padStart(2, '0')}::${i + 1}`,
+      'X-Forwarded-Proto': 'https',
     });
     for (let i = 0; i < 5; i++)
       expect((await loginWith('guess', `nobody${i}@example.org`, from(i))).status).toBe(401);
     expect((await loginWith('guess', 'nobody5@example.org', from(5))).status).toBe(429);
     // Another network, and the account itself, are not held by it.
     expect(
-      (await loginWith(PASSWORD, 'ops@example.org', { 'X-Forwarded-For': '2001:db8:9999::1' }))
-        .status,
+      (
+        await loginWith(PASSWORD, 'ops@example.org', {
+          'X-Forwarded-For': '2001:db8:9999::1',
+          'X-Forwarded-Proto': 'https',
+        })
+      ).status,
     ).toBe(303);
   });
 
