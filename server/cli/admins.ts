@@ -35,13 +35,13 @@ const ONE_ACCOUNT = {
 export const ADMIN_ROWS: CommandRow<unknown>[] = [
   {
     name: 'audit',
-    help: "the console's audit log, newest first: time, account, action, addresses touched (the last 100)",
+    help: "the console's audit log, newest first: time, account, action, addresses touched, client (the last 100)",
     async run(context, _args, _options, io) {
       const entries = await context.store.audit.list({ limit: 100 });
       await io.out(
         textTable(
-          ['at', 'account', 'action', 'addresses'],
-          entries.map((e) => [e.at, e.account, e.action, String(e.addresses)]),
+          ['at', 'account', 'action', 'addresses', 'client'],
+          entries.map((e) => [e.at, e.account, e.action, String(e.addresses), e.client ?? '-']),
         ),
       );
       return 0;
@@ -105,7 +105,7 @@ export const ADMIN_ROWS: CommandRow<unknown>[] = [
   {
     name: 'admin totp',
     ...ONE_ACCOUNT,
-    help: 'enrol two-factor authentication: prints an otpauth:// URI and its QR code; logins then need the code',
+    help: "enrol two-factor authentication: prints an otpauth:// URI and its QR code; ends the account's sessions",
     async run(context, [address], _options, io) {
       const enrolled = await enrolTotp(context, address);
       if (enrolled.kind === 'unknown') throw new CommandError(`no account for ${address.trim()}`);
@@ -113,7 +113,10 @@ export const ADMIN_ROWS: CommandRow<unknown>[] = [
       await io.out(
         `Scan the code with an authenticator app, or enter this URI in it:\n${enrolled.uri}\n`,
       );
-      await io.out(`From now on, logging in as ${address.trim()} needs the app's 6-digit code.\n`);
+      await io.out(
+        `From now on, logging in as ${address.trim()} needs the app's 6-digit code; ` +
+          'its sessions have ended.\n',
+      );
       return 0;
     },
   },

@@ -1,12 +1,24 @@
 // The console's accounts, one function per operation, as `waitlist admin …` calls them:
-// add, list, remove, a new password (which ends the account's sessions) and two-factor enrolment.
+// add, list, remove, a new password and two-factor enrolment (both end the account's sessions).
+// Each change is in the audit log with the actor `cli`, its only door, naming the account changed.
 import { Secret, TOTP } from 'otpauth';
 import { checkEmail } from '../../shared/validation';
 import type { Store } from '../store';
 import type { AdminAccount } from '../store/types';
 import { hashPassword, MIN_PASSWORD_LENGTH } from './password';
 
-type AccountsDeps = { store: Pick<Store, 'admins'> };
+type AccountsDeps = { store: Pick<Store, 'admins' | 'audit'> };
+
+/** Who the audit log names for a change made with `waitlist admin …`. */
+export const CLI_ACTOR = 'cli';
+
+/** An account change, as the CLI command that made it: `admin add ops@example.org`. */
+const recordChange = ({ store }: AccountsDeps, command: string, email: string) =>
+  store.audit.record({
+    account: CLI_ACTOR,
+    action: `admin ${command} ${email.trim()}`,
+    addresses: 0,
+  });
 
 /** What the authenticator app shows as the account's issuer. */
 const TOTP_ISSUER = 'OrgNote site';
@@ -22,43 +34,47 @@ function refusal(email: string, password: string): PasswordRefusal | undefined {
 }
 
 export async function addAdmin(
-  { store }: AccountsDeps,
+  deps: AccountsDeps,
   email: string,
   password: string,
 ): Promise<PasswordRefusal | { kind: 'added' } | { kind: 'exists' }> {
   const refused = refusal(email, password);
   if (refused) return refused;
-  return (await store.admins.add(email, await hashPassword(password)))
-    ? { kind: 'added' }
-    : { kind: 'exists' };
+  if (!(await deps.store.admins.add(email, await hashPassword(password))))
+    return { kind: 'exists' };
+  await recordChange(deps, 'add', email);
+  return { kind: 'added' };
 }
 
-export function listAdmins({ store }: AccountsDeps): Promise<AdminAccount[]> {
+export function listAdmins({ store }: { store: Pick<Store, 'admins'> }): Promise<AdminAccount[]> {
   return store.admins.list();
 }
 
 export async function removeAdmin(
-  { store }: AccountsDeps,
+  deps: AccountsDeps,
   email: string,
 ): Promise<{ kind: 'removed' | 'unknown' }> {
-  return { kind: (await store.admins.remove(email)) ? 'removed' : 'unknown' };
+  if (!(await deps.store.admins.remove(email))) return { kind: 'unknown' };
+  await recordChange(deps, 'remove', email);
+  return { kind: 'removed' };
 }
 
 export async function changePassword(
-  { store }: AccountsDeps,
+  deps: AccountsDeps,
   email: string,
   password: string,
 ): Promise<PasswordRefusal | { kind: 'changed' } | { kind: 'unknown' }> {
   const refused = refusal(email, password);
   if (refused) return refused;
-  return (await store.admins.setPassword(email, await hashPassword(password)))
-    ? { kind: 'changed' }
-    : { kind: 'unknown' };
+  if (!(await deps.store.admins.setPassword(email, await hashPassword(password))))
+    return { kind: 'unknown' };
+  await recordChange(deps, 'password', email);
+  return { kind: 'changed' };
 }
 
 /** A new TOTP secret (160 bits, SHA-1, 6 digits, 30 s: what every authenticator app reads) and its otpauth:// URI. */
 export async function enrolTotp(
-  { store }: AccountsDeps,
+  deps: AccountsDeps,
   email: string,
 ): Promise<{ kind: 'enrolled'; uri: string } | { kind: 'unknown' }> {
   const totp = new TOTP({
@@ -66,6 +82,7 @@ export async function enrolTotp(
     label: email.trim(),
     secret: new Secret({ size: 20 }),
   });
-  if (!(await store.admins.setTotp(email, totp.secret.base32))) return { kind: 'unknown' };
+  if (!(await deps.store.admins.setTotp(email, totp.secret.base32))) return { kind: 'unknown' };
+  await recordChange(deps, 'totp', email);
   return { kind: 'enrolled', uri: totp.toString() };
 }

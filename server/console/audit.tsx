@@ -1,6 +1,7 @@
 // /admin/audit: the audit log, newest first, 50 a page with keyset pagination (the next page
 // starts after the last entry shown, so a page deep in a long log costs what the first does).
-// Entries name accounts and counts, never an address of the waitlist.
+// Entries name accounts, counts and the client address that acted (none for the CLI, nor after
+// 90 days), never an address of the waitlist.
 import type { Store } from '../store';
 import { ConsoleTable, When, Word } from './table';
 
@@ -24,7 +25,7 @@ export async function auditPage(store: Pick<Store, 'audit'>, before: string) {
       </p>
       <ConsoleTable
         caption="What was done in the console, newest first"
-        columns={['Time', 'Account', 'Action', 'Addresses']}
+        columns={['Time', 'Account', 'Action', 'Addresses', 'Client address']}
         rows={entries.map((entry) => ({
           key: entry.id,
           cells: [
@@ -32,6 +33,7 @@ export async function auditPage(store: Pick<Store, 'audit'>, before: string) {
             entry.account,
             <Word>{entry.action}</Word>,
             entry.addresses,
+            entry.client ?? '—',
           ],
         }))}
         empty="Nothing recorded yet."

@@ -1,7 +1,8 @@
 // Logging in to the console: the throttle first (5 failures per account or per client
 // IP, IPv6 by /56, in 15 minutes, counted in the store so every replica agrees; while it holds,
 // even the right password gets 429), then the password (an unknown account costs the same
-// argon2id check as a known one), then the code when the account enrolled two-factor. A session
+// argon2id check as a known one), then the code when the account enrolled two-factor, which works
+// once: its time step must be later than the last one the account accepted. A session
 // id is 192 random bits, kept in the store only as its SHA-256.
 import { ipKeyGenerator } from 'express-rate-limit';
 import { TOTP } from 'otpauth';
@@ -51,17 +52,17 @@ export async function login(
 
   const account = await store.admins.credentials(input.email);
   const passwordOk = await verifyPassword(input.password, account?.passwordHash);
+  // The code's step is claimed only behind the right password: a guess cannot spend a code.
+  const step = account?.totpSecret ? codeStep(account.totpSecret, input.code, now()) : null;
   const codeOk =
     !account?.totpSecret ||
-    new TOTP({ secret: account.totpSecret }).validate({
-      token: input.code.replace(/\s/g, ''),
-      window: 1,
-    }) !== null;
+    (passwordOk && step !== null && (await store.admins.acceptTotpStep(account.email, step)));
   if (!account || !passwordOk || !codeOk) {
     await store.audit.record({
       account: account?.email ?? UNKNOWN_ACCOUNT,
       action: 'failed login',
       addresses: 0,
+      client: input.ip,
     });
     return { kind: 'refused' };
   }
@@ -69,8 +70,20 @@ export async function login(
   await store.loginThrottle.succeeded(keys, THROTTLE.windowMs);
   const sessionId = newSecret();
   await store.sessions.start(account.email, hashSecret(sessionId));
-  await store.audit.record({ account: account.email, action: 'login', addresses: 0 });
+  await store.audit.record({
+    account: account.email,
+    action: 'login',
+    addresses: 0,
+    client: input.ip,
+  });
   return { kind: 'in', sessionId, email: account.email };
+}
+
+/** The time step of a valid code (the steps beside it count too: clocks drift), or null. */
+function codeStep(secret: string, code: string, at: number): number | null {
+  const totp = new TOTP({ secret });
+  const delta = totp.validate({ token: code.replace(/\s/g, ''), timestamp: at, window: 1 });
+  return delta === null ? null : totp.counter({ timestamp: at }) + delta;
 }
 
 /** The account of a live session id (from the cookie), seen now. */
@@ -86,9 +99,10 @@ export async function logout(
   { store }: Pick<LoginDeps, 'store'>,
   sessionId: string,
   email: string,
+  client: string,
 ): Promise<void> {
   await store.sessions.end(hashSecret(sessionId));
-  await store.audit.record({ account: email, action: 'logout', addresses: 0 });
+  await store.audit.record({ account: email, action: 'logout', addresses: 0, client });
 }
 
 /**

@@ -1,14 +1,18 @@
 // The console's router: /admin on the site's own port. While no account exists every /admin path
-// answers 404 (the console is off). Every answer is private (no-store, noindex) under the site's
-// strict CSP; every POST passes the cross-site check and, once logged in, carries the session's
-// CSRF token. Handlers may be async: Express 5 forwards a rejected promise to the error handler.
-import { timingSafeEqual } from 'node:crypto';
+// answers 404 (the console is off). It answers only over https or to loopback (https-only.tsx).
+// Every answer is private (no-store, noindex) under the site's strict CSP; every POST comes from
+// the site's own origin (ALLOWED_ORIGINS is for the API's partners, not for the console) and,
+// once logged in, carries the session's CSRF token. Handlers may be async: Express 5 forwards a
+// rejected promise to the error handler.
+import { createHash, timingSafeEqual } from 'node:crypto';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { ReactNode } from 'react';
 import type { Logger } from '../logger';
 import { NO_METRICS, type Metrics } from '../metrics';
-import { asText, readBody, fieldsOf, type Middleware } from '../http/body';
+import { asText, readBody, fieldsOf } from '../http/body';
+import { refuseCrossSite } from '../http/cross-site';
 import { CONTENT_TYPES, HttpError, sendText } from '../http/errors';
+import { contextOf } from '../http/request-pipeline';
 import { CSP_HEADER } from '../http/security-headers';
 import { NOT_TEXT } from '../../shared/validation';
 import type { Store } from '../store';
@@ -23,7 +27,8 @@ import { BackToSignups, ConsolePage, renderPage } from './layout';
 import { login, logout, SESSION_LIMITS } from './login';
 import { LoginPage } from './login-page';
 import { QueuePage, TITLES } from './queues';
-import { requireSession, setSessionCookie } from './session';
+import { httpsOrLoopback } from './https-only';
+import { requireSession, sessionCookie } from './session';
 import {
   NextPreview,
   NEXT_MAX,
@@ -55,7 +60,6 @@ export interface ConsoleDeps {
   /** The site's inline stylesheet, and the page CSP that allows it (no script source). */
   css: string;
   policy: string;
-  sameSiteOnly: Middleware;
 }
 
 /**
@@ -73,13 +77,20 @@ const anyNotText = (query: Request['query']) =>
     .flat(Infinity)
     .some((value) => typeof value === 'string' && NOT_TEXT.test(value));
 
-const sameText = (a: string, b: string) =>
-  a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+/** Compared as digests: equal lengths whatever the characters, and no timing to learn from. */
+const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest();
+const sameText = (a: string, b: string) => timingSafeEqual(digest(a), digest(b));
 
 export function consoleRouter(deps: ConsoleDeps) {
   const { store, css, now = Date.now, metrics = NO_METRICS } = deps;
   const router = express.Router();
-  const session = requireSession(store);
+  const cookie = sessionCookie(deps.config.siteUrl);
+  const session = requireSession(store, cookie);
+  const overHttps = httpsOrLoopback(deps.config, css, deps.logger);
+  const sameSiteOnly = refuseCrossSite(
+    { siteUrl: deps.config.siteUrl, allowedOrigins: [] },
+    deps.logger,
+  );
 
   router.use(async (req: Request, res: Response, next: NextFunction) => {
     res.setHeader('Cache-Control', 'no-store');
@@ -87,6 +98,7 @@ export function consoleRouter(deps: ConsoleDeps) {
     res.setHeader(CSP_HEADER, deps.policy);
     if ((await store.admins.count()) === 0)
       return sendText(res, 404, CONTENT_TYPES.text, 'Not found');
+    if (!overHttps(req, res)) return;
     // Searches, filters and page cursors come in the query.
     if (anyNotText(req.query)) return next(new HttpError(400, NOT_TEXT_ERROR));
     next();
@@ -100,7 +112,7 @@ export function consoleRouter(deps: ConsoleDeps) {
 
   router.get('/login', (_req, res) => loginPage(res, 200));
 
-  router.post('/login', deps.sameSiteOnly, readBody, async (req: Request, res: Response) => {
+  router.post('/login', sameSiteOnly, readBody, async (req: Request, res: Response) => {
     const fields = fieldsOf(req);
     const email = text(fields.email).trim();
     const credentials = {
@@ -117,7 +129,7 @@ export function consoleRouter(deps: ConsoleDeps) {
     }
     if (outcome.kind === 'refused')
       return loginPage(res, 401, { email, error: 'Wrong address, password or code.' });
-    setSessionCookie(req, res, outcome.sessionId, SESSION_LIMITS.maxMs);
+    cookie.set(req, res, outcome.sessionId, SESSION_LIMITS.maxMs);
     res.redirect(303, '/admin');
   });
 
@@ -136,12 +148,12 @@ export function consoleRouter(deps: ConsoleDeps) {
     next();
   };
   /** A form's POST of a logged-in operator: same site, body read, session and token checked. */
-  const posted = [deps.sameSiteOnly, readBody, session, csrf];
+  const posted = [sameSiteOnly, readBody, session, csrf];
 
   router.post('/logout', posted, async (req: Request, res: Response) => {
     const { sessionId, email } = res.locals.consoleSession;
-    await logout({ store }, sessionId, email);
-    setSessionCookie(req, res, '', 0);
+    await logout({ store }, sessionId, email, contextOf(req).client.ip);
+    cookie.set(req, res, '', 0);
     res.redirect(303, '/admin/login');
   });
 
@@ -155,7 +167,12 @@ export function consoleRouter(deps: ConsoleDeps) {
     sendText(res, status, CONTENT_TYPES.html, renderPage(page));
   };
   const audit = (res: Response, action: string, addresses: number) =>
-    store.audit.record({ account: res.locals.consoleSession.email, action, addresses });
+    store.audit.record({
+      account: res.locals.consoleSession.email,
+      action,
+      addresses,
+      client: contextOf(res.req).client.ip,
+    });
   /** Why an invitation did not happen, in the CLI's message (409). */
   const refused = (res: Response, title: string, reason: keyof typeof REFUSED) =>
     show(
@@ -291,6 +308,9 @@ export function consoleRouter(deps: ConsoleDeps) {
 
   // The CLI's export, streamed: a million rows never sit in memory.
   router.get('/signups/export', session, async (_req: Request, res: Response) => {
+    // Recorded before the first row leaves: an export cut short by a crash or a kill has left its
+    // trace, and the outcome recorded after says how many rows went.
+    await audit(res, 'export started', 0);
     res.setHeader('Content-Type', 'text/csv; charset=utf-8');
     res.setHeader('Content-Disposition', 'attachment; filename="waitlist.csv"');
     let lines = 0;
@@ -305,15 +325,20 @@ export function consoleRouter(deps: ConsoleDeps) {
     // res.on('drain') to its gzip stream, from which once() never removes it (a leak warning).
     let drained = () => {};
     res.on('drain', () => drained());
-    for await (const chunk of exportSignups({ store })) {
-      if (gone) break;
-      lines += chunk.split('\r\n').length - 1;
-      if (!res.write(chunk))
-        await Promise.race([new Promise<void>((resolve) => (drained = resolve)), left]);
+    let outcome = 'export (failed)';
+    try {
+      for await (const chunk of exportSignups({ store })) {
+        if (gone) break;
+        lines += chunk.split('\r\n').length - 1;
+        if (!res.write(chunk))
+          await Promise.race([new Promise<void>((resolve) => (drained = resolve)), left]);
+      }
+      outcome = gone ? 'export (cancelled)' : 'export';
+    } finally {
+      // The rows handed to the socket, the header aside, also when the store's read failed
+      // halfway. Recorded before the download ends, so the log has it when the operator looks.
+      await audit(res, outcome, Math.max(0, lines - 1));
     }
-    // The rows handed to the socket, the header aside; a cancelled download is recorded as such.
-    // Recorded before the download ends, so the audit log already has it when the operator looks.
-    await audit(res, gone ? 'export (cancelled)' : 'export', Math.max(0, lines - 1));
     if (!gone) res.end();
   });
 

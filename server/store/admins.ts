@@ -1,7 +1,8 @@
 // The console's accounts, sessions and audit log, for both engines. Accounts are keyed
 // by the normalised address like signups; a session is stored only as the SHA-256 of its id and
-// ends when idle too long, when too old, at logout, or when the account's password changes. The
-// audit log records who did what and how many addresses it touched, never an address.
+// ends when idle too long, when too old, at logout, or when the account's password or second
+// factor changes. The audit log records who did what, from which client address (kept 90 days),
+// and how many addresses of the waitlist it touched, never one of them.
 import { randomUUID } from 'node:crypto';
 import { emailKey } from '../../shared/form-checks';
 import type { Sql } from './sql';
@@ -70,14 +71,26 @@ export function createAdmins(sql: Sql, now: () => number): Admins {
     },
 
     async setTotp(email, secret) {
-      return (
-        (
-          await sql.query('UPDATE admins SET totp_secret = $1 WHERE email_key = $2', [
-            secret,
-            emailKey(email),
-          ])
-        ).rowCount === 1
+      return sql.transaction(async (tx) => {
+        const changed = await tx.query(
+          'UPDATE admins SET totp_secret = $1, totp_step = NULL WHERE email_key = $2',
+          [secret, emailKey(email)],
+        );
+        // A session opened under the old second factor (or none) must log in again under the new.
+        await tx.query('DELETE FROM admin_sessions WHERE admin_key = $1', [emailKey(email)]);
+        return changed.rowCount === 1;
+      });
+    },
+
+    async acceptTotpStep(email, step) {
+      // One conditional statement: PostgreSQL checks the condition again on the row a concurrent
+      // claim just updated, and SQLite runs one writer at a time, so a step is claimed once.
+      const { rowCount } = await sql.query(
+        `UPDATE admins SET totp_step = $1
+         WHERE email_key = $2 AND totp_secret IS NOT NULL AND (totp_step IS NULL OR totp_step < $1)`,
+        [step, emailKey(email)],
       );
+      return rowCount === 1;
     },
 
     async credentials(email) {
@@ -176,20 +189,32 @@ export function createLoginThrottle(sql: Sql, now: () => number): LoginThrottle 
   };
 }
 
+/** How long an audit entry keeps its client address (decision 0017). */
+export const AUDIT_CLIENT_DAYS = 90;
+
 export function createAuditLog(sql: Sql, now: () => number): AuditLog {
   return {
-    async record({ account, action, addresses }) {
-      await sql.query(
-        'INSERT INTO audit_log (id, at, account, action, addresses) VALUES ($1, $2, $3, $4, $5)',
-        [randomUUID(), new Date(now()).toISOString(), account, action, addresses],
-      );
+    async record({ account, action, addresses, client }) {
+      const at = now();
+      await sql.transaction(async (tx) => {
+        await tx.query(
+          'INSERT INTO audit_log (id, at, account, action, addresses, client) VALUES ($1, $2, $3, $4, $5, $6)',
+          [randomUUID(), new Date(at).toISOString(), account, action, addresses, client ?? null],
+        );
+        // Retention at write time: it holds on every replica whatever workers run, in the same
+        // sync as the insert, and through audit_log_client_at it reads only what it clears.
+        await tx.query('UPDATE audit_log SET client = NULL WHERE client IS NOT NULL AND at < $1', [
+          new Date(at - AUDIT_CLIENT_DAYS * 24 * 60 * 60_000).toISOString(),
+        ]);
+      });
     },
 
     async list({ limit, before }) {
+      const columns = 'id, at, account, action, addresses, client';
       const { rows } = await sql.query<AuditEntry>(
         before
-          ? 'SELECT id, at, account, action, addresses FROM audit_log WHERE at < $2 OR (at = $2 AND id < $3) ORDER BY at DESC, id DESC LIMIT $1'
-          : 'SELECT id, at, account, action, addresses FROM audit_log ORDER BY at DESC, id DESC LIMIT $1',
+          ? `SELECT ${columns} FROM audit_log WHERE at < $2 OR (at = $2 AND id < $3) ORDER BY at DESC, id DESC LIMIT $1`
+          : `SELECT ${columns} FROM audit_log ORDER BY at DESC, id DESC LIMIT $1`,
         before ? [limit, before.at, before.id] : [limit],
       );
       return rows.map((row) => ({ ...row, addresses: Number(row.addresses) }));

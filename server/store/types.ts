@@ -348,9 +348,16 @@ export interface Admins {
    */
   setPassword(email: string, passwordHash: string): Promise<boolean>;
   /**
-   * Enrols (or with null, drops) two-factor authentication. False when there is no such account.
+   * Enrols (or with null, drops) two-factor authentication; every session of the account ends, and
+   * the new secret starts with no step accepted. False when there is no such account.
    */
   setTotp(email: string, secret: string | null): Promise<boolean>;
+  /**
+   * Claims a TOTP time step for a login: true only when it is later than every step the account
+   * accepted before (RFC 6238 §5.2: a code works once). Of two concurrent claims of one step,
+   * whichever replica makes them, one is true.
+   */
+  acceptTotpStep(email: string, step: number): Promise<boolean>;
   credentials(email: string): Promise<AdminCredentials | undefined>;
 }
 
@@ -392,10 +399,18 @@ export interface AuditEntry {
   action: string;
   /** How many addresses the action touched; the addresses themselves are never recorded. */
   addresses: number;
+  /**
+   * The client address of the request that acted; null for the CLI, and once AUDIT_CLIENT_DAYS
+   * have passed.
+   */
+  client: string | null;
 }
 
 export interface AuditLog {
-  record(entry: Pick<AuditEntry, 'account' | 'action' | 'addresses'>): Promise<void>;
+  /** `client` is absent when no request acted (the CLI). */
+  record(
+    entry: Pick<AuditEntry, 'account' | 'action' | 'addresses'> & { client?: string },
+  ): Promise<void>;
   /** Newest first, `limit` at a time; `before` is the last entry of the page before (keyset). */
   list(options: { limit: number; before?: Pick<AuditEntry, 'at' | 'id'> }): Promise<AuditEntry[]>;
 }

@@ -8,12 +8,14 @@ import { withTimeout } from './connection';
 import { sql as initial } from './migrations/001-initial';
 import { sql as addresses } from './migrations/002-addresses';
 import { sql as consoleSchema } from './migrations/003-console';
+import { sql as consoleEvidence } from './migrations/004-console-evidence';
 
 /** One module per version under migrations/, in order; a version is never edited once released. */
 const MIGRATIONS: readonly { version: number; sql: string }[] = [
   { version: 1, sql: initial },
   { version: 2, sql: addresses },
   { version: 3, sql: consoleSchema },
+  { version: 4, sql: consoleEvidence },
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

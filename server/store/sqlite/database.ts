@@ -6,6 +6,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { sql as ADDRESSES_MIGRATION } from '../postgres/migrations/002-addresses';
 import { sql as CONSOLE_MIGRATION } from '../postgres/migrations/003-console';
+import { sql as CONSOLE_EVIDENCE_MIGRATION } from '../postgres/migrations/004-console-evidence';
 
 export type Db = Database.Database;
 
@@ -107,6 +108,8 @@ export const MIGRATIONS: string[] = [
   ADDRESSES_MIGRATION,
   // 6: the operators' console: PostgreSQL's version 3 (postgres/migrations/003-console.ts).
   CONSOLE_MIGRATION,
+  // 7: TOTP steps and audit addresses: PostgreSQL's version 4 (004-console-evidence.ts).
+  CONSOLE_EVIDENCE_MIGRATION,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
@@ -142,7 +145,7 @@ function migrate(db: Db): void {
  * change its schema, and never create a file that is not there.
  */
 export function openDatabase(dataDir: string, { migrate: migrating = true } = {}): Db {
-  if (migrating) fs.mkdirSync(dataDir, { recursive: true });
+  if (migrating) createPrivately(dataDir);
   const db = new Database(databaseFile(dataDir), { fileMustExist: !migrating });
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
@@ -151,4 +154,17 @@ export function openDatabase(dataDir: string, { migrate: migrating = true } = {}
   db.pragma('busy_timeout = 5000');
   if (migrating) migrate(db);
   return db;
+}
+
+/**
+ * The folder (0700) and an empty file (0600) for SQLite to fill, whatever the umask: the file holds
+ * keys not yet sent, and SQLite gives its -wal and -shm the file's own mode. What exists is kept.
+ */
+function createPrivately(dataDir: string): void {
+  fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  try {
+    fs.closeSync(fs.openSync(databaseFile(dataDir), 'wx', 0o600));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  }
 }

@@ -1,6 +1,7 @@
 // `waitlist admin …` as an operator runs it: the built CLI in its own process, the
 // password piped on stdin (never in argv), the accounts in a real store on both engines' behalf
-// through SQLite here (the store contract runs both engines).
+// through SQLite here (the store contract runs both engines). Every change is in the audit log,
+// by the actor `cli`.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { TOTP } from 'otpauth';
@@ -106,12 +107,53 @@ it('enrols two-factor authentication: an otpauth URI whose codes the store can c
   expect(admin(dataDir, ['totp', 'nobody@example.org']).code).toBe(1);
 });
 
-it('audit lists what was done, newest first, naming accounts and counts, never an address of the waitlist', async () => {
+it('enrolling two-factor ends the sessions the account had', async () => {
+  const dataDir = tempDataDir();
+  admin(dataDir, ['add', 'ops@example.org'], `${PASSWORD}\n`);
+  await withStore(dataDir, (store) => store.sessions.start('ops@example.org', 'before-totp'));
+  const { code, out } = admin(dataDir, ['totp', 'ops@example.org']);
+  expect(code).toBe(0);
+  const limits = { idleMs: 60_000, maxMs: 3_600_000 };
+  expect(
+    await withStore(dataDir, (store) => store.sessions.touch('before-totp', limits)),
+  ).toBeUndefined();
+  expect(out).toContain('its sessions have ended');
+});
+
+it('records each account change in the audit log by the actor cli, and no refused one', async () => {
+  const dataDir = tempDataDir();
+  admin(dataDir, ['add', 'Ops@Example.org'], `${PASSWORD}\n`);
+  admin(dataDir, ['add', 'short@example.org'], 'elevenchars\n');
+  admin(dataDir, ['password', 'ops@example.org'], 'another long passphrase\n');
+  admin(dataDir, ['totp', 'ops@example.org']);
+  admin(dataDir, ['remove', 'ops@example.org']);
+  admin(dataDir, ['remove', 'ops@example.org']);
+  const entries = await withStore(dataDir, (store) => store.audit.list({ limit: 10 }));
+  expect(entries.map((e) => [e.account, e.action, e.addresses, e.client])).toEqual([
+    ['cli', 'admin remove ops@example.org', 0, null],
+    ['cli', 'admin totp ops@example.org', 0, null],
+    ['cli', 'admin password ops@example.org', 0, null],
+    ['cli', 'admin add Ops@Example.org', 0, null],
+  ]);
+});
+
+it('audit lists what was done, newest first, naming accounts, counts and clients, never an address of the waitlist', async () => {
   const dataDir = tempDataDir();
   let time = Date.parse('2026-11-01T10:00:00.000Z');
   const store = openSqliteStore({ dataDir }, () => (time += 1_000));
-  await store.audit.record({ account: 'ops@example.org', action: 'login', addresses: 0 });
-  await store.audit.record({ account: 'ops@example.org', action: 'invite', addresses: 3 });
+  await store.audit.record({
+    account: 'ops@example.org',
+    action: 'login',
+    addresses: 0,
+    client: '203.0.113.7',
+  });
+  await store.audit.record({
+    account: 'ops@example.org',
+    action: 'invite',
+    addresses: 3,
+    client: '203.0.113.7',
+  });
+  await store.audit.record({ account: 'cli', action: 'export', addresses: 0 });
   await store.close();
   const result = spawnSync(process.execPath, [CLI, 'audit'], {
     env: { PATH: process.env.PATH, DATA_DIR: dataDir },
@@ -119,9 +161,10 @@ it('audit lists what was done, newest first, naming accounts and counts, never a
   });
   expect(result.status).toBe(0);
   const lines = result.stdout.trim().split('\n');
-  expect(lines[0]).toMatch(/^at\s+account\s+action\s+addresses$/);
+  expect(lines[0]).toMatch(/^at\s+account\s+action\s+addresses\s+client$/);
   expect(lines.slice(2).map((line) => line.split(/\s+/).slice(1))).toEqual([
-    ['ops@example.org', 'invite', '3'],
-    ['ops@example.org', 'login', '0'],
+    ['cli', 'export', '0', '-'],
+    ['ops@example.org', 'invite', '3', '203.0.113.7'],
+    ['ops@example.org', 'login', '0', '203.0.113.7'],
   ]);
 });

@@ -7,6 +7,7 @@ import http from 'node:http';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { openSqliteStore } from '../../../server/store';
+import { SCHEMA_VERSION } from '../../../server/store/sqlite/database';
 import { tempDataDir } from '../../support/config';
 import { postSignup } from '../../support/http';
 import { startServerProcess, type ServerProcess } from '../../support/server-process';
@@ -47,7 +48,7 @@ describe('waitlist backup', () => {
     const dataDir = await seeded(['a@example.org', 'b@example.org']);
     const backups = path.join(tempDataDir(), 'backups');
     const file = path.join(backups, 'waitlist.db');
-    const out = `Backed up 2 signup(s) (schema version 6) to ${file}\n`;
+    const out = `Backed up 2 signup(s) (schema version ${SCHEMA_VERSION}) to ${file}\n`;
     expect(cli({ DATA_DIR: dataDir }, 'backup', file)).toMatchObject({ code: 0, out });
     expect(modeOf(file)).toBe(0o600);
     expect(modeOf(backups)).toBe(0o700);
@@ -111,7 +112,7 @@ describe('waitlist restore', () => {
     const restored = cli({ DATA_DIR: dataDir }, 'restore', backupFile);
     const kept = `the database it replaced is kept as ${database}.before-restore`;
     const from = `from ${backupFile} to ${database}`;
-    const out = `Restored 1 signup(s) (schema version 6) ${from}; ${kept}\n`;
+    const out = `Restored 1 signup(s) (schema version ${SCHEMA_VERSION}) ${from}; ${kept}\n`;
     expect(restored).toEqual({ code: 0, out, err: '' });
     expect(fs.readdirSync(dataDir).sort()).toEqual(['waitlist.db', 'waitlist.db.before-restore']);
     expect(modeOf(database)).toBe(mode);
@@ -123,7 +124,7 @@ describe('waitlist restore', () => {
     site = await startServerProcess({ DATA_DIR: dataDir, LOG_LEVEL: 'warn' });
     await signUp('again@example.org');
     const exported = cli({ DATA_DIR: dataDir }, 'export').out.split('\r\n');
-    const emails = exported.slice(1, -1).map((line) => line.split(',')[0]);
+    const emails = exported.slice(1, -1).map((line) => line.split(',')[0].replace(/"/g, ''));
     expect(emails).toEqual(['again@example.org', 'before@example.org']);
   }, 30_000);
 

@@ -50,6 +50,7 @@ beforeAll(async () => {
     account: hostile('account'),
     action: hostile('action'),
     addresses: 1,
+    client: hostile('client'),
   });
 
   const login = await request(app)
@@ -201,7 +202,13 @@ it('shows audit entries as text', async () => {
   const rows = [...page.querySelectorAll('tbody tr')].map((tr) =>
     [...tr.querySelectorAll('td')].map((td) => td.textContent),
   );
-  expect(rows).toContainEqual([expect.any(String), hostile('account'), hostile('action'), '1']);
+  expect(rows).toContainEqual([
+    expect.any(String),
+    hostile('account'),
+    hostile('action'),
+    '1',
+    hostile('client'),
+  ]);
 });
 
 it('gives back what was typed at the login, with the error, as text and value', async () => {

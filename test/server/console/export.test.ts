@@ -3,6 +3,8 @@
 // rows that went. Before, the export waited for a 'drain' that a closed socket never sends: on
 // PostgreSQL five cancelled downloads held every connection of the pool, and the site's signups
 // timed out behind them. And a whole download through gzip leaves no listener behind per wait.
+// The audit log has the export before its first row leaves, and its outcome after: done,
+// cancelled, or failed halfway with the rows that went.
 import http from 'node:http';
 import zlib from 'node:zlib';
 import request from 'supertest';
@@ -76,8 +78,94 @@ function cancelledDownload(port: number, cookie: string): Promise<number> {
   });
 }
 
+/** The audit log's actions, newest first. */
+const actions = async (store: Store) =>
+  (await store.audit.list({ limit: 20 })).map((entry) => entry.action);
+
+/** Reads the download until the server ends or cuts it; its rows, the header aside. */
+function download(port: number, cookie: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    const req = http.get(
+      { host: '127.0.0.1', port, path: '/admin/signups/export', headers: { Cookie: cookie } },
+      (res) => {
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => void (text += chunk));
+        res.once('close', () => resolve(Math.max(0, text.split('\r\n').length - 2)));
+      },
+    );
+    req.on('error', reject);
+  });
+}
+
 describe.each(ENGINES)('on $name', (engine) => {
   const run = engine.unavailable ? it.skip : it;
+
+  run(
+    'records the export before its first row leaves, and its outcome after',
+    async () => {
+      const { store, app, cookie } = await seededConsole(engine);
+      const { server, port } = await listen(app);
+      try {
+        // The first bytes are in the operator's hands: the log says an export started.
+        const seenWhileRunning = await new Promise<string[]>((resolve, reject) => {
+          const req = http.get(
+            { host: '127.0.0.1', port, path: '/admin/signups/export', headers: { Cookie: cookie } },
+            (res) => {
+              res.once('data', () => {
+                res.pause();
+                void actions(store).then((seen) => {
+                  req.destroy();
+                  resolve(seen);
+                }, reject);
+              });
+            },
+          );
+          req.on('error', (err) => (req.destroyed ? undefined : reject(err)));
+        });
+        expect(seenWhileRunning.slice(0, 2)).toEqual(['export started', 'login']);
+        await until('the cancelled export recorded', async () =>
+          (await actions(store)).includes('export (cancelled)'),
+        );
+        expect((await actions(store)).slice(0, 2)).toEqual([
+          'export (cancelled)',
+          'export started',
+        ]);
+      } finally {
+        server.close();
+      }
+    },
+    60_000,
+  );
+
+  run(
+    'records an export whose read fails halfway, with the rows that went before it failed',
+    async () => {
+      const { store, app, cookie } = await seededConsole(engine);
+      // The store's read breaks after 5 000 rows, as a lost database connection would break it.
+      const stream = store.signups.stream.bind(store.signups);
+      store.signups.stream = async function* (since) {
+        let rows = 0;
+        for await (const row of stream(since)) {
+          if (++rows > 5_000) throw new Error('connection to the database lost');
+          yield row;
+        }
+      };
+      const { server, port } = await listen(app);
+      try {
+        const received = await download(port, cookie);
+        expect(received).toBeLessThan(ROWS);
+        const [outcome, started] = await store.audit.list({ limit: 2 });
+        expect([outcome.action, started.action]).toEqual(['export (failed)', 'export started']);
+        expect(outcome.addresses).toBeGreaterThan(0);
+        expect(outcome.addresses).toBeLessThanOrEqual(5_000);
+        expect(received).toBeLessThanOrEqual(outcome.addresses);
+      } finally {
+        server.close();
+      }
+    },
+    60_000,
+  );
 
   run(
     'a cancelled download ends the export, gives its read back and is in the audit log',

@@ -1,8 +1,15 @@
 // The store contract for the console, on both engines: accounts by normalised address,
-// a password change ending the account's sessions, sessions ending when idle or too old, and an
-// audit log read newest first with keyset pages. Time is the test's clock.
+// a password or second-factor change ending the account's sessions, a TOTP step accepted once
+// even by two replicas at once, sessions ending when idle or too old, and an audit log read
+// newest first with keyset pages, whose client addresses go after 90 days. Time is the test's
+// clock.
 import type { Store } from '../../../server/store/types';
-import { composeInvitation, describeEachEngine, type StoreEngine } from '../../support/stores';
+import {
+  besideStore,
+  composeInvitation,
+  describeEachEngine,
+  type StoreEngine,
+} from '../../support/stores';
 
 const START = Date.parse('2026-04-01T08:00:00.000Z');
 const MINUTE = 60_000;
@@ -49,6 +56,54 @@ function contract(engine: StoreEngine) {
       expect(await store.sessions.touch('session-b', LIMITS)).toBeUndefined();
       expect(await store.admins.remove('other@example.org')).toBe(false);
       expect(await store.admins.setPassword('other@example.org', 'x')).toBe(false);
+    });
+  });
+
+  describe('two-factor', () => {
+    it('accepts a time step once, and never one older than the last accepted', async () => {
+      await store.admins.add('ops@example.org', 'h');
+      await store.admins.setTotp('ops@example.org', 'SECRETBASE32');
+      const step = Math.floor(START / 30_000);
+      expect(await store.admins.acceptTotpStep('OPS@example.org', step)).toBe(true);
+      expect(await store.admins.acceptTotpStep('ops@example.org', step)).toBe(false);
+      expect(await store.admins.acceptTotpStep('ops@example.org', step - 1)).toBe(false);
+      expect(await store.admins.acceptTotpStep('ops@example.org', step + 1)).toBe(true);
+      expect(await store.admins.acceptTotpStep('nobody@example.org', step + 5)).toBe(false);
+      // A new secret starts with no step accepted; an account without one has none to accept.
+      await store.admins.setTotp('ops@example.org', 'ANOTHERSECRET');
+      expect(await store.admins.acceptTotpStep('ops@example.org', step)).toBe(true);
+      await store.admins.setTotp('ops@example.org', null);
+      expect(await store.admins.acceptTotpStep('ops@example.org', step + 9)).toBe(false);
+    });
+
+    it('lets one of many concurrent claims of a step win, from two replicas', async () => {
+      await store.admins.add('ops@example.org', 'h');
+      await store.admins.setTotp('ops@example.org', 'SECRETBASE32');
+      const replica = await besideStore(store, () => time);
+      try {
+        const step = Math.floor(START / 30_000);
+        const claims = await Promise.all(
+          Array.from({ length: 12 }, (_, i) =>
+            (i % 2 ? replica : store).admins.acceptTotpStep('ops@example.org', step),
+          ),
+        );
+        expect(claims.filter(Boolean)).toHaveLength(1);
+      } finally {
+        await replica.close();
+      }
+    });
+
+    it('ends every session of the account when two-factor is enrolled or dropped', async () => {
+      await store.admins.add('ops@example.org', 'h');
+      await store.admins.add('other@example.org', 'h');
+      await store.sessions.start('ops@example.org', 'before-enrolment');
+      await store.sessions.start('other@example.org', 'other');
+      expect(await store.admins.setTotp('ops@example.org', 'SECRETBASE32')).toBe(true);
+      expect(await store.sessions.touch('before-enrolment', LIMITS)).toBeUndefined();
+      await store.sessions.start('ops@example.org', 'with-code');
+      expect(await store.admins.setTotp('ops@example.org', null)).toBe(true);
+      expect(await store.sessions.touch('with-code', LIMITS)).toBeUndefined();
+      expect(await store.sessions.touch('other', LIMITS)).toEqual({ email: 'other@example.org' });
     });
   });
 
@@ -178,6 +233,39 @@ function contract(engine: StoreEngine) {
       expect(new Set(all.map((e) => e.id)).size).toBe(5);
       expect(await store.audit.list({ limit: 2, before: all[4] })).toEqual([]);
       expect(all[0]).toMatchObject({ account: 'ops@example.org', action: 'login', addresses: 4 });
+    });
+
+    it('keeps the client address of an entry for 90 days, and none for the CLI', async () => {
+      const DAY = 24 * 60 * MINUTE;
+      await store.audit.record({
+        account: 'ops@example.org',
+        action: 'login',
+        addresses: 0,
+        client: '203.0.113.7',
+      });
+      time += DAY;
+      await store.audit.record({ account: 'cli', action: 'admin add a@example.org', addresses: 0 });
+      time = START + 90 * DAY - 1;
+      await store.audit.record({
+        account: 'ops@example.org',
+        action: 'logout',
+        addresses: 0,
+        client: '2001:db8::1',
+      });
+      const clients = async () => (await store.audit.list({ limit: 10 })).map((e) => e.client);
+      expect(await clients()).toEqual(['2001:db8::1', null, '203.0.113.7']);
+      // The first entry turns 90 days old: the next write clears its address, and only that.
+      time = START + 90 * DAY + 1;
+      await store.audit.record({
+        account: 'cli',
+        action: 'admin totp a@example.org',
+        addresses: 0,
+      });
+      expect(await clients()).toEqual([null, '2001:db8::1', null, null]);
+      expect((await store.audit.list({ limit: 10 })).at(-1)).toMatchObject({
+        account: 'ops@example.org',
+        action: 'login',
+      });
     });
   });
 }
