@@ -3,7 +3,7 @@
 // Entries name accounts, counts and the client address that acted (none for the CLI, nor after
 // 90 days), never an address of the waitlist.
 import type { Store } from '../store';
-import { ConsoleTable, When, Word } from './table';
+import { ConsoleTable, When } from './table';
 
 export const AUDIT_PAGE = 50;
 
@@ -31,7 +31,8 @@ export async function auditPage(store: Pick<Store, 'audit'>, before: string) {
           cells: [
             <When iso={entry.at} />,
             entry.account,
-            <Word>{entry.action}</Word>,
+            // An action may name an account's address: it wraps like any text.
+            entry.action,
             entry.addresses,
             entry.client ?? '—',
           ],

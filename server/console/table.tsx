@@ -51,7 +51,7 @@ export function When({ iso }: { iso: string | null | undefined }) {
   return iso ? <time dateTime={iso}>{iso.slice(0, 16).replace('T', ' ')}</time> : null;
 }
 
-/** A word that a squeezed column must not break (a state, an action). */
+/** A word that a squeezed column must not break (a state). */
 export function Word({ children }: { children: string }) {
   return <span className="console-word">{children}</span>;
 }
