@@ -207,11 +207,7 @@ describe('with an account', () => {
     const first = await request(app).get('/admin/audit').set('Cookie', cookie);
     expect(first.status).toBe(200);
     const actions = (html: string) =>
-      [
-        ...html.matchAll(
-          /<td data-label="Action"><span class="console-word">(action \d+|login)<\/span><\/td>/g,
-        ),
-      ].map((m) => m[1]);
+      [...html.matchAll(/<td data-label="Action">(action \d+|login)<\/td>/g)].map((m) => m[1]);
     expect(actions(first.text)).toHaveLength(50);
     const older = /href="(\/admin\/audit\?before=[^"]+)"/
       .exec(first.text)![1]
