@@ -11,7 +11,14 @@ import {
   type PasswordRefusal,
 } from '../console/accounts';
 import { textTable } from './columns';
-import { CommandError, type CliIo, type CommandRow } from './command-table';
+import type { AuditVerdict } from '../store/types';
+import {
+  CommandError,
+  type CliContext,
+  type CliIo,
+  type CommandRow,
+  type Status,
+} from './command-table';
 
 function refusalText(refused: PasswordRefusal, email: string): string {
   return refused.kind === 'too-short'
@@ -32,11 +39,18 @@ const ONE_ACCOUNT = {
   onlyOne: true,
 } as const;
 
-export const ADMIN_ROWS: CommandRow<unknown>[] = [
+export const ADMIN_ROWS: CommandRow<{ verify?: boolean }>[] = [
   {
     name: 'audit',
     help: "the console's audit log, newest first: time, account, action, addresses touched, client (the last 100)",
-    async run(context, _args, _options, io) {
+    also: [
+      {
+        args: '--verify',
+        help: "walk the audit log's hash chain; exit 1 naming the first entry changed or missing",
+      },
+    ],
+    async run(context, _args, options, io) {
+      if (options.verify) return verifyAudit(context, io);
       const entries = await context.store.audit.list({ limit: 100 });
       await io.out(
         textTable(
@@ -121,3 +135,25 @@ export const ADMIN_ROWS: CommandRow<unknown>[] = [
     },
   },
 ];
+
+const BROKEN: Record<Extract<AuditVerdict, { kind: 'broken' }>['reason'], string> = {
+  changed: 'it is not what was recorded (changed by hand)',
+  gap: 'the entry before it is not the one it followed (an entry deleted or changed)',
+};
+
+async function verifyAudit({ store }: CliContext, io: CliIo): Promise<Status> {
+  const verdict = await store.audit.verify();
+  const before =
+    verdict.unchained > 0
+      ? `${verdict.unchained} entry(ies) from before the chain began are not covered.\n`
+      : '';
+  if (verdict.kind === 'intact') {
+    await io.out(`${verdict.verified} entry(ies) verified: the chain is whole.\n${before}`);
+    return 0;
+  }
+  await io.out(
+    `The chain breaks at entry ${verdict.entry.id} of ${verdict.entry.at}: ` +
+      `${BROKEN[verdict.reason]}.\n${verdict.verified} entry(ies) before it verified.\n${before}`,
+  );
+  return 1;
+}

@@ -36,6 +36,10 @@ export const OPTIONS = {
     help: 'invite: also addresses already invited (a new key; the old one stops working)',
   },
   'dry-run': { type: 'boolean', help: 'invite: list who would be invited, change nothing' },
+  verify: {
+    type: 'boolean',
+    help: "audit: check the audit log's hash chain instead of listing it",
+  },
   help: { type: 'boolean', short: 'h', help: 'show this help' },
   version: { type: 'boolean', help: 'print the version and the commit it was built from' },
 } as const satisfies Record<string, OptionRow>;
@@ -46,6 +50,7 @@ export interface Options {
   next?: string;
   again?: boolean;
   'dry-run'?: boolean;
+  verify?: boolean;
   help?: boolean;
   version?: boolean;
 }

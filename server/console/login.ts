@@ -1,9 +1,10 @@
 // Logging in to the console: the throttle first (5 failures per account or per client
 // IP, IPv6 by /56, in 15 minutes, counted in the store so every replica agrees; while it holds,
-// even the right password gets 429), then the password (an unknown account costs the same
-// argon2id check as a known one), then the code when the account enrolled two-factor, which works
-// once: its time step must be later than the last one the account accepted. A session
-// id is 192 random bits, kept in the store only as its SHA-256.
+// even the right password gets 429, and the audit log gets one entry per account and window),
+// then the password (an unknown account costs the same argon2id check as a known one), then the
+// code when the account enrolled two-factor, which works once: its time step must be later than
+// the last one the account accepted. A session id is 192 random bits, kept in the store only as
+// its SHA-256.
 import { ipKeyGenerator } from 'express-rate-limit';
 import { TOTP } from 'otpauth';
 import { emailKey } from '../../shared/form-checks';
@@ -16,6 +17,9 @@ export const SESSION_LIMITS = { idleMs: 30 * 60_000, maxMs: 12 * 60 * 60_000 } a
 
 /** What an audit record names for a login to no account: never the typed address. */
 export const UNKNOWN_ACCOUNT = '(unknown)';
+
+/** The audit action of a window's first refused attempt under the throttle. */
+export const THROTTLED_ACTION = 'login throttled';
 
 export type LoginOutcome =
   | { kind: 'in'; sessionId: string; email: string }
@@ -44,11 +48,23 @@ export async function login(
   const keys = throttleKeys(input.email, input.ip);
   // Counted before the check, so a burst checks no more passwords than the limit allows.
   const attempts = await store.loginThrottle.attempt(keys, THROTTLE.windowMs);
-  if (attempts.count > THROTTLE.failures)
+  if (attempts.count > THROTTLE.failures) {
+    // One entry per account and window, however long the flood: the log says it happened, and
+    // the attacker cannot fill it.
+    await store.audit.recordOnce(
+      {
+        account: (await store.admins.credentials(input.email))?.email ?? UNKNOWN_ACCOUNT,
+        action: THROTTLED_ACTION,
+        addresses: 0,
+        client: input.ip,
+      },
+      new Date(attempts.resetAt - THROTTLE.windowMs).toISOString(),
+    );
     return {
       kind: 'throttled',
       retryAfterSeconds: Math.max(1, Math.ceil((attempts.resetAt - now()) / 1000)),
     };
+  }
 
   const account = await store.admins.credentials(input.email);
   const passwordOk = await verifyPassword(input.password, account?.passwordHash);

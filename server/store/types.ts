@@ -411,9 +411,38 @@ export interface AuditLog {
   record(
     entry: Pick<AuditEntry, 'account' | 'action' | 'addresses'> & { client?: string },
   ): Promise<void>;
+  /**
+   * Records the entry unless the account already has an entry with this action at or after
+   * `since`: one entry per window however often the action repeats. True when it recorded.
+   */
+  recordOnce(
+    entry: Pick<AuditEntry, 'account' | 'action' | 'addresses'> & { client?: string },
+    since: string,
+  ): Promise<boolean>;
   /** Newest first, `limit` at a time; `before` is the last entry of the page before (keyset). */
   list(options: { limit: number; before?: Pick<AuditEntry, 'at' | 'id'> }): Promise<AuditEntry[]>;
+  /** Walks the hash chain from its first entry, and stops at the first link that does not hold. */
+  verify(): Promise<AuditVerdict>;
 }
+
+/**
+ * What a walk of the audit log's chain found. `unchained`: entries from before the chain began
+ * (schema 8 of SQLite, 5 of PostgreSQL), which it does not cover.
+ */
+export type AuditVerdict =
+  | { kind: 'intact'; verified: number; unchained: number }
+  | {
+      kind: 'broken';
+      verified: number;
+      unchained: number;
+      /** The first entry whose link does not hold. */
+      entry: Pick<AuditEntry, 'id' | 'at'>;
+      /**
+       * 'changed': its fields are not what was hashed; 'gap': the entry before it is not the one
+       * it followed (deleted, or changed).
+       */
+      reason: 'changed' | 'gap';
+    };
 
 export interface Store {
   readonly engine: 'sqlite' | 'postgres';

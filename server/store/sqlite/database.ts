@@ -7,6 +7,7 @@ import Database from 'better-sqlite3';
 import { sql as ADDRESSES_MIGRATION } from '../postgres/migrations/002-addresses';
 import { sql as CONSOLE_MIGRATION } from '../postgres/migrations/003-console';
 import { sql as CONSOLE_EVIDENCE_MIGRATION } from '../postgres/migrations/004-console-evidence';
+import { sql as AUDIT_CHAIN_MIGRATION } from '../postgres/migrations/005-audit-chain';
 
 export type Db = Database.Database;
 
@@ -110,6 +111,8 @@ export const MIGRATIONS: string[] = [
   CONSOLE_MIGRATION,
   // 7: TOTP steps and audit addresses: PostgreSQL's version 4 (004-console-evidence.ts).
   CONSOLE_EVIDENCE_MIGRATION,
+  // 8: the audit log's hash chain: PostgreSQL's version 5 (005-audit-chain.ts).
+  AUDIT_CHAIN_MIGRATION,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
