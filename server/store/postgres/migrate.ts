@@ -10,6 +10,7 @@ import { sql as addresses } from './migrations/002-addresses';
 import { sql as consoleSchema } from './migrations/003-console';
 import { sql as consoleEvidence } from './migrations/004-console-evidence';
 import { sql as auditChain } from './migrations/005-audit-chain';
+import { sql as deviceCookies } from './migrations/006-device-cookies';
 
 /** One module per version under migrations/, in order; a version is never edited once released. */
 const MIGRATIONS: readonly { version: number; sql: string }[] = [
@@ -18,6 +19,7 @@ const MIGRATIONS: readonly { version: number; sql: string }[] = [
   { version: 3, sql: consoleSchema },
   { version: 4, sql: consoleEvidence },
   { version: 5, sql: auditChain },
+  { version: 6, sql: deviceCookies },
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

@@ -8,6 +8,7 @@ import { sql as ADDRESSES_MIGRATION } from '../postgres/migrations/002-addresses
 import { sql as CONSOLE_MIGRATION } from '../postgres/migrations/003-console';
 import { sql as CONSOLE_EVIDENCE_MIGRATION } from '../postgres/migrations/004-console-evidence';
 import { sql as AUDIT_CHAIN_MIGRATION } from '../postgres/migrations/005-audit-chain';
+import { sql as DEVICE_COOKIES_MIGRATION } from '../postgres/migrations/006-device-cookies';
 
 export type Db = Database.Database;
 
@@ -113,6 +114,8 @@ export const MIGRATIONS: string[] = [
   CONSOLE_EVIDENCE_MIGRATION,
   // 8: the audit log's hash chain: PostgreSQL's version 5 (005-audit-chain.ts).
   AUDIT_CHAIN_MIGRATION,
+  // 9: the console's device cookies: PostgreSQL's version 6 (006-device-cookies.ts).
+  DEVICE_COOKIES_MIGRATION,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
