@@ -8,9 +8,11 @@ import {
   enrolTotp,
   listAdmins,
   removeAdmin,
+  unlockAdmin,
   type PasswordRefusal,
 } from '../console/accounts';
 import { textTable } from './columns';
+import { REMEMBERED_MS } from '../store/login-throttle';
 import type { AuditVerdict } from '../store/types';
 import {
   CommandError,
@@ -130,6 +132,20 @@ export const ADMIN_ROWS: CommandRow<{ verify?: boolean }>[] = [
       await io.out(
         `From now on, logging in as ${address.trim()} needs the app's 6-digit code; ` +
           'its sessions have ended.\n',
+      );
+      return 0;
+    },
+  },
+  {
+    name: 'admin unlock',
+    ...ONE_ACCOUNT,
+    help: 'let an account log in again from a new browser while its failed logins hold it shut (a browser that logged in before was never held)',
+    async run(context, [address], _options, io) {
+      if ((await unlockAdmin(context, address)).kind === 'unknown')
+        throw new CommandError(`no account for ${address.trim()}`);
+      await io.out(
+        `Unlocked ${address.trim()}: a new browser may log in again ` +
+          `(on every replica within ${REMEMBERED_MS / 1000} seconds).\n`,
       );
       return 0;
     },

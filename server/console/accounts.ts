@@ -1,13 +1,15 @@
 // The console's accounts, one function per operation, as `waitlist admin …` calls them:
-// add, list, remove, a new password and two-factor enrolment (both end the account's sessions).
+// add, list, remove, a new password and two-factor enrolment (both end the account's sessions and
+// device cookies), and unlocking an account a login flood holds shut.
 // Each change is in the audit log with the actor `cli`, its only door, naming the account changed.
 import { Secret, TOTP } from 'otpauth';
 import { checkEmail } from '../../shared/validation';
 import type { Store } from '../store';
 import type { AdminAccount } from '../store/types';
+import { untrustedAccountKey } from './login';
 import { hashPassword, MIN_PASSWORD_LENGTH } from './password';
 
-type AccountsDeps = { store: Pick<Store, 'admins' | 'audit'> };
+type AccountsDeps = { store: Pick<Store, 'admins' | 'audit' | 'loginThrottle'> };
 
 /** Who the audit log names for a change made with `waitlist admin …`. */
 export const CLI_ACTOR = 'cli';
@@ -85,4 +87,18 @@ export async function enrolTotp(
   if (!(await deps.store.admins.setTotp(email, totp.secret.base32))) return { kind: 'unknown' };
   await recordChange(deps, 'totp', email);
   return { kind: 'enrolled', uri: totp.toString() };
+}
+
+/**
+ * The way back for an operator whose browsers are all unknown while a flood holds the account
+ * shut: its count of attempts from unknown browsers starts again (the client IPs' counts stay).
+ */
+export async function unlockAdmin(
+  deps: AccountsDeps,
+  email: string,
+): Promise<{ kind: 'unlocked' | 'unknown' }> {
+  if (!(await deps.store.admins.credentials(email))) return { kind: 'unknown' };
+  await deps.store.loginThrottle.clear([untrustedAccountKey(email)]);
+  await recordChange(deps, 'unlock', email);
+  return { kind: 'unlocked' };
 }

@@ -1,15 +1,19 @@
-// Logging in to the console: the throttle first (5 failures per account or per client
-// IP, IPv6 by /56, in 15 minutes, counted in the store so every replica agrees; while it holds,
-// even the right password gets 429, and the audit log gets one entry per account and window),
-// then the password (an unknown account costs the same argon2id check as a known one), then the
-// code when the account enrolled two-factor, which works once: its time step must be later than
-// the last one the account accepted. A session id is 192 random bits, kept in the store only as
-// its SHA-256.
+// Logging in to the console. The throttle first: 5 failures in 15 minutes, counted in the store so
+// every replica agrees. A browser with a valid device cookie for the account (device-cookie.ts) is
+// counted on its own; every other attempt is counted per account and per client IP (IPv6 by /56).
+// While a count is at the limit even the right password gets 429, the refusal is not counted (it
+// cannot push the lock's end away) and writes nothing, and the audit log gets one entry per
+// account and window. Then the password (an unknown account costs the same argon2id check as a
+// known one), then the code when the account enrolled two-factor, which works once: its time step
+// must be later than the last one the account accepted. A session id is 192 random bits, kept in
+// the store only as its SHA-256.
 import { ipKeyGenerator } from 'express-rate-limit';
 import { TOTP } from 'otpauth';
 import { emailKey } from '../../shared/form-checks';
 import type { Store } from '../store';
+import type { AdminCredentials } from '../store/types';
 import { hashSecret, newSecret } from '../store/secrets';
+import { DEVICE_KEY, deviceCookieFor, signedDevice, type Device } from './device-cookie';
 import { verifyPassword } from './password';
 
 export const THROTTLE = { failures: 5, windowMs: 15 * 60_000 } as const;
@@ -22,60 +26,77 @@ export const UNKNOWN_ACCOUNT = '(unknown)';
 export const THROTTLED_ACTION = 'login throttled';
 
 export type LoginOutcome =
-  | { kind: 'in'; sessionId: string; email: string }
+  /** `device`: the browser's new device cookie for the account. */
+  | { kind: 'in'; sessionId: string; email: string; device: string }
   | { kind: 'refused' }
   | { kind: 'throttled'; retryAfterSeconds: number };
 
 export interface LoginDeps {
-  store: Pick<Store, 'admins' | 'sessions' | 'loginThrottle' | 'audit'>;
+  store: Pick<Store, 'admins' | 'sessions' | 'loginThrottle' | 'audit' | 'consoleKeys'>;
   now?: () => number;
 }
 
 /**
- * Throttle keys: hashes, so the table holds no address and no IP. An IPv6 client is counted by its
- * /56, as the forms' limit counts it: one host holds a whole /64 and can speak from any address
- * in it.
+ * The throttle's key for an account's attempts from browsers it does not know: a hash, so the
+ * table holds no address. `waitlist admin unlock` clears it.
  */
-const throttleKeys = (email: string, ip: string) => [
-  `account:${hashSecret(emailKey(email))}`,
-  `ip:${hashSecret(ipKeyGenerator(ip))}`,
-];
+export const untrustedAccountKey = (email: string) => `account:${hashSecret(emailKey(email))}`;
+
+/**
+ * An attempt's throttle keys. An IPv6 client is counted by its /56, as the forms' limit counts
+ * it: one host holds a whole /64 and can speak from any address in it.
+ */
+const throttleKeys = (email: string, ip: string, device: Device | undefined) =>
+  device
+    ? [`device:${hashSecret(device.nonce)}`]
+    : [untrustedAccountKey(email), `ip:${hashSecret(ipKeyGenerator(ip))}`];
 
 export async function login(
   { store, now = Date.now }: LoginDeps,
-  input: { email: string; password: string; code: string; ip: string },
+  input: { email: string; password: string; code: string; ip: string; device?: string },
 ): Promise<LoginOutcome> {
-  const keys = throttleKeys(input.email, input.ip);
-  // Counted before the check, so a burst checks no more passwords than the limit allows.
-  const attempts = await store.loginThrottle.attempt(keys, THROTTLE.windowMs);
-  if (attempts.count > THROTTLE.failures) {
+  // Read at most once, and only when needed before the password: for a cookie signed here.
+  let account: Promise<AdminCredentials | undefined> | undefined;
+  const credentials = () => (account ??= store.admins.credentials(input.email));
+
+  const deviceKey = await store.consoleKeys.get(DEVICE_KEY);
+  const signed = signedDevice(deviceKey, input.email, input.device);
+  const trusted =
+    signed && (await credentials())?.deviceGeneration === signed.generation ? signed : undefined;
+  const keys = throttleKeys(input.email, input.ip, trusted);
+  const attempt = await store.loginThrottle.attempt(keys, {
+    windowMs: THROTTLE.windowMs,
+    limit: THROTTLE.failures,
+  });
+  if (!attempt.allowed) {
     // One entry per account and window, however long the flood: the log says it happened, and
-    // the attacker cannot fill it.
-    await store.audit.recordOnce(
-      {
-        account: (await store.admins.credentials(input.email))?.email ?? UNKNOWN_ACCOUNT,
-        action: THROTTLED_ACTION,
-        addresses: 0,
-        client: input.ip,
-      },
-      new Date(attempts.resetAt - THROTTLE.windowMs).toISOString(),
-    );
+    // the attacker cannot fill it. A refusal this process remembers was recorded already.
+    if (!attempt.remembered)
+      await store.audit.recordOnce(
+        {
+          account: (await credentials())?.email ?? UNKNOWN_ACCOUNT,
+          action: THROTTLED_ACTION,
+          addresses: 0,
+          client: input.ip,
+        },
+        new Date(attempt.window).toISOString(),
+      );
     return {
       kind: 'throttled',
-      retryAfterSeconds: Math.max(1, Math.ceil((attempts.resetAt - now()) / 1000)),
+      retryAfterSeconds: Math.max(1, Math.ceil(attempt.retryAfterMs / 1000)),
     };
   }
 
-  const account = await store.admins.credentials(input.email);
-  const passwordOk = await verifyPassword(input.password, account?.passwordHash);
+  const found = await credentials();
+  const passwordOk = await verifyPassword(input.password, found?.passwordHash);
   // The code's step is claimed only behind the right password: a guess cannot spend a code.
-  const step = account?.totpSecret ? codeStep(account.totpSecret, input.code, now()) : null;
+  const step = found?.totpSecret ? codeStep(found.totpSecret, input.code, now()) : null;
   const codeOk =
-    !account?.totpSecret ||
-    (passwordOk && step !== null && (await store.admins.acceptTotpStep(account.email, step)));
-  if (!account || !passwordOk || !codeOk) {
+    !found?.totpSecret ||
+    (passwordOk && step !== null && (await store.admins.acceptTotpStep(found.email, step)));
+  if (!found || !passwordOk || !codeOk) {
     await store.audit.record({
-      account: account?.email ?? UNKNOWN_ACCOUNT,
+      account: found?.email ?? UNKNOWN_ACCOUNT,
       action: 'failed login',
       addresses: 0,
       client: input.ip,
@@ -85,14 +106,19 @@ export async function login(
   // Only failures stay counted: this attempt is taken back.
   await store.loginThrottle.succeeded(keys, THROTTLE.windowMs);
   const sessionId = newSecret();
-  await store.sessions.start(account.email, hashSecret(sessionId));
+  await store.sessions.start(found.email, hashSecret(sessionId));
   await store.audit.record({
-    account: account.email,
+    account: found.email,
     action: 'login',
     addresses: 0,
     client: input.ip,
   });
-  return { kind: 'in', sessionId, email: account.email };
+  return {
+    kind: 'in',
+    sessionId,
+    email: found.email,
+    device: deviceCookieFor(deviceKey, found.email, found.deviceGeneration),
+  };
 }
 
 /** The time step of a valid code (the steps beside it count too: clocks drift), or null. */

@@ -14,6 +14,7 @@ import { refuseCrossSite } from '../http/cross-site';
 import { CONTENT_TYPES, HttpError, sendText } from '../http/errors';
 import { contextOf } from '../http/request-pipeline';
 import { CSP_HEADER } from '../http/security-headers';
+import { DEVICE_COOKIE } from '../http/site-cookies';
 import { NOT_TEXT } from '../../shared/validation';
 import type { Store } from '../store';
 import type { Config } from '../config';
@@ -24,11 +25,12 @@ import { exportSignups } from '../waitlist/listing';
 import { auditPage } from './audit';
 import { dashboard } from './dashboard';
 import { BackToSignups, ConsolePage, renderPage } from './layout';
+import { DEVICE_COOKIE_MAX_MS } from './device-cookie';
 import { login, logout, SESSION_LIMITS } from './login';
 import { LoginPage } from './login-page';
 import { QueuePage, TITLES } from './queues';
 import { httpsOrLoopback } from './https-only';
-import { requireSession, sessionCookie } from './session';
+import { consoleCookie, requireSession } from './session';
 import {
   NextPreview,
   NEXT_MAX,
@@ -84,7 +86,8 @@ const sameText = (a: string, b: string) => timingSafeEqual(digest(a), digest(b))
 export function consoleRouter(deps: ConsoleDeps) {
   const { store, css, now = Date.now, metrics = NO_METRICS } = deps;
   const router = express.Router();
-  const cookie = sessionCookie(deps.config.siteUrl);
+  const cookie = consoleCookie(deps.config.siteUrl);
+  const deviceCookie = consoleCookie(deps.config.siteUrl, DEVICE_COOKIE);
   const session = requireSession(store, cookie);
   const overHttps = httpsOrLoopback(deps.config, css, deps.logger);
   const sameSiteOnly = refuseCrossSite(
@@ -120,6 +123,7 @@ export function consoleRouter(deps: ConsoleDeps) {
       password: asText(fields.password),
       code: asText(fields.code),
       ip: req.ip ?? '',
+      device: deviceCookie.read(req),
     };
     const outcome = await login({ store }, credentials);
     if (outcome.kind === 'throttled') {
@@ -130,6 +134,7 @@ export function consoleRouter(deps: ConsoleDeps) {
     if (outcome.kind === 'refused')
       return loginPage(res, 401, { email, error: 'Wrong address, password or code.' });
     cookie.set(req, res, outcome.sessionId, SESSION_LIMITS.maxMs);
+    deviceCookie.set(req, res, outcome.device, DEVICE_COOKIE_MAX_MS);
     res.redirect(303, '/admin');
   });
 

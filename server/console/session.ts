@@ -1,9 +1,10 @@
-// The console's session cookie and the middleware that requires a live session. The cookie is
-// HttpOnly, SameSite=Strict and Path=/. It is Secure with the __Host- prefix whenever SITE_URL is
-// https, whatever the request says, and otherwise over https (as TRUST_PROXY lets the request say).
+// The console's cookies (the session, and the device cookie of a browser that logged in before)
+// and the middleware that requires a live session. Each cookie is HttpOnly, SameSite=Strict and
+// Path=/. It is Secure with the __Host- prefix whenever SITE_URL is https, whatever the request
+// says, and otherwise over https (as TRUST_PROXY lets the request say).
 import { parse as parseCookies } from 'cookie';
 import type { NextFunction, Request, Response } from 'express';
-import { CONSOLE_COOKIE, CONSOLE_SECURE_COOKIE } from '../http/site-cookies';
+import { CONSOLE_COOKIE, secureName } from '../http/site-cookies';
 import type { Store } from '../store';
 import { csrfToken, sessionAccount } from './login';
 
@@ -25,21 +26,25 @@ declare global {
   }
 }
 
-/** The session cookie of one site: read from a request, set on its answer. */
-export interface SessionCookie {
+/** One of the console's cookies on one site: read from a request, set on its answer. */
+export interface ConsoleCookie {
   read(req: Request): string | undefined;
   /** Sets the cookie; an empty value with maxAgeMs 0 clears it. */
   set(req: Request, res: Response, value: string, maxAgeMs: number): void;
 }
 
 /**
- * The cookie for a site at `siteUrl`. An https site's cookie stays Secure even on a request that
- * looks like plain http (a TLS proxy TRUST_PROXY does not name, an ssh tunnel to loopback).
+ * The cookie `plainName` for a site at `siteUrl` (the session's by default). An https site's
+ * cookie stays Secure even on a request that looks like plain http (a TLS proxy TRUST_PROXY does
+ * not name, an ssh tunnel to loopback).
  */
-export function sessionCookie(siteUrl: string | undefined): SessionCookie {
+export function consoleCookie(
+  siteUrl: string | undefined,
+  plainName = CONSOLE_COOKIE,
+): ConsoleCookie {
   const httpsSite = siteUrl?.startsWith('https:') ?? false;
   const secure = (req: Request) => httpsSite || req.secure;
-  const name = (req: Request) => (secure(req) ? CONSOLE_SECURE_COOKIE : CONSOLE_COOKIE);
+  const name = (req: Request) => (secure(req) ? secureName(plainName) : plainName);
   return {
     read: (req) => parseCookies(req.headers.cookie ?? '')[name(req)],
     set: (req, res, value, maxAgeMs) =>
@@ -54,7 +59,7 @@ export function sessionCookie(siteUrl: string | undefined): SessionCookie {
 }
 
 /** Logged in (res.locals.consoleSession), or off to the login page. */
-export function requireSession(store: Store, cookie: SessionCookie) {
+export function requireSession(store: Store, cookie: ConsoleCookie) {
   return async (req: Request, res: Response, next: NextFunction) => {
     const sessionId = cookie.read(req);
     const email = await sessionAccount({ store }, sessionId);

@@ -4,7 +4,7 @@
 // factor changes. The audit log records who did what, from which client address (kept 90 days),
 // and how many addresses of the waitlist it touched, never one of them. Each entry carries the hash
 // of the one before it, so an entry changed or deleted by hand breaks the chain that verify walks.
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { emailKey } from '../../shared/form-checks';
 import type { Queryable, Sql } from './sql';
 import type {
@@ -14,7 +14,7 @@ import type {
   AdminSessions,
   AuditEntry,
   AuditLog,
-  LoginThrottle,
+  ConsoleKeys,
 } from './types';
 
 export function createAdmins(sql: Sql, now: () => number): Admins {
@@ -23,9 +23,10 @@ export function createAdmins(sql: Sql, now: () => number): Admins {
     async add(email, passwordHash) {
       const time = iso();
       const { rowCount } = await sql.query(
-        `INSERT INTO admins (email_key, email, password_hash, created_at, password_changed_at) VALUES ($1, $2, $3, $4, $4)
+        `INSERT INTO admins (email_key, email, password_hash, created_at, password_changed_at, device_generation)
+         VALUES ($1, $2, $3, $4, $4, $5)
          ON CONFLICT (email_key) DO NOTHING`,
-        [emailKey(email), email.trim(), passwordHash, time],
+        [emailKey(email), email.trim(), passwordHash, time, newKey()],
       );
       return rowCount === 1;
     },
@@ -62,8 +63,9 @@ export function createAdmins(sql: Sql, now: () => number): Admins {
     async setPassword(email, passwordHash) {
       return sql.transaction(async (tx) => {
         const changed = await tx.query(
-          'UPDATE admins SET password_hash = $1, password_changed_at = $2 WHERE email_key = $3',
-          [passwordHash, iso(), emailKey(email)],
+          `UPDATE admins SET password_hash = $1, password_changed_at = $2, device_generation = $3
+           WHERE email_key = $4`,
+          [passwordHash, iso(), newKey(), emailKey(email)],
         );
         // Whoever held a session with the old password holds nothing now.
         await tx.query('DELETE FROM admin_sessions WHERE admin_key = $1', [emailKey(email)]);
@@ -74,8 +76,9 @@ export function createAdmins(sql: Sql, now: () => number): Admins {
     async setTotp(email, secret) {
       return sql.transaction(async (tx) => {
         const changed = await tx.query(
-          'UPDATE admins SET totp_secret = $1, totp_step = NULL WHERE email_key = $2',
-          [secret, emailKey(email)],
+          `UPDATE admins SET totp_secret = $1, totp_step = NULL, device_generation = $2
+           WHERE email_key = $3`,
+          [secret, newKey(), emailKey(email)],
         );
         // A session opened under the old second factor (or none) must log in again under the new.
         await tx.query('DELETE FROM admin_sessions WHERE admin_key = $1', [emailKey(email)]);
@@ -99,9 +102,11 @@ export function createAdmins(sql: Sql, now: () => number): Admins {
         email: string;
         password_hash: string;
         totp_secret: string | null;
-      }>('SELECT email, password_hash, totp_secret FROM admins WHERE email_key = $1', [
-        emailKey(email),
-      ]);
+        device_generation: string | null;
+      }>(
+        'SELECT email, password_hash, totp_secret, device_generation FROM admins WHERE email_key = $1',
+        [emailKey(email)],
+      );
       const row = rows[0];
       return (
         row &&
@@ -109,6 +114,7 @@ export function createAdmins(sql: Sql, now: () => number): Admins {
           email: row.email,
           passwordHash: row.password_hash,
           totpSecret: row.totp_secret,
+          deviceGeneration: row.device_generation ?? '',
         } satisfies AdminCredentials)
       );
     },
@@ -146,46 +152,34 @@ export function createAdminSessions(sql: Sql, now: () => number): AdminSessions 
   };
 }
 
-export function createLoginThrottle(sql: Sql, now: () => number): LoginThrottle {
-  const windowOf = (windowMs: number) => Math.floor(now() / windowMs) * windowMs;
-  return {
-    async attempt(keys, windowMs) {
-      const windowStart = windowOf(windowMs);
-      const previousStart = windowStart - windowMs;
-      // How much of the previous window still lies within the last windowMs: its count weighs
-      // that much. Fixed windows alone would allow twice the limit across a window's edge.
-      const previousWeight = 1 - (now() - windowStart) / windowMs;
-      return sql.transaction(async (tx) => {
-        // Windows that can no longer weigh go as new attempts come: the table holds two windows'
-        // keys at most.
-        await tx.query('DELETE FROM login_failures WHERE window_start < $1', [previousStart]);
-        let count = 0;
-        for (const key of keys) {
-          // One upsert per key, exact under any concurrency: the row lock orders the increments.
-          const { rows } = await tx.query<{ count: number }>(
-            `INSERT INTO login_failures (key, window_start, count) VALUES ($1, $2, 1)
-             ON CONFLICT (key, window_start) DO UPDATE SET count = login_failures.count + 1 RETURNING count`,
-            [key, windowStart],
-          );
-          const previous = await tx.query<{ count: number }>(
-            'SELECT count FROM login_failures WHERE key = $1 AND window_start = $2',
-            [key, previousStart],
-          );
-          const weighed =
-            Number(rows[0].count) +
-            Math.floor(Number(previous.rows[0]?.count ?? 0) * previousWeight);
-          count = Math.max(count, weighed);
-        }
-        return { count, resetAt: windowStart + windowMs };
-      });
-    },
+/** 32 random bytes as base64url: a device generation, or a console key. */
+const newKey = () => randomBytes(32).toString('base64url');
 
-    async succeeded(keys, windowMs) {
-      const windowStart = windowOf(windowMs);
-      await sql.query(
-        `UPDATE login_failures SET count = count - 1 WHERE window_start = $1 AND count > 0 AND key IN (${keys.map((_, i) => `$${i + 2}`).join(', ')})`,
-        [windowStart, ...keys],
-      );
+export function createConsoleKeys(sql: Sql, now: () => number): ConsoleKeys {
+  // A key never changes once made: read once per process.
+  const known = new Map<string, Promise<string>>();
+  const load = async (name: string) => {
+    // Whichever replica comes first makes it; the others read the one it made.
+    await sql.query(
+      'INSERT INTO console_keys (name, secret, created_at) VALUES ($1, $2, $3) ON CONFLICT (name) DO NOTHING',
+      [name, newKey(), new Date(now()).toISOString()],
+    );
+    const { rows } = await sql.query<{ secret: string }>(
+      'SELECT secret FROM console_keys WHERE name = $1',
+      [name],
+    );
+    return rows[0].secret;
+  };
+  return {
+    get(name) {
+      let key = known.get(name);
+      if (!key) {
+        key = load(name);
+        // A failed read (the store away) is tried again next time, not remembered.
+        key.catch(() => known.delete(name));
+        known.set(name, key);
+      }
+      return key;
     },
   };
 }

@@ -1,8 +1,9 @@
 // The store's rules, built once on an engine's Sql: all of a Store but what each engine does its
 // own way (rate counters, readiness, backup, closing).
 import { createAddressLinks } from './address-tokens';
-import { createAdmins, createAdminSessions, createAuditLog, createLoginThrottle } from './admins';
+import { createAdmins, createAdminSessions, createAuditLog, createConsoleKeys } from './admins';
 import { createErasure } from './erasure';
+import { createLoginThrottle } from './login-throttle';
 import { createMailQueue } from './mail-queue';
 import { createOutbox } from './outbox';
 import { createSignups } from './signups';
@@ -20,6 +21,7 @@ export function createStoreRules(sql: Sql, limits: QueueLimits, now: () => numbe
     admins: createAdmins(sql, now),
     sessions: createAdminSessions(sql, now),
     loginThrottle: createLoginThrottle(sql, now),
+    consoleKeys: createConsoleKeys(sql, now),
     audit: createAuditLog(sql, now),
     subscriptions: createSubscriptions(sql, mail, now),
     outbox: createOutbox(sql, limits, now),

@@ -334,6 +334,11 @@ export interface AdminCredentials {
   email: string;
   passwordHash: string;
   totpSecret: string | null;
+  /**
+   * What every device cookie of the account signs; a new password or second factor changes it
+   * ('' for an account from before device cookies, until then).
+   */
+  deviceGeneration: string;
 }
 
 export interface Admins {
@@ -341,15 +346,17 @@ export interface Admins {
   add(email: string, passwordHash: string): Promise<boolean>;
   list(): Promise<AdminAccount[]>;
   count(): Promise<number>;
-  /** Its sessions go with it. False when there is no such account. */
+  /** Its sessions and device cookies go with it. False when there is no such account. */
   remove(email: string): Promise<boolean>;
   /**
-   * A new password hash; every session of the account ends. False when there is no such account.
+   * A new password hash; every session and device cookie of the account ends. False when there is
+   * no such account.
    */
   setPassword(email: string, passwordHash: string): Promise<boolean>;
   /**
-   * Enrols (or with null, drops) two-factor authentication; every session of the account ends, and
-   * the new secret starts with no step accepted. False when there is no such account.
+   * Enrols (or with null, drops) two-factor authentication; every session and device cookie of the
+   * account ends, and the new secret starts with no step accepted. False when there is no such
+   * account.
    */
   setTotp(email: string, secret: string | null): Promise<boolean>;
   /**
@@ -376,20 +383,41 @@ export interface AdminSessions {
 }
 
 /**
- * Login attempts per key (an account, a client IP) in a sliding window (the current fixed window's
- * count plus the previous one's, weighed by how much of it the last windowMs still covers), shared
- * by every replica. An attempt is counted before its password is checked, so a burst of a hundred
- * at once checks only as many as the limit allows; a successful one is taken back, so only failures
- * stay counted.
+ * Login attempts per key (an account's untrusted attempts, a client IP, a trusted browser) in a
+ * sliding window (the current fixed window's count plus the previous one's, weighed by how much of
+ * it the last windowMs still covers), shared by every replica. An attempt is counted before its
+ * password is checked, so a burst of a hundred at once checks only as many as the limit allows; a
+ * successful one is taken back, so only failures stay counted. A refused attempt is not counted:
+ * a flood cannot push the end of the lock further away.
  */
 export interface LoginThrottle {
   /**
-   * Counts one attempt for each key; the most any key now has in the last windowMs, and when the
-   * current fixed window ends.
+   * Counts one attempt for each key, unless one of them is at the limit already. A refusal
+   * writes nothing: this process remembers a key at the limit for a few seconds and refuses it
+   * again without asking the store. `retryAfterMs`: how soon the worst key falls below the limit
+   * if nothing more is counted; `window`: the start of the fixed window it was refused in;
+   * `remembered`: the refusal came from this process's memory, not from the store.
    */
-  attempt(keys: string[], windowMs: number): Promise<{ count: number; resetAt: number }>;
+  attempt(
+    keys: string[],
+    limits: { windowMs: number; limit: number },
+  ): Promise<
+    | { allowed: true }
+    | { allowed: false; retryAfterMs: number; window: number; remembered: boolean }
+  >;
   /** Takes back the attempt that succeeded. */
   succeeded(keys: string[], windowMs: number): Promise<void>;
+  /**
+   * Forgets every attempt of these keys, here and in the store (another replica's memory lets go
+   * within seconds).
+   */
+  clear(keys: string[]): Promise<void>;
+}
+
+/** Keys the console keeps in the store, made by whichever replica needs one first. */
+export interface ConsoleKeys {
+  /** The key of that name: 32 random bytes as base64url, the same on every replica, for good. */
+  get(name: string): Promise<string>;
 }
 
 export interface AuditEntry {
@@ -456,6 +484,7 @@ export interface Store {
   admins: Admins;
   sessions: AdminSessions;
   loginThrottle: LoginThrottle;
+  consoleKeys: ConsoleKeys;
   audit: AuditLog;
   /**
    * Deletes everything kept about an address (waitlist remove). `onlyIfExpired`: only when it is

@@ -178,13 +178,15 @@ describe('headers', () => {
     }
   });
 
-  it("passes on no other claim of the client's address, nor the console's session cookie", async () => {
+  it("passes on no other claim of the client's address, nor the console's cookies", async () => {
     const headers = await relayedHeaders({
       Forwarded: 'for=1.2.3.4',
       'X-Real-IP': '1.2.3.4',
       'True-Client-IP': '1.2.3.4',
       'CF-Connecting-IP': '1.2.3.4',
-      Cookie: 'orgnote-admin=session-id; theirs=1; __Host-orgnote-admin=other-id',
+      Cookie:
+        'orgnote-admin=session-id; theirs=1; __Host-orgnote-admin=other-id; ' +
+        'orgnote-admin-device=a.b.c; __Host-orgnote-admin-device=d.e.f',
     });
     for (const name of ['forwarded', 'x-real-ip', 'true-client-ip', 'cf-connecting-ip'])
       expect([name, headers[name]]).toEqual([name, undefined]);

@@ -91,6 +91,7 @@ describe('the command table', () => {
       'admin remove',
       'admin password',
       'admin totp',
+      'admin unlock',
     ]);
     const dataDir = tempDataDir();
     for (const name of new Set(listed))

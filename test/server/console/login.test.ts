@@ -27,8 +27,14 @@ const loginWith = (
 ) =>
   request(app).post('/admin/login').set(headers).type('form').send({ email, password, code: '' });
 
+/** The answer's Set-Cookie header for the cookie `name` (or its __Host- form). */
+const setCookie = (res: request.Response, name = 'orgnote-admin') =>
+  ((res.get('Set-Cookie')) ?? []).find((header) =>
+    header.replace(/^__Host-/, '').startsWith(`${name}=`),
+  ) ?? '';
+
 /** The session cookie's name=value, as a browser would send it back. */
-const cookieOf = (res: request.Response) => String(res.headers['set-cookie']).split(';')[0];
+const cookieOf = (res: request.Response) => setCookie(res).split(';')[0];
 
 /** A Set-Cookie header as its name=value and its attributes in any order (Expires aside). */
 const cookieParts = (header: string) => {
@@ -67,10 +73,14 @@ describe('with an account', () => {
     const res = await loginWith(PASSWORD);
     expect(res.status).toBe(303);
     expect(res.headers.location).toBe('/admin');
-    const setCookie = String(res.headers['set-cookie']);
-    expect(cookieParts(setCookie)).toEqual({
+    expect(cookieParts(setCookie(res))).toEqual({
       pair: expect.stringMatching(/^orgnote-admin=[\w-]{32}$/),
       attributes: ['HttpOnly', 'Max-Age=43200', 'Path=/', 'SameSite=Strict'],
+    });
+    // The browser is known to the account from now on, for 90 days (device-cookies.test.ts).
+    expect(cookieParts(setCookie(res, 'orgnote-admin-device'))).toEqual({
+      pair: expect.stringMatching(/^orgnote-admin-device=[\w-]+\.[\w-]+\.[\w-]{43}$/),
+      attributes: ['HttpOnly', 'Max-Age=7776000', 'Path=/', 'SameSite=Strict'],
     });
     const cookie = cookieOf(res);
     const dashboard = await request(app).get('/admin').set('Cookie', cookie);
@@ -98,9 +108,13 @@ describe('with an account', () => {
 
   it('over https through the proxy, the cookie is Secure with the __Host- prefix', async () => {
     const res = await loginWith(PASSWORD, 'ops@example.org', { 'X-Forwarded-Proto': 'https' });
-    expect(cookieParts(String(res.headers['set-cookie']))).toEqual({
+    expect(cookieParts(setCookie(res))).toEqual({
       pair: expect.stringMatching(/^__Host-orgnote-admin=[\w-]{32}$/),
       attributes: ['HttpOnly', 'Max-Age=43200', 'Path=/', 'SameSite=Strict', 'Secure'],
+    });
+    expect(cookieParts(setCookie(res, 'orgnote-admin-device'))).toMatchObject({
+      pair: expect.stringMatching(/^__Host-orgnote-admin-device=/),
+      attributes: ['HttpOnly', 'Max-Age=7776000', 'Path=/', 'SameSite=Strict', 'Secure'],
     });
     const cookie = cookieOf(res);
     expect(

@@ -1,5 +1,6 @@
 // The console on two replicas of one PostgreSQL: a session opened on one is honoured by
-// the other and ended for both by a logout on either; failed logins on both count together.
+// the other and ended for both by a logout on either; failed logins on both count together; a
+// device cookie signed on one is trusted by the other.
 import request from 'supertest';
 import { createApp } from '../../../server/app';
 import { hashPassword } from '../../../server/console/password';
@@ -57,4 +58,16 @@ it('counts failed logins on both replicas together: the sixth attempt, right or 
     expect((await login(i % 2 ? b : a, `wrong password ${i}`)).status).toBe(401);
   expect((await login(a, PASSWORD)).status).toBe(429);
   expect((await login(b, PASSWORD)).status).toBe(429);
+});
+
+it("trusts a browser's device cookie on every replica, since the key that signs it is in the store", async () => {
+  const [a, b] = await twoReplicas();
+  const device = String(
+    ((await login(a, PASSWORD)).get('Set-Cookie') as string[]).find((header) =>
+      header.startsWith('orgnote-admin-device='),
+    ),
+  ).split(';')[0];
+  for (let i = 0; i < 6; i++) await login(i % 2 ? b : a, `wrong password ${i}`);
+  expect((await login(a, PASSWORD)).status).toBe(429);
+  expect((await login(b, PASSWORD).set('Cookie', device)).status).toBe(303);
 });

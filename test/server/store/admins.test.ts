@@ -3,6 +3,7 @@
 // even by two replicas at once, sessions ending when idle or too old, and an audit log read
 // newest first with keyset pages, whose client addresses go after 90 days. Time is the test's
 // clock.
+import { REMEMBERED_MS } from '../../../server/store/login-throttle';
 import type { Store } from '../../../server/store/types';
 import {
   besideStore,
@@ -36,6 +37,7 @@ function contract(engine: StoreEngine) {
         email: 'Ops@Example.org',
         passwordHash: 'hash-1',
         totpSecret: 'SECRETBASE32',
+        deviceGeneration: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
       });
       expect(await store.admins.credentials('nobody@example.org')).toBeUndefined();
       expect(await store.admins.setTotp('nobody@example.org', 'X')).toBe(false);
@@ -155,55 +157,90 @@ function contract(engine: StoreEngine) {
   });
 
   describe('login throttle', () => {
-    it('counts attempts per key, reports the worst of the keys, and takes back a success', async () => {
-      const WINDOW = 15 * MINUTE;
+    const WINDOW = 15 * MINUTE;
+    const THROTTLE = { windowMs: WINDOW, limit: 5 };
+    const attempt = (...keys: string[]) => store.loginThrottle.attempt(keys, THROTTLE);
+    const allowed = async (...keys: string[]) => (await attempt(...keys)).allowed;
+
+    it('counts attempts per key, refuses at the limit of any key, and takes back a success', async () => {
       time = START + MINUTE;
-      for (let i = 0; i < 4; i++) await store.loginThrottle.attempt(['account:a', 'ip:1'], WINDOW);
-      expect(await store.loginThrottle.attempt(['account:b', 'ip:1'], WINDOW)).toEqual({
-        count: 5,
-        resetAt: START + WINDOW,
+      for (let i = 0; i < 4; i++) expect(await allowed('account:a', 'ip:1')).toBe(true);
+      expect(await allowed('account:b', 'ip:1')).toBe(true);
+      // ip:1 has its five: refused, whatever the account, until the window ends.
+      expect(await attempt('account:c', 'ip:1')).toEqual({
+        allowed: false,
+        retryAfterMs: WINDOW - MINUTE + 1,
+        window: START,
+        remembered: false,
       });
-      expect(await store.loginThrottle.attempt(['account:a', 'ip:2'], WINDOW)).toEqual({
-        count: 5,
-        resetAt: START + WINDOW,
-      });
+      expect(await allowed('account:a', 'ip:2')).toBe(true);
+      expect(await allowed('account:a', 'ip:3')).toBe(false);
       await store.loginThrottle.succeeded(['account:a', 'ip:2'], WINDOW);
-      expect(await store.loginThrottle.attempt(['account:a', 'ip:3'], WINDOW)).toMatchObject({
-        count: 5,
-      });
+      expect(await allowed('account:a', 'ip:3')).toBe(true);
+    });
+
+    it('does not count a refused attempt: a flood does not move the end of the lock', async () => {
+      for (let i = 0; i < 5; i++) expect(await allowed('account:flooded')).toBe(true);
+      for (let i = 0; i < 200; i++) {
+        time += 3_000; // past the memory now and then: refusals from the store count nothing either
+        expect(await allowed('account:flooded')).toBe(false);
+      }
+      // Once the window is over, the five weigh less as they age: the next attempt is let through.
+      time = START + WINDOW + 1;
+      expect(await allowed('account:flooded')).toBe(true);
     });
 
     it("holds across a window's edge, lets the past attempts weigh less as they age, and forgets them after two windows", async () => {
-      const WINDOW = 15 * MINUTE;
       time = START + WINDOW - 1_000;
-      for (let i = 0; i < 5; i++) await store.loginThrottle.attempt(['account:edge'], WINDOW);
+      for (let i = 0; i < 5; i++) expect(await allowed('account:edge')).toBe(true);
       // A second later the fixed window is new, but the last 15 minutes still hold all five.
       time = START + WINDOW;
-      expect(await store.loginThrottle.attempt(['account:edge'], WINDOW)).toEqual({
-        count: 6,
-        resetAt: START + 2 * WINDOW,
+      expect(await attempt('account:edge')).toEqual({
+        allowed: false,
+        retryAfterMs: 1,
+        window: START + WINDOW,
+        remembered: false,
       });
-      // Half a window on, half of the five still weigh: 2 + the two of this window.
+      // A moment on, four of them weigh: one more gets through, then the lock holds until a fifth
+      // of the window has passed.
+      time = START + WINDOW + 1;
+      expect(await allowed('account:edge')).toBe(true);
+      expect(await attempt('account:edge')).toMatchObject({
+        allowed: false,
+        retryAfterMs: WINDOW / 5,
+      });
+      // Half a window on, half of the five still weigh (2) beside this window's one: two more get
+      // through.
       time = START + WINDOW * 1.5;
-      expect(await store.loginThrottle.attempt(['account:edge'], WINDOW)).toMatchObject({
-        count: 4,
-      });
-      // A whole window later, none of the earlier attempts lies within the last 15 minutes.
+      for (let i = 0; i < 2; i++) expect(await allowed('account:edge')).toBe(true);
+      expect(await allowed('account:edge')).toBe(false);
+      // Two windows later none of them lies within the last 15 minutes.
       time = START + 3 * WINDOW;
-      expect(await store.loginThrottle.attempt(['account:edge'], WINDOW)).toMatchObject({
-        count: 1,
-      });
+      for (let i = 0; i < 5; i++) expect(await allowed('account:edge')).toBe(true);
     });
 
-    it('counts a burst of concurrent attempts exactly', async () => {
-      const results = await Promise.all(
-        Array.from({ length: 30 }, () =>
-          store.loginThrottle.attempt(['account:burst'], 15 * MINUTE),
-        ),
-      );
-      expect(results.map((r) => r.count).sort((a, b) => a - b)).toEqual(
-        Array.from({ length: 30 }, (_, i) => i + 1),
-      );
+    it('lets exactly the limit through of a burst of concurrent attempts', async () => {
+      const results = await Promise.all(Array.from({ length: 30 }, () => allowed('account:burst')));
+      expect(results.filter(Boolean)).toHaveLength(5);
+    });
+
+    it('refuses a key at its limit from memory for a few seconds, then asks the store again', async () => {
+      for (let i = 0; i < 5; i++) await attempt('account:held');
+      expect(await attempt('account:held')).toMatchObject({ allowed: false, remembered: false });
+      time += REMEMBERED_MS - 1;
+      expect(await attempt('account:held', 'ip:new')).toMatchObject({
+        allowed: false,
+        remembered: true,
+      });
+      time += 1;
+      expect(await attempt('account:held')).toMatchObject({ allowed: false, remembered: false });
+    });
+
+    it('forgets a cleared key at once, here and in the store', async () => {
+      for (let i = 0; i < 5; i++) await attempt('account:locked', `ip:${i}`);
+      expect(await allowed('account:locked')).toBe(false);
+      await store.loginThrottle.clear(['account:locked']);
+      for (let i = 0; i < 5; i++) expect(await allowed('account:locked', `ip:${i}`)).toBe(true);
     });
   });
 
