@@ -11,6 +11,7 @@ import type { Logger } from '../logger';
 import { NO_METRICS, type Metrics } from '../metrics';
 import { asText, readBody, fieldsOf } from '../http/body';
 import { refuseCrossSite } from '../http/cross-site';
+import { compress, preferredEncoding } from '../http/encodings';
 import { CONTENT_TYPES, HttpError, sendText } from '../http/errors';
 import { contextOf } from '../http/request-pipeline';
 import { CSP_HEADER } from '../http/security-headers';
@@ -39,6 +40,8 @@ import {
   signupsPage,
   signupsQuery,
 } from './signups';
+
+const THROTTLED_ERROR = 'Too many failed attempts. Try again later.';
 
 /** Why the console could not invite, in the CLI's message. */
 const REFUSED = {
@@ -113,6 +116,24 @@ export function consoleRouter(deps: ConsoleDeps) {
     props: { email?: string; error?: string } = {},
   ) => sendText(res, status, CONTENT_TYPES.html, renderPage(<LoginPage css={css} {...props} />));
 
+  // A throttled login's page is the same for everyone (the typed address is not echoed): made once
+  // in each encoding, so a flood costs no render and no compression.
+  const throttledPage = compress(
+    Buffer.from(renderPage(<LoginPage css={css} error={THROTTLED_ERROR} />), 'utf8'),
+  );
+  const throttled = (req: Request, res: Response, retryAfterSeconds: number) => {
+    const encoding = preferredEncoding(req);
+    const body = throttledPage[encoding];
+    res.status(429).set({
+      'Content-Type': CONTENT_TYPES.html,
+      'Retry-After': String(retryAfterSeconds),
+      Vary: 'Accept-Encoding',
+      ...(encoding !== 'identity' && { 'Content-Encoding': encoding }),
+      'Content-Length': String(body.length),
+    });
+    res.end(body);
+  };
+
   router.get('/login', (_req, res) => loginPage(res, 200));
 
   router.post('/login', sameSiteOnly, readBody, async (req: Request, res: Response) => {
@@ -128,8 +149,7 @@ export function consoleRouter(deps: ConsoleDeps) {
     const outcome = await login({ store }, credentials);
     if (outcome.kind === 'throttled') {
       metrics.loginThrottled();
-      res.setHeader('Retry-After', String(outcome.retryAfterSeconds));
-      return loginPage(res, 429, { email, error: 'Too many failed attempts. Try again later.' });
+      return throttled(req, res, outcome.retryAfterSeconds);
     }
     if (outcome.kind === 'refused')
       return loginPage(res, 401, { email, error: 'Wrong address, password or code.' });

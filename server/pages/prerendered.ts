@@ -8,16 +8,12 @@
 // bounded and no shared cache may keep the page (docs/decisions/0019-forged-host.md).
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import zlib from 'node:zlib';
-import Negotiator from 'negotiator';
+import { compress, preferredEncoding, type Encoding } from '../http/encodings';
 import { CONTENT_TYPES, INTERNAL_ERROR, sendText } from '../http/errors';
 import type { RequestContext } from '../http/request-pipeline';
 import { CSP_HEADER } from '../http/security-headers';
 import type { Logger } from '../logger';
 import { INDEXED_PATHS } from './seo';
-
-type Encoding = 'br' | 'gzip' | 'identity';
-const ENCODINGS: Encoding[] = ['br', 'gzip', 'identity'];
 
 interface Variant {
   etag: string;
@@ -56,16 +52,6 @@ function inlineScriptHashes(html: string): string[] {
 /** A CSP hash source for inline text. */
 export function sha256Source(text: string): string {
   return `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
-}
-
-function compress(identity: Buffer): Record<Encoding, Buffer> {
-  return {
-    // Quality 9, not 11: a few percent larger, but a fill (which a Host header can force when
-    // SITE_URL is unset) costs a millisecond, not twenty.
-    br: zlib.brotliCompressSync(identity, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 9 } }),
-    gzip: zlib.gzipSync(identity, { level: 9 }),
-    identity,
-  };
 }
 
 /** If-None-Match matches with the weak comparison (RFC 9110 §13.1.2): W/ is ignored. */
@@ -144,8 +130,7 @@ export function prerenderedPages({
   }
 
   function send(req: IncomingMessage, res: ServerResponse, page: PrerenderedPage): void {
-    const encoding = new Negotiator(req).encoding(ENCODINGS) as Encoding | undefined;
-    const variant = page[encoding ?? 'identity'];
+    const variant = page[preferredEncoding(req)];
     if (matchesEtag(req.headers['if-none-match'], variant.etag)) {
       // A 304 refreshes the cached copy's headers, so it carries the page's own policy too.
       const { ETag, [CSP_HEADER]: policy, 'Cache-Control': cache, Vary } = variant.headers;

@@ -171,6 +171,10 @@ describe('with an account', () => {
     expect(Number(right.headers['retry-after'])).toBeGreaterThan(0);
     expect(Number(right.headers['retry-after'])).toBeLessThanOrEqual(15 * 60);
     expect(right.headers['set-cookie']).toBeUndefined();
+    // The page says why, in the encoding asked for, and echoes nothing the attempt typed.
+    expect(right.headers['content-encoding']).toBe('gzip');
+    expect(right.text).toContain('Too many failed attempts. Try again later.');
+    expect(right.text).not.toContain('ops@example.org');
   });
 
   it('counts an IPv6 client by its /56, as the forms do: new addresses in one network and new account names do not reset it', async () => {
