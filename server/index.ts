@@ -7,6 +7,7 @@ import { ensureWritableDataDir } from './data-dir';
 import { createLogger, type Logger } from './logger';
 import { startOutboxWorker } from './workers/outbox-worker';
 import { confirmationMailFor } from './mail/confirmation';
+import { leaveLinkMailFor } from './mail/leave-link';
 import { startMailWorker } from './workers/mail-worker';
 import { startExpirySweep } from './workers/address-expiry';
 import { createMailer } from './mail/transport';
@@ -108,14 +109,17 @@ async function main() {
           metrics,
           logger,
         });
-  // Mail comes from the embedded store: the confirmations signups owe (written by the worker),
-  // leave links (sent at once: a request that owes or queues mail wakes the worker), and the
-  // invitations a CLI run could not send.
+  // Mail comes from the embedded store: the confirmations signups owe and the leave links /leave
+  // was asked for (both written by the worker, at once: the request wakes it), and the invitations
+  // a CLI run could not send.
   const mailer = config.backendUrl ? undefined : createMailer(config);
   const confirmationMail = confirmationMailFor(config);
   const confirmations = confirmationMail && { links: store.links, mail: confirmationMail };
+  const leaveLinkMail = leaveLinkMailFor(config);
+  const leaveLinks = leaveLinkMail && { links: store.links, compose: leaveLinkMail };
   const mailWorker =
-    mailer && startMailWorker({ queue: store.mail, confirmations, mailer, logger, metrics });
+    mailer &&
+    startMailWorker({ queue: store.mail, confirmations, leaveLinks, mailer, logger, metrics });
   const expirySweep = config.backendUrl
     ? undefined
     : startExpirySweep({ store, config, logger, metrics });

@@ -5,7 +5,7 @@ export const PRIVACY_NOTICE = {
   sections: [
     [
       'What is stored',
-      'When you join the waitlist, this site stores your e-mail address, what you wrote under “About me (or github profile)”, and the times you joined, confirmed your address, were sent an invitation and activated your subscription.',
+      'When you join the waitlist, this site stores your e-mail address, what you wrote under “About me (or github profile)”, and the times you joined (the first and the last time), confirmed your address, were sent an invitation and activated your subscription.',
     ],
     [
       'Why',

@@ -1,5 +1,7 @@
 // The mail /leave sends on request: the link to take the address off the waitlist. It goes only to
-// an address that is on the list, and the page answers the same either way.
+// an address that is on the list, and the page answers the same either way: the mail worker
+// writes it after the answer (decision 0021).
+import type { Config } from '../config';
 import type { OutgoingMail } from '../store/types';
 import { leaveUrl, message, SIGNATURE } from './message';
 
@@ -28,4 +30,13 @@ export function leaveLinkMail(options: {
       SIGNATURE,
     ],
   });
+}
+
+/** The leave-link mail of the site's settings; none without SITE_URL (a link needs its origin). */
+export function leaveLinkMailFor(
+  config: Pick<Config, 'siteUrl' | 'mailFrom'>,
+): ((to: string, leaveToken: string) => OutgoingMail) | undefined {
+  const { siteUrl, mailFrom: from } = config;
+  if (!siteUrl) return undefined;
+  return (to, leaveToken) => leaveLinkMail({ siteUrl, from, to, leaveToken });
 }

@@ -4,12 +4,13 @@
 // purpose. A confirmation link works for CONFIRM_WITHIN_HOURS and once; a leave link works as long
 // as the address is stored (an unsubscribe link in an old invitation must still work, RFC 8058),
 // and leaving erases it with everything else.
+import { randomUUID } from 'node:crypto';
 import type { LinkPurpose, LinkRefusal } from '../../shared/address-links';
 import { emailKey } from '../../shared/form-checks';
 import type { MailQueueWriter } from './mail-queue';
 import type { Queryable, Sql } from './sql';
 import { hashSecret, newSecret, SECRET_SHAPE } from './secrets';
-import type { AddressLinks, QueuedMail } from './types';
+import { QueueFullError, type AddressLinks, type QueuedMail, type QueueLimits } from './types';
 
 /** The window of the per-address limits below. */
 export const MAIL_AGAIN_AFTER_MS = 60 * 60_000;
@@ -115,6 +116,7 @@ async function lookUp(
 export function createAddressLinks(
   sql: Sql,
   mail: MailQueueWriter,
+  limits: Pick<QueueLimits, 'mailMaxItems'>,
   now: () => number,
 ): AddressLinks {
   return {
@@ -188,23 +190,54 @@ export function createAddressLinks(
       });
     },
 
-    async mailLeaveLink(email, compose) {
+    async askLeaveLink(email) {
+      const at = now();
+      const { rowCount } = await sql.query(
+        `INSERT INTO leave_requests (id, email_key, created_at)
+         SELECT $1, $2, $3 WHERE (SELECT COUNT(*) FROM leave_requests) < $4`,
+        [randomUUID(), emailKey(email), new Date(at).toISOString(), limits.mailMaxItems],
+      );
+      if (rowCount === 0) throw new QueueFullError('mail');
+    },
+
+    async mailLeaveLinks(limit, compose) {
       return sql.transaction(async (tx) => {
         const at = now();
-        const signup = (
-          await tx.query<{ email: string; email_key: string }>(
-            `SELECT email, email_key FROM signups WHERE email_key = $1${sql.lockRows}`,
-            [emailKey(email)],
+        // Taken and deleted in one statement: a request is answered once, by one replica, and a
+        // replica that dies before its commit leaves it for the next round.
+        const { rows: asked } = await tx.query<{ email_key: string }>(
+          `DELETE FROM leave_requests WHERE id IN (
+             SELECT id FROM leave_requests ORDER BY created_at, id LIMIT $1${sql.skipLocked})
+           RETURNING email_key`,
+          [limit],
+        );
+        // Signups locked in one order by every replica, so two rounds never wait on each other.
+        const keys = asked.map((row) => row.email_key).sort();
+        const queued: QueuedMail[] = [];
+        let queueFull = 0;
+        for (const key of keys) {
+          const signup = (
+            await tx.query<{ email: string }>(
+              `SELECT email FROM signups WHERE email_key = $1${sql.lockRows}`,
+              [key],
+            )
+          ).rows[0];
+          if (
+            !signup ||
+            (await linksMailedRecently(tx, key, 'leave', at)) >= LEAVE_LINKS_PER_WINDOW
           )
-        ).rows[0];
-        if (
-          !signup ||
-          (await linksMailedRecently(tx, signup.email_key, 'leave', at)) >= LEAVE_LINKS_PER_WINDOW
-        )
-          return false;
-        const token = await issueToken(tx, signup.email_key, 'leave', at);
-        await mail.enqueue(tx, signup.email_key, compose(signup.email, token), { claimed: false });
-        return true;
+            continue;
+          // A full queue inserts nothing and throws in JS alone: the transaction goes on.
+          const token = await issueToken(tx, key, 'leave', at);
+          try {
+            queued.push(await mail.enqueue(tx, key, compose(signup.email, token)));
+          } catch (err) {
+            if (!(err instanceof QueueFullError)) throw err;
+            await tx.query('DELETE FROM address_tokens WHERE token_hash = $1', [hashSecret(token)]);
+            queueFull++;
+          }
+        }
+        return { mail: queued, requests: asked.length, queueFull };
       });
     },
   };

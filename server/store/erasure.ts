@@ -1,9 +1,9 @@
 // A person's right to erasure: `waitlist remove <email>`, a leave link and the expiry of an
 // unconfirmed address all delete everything the site keeps about it in one transaction: the
-// signup, its activation keys and link tokens, its mail, and any signup of it still waiting in the
-// outbox for the backend. The transaction holds the signup's row lock, so an invitation racing it
-// on another replica either finishes first (and its key and mail are erased too) or finds no
-// signup.
+// signup, its activation keys and link tokens, its mail, its requests for a leave link, and any
+// signup of it still waiting in the outbox for the backend. The transaction holds the signup's row
+// lock, so an invitation racing it on another replica either finishes first (and its key and mail
+// are erased too) or finds no signup.
 import { emailKey, type FieldList } from '../../shared/form-checks';
 import { EXPIRED_UNCONFIRMED } from './signups';
 import type { Sql } from './sql';
@@ -29,6 +29,12 @@ export function createErasure(sql: Sql, now: () => number): Store['erase'] {
       const keys = (await tx.query('DELETE FROM activation_keys WHERE email_key = $1', [key]))
         .rowCount;
       await tx.query('DELETE FROM address_tokens WHERE email_key = $1', [key]);
+      // A request a mail worker holds right now is passed over, not waited for (that worker waits
+      // for this signup's lock): its transaction deletes it, and finds no signup to mail.
+      await tx.query(
+        `DELETE FROM leave_requests WHERE id IN (SELECT id FROM leave_requests WHERE email_key = $1${sql.skipLocked})`,
+        [key],
+      );
       const signup =
         (await tx.query('DELETE FROM signups WHERE email_key = $1', [key])).rowCount === 1;
       // Outbox rows hold the request's fields as JSON pairs; the address is compared in JS as the

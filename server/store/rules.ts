@@ -17,7 +17,7 @@ export function createStoreRules(sql: Sql, limits: QueueLimits, now: () => numbe
   const mail = createMailQueue(sql, limits, now);
   return {
     signups: createSignups(sql, now),
-    links: createAddressLinks(sql, mail, now),
+    links: createAddressLinks(sql, mail, limits, now),
     admins: createAdmins(sql, now),
     sessions: createAdminSessions(sql, now),
     loginThrottle: createLoginThrottle(sql, now),

@@ -1,5 +1,5 @@
 // Who signed up, and where each address stands (unconfirmed → waitlisted → invited → activated, or
-// undeliverable), for both engines. A signup is one statement that inserts nothing for a repeat
+// undeliverable), for both engines. A signup is one statement that writes one row, new or a repeat
 // (ON CONFLICT on the normalised address), so two replicas taking the same address at once still
 // keep one row. With confirmation on, the same statement records the confirmation mail it owes;
 // the mail worker writes it (address-tokens.ts, mailConfirmations), so a signup costs what it
@@ -47,28 +47,21 @@ export const EXPIRED_UNCONFIRMED = `confirmed_at IS NULL AND confirmation_due_at
   SELECT 1 FROM address_tokens WHERE address_tokens.email_key = signups.email_key AND purpose = 'confirm' AND (expires_at IS NULL OR expires_at > $1))`;
 
 /**
- * Confirmed from the start ($5 = $4) when confirmation is off; unconfirmed and owed a mail ($6)
- * when on.
+ * A signup, new or a repeat, as one statement that writes one row either way, so the answer costs
+ * the same and tells nobody whether the address was stored already (decision 0021).
+ * New: confirmed from the start ($5 = $4) when confirmation is off; unconfirmed and owed a mail
+ * ($6 = $4) when on.
+ * A repeat keeps the row and records when it came ($4): its row is written too, since SQLite
+ * writes (and syncs) nothing for an update that changes no byte. The person typed the address
+ * again, so a refusal for good is worth another try; with confirmation on ($6 set), an address
+ * still unconfirmed is owed a new mail (the first may be lost or in spam), unless one is owed
+ * already or went out within MAIL_AGAIN_AFTER_MS ($7: that window's start): never a flood.
  */
-const INSERT = `INSERT INTO signups (email, email_key, description, created_at, confirmed_at, confirmation_due_at) VALUES ($1, $2, $3, $4, $5, $6)
-  ON CONFLICT (email_key) DO NOTHING`;
-
-/**
- * A repeat signup: the person typed the address again, so a refusal for good is worth another try.
- */
-const CLEAR_UNDELIVERABLE =
-  'UPDATE signups SET undeliverable_at = NULL WHERE email_key = $1 AND undeliverable_at IS NOT NULL';
-
-/**
- * A repeat with confirmation on: the undeliverable mark goes as above, and an address still
- * unconfirmed is owed a new mail (the first may be lost or in spam), unless one is owed already
- * or went out within MAIL_AGAIN_AFTER_MS: never a flood. $2: that window's start; $3: now.
- */
-const REPEAT_UNCONFIRMED = `UPDATE signups SET undeliverable_at = NULL,
-  confirmation_due_at = CASE WHEN confirmed_at IS NULL AND confirmation_due_at IS NULL AND NOT EXISTS (
-    SELECT 1 FROM address_tokens WHERE address_tokens.email_key = signups.email_key AND purpose = 'confirm' AND address_tokens.created_at > $2)
-  THEN $3 ELSE confirmation_due_at END
-  WHERE email_key = $1`;
+const ADD = `INSERT INTO signups (email, email_key, description, created_at, confirmed_at, confirmation_due_at) VALUES ($1, $2, $3, $4, $5, $6)
+  ON CONFLICT (email_key) DO UPDATE SET repeated_at = $4, undeliverable_at = NULL,
+  confirmation_due_at = CASE WHEN $6 IS NOT NULL AND signups.confirmed_at IS NULL AND signups.confirmation_due_at IS NULL AND NOT EXISTS (
+    SELECT 1 FROM address_tokens WHERE address_tokens.email_key = signups.email_key AND purpose = 'confirm' AND address_tokens.created_at > $7)
+  THEN $4 ELSE signups.confirmation_due_at END`;
 
 export function createSignups(sql: Sql, now: () => number): Signups {
   return {
@@ -76,23 +69,19 @@ export function createSignups(sql: Sql, now: () => number): Signups {
       const at = now();
       const time = new Date(at).toISOString();
       const key = emailKey(signup.email);
-      const inserted = await sql.query(INSERT, [
+      // Neither engine's upsert says which way it went: a read before it tells the log and the
+      // metrics (a repeat racing the first signup from another replica may count as new).
+      const { rows } = await sql.query('SELECT 1 AS one FROM signups WHERE email_key = $1', [key]);
+      await sql.query(ADD, [
         signup.email.trim(),
         key,
         signup.description,
         time,
         confirm ? null : time,
         confirm ? time : null,
+        new Date(at - MAIL_AGAIN_AFTER_MS).toISOString(),
       ]);
-      if (inserted.rowCount === 1) return true;
-      if (confirm)
-        await sql.query(REPEAT_UNCONFIRMED, [
-          key,
-          new Date(at - MAIL_AGAIN_AFTER_MS).toISOString(),
-          time,
-        ]);
-      else await sql.query(CLEAR_UNDELIVERABLE, [key]);
-      return false;
+      return rows.length === 0;
     },
 
     async count() {

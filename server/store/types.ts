@@ -60,11 +60,11 @@ export interface ConfirmationMail {
 
 export interface Signups {
   /**
-   * Adds a signup in one statement; true if new. A repeat (same address, any case or spacing) keeps
-   * the row and clears an undeliverable mark. With `confirm`, a new signup is unconfirmed and owes
-   * a confirmation mail, recorded in that same statement (links.mailConfirmations writes it); a
-   * repeat of an address still unconfirmed owes a new one at most once an hour; a confirmed one
-   * is owed nothing.
+   * Adds a signup in one statement that writes one row, new or not, so both cost the same; true if
+   * new. A repeat (same address, any case or spacing) keeps the row and clears an undeliverable
+   * mark. With `confirm`, a new signup is unconfirmed and owes a confirmation mail, recorded in
+   * that same statement (links.mailConfirmations writes it); a repeat of an address still
+   * unconfirmed owes a new one at most once an hour; a confirmed one is owed nothing.
    */
   add(signup: Signup, options?: { confirm: boolean }): Promise<boolean>;
   count(): Promise<number>;
@@ -133,14 +133,30 @@ export interface AddressLinks {
    */
   mailConfirmations(limit: number, mail: ConfirmationMail): Promise<QueuedMail[]>;
   /**
-   * Queues a mail with a new leave link for an address on the waitlist, at most one an hour per
-   * address. False (nothing queued) for an address not stored, or mailed such a link within the
-   * hour.
+   * Records that /leave was asked for a link to `email`, with one insert whether or not the
+   * address is stored, so the answer costs the same either way. QueueFullError past the mail
+   * queue's size (for every address alike).
    */
-  mailLeaveLink(
-    email: string,
+  askLeaveLink(email: string): Promise<void>;
+  /**
+   * Answers the recorded requests (up to `limit`, oldest first) in one transaction that deletes
+   * them: for an address on the waitlist, a new leave link and its mail, queued and claimed for the
+   * caller, unless three went to it within the hour or the mail queue is full (`queueFull`); for
+   * any other, nothing. On PostgreSQL, requests another replica is answering are passed over.
+   */
+  mailLeaveLinks(
+    limit: number,
     compose: (to: string, leaveToken: string) => OutgoingMail,
-  ): Promise<boolean>;
+  ): Promise<LeaveLinksMailed>;
+}
+
+/** What one round of mailLeaveLinks did. */
+export interface LeaveLinksMailed {
+  mail: QueuedMail[];
+  /** Requests answered (and deleted), mailed or not. */
+  requests: number;
+  /** Requests for a stored address that got no mail because the mail queue was full. */
+  queueFull: number;
 }
 
 /** issueKey for an address that is not on the waitlist. */

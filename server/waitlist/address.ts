@@ -6,11 +6,9 @@ import type { LeaveLinkRequest, LinkCheck, LinkPurpose, LinkUse } from '../../sh
 import { checkEmail, NOT_TEXT } from '../../shared/validation';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
-import { leaveLinkMail } from '../mail/leave-link';
 import { isMailable } from '../mail/message';
 import { NO_METRICS, type Metrics } from '../metrics';
 import type { Store } from '../store';
-import { QueueFullError } from '../store/types';
 import { remove } from './remove';
 
 export interface AddressDeps {
@@ -59,8 +57,9 @@ export async function leaveByLink(deps: AddressDeps, token: string): Promise<Lin
 }
 
 /**
- * /leave's form: mails a leave link when the address is on the list, and answers the same either
- * way, so the page tells nobody who is on it. Only a malformed address is refused.
+ * /leave's form: records the request, and the mail worker mails a leave link if the address is on
+ * the list. The answer and the work before it are the same either way, so neither the page nor its
+ * timing tells who is on it (decision 0021). Only a malformed address is refused.
  */
 export async function requestLeaveLink(
   deps: AddressDeps,
@@ -83,19 +82,10 @@ export async function requestLeaveLink(
   }
   // An address mail syntax would read as another ('evil,victim@x.org') is never mailed.
   if (!isMailable(typed)) return { ok: true };
-  try {
-    const queued = await store.links.mailLeaveLink(typed, (to, leaveToken) =>
-      leaveLinkMail({ siteUrl, from: config.mailFrom, to, leaveToken }),
-    );
-    if (queued) deps.mailQueued?.();
-  } catch (err) {
-    // Only an address on the list reaches the queue: a 503 for it alone would tell who is on it.
-    if (!(err instanceof QueueFullError)) throw err;
-    logger.warn(
-      { event: 'leave-link', reason: 'mail queue full' },
-      'no leave link could be queued',
-    );
-  }
+  // One insert, listed or not; the mail worker looks the address up and mails the link. A full
+  // queue (QueueFullError, a 503 page) is full for every address alike.
+  await store.links.askLeaveLink(typed);
+  deps.mailQueued?.();
   return { ok: true };
 }
 

@@ -1,15 +1,21 @@
-// Background delivery of the site's mail: every poll (or at once when a request wakes it) it writes
-// the confirmations signups owe, claims what else is due (leave links, messages that failed for a
-// while, or that a CLI run left behind) and sends it through the pool, a batch at a time. A full
-// batch is followed at once by the next one, unless the server was unavailable: then the rest
-// waits for the next poll and its own backoff, rather than thousands of due messages each meeting
-// the same closed port in a burst. While the site is saturated, rounds keep their pause: signups
-// are answered first (delivery/busy.ts).
+// Background delivery of the site's mail: every poll (or 50 ms after a request wakes it) it writes
+// the confirmations signups owe and the leave links /leave was asked for, claims what else is due
+// (messages that failed for a while, or that a CLI run left behind) and sends it through the pool,
+// a batch at a time. A full batch is followed at once by the next one, unless the server was
+// unavailable: then the rest waits for the next poll and its own backoff, rather than thousands of
+// due messages each meeting the same closed port in a burst. While the site is saturated, rounds
+// keep their pause: signups are answered first (delivery/busy.ts).
 import { eventLoopBusy } from '../delivery/busy';
 import { startPoller, type Poller } from './poller';
 import type { Logger } from '../logger';
 import { NO_METRICS, type DeliveryResult, type Metrics } from '../metrics';
-import type { AddressLinks, ConfirmationMail, MailQueue, QueuedMail } from '../store/types';
+import type {
+  AddressLinks,
+  ConfirmationMail,
+  MailQueue,
+  OutgoingMail,
+  QueuedMail,
+} from '../store/types';
 import { sendClaimed, type MailOutcome } from '../mail/send';
 import { SMTP_POOL_SIZE, type Mailer } from '../mail/transport';
 
@@ -20,6 +26,14 @@ interface MailWorkerOptions {
    * writes those first, then claims what else is due. Without it, none are written.
    */
   confirmations?: { links: Pick<AddressLinks, 'mailConfirmations'>; mail: ConfirmationMail };
+  /**
+   * The requests /leave recorded and the mail to write for them: each round answers those next.
+   * Without it (no SITE_URL), they wait.
+   */
+  leaveLinks?: {
+    links: Pick<AddressLinks, 'mailLeaveLinks'>;
+    compose: (to: string, leaveToken: string) => OutgoingMail;
+  };
   mailer: Mailer;
   logger: Logger;
   /** How often to look for due messages. */
@@ -38,23 +52,52 @@ const MAIL_RESULT = {
   failed: 'failed',
 } as const satisfies Record<MailOutcome, DeliveryResult>;
 
+/**
+ * How long after a request's wake the round starts: the answer that woke it reaches the visitor
+ * before the round takes the machine, so mail a listed or new address owes never lengthens its own
+ * answer (decision 0021), and the wakes of a burst share one round.
+ */
+const WAKE_AFTER_MS = 50;
+
 /** Twice the pool, so a connection that frees up finds the next message waiting. */
 const BATCH = SMTP_POOL_SIZE * 2;
 
 export function startMailWorker({
   queue,
   confirmations,
+  leaveLinks,
   mailer,
   logger,
   pollMs = 1000,
   metrics = NO_METRICS,
   busy,
 }: MailWorkerOptions): Poller {
+  /** /leave's requests, up to `limit`; `more`: as many were answered, so more may wait. */
+  async function answerLeaveRequests(
+    { links, compose }: NonNullable<MailWorkerOptions['leaveLinks']>,
+    limit: number,
+  ) {
+    const done = await links.mailLeaveLinks(limit, compose);
+    // The request was answered long ago, the same for every address: this tells nobody who is on
+    // the list.
+    if (done.queueFull > 0)
+      logger.warn(
+        { event: 'leave-link', reason: 'mail queue full', requests: done.queueFull },
+        'no leave link could be queued',
+      );
+    return { mail: done.mail, more: done.requests === limit };
+  }
+
   async function runRound(): Promise<boolean> {
     try {
       const written: QueuedMail[] = confirmations
         ? await confirmations.links.mailConfirmations(BATCH, confirmations.mail)
         : [];
+      const asked =
+        leaveLinks && written.length < BATCH
+          ? await answerLeaveRequests(leaveLinks, BATCH - written.length)
+          : undefined;
+      if (asked) written.push(...asked.mail);
       const claimed = [
         ...written,
         ...(written.length < BATCH ? await queue.claim(BATCH - written.length) : []),
@@ -72,7 +115,7 @@ export function startMailWorker({
         if (undeliverable) metrics.address('undeliverable');
       }
       return (
-        claimed.length === BATCH &&
+        (claimed.length === BATCH || asked?.more === true) &&
         results.length === settled.length &&
         !results.some((sent) => sent.serverUnavailable)
       );
@@ -83,9 +126,17 @@ export function startMailWorker({
   }
   const load = busy ? undefined : eventLoopBusy();
   const poller = startPoller(runRound, pollMs, busy ?? load!.busy);
+  let wakeTimer: NodeJS.Timeout | undefined;
   return {
     ...poller,
+    wake() {
+      wakeTimer ??= setTimeout(() => {
+        wakeTimer = undefined;
+        poller.wake();
+      }, WAKE_AFTER_MS);
+    },
     async stop() {
+      clearTimeout(wakeTimer);
       load?.stop();
       await poller.stop();
     },

@@ -122,6 +122,14 @@ export async function besideStore(
   });
 }
 
+/** How many rows `table` holds, on either engine: what a test checks is left (or not) behind. */
+export async function countRows(store: Store, table: string): Promise<number> {
+  const text = `SELECT COUNT(*) AS n FROM ${table}`;
+  if (store.engine === 'sqlite')
+    return Number(((store as SqliteStore).db.prepare(text).get() as { n: number }).n);
+  return Number((await (store as PostgresStore).pool.query<{ n: string }>(text)).rows[0].n);
+}
+
 /**
  * invite()'s compose for tests that only need an invitation to send: the key, one Message-ID per
  * address.

@@ -11,6 +11,7 @@ import { sql as consoleSchema } from './migrations/003-console';
 import { sql as consoleEvidence } from './migrations/004-console-evidence';
 import { sql as auditChain } from './migrations/005-audit-chain';
 import { sql as deviceCookies } from './migrations/006-device-cookies';
+import { sql as leaveRequests } from './migrations/007-leave-requests';
 
 /** One module per version under migrations/, in order; a version is never edited once released. */
 const MIGRATIONS: readonly { version: number; sql: string }[] = [
@@ -20,6 +21,7 @@ const MIGRATIONS: readonly { version: number; sql: string }[] = [
   { version: 4, sql: consoleEvidence },
   { version: 5, sql: auditChain },
   { version: 6, sql: deviceCookies },
+  { version: 7, sql: leaveRequests },
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

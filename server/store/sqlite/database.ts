@@ -9,6 +9,7 @@ import { sql as CONSOLE_MIGRATION } from '../postgres/migrations/003-console';
 import { sql as CONSOLE_EVIDENCE_MIGRATION } from '../postgres/migrations/004-console-evidence';
 import { sql as AUDIT_CHAIN_MIGRATION } from '../postgres/migrations/005-audit-chain';
 import { sql as DEVICE_COOKIES_MIGRATION } from '../postgres/migrations/006-device-cookies';
+import { sql as LEAVE_REQUESTS_MIGRATION } from '../postgres/migrations/007-leave-requests';
 
 export type Db = Database.Database;
 
@@ -116,6 +117,8 @@ export const MIGRATIONS: string[] = [
   AUDIT_CHAIN_MIGRATION,
   // 9: the console's device cookies: PostgreSQL's version 6 (006-device-cookies.ts).
   DEVICE_COOKIES_MIGRATION,
+  // 10: /leave's requests for a link: PostgreSQL's version 7 (007-leave-requests.ts).
+  LEAVE_REQUESTS_MIGRATION,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

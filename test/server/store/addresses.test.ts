@@ -1,14 +1,16 @@
 // The store contract for people in control of their address, on both engines:
 // confirmation (double opt-in) with its mail in the signup's transaction, the links' tokens (one
-// address, one purpose, hashed, expiring, spent once), leave links, undeliverable addresses and
-// the expiry of unconfirmed ones. Only the interface is used; time is the test's clock.
-import type {
-  ConfirmationMail,
-  ConfirmationTokens,
-  OutgoingMail,
-  Store,
+// address, one purpose, hashed, expiring, spent once), leave links and the requests for them,
+// undeliverable addresses and the expiry of unconfirmed ones. Only the interface is used, and a
+// count of the requests waiting; time is the test's clock.
+import {
+  QueueFullError,
+  type ConfirmationMail,
+  type ConfirmationTokens,
+  type OutgoingMail,
+  type Store,
 } from '../../../server/store/types';
-import { describeEachEngine, type StoreEngine } from '../../support/stores';
+import { besideStore, countRows, describeEachEngine, type StoreEngine } from '../../support/stores';
 
 const START = Date.parse('2026-03-01T00:00:00.000Z');
 const MINUTE = 60_000;
@@ -268,8 +270,8 @@ function contract(engine: StoreEngine) {
       expect(await store.links.leaver(leave)).toEqual({ ok: false, refusal: 'invalid' });
     });
 
-    it('mails a leave link only to an address on the list, and at most three an hour', async () => {
-      await store.signups.add({ email: 'ann@example.org', description: '' });
+    /** A leave-link mail that remembers the token each message carried. */
+    function leaveMail() {
       const tokens: string[] = [];
       const compose = (to: string, token: string): OutgoingMail => {
         tokens.push(token);
@@ -283,15 +285,100 @@ function contract(engine: StoreEngine) {
           date: iso(time),
         };
       };
-      expect(await store.links.mailLeaveLink('nobody@example.org', compose)).toBe(false);
-      const answers = [];
-      for (let i = 0; i < 5; i++)
-        answers.push(await store.links.mailLeaveLink(' ANN@example.org', compose));
-      expect(answers).toEqual([true, true, true, false, false]);
+      return { compose, tokens };
+    }
+
+    it('records a request for any address with one row, and mails a link only to an address on the list, at most three an hour', async () => {
+      await store.signups.add({ email: 'ann@example.org', description: '' });
+      const { compose, tokens } = leaveMail();
+      await store.links.askLeaveLink('nobody@example.org');
+      for (let i = 0; i < 5; i++) await store.links.askLeaveLink(' ANN@example.org');
+      // Nothing looked up yet: a row per request, listed or not, and no mail.
+      expect(await countRows(store, 'leave_requests')).toBe(6);
+      expect(await store.mail.counts()).toMatchObject({ queued: 0 });
+
+      const done = await store.links.mailLeaveLinks(10, compose);
+      expect(done).toMatchObject({ requests: 6, queueFull: 0 });
+      expect(done.mail.map((m) => m.message.to)).toEqual(Array(3).fill('ann@example.org'));
+      // Answered requests are gone, the unlisted address's with them.
+      expect(await countRows(store, 'leave_requests')).toBe(0);
       expect(await store.mail.counts()).toMatchObject({ queued: 3 });
+      // Queued claimed for the round that wrote them.
+      expect(await store.mail.claim(10)).toEqual([]);
+      expect(await store.links.mailLeaveLinks(10, compose)).toEqual({
+        mail: [],
+        requests: 0,
+        queueFull: 0,
+      });
+
       time += HOUR + 1;
-      expect(await store.links.mailLeaveLink('ann@example.org', compose)).toBe(true);
+      await store.links.askLeaveLink('ann@example.org');
+      expect((await store.links.mailLeaveLinks(10, compose)).mail).toHaveLength(1);
       expect(await store.links.leaver(tokens[0])).toEqual({ ok: true, email: 'ann@example.org' });
+    });
+
+    it('keeps a request until a round answers it, on whichever store instance, and answers it once', async () => {
+      const { compose } = leaveMail();
+      const listed = Array.from({ length: 12 }, (_, i) => `on-${i}@example.org`);
+      for (const email of listed) await store.signups.add({ email, description: '' });
+      for (const [i, email] of listed.entries()) {
+        await store.links.askLeaveLink(email);
+        await store.links.askLeaveLink(`off-${i}@example.org`);
+      }
+      // The instance that took the requests is gone (a restart, a killed replica): two others
+      // answer them, at the same time.
+      await store.close();
+      const [a, b] = [await besideStore(store, () => time), await besideStore(store, () => time)];
+      try {
+        const mailed: string[] = [];
+        let answered = 0;
+        const answer = (s: Store) => s.links.mailLeaveLinks(4, compose);
+        for (let round = 0; round < 10; round++) {
+          // At once on PostgreSQL; SQLite's one writer is one process's, so there they take turns.
+          const done =
+            engine.name === 'postgres'
+              ? await Promise.all([a, b, a, b].map(answer))
+              : [await answer(a), await answer(b)];
+          answered += done.reduce((n, d) => n + d.requests, 0);
+          mailed.push(...done.flatMap((d) => d.mail.map((m) => m.message.to)));
+          if (done.every((d) => d.requests === 0)) break;
+        }
+        expect(answered).toBe(24);
+        expect(mailed.sort()).toEqual([...listed].sort());
+        expect(await countRows(a, 'leave_requests')).toBe(0);
+      } finally {
+        await Promise.all([a.close(), b.close()]);
+      }
+    });
+
+    it("erases an address's waiting requests with it, and answers one without a mail when the queue is full", async () => {
+      await store.close();
+      store = await engine.open({ now: () => time, limits: { mailMaxItems: 2 } });
+      const { compose, tokens } = leaveMail();
+      await store.signups.add({ email: 'ann@example.org', description: '' });
+      await store.signups.add({ email: 'bob@example.org', description: '' });
+      await store.links.askLeaveLink('gone@example.org');
+      await store.links.askLeaveLink('ann@example.org');
+      // Not on the list, and still erased: an erasure leaves no request of the address behind.
+      await store.erase('Gone@example.org');
+      expect(await countRows(store, 'leave_requests')).toBe(1);
+      await store.erase('ann@example.org');
+      expect(await countRows(store, 'leave_requests')).toBe(0);
+
+      // The requests are bounded as the mail queue is, for every address alike.
+      await store.links.askLeaveLink('bob@example.org');
+      await store.links.askLeaveLink('bob@example.org');
+      await expect(store.links.askLeaveLink('nobody@example.org')).rejects.toBeInstanceOf(
+        QueueFullError,
+      );
+      // One mail fills the queue: the second request is answered without one, and its token goes.
+      await store.subscriptions.invite('bob@example.org', { again: false, compose: inviteCompose });
+      const done = await store.links.mailLeaveLinks(10, compose);
+      expect(done).toMatchObject({ requests: 2, queueFull: 1 });
+      expect(done.mail).toHaveLength(1);
+      expect(tokens).toHaveLength(2);
+      expect(await store.links.leaver(tokens[1])).toEqual({ ok: false, refusal: 'invalid' });
+      expect(await countRows(store, 'leave_requests')).toBe(0);
     });
   });
 

@@ -11,6 +11,7 @@ import { createApp } from '../../../server/app';
 import { runCommand } from '../../../server/cli/waitlist';
 import type { Config } from '../../../server/config';
 import { confirmationMailFor } from '../../../server/mail/confirmation';
+import { leaveLinkMailFor } from '../../../server/mail/leave-link';
 import { startMailWorker } from '../../../server/workers/mail-worker';
 import { sendClaimed } from '../../../server/mail/send';
 import { createMailer, mailFolder } from '../../../server/mail/transport';
@@ -55,11 +56,14 @@ function site(env: Record<string, string> = {}) {
   const store: SqliteStore = openSqliteStore(config, () => time);
   const { logger, lines } = capturingLogger();
   const metrics = createMetrics({ pending: { outbox: () => 0, mail: () => 0 } });
-  // As server/index.ts starts it: the confirmations signups owe first, then what else is due.
+  // As server/index.ts starts it: the confirmations signups owe first, then the leave links asked
+  // for, then what else is due.
   const confirmations = { links: store.links, mail: confirmationMailFor(config)! };
+  const leaveLinks = { links: store.links, compose: leaveLinkMailFor(config)! };
   const worker = startMailWorker({
     queue: store.mail,
     confirmations,
+    leaveLinks,
     mailer: createMailer(config),
     logger,
     metrics,
