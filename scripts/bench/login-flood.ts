@@ -1,15 +1,16 @@
 // npm run bench:login-flood: what a flood of wrong console logins costs the visitors. The built
 // site on SQLite (flood-site.ts) gets open-loop load (open-loop.ts): 200 page requests and 20
 // signups a second, for BENCH_SECONDS (default 20) without, then with, 500 wrong logins a second
-// for the operator's account, each from the next address of a pool of 131 072; each phase after
-// 3 s of warm-up. Then exactly 400 more refused logins on their own, the throttle engaged, and
-// the bytes the site wrote to disk meanwhile. Targets: the background's p99 with the flood at most
-// 1.5 × without it, no background request failed, and the 400 refusals write under 200 kB.
-// Exits non-zero on a miss.
+// for the operator's account (flood-logins.ts: from a process of its own, each from the next
+// address of a pool of 131 072); each phase after 3 s of warm-up. Then exactly 400 more refused
+// logins on their own, the throttle engaged, and the bytes the site wrote to disk meanwhile.
+// Targets: the background's p99 with the flood at most 1.5 × without it, no background request
+// failed, and the 400 refusals write under 200 kB. Exits non-zero on a miss.
 import fs from 'node:fs';
 import { cpuSeconds } from './cpu';
 import { writeBytes } from './disk-writes';
-import { OPERATOR, settle, startFloodSite, type FloodSite } from './flood-site';
+import { settle, startFloodSite, type FloodSite } from './flood-site';
+import { floodFromElsewhere, loginFlood } from './flood-logins';
 import { runOpenLoop, TIMEOUT_MS, type Stream, type StreamResult } from './open-loop';
 import { writeReport } from './report';
 import { percentile } from './stats';
@@ -46,38 +47,6 @@ function background(run: string): Stream[] {
   ];
 }
 
-/** 198.18.0.0/15, the range set aside for benchmarks (RFC 2544). */
-const POOL_SIZE = 2 ** 17;
-let nextAddress = 0;
-const poolAddress = (n: number) => `198.${18 + (n >> 16)}.${(n >> 8) & 255}.${n & 255}`;
-
-/** Wrong logins for the operator's account, as a TLS proxy on loopback forwards them. */
-function flood(site: FloodSite, perSecond = RATES.logins): Stream {
-  const body = Buffer.from(
-    new URLSearchParams({
-      email: OPERATOR.email,
-      password: 'not the password',
-      code: '',
-    }).toString(),
-  );
-  const headers = {
-    'content-type': 'application/x-www-form-urlencoded',
-    'content-length': body.length,
-    origin: site.publicOrigin,
-    'x-forwarded-proto': 'https',
-  };
-  return {
-    name: 'logins',
-    perSecond,
-    request: () => ({
-      method: 'POST',
-      path: '/admin/login',
-      headers: { ...headers, 'x-forwarded-for': poolAddress(nextAddress++ % POOL_SIZE) },
-      body,
-    }),
-  };
-}
-
 interface Phase {
   results: StreamResult[];
   wallSeconds: number;
@@ -86,11 +55,48 @@ interface Phase {
   throttled: number | undefined;
 }
 
-async function phase(site: FloodSite, streams: Stream[], seconds: number): Promise<Phase> {
+/** Flood logins sent so far: each run starts at the next address of the pool. */
+let floodAddresses = 0;
+
+/** The background for `seconds`, with a flood from another process when `logins` is given. */
+async function loads(
+  site: FloodSite,
+  run: string,
+  seconds: number,
+  logins?: number,
+  control = false,
+) {
+  const floods = logins
+    ? [
+        floodFromElsewhere({
+          control,
+          origin: site.origin,
+          publicOrigin: site.publicOrigin,
+          perSecond: logins,
+          seconds,
+          first: floodAddresses,
+        }),
+      ]
+    : [];
+  floodAddresses += (logins ?? 0) * seconds;
+  const [visitors, ...flood] = await Promise.all([
+    runOpenLoop(site.origin, background(run), seconds),
+    ...floods,
+  ]);
+  return [...visitors, ...flood];
+}
+
+async function phase(
+  site: FloodSite,
+  run: string,
+  seconds: number,
+  logins?: number,
+  control = false,
+): Promise<Phase> {
   const cpuBefore = cpuSeconds(site.pid);
   const throttledBefore = await site.counter(THROTTLED_METRIC);
   const started = performance.now();
-  const results = await runOpenLoop(site.origin, streams, seconds);
+  const results = await loads(site, run, seconds, logins, control);
   const wallSeconds = (performance.now() - started) / 1000;
   const cpuAfter = cpuSeconds(site.pid);
   const throttledAfter = await site.counter(THROTTLED_METRIC);
@@ -155,16 +161,22 @@ async function main(): Promise<void> {
     console.log(
       `login flood: ${RATES.pages} pages/s + ${RATES.signups} signups/s, then + ${RATES.logins} wrong logins/s; ${SECONDS} s each after ${WARM_UP_SECONDS} s of warm-up`,
     );
-    await runOpenLoop(site.origin, background('warm-quiet'), WARM_UP_SECONDS);
-    const quiet = await phase(site, background('quiet'), SECONDS);
-    await runOpenLoop(site.origin, [...background('warm-flood'), flood(site)], WARM_UP_SECONDS);
-    const flooded = await phase(site, [...background('flood'), flood(site)], SECONDS);
+    await loads(site, 'warm-quiet', WARM_UP_SECONDS);
+    const quiet = await phase(site, 'quiet', SECONDS);
+    await loads(site, 'warm-flood', WARM_UP_SECONDS, RATES.logins);
+    const flooded = await phase(site, 'flood', SECONDS, RATES.logins);
+    // The floor: as many requests for the cheapest answer the site has.
+    const controlled = await phase(site, 'control', SECONDS, RATES.logins, true);
 
     // The disk step: nothing else runs, the throttle is engaged.
     const settled = await settle(site.pid);
     const writtenBefore = writeBytes(site.pid);
     const logBefore = fs.statSync(site.logFile).size;
-    const [step] = await runOpenLoop(site.origin, [flood(site, DISK_STEP_LOGINS)], 1);
+    const [step] = await runOpenLoop(
+      site.origin,
+      [loginFlood(site.publicOrigin, DISK_STEP_LOGINS, floodAddresses)],
+      1,
+    );
     await new Promise((r) => setTimeout(r, 1_000)); // what the site writes just after its answers
     const written = writeBytes(site.pid) - writtenBefore;
     const logWritten = fs.statSync(site.logFile).size - logBefore;
@@ -179,6 +191,12 @@ async function main(): Promise<void> {
     const floodCpu = flooded.cpuSeconds - cpuPerSecondQuiet * flooded.wallSeconds;
     const cpuPerRefusal = refused ? (floodCpu / refused) * 1_000_000 : NaN;
     const ratio = during.p99 / before.p99;
+    const floor = summary(controlled);
+    const floorRatio = floor.p99 / before.p99;
+    const controlCpu =
+      ((controlled.cpuSeconds - cpuPerSecondQuiet * controlled.wallSeconds) /
+        (RATES.logins * SECONDS)) *
+      1_000_000;
 
     const misses: string[] = [];
     if (!(ratio <= TARGETS.p99Ratio))
@@ -204,7 +222,11 @@ async function main(): Promise<void> {
       `${name}: background ${s.sent} sent, ${s.failed} failed (${s.timeouts} timeouts, ${s.errors} errors); p50 ${ms(s.p50)}, p99 ${ms(s.p99)}, max ${ms(s.max)}; the generator sent late by ${ms(s.sendLagP99)} at p99`;
     console.log(line('no flood', before));
     console.log(line('flood   ', during));
+    console.log(line('control ', floor));
     console.log(`p99 ratio: ${ratio.toFixed(2)}× (target ≤ ${TARGETS.p99Ratio}×)`);
+    console.log(
+      `the floor: ${RATES.logins} GET /healthz a second instead of the logins, ${floorRatio.toFixed(2)}× (${controlCpu.toFixed(0)} µs of site CPU each)`,
+    );
     console.log(
       `logins during the flood: ${statusText(logins)}; the site counted ${flooded.throttled ?? 'no metric of'} throttled`,
     );
@@ -221,6 +243,7 @@ async function main(): Promise<void> {
       `| Background p50 / p99 / max | ${ms(before.p50)} / ${ms(before.p99)} / ${ms(before.max)} | ${ms(during.p50)} / ${ms(during.p99)} / ${ms(during.max)} |`,
       `| Background sent / failed | ${before.sent} / ${before.failed} | ${during.sent} / ${during.failed} |`,
       `| p99 with / without (target ≤ ${TARGETS.p99Ratio}×) | | ${ratio.toFixed(2)}× |`,
+      `| The floor: ${RATES.logins} GET /healthz/s instead, p99 / CPU each | | ${ms(floor.p99)}, ${floorRatio.toFixed(2)}× / ${controlCpu.toFixed(0)} µs |`,
       `| Logins by answer | | ${statusText(logins)} |`,
       `| Site CPU per refused login | | ${cpuPerRefusal.toFixed(0)} µs |`,
       `| Written by ${DISK_STEP_LOGINS} refused logins (target < ${kB(TARGETS.diskBytes)}) | | ${kB(written)} (the log file grew ${kB(logWritten)}) |`,
@@ -232,6 +255,7 @@ async function main(): Promise<void> {
       withoutFlood: before,
       withFlood: during,
       p99Ratio: ratio,
+      control: { ...floor, p99Ratio: floorRatio, cpuMicrosecondsEach: controlCpu },
       logins: { byStatus: byStatus(logins), timeouts: logins.timeouts, errors: logins.errors },
       throttledBySite: flooded.throttled,
       cpuMicrosecondsPerRefusedLogin: cpuPerRefusal,
