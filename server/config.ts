@@ -367,7 +367,7 @@ export const SETTINGS = {
     'MAIL_QUEUE_MAX_ITEMS',
     '100000',
     integer(1, 100_000_000),
-    'Invitations waiting to be sent at most.',
+    'Mail waiting to be sent at most, and /leave requests waiting for the mail worker.',
   ),
   queueMaxAgeMs: setting(
     'QUEUE_MAX_AGE_HOURS',
