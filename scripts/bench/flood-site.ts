@@ -5,12 +5,11 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { releasePort, reservePort } from '../../test/support/ports';
+import { releasePort, reservePort, SCRIPT_PORTS } from '../../test/support/ports';
 import { ROOT } from '../site-process';
 import { writeBytes } from './disk-writes';
 
 /** This bench's own port band, apart from the test suite's and the other scripts'. */
-const PORTS = [47_300, 47_399] as const;
 
 export const OPERATOR = { email: 'ops@example.org', password: 'correct horse battery staple' };
 
@@ -27,8 +26,8 @@ export interface FloodSite {
 }
 
 export async function startFloodSite(): Promise<FloodSite> {
-  const port = reservePort(...PORTS);
-  const metricsPort = reservePort(...PORTS);
+  const port = reservePort(...SCRIPT_PORTS);
+  const metricsPort = reservePort(...SCRIPT_PORTS);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'orgnote-login-flood-'));
   const origin = `http://127.0.0.1:${port}`;
   const publicOrigin = `https://127.0.0.1:${port}`;

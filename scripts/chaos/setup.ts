@@ -5,18 +5,15 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { releasePort, reservePort, SCRIPT_PORTS } from '../../test/support/ports';
 import { startPostgres, type TestPostgres } from '../../test/support/postgres';
 import { ROOT } from '../site-process';
 import { startMailSink, type MailSink } from './mail-sink';
 import { replica, type Replica } from './replicas';
 
 export const REPLICAS = 3;
-const FIRST_SITE_PORT = 47_200;
-const FIRST_SMTP_PORT = 47_210;
 
 export const OPERATOR = { email: 'ops@example.org', password: 'correct horse battery staple' };
-/** Where the mails' links point; every replica has the same (a load balancer's address). */
-export const SITE_URL = `http://127.0.0.1:${FIRST_SITE_PORT}`;
 /**
  * A mail claim is held 3 × this + 5 s (20 s): short enough that a claim a kill left behind runs
  * out, and its mail goes out again, within the run.
@@ -29,6 +26,8 @@ export interface Setup {
   databaseUrl: string;
   sink: MailSink;
   replicas: Replica[];
+  /** Reserved for the run (the mail listeners', then the replicas'), released at its end. */
+  ports: number[];
 }
 
 /**
@@ -47,13 +46,16 @@ export async function setUp(started: (part: Partial<Setup>) => void): Promise<Se
   await cli(env, ['migrate']);
   await cli(env, ['admin', 'add', OPERATOR.email], OPERATOR.password);
 
-  const smtpPorts = Array.from({ length: REPLICAS }, (_, i) => FIRST_SMTP_PORT + i);
+  const smtpPorts = Array.from({ length: REPLICAS }, () => reservePort(...SCRIPT_PORTS));
+  const sitePorts = Array.from({ length: REPLICAS }, () => reservePort(...SCRIPT_PORTS));
+  started({ ports: [...smtpPorts, ...sitePorts] });
   const sink = await startMailSink(smtpPorts);
   started({ sink });
   const replicas = smtpPorts.map((smtpPort, i) =>
-    replica(i, FIRST_SITE_PORT + i, folder, {
+    replica(i, sitePorts[i], folder, {
       DATABASE_URL: databaseUrl,
-      SITE_URL,
+      // Where the mails' links point; every replica has the same (a load balancer's address).
+      SITE_URL: `http://127.0.0.1:${sitePorts[0]}`,
       CONFIRM_SIGNUPS: 'on',
       SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
       SMTP_TIMEOUT_MS: String(SMTP_TIMEOUT_MS),
@@ -65,7 +67,7 @@ export async function setUp(started: (part: Partial<Setup>) => void): Promise<Se
   );
   started({ replicas });
   await Promise.all(replicas.map((r) => r.start()));
-  return { folder, postgres, databaseUrl, sink, replicas };
+  return { folder, postgres, databaseUrl, sink, replicas, ports: [...smtpPorts, ...sitePorts] };
 }
 
 /** Stops whatever of the set-up exists; the folder (logs) is kept when `keep` is set. */
@@ -73,6 +75,7 @@ export async function tearDown(parts: Partial<Setup>, keep: boolean): Promise<vo
   await Promise.allSettled((parts.replicas ?? []).map((r) => r.stop()));
   await parts.sink?.close();
   await parts.postgres?.close();
+  for (const port of parts.ports ?? []) releasePort(port);
   if (parts.folder && !keep) fs.rmSync(parts.folder, { recursive: true, force: true });
 }
 

@@ -1,5 +1,6 @@
 // The fixtures' own port bands, below the kernel's ephemeral range (postgres.ts 5500-9999,
-// smtp.ts 10000-19999, backend.ts's closedPort 20000-29999), are picked from at random, and a test
+// smtp.ts 10000-19999, backend.ts's closedPort 20000-29999, the scripts' SCRIPT_PORTS), are picked
+// from at random (a fixed port in the ephemeral range may be some connection's own end), and a test
 // may hold a port while nothing listens on it: a server stopped for an outage, a backend kept
 // down. Another test of this run, or of a second clone's run beside it, could pick the same port
 // meanwhile. So a port is reserved first: a file named after it, created only
@@ -10,6 +11,9 @@ import os from 'node:os';
 import path from 'node:path';
 
 const REGISTRY = path.join(os.tmpdir(), 'orgnote-test-ports');
+
+/** The band of the benches and the chaos run (scripts/): the sites and mail servers they start. */
+export const SCRIPT_PORTS = [30_000, 32_767] as const;
 
 /** A random port of [low, high] that no live test process holds; now held by this one. */
 export function reservePort(low: number, high: number): number {
