@@ -55,9 +55,7 @@ class Browser {
       .set('Cookie', this.device)
       .type('form')
       .send({ email: OPERATOR.email, password, code: '' });
-    const given = ((res.get('Set-Cookie')) ?? []).find((header) =>
-      header.startsWith(`${DEVICE}=`),
-    );
+    const given = (res.get('Set-Cookie') ?? []).find((header) => header.startsWith(`${DEVICE}=`));
     if (given) this.device = given.split(';')[0];
     return res;
   }

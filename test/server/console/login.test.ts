@@ -29,7 +29,7 @@ const loginWith = (
 
 /** The answer's Set-Cookie header for the cookie `name` (or its __Host- form). */
 const setCookie = (res: request.Response, name = 'orgnote-admin') =>
-  ((res.get('Set-Cookie')) ?? []).find((header) =>
+  (res.get('Set-Cookie') ?? []).find((header) =>
     header.replace(/^__Host-/, '').startsWith(`${name}=`),
   ) ?? '';
 
