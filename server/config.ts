@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import type { PublicConfig } from '../shared/public-config';
+import { loadWelcomeTemplates, TemplateError } from './mail/templates';
 
 interface Setting<T> {
   /** The environment variable it is read from. */
@@ -181,6 +182,20 @@ const dnsName = z
     'must be a DNS name (letters, digits, hyphens, dots)',
   );
 
+/**
+ * The operator's mail templates, read and checked here once (mail/templates.ts), so a missing file
+ * or a typo in a placeholder stops start-up with the file's name rather than the first mail.
+ */
+const templatesDir = directory.transform((dir, ctx) => {
+  try {
+    return { dir, welcome: loadWelcomeTemplates(dir) };
+  } catch (err) {
+    if (!(err instanceof TemplateError)) throw err;
+    ctx.addIssue({ code: 'custom', message: err.message });
+    return z.NEVER;
+  }
+});
+
 // Long enough that guessing it is hopeless; it is compared in constant time all the same.
 const apiToken = z
   .string()
@@ -316,6 +331,24 @@ export const SETTINGS = {
     onOff,
     'on: a new signup stays unconfirmed until its address follows the link mailed to it.',
   ),
+  webhooksAllowPrivate: setting(
+    'WEBHOOKS_ALLOW_PRIVATE',
+    'off',
+    onOff,
+    'on: webhook endpoints may be private or loopback addresses, over plain http too.',
+  ),
+  welcomeMail: setting(
+    'WELCOME_MAIL',
+    'off',
+    onOff,
+    'on: an address gets a welcome mail once, when it joins the waitlist (or confirms); needs SITE_URL.',
+  ),
+  mailTemplates: setting(
+    'MAIL_TEMPLATES_DIR',
+    UNSET,
+    templatesDir.optional(),
+    "A folder of the operator's own mail templates (welcome.subject, welcome.txt, welcome.html).",
+  ),
   confirmWithinMs: setting(
     'CONFIRM_WITHIN_HOURS',
     '72',
@@ -420,6 +453,18 @@ const RULES: { setting: keyof Declared; message: string; holds: (s: Settings) =>
     setting: 'confirmSignups',
     message: 'on needs SITE_URL (the confirmation link points there)',
     holds: (s) => !s.confirmSignups || s.siteUrl !== undefined,
+  },
+  // The welcome mail's leave link needs the site's own origin too; with BACKEND_URL the backend
+  // owns the signups, and the site never learns when an address joins.
+  {
+    setting: 'welcomeMail',
+    message: 'on needs SITE_URL (the leave link in the mail points there)',
+    holds: (s) => !s.welcomeMail || s.siteUrl !== undefined,
+  },
+  {
+    setting: 'welcomeMail',
+    message: 'on needs the site to keep the signups (BACKEND_URL unset)',
+    holds: (s) => !s.welcomeMail || s.backendUrl === undefined,
   },
   // A key without a selector (or the reverse) signs nothing a verifier could check.
   {

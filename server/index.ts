@@ -8,8 +8,10 @@ import { createLogger, type Logger } from './logger';
 import { startOutboxWorker } from './workers/outbox-worker';
 import { confirmationMailFor } from './mail/confirmation';
 import { leaveLinkMailFor } from './mail/leave-link';
+import { welcomeMailFor } from './mail/welcome';
 import { startMailWorker } from './workers/mail-worker';
 import { startExpirySweep } from './workers/address-expiry';
+import { startWebhookWorker } from './workers/webhook-worker';
 import { createMailer } from './mail/transport';
 import { isReady } from './health';
 import { createMetrics, NO_METRICS, type Metrics } from './metrics';
@@ -86,10 +88,12 @@ async function main() {
       : createMetrics({
           pending: {
             outbox: () => store.outbox.depth(),
-            // Queued, and owed by signups (confirmations not written yet): both wait for the mail
-            // worker.
+            // Queued, and owed by signups (confirmations and welcomes not written yet): all wait
+            // for the mail worker.
             mail: async () =>
-              (await store.mail.counts()).queued + (await store.signups.confirmationsOwed()),
+              (await store.mail.counts()).queued +
+              (await store.signups.confirmationsOwed()) +
+              (await store.signups.welcomesOwed()),
           },
           dead: {
             outbox: () => store.outbox.deadCount(),
@@ -109,17 +113,27 @@ async function main() {
           metrics,
           logger,
         });
-  // Mail comes from the embedded store: the confirmations signups owe and the leave links /leave
-  // was asked for (both written by the worker, at once: the request wakes it), and the invitations
-  // a CLI run could not send.
+  // Mail comes from the embedded store: the confirmations and welcomes signups owe and the leave
+  // links /leave was asked for (all written by the worker, at once: the request wakes it), and the
+  // invitations a CLI run could not send.
   const mailer = config.backendUrl ? undefined : createMailer(config);
   const confirmationMail = confirmationMailFor(config);
   const confirmations = confirmationMail && { links: store.links, mail: confirmationMail };
+  const welcomeMail = welcomeMailFor(config);
+  const welcomes = welcomeMail && { links: store.links, mail: welcomeMail };
   const leaveLinkMail = leaveLinkMailFor(config);
   const leaveLinks = leaveLinkMail && { links: store.links, compose: leaveLinkMail };
   const mailWorker =
     mailer &&
-    startMailWorker({ queue: store.mail, confirmations, leaveLinks, mailer, logger, metrics });
+    startMailWorker({
+      queue: store.mail,
+      confirmations,
+      welcomes,
+      leaveLinks,
+      mailer,
+      logger,
+      metrics,
+    });
   const expirySweep = config.backendUrl
     ? undefined
     : startExpirySweep({ store, config, logger, metrics });
@@ -133,6 +147,11 @@ async function main() {
         metrics,
       })
     : undefined;
+  const webhookWorker = startWebhookWorker({
+    webhooks: store.webhooks,
+    allowPrivate: config.webhooksAllowPrivate,
+    logger,
+  });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   logger.info(
@@ -154,7 +173,12 @@ async function main() {
     // orchestrator gives (Docker: 10 s; ours is 8). No new round starts; closing the pool fails
     // the sends still waiting for a connection (they go back to the queue), and past the grace it
     // ends the ones a stalled server holds too.
-    const workersStopped = Promise.all([worker?.stop(), mailWorker?.stop(), expirySweep?.stop()]);
+    const workersStopped = Promise.all([
+      worker?.stop(),
+      mailWorker?.stop(),
+      expirySweep?.stop(),
+      webhookWorker.stop(),
+    ]);
     mailer?.close();
     const force = setTimeout(() => mailer?.close(true), SHUTDOWN_GRACE_MS);
     force.unref();

@@ -18,6 +18,7 @@ import { CommandError, UsageError, type CommandRow, type OptionRow } from './com
 import { ADMIN_ROWS } from './admins';
 import { inviteCommand } from './invite';
 import { MAIL_ROWS, OUTBOX_ROWS } from './queues';
+import { WEBHOOK_OPTIONS, WEBHOOK_ROWS, type WebhookOptions } from './webhooks';
 
 export const OPTIONS = {
   since: {
@@ -40,12 +41,13 @@ export const OPTIONS = {
     type: 'boolean',
     help: "audit: check the audit log's hash chain instead of listing it",
   },
+  ...WEBHOOK_OPTIONS,
   help: { type: 'boolean', short: 'h', help: 'show this help' },
   version: { type: 'boolean', help: 'print the version and the commit it was built from' },
 } as const satisfies Record<string, OptionRow>;
 
 /** The options as parseArgs hands them over. */
-export interface Options {
+export interface Options extends WebhookOptions {
   since?: string;
   next?: string;
   again?: boolean;
@@ -272,4 +274,5 @@ export const COMMANDS: CommandRow<Options>[] = [
     },
   },
   ...(ADMIN_ROWS as CommandRow<Options>[]),
+  ...WEBHOOK_ROWS,
 ];

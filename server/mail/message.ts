@@ -1,7 +1,7 @@
 // What every mail of the site is made of: paragraphs rendered once as plain text and once as HTML
 // (multipart/alternative), a Message-ID at the site's own host, and the RFC 8058 one-click
 // unsubscribe headers, whose URL leaves the waitlist. No remote images, no tracking, no links but
-// the site's own pages.
+// the site's own pages (and the spec's Patreon link in the welcome mail).
 import { randomUUID } from 'node:crypto';
 import {
   LEAVE_PATH,
@@ -53,35 +53,32 @@ function asHtml(subject: string, blocks: Block[]): string {
   );
 }
 
-export interface MessageOptions {
+export type MessageOptions = {
   siteUrl: string;
   from: string;
   to: string;
   subject: string;
-  blocks: Block[];
   /** The token of the leave link every mail carries in List-Unsubscribe. */
   leaveToken: string;
   date?: Date;
-}
+} & (
+  | { blocks: Block[] }
+  /** Both parts written already (an operator's template: templates.ts). */
+  | { text: string; html: string }
+);
 
 /**
  * The whole message: both renderings, a fresh Message-ID, and the one-click unsubscribe headers.
  */
-export function message({
-  siteUrl,
-  from,
-  to,
-  subject,
-  blocks,
-  leaveToken,
-  date = new Date(),
-}: MessageOptions): OutgoingMail {
+export function message(options: MessageOptions): OutgoingMail {
+  const { siteUrl, from, to, subject, leaveToken, date = new Date() } = options;
   return {
     from,
     to,
     subject,
-    text: asText(blocks),
-    html: asHtml(subject, blocks),
+    ...('blocks' in options
+      ? { text: asText(options.blocks), html: asHtml(subject, options.blocks) }
+      : { text: options.text, html: options.html }),
     messageId: `<${randomUUID()}@${new URL(siteUrl).hostname}>`,
     date: date.toISOString(),
     headers: {

@@ -8,17 +8,16 @@ import { randomUUID } from 'node:crypto';
 import type { LinkPurpose, LinkRefusal } from '../../shared/address-links';
 import { emailKey } from '../../shared/form-checks';
 import type { MailQueueWriter } from './mail-queue';
+import { MAIL_AGAIN_AFTER_MS, WAITING } from './signups';
 import type { Queryable, Sql } from './sql';
 import { hashSecret, newSecret, SECRET_SHAPE } from './secrets';
 import { QueueFullError, type AddressLinks, type QueuedMail, type QueueLimits } from './types';
 
-/** The window of the per-address limits below. */
-export const MAIL_AGAIN_AFTER_MS = 60 * 60_000;
-
 /**
- * Leave links per address and window: every mail carries one, so a person just invited can still
- * ask for one, but nobody can make /leave mail an address over and over (the per-IP limit alone
- * would not stop many IPs). A confirmation mail goes at most once per window.
+ * Leave links per address and window (MAIL_AGAIN_AFTER_MS): every mail carries one, so a person
+ * just invited can still ask for one, but nobody can make /leave mail an address over and over
+ * (the per-IP limit alone would not stop many IPs). A confirmation mail goes at most once per
+ * window.
  */
 const LEAVE_LINKS_PER_WINDOW = 3;
 
@@ -126,15 +125,17 @@ export function createAddressLinks(
       return { ok: true, subscriptionActive: found.activated_at !== null };
     },
 
-    async confirm(token) {
+    async confirm(token, { welcome = false } = {}) {
       return sql.transaction(async (tx) => {
         const at = now();
         const found = await lookUp(tx, 'confirm', token, at, sql.lockRows);
         if (typeof found === 'string') return { ok: false, refusal: found };
         const time = new Date(at).toISOString();
+        // Only the update that confirms owes the welcome: an address confirmed already (a second
+        // link, a replica racing under the row's lock) matches no row here.
         await tx.query(
-          'UPDATE signups SET confirmed_at = $1 WHERE email_key = $2 AND confirmed_at IS NULL',
-          [time, found.email_key],
+          'UPDATE signups SET confirmed_at = $1, welcome_due_at = $3 WHERE email_key = $2 AND confirmed_at IS NULL',
+          [time, found.email_key, welcome ? time : null],
         );
         // Every confirmation link of the address is spent: a second one mailed later confirms
         // nothing more.
@@ -186,6 +187,35 @@ export function createAddressLinks(
             ),
           );
         }
+        return queued;
+      });
+    },
+
+    async mailWelcomes(limit, welcome) {
+      return sql.transaction(async (tx) => {
+        const at = now();
+        const { rows } = await tx.query<{ email: string; email_key: string; waiting: boolean }>(
+          `SELECT email, email_key, CASE WHEN ${WAITING} THEN 1 ELSE 0 END AS waiting FROM signups
+           WHERE welcome_due_at IS NOT NULL ORDER BY welcome_due_at LIMIT $1${sql.skipLocked}`,
+          [limit],
+        );
+        if (rows.length === 0) return [];
+        await tx.query(
+          `UPDATE signups SET welcome_due_at = NULL WHERE email_key IN (${rows.map((_, i) => `$${i + 1}`).join(', ')})`,
+          [...rows.map((row) => row.email_key)],
+        );
+        // Invited before its welcome was written: "your invitation comes later" would be wrong.
+        const mailable = rows.filter(
+          (row) => Number(row.waiting) === 1 && welcome.canMail(row.email),
+        );
+        const tokens = await issueTokens(
+          tx,
+          mailable.map(({ email_key: key }) => ({ emailKey: key, purpose: 'leave' as const })),
+          at,
+        );
+        const queued: QueuedMail[] = [];
+        for (const [i, { email, email_key: key }] of mailable.entries())
+          queued.push(await mail.enqueue(tx, key, welcome.compose(email, tokens[i])));
         return queued;
       });
     },

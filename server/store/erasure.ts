@@ -1,9 +1,10 @@
 // A person's right to erasure: `waitlist remove <email>`, a leave link and the expiry of an
 // unconfirmed address all delete everything the site keeps about it in one transaction: the
-// signup, its activation keys and link tokens, its mail, its requests for a leave link, and any
-// signup of it still waiting in the outbox for the backend. The transaction holds the signup's row
-// lock, so an invitation racing it on another replica either finishes first (and its key and mail
-// are erased too) or finds no signup.
+// signup, its activation keys and link tokens, its mail, its requests for a leave link, its
+// webhook events not yet delivered or holding the address, and any signup of it still waiting in
+// the outbox for the backend. The transaction holds the signup's row lock, so an invitation racing
+// it on another replica either finishes first (and its key, mail and events are erased too) or
+// finds no signup.
 import { emailKey, type FieldList } from '../../shared/form-checks';
 import { EXPIRED_UNCONFIRMED } from './signups';
 import type { Sql } from './sql';
@@ -29,6 +30,13 @@ export function createErasure(sql: Sql, now: () => number): Store['erase'] {
       const keys = (await tx.query('DELETE FROM activation_keys WHERE email_key = $1', [key]))
         .rowCount;
       await tx.query('DELETE FROM address_tokens WHERE email_key = $1', [key]);
+      // Webhook events about the address: the undelivered ones, and any whose body holds it; the
+      // rest of the delivery history keeps no trace of the address.
+      await tx.query(
+        `DELETE FROM webhook_deliveries WHERE email_key = $1 AND (state <> 'delivered' OR holds_address = 1)`,
+        [key],
+      );
+      await tx.query('UPDATE webhook_deliveries SET email_key = NULL WHERE email_key = $1', [key]);
       // A request a mail worker holds right now is passed over, not waited for (that worker waits
       // for this signup's lock): its transaction deletes it, and finds no signup to mail.
       await tx.query(

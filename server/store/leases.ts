@@ -50,17 +50,17 @@ export function claimStatement(
 }
 
 /** The claims this store instance holds: item id → the lease_until its claim wrote. */
-export class Leases {
-  readonly #held = new Map<number, number>();
+export class Leases<Id extends number | string = number> {
+  readonly #held = new Map<Id, number>();
 
-  hold(ids: Iterable<number>, leaseUntil: number): void {
+  hold(ids: Iterable<Id>, leaseUntil: number): void {
     for (const id of ids) this.#held.set(id, leaseUntil);
   }
 
   /**
    * The lease_until of this instance's live claim on `id`; undefined when it holds none or lost it.
    */
-  held(id: number): number | undefined {
+  held(id: Id): number | undefined {
     const leaseUntil = this.#held.get(id);
     return leaseUntil === LOST ? undefined : leaseUntil;
   }
@@ -69,7 +69,7 @@ export class Leases {
    * The condition an outcome for `id` adds to its UPDATE, with its parameter: the row still holds
    * this instance's claim, or (holding none) nobody's. `param` is the placeholder to use.
    */
-  fence(id: number, param: string, now: number): { where: string; value: number } {
+  fence(id: Id, param: string, now: number): { where: string; value: number } {
     const leaseUntil = this.#held.get(id);
     return leaseUntil === undefined
       ? { where: `lease_until <= ${param}`, value: now }
@@ -81,7 +81,7 @@ export class Leases {
    * claim is remembered as lost: a later call for the item from this instance matches no row
    * until it claims the item again.
    */
-  end(id: number, recorded: boolean): void {
+  end(id: Id, recorded: boolean): void {
     if (recorded) this.#held.delete(id);
     else this.#held.set(id, LOST);
   }

@@ -10,6 +10,7 @@ import { createSignups } from './signups';
 import type { Sql } from './sql';
 import { createSubscriptions } from './subscriptions';
 import type { QueueLimits, Store } from './types';
+import { createWebhooks } from './webhooks';
 
 export type StoreRules = Omit<Store, 'engine' | 'rate' | 'backup' | 'ping' | 'schema' | 'close'>;
 
@@ -26,6 +27,7 @@ export function createStoreRules(sql: Sql, limits: QueueLimits, now: () => numbe
     subscriptions: createSubscriptions(sql, mail, now),
     outbox: createOutbox(sql, limits, now),
     mail,
+    webhooks: createWebhooks(sql, now),
     erase: createErasure(sql, now),
   };
 }

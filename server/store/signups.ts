@@ -1,11 +1,10 @@
 // Who signed up, and where each address stands (unconfirmed → waitlisted → invited → activated, or
 // undeliverable), for both engines. A signup is one statement that writes one row, new or a repeat
 // (ON CONFLICT on the normalised address), so two replicas taking the same address at once still
-// keep one row. With confirmation on, the same statement records the confirmation mail it owes;
-// the mail worker writes it (address-tokens.ts, mailConfirmations), so a signup costs what it
-// cost without confirmation (decision 0015).
+// keep one row. With confirmation on, the same statement records the confirmation mail it owes
+// (with it off, the welcome mail a new address owes); the mail worker writes it (address-tokens.ts,
+// mailConfirmations, mailWelcomes), so a signup costs what it cost without mail (decision 0015).
 import { emailKey, type Signup } from '../../shared/form-checks';
-import { MAIL_AGAIN_AFTER_MS } from './address-tokens';
 import { sinceInstant } from './since';
 import type { Sql } from './sql';
 import {
@@ -16,6 +15,12 @@ import {
   type SignupState,
   type WaitlistStats,
 } from './types';
+
+/**
+ * The window of the per-address mail limits: a repeat's new confirmation mail here, leave links in
+ * address-tokens.ts.
+ */
+export const MAIL_AGAIN_AFTER_MS = 60 * 60_000;
 
 /** Rows an export reads at a time: a million signups are never all held. */
 const STREAM_BATCH = 1_000;
@@ -49,15 +54,17 @@ export const EXPIRED_UNCONFIRMED = `confirmed_at IS NULL AND confirmation_due_at
 /**
  * A signup, new or a repeat, as one statement that writes one row either way, so the answer costs
  * the same and tells nobody whether the address was stored already (decision 0021).
- * New: confirmed from the start ($5 = $4) when confirmation is off; unconfirmed and owed a mail
- * ($6 = $4) when on.
+ * New: confirmed from the start ($5 = $4) when confirmation is off, and then owed a welcome mail
+ * ($8 = $4) with WELCOME_MAIL on; unconfirmed and owed a confirmation mail ($6 = $4) when on.
+ * A repeat never owes a welcome: the address had its own when it joined.
  * A repeat keeps the row and records when it came ($4): its row is written too, since SQLite
  * writes (and syncs) nothing for an update that changes no byte. The person typed the address
  * again, so a refusal for good is worth another try; with confirmation on ($6 set), an address
  * still unconfirmed is owed a new mail (the first may be lost or in spam), unless one is owed
  * already or went out within MAIL_AGAIN_AFTER_MS ($7: that window's start): never a flood.
  */
-const ADD = `INSERT INTO signups (email, email_key, description, created_at, confirmed_at, confirmation_due_at) VALUES ($1, $2, $3, $4, $5, $6)
+const ADD = `INSERT INTO signups (email, email_key, description, created_at, confirmed_at, confirmation_due_at, welcome_due_at)
+  VALUES ($1, $2, $3, $4, $5, $6, $8)
   ON CONFLICT (email_key) DO UPDATE SET repeated_at = $4, undeliverable_at = NULL,
   confirmation_due_at = CASE WHEN $6 IS NOT NULL AND signups.confirmed_at IS NULL AND signups.confirmation_due_at IS NULL AND NOT EXISTS (
     SELECT 1 FROM address_tokens WHERE address_tokens.email_key = signups.email_key AND purpose = 'confirm' AND address_tokens.created_at > $7)
@@ -65,7 +72,7 @@ const ADD = `INSERT INTO signups (email, email_key, description, created_at, con
 
 export function createSignups(sql: Sql, now: () => number): Signups {
   return {
-    async add(signup: Signup, { confirm } = { confirm: false }) {
+    async add(signup: Signup, { confirm = false, welcome = false } = {}) {
       const at = now();
       const time = new Date(at).toISOString();
       const key = emailKey(signup.email);
@@ -80,6 +87,7 @@ export function createSignups(sql: Sql, now: () => number): Signups {
         confirm ? null : time,
         confirm ? time : null,
         new Date(at - MAIL_AGAIN_AFTER_MS).toISOString(),
+        welcome && !confirm ? time : null,
       ]);
       return rows.length === 0;
     },
@@ -176,6 +184,13 @@ export function createSignups(sql: Sql, now: () => number): Signups {
     async confirmationsOwed() {
       const { rows } = await sql.query<{ n: number }>(
         'SELECT COUNT(*) AS n FROM signups WHERE confirmation_due_at IS NOT NULL',
+      );
+      return Number(rows[0].n);
+    },
+
+    async welcomesOwed() {
+      const { rows } = await sql.query<{ n: number }>(
+        'SELECT COUNT(*) AS n FROM signups WHERE welcome_due_at IS NOT NULL',
       );
       return Number(rows[0].n);
     },

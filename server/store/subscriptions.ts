@@ -4,13 +4,15 @@
 // belongs to a waitlisted address; activating it may bind it to one OrgNote account, which the
 // OrgNote backend later asks about (subscription-info). Every transaction first locks the
 // signup's row, so an invitation, an activation and an erasure of one address take turns, on
-// one replica or several.
+// one replica or several. An invitation and a first activation queue their webhook events
+// (invitation.sent, subscription.activated) in the same transaction.
 import { emailKey } from '../../shared/form-checks';
 import { issueToken } from './address-tokens';
 import type { MailQueueWriter } from './mail-queue';
 import { hashSecret, newSecret } from './secrets';
 import { STATE } from './signups';
 import type { Queryable, Sql } from './sql';
+import { emitWebhookEvent } from './webhooks';
 import {
   UnknownEmailError,
   type Account,
@@ -20,11 +22,13 @@ import {
   type SignupState,
   type Subscriptions,
 } from './types';
+import type { WebhookEvent, WebhookEventType } from './webhook-types';
 
 export { UnknownEmailError };
 
 /** What is read of a signup to invite or activate it. */
 interface SubscriptionRow {
+  id: number;
   email: string;
   email_key: string;
   state: SignupState;
@@ -32,7 +36,7 @@ interface SubscriptionRow {
   external_id: string | null;
 }
 
-const SIGNUP = `SELECT email, email_key, ${STATE} AS state, external_provider, external_id FROM signups WHERE email_key = $1`;
+const SIGNUP = `SELECT id, email, email_key, ${STATE} AS state, external_provider, external_id FROM signups WHERE email_key = $1`;
 
 /**
  * Whether an address in `state` is invited: the one rule invite and its dry run share. Never an
@@ -47,6 +51,16 @@ export function inviteDecision(
   if ((state === 'invited' || state === 'activated') && !again) return 'skipped';
   return 'invite';
 }
+
+/** A webhook event about the signup, in the state the change leaves it in. */
+const webhookEvent = (
+  type: WebhookEventType,
+  signup: SubscriptionRow,
+  state: SignupState,
+): WebhookEvent => ({
+  type,
+  signup: { id: Number(signup.id), email: signup.email, emailKey: signup.email_key, state },
+});
 
 /** The unique index that keeps one subscription per account. */
 const ONE_PER_ACCOUNT = 'signups_account';
@@ -105,6 +119,7 @@ export function createSubscriptions(
         await mail.dropWaiting(tx, signup.email_key, at);
         const key = await newKey(tx, signup, time);
         const leave = await issueToken(tx, signup.email_key, 'leave', at);
+        await emitWebhookEvent(tx, webhookEvent('invitation.sent', signup, 'invited'), at);
         return {
           outcome: 'invited',
           email: signup.email,
@@ -146,10 +161,17 @@ export function createSubscriptions(
               );
             }
           }
-          await tx.query(
+          const at = now();
+          const first = await tx.query(
             'UPDATE signups SET activated_at = $1 WHERE email_key = $2 AND activated_at IS NULL',
-            [new Date(now()).toISOString(), signup.email_key],
+            [new Date(at).toISOString(), signup.email_key],
           );
+          if (first.rowCount === 1)
+            await emitWebhookEvent(
+              tx,
+              webhookEvent('subscription.activated', signup, 'activated'),
+              at,
+            );
           return { outcome: 'active', email: signup.email };
         });
       } catch (err) {

@@ -4,6 +4,7 @@
 // is async and resolves only once its write is committed.
 import type { LinkCheck, LinkPurpose, LinkRefusal, LinkUse } from '../../shared/address-links';
 import type { Signup, SignupRequest } from '../../shared/form-checks';
+import type { Webhooks } from './webhook-types';
 
 export interface SignupRow {
   email: string;
@@ -58,15 +59,25 @@ export interface ConfirmationMail {
   validMs: number;
 }
 
+/** The welcome mail the mail worker writes for a signup that owes one (WELCOME_MAIL=on). */
+export interface WelcomeMail {
+  /** The mail around the leave token (server/mail/welcome.ts). */
+  compose(to: string, leaveToken: string): OutgoingMail;
+  /** As ConfirmationMail's: an address no mail can go to as written gets none. */
+  canMail(address: string): boolean;
+}
+
 export interface Signups {
   /**
    * Adds a signup in one statement that writes one row, new or not, so both cost the same; true if
    * new. A repeat (same address, any case or spacing) keeps the row and clears an undeliverable
    * mark. With `confirm`, a new signup is unconfirmed and owes a confirmation mail, recorded in
    * that same statement (links.mailConfirmations writes it); a repeat of an address still
-   * unconfirmed owes a new one at most once an hour; a confirmed one is owed nothing.
+   * unconfirmed owes a new one at most once an hour; a confirmed one is owed nothing. With
+   * `welcome` and without `confirm`, a new signup owes a welcome mail, recorded the same way
+   * (links.mailWelcomes writes it); a repeat owes none.
    */
-  add(signup: Signup, options?: { confirm: boolean }): Promise<boolean>;
+  add(signup: Signup, options?: { confirm?: boolean; welcome?: boolean }): Promise<boolean>;
   count(): Promise<number>;
   /** Newest first; `since` is an ISO date or timestamp. */
   list(since?: string): Promise<SignupRow[]>;
@@ -101,6 +112,8 @@ export interface Signups {
    * does not.
    */
   confirmationsOwed(): Promise<number>;
+  /** Welcome mails owed and not written yet (WELCOME_MAIL=on). */
+  welcomesOwed(): Promise<number>;
 }
 
 export interface SignupPageQuery {
@@ -122,8 +135,11 @@ export interface DailyCounts {
 export interface AddressLinks {
   /** What a token is worth for `purpose`, without using it. */
   check(purpose: LinkPurpose, token: string): Promise<LinkCheck>;
-  /** Confirms the address a confirmation link was mailed to, and spends the link. */
-  confirm(token: string): Promise<LinkUse>;
+  /**
+   * Confirms the address a confirmation link was mailed to, and spends the link. With `welcome`,
+   * the address's first confirmation owes a welcome mail, recorded in the same transaction.
+   */
+  confirm(token: string, options?: { welcome?: boolean }): Promise<LinkUse>;
   /** The address a good leave link belongs to; the caller erases it (waitlist/remove.ts). */
   leaver(token: string): Promise<{ ok: true; email: string } | { ok: false; refusal: LinkRefusal }>;
   /**
@@ -132,6 +148,12 @@ export interface AddressLinks {
    * clears what was owed. On PostgreSQL, rows another replica is writing are passed over.
    */
   mailConfirmations(limit: number, mail: ConfirmationMail): Promise<QueuedMail[]>;
+  /**
+   * Writes the welcome mails owed (up to `limit`, oldest first) as mailConfirmations writes
+   * confirmations, each with a new leave token. An address no longer waitlisted by then (invited,
+   * undeliverable) is owed nothing more and gets none.
+   */
+  mailWelcomes(limit: number, mail: WelcomeMail): Promise<QueuedMail[]>;
   /**
    * Records that /leave was asked for a link to `email`, with one insert whether or not the
    * address is stored, so the answer costs the same either way. QueueFullError past the mail
@@ -502,6 +524,8 @@ export interface Store {
   loginThrottle: LoginThrottle;
   consoleKeys: ConsoleKeys;
   audit: AuditLog;
+  /** Outgoing webhooks: the endpoints, and the deliveries waiting for them (webhooks.ts). */
+  webhooks: Webhooks;
   /**
    * Deletes everything kept about an address (waitlist remove). `onlyIfExpired`: only when it is
    * still unconfirmed with every confirmation link expired, checked under the row's lock (the

@@ -13,7 +13,10 @@ import { remove } from './remove';
 
 export interface AddressDeps {
   store: Pick<Store, 'links' | 'erase' | 'signups'>;
-  config: Pick<Config, 'siteUrl' | 'mailFrom' | 'dataDir' | 'backendUrl' | 'confirmWithinMs'>;
+  config: Pick<
+    Config,
+    'siteUrl' | 'mailFrom' | 'dataDir' | 'backendUrl' | 'confirmWithinMs' | 'welcomeMail'
+  >;
   logger: Logger;
   metrics?: Pick<Metrics, 'address'>;
   /** Told when a mail was queued, so the mail worker sends it now. */
@@ -30,11 +33,14 @@ export function checkLink(
 }
 
 export async function confirmAddress(
-  { store, logger, metrics = NO_METRICS }: AddressDeps,
+  { store, config, logger, metrics = NO_METRICS, mailQueued }: AddressDeps,
   token: string,
 ): Promise<LinkUse> {
-  const used = await store.links.confirm(token);
+  const welcome = config.welcomeMail;
+  const used = await store.links.confirm(token, { welcome });
   if (used.ok) metrics.address('confirmed');
+  // The welcome it may owe goes out now rather than at the worker's next poll.
+  if (used.ok && welcome) mailQueued?.();
   logger.info(
     { event: 'confirm', ok: used.ok, refusal: used.ok ? undefined : used.refusal },
     'confirmation link used',

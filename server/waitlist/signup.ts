@@ -54,7 +54,7 @@ export interface SignupInput {
 }
 
 export interface SignupDeps {
-  config: Pick<Config, 'backendUrl' | 'backendTimeoutMs' | 'confirmSignups'>;
+  config: Pick<Config, 'backendUrl' | 'backendTimeoutMs' | 'confirmSignups' | 'welcomeMail'>;
   store: Pick<Store, 'signups' | 'outbox'>;
   logger: Logger;
   metrics?: Pick<Metrics, 'signup'>;
@@ -90,11 +90,11 @@ export async function signup(
     return { kind: 'dropped', email };
   }
   if (!config.backendUrl) {
-    const confirm = config.confirmSignups;
-    const added = await store.signups.add(checked.value, { confirm });
-    // The mail worker writes and sends the confirmation now rather than at its next poll (a repeat
-    // may owe one too; waking it for nothing costs one query).
-    if (confirm) deps.mailQueued?.();
+    const { confirmSignups: confirm, welcomeMail: welcome } = config;
+    const added = await store.signups.add(checked.value, { confirm, welcome });
+    // The mail worker writes and sends the confirmation or welcome now rather than at its next poll
+    // (woken for a repeat too, which may owe a confirmation: the same work for every address).
+    if (confirm || welcome) deps.mailQueued?.();
     logger.info({ event: 'signup', added }, 'signup stored');
     metrics.signup(added ? 'stored' : 'duplicate');
     return { kind: 'stored', email };

@@ -1,10 +1,10 @@
 // Background delivery of the site's mail: every poll (or 50 ms after a request wakes it) it writes
-// the confirmations signups owe and the leave links /leave was asked for, claims what else is due
-// (messages that failed for a while, or that a CLI run left behind) and sends it through the pool,
-// a batch at a time. A full batch is followed at once by the next one, unless the server was
-// unavailable: then the rest waits for the next poll and its own backoff, rather than thousands of
-// due messages each meeting the same closed port in a burst. While the site is saturated, rounds
-// keep their pause: signups are answered first (delivery/busy.ts).
+// the confirmations and welcomes signups owe and the leave links /leave was asked for, claims what
+// else is due (messages that failed for a while, or that a CLI run left behind) and sends it
+// through the pool, a batch at a time. A full batch is followed at once by the next one, unless
+// the server was unavailable: then the rest waits for the next poll and its own backoff, rather
+// than thousands of due messages each meeting the same closed port in a burst. While the site is
+// saturated, rounds keep their pause: signups are answered first (delivery/busy.ts).
 import { eventLoopBusy } from '../delivery/busy';
 import { startPoller, type Poller } from './poller';
 import type { Logger } from '../logger';
@@ -15,6 +15,7 @@ import type {
   MailQueue,
   OutgoingMail,
   QueuedMail,
+  WelcomeMail,
 } from '../store/types';
 import { sendClaimed, type MailOutcome } from '../mail/send';
 import { SMTP_POOL_SIZE, type Mailer } from '../mail/transport';
@@ -26,6 +27,8 @@ interface MailWorkerOptions {
    * writes those first, then claims what else is due. Without it, none are written.
    */
   confirmations?: { links: Pick<AddressLinks, 'mailConfirmations'>; mail: ConfirmationMail };
+  /** The welcome mails signups owe (WELCOME_MAIL=on), written next. Without it, none are. */
+  welcomes?: { links: Pick<AddressLinks, 'mailWelcomes'>; mail: WelcomeMail };
   /**
    * The requests /leave recorded and the mail to write for them: each round answers those next.
    * Without it (no SITE_URL), they wait.
@@ -65,6 +68,7 @@ const BATCH = SMTP_POOL_SIZE * 2;
 export function startMailWorker({
   queue,
   confirmations,
+  welcomes,
   leaveLinks,
   mailer,
   logger,
@@ -93,6 +97,8 @@ export function startMailWorker({
       const written: QueuedMail[] = confirmations
         ? await confirmations.links.mailConfirmations(BATCH, confirmations.mail)
         : [];
+      if (welcomes && written.length < BATCH)
+        written.push(...(await welcomes.links.mailWelcomes(BATCH - written.length, welcomes.mail)));
       const asked =
         leaveLinks && written.length < BATCH
           ? await answerLeaveRequests(leaveLinks, BATCH - written.length)

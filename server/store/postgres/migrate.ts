@@ -12,6 +12,8 @@ import { sql as consoleEvidence } from './migrations/004-console-evidence';
 import { sql as auditChain } from './migrations/005-audit-chain';
 import { sql as deviceCookies } from './migrations/006-device-cookies';
 import { sql as leaveRequests } from './migrations/007-leave-requests';
+import { sql as welcomeMail } from './migrations/008-welcome-mail';
+import { sql as webhooks } from './migrations/009-webhooks';
 
 /** One module per version under migrations/, in order; a version is never edited once released. */
 const MIGRATIONS: readonly { version: number; sql: string }[] = [
@@ -22,6 +24,8 @@ const MIGRATIONS: readonly { version: number; sql: string }[] = [
   { version: 5, sql: auditChain },
   { version: 6, sql: deviceCookies },
   { version: 7, sql: leaveRequests },
+  { version: 8, sql: welcomeMail },
+  { version: 9, sql: webhooks },
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

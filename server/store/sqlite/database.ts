@@ -10,6 +10,8 @@ import { sql as CONSOLE_EVIDENCE_MIGRATION } from '../postgres/migrations/004-co
 import { sql as AUDIT_CHAIN_MIGRATION } from '../postgres/migrations/005-audit-chain';
 import { sql as DEVICE_COOKIES_MIGRATION } from '../postgres/migrations/006-device-cookies';
 import { sql as LEAVE_REQUESTS_MIGRATION } from '../postgres/migrations/007-leave-requests';
+import { sql as WELCOME_MAIL_MIGRATION } from '../postgres/migrations/008-welcome-mail';
+import { sql as WEBHOOKS_MIGRATION } from '../postgres/migrations/009-webhooks';
 
 export type Db = Database.Database;
 
@@ -119,6 +121,10 @@ export const MIGRATIONS: string[] = [
   DEVICE_COOKIES_MIGRATION,
   // 10: /leave's requests for a link: PostgreSQL's version 7 (007-leave-requests.ts).
   LEAVE_REQUESTS_MIGRATION,
+  // 11: the welcome mail: PostgreSQL's version 8 (008-welcome-mail.ts).
+  WELCOME_MAIL_MIGRATION,
+  // 12: webhooks: PostgreSQL's version 9 (009-webhooks.ts).
+  WEBHOOKS_MIGRATION,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

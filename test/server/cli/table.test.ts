@@ -92,6 +92,12 @@ describe('the command table', () => {
       'admin password',
       'admin totp',
       'admin unlock',
+      'webhooks',
+      'webhooks add',
+      'webhooks list',
+      'webhooks remove',
+      'webhooks rotate',
+      'webhooks test',
     ]);
     const dataDir = tempDataDir();
     for (const name of new Set(listed))

@@ -10,6 +10,7 @@ import { createApp } from '../../../server/app';
 import type { Config } from '../../../server/config';
 import { confirmationMailFor } from '../../../server/mail/confirmation';
 import { leaveLinkMailFor } from '../../../server/mail/leave-link';
+import { welcomeMailFor } from '../../../server/mail/welcome';
 import { createMailer, mailFolder } from '../../../server/mail/transport';
 import type { PostgresStore } from '../../../server/store/postgres';
 import type { SqliteStore } from '../../../server/store/sqlite';
@@ -196,16 +197,27 @@ describeEachEngine((engine) => {
     expect(lines.join('\n')).not.toContain('ann@example.org');
   });
 
-  it.each(['on', 'off'])(
-    'answers a signup of a known address after the same writes as a new one (CONFIRM_SIGNUPS=%s)',
-    async (confirm) => {
-      const config = testConfig({ SITE_URL: 'https://orgnote.example', CONFIRM_SIGNUPS: confirm });
+  it.each([
+    ['on', 'off'],
+    ['off', 'off'],
+    ['off', 'on'],
+  ])(
+    'answers a signup of a known address after the same writes as a new one (CONFIRM_SIGNUPS=%s, WELCOME_MAIL=%s)',
+    async (confirm, welcome) => {
+      const config = testConfig({
+        SITE_URL: 'https://orgnote.example',
+        CONFIRM_SIGNUPS: confirm,
+        WELCOME_MAIL: welcome,
+      });
       const app = createApp(config, { store });
       const signUp = (email: string) =>
         request(app).post('/api/subscriptions').send({ email, description: 'emacs' });
       await signUp('known@example.org').expect(201);
       // As the mail worker leaves it: the confirmation it owed written (CONFIRM_SIGNUPS=on).
       await store.links.mailConfirmations(10, confirmationMailFor(config)!);
+      // And the welcome it owed (WELCOME_MAIL=on).
+      const welcomeMail = welcomeMailFor(config);
+      if (welcomeMail) await store.links.mailWelcomes(10, welcomeMail);
 
       let fresh: request.Response | undefined;
       let known: request.Response | undefined;

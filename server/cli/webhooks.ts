@@ -1,0 +1,126 @@
+// `waitlist webhooks …`: the endpoints that receive the site's events (waitlist/webhooks.ts).
+// A secret is printed once, at add and rotate, to stdout only; the audit log names the actor `cli`.
+import { CLI_ACTOR } from '../console/accounts';
+import {
+  addWebhook,
+  eventTypes,
+  listWebhooks,
+  removeWebhook,
+  rotateWebhook,
+  testWebhook,
+} from '../waitlist/webhooks';
+import { textTable } from './columns';
+import { CommandError, UsageError, type CommandRow, type OptionRow } from './command-table';
+
+export const WEBHOOK_OPTIONS = {
+  events: {
+    type: 'string',
+    value: 'TYPES',
+    help: 'webhooks add: only these events, comma-separated (e.g. invitation.sent); all by default',
+    check: (value: string) => {
+      const { events, unknown } = eventTypes(value);
+      if (unknown.length > 0)
+        throw new UsageError(`--events: unknown event: ${unknown.join(', ')}`);
+      if (events.length === 0) throw new UsageError('--events: name at least one event');
+    },
+  },
+  'with-address': {
+    type: 'boolean',
+    help: "webhooks add: the events carry the signup's address (/privacy says where it goes)",
+  },
+} as const satisfies Record<string, OptionRow>;
+
+export interface WebhookOptions {
+  events?: string;
+  'with-address'?: boolean;
+}
+
+const ONE_ENDPOINT = { args: '<id>', needs: 'an endpoint id', onlyOne: true } as const;
+
+const listRow = (name: string): CommandRow<WebhookOptions> => ({
+  name,
+  help: 'webhook endpoints: id, url, events, whether they receive addresses, enabled or why not',
+  async run(context, _args, _options, io) {
+    const endpoints = await listWebhooks(context);
+    await io.out(
+      textTable(
+        ['id', 'created_at', 'url', 'events', 'address', 'state'],
+        endpoints.map((endpoint) => [
+          endpoint.id,
+          endpoint.createdAt,
+          endpoint.url,
+          endpoint.events.length === 0 ? 'all' : endpoint.events.join(','),
+          endpoint.withAddress ? 'yes' : 'no',
+          endpoint.disabledAt ? `disabled: ${endpoint.disabledReason ?? ''}` : 'enabled',
+        ]),
+      ),
+    );
+    await io.out(`${endpoints.length} endpoint(s)\n`);
+    return 0;
+  },
+});
+
+const unknownEndpoint = (id: string) =>
+  new CommandError(`no webhook endpoint ${id} (see: waitlist webhooks list)`);
+
+export const WEBHOOK_ROWS: CommandRow<WebhookOptions>[] = [
+  listRow('webhooks'),
+  {
+    name: 'webhooks add',
+    args: '<url> [--events TYPES] [--with-address]',
+    help: 'add an endpoint (https, public address); prints its id and its whsec_ secret, once',
+    needs: 'a URL',
+    onlyOne: true,
+    store: 'writes',
+    async run(context, [url], options, io) {
+      const added = await addWebhook(context, CLI_ACTOR, {
+        url,
+        events: eventTypes(options.events ?? '').events,
+        withAddress: options['with-address'] === true,
+      });
+      if (added.kind === 'bad-url') throw new CommandError(`${url}: ${added.problem}`);
+      await io.out(
+        `Added webhook endpoint ${added.id}. Its signing secret (shown once, keep it with the receiver):\n${added.secret}\n`,
+      );
+      return 0;
+    },
+  },
+  listRow('webhooks list'),
+  {
+    name: 'webhooks remove',
+    ...ONE_ENDPOINT,
+    help: 'delete an endpoint and its deliveries',
+    store: 'writes',
+    async run(context, [id], _options, io) {
+      if (!(await removeWebhook(context, CLI_ACTOR, id))) throw unknownEndpoint(id);
+      await io.out(`Removed webhook endpoint ${id}\n`);
+      return 0;
+    },
+  },
+  {
+    name: 'webhooks rotate',
+    ...ONE_ENDPOINT,
+    help: 'a new secret, printed once; the old one also signs for 24 hours',
+    store: 'writes',
+    async run(context, [id], _options, io) {
+      const secret = await rotateWebhook(context, CLI_ACTOR, id);
+      if (secret === undefined) throw unknownEndpoint(id);
+      await io.out(
+        `New signing secret for ${id} (shown once; the old one also signs for 24 hours):\n${secret}\n`,
+      );
+      return 0;
+    },
+  },
+  {
+    name: 'webhooks test',
+    ...ONE_ENDPOINT,
+    help: 'queue a webhook.test event for an endpoint; the running site sends it',
+    store: 'writes',
+    async run(context, [id], _options, io) {
+      const delivery = await testWebhook(context, CLI_ACTOR, id);
+      if (delivery === undefined) throw unknownEndpoint(id);
+      await io.out(`Queued ${delivery} for ${id}; the running site sends it\n`);
+      return 0;
+    },
+  },
+];
