@@ -30,7 +30,7 @@ export function createLoginThrottle(sql: Sql, now: () => number): LoginThrottle 
     if (held.size > REMEMBERED_KEYS) held.delete(held.keys().next().value!);
   };
 
-  /** The remembered refusal of the key nearest its end, if one holds now. */
+  /** Of the keys' remembered refusals that hold now, the one that ends last. */
   const fromMemory = (keys: string[], at: number): Held | undefined => {
     let worst: Held | undefined;
     for (const key of keys) {
@@ -71,7 +71,7 @@ export function createLoginThrottle(sql: Sql, now: () => number): LoginThrottle 
       // Refused on a read: nothing is written for an attempt that is not counted.
       if (atLimit.size > 0) return refuse(atLimit);
 
-      const counted = await sql
+      const overOnceCounted = await sql
         .transaction(async (tx) => {
           // Windows that can no longer weigh go as new attempts come: the table holds two
           // windows' keys at most.
@@ -100,7 +100,7 @@ export function createLoginThrottle(sql: Sql, now: () => number): LoginThrottle 
             throw err;
           },
         );
-      return counted ? refuse(counted) : { allowed: true };
+      return overOnceCounted ? refuse(overOnceCounted) : { allowed: true };
     },
 
     async succeeded(keys, windowMs) {
