@@ -1,3 +1,4 @@
+/** @jest-environment-options {"timed": true} */
 // The renderer streams: the shell leaves before slow parts finish, even through compression,
 // and a render that fails before the shell gives a plain 500 page with nothing internal in it.
 import zlib from 'node:zlib';
@@ -11,7 +12,8 @@ import { DEFAULT_PUBLIC_CONFIG } from '../../../shared/public-config';
 import { capturingLogger } from '../../support/config';
 import { rawGet } from '../../support/http';
 
-const SLOW_MS = 400;
+// Wide enough that a busy machine's pause before the shell does not reach it.
+const SLOW_MS = 800;
 
 function appWith(routes: RouteObject[]) {
   const app = express();
