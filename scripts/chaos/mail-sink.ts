@@ -5,6 +5,7 @@
 import type net from 'node:net';
 import { simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
+import { headerValue } from '../../test/support/smtp';
 
 export interface AcceptedMail {
   /** Index of the replica whose listener took it. */
@@ -62,17 +63,6 @@ function tokenAfter(text: string, marker: string): string | undefined {
   if (start < 0) return undefined;
   const encoded = /^[^\s>&]+/.exec(text.slice(start + marker.length))?.[0];
   return encoded === undefined ? undefined : decodeURIComponent(encoded);
-}
-
-/** The first header called `name` in a message's header block, folded lines joined. */
-function headerValue(message: Buffer, name: string): string | undefined {
-  const end = message.indexOf('\r\n\r\n');
-  const head = message
-    .subarray(0, end >= 0 ? end : message.length)
-    .toString('latin1')
-    .replace(/\r\n[ \t]+/g, ' ');
-  const line = head.split('\r\n').find((l) => l.toLowerCase().startsWith(`${name}:`));
-  return line?.slice(name.length + 1).trim();
 }
 
 /**

@@ -2,6 +2,7 @@
 // environment only PATH and the settings given.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
+import { openSqliteStore } from '../../server/store';
 
 const CLI = path.resolve(__dirname, '../../dist/server/waitlist.js');
 
@@ -24,4 +25,20 @@ export function runCli(
     timeout: timeoutMs,
   });
   return { code: result.status, out: result.stdout, err: result.stderr };
+}
+
+/**
+ * Opens the SQLite store in `dataDir` as the site would, for `read`, and closes it again: what a
+ * CLI run left behind, seen between runs.
+ */
+export async function withStore<T>(
+  dataDir: string,
+  read: (store: ReturnType<typeof openSqliteStore>) => Promise<T>,
+): Promise<T> {
+  const store = openSqliteStore({ dataDir });
+  try {
+    return await read(store);
+  } finally {
+    await store.close();
+  }
 }

@@ -296,7 +296,7 @@ async function readMessageId(stream: SMTPServerDataStream): Promise<string | und
 /**
  * The value of the first header called `name` in a message's header block (folded lines joined).
  */
-function headerValue(message: Buffer, name: string): string | undefined {
+export function headerValue(message: Buffer, name: string): string | undefined {
   const end = message.indexOf('\r\n\r\n');
   const head = message
     .subarray(0, end >= 0 ? end : message.length)

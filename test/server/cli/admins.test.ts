@@ -2,37 +2,16 @@
 // password piped on stdin (never in argv), the accounts in a real store on both engines' behalf
 // through SQLite here (the store contract runs both engines). Every change is in the audit log,
 // by the actor `cli`.
-import { spawnSync } from 'node:child_process';
-import path from 'node:path';
 import { TOTP } from 'otpauth';
 import { verifyPassword } from '../../../server/console/password';
 import { openSqliteStore } from '../../../server/store';
+import { runCli, withStore } from '../../support/cli';
 import { tempDataDir } from '../../support/config';
 
-const CLI = path.resolve(__dirname, '../../../dist/server/waitlist.js');
 const PASSWORD = 'correct horse battery staple';
 
-function admin(dataDir: string, args: string[], stdin = '') {
-  const result = spawnSync(process.execPath, [CLI, 'admin', ...args], {
-    env: { PATH: process.env.PATH, DATA_DIR: dataDir },
-    input: stdin,
-    encoding: 'utf8',
-    timeout: 15_000,
-  });
-  return { code: result.status, out: result.stdout, err: result.stderr };
-}
-
-async function withStore<T>(
-  dataDir: string,
-  read: (store: ReturnType<typeof openSqliteStore>) => Promise<T>,
-): Promise<T> {
-  const store = openSqliteStore({ dataDir });
-  try {
-    return await read(store);
-  } finally {
-    await store.close();
-  }
-}
+const admin = (dataDir: string, args: string[], stdin = '') =>
+  runCli({ DATA_DIR: dataDir }, ['admin', ...args], { input: stdin, timeoutMs: 15_000 });
 
 it('adds an account with the password from stdin, stored only as an argon2id hash, and refuses a short one or a second', async () => {
   const dataDir = tempDataDir();
@@ -155,12 +134,9 @@ it('audit lists what was done, newest first, naming accounts, counts and clients
   });
   await store.audit.record({ account: 'cli', action: 'export', addresses: 0 });
   await store.close();
-  const result = spawnSync(process.execPath, [CLI, 'audit'], {
-    env: { PATH: process.env.PATH, DATA_DIR: dataDir },
-    encoding: 'utf8',
-  });
-  expect(result.status).toBe(0);
-  const lines = result.stdout.trim().split('\n');
+  const result = runCli({ DATA_DIR: dataDir }, ['audit']);
+  expect(result.code).toBe(0);
+  const lines = result.out.trim().split('\n');
   expect(lines[0]).toMatch(/^at\s+account\s+action\s+addresses\s+client$/);
   expect(lines.slice(2).map((line) => line.split(/\s+/).slice(1))).toEqual([
     ['cli', 'export', '0', '-'],

@@ -4,23 +4,10 @@
 // audit log by the actor `cli`, naming the endpoint by id.
 import { Webhook } from 'standardwebhooks';
 import { createLogger } from '../../../server/logger';
-import { openSqliteStore } from '../../../server/store';
 import { startWebhookWorker } from '../../../server/workers/webhook-worker';
-import { runCli } from '../../support/cli';
+import { runCli, withStore } from '../../support/cli';
 import { tempDataDir } from '../../support/config';
 import { startReceiver } from '../../support/webhook-receiver';
-
-async function withStore<T>(
-  dataDir: string,
-  read: (store: ReturnType<typeof openSqliteStore>) => Promise<T>,
-): Promise<T> {
-  const store = openSqliteStore({ dataDir });
-  try {
-    return await read(store);
-  } finally {
-    await store.close();
-  }
-}
 
 const ADDED = /^Added webhook endpoint (ep_\S+)\. .*\n(whsec_\S+)\n$/;
 
