@@ -43,7 +43,10 @@ export const routes: RouteObject[] = [
         lazy: async () => {
           const { PrivacyPage } = await import('./pages/PrivacyPage');
           return {
-            Component: () => <PrivacyPage privacyContact={usePublicConfig().privacyContact} />,
+            Component: () => {
+              const { privacyContact, addressRecipients } = usePublicConfig();
+              return <PrivacyPage {...{ privacyContact, addressRecipients }} />;
+            },
           };
         },
       },

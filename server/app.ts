@@ -34,8 +34,9 @@ import { addressPages, isLeaveByLink } from './pages/address-pages';
 import { nativeForm } from './pages/native-form';
 import { openSqliteStore, type Store } from './store';
 import { signup, type SubmitSignup } from './waitlist/signup';
+import { addressRecipients } from './webhooks/recipients';
 
-interface AppDeps {
+export interface AppDeps {
   logger?: Logger;
   /** The store; opened from config.dataDir when not given. */
   store?: Store;
@@ -50,6 +51,13 @@ interface AppDeps {
    * sends it now.
    */
   mailQueued?: () => void;
+  /** Told when a request queued a webhook event or a signup owes one: the worker sends it now. */
+  eventsOwed?: () => void;
+  /**
+   * How old the hosts /privacy names may get before a page reads the webhook endpoints again
+   * (webhooks/recipients.ts); 0 in tests, so a page follows an endpoint added just before.
+   */
+  recipientsMaxAgeMs?: number;
 }
 
 export function createApp(config: Config, deps: AppDeps = {}) {
@@ -63,16 +71,23 @@ export function createApp(config: Config, deps: AppDeps = {}) {
   const headers = securityHeaders(config, assets.css ? [sha256Source(assets.css)] : []);
 
   // Shared by every handler that takes a signup or another form.
-  const mailQueued = deps.mailQueued;
+  const { mailQueued, eventsOwed } = deps;
   const submitSignup: SubmitSignup = (input) =>
-    signup({ config, store, logger, metrics, mailQueued }, input);
-  const address = addressPages({ config, store, logger, metrics, mailQueued });
+    signup({ config, store, logger, metrics, mailQueued, eventsOwed }, input);
+  const address = addressPages({ config, store, logger, metrics, mailQueued, eventsOwed });
   const limitSubmissions = signupRateLimit(config, logger, store.rate);
   const sameSiteOnly = refuseCrossSite(config, logger);
 
+  // Every page embeds the public config, and /privacy names the hosts webhooks send addresses to,
+  // which the CLI can change at any time.
+  const recipients = addressRecipients({
+    webhooks: store.webhooks,
+    logger,
+    maxAgeMs: deps.recipientsMaxAgeMs,
+  });
   const renderer = createRenderer({
     assets,
-    publicConfig: publicConfigOf(config),
+    publicConfig: async () => publicConfigOf(config, await recipients.current()),
     logger,
     siteUrl: config.siteUrl,
     pagePolicy: headers.pagePolicy,
@@ -87,6 +102,7 @@ export function createApp(config: Config, deps: AppDeps = {}) {
   const form = nativeForm(submitSignup, logger);
   const prerendered = prerenderedPages({
     render: renderer.renderShared,
+    publicConfig: renderer.publicConfig,
     pagePolicy: headers.pagePolicy,
     cacheSeconds: config.pageCacheSeconds,
     siteUrl: config.siteUrl,

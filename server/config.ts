@@ -580,13 +580,20 @@ export function withoutCredentials(url: string): string {
   return `${parsed.protocol}//${parsed.host}${parsed.pathname === '/' ? '' : parsed.pathname}`;
 }
 
-/** The whitelisted part of the config that the browser may see. */
-export function publicConfigOf(config: Config): PublicConfig {
+/**
+ * The whitelisted part of the config that the browser may see, with the hosts webhooks send
+ * addresses to (server/webhooks/recipients.ts), which the store knows, not the config.
+ */
+export function publicConfigOf(
+  config: Config,
+  addressRecipients: readonly string[] = [],
+): PublicConfig {
   // Only the site that stores signups itself mails confirmations (with BACKEND_URL the backend owns
   // them).
   return {
     webAppUrl: config.webAppUrl,
     privacyContact: config.privacyContact,
     confirmSignups: config.confirmSignups && !config.backendUrl,
+    addressRecipients,
   };
 }

@@ -1,7 +1,7 @@
 // Entry point: read config, listen, and shut down gracefully on SIGTERM/SIGINT.
 import './compile-cache';
 import http, { type Server } from 'node:http';
-import { createApp } from './app';
+import { createApp, type AppDeps } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
 import { ensureWritableDataDir } from './data-dir';
 import { createLogger, type Logger } from './logger';
@@ -31,7 +31,7 @@ function startServer(
   logger: Logger,
   store: Store,
   metrics: Metrics,
-  mailQueued?: () => void,
+  wakes: Pick<AppDeps, 'mailQueued' | 'eventsOwed'>,
 ): Promise<Server> {
   const server = http.createServer(
     {
@@ -41,7 +41,7 @@ function startServer(
       // slow-loris client hold its socket half a minute longer.
       connectionsCheckingInterval: Math.min(5_000, Math.ceil(config.headersTimeoutMs / 4)),
     },
-    createApp(config, { logger, store, metrics, mailQueued }),
+    createApp(config, { logger, store, metrics, ...wakes }),
   );
   server.keepAliveTimeout = config.keepAliveTimeoutMs;
   return new Promise((resolve, reject) => {
@@ -100,6 +100,7 @@ async function main() {
             mail: async () => (await store.mail.counts()).dead,
           },
           confirmationsOwed: () => store.signups.confirmationsOwed(),
+          webhooksDisabled: () => store.webhooks.disabledCount(),
           ready: () => isReady(store, config.databaseTimeoutMs),
           logger,
         });
@@ -134,10 +135,19 @@ async function main() {
       logger,
       metrics,
     });
-  const expirySweep = config.backendUrl
-    ? undefined
-    : startExpirySweep({ store, config, logger, metrics });
-  const server = await startServer(config, logger, store, metrics, mailWorker?.wake);
+  // With BACKEND_URL no signup is stored here, and the sweep only prunes webhook deliveries.
+  const expirySweep = startExpirySweep({ store, config, logger, metrics });
+  const webhookWorker = startWebhookWorker({
+    webhooks: store.webhooks,
+    signupEvents: store.signupEvents,
+    allowPrivate: config.webhooksAllowPrivate,
+    logger,
+    metrics,
+  });
+  const server = await startServer(config, logger, store, metrics, {
+    mailQueued: mailWorker?.wake,
+    eventsOwed: webhookWorker.wake,
+  });
   const worker = config.backendUrl
     ? startOutboxWorker({
         outbox: store.outbox,
@@ -147,11 +157,6 @@ async function main() {
         metrics,
       })
     : undefined;
-  const webhookWorker = startWebhookWorker({
-    webhooks: store.webhooks,
-    allowPrivate: config.webhooksAllowPrivate,
-    logger,
-  });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   logger.info(
@@ -176,7 +181,7 @@ async function main() {
     const workersStopped = Promise.all([
       worker?.stop(),
       mailWorker?.stop(),
-      expirySweep?.stop(),
+      expirySweep.stop(),
       webhookWorker.stop(),
     ]);
     mailer?.close();

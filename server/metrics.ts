@@ -1,10 +1,11 @@
 // What an operator scrapes with METRICS_PORT set (Prometheus text, prom-client): requests by route
-// kind and status, signups by outcome, delivery attempts of the outbox and the mail queue, how
-// much each queue holds and how much of it is dead, confirmation mail owed, whether the store is
-// ready, console logins the throttle refused, requests from a proxy TRUST_PROXY does not trust,
-// the build, and Node's own process metrics (what deploy/prometheus/alerts.yml and
-// deploy/grafana/dashboard.json read). Each createMetrics() has a registry of its own, not
-// prom-client's global one, so tests and several apps in one process never collide.
+// kind and status, signups by outcome, delivery attempts of the outbox, the mail queue and
+// webhooks, how much each queue holds and how much of it is dead, disabled webhook endpoints,
+// confirmation mail owed, whether the store is ready, console logins the throttle refused,
+// requests from a proxy TRUST_PROXY does not trust, the build, and Node's own process metrics
+// (what deploy/prometheus/alerts.yml and deploy/grafana/dashboard.json read). Each
+// createMetrics() has a registry of its own, not prom-client's global one, so tests and several
+// apps in one process never collide.
 //
 // Labels take only the fixed values typed below, checked again at run time (a value from
 // elsewhere is not recorded): no path, address, key or token can become a label, and the number
@@ -29,10 +30,15 @@ export type SignupMetric = (typeof SIGNUP_OUTCOMES)[number];
 export const DELIVERY_QUEUES = ['outbox', 'mail'] as const;
 export type DeliveryQueue = (typeof DELIVERY_QUEUES)[number];
 
+/** Whose attempts delivery_attempts_total counts: the two queues, and webhook deliveries. */
+export const ATTEMPT_QUEUES = [...DELIVERY_QUEUES, 'webhook'] as const;
+export type AttemptQueue = (typeof ATTEMPT_QUEUES)[number];
+
 /**
  * One attempt to deliver a queued item: taken (`delivered`), to be tried again later (`retry`), or
  * out of the queue without being taken (`failed`: a mail refused for good, an outbox signup the
- * backend answered with a 4xx). Failures are `result!="delivered"`, so one counter holds both.
+ * backend answered with a 4xx, a webhook given up or its endpoint disabled). Failures are
+ * `result!="delivered"`, so one counter holds both.
  */
 export const DELIVERY_RESULTS = ['delivered', 'retry', 'failed'] as const;
 export type DeliveryResult = (typeof DELIVERY_RESULTS)[number];
@@ -56,7 +62,7 @@ export interface Metrics {
   /** One finished (or abandoned) request: which handler answered, the status, how long it took. */
   request(kind: RouteKind, status: number, seconds: number): void;
   signup(outcome: SignupMetric): void;
-  delivery(queue: DeliveryQueue, result: DeliveryResult): void;
+  delivery(queue: AttemptQueue, result: DeliveryResult): void;
   address(event: AddressEvent): void;
   /** A console login refused by the throttle (429). */
   loginThrottled(): void;
@@ -82,6 +88,8 @@ interface MetricsOptions {
    */
   dead?: Record<DeliveryQueue, StoreCount>;
   confirmationsOwed?: StoreCount;
+  /** Webhook endpoints disabled by a 410 or 5 days of failures. */
+  webhooksDisabled?: StoreCount;
   ready?: () => Promise<boolean>;
   /** build_info's labels; this process's own build unless given. */
   build?: BuildInfo;
@@ -100,6 +108,7 @@ export function createMetrics(options: MetricsOptions): Metrics & { registry: Re
     pending,
     dead,
     confirmationsOwed,
+    webhooksDisabled,
     ready,
     logger,
     pendingTimeoutMs = PENDING_TIMEOUT_MS,
@@ -144,7 +153,7 @@ export function createMetrics(options: MetricsOptions): Metrics & { registry: Re
   // Every series a dashboard or an alert names exists from the start, at 0, so a rate() or an
   // absent() means something before the first event.
   for (const outcome of SIGNUP_OUTCOMES) signups.inc({ outcome }, 0);
-  for (const queue of DELIVERY_QUEUES)
+  for (const queue of ATTEMPT_QUEUES)
     for (const result of DELIVERY_RESULTS) deliveries.inc({ queue, result }, 0);
   for (const event of ADDRESS_EVENTS) addresses.inc({ event }, 0);
 
@@ -204,6 +213,12 @@ export function createMetrics(options: MetricsOptions): Metrics & { registry: Re
       'Signups owed a confirmation mail not written yet (CONFIRM_SIGNUPS=on).',
       confirmationsOwed,
     );
+  if (webhooksDisabled)
+    storeCount(
+      'webhook_endpoints_disabled',
+      'Webhook endpoints disabled by a 410 or 5 days of failures (webhooks replay <id>).',
+      webhooksDisabled,
+    );
 
   if (ready)
     new Gauge({
@@ -239,7 +254,7 @@ export function createMetrics(options: MetricsOptions): Metrics & { registry: Re
       if (isOneOf(SIGNUP_OUTCOMES, outcome)) signups.inc({ outcome });
     },
     delivery(queue, result) {
-      if (isOneOf(DELIVERY_QUEUES, queue) && isOneOf(DELIVERY_RESULTS, result))
+      if (isOneOf(ATTEMPT_QUEUES, queue) && isOneOf(DELIVERY_RESULTS, result))
         deliveries.inc({ queue, result });
     },
     address(event) {

@@ -14,10 +14,16 @@ export interface PublicConfig {
    * joined view says to look in the inbox.
    */
   confirmSignups: boolean;
+  /**
+   * The hosts that webhook endpoints send visitors' addresses to (endpoints added --with-address),
+   * which '/privacy' names; empty when there are none. Hosts only: never a path or query.
+   */
+  addressRecipients: readonly string[];
 }
 
 export const DEFAULT_PUBLIC_CONFIG: PublicConfig = {
   webAppUrl: 'https://org-note.com',
   privacyContact: 'OrgNote <no-reply@localhost>',
   confirmSignups: false,
+  addressRecipients: [],
 };

@@ -1,6 +1,8 @@
 // '/privacy': what the waitlist keeps, why, for how long, who sees it and how to
-// leave, with the contact from PRIVACY_CONTACT. A lazy chunk with its text (privacy-notice.ts), so
-// the contact comes as a prop (client/routes.tsx says why).
+// leave, with the contact from PRIVACY_CONTACT and the hosts webhooks send addresses to. A lazy
+// chunk with its text (privacy-notice.ts), so the public config comes as props (client/routes.tsx
+// says why).
+import type { PublicConfig } from '../../shared/public-config';
 import { PRIVACY_NOTICE as notice } from './privacy-notice';
 
 /** The address inside 'Name <address>', or the setting as it is. */
@@ -8,7 +10,10 @@ function addressOf(mailbox: string): string {
   return /<([^>]+)>/.exec(mailbox)?.[1] ?? mailbox;
 }
 
-export function PrivacyPage({ privacyContact }: { privacyContact: string }) {
+export function PrivacyPage({
+  privacyContact,
+  addressRecipients,
+}: Pick<PublicConfig, 'privacyContact' | 'addressRecipients'>) {
   const contact = addressOf(privacyContact);
   return (
     <article className="privacy" aria-labelledby="privacy-title">
@@ -20,6 +25,10 @@ export function PrivacyPage({ privacyContact }: { privacyContact: string }) {
           <p>{text}</p>
         </section>
       ))}
+      <section>
+        <h2>{notice.whoSeesIt.heading}</h2>
+        <p>{notice.whoSeesIt.text(addressRecipients)}</p>
+      </section>
       <h2>{notice.leave.heading}</h2>
       <p>
         {/* A page load: /leave is the server's alone. */}

@@ -1,6 +1,22 @@
 // The text of '/privacy', apart from the page that lays it out; both are the
 // lazy chunk only visitors of /privacy load (client/routes.tsx).
 
+const NO_ONE_ELSE =
+  'It is not given or sold to anyone else, and the site has no tracking, analytics or advertising.';
+
+/**
+ * Who sees the data: the operators, and the hosts their webhook endpoints send addresses to
+ * (public config `addressRecipients`), listed as a sentence says them.
+ */
+function whoSeesIt(addressRecipients: readonly string[]): string {
+  if (addressRecipients.length === 0) return `Only the people who run this site. ${NO_ONE_ELSE}`;
+  const hosts = new Intl.ListFormat('en', { type: 'conjunction' }).format(addressRecipients);
+  return (
+    'The people who run this site, and the services they send your e-mail address to when you ' +
+    `join the waitlist or your place on it changes: ${hosts}. ${NO_ONE_ELSE}`
+  );
+}
+
 export const PRIVACY_NOTICE = {
   sections: [
     [
@@ -15,11 +31,11 @@ export const PRIVACY_NOTICE = {
       'How long',
       'Until you leave the waitlist or the site’s operators remove it. If we ask you to confirm your address and you do not, it is erased when the link expires, after a few days.',
     ],
-    [
-      'Who sees it',
-      'Only the people who run this site. It is not given or sold to anyone else, and the site has no tracking, analytics or advertising.',
-    ],
   ],
+  whoSeesIt: {
+    heading: 'Who sees it',
+    text: whoSeesIt,
+  },
   leave: {
     heading: 'How to leave',
     link: 'Leave the waitlist',

@@ -24,7 +24,7 @@ export const OPTIONS = {
   since: {
     type: 'string',
     value: 'DATE',
-    help: 'only signups created at or after DATE (e.g. 2026-11-01)',
+    help: 'only what was created at or after DATE (e.g. 2026-11-01): signups, or webhook deliveries',
     check: sinceOf,
   },
   next: {

@@ -6,6 +6,7 @@ import {
   eventTypes,
   listWebhooks,
   removeWebhook,
+  replayWebhook,
   rotateWebhook,
   testWebhook,
 } from '../waitlist/webhooks';
@@ -33,7 +34,11 @@ export const WEBHOOK_OPTIONS = {
 export interface WebhookOptions {
   events?: string;
   'with-address'?: boolean;
+  /** webhooks replay: from this time on (checked by the shared --since option). */
+  since?: string;
 }
+
+const CLI = { account: CLI_ACTOR };
 
 const ONE_ENDPOINT = { args: '<id>', needs: 'an endpoint id', onlyOne: true } as const;
 
@@ -73,7 +78,7 @@ export const WEBHOOK_ROWS: CommandRow<WebhookOptions>[] = [
     onlyOne: true,
     store: 'writes',
     async run(context, [url], options, io) {
-      const added = await addWebhook(context, CLI_ACTOR, {
+      const added = await addWebhook(context, CLI, {
         url,
         events: eventTypes(options.events ?? '').events,
         withAddress: options['with-address'] === true,
@@ -92,7 +97,7 @@ export const WEBHOOK_ROWS: CommandRow<WebhookOptions>[] = [
     help: 'delete an endpoint and its deliveries',
     store: 'writes',
     async run(context, [id], _options, io) {
-      if (!(await removeWebhook(context, CLI_ACTOR, id))) throw unknownEndpoint(id);
+      if (!(await removeWebhook(context, CLI, id))) throw unknownEndpoint(id);
       await io.out(`Removed webhook endpoint ${id}\n`);
       return 0;
     },
@@ -103,7 +108,7 @@ export const WEBHOOK_ROWS: CommandRow<WebhookOptions>[] = [
     help: 'a new secret, printed once; the old one also signs for 24 hours',
     store: 'writes',
     async run(context, [id], _options, io) {
-      const secret = await rotateWebhook(context, CLI_ACTOR, id);
+      const secret = await rotateWebhook(context, CLI, id);
       if (secret === undefined) throw unknownEndpoint(id);
       await io.out(
         `New signing secret for ${id} (shown once; the old one also signs for 24 hours):\n${secret}\n`,
@@ -117,9 +122,26 @@ export const WEBHOOK_ROWS: CommandRow<WebhookOptions>[] = [
     help: 'queue a webhook.test event for an endpoint; the running site sends it',
     store: 'writes',
     async run(context, [id], _options, io) {
-      const delivery = await testWebhook(context, CLI_ACTOR, id);
+      const delivery = await testWebhook(context, CLI, id);
       if (delivery === undefined) throw unknownEndpoint(id);
       await io.out(`Queued ${delivery} for ${id}; the running site sends it\n`);
+      return 0;
+    },
+  },
+  {
+    name: 'webhooks replay',
+    args: '<id> [--since DATE]',
+    help: 'send again the given-up deliveries (--since: all from DATE on), and re-enable the endpoint',
+    needs: 'an endpoint id',
+    onlyOne: true,
+    store: 'writes',
+    async run(context, [id], options, io) {
+      const replayed = await replayWebhook(context, CLI, id, options.since);
+      if (replayed === undefined) throw unknownEndpoint(id);
+      const { queued, reenabled } = replayed;
+      const deliveries = queued === 1 ? '1 delivery' : `${queued} deliveries`;
+      await io.out(`Queued ${deliveries} again for ${id}; the running site sends them\n`);
+      if (reenabled) await io.out(`The endpoint ${id} is enabled again\n`);
       return 0;
     },
   },

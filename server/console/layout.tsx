@@ -59,7 +59,8 @@ export function ConsolePage({ title, css, session, children }: ConsolePageProps)
           {session && (
             <nav aria-label="Console">
               <a href="/admin/signups">Signups</a> <a href="/admin/mail">Mail</a>{' '}
-              <a href="/admin/outbox">Outbox</a> <a href="/admin/audit">Audit</a>
+              <a href="/admin/outbox">Outbox</a> <a href="/admin/webhooks">Webhooks</a>{' '}
+              <a href="/admin/audit">Audit</a>
             </nav>
           )}
           <div className="header-actions">

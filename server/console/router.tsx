@@ -23,6 +23,7 @@ import { invite, type InviteDeps } from '../waitlist/invite';
 import { listMail, listOutbox, retryMail, retryOutbox } from '../waitlist/queues';
 import { remove } from '../waitlist/remove';
 import { exportSignups } from '../waitlist/listing';
+import { replayWebhook, testWebhook } from '../waitlist/webhooks';
 import { auditPage } from './audit';
 import { dashboard } from './dashboard';
 import { BackToSignups, ConsolePage, renderPage } from './layout';
@@ -32,6 +33,7 @@ import { LoginPage } from './login-page';
 import { QueuePage, TITLES } from './queues';
 import { httpsOrLoopback } from './https-only';
 import { consoleCookie, requireSession } from './session';
+import { noticeQuery, webhookNotice, webhooksPage, type WebhookNotice } from './webhooks';
 import {
   NextPreview,
   NEXT_MAX,
@@ -439,6 +441,37 @@ export function consoleRouter(deps: ConsoleDeps) {
       );
     });
   }
+
+  // The CLI's `webhooks replay <id>` (without --since) and `webhooks test <id>`; each answers
+  // with a redirect to the page, which tells what was done.
+  const webhooksShown = async (res: Response, notice?: WebhookNotice, status = 200) =>
+    show(
+      res,
+      'Webhooks',
+      await webhooksPage(store, res.locals.consoleSession.csrf, notice),
+      status,
+    );
+  router.get('/webhooks', session, (req: Request, res: Response) =>
+    webhooksShown(res, webhookNotice(req.query)),
+  );
+  const actor = (res: Response) => ({
+    account: res.locals.consoleSession.email,
+    client: contextOf(res.req).client.ip,
+  });
+  const done = (res: Response, notice: WebhookNotice) =>
+    res.redirect(303, `/admin/webhooks?${noticeQuery(notice)}`);
+  router.post('/webhooks/replay', posted, async (req: Request, res: Response) => {
+    const endpoint = text(fieldsOf(req).id);
+    const replayed = await replayWebhook({ store }, actor(res), endpoint);
+    if (!replayed) return webhooksShown(res, { kind: 'unknown', endpoint }, 404);
+    done(res, { kind: 'replayed', endpoint, ...replayed });
+  });
+  router.post('/webhooks/test', posted, async (req: Request, res: Response) => {
+    const endpoint = text(fieldsOf(req).id);
+    if ((await testWebhook({ store }, actor(res), endpoint)) === undefined)
+      return webhooksShown(res, { kind: 'unknown', endpoint }, 404);
+    done(res, { kind: 'tested', endpoint });
+  });
 
   router.get('/audit', session, async (req: Request, res: Response) => {
     show(res, 'Audit log', await auditPage(store, text(req.query.before)));

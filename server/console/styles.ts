@@ -25,6 +25,13 @@ export const CONSOLE_CSS = `
 .console-table time,.console-word{white-space:nowrap;overflow-wrap:normal}
 .console-table+p,.console-table{margin-bottom:1rem}
 .console-action{display:inline-block;margin:0 .25rem .25rem 0}
+.console-endpoint{margin:0 0 2.5rem}
+.console-url{font-size:1.15rem;overflow-wrap:anywhere}
+.console-state{padding:.4rem .75rem;border:1px solid var(--border);border-left-width:4px;border-radius:var(--radius);background:var(--surface)}
+.console-state-on{border-left-color:var(--primary)}
+.console-state-failing{border-left-color:var(--wip)}
+.console-state-off{border-color:var(--danger-border);border-left-color:var(--danger)}
+.console-state-off strong{color:var(--danger)}
 details{margin:0 0 3rem}
 summary{cursor:pointer;padding:.6rem 0}
 .console-legend svg{vertical-align:-1px}

@@ -5,13 +5,16 @@
 // change), brotli/gzip made once, a strong ETag per encoding and a Cache-Control that lets a CDN or
 // the reverse proxy keep them for PAGE_CACHE_SECONDS (docs/decisions/0007-html-cache.md). Without
 // SITE_URL the origin comes from the Host header, which is the client's to choose, so the store is
-// bounded and no shared cache may keep the page (docs/decisions/0019-forged-host.md).
+// bounded and no shared cache may keep the page (docs/decisions/0019-forged-host.md). Every page
+// embeds the public config, which names the hosts webhooks send addresses to: when it changes,
+// every page kept is dropped and rendered again.
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { compress, preferredEncoding, type Encoding } from '../http/encodings';
 import { CONTENT_TYPES, INTERNAL_ERROR, sendText } from '../http/errors';
 import type { RequestContext } from '../http/request-pipeline';
 import { CSP_HEADER } from '../http/security-headers';
+import type { PublicConfig } from '../../shared/public-config';
 import type { Logger } from '../logger';
 import { INDEXED_PATHS } from './seo';
 
@@ -64,8 +67,10 @@ function matchesEtag(header: string | undefined, etag: string): boolean {
 }
 
 interface PrerenderedOptions {
-  /** Renders a page the same for everyone (render.tsx renderShared). */
-  render(path: string, origin: string): Promise<string>;
+  /** Renders a page the same for everyone with this public config (render.tsx renderShared). */
+  render(path: string, origin: string, publicConfig?: PublicConfig): Promise<string>;
+  /** The public config pages embed now (render.tsx); left out, it never changes. */
+  publicConfig?: () => Promise<PublicConfig>;
   /** The page policy with these script sources (security-headers.ts). */
   pagePolicy(scriptSources: string[]): string;
   /** How long a shared cache may keep a page (PAGE_CACHE_SECONDS). */
@@ -78,6 +83,7 @@ interface PrerenderedOptions {
 
 export function prerenderedPages({
   render,
+  publicConfig,
   pagePolicy,
   cacheSeconds,
   siteUrl,
@@ -85,14 +91,20 @@ export function prerenderedPages({
   maxEntries = 32,
 }: PrerenderedOptions) {
   const pages = new Map<string, Promise<PrerenderedPage>>();
+  // The public config the kept pages embed, as JSON.
+  let pagesEmbed: string | undefined;
   // Browsers check back every time (a 304 when nothing changed). Shared caches keep the page only
   // when SITE_URL names it: otherwise it names whatever Host the request that filled it sent.
   const cacheControl = siteUrl
     ? `public, max-age=0, s-maxage=${cacheSeconds}`
     : 'private, no-cache';
 
-  async function prerender(path: string, origin: string): Promise<PrerenderedPage> {
-    const html = await render(path, origin);
+  async function prerender(
+    path: string,
+    origin: string,
+    config: PublicConfig | undefined,
+  ): Promise<PrerenderedPage> {
+    const html = await render(path, origin, config);
     const bodies = compress(Buffer.from(html, 'utf8'));
     const tag = createHash('sha256').update(bodies.identity).digest('base64url').slice(0, 22);
     const common = {
@@ -114,15 +126,25 @@ export function prerenderedPages({
     return { br: variant('br'), gzip: variant('gzip'), identity: variant('identity') };
   }
 
-  /** The page for this key, rendered on first use; least recently used goes first. */
-  function pageFor(path: string, origin: string): Promise<PrerenderedPage> {
+  /**
+   * The page for this key and the public config of now, rendered on first use; least recently used
+   * goes first.
+   */
+  async function pageFor(path: string, origin: string): Promise<PrerenderedPage> {
+    const config = await publicConfig?.();
+    const embeds = JSON.stringify(config);
+    if (embeds !== pagesEmbed) {
+      pages.clear();
+      pagesEmbed = embeds;
+    }
     const key = pageKey(origin, path);
     let page = pages.get(key);
     if (page) pages.delete(key);
     else {
-      page = prerender(path, origin);
-      // A failed render is not kept: the next request tries again.
-      page.catch(() => pages.delete(key));
+      const rendering = prerender(path, origin, config);
+      // A failed render is not kept (unless another took its place): the next request tries again.
+      rendering.catch(() => pages.get(key) === rendering && pages.delete(key));
+      page = rendering;
     }
     pages.set(key, page);
     while (pages.size > maxEntries) pages.delete(pages.keys().next().value!);

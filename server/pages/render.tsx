@@ -121,7 +121,11 @@ function sendShellError(res: Response, logger: Logger, err: unknown): void {
 
 interface RendererOptions {
   assets: DocumentProps['assets'];
-  publicConfig: PublicConfig;
+  /**
+   * What every page embeds for the browser: fixed, or read for each page when it can change while
+   * the site runs (it names the webhook endpoints' hosts, server/webhooks/recipients.ts).
+   */
+  publicConfig: PublicConfig | (() => Promise<PublicConfig>);
   logger: Logger;
   /** SITE_URL, when configured (see seo.ts). */
   siteUrl?: string;
@@ -143,9 +147,12 @@ export function createRenderer({
   routes = siteRoutes,
 }: RendererOptions) {
   const handler = createStaticHandler(routes);
+  const currentPublicConfig =
+    typeof publicConfig === 'function' ? publicConfig : () => Promise.resolve(publicConfig);
 
   const documentFor = (
     context: StaticHandlerContext,
+    embedded: PublicConfig,
     canonicalUrl: string,
     origin: string,
     nonce: string | undefined,
@@ -154,10 +161,10 @@ export function createRenderer({
       canonicalUrl={canonicalUrl}
       origin={origin}
       assets={assets}
-      publicConfig={publicConfig}
+      publicConfig={embedded}
       nonce={nonce}
     >
-      <PublicConfigProvider value={publicConfig}>
+      <PublicConfigProvider value={embedded}>
         <StaticRouterProvider
           router={createStaticRouter(handler.dataRoutes, context)}
           context={context}
@@ -168,15 +175,19 @@ export function createRenderer({
   );
 
   return {
+    /** The public config pages embed now. */
+    publicConfig: currentPublicConfig,
+
     /**
      * A page that is the same for every visitor, without a nonce: its policy lists script hashes
-     * instead.
+     * instead. With the public config given, the page is the one for that config.
      */
-    async renderShared(path: string, origin: string): Promise<string> {
+    async renderShared(path: string, origin: string, config?: PublicConfig): Promise<string> {
       const context = await handler.query(toFetchRequest(path));
       if (context instanceof Response || context.statusCode !== 200)
         throw new Error(`${path} is not a plain page`);
-      return renderToHtml(documentFor(context, `${origin}${path}`, origin, undefined));
+      const embedded = config ?? (await currentPublicConfig());
+      return renderToHtml(documentFor(context, embedded, `${origin}${path}`, origin, undefined));
     },
 
     /** Express handler: renders this request's page into res as it comes, with a fresh nonce. */
@@ -196,6 +207,7 @@ export function createRenderer({
       }
       hideRouteFailures(context, logger);
 
+      const embedded = await currentPublicConfig();
       const origin = siteOrigin({ siteUrl }, req);
       let renderFailed = false;
       const sendWhenReady = () => {
@@ -204,7 +216,7 @@ export function createRenderer({
         stream.pipe(res);
       };
       const stream = renderToPipeableStream(
-        documentFor(context, `${origin}${new URL(request.url).pathname}`, origin, nonce),
+        documentFor(context, embedded, `${origin}${new URL(request.url).pathname}`, origin, nonce),
         {
           nonce,
           // Crawlers get the complete document at once; people get the shell as soon as it is

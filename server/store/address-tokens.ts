@@ -12,6 +12,7 @@ import { MAIL_AGAIN_AFTER_MS, WAITING } from './signups';
 import type { Queryable, Sql } from './sql';
 import { hashSecret, newSecret, SECRET_SHAPE } from './secrets';
 import { QueueFullError, type AddressLinks, type QueuedMail, type QueueLimits } from './types';
+import { emitSignupEvent, SIGNUP_OF_EVENT, type SignupOfEvent } from './webhook-events';
 
 /**
  * Leave links per address and window (MAIL_AGAIN_AFTER_MS): every mail carries one, so a person
@@ -131,12 +132,15 @@ export function createAddressLinks(
         const found = await lookUp(tx, 'confirm', token, at, sql.lockRows);
         if (typeof found === 'string') return { ok: false, refusal: found };
         const time = new Date(at).toISOString();
-        // Only the update that confirms owes the welcome: an address confirmed already (a second
-        // link, a replica racing under the row's lock) matches no row here.
-        await tx.query(
-          'UPDATE signups SET confirmed_at = $1, welcome_due_at = $3 WHERE email_key = $2 AND confirmed_at IS NULL',
+        // Only the update that confirms owes the welcome and the event: an address confirmed
+        // already (a second link, a replica racing under the row's lock) matches no row here.
+        const confirmed = await tx.query<SignupOfEvent>(
+          `UPDATE signups SET confirmed_at = $1, welcome_due_at = $3 WHERE email_key = $2 AND confirmed_at IS NULL
+           RETURNING ${SIGNUP_OF_EVENT}`,
           [time, found.email_key, welcome ? time : null],
         );
+        if (confirmed.rows.length === 1)
+          await emitSignupEvent(tx, 'signup.confirmed', confirmed.rows[0], at);
         // Every confirmation link of the address is spent: a second one mailed later confirms
         // nothing more.
         await tx.query(

@@ -2,13 +2,15 @@
 // unconfirmed address all delete everything the site keeps about it in one transaction: the
 // signup, its activation keys and link tokens, its mail, its requests for a leave link, its
 // webhook events not yet delivered or holding the address, and any signup of it still waiting in
-// the outbox for the backend. The transaction holds the signup's row lock, so an invitation racing
-// it on another replica either finishes first (and its key, mail and events are erased too) or
-// finds no signup.
+// the outbox for the backend; then it queues the signup's `signup.left` event, which carries only
+// the signup's id. The transaction holds the signup's row lock, so an invitation racing it on
+// another replica either finishes first (and its key, mail and events are erased too) or finds no
+// signup.
 import { emailKey, type FieldList } from '../../shared/form-checks';
 import { EXPIRED_UNCONFIRMED } from './signups';
 import type { Sql } from './sql';
 import type { Erased, Store } from './types';
+import { emitLeft } from './webhook-events';
 
 const NOTHING: Erased = { signup: false, keys: 0, mailIds: [], outbox: 0 };
 
@@ -16,9 +18,10 @@ export function createErasure(sql: Sql, now: () => number): Store['erase'] {
   return (email, options = {}) =>
     sql.transaction(async (tx): Promise<Erased> => {
       const key = emailKey(email);
-      const locked = await tx.query<{ expired: number }>(
-        `SELECT CASE WHEN ${EXPIRED_UNCONFIRMED} THEN 1 ELSE 0 END AS expired FROM signups WHERE email_key = $2${sql.lockRows}`,
-        [new Date(now()).toISOString(), key],
+      const at = now();
+      const locked = await tx.query<{ id: number; expired: number }>(
+        `SELECT id, CASE WHEN ${EXPIRED_UNCONFIRMED} THEN 1 ELSE 0 END AS expired FROM signups WHERE email_key = $2${sql.lockRows}`,
+        [new Date(at).toISOString(), key],
       );
       // The sweep's check again under the lock: confirmed, or mailed a new link, since it looked.
       if (options.onlyIfExpired && Number(locked.rows[0]?.expired ?? 0) !== 1) return NOTHING;
@@ -45,6 +48,10 @@ export function createErasure(sql: Sql, now: () => number): Store['erase'] {
       );
       const signup =
         (await tx.query('DELETE FROM signups WHERE email_key = $1', [key])).rowCount === 1;
+      if (signup) {
+        const reason = options.onlyIfExpired ? 'expired' : (options.reason ?? 'removed');
+        await emitLeft(tx, locked.rows[0].id, reason, at);
+      }
       // Outbox rows hold the request's fields as JSON pairs; the address is compared in JS as the
       // store compares it (emailKey: JS trim and lower case, which SQL's lower() does not match
       // for every character).

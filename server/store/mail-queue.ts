@@ -9,6 +9,7 @@
 import { backoffMs, claimStatement, Leases } from './leases';
 import { DEFAULT_QUEUE_LIMITS } from './limits';
 import type { Queryable, Sql } from './sql';
+import { emitSignupEvent, SIGNUP_OF_EVENT, type SignupOfEvent } from './webhook-events';
 import {
   QueueFullError,
   type MailQueue,
@@ -184,10 +185,18 @@ export function createMailQueue(
           [error.slice(0, 500), time, id, fence.value],
         );
         if (rows.length === 1 && undeliverable) {
-          await tx.query('UPDATE signups SET undeliverable_at = $1 WHERE email_key = $2', [
-            time,
-            rows[0].email_key,
-          ]);
+          // The event once, when the address becomes undeliverable: a second bounce changes
+          // nothing a receiver keeps.
+          const { rows: before } = await tx.query<{ undeliverable_at: string | null }>(
+            'SELECT undeliverable_at FROM signups WHERE email_key = $1',
+            [rows[0].email_key],
+          );
+          const { rows: signup } = await tx.query<SignupOfEvent>(
+            `UPDATE signups SET undeliverable_at = $1 WHERE email_key = $2 RETURNING ${SIGNUP_OF_EVENT}`,
+            [time, rows[0].email_key],
+          );
+          if (signup.length === 1 && before[0]?.undeliverable_at === null)
+            await emitSignupEvent(tx, 'address.undeliverable', signup[0], Date.parse(time));
         }
         return rows.length === 1;
       });

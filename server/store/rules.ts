@@ -10,6 +10,7 @@ import { createSignups } from './signups';
 import type { Sql } from './sql';
 import { createSubscriptions } from './subscriptions';
 import type { QueueLimits, Store } from './types';
+import { createSignupEvents } from './webhook-events';
 import { createWebhooks } from './webhooks';
 
 export type StoreRules = Omit<Store, 'engine' | 'rate' | 'backup' | 'ping' | 'schema' | 'close'>;
@@ -28,6 +29,7 @@ export function createStoreRules(sql: Sql, limits: QueueLimits, now: () => numbe
     outbox: createOutbox(sql, limits, now),
     mail,
     webhooks: createWebhooks(sql, now),
+    signupEvents: createSignupEvents(sql),
     erase: createErasure(sql, now),
   };
 }

@@ -55,7 +55,8 @@ export const EXPIRED_UNCONFIRMED = `confirmed_at IS NULL AND confirmation_due_at
  * A signup, new or a repeat, as one statement that writes one row either way, so the answer costs
  * the same and tells nobody whether the address was stored already (decision 0021).
  * New: confirmed from the start ($5 = $4) when confirmation is off, and then owed a welcome mail
- * ($8 = $4) with WELCOME_MAIL on; unconfirmed and owed a confirmation mail ($6 = $4) when on.
+ * ($8 = $4) with WELCOME_MAIL on; unconfirmed and owed a confirmation mail ($6 = $4) when on. A new
+ * signup always owes its `signup.created` webhook event (webhook-events.ts).
  * A repeat never owes a welcome: the address had its own when it joined.
  * A repeat keeps the row and records when it came ($4): its row is written too, since SQLite
  * writes (and syncs) nothing for an update that changes no byte. The person typed the address
@@ -63,8 +64,8 @@ export const EXPIRED_UNCONFIRMED = `confirmed_at IS NULL AND confirmation_due_at
  * still unconfirmed is owed a new mail (the first may be lost or in spam), unless one is owed
  * already or went out within MAIL_AGAIN_AFTER_MS ($7: that window's start): never a flood.
  */
-const ADD = `INSERT INTO signups (email, email_key, description, created_at, confirmed_at, confirmation_due_at, welcome_due_at)
-  VALUES ($1, $2, $3, $4, $5, $6, $8)
+const ADD = `INSERT INTO signups (email, email_key, description, created_at, confirmed_at, confirmation_due_at, welcome_due_at, created_event_due_at)
+  VALUES ($1, $2, $3, $4, $5, $6, $8, $4)
   ON CONFLICT (email_key) DO UPDATE SET repeated_at = $4, undeliverable_at = NULL,
   confirmation_due_at = CASE WHEN $6 IS NOT NULL AND signups.confirmed_at IS NULL AND signups.confirmation_due_at IS NULL AND NOT EXISTS (
     SELECT 1 FROM address_tokens WHERE address_tokens.email_key = signups.email_key AND purpose = 'confirm' AND address_tokens.created_at > $7)

@@ -12,7 +12,7 @@ import type { MailQueueWriter } from './mail-queue';
 import { hashSecret, newSecret } from './secrets';
 import { STATE } from './signups';
 import type { Queryable, Sql } from './sql';
-import { emitWebhookEvent } from './webhooks';
+import { emitSignupEvent } from './webhook-events';
 import {
   UnknownEmailError,
   type Account,
@@ -22,7 +22,6 @@ import {
   type SignupState,
   type Subscriptions,
 } from './types';
-import type { WebhookEvent, WebhookEventType } from './webhook-types';
 
 export { UnknownEmailError };
 
@@ -51,16 +50,6 @@ export function inviteDecision(
   if ((state === 'invited' || state === 'activated') && !again) return 'skipped';
   return 'invite';
 }
-
-/** A webhook event about the signup, in the state the change leaves it in. */
-const webhookEvent = (
-  type: WebhookEventType,
-  signup: SubscriptionRow,
-  state: SignupState,
-): WebhookEvent => ({
-  type,
-  signup: { id: Number(signup.id), email: signup.email, emailKey: signup.email_key, state },
-});
 
 /** The unique index that keeps one subscription per account. */
 const ONE_PER_ACCOUNT = 'signups_account';
@@ -119,7 +108,7 @@ export function createSubscriptions(
         await mail.dropWaiting(tx, signup.email_key, at);
         const key = await newKey(tx, signup, time);
         const leave = await issueToken(tx, signup.email_key, 'leave', at);
-        await emitWebhookEvent(tx, webhookEvent('invitation.sent', signup, 'invited'), at);
+        await emitSignupEvent(tx, 'invitation.sent', { ...signup, state: 'invited' }, at);
         return {
           outcome: 'invited',
           email: signup.email,
@@ -167,9 +156,10 @@ export function createSubscriptions(
             [new Date(at).toISOString(), signup.email_key],
           );
           if (first.rowCount === 1)
-            await emitWebhookEvent(
+            await emitSignupEvent(
               tx,
-              webhookEvent('subscription.activated', signup, 'activated'),
+              'subscription.activated',
+              { ...signup, state: 'activated' },
               at,
             );
           return { outcome: 'active', email: signup.email };

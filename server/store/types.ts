@@ -510,6 +510,28 @@ export type AuditVerdict =
       reason: 'changed' | 'gap';
     };
 
+/** Why an address is erased: its `signup.left` webhook event says it. */
+export type ErasureReason = 'left' | 'removed' | 'expired';
+
+export interface EraseOptions {
+  /**
+   * Only when it is still unconfirmed with every confirmation link expired, checked under the
+   * row's lock (the sweep); the reason is then 'expired'.
+   */
+  onlyIfExpired?: boolean;
+  /** 'removed' (an operator) unless given. */
+  reason?: ErasureReason;
+}
+
+/** The `signup.created` webhook events new signups owe (webhook-events.ts). */
+export interface SignupEvents {
+  /**
+   * Writes up to `limit` owed events, oldest first, in the transaction that clears their marks;
+   * how many. Signups another replica's round holds are passed over.
+   */
+  writeOwedCreations(limit: number): Promise<number>;
+}
+
 export interface Store {
   readonly engine: 'sqlite' | 'postgres';
   signups: Signups;
@@ -526,12 +548,12 @@ export interface Store {
   audit: AuditLog;
   /** Outgoing webhooks: the endpoints, and the deliveries waiting for them (webhooks.ts). */
   webhooks: Webhooks;
+  signupEvents: SignupEvents;
   /**
-   * Deletes everything kept about an address (waitlist remove). `onlyIfExpired`: only when it is
-   * still unconfirmed with every confirmation link expired, checked under the row's lock (the
-   * sweep).
+   * Deletes everything kept about an address (waitlist remove, a leave link, the expiry sweep),
+   * and queues its `signup.left` webhook event.
    */
-  erase(email: string, options?: { onlyIfExpired?: boolean }): Promise<Erased>;
+  erase(email: string, options?: EraseOptions): Promise<Erased>;
   /**
    * A consistent copy of the whole store in one file, safe while the site runs (waitlist backup).
    * Only engines that keep a file have it: PostgreSQL is backed up with pg_dump

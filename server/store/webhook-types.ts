@@ -74,7 +74,19 @@ export interface WebhookFailure {
 /** What a signup event says of the signup, written in the transaction that changed it. */
 export interface WebhookEvent {
   type: WebhookEventType;
-  signup: { id: number; email: string; emailKey: string; state: string };
+  /**
+   * The signup in the state the change left it in. Without its address (an erased signup's
+   * `signup.left`), no body carries one and no erasure deletes the event.
+   */
+  signup: { id: number; state: string; email?: string; emailKey?: string };
+  /** More of what happened, in `data` beside the id, the state and the time. */
+  detail?: Record<string, string>;
+}
+
+/** What a replay did: deliveries queued again, and whether the endpoint was disabled before. */
+export interface WebhookReplay {
+  queued: number;
+  reenabled: boolean;
 }
 
 export interface Webhooks {
@@ -101,8 +113,28 @@ export interface Webhooks {
     delivery: ClaimedWebhook,
     result: { status: number; durationMs: number },
   ): Promise<boolean>;
-  /** Schedules the next attempt, gives up after the last, disables the endpoint when due. */
-  failed(delivery: ClaimedWebhook, failure: WebhookFailure): Promise<boolean>;
+  /**
+   * Schedules the next attempt, gives up after the last, disables the endpoint when due: the
+   * state the delivery is left in (pending: retried later; failed: given up), or false when
+   * another worker holds it now and this outcome is refused.
+   */
+  failed(
+    delivery: ClaimedWebhook,
+    failure: WebhookFailure,
+  ): Promise<Exclude<WebhookDeliveryState, 'delivered'> | false>;
+  /**
+   * Queues again, with their ids and bodies, due now and from their first attempt, the endpoint's
+   * given-up deliveries, or with `since` (an ISO time) every one created then or later that is not
+   * pending; and re-enables the endpoint. Undefined when there is no such endpoint.
+   */
+  replay(id: string, since?: string): Promise<WebhookReplay | undefined>;
+  /**
+   * Deletes at most `limit` delivered and given-up deliveries created before `before` (ISO),
+   * and pending ones of disabled endpoints; how many. Other pending ones stay, however old.
+   */
+  prune(before: string, limit: number): Promise<number>;
+  /** How many endpoints are disabled (a 410, or 5 days of failures). */
+  disabledCount(): Promise<number>;
   /** An endpoint's deliveries, newest first. */
   deliveries(endpointId: string, limit: number): Promise<WebhookDelivery[]>;
   nextDueAt(): Promise<number | undefined>;

@@ -4,9 +4,11 @@
 // claims due deliveries with the outbox's fenced leases (leases.ts), on every replica; each
 // delivery keeps its id (the webhook-id) and its exact body across attempts, so a receiver can
 // drop a duplicate. Failures follow RETRY_SCHEDULE_MS, then the delivery is given up; a 410 or five
-// days of failures with no success disable the endpoint (decision 0023).
+// days of failures with no success disable the endpoint (decision 0023). A replay queues given-up
+// deliveries again, unchanged, and re-enables the endpoint; finished ones are pruned after 30 days.
 import { randomBytes } from 'node:crypto';
-import { Leases, leaseFor } from './leases';
+import { Leases } from './leases';
+import { sinceInstant } from './since';
 import type { Queryable, Sql } from './sql';
 import type {
   ClaimedWebhook,
@@ -145,20 +147,21 @@ async function insertDelivery(
 }
 
 /**
- * Queues `event` for every enabled endpoint that asks for it, on `tx`: the transaction of the
- * state change it reports. The address goes only to endpoints configured to receive it.
+ * Queues `event` for every endpoint that asks for it, on `tx`: the transaction of the state change
+ * it reports. A disabled endpoint's events wait for it to be enabled again (a replay), so its
+ * receiver misses nothing. The address goes only to endpoints configured to receive it.
  */
 export async function emitWebhookEvent(tx: Queryable, event: WebhookEvent, at: number) {
   const { rows } = await tx.query<Pick<EndpointRow, 'id' | 'events' | 'with_address'>>(
-    'SELECT id, events, with_address FROM webhook_endpoints WHERE disabled_at IS NULL',
+    'SELECT id, events, with_address FROM webhook_endpoints',
   );
   const time = new Date(at).toISOString();
   for (const endpoint of rows) {
     const events = JSON.parse(endpoint.events) as WebhookEventType[];
     if (events.length > 0 && !events.includes(event.type)) continue;
-    const withAddress = Number(endpoint.with_address) === 1;
     const { id, email, emailKey, state } = event.signup;
-    const data = withAddress ? { id, state, time, email } : { id, state, time };
+    const withAddress = Number(endpoint.with_address) === 1 && email !== undefined;
+    const data = { id, state, time, ...event.detail, ...(withAddress ? { email } : {}) };
     await insertDelivery(
       tx,
       endpoint,
@@ -170,7 +173,9 @@ export async function emitWebhookEvent(tx: Queryable, event: WebhookEvent, at: n
 
 export function createWebhooks(sql: Sql, now: () => number): Webhooks {
   const leases = new Leases<string>();
-  const leaseMs = leaseFor(WEBHOOK_TIMEOUT_MS);
+  // A round's sends run side by side, each within WEBHOOK_TIMEOUT_MS, so one attempt and some
+  // slack; a lease that runs out early only lets another worker send again, under the same id.
+  const leaseMs = WEBHOOK_TIMEOUT_MS + 5_000;
 
   async function endpointRow(tx: Queryable, id: string): Promise<EndpointRow | undefined> {
     return (
@@ -355,7 +360,7 @@ export function createWebhooks(sql: Sql, now: () => number): Webhooks {
             fence.value,
           ],
         );
-        if (rowCount !== 1) return false;
+        if (rowCount !== 1) return false as const;
         await tx.query(
           'UPDATE webhook_endpoints SET failing_since = COALESCE(failing_since, $1) WHERE id = $2',
           [time, delivery.endpointId],
@@ -372,10 +377,57 @@ export function createWebhooks(sql: Sql, now: () => number): Webhooks {
             new Date(at - FAILING_FOR_MS).toISOString(),
           ],
         );
-        return true;
+        return givenUp ? ('failed' as const) : ('pending' as const);
       });
-      leases.end(delivery.id, recorded);
+      leases.end(delivery.id, recorded !== false);
       return recorded;
+    },
+
+    async replay(id, since) {
+      return sql.transaction(async (tx) => {
+        const row = (
+          await tx.query<EndpointRow>(
+            `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE id = $1${sql.lockRows}`,
+            [id],
+          )
+        ).rows[0];
+        if (!row) return undefined;
+        const at = now();
+        // Pending ones are left alone: one may be in a worker's hands right now. lease_until = 0
+        // also refuses the outcome of any worker that claimed the delivery before.
+        const which =
+          since === undefined ? "state = 'failed'" : "state <> 'pending' AND created_at >= $3";
+        const { rowCount } = await tx.query(
+          `UPDATE webhook_deliveries SET state = 'pending', attempts = 0, next_attempt_at = $1,
+             lease_until = 0, delivered_at = NULL
+           WHERE endpoint_id = $2 AND ${which}`,
+          since === undefined ? [at, id] : [at, id, sinceInstant(since)],
+        );
+        await tx.query(
+          `UPDATE webhook_endpoints SET disabled_at = NULL, disabled_reason = NULL,
+             failing_since = NULL WHERE id = $1`,
+          [id],
+        );
+        return { queued: rowCount, reenabled: row.disabled_at !== null };
+      });
+    },
+
+    async prune(before, limit) {
+      const { rowCount } = await sql.query(
+        `DELETE FROM webhook_deliveries WHERE id IN (
+           SELECT id FROM webhook_deliveries WHERE created_at < $1 AND (state <> 'pending'
+             OR endpoint_id IN (SELECT id FROM webhook_endpoints WHERE disabled_at IS NOT NULL))
+           LIMIT $2)`,
+        [before, limit],
+      );
+      return rowCount;
+    },
+
+    async disabledCount() {
+      const { rows } = await sql.query<{ n: number | string }>(
+        'SELECT COUNT(*) AS n FROM webhook_endpoints WHERE disabled_at IS NOT NULL',
+      );
+      return Number(rows[0].n);
     },
 
     async deliveries(endpointId, limit) {

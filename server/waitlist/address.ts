@@ -21,6 +21,8 @@ export interface AddressDeps {
   metrics?: Pick<Metrics, 'address'>;
   /** Told when a mail was queued, so the mail worker sends it now. */
   mailQueued?: () => void;
+  /** Told when a webhook event was queued, so the webhook worker sends it now. */
+  eventsOwed?: () => void;
 }
 
 /** What a link is worth, without using it (the GET of /confirm and /leave). */
@@ -33,14 +35,15 @@ export function checkLink(
 }
 
 export async function confirmAddress(
-  { store, config, logger, metrics = NO_METRICS, mailQueued }: AddressDeps,
+  { store, config, logger, metrics = NO_METRICS, mailQueued, eventsOwed }: AddressDeps,
   token: string,
 ): Promise<LinkUse> {
   const welcome = config.welcomeMail;
   const used = await store.links.confirm(token, { welcome });
   if (used.ok) metrics.address('confirmed');
-  // The welcome it may owe goes out now rather than at the worker's next poll.
+  // The welcome it may owe and its signup.confirmed go out now rather than at the next polls.
   if (used.ok && welcome) mailQueued?.();
+  if (used.ok) eventsOwed?.();
   logger.info(
     { event: 'confirm', ok: used.ok, refusal: used.ok ? undefined : used.refusal },
     'confirmation link used',
@@ -56,7 +59,8 @@ export async function leaveByLink(deps: AddressDeps, token: string): Promise<Lin
     logger.info({ event: 'leave', ok: false, refusal: leaver.refusal }, 'leave link refused');
     return leaver;
   }
-  await remove(deps, leaver.email);
+  await remove(deps, leaver.email, { reason: 'left' });
+  deps.eventsOwed?.();
   metrics.address('left');
   logger.info({ event: 'leave', ok: true }, 'an address left the waitlist');
   return { ok: true };

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import type { Config } from '../config';
 import { emlFile, emlTemporaryFile } from '../mail/transport';
 import type { Store } from '../store';
+import type { EraseOptions } from '../store/types';
 
 export interface RemoveDeps {
   store: Pick<Store, 'erase'>;
@@ -25,12 +26,13 @@ export type RemoveResult =
 
 /**
  * `onlyIfExpired`: the expiry sweep's erasure, done only if the address is still unconfirmed and
- * expired.
+ * expired. `reason`: what the signup's `signup.left` event says (an operator's removal unless
+ * given).
  */
 export async function remove(
   { store, config }: RemoveDeps,
   email: string,
-  options: { onlyIfExpired?: boolean } = {},
+  options: EraseOptions = {},
 ): Promise<RemoveResult> {
   const erased = await store.erase(email, options);
   let emlFiles = 0;

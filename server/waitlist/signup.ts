@@ -63,6 +63,8 @@ export interface SignupDeps {
    * its next poll.
    */
   mailQueued?: () => void;
+  /** Told when a signup was stored, so the webhook worker writes and sends its events now. */
+  eventsOwed?: () => void;
 }
 
 /** signup() with its deps bound: what the handlers are handed. */
@@ -95,6 +97,8 @@ export async function signup(
     // The mail worker writes and sends the confirmation or welcome now rather than at its next poll
     // (woken for a repeat too, which may owe a confirmation: the same work for every address).
     if (confirm || welcome) deps.mailQueued?.();
+    // A new signup's signup.created likewise (woken for a repeat too, which owes none).
+    deps.eventsOwed?.();
     logger.info({ event: 'signup', added }, 'signup stored');
     metrics.signup(added ? 'stored' : 'duplicate');
     return { kind: 'stored', email };

@@ -1,4 +1,4 @@
-// The operations on webhook endpoints (the CLI's `webhooks …`, and later the console's): each
+// The operations on webhook endpoints (the CLI's `webhooks …` and the console's page): each
 // change is recorded in the audit log by endpoint id, never by URL, which may carry the
 // receiver's own token. A secret is returned to be shown once; it is never logged.
 import type { Config } from '../config';
@@ -7,6 +7,7 @@ import {
   WEBHOOK_EVENT_TYPES,
   type WebhookEndpoint,
   type WebhookEventType,
+  type WebhookReplay,
 } from '../store/webhook-types';
 import { endpointUrlProblem } from '../webhooks/send';
 
@@ -14,6 +15,15 @@ type Deps = {
   store: Pick<Store, 'webhooks' | 'audit'>;
   config: Pick<Config, 'webhooksAllowPrivate'>;
 };
+
+/** Who acted, as the audit log names them: `cli`, or a console account and its client address. */
+export interface Actor {
+  account: string;
+  client?: string;
+}
+
+const record = (store: Deps['store'], actor: Actor, action: string) =>
+  store.audit.record({ ...actor, action, addresses: 0 });
 
 /** How long the secret before a rotation keeps signing, so receivers can switch without a gap. */
 export const ROTATION_GRACE_MS = 24 * 3_600_000;
@@ -36,13 +46,13 @@ export type AddWebhookResult =
 
 export async function addWebhook(
   { store, config }: Deps,
-  actor: string,
+  actor: Actor,
   endpoint: { url: string; events: WebhookEventType[]; withAddress: boolean },
 ): Promise<AddWebhookResult> {
   const problem = endpointUrlProblem(endpoint.url, config.webhooksAllowPrivate);
   if (problem) return { kind: 'bad-url', problem };
   const added = await store.webhooks.add(endpoint);
-  await store.audit.record({ account: actor, action: `webhooks add ${added.id}`, addresses: 0 });
+  await record(store, actor, `webhooks add ${added.id}`);
   return { kind: 'added', ...added };
 }
 
@@ -52,34 +62,66 @@ export async function listWebhooks({ store }: Pick<Deps, 'store'>): Promise<Webh
 
 export async function removeWebhook(
   { store }: Pick<Deps, 'store'>,
-  actor: string,
+  actor: Actor,
   id: string,
 ): Promise<boolean> {
   if (!(await store.webhooks.remove(id))) return false;
-  await store.audit.record({ account: actor, action: `webhooks remove ${id}`, addresses: 0 });
+  await record(store, actor, `webhooks remove ${id}`);
   return true;
 }
 
 /** The new secret, or undefined when there is no such endpoint. */
 export async function rotateWebhook(
   { store }: Pick<Deps, 'store'>,
-  actor: string,
+  actor: Actor,
   id: string,
 ): Promise<string | undefined> {
   const secret = await store.webhooks.rotate(id, ROTATION_GRACE_MS);
   if (secret === undefined) return undefined;
-  await store.audit.record({ account: actor, action: `webhooks rotate ${id}`, addresses: 0 });
+  await record(store, actor, `webhooks rotate ${id}`);
   return secret;
 }
 
 /** Queues a `webhook.test` delivery: its webhook-id, or undefined without such an endpoint. */
 export async function testWebhook(
   { store }: Pick<Deps, 'store'>,
-  actor: string,
+  actor: Actor,
   id: string,
 ): Promise<string | undefined> {
   const delivery = await store.webhooks.test(id);
   if (delivery === undefined) return undefined;
-  await store.audit.record({ account: actor, action: `webhooks test ${id}`, addresses: 0 });
+  await record(store, actor, `webhooks test ${id}`);
   return delivery;
+}
+
+/**
+ * Queues the endpoint's given-up deliveries again (with `since`: every one created then or later
+ * that is not pending) and re-enables it: how an operator brings an endpoint back once its
+ * receiver is fixed. Undefined without such an endpoint.
+ */
+export async function replayWebhook(
+  { store }: Pick<Deps, 'store'>,
+  actor: Actor,
+  id: string,
+  since?: string,
+): Promise<WebhookReplay | undefined> {
+  const replayed = await store.webhooks.replay(id, since);
+  if (replayed === undefined) return undefined;
+  await record(store, actor, `webhooks replay ${id}`);
+  return replayed;
+}
+
+/** How long delivered and given-up deliveries are kept: the console's history shows a month. */
+export const DELIVERY_HISTORY_DAYS = 30;
+
+/** Deliveries one prune deletes at most; the next round takes the rest. */
+export const PRUNE_BATCH = 1_000;
+
+/** Deletes finished deliveries past DELIVERY_HISTORY_DAYS; how many (at most PRUNE_BATCH). */
+export async function pruneWebhookDeliveries(
+  { store }: { store: Pick<Store, 'webhooks'> },
+  now: number,
+): Promise<number> {
+  const before = new Date(now - DELIVERY_HISTORY_DAYS * 24 * 3_600_000).toISOString();
+  return store.webhooks.prune(before, PRUNE_BATCH);
 }

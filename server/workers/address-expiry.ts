@@ -1,6 +1,10 @@
 // The running site's expiry sweep: erases the addresses nobody confirmed in time, through the
-// operation in waitlist/address.ts, once a minute and again at once after a full batch.
+// operation in waitlist/address.ts, and deletes webhook deliveries past their month of history
+// (waitlist/webhooks.ts), once a minute and again at once after a full batch. Every replica
+// sweeps: both are deletes of rows past a time, which change nothing when another did them first.
+import type { Store } from '../store';
 import { sweepUnconfirmed, SWEEP_BATCH, type AddressDeps } from '../waitlist/address';
+import { PRUNE_BATCH, pruneWebhookDeliveries } from '../waitlist/webhooks';
 import { startPoller, type Poller } from './poller';
 
 /** How often the running site looks for expired unconfirmed addresses. */
@@ -13,15 +17,27 @@ interface SweepOptions {
 }
 
 export function startExpirySweep(
-  deps: AddressDeps,
+  deps: AddressDeps & { store: Pick<Store, 'webhooks'> },
   { pollMs = SWEEP_EVERY_MS, now = Date.now }: SweepOptions = {},
 ): Poller {
-  return startPoller(async () => {
+  /** One task's round: whether it found a full batch, false when it failed (logged). */
+  const round = async (name: string, task: () => Promise<boolean>) => {
     try {
-      return (await sweepUnconfirmed(deps, now())) === SWEEP_BATCH;
+      return await task();
     } catch (err) {
-      deps.logger.error({ err }, 'expiry sweep failed');
+      deps.logger.error({ err }, `${name} failed`);
       return false;
     }
+  };
+  return startPoller(async () => {
+    const expired = await round(
+      'expiry sweep',
+      async () => (await sweepUnconfirmed(deps, now())) === SWEEP_BATCH,
+    );
+    const pruned = await round(
+      'webhook delivery pruning',
+      async () => (await pruneWebhookDeliveries(deps, now())) === PRUNE_BATCH,
+    );
+    return expired || pruned;
   }, pollMs);
 }

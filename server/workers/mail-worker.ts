@@ -6,7 +6,7 @@
 // than thousands of due messages each meeting the same closed port in a burst. While the site is
 // saturated, rounds keep their pause: signups are answered first (delivery/busy.ts).
 import { eventLoopBusy } from '../delivery/busy';
-import { startPoller, type Poller } from './poller';
+import { startPoller, wakeLater, type Poller } from './poller';
 import type { Logger } from '../logger';
 import { NO_METRICS, type DeliveryResult, type Metrics } from '../metrics';
 import type {
@@ -54,13 +54,6 @@ const MAIL_RESULT = {
   queued: 'retry',
   failed: 'failed',
 } as const satisfies Record<MailOutcome, DeliveryResult>;
-
-/**
- * How long after a request's wake the round starts: the answer that woke it reaches the visitor
- * before the round takes the machine, so mail a listed or new address owes never lengthens its own
- * answer (decision 0021), and the wakes of a burst share one round.
- */
-const WAKE_AFTER_MS = 50;
 
 /** Twice the pool, so a connection that frees up finds the next message waiting. */
 const BATCH = SMTP_POOL_SIZE * 2;
@@ -131,18 +124,10 @@ export function startMailWorker({
     }
   }
   const load = busy ? undefined : eventLoopBusy();
-  const poller = startPoller(runRound, pollMs, busy ?? load!.busy);
-  let wakeTimer: NodeJS.Timeout | undefined;
+  const poller = wakeLater(startPoller(runRound, pollMs, busy ?? load!.busy));
   return {
     ...poller,
-    wake() {
-      wakeTimer ??= setTimeout(() => {
-        wakeTimer = undefined;
-        poller.wake();
-      }, WAKE_AFTER_MS);
-    },
     async stop() {
-      clearTimeout(wakeTimer);
       load?.stop();
       await poller.stop();
     },

@@ -64,3 +64,28 @@ export function startPoller(
     },
   };
 }
+
+/**
+ * How long after a request's wake a round starts: the answer that woke it reaches the visitor
+ * before the round takes the machine, so the work an address owes never lengthens its own answer
+ * (decision 0021), and the wakes of a burst share one round.
+ */
+export const WAKE_AFTER_MS = 50;
+
+/** The poller, with each wake() run WAKE_AFTER_MS later. */
+export function wakeLater(poller: Poller): Poller {
+  let timer: NodeJS.Timeout | undefined;
+  return {
+    ...poller,
+    wake() {
+      timer ??= setTimeout(() => {
+        timer = undefined;
+        poller.wake();
+      }, WAKE_AFTER_MS);
+    },
+    async stop() {
+      clearTimeout(timer);
+      await poller.stop();
+    },
+  };
+}

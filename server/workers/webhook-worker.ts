@@ -6,17 +6,23 @@
 // to be sent again, with the same webhook-id, once its lease ends. stop() waits for the sends in
 // flight.
 import type { Logger } from '../logger';
+import { NO_METRICS, type Metrics } from '../metrics';
 import { WEBHOOK_TIMEOUT_MS } from '../store/webhooks';
+import type { SignupEvents } from '../store/types';
 import type { ClaimedWebhook, Webhooks } from '../store/webhook-types';
 import type { ResolveAll } from '../webhooks/address-guard';
 import { sendWebhook } from '../webhooks/send';
 import { webhookHeaders } from '../webhooks/signing';
-import { startPoller } from './poller';
+import { startPoller, wakeLater } from './poller';
 
 interface WebhookWorkerOptions {
   webhooks: Webhooks;
+  /** The `signup.created` events signups owe, written at the start of each round. */
+  signupEvents?: SignupEvents;
   allowPrivate: boolean;
   logger: Logger;
+  /** Counts each attempt's result; nothing is counted when not given. */
+  metrics?: Pick<Metrics, 'delivery'>;
   /** How often to look for due deliveries. */
   pollMs?: number;
   timeoutMs?: number;
@@ -28,8 +34,10 @@ const BATCH = 20;
 
 export function startWebhookWorker({
   webhooks,
+  signupEvents,
   allowPrivate,
   logger,
+  metrics = NO_METRICS,
   pollMs = 1000,
   timeoutMs = WEBHOOK_TIMEOUT_MS,
   resolve,
@@ -38,7 +46,7 @@ export function startWebhookWorker({
   async function deliver(delivery: ClaimedWebhook): Promise<boolean> {
     const headers = webhookHeaders(delivery.secrets, delivery.id, delivery.payload, now());
     const started = performance.now();
-    let recorded: boolean;
+    let recorded: boolean | 'pending' | 'failed';
     let delivered = false;
     try {
       const answer = await sendWebhook(delivery.url, headers, delivery.payload, {
@@ -62,15 +70,23 @@ export function startWebhookWorker({
     }
     // The URL may carry a token of the receiver's: only ids go to the log.
     const fields = { webhookId: delivery.id, endpoint: delivery.endpointId };
-    if (!recorded)
+    if (!recorded) {
       logger.warn(fields, 'webhook taken over by another worker: this outcome is not recorded');
-    else if (!delivered)
+      return delivered;
+    }
+    metrics.delivery(
+      'webhook',
+      delivered ? 'delivered' : recorded === 'failed' ? 'failed' : 'retry',
+    );
+    if (!delivered)
       logger.info({ ...fields, attempts: delivery.attempts + 1 }, 'webhook attempt failed');
     return delivered;
   }
 
   async function runRound(): Promise<boolean> {
     try {
+      // The signup.created events new signups owe first, so this round sends them.
+      const written = signupEvents ? await signupEvents.writeOwedCreations(BATCH) : 0;
       const deliveries = await webhooks.claim(BATCH);
       const results = await Promise.allSettled(deliveries.map(deliver));
       const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
@@ -79,7 +95,7 @@ export function startWebhookWorker({
           { err: failure.reason },
           'webhook round: the store could not record an outcome',
         );
-      return deliveries.length === BATCH;
+      return written === BATCH || deliveries.length === BATCH;
     } catch (err) {
       // The store itself failed (PostgreSQL away): claimed deliveries come back when their lease
       // ends.
@@ -88,5 +104,5 @@ export function startWebhookWorker({
     }
   }
 
-  return startPoller(runRound, pollMs);
+  return wakeLater(startPoller(runRound, pollMs));
 }

@@ -25,6 +25,7 @@ const ALERT_NAMES = [
   'OrgNoteMailDead',
   'OrgNoteConfirmationsNotDraining',
   'OrgNoteLoginsThrottled',
+  'OrgNoteWebhookEndpointDisabled',
 ];
 
 /** promtool run from the repository's root, as the files' own comments say to run it. */
@@ -61,7 +62,8 @@ describe('deploy/prometheus with promtool', () => {
   });
 
   it('aggregates the queue gauges with max: every replica counts the one shared database', () => {
-    const queueGauges = /\b(outbox|mail)_(pending|dead)\b|\bconfirmations_owed\b/;
+    const queueGauges =
+      /\b(outbox|mail)_(pending|dead)\b|\bconfirmations_owed\b|\bwebhook_endpoints_disabled\b/;
     for (const expr of names.ruleExpressions(ALERTS).filter((e) => queueGauges.test(e))) {
       expect(expr).not.toMatch(/\bsum\b/);
       expect(expr).toMatch(/\bmax\(/);

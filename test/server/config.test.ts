@@ -193,6 +193,7 @@ describe('configuration', () => {
       webAppUrl: 'https://org-note.com',
       privacyContact: 'OrgNote <no-reply@orgnote.example>',
       confirmSignups: false,
+      addressRecipients: [],
     });
     expect(
       publicConfigOf(loadConfig({ CONFIRM_SIGNUPS: 'on', SITE_URL: 'https://orgnote.example' }))

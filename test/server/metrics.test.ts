@@ -5,7 +5,7 @@
 // fixed values, whatever a caller passes.
 import {
   createMetrics,
-  DELIVERY_QUEUES,
+  ATTEMPT_QUEUES,
   DELIVERY_RESULTS,
   NO_METRICS,
   SIGNUP_OUTCOMES,
@@ -206,7 +206,7 @@ describe('what is counted', () => {
     const samples = await scrape(createMetrics({ pending: counts(0, 0) }));
     for (const outcome of SIGNUP_OUTCOMES)
       expect(valueOf(samples, 'signups_total', { outcome })).toBe(0);
-    for (const queue of DELIVERY_QUEUES) {
+    for (const queue of ATTEMPT_QUEUES) {
       for (const result of DELIVERY_RESULTS)
         expect(valueOf(samples, 'delivery_attempts_total', { queue, result })).toBe(0);
     }
@@ -316,7 +316,7 @@ describe('labels', () => {
     const allowed: Record<string, Set<string>> = {
       kind: new Set(['api', 'page', 'app']),
       outcome: new Set(SIGNUP_OUTCOMES),
-      queue: new Set(DELIVERY_QUEUES),
+      queue: new Set(ATTEMPT_QUEUES),
       result: new Set(DELIVERY_RESULTS),
     };
     const ours = parse(text).filter((s) =>

@@ -1,12 +1,18 @@
-// A webhook receiver on loopback for the webhook tests: it records each request (headers and the
-// exact body) and each connection, and answers as the test says. The signatures are checked by the
-// tests with the standardwebhooks package, as a receiver in the wild would.
+// A webhook receiver on loopback for the webhook tests and the delivery bench: it records each
+// request (headers, the exact body, when it arrived and from which port) and each connection, and
+// answers as the test says, at once or when the test's promise settles (a receiver that holds a
+// delivery open). The signatures are checked by the tests with the standardwebhooks package, as a
+// receiver in the wild would.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export interface ReceivedWebhook {
   headers: Record<string, string>;
   body: string;
+  /** The sender's end of the connection: which process sent it, for the replica tests. */
+  remotePort: number;
+  /** Date.now() when the whole body had arrived. */
+  at: number;
 }
 
 export interface Answer {
@@ -20,8 +26,11 @@ export interface Receiver {
   received: ReceivedWebhook[];
   /** Connections accepted, whether or not a request followed. */
   connections: number;
-  /** How the next requests are answered (200 until told otherwise). */
-  answer: (received: ReceivedWebhook) => Answer;
+  /**
+   * How the next requests are answered (200 until told otherwise); a promise holds the request
+   * open until it settles. An answer to a connection the sender has closed meanwhile is dropped.
+   */
+  answer: (received: ReceivedWebhook) => Answer | Promise<Answer>;
   close(): Promise<void>;
 }
 
@@ -37,10 +46,16 @@ export async function startReceiver(
       const headers = Object.fromEntries(
         Object.entries(request.headers).map(([name, value]) => [name, String(value)]),
       );
-      const received = { headers, body: Buffer.concat(chunks).toString('utf8') };
+      const received = {
+        headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+        remotePort: request.socket.remotePort ?? 0,
+        at: Date.now(),
+      };
       receiver.received.push(received);
-      const answer = receiver.answer(received);
-      response.writeHead(answer.status, answer.headers).end();
+      void Promise.resolve(receiver.answer(received)).then((answer) => {
+        if (!request.socket.destroyed) response.writeHead(answer.status, answer.headers).end();
+      });
     });
   });
   server.on('connection', () => receiver.connections++);

@@ -14,6 +14,7 @@ import { sql as deviceCookies } from './migrations/006-device-cookies';
 import { sql as leaveRequests } from './migrations/007-leave-requests';
 import { sql as welcomeMail } from './migrations/008-welcome-mail';
 import { sql as webhooks } from './migrations/009-webhooks';
+import { sql as signupEvents } from './migrations/010-signup-events';
 
 /** One module per version under migrations/, in order; a version is never edited once released. */
 const MIGRATIONS: readonly { version: number; sql: string }[] = [
@@ -26,6 +27,7 @@ const MIGRATIONS: readonly { version: number; sql: string }[] = [
   { version: 7, sql: leaveRequests },
   { version: 8, sql: welcomeMail },
   { version: 9, sql: webhooks },
+  { version: 10, sql: signupEvents },
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

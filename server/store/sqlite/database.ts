@@ -12,6 +12,7 @@ import { sql as DEVICE_COOKIES_MIGRATION } from '../postgres/migrations/006-devi
 import { sql as LEAVE_REQUESTS_MIGRATION } from '../postgres/migrations/007-leave-requests';
 import { sql as WELCOME_MAIL_MIGRATION } from '../postgres/migrations/008-welcome-mail';
 import { sql as WEBHOOKS_MIGRATION } from '../postgres/migrations/009-webhooks';
+import { sql as SIGNUP_EVENTS_MIGRATION } from '../postgres/migrations/010-signup-events';
 
 export type Db = Database.Database;
 
@@ -125,6 +126,8 @@ export const MIGRATIONS: string[] = [
   WELCOME_MAIL_MIGRATION,
   // 12: webhooks: PostgreSQL's version 9 (009-webhooks.ts).
   WEBHOOKS_MIGRATION,
+  // 13: the signup.created webhook event: PostgreSQL's version 10 (010-signup-events.ts).
+  SIGNUP_EVENTS_MIGRATION,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -98,6 +98,7 @@ describe('the command table', () => {
       'webhooks remove',
       'webhooks rotate',
       'webhooks test',
+      'webhooks replay',
     ]);
     const dataDir = tempDataDir();
     for (const name of new Set(listed))

@@ -85,3 +85,57 @@ it('refuses an endpoint that is not https on a public address unless WEBHOOKS_AL
   ).toContain('::1 is not a public address');
   expect(runCli({ DATA_DIR: dataDir }, ['webhooks', 'list']).out).toContain('0 endpoint(s)');
 });
+
+it('replays the given-up deliveries of an endpoint and enables it again, audited by id', async () => {
+  const dataDir = tempDataDir();
+  const webhooks = (...args: string[]) =>
+    runCli({ DATA_DIR: dataDir, WEBHOOKS_ALLOW_PRIVATE: 'on' }, ['webhooks', ...args]);
+  const receiver = await startReceiver();
+  try {
+    const [, id] = ADDED.exec(webhooks('add', receiver.url).out)!;
+    webhooks('test', id);
+    receiver.answer = () => ({ status: 410 });
+    const send = () =>
+      withStore(dataDir, async (store) => {
+        const worker = startWebhookWorker({
+          webhooks: store.webhooks,
+          allowPrivate: true,
+          logger: createLogger({ logLevel: 'silent' }),
+          pollMs: 60_000,
+        });
+        await worker.flush();
+        await worker.stop();
+      });
+    await send();
+    expect(webhooks('list').out).toContain('disabled: the receiver answered 410 Gone');
+
+    expect(webhooks('replay', 'ep_nothing')).toMatchObject({
+      code: 1,
+      err: expect.stringContaining('no webhook endpoint ep_nothing'),
+    });
+    expect(webhooks('replay', id, '--since', 'last tuesday')).toMatchObject({
+      code: 2,
+      err: expect.stringContaining('--since: not a date: last tuesday'),
+    });
+    expect(webhooks('replay', id)).toMatchObject({
+      code: 0,
+      out: `Queued 1 delivery again for ${id}; the running site sends them\nThe endpoint ${id} is enabled again\n`,
+    });
+    expect(webhooks('list').out).toMatch(/ enabled\n/);
+    receiver.answer = () => ({ status: 200 });
+    await send();
+    const [first, again] = receiver.received;
+    expect(again.headers['webhook-id']).toBe(first.headers['webhook-id']);
+
+    // Delivered now: only a replay with a time takes it again.
+    expect(webhooks('replay', id).out).toMatch(/^Queued 0 deliveries again/);
+    expect(webhooks('replay', id, '--since', '2000-01-01').out).toMatch(
+      /^Queued 1 delivery again for \S+; the running site sends them\n$/,
+    );
+    const audit = runCli({ DATA_DIR: dataDir }, ['audit']).out;
+    expect(audit.match(new RegExp(`cli +webhooks replay ${id}`, 'g'))).toHaveLength(3);
+    expect(audit).not.toContain(receiver.url);
+  } finally {
+    await receiver.close();
+  }
+});

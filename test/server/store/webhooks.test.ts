@@ -3,7 +3,7 @@
 // retry schedule, Retry-After, a 410 and five failing days; rotation; fenced leases between two
 // workers; and an erasure that leaves no event holding the address.
 import type { Store } from '../../../server/store/types';
-import type { ClaimedWebhook } from '../../../server/store/webhook-types';
+import type { ClaimedWebhook, WebhookEventType } from '../../../server/store/webhook-types';
 import {
   besideStore,
   composeInvitation,
@@ -16,6 +16,8 @@ const START = Date.parse('2026-03-01T00:00:00.000Z');
 const SECOND = 1_000;
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
+/** What these tests are about; a signup's own events have theirs (events.test.ts). */
+const INVITATIONS: WebhookEventType[] = ['invitation.sent', 'subscription.activated'];
 
 function contract(engine: StoreEngine) {
   let time: number;
@@ -52,7 +54,7 @@ function contract(engine: StoreEngine) {
   it('queues an invitation and a first activation for each endpoint that asks, with the address only where configured', async () => {
     const all = await store.webhooks.add({
       url: 'https://crm.example/hooks',
-      events: [],
+      events: INVITATIONS,
       withAddress: true,
     });
     const activations = await store.webhooks.add({
@@ -104,7 +106,11 @@ function contract(engine: StoreEngine) {
   });
 
   it('writes no event when the state change does not happen', async () => {
-    await store.webhooks.add({ url: 'https://crm.example/hooks', events: [], withAddress: false });
+    await store.webhooks.add({
+      url: 'https://crm.example/hooks',
+      events: INVITATIONS,
+      withAddress: false,
+    });
     await store.signups.add({ email: 'bo@example.org', description: '' });
     expect((await store.subscriptions.activate('bo@example.org', 'x'.repeat(32))).outcome).toBe(
       'invalid',
@@ -119,14 +125,14 @@ function contract(engine: StoreEngine) {
   it('retries on the schedule, waits as long as Retry-After asks, and gives up after the last', async () => {
     const endpoint = await store.webhooks.add({
       url: 'https://crm.example/hooks',
-      events: [],
+      events: INVITATIONS,
       withAddress: false,
     });
     await invite('cy@example.org');
     const [first] = await store.webhooks.claim(10);
     expect(
       await store.webhooks.failed(first, { status: 503, durationMs: 5, error: 'status 503' }),
-    ).toBe(true);
+    ).toBe('pending');
     let [row] = await store.webhooks.deliveries(endpoint.id, 10);
     // 5 s, ±10 %.
     expect(row.nextAttemptAt - time).toBeGreaterThanOrEqual(4_500);
@@ -165,7 +171,7 @@ function contract(engine: StoreEngine) {
   it('disables an endpoint on a 410, and one whose deliveries have all failed for five days', async () => {
     const gone = await store.webhooks.add({
       url: 'https://a.example/',
-      events: [],
+      events: INVITATIONS,
       withAddress: false,
     });
     await invite('di@example.org');
@@ -187,7 +193,7 @@ function contract(engine: StoreEngine) {
 
     const failing = await store.webhooks.add({
       url: 'https://b.example/',
-      events: [],
+      events: INVITATIONS,
       withAddress: false,
     });
     await invite('fay@example.org');
@@ -212,7 +218,7 @@ function contract(engine: StoreEngine) {
   it('clears the failing time on a success', async () => {
     const endpoint = await store.webhooks.add({
       url: 'https://c.example/',
-      events: [],
+      events: INVITATIONS,
       withAddress: false,
     });
     await invite('hal@example.org');
@@ -230,7 +236,7 @@ function contract(engine: StoreEngine) {
   it('signs with the new secret and the old one during a rotation, then with the new one only', async () => {
     const endpoint = await store.webhooks.add({
       url: 'https://c.example/',
-      events: [],
+      events: INVITATIONS,
       withAddress: false,
     });
     const rotated = await store.webhooks.rotate(endpoint.id, DAY);
@@ -248,10 +254,165 @@ function contract(engine: StoreEngine) {
     expect(after.secrets).toEqual([rotated]);
   });
 
+  it('replays given-up deliveries with their ids and bodies, from the first attempt, and re-enables the endpoint', async () => {
+    const endpoint = await store.webhooks.add({
+      url: 'https://d.example/',
+      events: INVITATIONS,
+      withAddress: false,
+    });
+    const other = await store.webhooks.add({
+      url: 'https://e.example/',
+      events: INVITATIONS,
+      withAddress: false,
+    });
+    await store.webhooks.test(endpoint.id);
+    await store.webhooks.test(other.id);
+    const first = await store.webhooks.claim(10);
+    const gone = first.find((d) => d.endpointId === endpoint.id)!;
+    expect(
+      await store.webhooks.failed(gone, {
+        status: 410,
+        durationMs: 2,
+        error: 'status 410',
+        disable: 'the receiver answered 410 Gone',
+      }),
+    ).toBe('failed');
+    const elsewhere = first.find((d) => d.endpointId === other.id)!;
+    await store.webhooks.failed(elsewhere, {
+      status: 410,
+      durationMs: 2,
+      error: 'status 410',
+      disable: 'the receiver answered 410 Gone',
+    });
+    expect(await store.webhooks.disabledCount()).toBe(2);
+    // Written while disabled: it waits, pending, and a replay leaves it as it is.
+    await store.webhooks.test(endpoint.id);
+    time += DAY;
+
+    expect(await store.webhooks.replay('ep_nothing')).toBeUndefined();
+    expect(await store.webhooks.replay(endpoint.id)).toEqual({ queued: 1, reenabled: true });
+    expect(await store.webhooks.get(endpoint.id)).toMatchObject({
+      disabledAt: null,
+      disabledReason: null,
+      failingSince: null,
+    });
+    expect(await store.webhooks.disabledCount()).toBe(1);
+    const again = await store.webhooks.claim(10);
+    // The replayed delivery, and the test written while the endpoint was disabled.
+    expect(again.map((d) => d.endpointId)).toEqual([endpoint.id, endpoint.id]);
+    expect(again.map((d) => d.id)).toContain(gone.id);
+    const replayed = again.find((d) => d.id === gone.id)!;
+    expect(replayed).toMatchObject({ payload: gone.payload, attempts: 0, nextAttemptAt: time });
+    // The other endpoint, its delivery given up, is left as it was.
+    expect((await store.webhooks.deliveries(other.id, 10))[0]).toMatchObject({
+      state: 'failed',
+      attempts: 1,
+    });
+    expect((await store.webhooks.get(other.id))!.disabledAt).not.toBeNull();
+    // Replaying again finds nothing given up: the two are in a worker's hands.
+    expect(await store.webhooks.replay(endpoint.id)).toEqual({ queued: 0, reenabled: false });
+  });
+
+  it('replays, with a time, every delivery created from then on that is not pending, delivered ones too', async () => {
+    const endpoint = await store.webhooks.add({
+      url: 'https://f.example/',
+      events: INVITATIONS,
+      withAddress: false,
+    });
+    const ids: string[] = [];
+    for (const status of [200, 200, 503]) {
+      await store.webhooks.test(endpoint.id);
+      const [delivery] = await store.webhooks.claim(10);
+      ids.push(delivery.id);
+      if (status === 200) await store.webhooks.delivered(delivery, { status, durationMs: 1 });
+      else await store.webhooks.failed(delivery, { status, durationMs: 1, error: 'status 503' });
+      time += HOUR;
+    }
+    // The third is pending, its retry due in 5 s: not touched.
+    const third = (await store.webhooks.deliveries(endpoint.id, 1))[0];
+    // A time written with an offset names the instant of the second delivery.
+    const since = new Date(START + HOUR).toISOString().replace('Z', '+00:00');
+    expect(await store.webhooks.replay(endpoint.id, since)).toEqual({
+      queued: 1,
+      reenabled: false,
+    });
+    const rows = await store.webhooks.deliveries(endpoint.id, 10);
+    expect(rows.map((d) => [d.id, d.state, d.attempts, d.deliveredAt])).toEqual([
+      [ids[2], 'pending', 1, null],
+      [ids[1], 'pending', 0, null],
+      [ids[0], 'delivered', 1, new Date(START).toISOString()],
+    ]);
+    expect(rows[0].nextAttemptAt).toBe(third.nextAttemptAt);
+    // The replayed one is due at once, beside the third's retry, due since.
+    expect((await store.webhooks.claim(10)).map((d) => d.id).sort()).toEqual(
+      [ids[1], ids[2]].sort(),
+    );
+  });
+
+  it('prunes delivered and given-up deliveries after 30 days, pending ones only of a disabled endpoint', async () => {
+    const endpoint = await store.webhooks.add({
+      url: 'https://g.example/',
+      events: INVITATIONS,
+      withAddress: false,
+    });
+    // Day 0: one delivered, one given up (a 410), one pending (of the endpoint it disabled).
+    await store.webhooks.test(endpoint.id);
+    await store.webhooks.delivered((await store.webhooks.claim(10))[0], {
+      status: 200,
+      durationMs: 1,
+    });
+    await store.webhooks.test(endpoint.id);
+    await store.webhooks.failed((await store.webhooks.claim(10))[0], {
+      status: 410,
+      durationMs: 1,
+      error: 'status 410',
+      disable: 'the receiver answered 410 Gone',
+    });
+    await store.webhooks.test(endpoint.id);
+    time += 29 * DAY;
+    // Day 29: one more delivered.
+    await store.webhooks.replay(endpoint.id);
+    await store.webhooks.test(endpoint.id);
+    for (const delivery of await store.webhooks.claim(10))
+      if (delivery.createdAt === new Date(time).toISOString())
+        await store.webhooks.delivered(delivery, { status: 200, durationMs: 1 });
+      else await store.webhooks.failed(delivery, { durationMs: 1, error: 'refused' });
+    time += DAY + SECOND;
+
+    const before = new Date(time - 30 * DAY).toISOString();
+    expect(await store.webhooks.prune(before, 1)).toBe(1);
+    expect(await store.webhooks.prune(before, 100)).toBe(0);
+    const left = await store.webhooks.deliveries(endpoint.id, 10);
+    // The day-0 delivered one went; the day-0 ones replayed and failing again are pending.
+    expect(left.map((d) => [d.createdAt.slice(0, 10), d.state])).toEqual([
+      ['2026-03-30', 'delivered'],
+      ['2026-03-01', 'pending'],
+      ['2026-03-01', 'pending'],
+    ]);
+    time += 60 * DAY;
+    expect(await store.webhooks.prune(new Date(time - 30 * DAY).toISOString(), 100)).toBe(1);
+    expect((await store.webhooks.deliveries(endpoint.id, 10)).map((d) => d.state)).toEqual([
+      'pending',
+      'pending',
+    ]);
+
+    // Disabled again: its waiting delivery past its 30 days goes with the given-up one.
+    const [first, second] = await store.webhooks.claim(10);
+    await store.webhooks.failed(first, {
+      status: 410,
+      durationMs: 1,
+      error: 'status 410',
+      disable: 'the receiver answered 410 Gone',
+    });
+    await store.webhooks.failed(second, { durationMs: 1, error: 'refused' });
+    expect(await store.webhooks.prune(new Date(time - 30 * DAY).toISOString(), 100)).toBe(2);
+    expect(await store.webhooks.deliveries(endpoint.id, 10)).toEqual([]);
+  });
+
   it("refuses a stale worker's outcome once another worker has claimed the delivery", async () => {
     const endpoint = await store.webhooks.add({
       url: 'https://c.example/',
-      events: [],
+      events: INVITATIONS,
       withAddress: false,
     });
     const other = await besideStore(store, now);
@@ -277,12 +438,12 @@ function contract(engine: StoreEngine) {
   it('erases undelivered events about an address and those holding it, and keeps no trace of it in the rest', async () => {
     const withAddress = await store.webhooks.add({
       url: 'https://crm.example/',
-      events: [],
+      events: INVITATIONS,
       withAddress: true,
     });
     const without = await store.webhooks.add({
       url: 'https://chat.example/',
-      events: [],
+      events: INVITATIONS,
       withAddress: false,
     });
     const key = await invite('ida@example.org');

@@ -1,10 +1,13 @@
 // Webhooks delivered by the worker to a real receiver on loopback (WEBHOOKS_ALLOW_PRIVATE on),
 // verified with the standardwebhooks package as a receiver would, on both engines: a delivery, a
 // receiver down and then failing before it takes one (the same webhook-id throughout), a 410, a
-// rotation, and a redirect that is neither followed nor counted as delivered.
+// rotation, and a redirect that is neither followed nor counted as delivered; a disabled
+// endpoint brought back by a replay, and the attempts as the metrics count them.
 import { Webhook } from 'standardwebhooks';
 import { createLogger } from '../../../server/logger';
+import { createMetrics } from '../../../server/metrics';
 import type { Store } from '../../../server/store/types';
+import type { WebhookEventType } from '../../../server/store/webhook-types';
 import { startWebhookWorker } from '../../../server/workers/webhook-worker';
 import { closedPort } from '../../support/backend';
 import { composeInvitation, describeEachEngine, type StoreEngine } from '../../support/stores';
@@ -13,6 +16,8 @@ import { startReceiver, type Receiver } from '../../support/webhook-receiver';
 const silent = createLogger({ logLevel: 'silent' });
 const START = Date.parse('2026-03-01T00:00:00.000Z');
 const DAY = 24 * 3_600_000;
+/** What these tests are about; a signup's own events have theirs (events.test.ts). */
+const INVITATIONS: WebhookEventType[] = ['invitation.sent', 'subscription.activated'];
 
 function delivery(engine: StoreEngine) {
   let time: number;
@@ -50,7 +55,11 @@ function delivery(engine: StoreEngine) {
 
   it('delivers a signed event that standardwebhooks verifies', async () => {
     const hooks = await receiver();
-    const endpoint = await store.webhooks.add({ url: hooks.url, events: [], withAddress: true });
+    const endpoint = await store.webhooks.add({
+      url: hooks.url,
+      events: INVITATIONS,
+      withAddress: true,
+    });
     await invite('ann@example.org');
     await worker.flush();
 
@@ -83,7 +92,7 @@ function delivery(engine: StoreEngine) {
     const port = await closedPort();
     const endpoint = await store.webhooks.add({
       url: `http://127.0.0.1:${port}/hooks`,
-      events: [],
+      events: INVITATIONS,
       withAddress: false,
     });
     await invite('bo@example.org');
@@ -113,7 +122,11 @@ function delivery(engine: StoreEngine) {
   it('disables an endpoint that answers 410, and sends it nothing more', async () => {
     const hooks = await receiver();
     hooks.answer = () => ({ status: 410 });
-    const endpoint = await store.webhooks.add({ url: hooks.url, events: [], withAddress: false });
+    const endpoint = await store.webhooks.add({
+      url: hooks.url,
+      events: INVITATIONS,
+      withAddress: false,
+    });
     await invite('cy@example.org');
     await worker.flush();
     expect(await store.webhooks.get(endpoint.id)).toMatchObject({
@@ -125,9 +138,80 @@ function delivery(engine: StoreEngine) {
     expect(hooks.received).toHaveLength(1);
   });
 
+  it('sends the same webhook-id again once a disabled endpoint is replayed, each attempt counted in the metrics', async () => {
+    await worker.stop();
+    const metrics = createMetrics({
+      pending: { outbox: () => 0, mail: () => 0 },
+      webhooksDisabled: () => store.webhooks.disabledCount(),
+    });
+    worker = startWebhookWorker({
+      webhooks: store.webhooks,
+      allowPrivate: true,
+      logger: silent,
+      metrics,
+      pollMs: 60_000,
+    });
+    const attempts = async () => {
+      const text = await metrics.text();
+      const count = (result: string) =>
+        Number(
+          new RegExp(
+            `^delivery_attempts_total{queue="webhook",result="${result}"} (\\S+)$`,
+            'm',
+          ).exec(text)?.[1],
+        );
+      return {
+        delivered: count('delivered'),
+        retry: count('retry'),
+        failed: count('failed'),
+        disabled: Number(/^webhook_endpoints_disabled (\S+)$/m.exec(text)?.[1]),
+      };
+    };
+    expect(await attempts()).toEqual({ delivered: 0, retry: 0, failed: 0, disabled: 0 });
+
+    const hooks = await receiver();
+    const endpoint = await store.webhooks.add({
+      url: hooks.url,
+      events: INVITATIONS,
+      withAddress: false,
+    });
+    await store.webhooks.test(endpoint.id);
+    hooks.answer = () => ({ status: 503 });
+    await worker.flush();
+    expect(await attempts()).toEqual({ delivered: 0, retry: 1, failed: 0, disabled: 0 });
+    hooks.answer = () => ({ status: 410 });
+    time += 10_000;
+    await worker.flush();
+    expect(await attempts()).toEqual({ delivered: 0, retry: 1, failed: 1, disabled: 1 });
+    expect(hooks.received).toHaveLength(2);
+
+    // The receiver is fixed; the operator replays.
+    hooks.answer = () => ({ status: 204 });
+    time += DAY;
+    expect(await store.webhooks.replay(endpoint.id)).toEqual({ queued: 1, reenabled: true });
+    await worker.flush();
+    expect(hooks.received).toHaveLength(3);
+    const [first, , replayed] = hooks.received;
+    expect(replayed.headers['webhook-id']).toBe(first.headers['webhook-id']);
+    expect(replayed.body).toBe(first.body);
+    expect(new Webhook(endpoint.secret).verify(replayed.body, replayed.headers)).toMatchObject({
+      type: 'webhook.test',
+    });
+    expect(await attempts()).toEqual({ delivered: 1, retry: 1, failed: 1, disabled: 0 });
+    const [row] = await store.webhooks.deliveries(endpoint.id, 10);
+    expect({ state: row.state, attempts: row.attempts }).toEqual({
+      state: 'delivered',
+      attempts: 1,
+    });
+  });
+
   it('signs with both secrets during a rotation, so a receiver holding either verifies', async () => {
     const hooks = await receiver();
-    const endpoint = await store.webhooks.add({ url: hooks.url, events: [], withAddress: false });
+    const endpoint = await store.webhooks.add({
+      url: hooks.url,
+      events: INVITATIONS,
+      withAddress: false,
+    });
     const rotated = (await store.webhooks.rotate(endpoint.id, DAY))!;
     await store.webhooks.test(endpoint.id);
     await worker.flush();
@@ -146,7 +230,11 @@ function delivery(engine: StoreEngine) {
     const elsewhere = await receiver();
     const hooks = await receiver();
     hooks.answer = () => ({ status: 307, headers: { location: elsewhere.url } });
-    const endpoint = await store.webhooks.add({ url: hooks.url, events: [], withAddress: false });
+    const endpoint = await store.webhooks.add({
+      url: hooks.url,
+      events: INVITATIONS,
+      withAddress: false,
+    });
     await store.webhooks.test(endpoint.id);
     await worker.flush();
 

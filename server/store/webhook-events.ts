@@ -1,0 +1,118 @@
+// The webhook events of a signup's life, for both engines. A change a person makes through a link
+// or the operator through the CLI (a confirmation, an invitation, an activation, a bounce, an
+// erasure) writes its event in its own transaction (emitSignupEvent). A new signup does not: its
+// one statement only marks `signup.created` as owed (signups.ts), so a new and a known address
+// cost the same before the answer (decision 0021), and the webhook worker writes the owed events
+// just after (writeOwedCreations). Every other event of a signup first writes the creation it
+// still owes, so a receiver is sent `signup.created` before anything else about the signup.
+import { STATE } from './signups';
+import type { Queryable, Sql } from './sql';
+import type { ErasureReason, SignupEvents } from './types';
+import type { WebhookEvent } from './webhook-types';
+import { emitWebhookEvent } from './webhooks';
+
+interface OwedRow {
+  id: number;
+  email: string;
+  email_key: string;
+  created_at: string;
+  created_state: string;
+}
+
+/**
+ * The state the signup was created in: confirmed in its own statement (confirmation off), or
+ * unconfirmed. Read from the row, since the event may be written after the state changed.
+ */
+const OWED = `RETURNING id, email, email_key, created_at,
+  CASE WHEN confirmed_at = created_at THEN 'waitlisted' ELSE 'unconfirmed' END AS created_state`;
+
+async function emitCreations(tx: Queryable, rows: OwedRow[]): Promise<void> {
+  const oldestFirst = [...rows].sort((a, b) => a.created_at.localeCompare(b.created_at));
+  for (const row of oldestFirst) {
+    const event: WebhookEvent = {
+      type: 'signup.created',
+      signup: {
+        id: Number(row.id),
+        email: row.email,
+        emailKey: row.email_key,
+        state: row.created_state,
+      },
+    };
+    // The event's time is the signup's, which also puts it first among the due deliveries.
+    await emitWebhookEvent(tx, event, Date.parse(row.created_at));
+  }
+}
+
+/** What an event says of a signup, read in its transaction after the change. */
+export interface SignupOfEvent {
+  id: number;
+  email: string;
+  email_key: string;
+  state: string;
+}
+
+/** The signup's columns an event needs, in the state as stored (for SELECT or RETURNING). */
+export const SIGNUP_OF_EVENT = `id, email, email_key, ${STATE} AS state`;
+
+/**
+ * `type` for the signup, on the transaction of the change it reports, after the `signup.created`
+ * the signup may still owe.
+ */
+export async function emitSignupEvent(
+  tx: Queryable,
+  type: WebhookEvent['type'],
+  signup: SignupOfEvent,
+  at: number,
+): Promise<void> {
+  const { rows } = await tx.query<OwedRow>(
+    `UPDATE signups SET created_event_due_at = NULL
+     WHERE email_key = $1 AND created_event_due_at IS NOT NULL ${OWED}`,
+    [signup.email_key],
+  );
+  await emitCreations(tx, rows);
+  await emitWebhookEvent(
+    tx,
+    {
+      type,
+      signup: {
+        id: Number(signup.id),
+        email: signup.email,
+        emailKey: signup.email_key,
+        state: signup.state,
+      },
+    },
+    at,
+  );
+}
+
+/** The `signup.left` of an erased signup: no address, so no later erasure has anything to find. */
+export async function emitLeft(
+  tx: Queryable,
+  signupId: number,
+  reason: ErasureReason,
+  at: number,
+): Promise<void> {
+  await emitWebhookEvent(
+    tx,
+    { type: 'signup.left', signup: { id: Number(signupId), state: 'left' }, detail: { reason } },
+    at,
+  );
+}
+
+export function createSignupEvents(sql: Sql): SignupEvents {
+  return {
+    async writeOwedCreations(limit) {
+      return sql.transaction(async (tx) => {
+        const { rows } = await tx.query<OwedRow>(
+          `UPDATE signups SET created_event_due_at = NULL WHERE email_key IN (
+             SELECT email_key FROM signups WHERE created_event_due_at IS NOT NULL
+             ORDER BY created_event_due_at LIMIT $1${sql.skipLocked})
+           ${OWED}`,
+          [limit],
+        );
+        await emitCreations(tx, rows);
+        return rows.length;
+      });
+    },
+  };
+}

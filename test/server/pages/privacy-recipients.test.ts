@@ -1,0 +1,142 @@
+// '/privacy' says where addresses go: the hosts of the webhook endpoints added --with-address, as
+// the CLI adds and removes them from another process, on both engines. Every page embeds them in
+// its public config, so a change renders every prerendered page again.
+import request from 'supertest';
+import { createApp } from '../../../server/app';
+import type { Store } from '../../../server/store/types';
+import { addWebhook, removeWebhook } from '../../../server/waitlist/webhooks';
+import { capturingLogger, testConfig } from '../../support/config';
+import { besideStore, describeEachEngine, type StoreEngine } from '../../support/stores';
+
+const TODAY =
+  'Only the people who run this site. It is not given or sold to anyone else, and the site has ' +
+  'no tracking, analytics or advertising.';
+const namingHosts = (hosts: string) =>
+  'The people who run this site, and the services they send your e-mail address to when you ' +
+  `join the waitlist or your place on it changes: ${hosts}. It is not given or sold to anyone ` +
+  'else, and the site has no tracking, analytics or advertising.';
+
+const CLI = { account: 'cli' };
+
+/** The "Who sees it" paragraph of a page's HTML. */
+function whoSeesIt(html: string): string | undefined {
+  return /<h2>Who sees it<\/h2><p>([^<]*)<\/p>/.exec(html)?.[1];
+}
+
+/** The public config a page embeds for hydration. */
+function embeddedConfig(html: string): Record<string, unknown> {
+  const json = /<script id="public-config" type="application\/json">([^<]*)<\/script>/.exec(html);
+  return JSON.parse(json![1]) as Record<string, unknown>;
+}
+
+function contract(engine: StoreEngine) {
+  let store: Store;
+  /** The CLI: another process, with a store of its own on the same database. */
+  let cli: Store;
+
+  beforeEach(async () => {
+    store = await engine.open({ now: Date.now });
+    cli = await besideStore(store, Date.now);
+  });
+  afterEach(() => cli.close());
+
+  function site(env: Record<string, string> = {}) {
+    const { logger, lines } = capturingLogger();
+    const app = createApp(testConfig({ SITE_URL: 'https://orgnote.example', ...env }), {
+      store,
+      logger,
+      recipientsMaxAgeMs: 0,
+    });
+    return { app, lines };
+  }
+
+  const add = async (url: string, withAddress: boolean) => {
+    const added = await addWebhook({ store: cli, config: { webhooksAllowPrivate: false } }, CLI, {
+      url,
+      events: [],
+      withAddress,
+    });
+    if (added.kind !== 'added') throw new Error(added.problem);
+    return added.id;
+  };
+
+  it('says only the operators see the data while no endpoint receives addresses', async () => {
+    const { app } = site();
+    expect(whoSeesIt((await request(app).get('/privacy')).text)).toBe(TODAY);
+    await add('https://chat.example.com/hooks/orgnote', false);
+    const res = await request(app).get('/privacy');
+    expect(res.status).toBe(200);
+    expect(whoSeesIt(res.text)).toBe(TODAY);
+    expect(res.text.includes('chat.example.com')).toBe(false);
+  });
+
+  it('names the host of an endpoint added --with-address, never its path or query, and stops once it is removed', async () => {
+    const { app } = site();
+    const before = await request(app).get('/privacy');
+    expect(whoSeesIt(before.text)).toBe(TODAY);
+
+    const id = await add('https://hooks.example.com/incoming/T0k3nPath?key=s3cretQuery', true);
+    // The page kept from the first request is not served again.
+    const named = await request(app).get('/privacy').set('If-None-Match', before.headers.etag);
+    expect(named.status).toBe(200);
+    expect(named.headers.etag).not.toBe(before.headers.etag);
+    expect(whoSeesIt(named.text)).toBe(namingHosts('hooks.example.com'));
+    expect(embeddedConfig(named.text).addressRecipients).toEqual(['hooks.example.com']);
+    const leaked = ['/incoming', 'T0k3nPath', 's3cretQuery'].filter((part) =>
+      named.text.includes(part),
+    );
+    expect(leaked).toEqual([]);
+    // Every page embeds the public config, so every kept page follows too.
+    const landing = await request(app).get('/');
+    expect(embeddedConfig(landing.text).addressRecipients).toEqual(['hooks.example.com']);
+
+    expect(await removeWebhook({ store: cli }, CLI, id)).toBe(true);
+    const removed = await request(app).get('/privacy');
+    expect(whoSeesIt(removed.text)).toBe(TODAY);
+    expect(removed.text.includes('hooks.example.com')).toBe(false);
+    expect(embeddedConfig((await request(app).get('/')).text).addressRecipients).toEqual([]);
+  });
+
+  it('lists several hosts once each, a disabled endpoint among them, on pages rendered per request too', async () => {
+    const { app } = site();
+    await add('https://hooks.example.com/a', true);
+    await add('https://crm.example.org/in', true);
+    await add('https://hooks.example.com/b', true);
+    const gone = await add('https://sheet.example.net/rows', true);
+    await add('https://chat.example.com/room', false);
+    // A 410 disables an endpoint; it still receives addresses once replayed.
+    await store.webhooks.test(gone);
+    const [delivery] = await store.webhooks.claim(1);
+    await store.webhooks.failed(delivery, {
+      status: 410,
+      durationMs: 3,
+      error: 'HTTP 410',
+      disable: 'the receiver answered 410 Gone',
+    });
+    expect((await cli.webhooks.get(gone))?.disabledAt).not.toBeNull();
+
+    const expected = namingHosts('hooks.example.com, crm.example.org, and sheet.example.net');
+    expect(whoSeesIt((await request(app).get('/privacy')).text)).toBe(expected);
+    // A query string makes the page one rendered for this request.
+    const perRequest = await request(app).get('/privacy?from=footer');
+    expect(perRequest.headers['cache-control']).toBe('private, no-store');
+    expect(whoSeesIt(perRequest.text)).toBe(expected);
+  });
+
+  it('keeps the hosts it knew when the store cannot be read, logs it once, and still answers', async () => {
+    const { app, lines } = site();
+    await add('https://hooks.example.com/in', true);
+    expect(whoSeesIt((await request(app).get('/privacy')).text)).toBe(
+      namingHosts('hooks.example.com'),
+    );
+    await store.close();
+    for (const path of ['/privacy', '/privacy', '/privacy?again']) {
+      const res = await request(app).get(path);
+      expect(res.status).toBe(200);
+      expect(whoSeesIt(res.text)).toBe(namingHosts('hooks.example.com'));
+    }
+    expect(lines.filter((line) => line.includes('webhook endpoints unreadable'))).toHaveLength(1);
+  });
+}
+
+describeEachEngine(contract);
