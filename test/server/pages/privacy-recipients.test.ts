@@ -51,6 +51,8 @@ function contract(engine: StoreEngine) {
   }
 
   const add = async (url: string, withAddress: boolean) => {
+    // Endpoints are listed in the order they were added, to the millisecond: one at a time.
+    await new Promise((resolve) => setTimeout(resolve, 2));
     const added = await addWebhook({ store: cli, config: { webhooksAllowPrivate: false } }, CLI, {
       url,
       events: [],
