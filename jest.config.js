@@ -20,7 +20,10 @@ const needsBuild = { globalSetup: '<rootDir>/test/support/build-setup.ts' };
 const common = {
   transform,
   setupFilesAfterEnv: ['<rootDir>/test/support/fail-on-console.ts'],
-  moduleNameMapper: { '\\.css$': '<rootDir>/test/support/empty-module.ts' },
+  moduleNameMapper: {
+    '\\.css$': '<rootDir>/test/support/empty-module.ts',
+    '\\?worker-url$': '<rootDir>/test/support/worker-url.ts',
+  },
 };
 
 module.exports = {

@@ -7,5 +7,8 @@ import type { SubmitWaitlistForm } from '../shared/native-form';
 /** The native waitlist form's operation (server/pages/native-form.ts). */
 export const waitlistFormContext = createContext<SubmitWaitlistForm | null>(null);
 
+/** With PROOF_OF_WORK on: a new issue time for the plain form (server/guard/issued-field.ts). */
+export const issuedFieldContext = createContext<(() => Promise<string>) | null>(null);
+
 /** The address pages' operations (server/pages/address-pages.ts). */
 export const addressPagesContext = createContext<AddressPagesContext | null>(null);

@@ -1,17 +1,18 @@
 // The one route table (docs/product.md §2), imported by the server renderer and the browser entry
 // alike.
 //
-// Pages that visitors of / do not need (/privacy, /confirm, /leave) are lazy: chunks of their own,
-// loaded by the server before rendering and by the browser before hydrating (client/entry.tsx), so
-// first-load JS stays in budget (scripts/weights.ts). A lazy page imports nothing of the first-load
-// bundle but React's JSX runtime, and gets the rest (hooks, config) as props from here: importing
-// React, React Router or a component would move them into a shared chunk, about 1.4 kB more for
-// every visitor. Its JSX runtime then shares the bundler's helper chunk, which every page loads.
+// Pages that visitors of / do not need (/activate, /privacy, /confirm, /leave) are lazy: chunks of
+// their own, loaded by the server before rendering and by the browser before hydrating
+// (client/entry.tsx), so first-load JS stays in budget (scripts/weights.ts). A lazy page imports
+// nothing of the first-load bundle but React's JSX runtime, and gets the rest (hooks, config) as
+// props from here or from its route glue: importing React, React Router or a component would
+// move them into a shared chunk, about 1.4 kB more for every visitor. Its JSX runtime then shares
+// the bundler's helper chunk, which every page loads.
 import type { RouteObject } from 'react-router';
 import { RootLayout } from './pages/RootLayout';
 import { LandingLayout } from './pages/LandingLayout';
 import { waitlistAction, WaitlistPage } from './pages/WaitlistPage';
-import { ActivatePage } from './pages/ActivatePage';
+import { activateRoute } from './pages/activate-route';
 import { ErrorScreen } from './pages/ErrorScreen';
 import { addressRoute } from './pages/address-route';
 import { usePublicConfig } from './public-config';
@@ -33,8 +34,13 @@ export const routes: RouteObject[] = [
         id: 'landing',
         element: <LandingLayout />,
         children: [
+          // Its loader is the server's only (server/pages/render.tsx withServerLoaders).
           { id: 'waitlist', index: true, element: <WaitlistPage />, action: waitlistAction },
-          { id: 'activate', path: 'activate', element: <ActivatePage /> },
+          {
+            id: 'activate',
+            path: 'activate',
+            lazy: () => import('./pages/ActivatePage').then(activateRoute),
+          },
         ],
       },
       {

@@ -18,6 +18,14 @@ const ASSETS_DIR = path.join(CLIENT_DIR, 'assets');
 /** Written after a production build; its absence makes the build stale. */
 export const STAMP = path.join(DIST, '.build-stamp');
 const CLIENT_ENTRY = 'client/entry.tsx';
+/**
+ * Dedicated workers, by name: entries of the same build, so they are content-hashed, minified,
+ * precompressed and cached immutably like every other script. Each imports nothing, so its file
+ * is a plain classic script (`new Worker(url)`), listed in the manifest under its name.
+ */
+export const WORKER_ENTRIES: Record<string, string> = {
+  'motion-check': 'client/workers/motion-check.ts',
+};
 const SOURCES = [
   'client',
   'server',
@@ -54,13 +62,60 @@ const REACT_ROUTER_PRODUCTION = (file: string) =>
   path.join(ROOT, 'node_modules/react-router/dist/production', file);
 
 /**
+ * React Router's production build names its contexts and components for React DevTools in
+ * top-level statements (`Form.displayName = "Form"`), which no minifier may drop, and with them it
+ * keeps components this site never renders (Form, ScrollRestoration, HistoryRouter): 121 B gzip of
+ * first-load JS. DevTools then shows React Router's components by their function names.
+ */
+const withoutDisplayNames: esbuild.Plugin = {
+  name: 'react-router-without-display-names',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]react-router[\\/]dist[\\/]production[\\/].*\.mjs$/ }, (args) => ({
+      contents: fs
+        .readFileSync(args.path, 'utf8')
+        .replace(/^[\w$]+\.displayName = "[^"\n]*";$/gm, ''),
+      loader: 'js',
+    }));
+  },
+};
+
+const BROWSERS = ['chrome100', 'firefox100', 'safari15'];
+
+/**
+ * `import url from './x.worker.ts?worker-url'`: the worker bundled on its own (a classic script,
+ * which every target browser can start), written beside the other assets under a content hash,
+ * and the import gives its URL relative to the importing chunk.
+ */
+const workerUrls = (dev: boolean): esbuild.Plugin => ({
+  name: 'worker-url',
+  setup(build) {
+    build.onResolve({ filter: /\?worker-url$/ }, (args) => ({
+      path: path.join(args.resolveDir, args.path.replace(/\.ts\?worker-url$/, '.js')),
+      namespace: 'worker-url',
+    }));
+    build.onLoad({ filter: /.*/, namespace: 'worker-url' }, async (args) => {
+      const worker = await esbuild.build({
+        entryPoints: [args.path.replace(/\.js$/, '.ts')],
+        bundle: true,
+        format: 'iife',
+        target: BROWSERS,
+        minify: !dev,
+        legalComments: 'none',
+        write: false,
+      });
+      return { contents: worker.outputFiles[0].contents, loader: 'file' };
+    });
+  },
+});
+
+/**
  * The browser bundle; `dev` keeps it readable (React's development build, source maps, no
  * minifying).
  */
 export function clientBuildOptions(dev = false): esbuild.BuildOptions & { metafile: true } {
   return {
     absWorkingDir: ROOT,
-    entryPoints: { entry: CLIENT_ENTRY },
+    entryPoints: { entry: CLIENT_ENTRY, ...WORKER_ENTRIES },
     outdir: ASSETS_DIR,
     entryNames: '[name]-[hash]',
     chunkNames: 'chunk-[hash]',
@@ -69,7 +124,7 @@ export function clientBuildOptions(dev = false): esbuild.BuildOptions & { metafi
     splitting: true,
     format: 'esm',
     platform: 'browser',
-    target: ['chrome100', 'firefox100', 'safari15'],
+    target: BROWSERS,
     jsx: 'automatic',
     minify: !dev,
     sourcemap: dev,
@@ -83,6 +138,7 @@ export function clientBuildOptions(dev = false): esbuild.BuildOptions & { metafi
           'react-router/dom': REACT_ROUTER_PRODUCTION('dom-export.mjs'),
           'react-router': REACT_ROUTER_PRODUCTION('index.mjs'),
         },
+    plugins: dev ? [workerUrls(dev)] : [withoutDisplayNames, workerUrls(dev)],
     metafile: true,
     logLevel: 'warning',
   };
@@ -103,6 +159,13 @@ export function writeManifest(metafile: esbuild.Metafile): {
     preloads: entry.imports
       .filter((i) => i.kind === 'import-statement' && !i.external)
       .map((i) => url(i.path)),
+    workers: Object.fromEntries(
+      Object.entries(WORKER_ENTRIES).map(([name, source]) => {
+        const [file, worker] = outputs.find(([, out]) => out.entryPoint === source)!;
+        if (worker.imports.length > 0) throw new Error(`${source} must import nothing`);
+        return [name, url(file)];
+      }),
+    ),
   };
   fs.writeFileSync(
     path.join(CLIENT_DIR, 'manifest.json'),
@@ -178,6 +241,24 @@ export const SERVER_BUILD_OPTIONS: esbuild.BuildOptions = {
   jsx: 'automatic',
   packages: 'external',
   loader: { '.css': 'empty' },
+  // The server renders the pages but never starts their workers: a worker's URL is empty there,
+  // and so is import.meta, which only the browser's lazy chunk that starts one reads.
+  plugins: [
+    {
+      name: 'no-workers',
+      setup(build) {
+        build.onResolve({ filter: /\?worker-url$/ }, (args) => ({
+          path: args.path,
+          namespace: 'no-workers',
+        }));
+        build.onLoad({ filter: /.*/, namespace: 'no-workers' }, () => ({
+          contents: "export default ''",
+          loader: 'js',
+        }));
+      },
+    },
+  ],
+  logOverride: { 'empty-import-meta': 'silent' },
   sourcemap: true,
   logLevel: 'warning',
 };

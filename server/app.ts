@@ -5,14 +5,19 @@
 import compression from 'compression';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { RouterContextProvider } from 'react-router';
-import { addressPagesContext, waitlistFormContext } from '../client/route-context';
+import {
+  addressPagesContext,
+  issuedFieldContext,
+  waitlistFormContext,
+} from '../client/route-context';
 import { CONFIRM_PATH, LEAVE_PATH } from '../shared/address-links';
 import { ACTIVATION } from '../shared/links';
+import { ISSUED_FIELD } from '../shared/native-form';
 import { apiHandler } from './api/router';
 import { isApiUrl } from './api/routes';
 import { publicConfigOf, type Config } from './config';
 import { healthCheck, readinessCheck } from './health';
-import { readBody, readFields, type Middleware } from './http/body';
+import { readBody, readFields, type BodyRequest, type Middleware } from './http/body';
 import { compileTrust, type TrustProxy } from './http/client';
 import { refuseCrossSite } from './http/cross-site';
 import { CONTENT_TYPES, HttpError, sendText, statusAndMessage } from './http/errors';
@@ -31,6 +36,7 @@ import { seoFiles } from './pages/seo';
 import { hashedAssets, loadPageAssets, publicFiles, type PageAssets } from './pages/static-files';
 import { ASSETS_URL_PREFIX } from './paths';
 import { addressPages, isLeaveByLink } from './pages/address-pages';
+import { signupGuard } from './guard';
 import { nativeForm } from './pages/native-form';
 import { openSqliteStore, type Store } from './store';
 import { signup, type SubmitSignup } from './waitlist/signup';
@@ -58,6 +64,8 @@ export interface AppDeps {
    * (webhooks/recipients.ts); 0 in tests, so a page follows an endpoint added just before.
    */
   recipientsMaxAgeMs?: number;
+  /** The bot guard's clock (the plain form's issue times), so a test need not wait on it. */
+  now?: () => number;
 }
 
 export function createApp(config: Config, deps: AppDeps = {}) {
@@ -72,8 +80,9 @@ export function createApp(config: Config, deps: AppDeps = {}) {
 
   // Shared by every handler that takes a signup or another form.
   const { mailQueued, eventsOwed } = deps;
+  const guard = signupGuard({ config, store, metrics, now: deps.now });
   const submitSignup: SubmitSignup = (input) =>
-    signup({ config, store, logger, metrics, mailQueued, eventsOwed }, input);
+    signup({ config, store, logger, metrics, mailQueued, eventsOwed, guard }, input);
   const address = addressPages({ config, store, logger, metrics, mailQueued, eventsOwed });
   const limitSubmissions = signupRateLimit(config, logger, store.rate);
   const sameSiteOnly = refuseCrossSite(config, logger);
@@ -96,6 +105,17 @@ export function createApp(config: Config, deps: AppDeps = {}) {
       const context = new RouterContextProvider();
       context.set(waitlistFormContext, form.submitterFor(req));
       context.set(addressPagesContext, address.contextFor(req));
+      // A page for one request carries an issue time of its own, which a form it came back
+      // from carries over (guard/issued-field.ts).
+      const { field } = guard;
+      const posted = (req as BodyRequest).body;
+      const issued = posted instanceof URLSearchParams ? posted.get(ISSUED_FIELD) : undefined;
+      if (field) context.set(issuedFieldContext, () => field.issueFor(issued));
+      return context;
+    },
+    sharedContext: () => {
+      const context = new RouterContextProvider();
+      if (guard.field) context.set(issuedFieldContext, guard.field.issue);
       return context;
     },
   });
@@ -107,6 +127,9 @@ export function createApp(config: Config, deps: AppDeps = {}) {
     cacheSeconds: config.pageCacheSeconds,
     siteUrl: config.siteUrl,
     logger,
+    // Rendered again before the issue time on `/` goes stale.
+    maxAgeMs: guard.field?.reissueMs,
+    now: deps.now,
   });
 
   const consoleCss = `${assets.css}${CONSOLE_CSS}`;
@@ -130,6 +153,7 @@ export function createApp(config: Config, deps: AppDeps = {}) {
         limitSubmissions,
         refuseCrossSite: sameSiteOnly,
         logger,
+        proof: guard.proof,
       }),
       limitSubmissions,
       sameSiteOnly,

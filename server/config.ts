@@ -6,6 +6,7 @@
 import { createPrivateKey, type KeyObject } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { domainToASCII } from 'node:url';
 import { z } from 'zod';
 import type { PublicConfig } from '../shared/public-config';
 import { loadWelcomeTemplates, TemplateError } from './mail/templates';
@@ -183,6 +184,31 @@ const dnsName = z
   );
 
 /**
+ * A domain as the bot guard compares them (server/guard/domains.ts): lower case, no trailing dot,
+ * an IDN in its ASCII (punycode) form; '' for what is no domain.
+ */
+export function asciiDomain(name: string): string {
+  return domainToASCII(name.trim().toLowerCase().replace(/\.+$/, ''));
+}
+
+/** Comma-separated email domains (example.com, bücher.de), kept as asciiDomain gives them. */
+const domainList = z.string().transform((value, ctx) => {
+  const domains: string[] = [];
+  for (const item of value
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)) {
+    const domain = asciiDomain(item);
+    if (!/^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*$/.test(domain)) {
+      ctx.addIssue({ code: 'custom', message: `not a domain such as example.com: ${item}` });
+      return z.NEVER;
+    }
+    domains.push(domain);
+  }
+  return domains;
+});
+
+/**
  * The operator's mail templates, read and checked here once (mail/templates.ts), so a missing file
  * or a typo in a placeholder stops start-up with the file's name rather than the first mail.
  */
@@ -336,6 +362,36 @@ export const SETTINGS = {
     'off',
     onOff,
     'on: webhook endpoints may be private or loopback addresses, over plain http too.',
+  ),
+  proofOfWork: setting(
+    'PROOF_OF_WORK',
+    'off',
+    onOff,
+    'on: the API takes a signup only with a solved proof-of-work challenge, the plain form only with a signed issue time.',
+  ),
+  proofOfWorkMaxNumber: setting(
+    'PROOF_OF_WORK_MAX_NUMBER',
+    '12000',
+    integer(1_000, 100_000_000),
+    'How hard a proof-of-work challenge is: the browser tries up to this many SHA-256 hashes, half on average.',
+  ),
+  disposableAddresses: setting(
+    'DISPOSABLE_ADDRESSES',
+    'refuse',
+    z.enum(['refuse', 'allow']),
+    'refuse: addresses at a throwaway domain (the disposable-email-domains list) cannot join.',
+  ),
+  blockedEmailDomains: setting(
+    'BLOCKED_EMAIL_DOMAINS',
+    '',
+    domainList,
+    'Domains whose addresses cannot join, their subdomains too (comma-separated).',
+  ),
+  allowedEmailDomains: setting(
+    'ALLOWED_EMAIL_DOMAINS',
+    '',
+    domainList,
+    'Set: only addresses at these domains and their subdomains can join (comma-separated).',
   ),
   welcomeMail: setting(
     'WELCOME_MAIL',
@@ -594,6 +650,7 @@ export function publicConfigOf(
     webAppUrl: config.webAppUrl,
     privacyContact: config.privacyContact,
     confirmSignups: config.confirmSignups && !config.backendUrl,
+    proofOfWork: config.proofOfWork,
     addressRecipients,
   };
 }

@@ -26,6 +26,27 @@ export type RouteKind = (typeof ROUTE_KINDS)[number];
 export const SIGNUP_OUTCOMES = ['stored', 'duplicate', 'queued', 'honeypot', 'refused'] as const;
 export type SignupMetric = (typeof SIGNUP_OUTCOMES)[number];
 
+/** Which way a signup came: the API (the form with JavaScript, a script) or the plain form. */
+export const GUARD_ROUTES = ['api', 'form'] as const;
+export type GuardRoute = (typeof GUARD_ROUTES)[number];
+
+/**
+ * Why the bot guard (server/guard/) turned a signup away: no proof of work, a proof that does not
+ * verify, one spent already, a forged or missing issue time, one too soon, too old or used up
+ * (those three get the form back), an address at a refused domain.
+ */
+export const GUARD_REASONS = [
+  'no-proof',
+  'bad-proof',
+  'spent-proof',
+  'forged-field',
+  'too-soon',
+  'stale-field',
+  'used-field',
+  'domain',
+] as const;
+export type GuardReason = (typeof GUARD_REASONS)[number];
+
 /** The two durable queues a background worker delivers from. */
 export const DELIVERY_QUEUES = ['outbox', 'mail'] as const;
 export type DeliveryQueue = (typeof DELIVERY_QUEUES)[number];
@@ -62,6 +83,8 @@ export interface Metrics {
   /** One finished (or abandoned) request: which handler answered, the status, how long it took. */
   request(kind: RouteKind, status: number, seconds: number): void;
   signup(outcome: SignupMetric): void;
+  /** A signup the bot guard turned away, by route and reason. */
+  guarded(route: GuardRoute, reason: GuardReason): void;
   delivery(queue: AttemptQueue, result: DeliveryResult): void;
   address(event: AddressEvent): void;
   /** A console login refused by the throttle (429). */
@@ -143,6 +166,13 @@ export function createMetrics(options: MetricsOptions): Metrics & { registry: Re
     registers,
   });
 
+  const guarded = new Counter({
+    name: 'signup_guard_refusals_total',
+    help: 'Signups the bot guard turned away (or sent back to the form), by route and reason.',
+    labelNames: ['route', 'reason'],
+    registers,
+  });
+
   const addresses = new Counter({
     name: 'address_events_total',
     help: 'Addresses confirmed, left, erased unconfirmed or found undeliverable, by event.',
@@ -156,6 +186,8 @@ export function createMetrics(options: MetricsOptions): Metrics & { registry: Re
   for (const queue of ATTEMPT_QUEUES)
     for (const result of DELIVERY_RESULTS) deliveries.inc({ queue, result }, 0);
   for (const event of ADDRESS_EVENTS) addresses.inc({ event }, 0);
+  for (const route of GUARD_ROUTES)
+    for (const reason of GUARD_REASONS) guarded.inc({ route, reason }, 0);
 
   const throttledLogins = new Counter({
     name: 'console_logins_throttled_total',
@@ -253,6 +285,10 @@ export function createMetrics(options: MetricsOptions): Metrics & { registry: Re
     signup(outcome) {
       if (isOneOf(SIGNUP_OUTCOMES, outcome)) signups.inc({ outcome });
     },
+    guarded(route, reason) {
+      if (isOneOf(GUARD_ROUTES, route) && isOneOf(GUARD_REASONS, reason))
+        guarded.inc({ route, reason });
+    },
     delivery(queue, result) {
       if (isOneOf(ATTEMPT_QUEUES, queue) && isOneOf(DELIVERY_RESULTS, result))
         deliveries.inc({ queue, result });
@@ -274,6 +310,7 @@ export function createMetrics(options: MetricsOptions): Metrics & { registry: Re
 export const NO_METRICS: Metrics = Object.freeze({
   request() {},
   signup() {},
+  guarded() {},
   delivery() {},
   address() {},
   loginThrottled() {},

@@ -2,12 +2,15 @@
 // timeout, no Authorization header. Errors carry exactly the texts of product §8. The activation
 // form opens the web app instead of calling the API (§4), so the client has no activation call.
 import { API_PATHS, HTTP_TIMEOUT_MS } from './constants';
+import { CHALLENGE_PATH, PROOF_FIELD } from './proof-of-work';
 
 interface SubscribeRequest {
   email: string;
   description?: string;
   /** The honeypot (shared/form-checks.ts); sent only when something filled it. */
   website?: string;
+  /** A solved proof-of-work challenge (shared/proof-of-work.ts), with PROOF_OF_WORK on. */
+  altcha?: string;
 }
 
 /** A missing required parameter (docs/product.md §8). */
@@ -124,10 +127,14 @@ export function createApiClient({
           email: params.email,
           description: params.description,
           website: params.website || undefined,
+          [PROOF_FIELD]: params.altcha,
         },
         options,
       );
     },
+
+    /** Where the proof-of-work solver gets a challenge to solve before the signup is sent. */
+    challengeUrl: `${baseUrl}${CHALLENGE_PATH}`,
   };
 }
 

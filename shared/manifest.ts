@@ -6,4 +6,6 @@ export interface AssetManifest {
   styles: string[];
   /** Chunks the entry imports statically, to modulepreload. */
   preloads: string[];
+  /** Dedicated workers' script URLs (content-hashed classic scripts), by name. */
+  workers: Record<string, string>;
 }

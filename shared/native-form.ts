@@ -10,6 +10,11 @@ export type WaitlistSubmission =
       values: WaitlistFields;
       errors: FieldErrors<keyof WaitlistFields>;
       status?: number;
+      /**
+       * Nothing was wrong with the fields, but the form's issue time was too recent, too old or
+       * used up (PROOF_OF_WORK): the visitor only needs to press Join again.
+       */
+      again?: true;
     };
 
 /** The server's side of the native form: records the form the action read, says how it went. */
@@ -20,3 +25,14 @@ export const JOINED_PARAM = 'joined';
 
 /** Where the native form posts: '?index' makes React Router pick the index route's action. */
 export const WAITLIST_FORM_ACTION = '/?index';
+
+/**
+ * The form's signed issue time, with PROOF_OF_WORK on (server/guard/issued-field.ts): a form
+ * without JavaScript proves time instead of work.
+ */
+export const ISSUED_FIELD = 'issued';
+
+/** The index route's loader data: the issue time its form carries, when the guard asks for one. */
+export interface WaitlistLoaded {
+  issued?: string;
+}

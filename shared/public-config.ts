@@ -15,6 +15,11 @@ export interface PublicConfig {
    */
   confirmSignups: boolean;
   /**
+   * The form with JavaScript solves a proof-of-work challenge (PROOF_OF_WORK=on) and sends it with
+   * its signup.
+   */
+  proofOfWork: boolean;
+  /**
    * The hosts that webhook endpoints send visitors' addresses to (endpoints added --with-address),
    * which '/privacy' names; empty when there are none. Hosts only: never a path or query.
    */
@@ -25,5 +30,6 @@ export const DEFAULT_PUBLIC_CONFIG: PublicConfig = {
   webAppUrl: 'https://org-note.com',
   privacyContact: 'OrgNote <no-reply@localhost>',
   confirmSignups: false,
+  proofOfWork: false,
   addressRecipients: [],
 };

@@ -60,6 +60,15 @@ export function useValidatedForm<K extends string>(
 
   const focusField = (name: K) => elements.current[name]?.focus();
 
+  /**
+   * Shows the server's message under a field (a refused domain) and focuses it; the next change
+   * checks the form again, as after a submit.
+   */
+  const refuseField = (name: K, message: string) => {
+    setErrors({ [name]: message } as FieldErrors<K>);
+    focusField(name);
+  };
+
   /** `onValid` gets the form element too, to read what is not a validated field (the honeypot). */
   const handleSubmit =
     (onValid: (values: Record<K, string>, form: HTMLFormElement) => void | Promise<void>) =>
@@ -77,5 +86,5 @@ export function useValidatedForm<K extends string>(
       void onValid(values, event.currentTarget);
     };
 
-  return { field, handleSubmit };
+  return { field, handleSubmit, refuseField };
 }

@@ -1,17 +1,9 @@
 // '/activate' child route: the activation form (docs/product.md §4). On submit it opens the web
 // app's /auth/activate in a new tab with email, token and key, then shows success. Without
 // JavaScript the same form posts to our /activate/open in a new tab, which redirects there.
-import { useState } from 'react';
-import { errorMessage } from '../../shared/api';
-import { ACTIVATION, activationUrl } from '../../shared/links';
-import { validateActivation } from '../../shared/validation';
-import { ExternalLink } from '../components/ExternalLink';
-import { ResultView } from '../components/ResultView';
-import { SubmitButton } from '../components/SubmitButton';
-import { TextField } from '../components/TextField';
-import { useQueryParams } from '../hooks/useQueryParams';
-import { useValidatedForm } from '../hooks/useValidatedForm';
-import { useSiteLinks } from '../public-config';
+// A lazy chunk: what it would import of the first-load bundle comes as `kit` (activate-route.tsx,
+// client/routes.tsx says why).
+import type { ActivateKit } from './activate-route';
 
 type Status =
   | { kind: 'idle' }
@@ -21,16 +13,30 @@ type Status =
 
 const ACTIVATED_TEXT = 'You are successfully activated your free subscription'; // sic, docs/product.md §4
 
-export function ActivatePage() {
+export function ActivatePage({ kit }: { kit: ActivateKit }) {
   return (
     <>
       <title>Activate your subscription · OrgNote</title>
-      <ActivationForm />
+      <ActivationForm kit={kit} />
     </>
   );
 }
 
-function ActivationForm() {
+function ActivationForm({ kit }: { kit: ActivateKit }) {
+  const {
+    useState,
+    useQueryParams,
+    useSiteLinks,
+    useValidatedForm,
+    validateActivation,
+    activationUrl,
+    errorMessage,
+    ACTIVATION,
+    ExternalLink,
+    ResultView,
+    SubmitButton,
+    TextField,
+  } = kit;
   const params = useQueryParams();
   const links = useSiteLinks();
   const [status, setStatus] = useState<Status>({ kind: 'idle' });

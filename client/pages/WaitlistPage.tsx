@@ -6,17 +6,21 @@ import {
   data,
   redirect,
   useActionData,
+  useLoaderData,
   type ActionFunctionArgs,
+  type LoaderFunctionArgs,
   type RouterContextProvider,
 } from 'react-router';
 import {
+  ISSUED_FIELD,
   JOINED_PARAM,
   WAITLIST_FORM_ACTION,
+  type WaitlistLoaded,
   type WaitlistSubmission,
 } from '../../shared/native-form';
 import { HONEYPOT_FIELD } from '../../shared/form-checks';
 import { validateWaitlist } from '../../shared/validation';
-import { useApiClient } from '../api-client';
+import { fieldRefusal, useApiClient } from '../api-client';
 import { ExternalLink } from '../components/ExternalLink';
 import { ResultView } from '../components/ResultView';
 import { SubmitButton } from '../components/SubmitButton';
@@ -25,7 +29,8 @@ import { useQueryParams } from '../hooks/useQueryParams';
 import { setSubscribedFlag, useSubscribedFlag } from '../hooks/useSubscribedFlag';
 import { useValidatedForm } from '../hooks/useValidatedForm';
 import { usePublicConfig, useSiteLinks } from '../public-config';
-import { waitlistFormContext } from '../route-context';
+import { useProofOfWork } from '../proof-of-work/useProofOfWork';
+import { issuedFieldContext, waitlistFormContext } from '../route-context';
 
 /** Invisible to people, to assistive technology and to Tab; bots filling every field fill it. */
 function Honeypot() {
@@ -66,7 +71,20 @@ export async function waitlistAction({ request, context }: ServerActionArgs) {
   if (!submitWaitlistForm) throw new Response(null, notAllowed);
   const result = await submitWaitlistForm(await request.formData());
   if (result.ok) return redirect(`/?${JOINED_PARAM}`, 303);
-  return data(result, { status: result.status ?? 400 });
+  // A form sent too soon or too late is not the visitor's mistake: nothing to correct.
+  return data(result, { status: result.status ?? (result.again ? 200 : 400) });
+}
+
+/**
+ * The index route's loader, the server's only: the issue time the plain form carries, with
+ * PROOF_OF_WORK on. The page hands it to the browser in its hydration data; the form with
+ * JavaScript sends proof of work instead, so the browser never loads it again.
+ */
+export async function waitlistLoader({
+  context,
+}: LoaderFunctionArgs<Readonly<RouterContextProvider>>): Promise<WaitlistLoaded> {
+  const issue = context.get(issuedFieldContext);
+  return issue ? { issued: await issue() } : {};
 }
 
 export function WaitlistPage() {
@@ -81,10 +99,12 @@ export function WaitlistPage() {
 function WaitlistForm() {
   const params = useQueryParams();
   const rejected = useActionData<Extract<WaitlistSubmission, { ok: false }>>();
+  const issued = useLoaderData<WaitlistLoaded | undefined>()?.issued;
   const joinedWithoutScript = params.has(JOINED_PARAM);
   const alreadySubscribed = useSubscribedFlag();
   const [status, setStatus] = useState<'idle' | 'submitting' | 'joined'>('idle');
   const api = useApiClient();
+  const proof = useProofOfWork(usePublicConfig().proofOfWork);
   const form = useValidatedForm(
     rejected?.values ?? { email: params.get('email') ?? '', description: '' },
     validateWaitlist,
@@ -105,13 +125,19 @@ function WaitlistForm() {
       ?.value;
     setStatus('submitting');
     try {
-      await api.subscriptionsPost({ email, description, website });
-    } catch {
-      // docs/product.md §4/§8: failures are not shown; the visitor still ends in joined.
-    } finally {
-      setSubscribedFlag();
-      setStatus('joined');
+      const altcha = await proof.take();
+      await api.subscriptionsPost({ email, description, website, altcha });
+    } catch (error) {
+      // docs/product.md §4/§8: failures are not shown; the visitor still ends in joined. A message
+      // about a field (a refused domain) is a validation outcome: the form stays, showing it.
+      const refused = fieldRefusal(error, ['email', 'description'] as const);
+      if (refused) {
+        setStatus('idle');
+        return form.refuseField(refused.field, refused.message);
+      }
     }
+    setSubscribedFlag();
+    setStatus('joined');
   });
 
   return (
@@ -123,6 +149,9 @@ function WaitlistForm() {
         encType="multipart/form-data"
         noValidate
         onSubmit={submit}
+        onFocus={proof.start}
+        onKeyDown={proof.start}
+        onPointerDown={proof.start}
         aria-labelledby="waitlist-title"
       >
         <h2 id="waitlist-title" className="form-title">
@@ -131,6 +160,12 @@ function WaitlistForm() {
         <TextField label="Email" type="email" autoComplete="email" {...form.field('email')} />
         <TextField label="About me (or github profile)" multiline {...form.field('description')} />
         <Honeypot />
+        {issued ? <input type="hidden" name={ISSUED_FIELD} value={issued} /> : null}
+        {rejected?.again ? (
+          <p className="form-note" role="status">
+            Almost there: press Join again.
+          </p>
+        ) : null}
         <SubmitButton busy={status === 'submitting'}>Join</SubmitButton>
       </form>
       {/* The joined view as a visitor who joined before sees it, hidden unless the document's

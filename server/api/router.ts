@@ -10,11 +10,13 @@ import { readBody, type BodyRequest, type Middleware } from '../http/body';
 import { HttpError, sendJsonError, statusAndMessage } from '../http/errors';
 import type { RequestContext } from '../http/request-pipeline';
 import { decodeApiPath } from '../http/safe-path';
+import type { ProofOfWork } from '../guard/proof-of-work';
 import type { Logger } from '../logger';
 import { signupEndpoint } from './subscriptions';
 import type { Subscriptions } from '../store/types';
 import type { SubmitSignup } from '../waitlist/signup';
 import { activationEndpoint } from './activation';
+import { challengeEndpoint } from './challenge';
 import { proxyEndpoint } from './proxy';
 import {
   isRateLimited,
@@ -28,7 +30,11 @@ import { subscriptionInfoEndpoint } from './subscription-info';
 interface ApiDeps {
   config: Pick<
     Config,
-    'backendUrl' | 'backendTimeoutMs' | 'subscriptionApiToken' | 'spaceLimitBytes'
+    | 'backendUrl'
+    | 'backendTimeoutMs'
+    | 'subscriptionApiToken'
+    | 'spaceLimitBytes'
+    | 'allowedOrigins'
   >;
   subscriptions: Subscriptions;
   submitSignup: SubmitSignup;
@@ -37,6 +43,8 @@ interface ApiDeps {
   /** The cross-site check, shared with the native form. */
   refuseCrossSite: Middleware;
   logger: Logger;
+  /** With PROOF_OF_WORK on: the challenges GET /api/challenge hands out. */
+  proof?: ProofOfWork;
 }
 
 /** `info` carries subscription-info's parameters when that is the route. */
@@ -75,6 +83,7 @@ function allowOnly(methods: string[], req: BodyRequest, res: ServerResponse): vo
 function embeddedEndpoints(
   deps: Pick<ApiDeps, 'subscriptions' | 'config'>,
   signup: ReturnType<typeof signupEndpoint>,
+  challenge: ReturnType<typeof challengeEndpoint>,
 ): Endpoint {
   const activate = activationEndpoint(deps.subscriptions, deps.config);
   const info = subscriptionInfoEndpoint(deps.subscriptions, deps.config);
@@ -92,6 +101,8 @@ function embeddedEndpoints(
       case 'activation':
         allowOnly(['POST'], req, res);
         return activate(req, res);
+      case 'challenge':
+        return challenge(req, res);
     }
   };
 }
@@ -103,16 +114,21 @@ export function apiHandler({
   limitSubmissions,
   refuseCrossSite,
   logger,
+  proof,
 }: ApiDeps) {
   const signup = signupEndpoint(submitSignup);
+  const challenge = challengeEndpoint(proof, config);
   const { backendUrl } = config;
   const proxy = backendUrl ? proxyEndpoint({ ...config, backendUrl }, logger) : undefined;
+  // With a backend, the site still takes signups (its checks and guard first) and makes the
+  // challenges whose solutions it checks.
   const endpoint: Endpoint = proxy
-    ? (req, res, context, route) =>
-        route === 'subscriptions' && req.method === 'POST'
-          ? signup(req, res, context)
-          : proxy(req, res, context, route)
-    : embeddedEndpoints({ subscriptions, config }, signup);
+    ? (req, res, context, route) => {
+        if (route === 'subscriptions' && req.method === 'POST') return signup(req, res, context);
+        if (route === 'challenge') return challenge(req, res);
+        return proxy(req, res, context, route);
+      }
+    : embeddedEndpoints({ subscriptions, config }, signup, challenge);
 
   const failed = (res: ServerResponse, err: unknown): void => {
     const { status, message, ours, retryAfterSeconds } = statusAndMessage(err);

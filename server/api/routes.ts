@@ -4,9 +4,10 @@
 // path instead: its parameters are ids of someone else's making, decoded exactly once, so every id
 // (with '/', '%' or ';' in it) has one spelling and no spelling reaches another id.
 import { API_PATHS } from '../../shared/constants';
+import { CHALLENGE_PATH } from '../../shared/proof-of-work';
 import { NOT_ONE_LINE } from '../../shared/validation';
 
-export type ApiRoute = 'subscriptions' | 'activation' | 'subscription-info';
+export type ApiRoute = 'subscriptions' | 'activation' | 'subscription-info' | 'challenge';
 
 /**
  * The POSTs the per-client rate limit counts. A signup always. An activation only on its way to a
@@ -56,5 +57,6 @@ export function routeOf(decodedPath: string): ApiRoute | undefined {
   const normal = decodedPath.toLowerCase();
   if (normal === API_PATHS.subscriptions) return 'subscriptions';
   if (normal === API_PATHS.subscriptionActivation) return 'activation';
+  if (normal === CHALLENGE_PATH) return 'challenge';
   return undefined;
 }

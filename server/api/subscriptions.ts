@@ -16,8 +16,12 @@ export function signupEndpoint(submitSignup: SubmitSignup) {
   ): Promise<void> => {
     const outcome = await submitSignup({ fields: fieldsOf(req), from: { client, path: req.url } });
     switch (outcome.kind) {
+      // The field it is about, so a form shows the message under it (a refused domain, say).
       case 'invalid':
-        throw new HttpError(400, outcome.message);
+        return sendJson(res, 400, { error: outcome.message, field: outcome.field });
+      // Only the plain form is sent back for a fresh issue time; the API never meets one.
+      case 'again':
+        throw new HttpError(400, 'Send the signup again');
       case 'dropped':
       case 'stored':
         return sendJson(res, 201, { email: outcome.email });

@@ -42,12 +42,16 @@ function scriptSafeJson(value: unknown): string {
  *   browser predates the Popover API, a tap on the button gives it the focus (Safari gives none)
  *   for the CSS :focus-within that opens it there. Here rather than in React, so it holds before
  *   hydration too.
- * - The starfall moves only where a GPU composites it: a worker (public/motion-check.js) asks
- *   WebGL, off the main thread, in idle time, and marks <html data-motion>. Without a GPU the
+ * - The starfall moves only where a GPU composites it: a worker (client/workers/motion-check.ts)
+ *   asks WebGL, off the main thread, in idle time, and marks <html data-motion>. Without a GPU the
  *   animation would keep the compositor redrawing the layer in software on the cores the main
  *   thread needs.
  */
-function bootScript({ scripts, preloads }: Pick<PageAssets, 'scripts' | 'preloads'>): string {
+function bootScript({
+  scripts,
+  preloads,
+  workers,
+}: Pick<PageAssets, 'scripts' | 'preloads' | 'workers'>): string {
   return (
     `(()=>{const d=document;try{localStorage.getItem(${scriptSafeJson(SUBSCRIBED_STORAGE_KEY)})!==null&&d.documentElement.setAttribute('data-joined','')}catch{}` +
     `let started=false;const events=['pointerdown','keydown'];` +
@@ -62,7 +66,7 @@ function bootScript({ scripts, preloads }: Pick<PageAssets, 'scripts' | 'preload
     `if(p&&p.hidePopover&&e.relatedTarget instanceof Node&&!m.contains(e.relatedTarget)&&p.matches(':popover-open'))p.hidePopover()});` +
     `addEventListener('click',(e)=>{const b=menu(e.target)&&e.target.closest('button');if(b&&!b.hidePopover)b.focus()});` +
     `const motion=()=>{if(!matchMedia('(prefers-reduced-motion: no-preference)').matches||!self.Worker)return;` +
-    `const w=new Worker('/motion-check.js');w.onmessage=(e)=>{w.terminate();if(e.data===true)d.documentElement.setAttribute('data-motion','')};w.onerror=()=>w.terminate()};` +
+    `const w=new Worker(${scriptSafeJson(workers['motion-check'])});w.onmessage=(e)=>{w.terminate();if(e.data===true)d.documentElement.setAttribute('data-motion','')};w.onerror=()=>w.terminate()};` +
     `const later=(f,ms)=>self.requestIdleCallback?requestIdleCallback(f,{timeout:ms}):setTimeout(f,200);` +
     `const idle=()=>{later(go,2000);later(motion,4000)};` +
     `const P=self.PerformanceObserver;if(P&&(P.supportedEntryTypes||[]).includes('paint'))` +

@@ -7,7 +7,8 @@
 // SITE_URL the origin comes from the Host header, which is the client's to choose, so the store is
 // bounded and no shared cache may keep the page (docs/decisions/0019-forged-host.md). Every page
 // embeds the public config, which names the hosts webhooks send addresses to: when it changes,
-// every page kept is dropped and rendered again.
+// every page kept is dropped and rendered again. A page is rendered again too when older than
+// maxAgeMs, before the plain form's signed issue time it carries expires.
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { compress, preferredEncoding, type Encoding } from '../http/encodings';
@@ -79,6 +80,12 @@ interface PrerenderedOptions {
   siteUrl?: string;
   logger: Logger;
   maxEntries?: number;
+  /**
+   * A page older than this is rendered again: what it carries expires (the plain form's issue
+   * time, server/guard/issued-field.ts). Left out, a page lives as long as its public config.
+   */
+  maxAgeMs?: number;
+  now?: () => number;
 }
 
 export function prerenderedPages({
@@ -89,8 +96,11 @@ export function prerenderedPages({
   siteUrl,
   logger,
   maxEntries = 32,
+  maxAgeMs = Infinity,
+  now = Date.now,
 }: PrerenderedOptions) {
   const pages = new Map<string, Promise<PrerenderedPage>>();
+  const renderedAt = new Map<string, number>();
   // The public config the kept pages embed, as JSON.
   let pagesEmbed: string | undefined;
   // Browsers check back every time (a 304 when nothing changed). Shared caches keep the page only
@@ -135,19 +145,25 @@ export function prerenderedPages({
     const embeds = JSON.stringify(config);
     if (embeds !== pagesEmbed) {
       pages.clear();
+      renderedAt.clear();
       pagesEmbed = embeds;
     }
     const key = pageKey(origin, path);
     let page = pages.get(key);
     if (page) pages.delete(key);
-    else {
+    if (!page || now() - renderedAt.get(key)! >= maxAgeMs) {
+      renderedAt.set(key, now());
       const rendering = prerender(path, origin, config);
       // A failed render is not kept (unless another took its place): the next request tries again.
       rendering.catch(() => pages.get(key) === rendering && pages.delete(key));
       page = rendering;
     }
     pages.set(key, page);
-    while (pages.size > maxEntries) pages.delete(pages.keys().next().value!);
+    while (pages.size > maxEntries) {
+      const oldest = pages.keys().next().value!;
+      pages.delete(oldest);
+      renderedAt.delete(oldest);
+    }
     return page;
   }
 

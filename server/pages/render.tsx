@@ -14,11 +14,13 @@ import {
   createStaticRouter,
   isRouteErrorResponse,
   StaticRouterProvider,
+  type LoaderFunction,
   type RouteObject,
   type RouterContextProvider,
   type StaticHandlerContext,
 } from 'react-router';
 import { PublicConfigProvider } from '../../client/public-config';
+import { waitlistLoader } from '../../client/pages/WaitlistPage';
 import { routes as siteRoutes } from '../../client/routes';
 import type { PublicConfig } from '../../shared/public-config';
 import type { BodyRequest } from '../http/body';
@@ -27,6 +29,21 @@ import { CSP_HEADER, newNonce } from '../http/security-headers';
 import type { Logger } from '../logger';
 import { Document, type DocumentProps } from './document';
 import { siteOrigin } from './seo';
+
+/**
+ * Loaders only the server runs, by route id: data only it has, which the page hands to the
+ * browser in its hydration data (so the browser's route table needs no loader, and no code).
+ */
+const SERVER_LOADERS: Record<string, LoaderFunction> = { waitlist: waitlistLoader };
+
+function withServerLoaders(routes: RouteObject[]): RouteObject[] {
+  return routes.map((route): RouteObject => {
+    const loader = route.id ? SERVER_LOADERS[route.id] : undefined;
+    if (route.index) return loader ? { ...route, loader } : route;
+    const children = route.children && withServerLoaders(route.children);
+    return { ...route, ...(loader ? { loader } : {}), children };
+  });
+}
 
 /** A stalled render is cut off after this long, so a request never hangs. */
 const RENDER_ABORT_MS = 10_000;
@@ -133,6 +150,8 @@ interface RendererOptions {
   pagePolicy: (scriptSources: string[]) => string;
   /** What the routes' loaders and actions get for this request (client/route-context.ts). */
   requestContext?: (req: IncomingMessage) => RouterContextProvider;
+  /** What the loaders get for a page rendered once for everyone (the prerendered store's). */
+  sharedContext?: () => RouterContextProvider;
   /** The site's route table unless a test renders its own. */
   routes?: RouteObject[];
 }
@@ -144,7 +163,8 @@ export function createRenderer({
   siteUrl,
   pagePolicy,
   requestContext,
-  routes = siteRoutes,
+  sharedContext,
+  routes = withServerLoaders(siteRoutes),
 }: RendererOptions) {
   const handler = createStaticHandler(routes);
   const currentPublicConfig =
@@ -183,7 +203,9 @@ export function createRenderer({
      * instead. With the public config given, the page is the one for that config.
      */
     async renderShared(path: string, origin: string, config?: PublicConfig): Promise<string> {
-      const context = await handler.query(toFetchRequest(path));
+      const context = await handler.query(toFetchRequest(path), {
+        requestContext: sharedContext?.(),
+      });
       if (context instanceof Response || context.statusCode !== 200)
         throw new Error(`${path} is not a plain page`);
       const embedded = config ?? (await currentPublicConfig());

@@ -3,6 +3,7 @@
 import { createAddressLinks } from './address-tokens';
 import { createAdmins, createAdminSessions, createAuditLog, createConsoleKeys } from './admins';
 import { createErasure } from './erasure';
+import { createGuardTokens } from './guard-tokens';
 import { createLoginThrottle } from './login-throttle';
 import { createMailQueue } from './mail-queue';
 import { createOutbox } from './outbox';
@@ -30,6 +31,7 @@ export function createStoreRules(sql: Sql, limits: QueueLimits, now: () => numbe
     mail,
     webhooks: createWebhooks(sql, now),
     signupEvents: createSignupEvents(sql),
+    guardTokens: createGuardTokens(sql, now),
     erase: createErasure(sql, now),
   };
 }

@@ -510,6 +510,17 @@ export type AuditVerdict =
       reason: 'changed' | 'gap';
     };
 
+/** The bot guard's spent tokens (guard-tokens.ts), shared by every replica. */
+export interface GuardTokens {
+  /**
+   * Counts one use of `token` (a solved proof-of-work challenge, a form's signed issue time),
+   * kept until `expiresAt` (ms): true while its uses are within `limit` (1: once only).
+   */
+  use(token: string, limit: number, expiresAt: number): Promise<boolean>;
+  /** Deletes up to `limit` tokens past their expiry; how many. */
+  prune(limit: number): Promise<number>;
+}
+
 /** Why an address is erased: its `signup.left` webhook event says it. */
 export type ErasureReason = 'left' | 'removed' | 'expired';
 
@@ -549,6 +560,7 @@ export interface Store {
   /** Outgoing webhooks: the endpoints, and the deliveries waiting for them (webhooks.ts). */
   webhooks: Webhooks;
   signupEvents: SignupEvents;
+  guardTokens: GuardTokens;
   /**
    * Deletes everything kept about an address (waitlist remove, a leave link, the expiry sweep),
    * and queues its `signup.left` webhook event.

@@ -21,15 +21,18 @@ import {
   type BackendAnswer,
   type SignupRequest,
 } from '../delivery/backend-client';
+import type { SignupGuard } from '../guard';
 import type { Logger } from '../logger';
-import { NO_METRICS, type Metrics } from '../metrics';
+import { NO_METRICS, type GuardRoute, type Metrics } from '../metrics';
 import type { Store } from '../store';
 
 export type SignupOutcome =
   /** `message` is the first field's problem, `errors` every field's, as a form shows them. */
   | { kind: 'invalid'; field: SignupField; message: string; errors: SignupErrors }
-  /** A filled honeypot: answered like a success, nothing stored or sent. */
+  /** A filled honeypot, or no proof the bot guard takes: answered like a success, nothing kept. */
   | { kind: 'dropped'; email: string }
+  /** The plain form came too soon, too late or used up (server/guard/): shown again to resend. */
+  | { kind: 'again' }
   | { kind: 'stored'; email: string }
   | { kind: 'queued' }
   | { kind: 'answered'; answer: BackendAnswer };
@@ -51,6 +54,8 @@ export interface SignupInput {
   from: SignupOrigin;
   /** What the handler's form requires beyond the API (the page's form requires a description). */
   rules?: SignupRules;
+  /** The API (the default) or the plain form: what the bot guard asks of it. */
+  route?: GuardRoute;
 }
 
 export interface SignupDeps {
@@ -65,6 +70,8 @@ export interface SignupDeps {
   mailQueued?: () => void;
   /** Told when a signup was stored, so the webhook worker writes and sends its events now. */
   eventsOwed?: () => void;
+  /** What a signup must show beyond its fields (server/guard/); none when not given. */
+  guard?: SignupGuard;
 }
 
 /** signup() with its deps bound: what the handlers are handed. */
@@ -72,7 +79,7 @@ export type SubmitSignup = (input: SignupInput) => Promise<SignupOutcome>;
 
 export async function signup(
   deps: SignupDeps,
-  { fields, from, rules }: SignupInput,
+  { fields, from, rules, route = 'api' }: SignupInput,
 ): Promise<SignupOutcome> {
   const { config, store, logger, metrics = NO_METRICS } = deps;
   const checked = checkSignup(fields, rules);
@@ -91,6 +98,14 @@ export async function signup(
     metrics.signup('honeypot');
     return { kind: 'dropped', email };
   }
+  const verdict = deps.guard ? await deps.guard.judge({ fields, email, route }) : undefined;
+  if (verdict?.kind === 'refuse') {
+    metrics.signup('refused');
+    const errors = { email: verdict.message };
+    return { kind: 'invalid', field: 'email', message: verdict.message, errors };
+  }
+  if (verdict?.kind === 'drop') return { kind: 'dropped', email };
+  if (verdict?.kind === 'again') return { kind: 'again' };
   if (!config.backendUrl) {
     const { confirmSignups: confirm, welcomeMail: welcome } = config;
     const added = await store.signups.add(checked.value, { confirm, welcome });

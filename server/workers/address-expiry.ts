@@ -1,7 +1,8 @@
 // The running site's expiry sweep: erases the addresses nobody confirmed in time, through the
 // operation in waitlist/address.ts, and deletes webhook deliveries past their month of history
-// (waitlist/webhooks.ts), once a minute and again at once after a full batch. Every replica
-// sweeps: both are deletes of rows past a time, which change nothing when another did them first.
+// (waitlist/webhooks.ts) and the bot guard's expired tokens (store/guard-tokens.ts), once a minute
+// and again at once after a full batch. Every replica sweeps: each is a delete of rows past a
+// time, which changes nothing when another did it first.
 import type { Store } from '../store';
 import { sweepUnconfirmed, SWEEP_BATCH, type AddressDeps } from '../waitlist/address';
 import { PRUNE_BATCH, pruneWebhookDeliveries } from '../waitlist/webhooks';
@@ -17,7 +18,7 @@ interface SweepOptions {
 }
 
 export function startExpirySweep(
-  deps: AddressDeps & { store: Pick<Store, 'webhooks'> },
+  deps: AddressDeps & { store: Pick<Store, 'webhooks' | 'guardTokens'> },
   { pollMs = SWEEP_EVERY_MS, now = Date.now }: SweepOptions = {},
 ): Poller {
   /** One task's round: whether it found a full batch, false when it failed (logged). */
@@ -38,6 +39,10 @@ export function startExpirySweep(
       'webhook delivery pruning',
       async () => (await pruneWebhookDeliveries(deps, now())) === PRUNE_BATCH,
     );
-    return expired || pruned;
+    const spent = await round(
+      'guard token pruning',
+      async () => (await deps.store.guardTokens.prune(PRUNE_BATCH)) === PRUNE_BATCH,
+    );
+    return expired || pruned || spent;
   }, pollMs);
 }

@@ -193,6 +193,7 @@ describe('configuration', () => {
       webAppUrl: 'https://org-note.com',
       privacyContact: 'OrgNote <no-reply@orgnote.example>',
       confirmSignups: false,
+      proofOfWork: false,
       addressRecipients: [],
     });
     expect(

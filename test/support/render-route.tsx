@@ -4,6 +4,8 @@ import { render } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router';
 import { routes } from '../../client/routes';
+import * as ActivatePageModule from '../../client/pages/ActivatePage';
+import { activateRoute } from '../../client/pages/activate-route';
 import { ApiClientProvider } from '../../client/api-client';
 import { PublicConfigProvider } from '../../client/public-config';
 import { createApiClient, type ApiClient } from '../../shared/api';
@@ -16,8 +18,25 @@ interface RenderOptions {
   routeTable?: RouteObject[];
 }
 
+/**
+ * The route table with '/activate' resolved, as the browser has it once its lazy chunk is loaded
+ * (client/hydrate.tsx loads a lazy route of the first page before hydrating): tests of the form
+ * render it at once. The other lazy pages load when navigated to, as in the browser.
+ */
+const RESOLVED_ROUTES = (function resolve(table: RouteObject[]): RouteObject[] {
+  return table.map((route) =>
+    route.id === 'activate'
+      ? { ...route, lazy: undefined, ...activateRoute(ActivatePageModule) }
+      : route.children
+        ? { ...route, children: resolve(route.children) }
+        : route,
+  );
+})(routes);
+
 export function appTree(url: string, options: RenderOptions = {}) {
-  const router = createMemoryRouter(options.routeTable ?? routes, { initialEntries: [url] });
+  const router = createMemoryRouter(options.routeTable ?? RESOLVED_ROUTES, {
+    initialEntries: [url],
+  });
   const tree = (
     <PublicConfigProvider value={{ ...DEFAULT_PUBLIC_CONFIG, ...options.config }}>
       <ApiClientProvider value={options.api ?? createApiClient({ baseUrl: 'http://127.0.0.1:9' })}>

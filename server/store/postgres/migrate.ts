@@ -15,6 +15,7 @@ import { sql as leaveRequests } from './migrations/007-leave-requests';
 import { sql as welcomeMail } from './migrations/008-welcome-mail';
 import { sql as webhooks } from './migrations/009-webhooks';
 import { sql as signupEvents } from './migrations/010-signup-events';
+import { sql as botGuard } from './migrations/011-bot-guard';
 
 /** One module per version under migrations/, in order; a version is never edited once released. */
 const MIGRATIONS: readonly { version: number; sql: string }[] = [
@@ -28,6 +29,7 @@ const MIGRATIONS: readonly { version: number; sql: string }[] = [
   { version: 8, sql: welcomeMail },
   { version: 9, sql: webhooks },
   { version: 10, sql: signupEvents },
+  { version: 11, sql: botGuard },
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

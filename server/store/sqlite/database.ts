@@ -13,6 +13,7 @@ import { sql as LEAVE_REQUESTS_MIGRATION } from '../postgres/migrations/007-leav
 import { sql as WELCOME_MAIL_MIGRATION } from '../postgres/migrations/008-welcome-mail';
 import { sql as WEBHOOKS_MIGRATION } from '../postgres/migrations/009-webhooks';
 import { sql as SIGNUP_EVENTS_MIGRATION } from '../postgres/migrations/010-signup-events';
+import { sql as BOT_GUARD_MIGRATION } from '../postgres/migrations/011-bot-guard';
 
 export type Db = Database.Database;
 
@@ -128,6 +129,8 @@ export const MIGRATIONS: string[] = [
   WEBHOOKS_MIGRATION,
   // 13: the signup.created webhook event: PostgreSQL's version 10 (010-signup-events.ts).
   SIGNUP_EVENTS_MIGRATION,
+  // 14: the bot guard's tokens: PostgreSQL's version 11 (011-bot-guard.ts).
+  BOT_GUARD_MIGRATION,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -97,7 +97,9 @@ describe('POST /api/subscriptions (embedded store)', () => {
     const { app, store } = freshApp();
     const res = await request(app).post('/api/subscriptions').send(body);
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ error });
+    // The field travels with the message, so a form shows it under that field.
+    const field = error.startsWith('Email') ? 'email' : 'description';
+    expect(res.body).toEqual({ error, field });
     expect(await store.signups.count()).toBe(0);
   });
 

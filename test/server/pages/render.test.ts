@@ -112,6 +112,7 @@ describe('server-rendered pages', () => {
       webAppUrl: 'https://example.org/</script><script>alert(1)</script>',
       privacyContact: 'OrgNote <no-reply@localhost>',
       confirmSignups: false,
+      proofOfWork: false,
       addressRecipients: [],
     });
   });

@@ -16,8 +16,8 @@ const script = manifest.scripts[0];
 const style = manifest.styles[0];
 
 describe('static assets', () => {
-  it('serves hashed scripts and styles immutable for a year', async () => {
-    for (const url of [script, style]) {
+  it('serves hashed scripts, workers and styles immutable for a year', async () => {
+    for (const url of [script, manifest.workers['motion-check'], style]) {
       const res = await request(app).get(url);
       expect(res.status).toBe(200);
       expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
@@ -59,6 +59,10 @@ describe('static assets', () => {
     expect(res.status).toBe(404);
     expect(res.headers['content-type']).toMatch(/^text\/plain/);
     expect(res.text).not.toContain('<html');
+  });
+
+  it('serves no worker from public/, where it would keep its name and a short cache', async () => {
+    expect((await request(app).get('/motion-check.js')).status).toBe(404);
   });
 
   it('serves public files with a short max-age', async () => {

@@ -20,7 +20,13 @@ function appWith(routes: RouteObject[]) {
   app.use(compression());
   const { logger, lines } = capturingLogger();
   const { pagePolicy } = securityHeaders(DEFAULT_PUBLIC_CONFIG);
-  const assets = { scripts: [], styles: [], preloads: [], css: '' };
+  const assets = {
+    scripts: [],
+    styles: [],
+    preloads: [],
+    workers: { 'motion-check': '/assets/motion-check.js' },
+    css: '',
+  };
   // SITE_URL given: the renderer runs here without the request pipeline that works out the origin.
   app.use(
     createRenderer({

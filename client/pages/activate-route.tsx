@@ -1,0 +1,40 @@
+// The route glue of '/activate': its page is a lazy chunk (ActivatePage.tsx), since visitors of /
+// do not need it, so this glue hands it what it would otherwise import from the first-load bundle
+// (client/routes.tsx says why): React's hook, the form's hooks and components, the links.
+import { useState, type ReactElement } from 'react';
+import { errorMessage } from '../../shared/api';
+import { ACTIVATION, activationUrl } from '../../shared/links';
+import { validateActivation } from '../../shared/validation';
+import { ExternalLink } from '../components/ExternalLink';
+import { ResultView } from '../components/ResultView';
+import { SubmitButton } from '../components/SubmitButton';
+import { TextField } from '../components/TextField';
+import { useQueryParams } from '../hooks/useQueryParams';
+import { useValidatedForm } from '../hooks/useValidatedForm';
+import { useSiteLinks } from '../public-config';
+
+const kit = {
+  useState,
+  useQueryParams,
+  useSiteLinks,
+  useValidatedForm,
+  validateActivation,
+  activationUrl,
+  errorMessage,
+  ACTIVATION,
+  ExternalLink,
+  ResultView,
+  SubmitButton,
+  TextField,
+};
+
+export type ActivateKit = typeof kit;
+
+/** The lazy page's module, as routes.tsx imports it. */
+interface ActivatePageModule {
+  ActivatePage(props: { kit: ActivateKit }): ReactElement;
+}
+
+export function activateRoute({ ActivatePage }: ActivatePageModule) {
+  return { Component: () => <ActivatePage kit={kit} /> };
+}

@@ -1,0 +1,181 @@
+// The bot guard as a person meets it, in Chromium at phone and desktop widths, with
+// PROOF_OF_WORK=on and the site storing signups itself: the form with JavaScript solves its
+// challenge on the first focus and is stored, the plain form is stored once its issue time is old
+// enough and comes back (values kept) when Join is pressed sooner, a throwaway domain is refused
+// under the email field on both forms, and text typed before hydration still joins. axe finds
+// nothing on the states with JavaScript.
+import fs from 'node:fs';
+import type { Page } from 'playwright-core';
+import { REFUSED_DOMAIN } from '../../server/guard/domains';
+import { AGAIN_MIN_MS, MIN_FILL_MS } from '../../server/guard/issued-field';
+import { withStore } from '../support/cli';
+import { hydrated, isHydrated, startSiteOfItsOwn, VIEWPORTS, type Site } from '../support/site';
+
+const AXE_SOURCE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+let site: Site;
+beforeAll(async () => {
+  site = await startSiteOfItsOwn({ PROOF_OF_WORK: 'on' });
+}, 30_000);
+afterAll(() => site?.close());
+
+/** axe's violations on the page as it is (through the devtools protocol: the CSP stays). */
+async function axeViolations(page: Page): Promise<string[]> {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    await cdp.send('Runtime.evaluate', { expression: AXE_SOURCE });
+    const { result } = (await cdp.send('Runtime.evaluate', {
+      expression: `axe.run(document, { resultTypes: ['violations'] }).then((r) =>
+        r.violations.map((v) => v.id + ': ' + v.nodes.map((n) => n.target.join(' ')).join(', ')))`,
+      awaitPromise: true,
+      returnByValue: true,
+    })) as { result: { value: string[] } };
+    return result.value;
+  } finally {
+    await cdp.detach();
+  }
+}
+
+/** The addresses the site has stored, read from its SQLite file. */
+const storedAddresses = () =>
+  withStore(site.dataDir, async (store) => (await store.signups.list()).map((row) => row.email));
+
+/** The message tied to the email field (aria-describedby), or undefined. */
+async function emailMessage(page: Page): Promise<string | undefined> {
+  const email = page.getByLabel('Email', { exact: true });
+  const id = await email.getAttribute('aria-describedby');
+  return id ? (await page.locator(`[id="${id}"]`).innerText()).trim() : undefined;
+}
+
+/** Presses Join on the plain form and waits for the server's answer. */
+async function pressJoin(page: Page) {
+  const [response] = await Promise.all([
+    page.waitForNavigation(),
+    page.getByRole('button', { name: 'Join' }).click(),
+  ]);
+  return response!;
+}
+
+describe.each(VIEWPORTS)('the bot guard at $width px', ({ name, width, height }) => {
+  it('solves the challenge on the first focus and stores a signup made with JavaScript', async () => {
+    const address = `js-${name}@example.org`;
+    const { page, context, problems } = await site.open({ width, height });
+    await page.goto(site.url('/'));
+    await hydrated(page);
+    expect(await axeViolations(page)).toEqual([]);
+    const solverLoaded = () =>
+      page.evaluate(() =>
+        performance
+          .getEntriesByType('resource')
+          .some((entry) => /\/solver\.worker-[\w-]+\.js$/.test(entry.name)),
+      );
+    expect(await solverLoaded()).toBe(false);
+
+    await page.getByLabel('Email', { exact: true }).focus();
+    await page.getByLabel('Email', { exact: true }).fill(address);
+    await page.getByLabel('About me (or github profile)').fill('I let scripts run');
+    await page.waitForFunction(() => performance.getEntriesByName('pow-solve').length > 0);
+    expect(await solverLoaded()).toBe(true);
+    await page.getByRole('button', { name: 'Join' }).click();
+
+    await page.getByRole('heading', { name: 'Congratulations' }).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    expect(await storedAddresses()).toContain(address);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('stores a signup made without JavaScript once its issue time is old enough', async () => {
+    const address = `nojs-${name}@example.org`;
+    const { page, context } = await site.open({ width, height, javaScriptEnabled: false });
+    const loadedAt = Date.now();
+    await page.goto(site.url('/'));
+    await page.getByLabel('Email', { exact: true }).fill(address);
+    await page.getByLabel('About me (or github profile)').fill('I block scripts');
+    // The page was rendered at the latest when it was asked for: its field is good from then on.
+    await page.waitForTimeout(Math.max(0, loadedAt + MIN_FILL_MS + 100 - Date.now()));
+
+    const response = await pressJoin(page);
+    expect(new URL(response.url()).search).toBe('?joined');
+    await page.getByRole('heading', { name: 'Congratulations' }).waitFor();
+    expect(await storedAddresses()).toContain(address);
+    await context.close();
+  });
+
+  it('gives the plain form back, values kept, when Join comes too soon, and Join then works', async () => {
+    const address = `soon-${name}@example.org`;
+    const { page, context } = await site.open({ width, height, javaScriptEnabled: false });
+    // A link with the address renders the page for this request: its field is as new as the page.
+    const loadedAt = Date.now();
+    await page.goto(site.url(`/?email=${encodeURIComponent(address)}`));
+    await page.getByLabel('About me (or github profile)').fill('I type fast');
+
+    const early = await pressJoin(page);
+    expect(early.status()).toBe(200);
+    await page.getByText('Almost there: press Join again.').waitFor();
+    expect(await page.getByLabel('Email', { exact: true }).inputValue()).toBe(address);
+    expect(await page.getByLabel('About me (or github profile)').inputValue()).toBe('I type fast');
+    expect(await storedAddresses()).not.toContain(address);
+
+    // The field that comes back is never good sooner than the one it replaces.
+    const goodAt = Math.max(Date.now() + AGAIN_MIN_MS, loadedAt + MIN_FILL_MS);
+    await page.waitForTimeout(goodAt + 100 - Date.now());
+    const again = await pressJoin(page);
+    expect(new URL(again.url()).search).toBe('?joined');
+    await page.getByRole('heading', { name: 'Congratulations' }).waitFor();
+    expect(await storedAddresses()).toContain(address);
+    await context.close();
+  });
+
+  it.each([true, false])(
+    'refuses a throwaway domain under the email field (JavaScript %s)',
+    async (javaScriptEnabled) => {
+      const address = `bot-${name}-${javaScriptEnabled}@mailinator.com`;
+      const { page, context } = await site.open({ width, height, javaScriptEnabled });
+      await page.goto(site.url('/'));
+      if (javaScriptEnabled) await hydrated(page);
+      await page.getByLabel('Email', { exact: true }).fill(address);
+      await page.getByLabel('About me (or github profile)').fill('throwaway');
+      if (javaScriptEnabled) {
+        await page.getByRole('button', { name: 'Join' }).click();
+        await page.getByText(REFUSED_DOMAIN).waitFor();
+      } else {
+        expect((await pressJoin(page)).status()).toBe(400);
+      }
+
+      expect(await emailMessage(page)).toContain(REFUSED_DOMAIN);
+      expect(await page.getByLabel('Email', { exact: true }).getAttribute('aria-invalid')).toBe(
+        'true',
+      );
+      expect(await page.getByLabel('Email', { exact: true }).inputValue()).toBe(address);
+      expect(await page.getByRole('heading', { name: 'Congratulations' }).count()).toBe(0);
+      if (javaScriptEnabled) expect(await axeViolations(page)).toEqual([]);
+      expect(await storedAddresses()).not.toContain(address);
+      await context.close();
+    },
+  );
+
+  it('keeps text typed before hydration and stores it with a solved challenge', async () => {
+    const address = `early-${name}@example.org`;
+    const { page, context, problems } = await site.open({ width, height });
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/assets\/entry-[\w-]+\.js$/, async (route) => {
+      await released;
+      await route.continue();
+    });
+    await page.goto(site.url('/'), { waitUntil: 'domcontentloaded' });
+    await page.getByLabel('Email', { exact: true }).fill(address);
+    await page.getByLabel('About me (or github profile)').fill('typed while the script loaded');
+    expect(await isHydrated(page)).toBe(false);
+
+    release();
+    await hydrated(page);
+    await page.getByRole('button', { name: 'Join' }).click();
+    await page.getByRole('heading', { name: 'Congratulations' }).waitFor();
+    expect(await page.evaluate(() => performance.getEntriesByName('pow-solve').length)).toBe(1);
+    expect(await storedAddresses()).toContain(address);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});
