@@ -9,7 +9,7 @@ import { STATE } from './signups';
 import type { Queryable, Sql } from './sql';
 import type { ErasureReason, SignupEvents } from './types';
 import type { WebhookEvent } from './webhook-types';
-import { emitWebhookEvent } from './webhooks';
+import { emitWebhookEvent, emitWebhookEvents } from './webhooks';
 
 interface OwedRow {
   id: number;
@@ -26,21 +26,23 @@ interface OwedRow {
 const OWED = `RETURNING id, email, email_key, created_at,
   CASE WHEN confirmed_at = created_at THEN 'waitlisted' ELSE 'unconfirmed' END AS created_state`;
 
-async function emitCreations(tx: Queryable, rows: OwedRow[]): Promise<void> {
-  const oldestFirst = [...rows].sort((a, b) => a.created_at.localeCompare(b.created_at));
-  for (const row of oldestFirst) {
-    const event: WebhookEvent = {
-      type: 'signup.created',
-      signup: {
-        id: Number(row.id),
-        email: row.email,
-        emailKey: row.email_key,
-        state: row.created_state,
+/** The `signup.created` events of owed rows, oldest first. */
+function creations(rows: OwedRow[]) {
+  return [...rows]
+    .sort((a, b) => a.created_at.localeCompare(b.created_at))
+    .map((row) => ({
+      event: {
+        type: 'signup.created' as const,
+        signup: {
+          id: Number(row.id),
+          email: row.email,
+          emailKey: row.email_key,
+          state: row.created_state,
+        },
       },
-    };
-    // The event's time is the signup's, which also puts it first among the due deliveries.
-    await emitWebhookEvent(tx, event, Date.parse(row.created_at));
-  }
+      // The event's time is the signup's, which also puts it first among the due deliveries.
+      at: Date.parse(row.created_at),
+    }));
 }
 
 /** What an event says of a signup, read in its transaction after the change. */
@@ -69,20 +71,11 @@ export async function emitSignupEvent(
      WHERE email_key = $1 AND created_event_due_at IS NOT NULL ${OWED}`,
     [signup.email_key],
   );
-  await emitCreations(tx, rows);
-  await emitWebhookEvent(
-    tx,
-    {
-      type,
-      signup: {
-        id: Number(signup.id),
-        email: signup.email,
-        emailKey: signup.email_key,
-        state: signup.state,
-      },
-    },
-    at,
-  );
+  const { id, email, email_key: emailKey, state } = signup;
+  await emitWebhookEvents(tx, [
+    ...creations(rows),
+    { event: { type, signup: { id: Number(id), email, emailKey, state } }, at },
+  ]);
 }
 
 /** The `signup.left` of an erased signup: no address, so no later erasure has anything to find. */
@@ -115,7 +108,7 @@ export function createSignupEvents(sql: Sql): SignupEvents {
            ${OWED}`,
           [limit],
         );
-        await emitCreations(tx, rows);
+        await emitWebhookEvents(tx, creations(rows));
         return rows.length;
       });
     },

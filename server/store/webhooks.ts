@@ -147,29 +147,40 @@ async function insertDelivery(
 }
 
 /**
- * Queues `event` for every endpoint that asks for it, on `tx`: the transaction of the state change
- * it reports. A disabled endpoint's events wait for it to be enabled again (a replay), so its
- * receiver misses nothing. The address goes only to endpoints configured to receive it.
+ * Queues each event for every endpoint that asks for it, on `tx`: the transaction of the state
+ * change it reports. The endpoints are read once for all of them (a round of owed creations). A
+ * disabled endpoint's events wait for it to be enabled again (a replay), so its receiver misses
+ * nothing. The address goes only to endpoints configured to receive it.
  */
-export async function emitWebhookEvent(tx: Queryable, event: WebhookEvent, at: number) {
+export async function emitWebhookEvents(
+  tx: Queryable,
+  events: readonly { event: WebhookEvent; at: number }[],
+) {
+  if (events.length === 0) return;
   const { rows } = await tx.query<Pick<EndpointRow, 'id' | 'events' | 'with_address'>>(
     'SELECT id, events, with_address FROM webhook_endpoints',
   );
-  const time = new Date(at).toISOString();
-  for (const endpoint of rows) {
-    const events = JSON.parse(endpoint.events) as WebhookEventType[];
-    if (events.length > 0 && !events.includes(event.type)) continue;
-    const { id, email, emailKey, state } = event.signup;
-    const withAddress = Number(endpoint.with_address) === 1 && email !== undefined;
-    const data = { id, state, time, ...event.detail, ...(withAddress ? { email } : {}) };
-    await insertDelivery(
-      tx,
-      endpoint,
-      { type: event.type, data, emailKey, holdsAddress: withAddress },
-      at,
-    );
+  for (const { event, at } of events) {
+    const time = new Date(at).toISOString();
+    for (const endpoint of rows) {
+      const types = JSON.parse(endpoint.events) as WebhookEventType[];
+      if (types.length > 0 && !types.includes(event.type)) continue;
+      const { id, email, emailKey, state } = event.signup;
+      const withAddress = Number(endpoint.with_address) === 1 && email !== undefined;
+      const data = { id, state, time, ...event.detail, ...(withAddress ? { email } : {}) };
+      await insertDelivery(
+        tx,
+        endpoint,
+        { type: event.type, data, emailKey, holdsAddress: withAddress },
+        at,
+      );
+    }
   }
 }
+
+/** One event: emitWebhookEvents. */
+export const emitWebhookEvent = (tx: Queryable, event: WebhookEvent, at: number) =>
+  emitWebhookEvents(tx, [{ event, at }]);
 
 export function createWebhooks(sql: Sql, now: () => number): Webhooks {
   const leases = new Leases<string>();
@@ -177,10 +188,15 @@ export function createWebhooks(sql: Sql, now: () => number): Webhooks {
   // slack; a lease that runs out early only lets another worker send again, under the same id.
   const leaseMs = WEBHOOK_TIMEOUT_MS + 5_000;
 
-  async function endpointRow(tx: Queryable, id: string): Promise<EndpointRow | undefined> {
+  /** The endpoint's row; `lock` (sql.lockRows): held until the transaction ends. */
+  async function endpointRow(
+    tx: Queryable,
+    id: string,
+    lock = '',
+  ): Promise<EndpointRow | undefined> {
     return (
       await tx.query<EndpointRow>(
-        `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE id = $1`,
+        `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE id = $1${lock}`,
         [id],
       )
     ).rows[0];
@@ -227,12 +243,7 @@ export function createWebhooks(sql: Sql, now: () => number): Webhooks {
 
     async rotate(id, graceMs) {
       return sql.transaction(async (tx) => {
-        const row = (
-          await tx.query<EndpointRow>(
-            `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE id = $1${sql.lockRows}`,
-            [id],
-          )
-        ).rows[0];
+        const row = await endpointRow(tx, id, sql.lockRows);
         if (!row) return undefined;
         const at = now();
         const secret = newWebhookSecret();
@@ -385,12 +396,7 @@ export function createWebhooks(sql: Sql, now: () => number): Webhooks {
 
     async replay(id, since) {
       return sql.transaction(async (tx) => {
-        const row = (
-          await tx.query<EndpointRow>(
-            `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE id = $1${sql.lockRows}`,
-            [id],
-          )
-        ).rows[0];
+        const row = await endpointRow(tx, id, sql.lockRows);
         if (!row) return undefined;
         const at = now();
         // Pending ones are left alone: one may be in a worker's hands right now. lease_until = 0
