@@ -1,46 +1,15 @@
 // axe-core in Chromium on every screen of docs/product.md (§2, §4) and the address pages,
 // at phone and desktop widths. The site stores signups itself and confirms them, so the address
 // pages' links come out of its real mail.
-import fs from 'node:fs';
 import type { Page } from 'playwright-core';
+import { axeViolations } from '../support/axe';
 import { hydrated, mailedTo, startSiteOfItsOwn, VIEWPORTS, type Site } from '../support/site';
-
-const AXE_SOURCE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
 let site: Site;
 beforeAll(async () => {
   site = await startSiteOfItsOwn({ CONFIRM_SIGNUPS: 'on' });
 }, 30_000);
 afterAll(() => site?.close());
-
-interface Violation {
-  id: string;
-  impact: string;
-  nodes: { target: string[] }[];
-}
-
-/** Runs axe (injected through the devtools protocol, so the page's CSP stays as it is). */
-async function axeViolations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE_SOURCE);
-  const violations = (await page.evaluate(() =>
-    (
-      window as unknown as {
-        axe: { run: (ctx: Document, opts: object) => Promise<{ violations: Violation[] }> };
-      }
-    ).axe
-      .run(document, { resultTypes: ['violations'] })
-      .then((r) =>
-        r.violations.map((v) => ({
-          id: v.id,
-          impact: v.impact,
-          nodes: v.nodes.map((n) => ({ target: n.target })),
-        })),
-      ),
-  )) as Violation[];
-  return violations.map(
-    (v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
-  );
-}
 
 let signups = 0;
 

@@ -4,37 +4,18 @@
 // enough and comes back (values kept) when Join is pressed sooner, a throwaway domain is refused
 // under the email field on both forms, and text typed before hydration still joins. axe finds
 // nothing on any of these states, with JavaScript or without.
-import fs from 'node:fs';
 import type { Page } from 'playwright-core';
 import { REFUSED_DOMAIN } from '../../server/guard/domains';
 import { AGAIN_MIN_MS, MIN_FILL_MS } from '../../server/guard/issued-field';
+import { axeViolations } from '../support/axe';
 import { withStore } from '../support/cli';
 import { hydrated, isHydrated, startSiteOfItsOwn, VIEWPORTS, type Site } from '../support/site';
-
-const AXE_SOURCE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
 let site: Site;
 beforeAll(async () => {
   site = await startSiteOfItsOwn({ PROOF_OF_WORK: 'on' });
 }, 30_000);
 afterAll(() => site?.close());
-
-/** axe's violations on the page as it is (through the devtools protocol: the CSP stays). */
-async function axeViolations(page: Page): Promise<string[]> {
-  const cdp = await page.context().newCDPSession(page);
-  try {
-    await cdp.send('Runtime.evaluate', { expression: AXE_SOURCE });
-    const { result } = (await cdp.send('Runtime.evaluate', {
-      expression: `axe.run(document, { resultTypes: ['violations'] }).then((r) =>
-        r.violations.map((v) => v.id + ': ' + v.nodes.map((n) => n.target.join(' ')).join(', ')))`,
-      awaitPromise: true,
-      returnByValue: true,
-    })) as { result: { value: string[] } };
-    return result.value;
-  } finally {
-    await cdp.detach();
-  }
-}
 
 /**
  * axe's violations on a page shown without JavaScript. axe needs scripts, and injecting it into a

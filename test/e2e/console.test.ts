@@ -3,14 +3,13 @@
 // search an address, invite it and read the mail, remove another behind its confirmation, read the
 // audit, log out), from the keyboard, and axe-core with 0 violations on every page at both widths.
 // The console's strict CSP is never broken: no violation event, no console message about it.
-import fs from 'node:fs';
 import type { BrowserContext, Page } from 'playwright-core';
 import { hashPassword } from '../../server/console/password';
 import { openSqliteStore } from '../../server/store';
+import { axeViolations } from '../support/axe';
 import { tempDataDir } from '../support/config';
 import { mailedTo, screenshot, startSiteOfItsOwn, VIEWPORTS, type Site } from '../support/site';
 
-const AXE_SOURCE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 const PASSWORD = 'correct horse battery staple';
 
 let site: Site;
@@ -24,26 +23,6 @@ beforeAll(async () => {
   site = await startSiteOfItsOwn({ DATA_DIR: dataDir });
 }, 30_000);
 afterAll(() => site?.close());
-
-async function axeViolations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE_SOURCE);
-  return page.evaluate(() =>
-    (
-      window as unknown as {
-        axe: {
-          run: (
-            ctx: Document,
-            opts: object,
-          ) => Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }>;
-        };
-      }
-    ).axe
-      .run(document, { resultTypes: ['violations'] })
-      .then((r) =>
-        r.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-      ),
-  );
-}
 
 /**
  * What the page's CSP refused, from the securitypolicyviolation event (pages with JavaScript) and
