@@ -9,14 +9,10 @@
 // Targets: the bots store at most SHARED_USES signups together (the bounded reuse of one field),
 // the person stores 1, the API posts store 0, and signup_guard_refusals_total counts every post
 // turned away. Prints a table; exits non-zero on any miss.
-import { spawn, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { SHARED_USES } from '../../server/guard/issued-field';
 import { openSqliteStore } from '../../server/store';
 import { releasePort, reservePort, SCRIPT_PORTS } from '../../test/support/ports';
-import { ROOT } from '../site-process';
+import { startSiteProcess } from '../site-process';
 
 const POSTS = Number(process.env.BOTS_POSTS ?? 1_000);
 const EARLY = Number(process.env.BOTS_EARLY ?? 50);
@@ -32,60 +28,30 @@ interface Site {
   origin: string;
   metrics: string;
   dataDir: string;
-  child: ChildProcess;
-  ports: number[];
+  stop(): Promise<void>;
 }
 
+/** The built site as scripts/site-process.ts starts it, with the guard on and its metrics. */
 async function startSite(): Promise<Site> {
-  const [port, metricsPort] = [reservePort(...SCRIPT_PORTS), reservePort(...SCRIPT_PORTS)];
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'orgnote-bench-bots-'));
-  const log = fs.openSync(path.join(dataDir, 'site.log'), 'a');
-  const child = spawn(process.execPath, ['dist/server/index.js'], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      HOST: '127.0.0.1',
-      PORT: String(port),
+  const metricsPort = reservePort(...SCRIPT_PORTS);
+  try {
+    const site = await startSiteProcess({
       METRICS_PORT: String(metricsPort),
-      DATA_DIR: dataDir,
       DATABASE_URL: '',
       PROOF_OF_WORK: 'on',
       SIGNUP_RATE_LIMIT: '0',
       LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', log, 'inherit'],
-  });
-  fs.closeSync(log);
-  const site = {
-    origin: `http://127.0.0.1:${port}`,
-    metrics: `http://127.0.0.1:${metricsPort}/metrics`,
-    dataDir,
-    child,
-    ports: [port, metricsPort],
-  };
-  for (let attempt = 0; attempt < 100 && child.exitCode === null; attempt++) {
-    const healthy = await fetch(`${site.origin}/healthz`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (healthy) return site;
-    await sleep(100);
+    });
+    return {
+      origin: site.url,
+      metrics: `http://127.0.0.1:${metricsPort}/metrics`,
+      dataDir: site.dataDir,
+      stop: () => site.stop().finally(() => releasePort(metricsPort)),
+    };
+  } catch (err) {
+    releasePort(metricsPort);
+    throw err;
   }
-  await stopSite(site);
-  throw new Error('the site did not start (dist/ built? npm run build)');
-}
-
-async function stopSite({ child, dataDir, ports }: Site): Promise<void> {
-  if (child.exitCode === null && child.signalCode === null) {
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-    await exited;
-    clearTimeout(killer);
-  }
-  fs.rmSync(dataDir, { recursive: true, force: true });
-  for (const port of ports) releasePort(port);
 }
 
 /** The issue time the page's plain form carries. */
@@ -225,7 +191,7 @@ async function main(): Promise<number> {
     throw new Error('BOTS_POSTS must be 10-10000 and BOTS_EARLY 1-500');
   const site = await startSite();
   let stopped: Promise<void> | undefined;
-  const stop = () => (stopped ??= stopSite(site));
+  const stop = () => (stopped ??= site.stop());
   for (const signal of ['SIGINT', 'SIGTERM'] as const)
     process.once(signal, () => void stop().finally(() => process.exit(130)));
   try {
