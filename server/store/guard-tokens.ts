@@ -4,11 +4,9 @@
 // is under the token's limit, so two replicas taking the same token at once never both get past
 // the limit. A token is worth nothing after its own expiry whatever its row says; the rows are
 // pruned after it.
-import { createHash } from 'node:crypto';
+import { hashSecret } from './secrets';
 import type { Sql } from './sql';
 import type { GuardTokens } from './types';
-
-const hashOf = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
 
 export function createGuardTokens(sql: Sql, now: () => number): GuardTokens {
   return {
@@ -18,7 +16,7 @@ export function createGuardTokens(sql: Sql, now: () => number): GuardTokens {
          ON CONFLICT (token_hash) DO UPDATE SET uses = guard_tokens.uses + 1
            WHERE guard_tokens.uses < $2
          RETURNING uses`,
-        [hashOf(token), limit, expiresAt],
+        [hashSecret(token), limit, expiresAt],
       );
       return rows.length === 1;
     },
