@@ -61,12 +61,12 @@ export function issuedField({
   // A shared cache may serve a page PAGE_CACHE_SECONDS after it was fetched, which is up to
   // REISSUE_MS after it was rendered; the person then takes their time.
   const sharedLifeMs = REISSUE_MS + config.pageCacheSeconds * 1000 + FILL_MS;
-  let key: Promise<string> | undefined;
+  // Kept once read, never while pending: a read that fails (the store is down) is tried again at
+  // the next use instead of failing every form until a restart.
+  let key: string | undefined;
   const macOf = async (text: string) => {
-    key ??= store.consoleKeys.get('issued-field');
-    return createHmac('sha256', await key)
-      .update(text, 'utf8')
-      .digest('base64url');
+    key ??= await store.consoleKeys.get('issued-field');
+    return createHmac('sha256', key).update(text, 'utf8').digest('base64url');
   };
 
   async function sign({ notBefore, notAfter, uses }: Terms): Promise<string> {

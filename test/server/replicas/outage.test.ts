@@ -95,6 +95,65 @@ describe('replicas while PostgreSQL is down', () => {
   });
 });
 
+describe('the plain form after PostgreSQL was down at the first render', () => {
+  const issuedOf = (html: string) =>
+    /<input type="hidden" name="issued" value="([^"]+)"/.exec(html)?.[1];
+
+  it('serves / and takes no-JavaScript signups again once it is back, without a restart', async () => {
+    const databaseUrl = await postgres.createDatabase();
+    const [server] = await replicas.start(1, {
+      DATABASE_URL: databaseUrl,
+      LOG_LEVEL: 'silent',
+      PROOF_OF_WORK: 'on',
+      SIGNUP_RATE_LIMIT: '0',
+      DATABASE_TIMEOUT_MS: String(UPSTREAM_TIMEOUT_MS),
+    });
+
+    // The first render reads the key that signs the form's issue time, and finds no store.
+    await postgres.stop();
+    expect((await send(server, '/')).status).toBe(500);
+
+    await postgres.start();
+    let page = await send(server, '/');
+    await until(
+      '/ is served again',
+      async () => (page = await send(server, '/')).status === 200,
+      5_000,
+    );
+    const issued = issuedOf(page.body);
+    expect(issued).toEqual(expect.any(String));
+
+    // The field is good a few seconds after the render: until then the form comes back.
+    const form = new URLSearchParams({
+      email: 'plain-form@example.org',
+      description: 'after the outage',
+      issued: issued!,
+    }).toString();
+    let joined = await send(server, '/?index', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: form,
+    });
+    await until(
+      'the plain form is taken',
+      async () => {
+        if (joined.status === 303) return true;
+        expect(joined.body).toContain('Almost there: press Join again.');
+        joined = await send(server, '/?index', {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: form,
+        });
+        return false;
+      },
+      10_000,
+    );
+    expect(joined.headers.location).toBe('/?joined');
+    const stored = await query<{ email: string }>(databaseUrl, 'SELECT email FROM signups');
+    expect(stored).toEqual([{ email: 'plain-form@example.org' }]);
+  });
+});
+
 describe('a replica started while PostgreSQL cannot be reached', () => {
   it('exits 1 after DATABASE_CONNECT_SECONDS, naming DATABASE_URL but not its password', async () => {
     const dbPort = await closedPort();
