@@ -1,4 +1,5 @@
 // Entry point: read config, listen, and shut down gracefully on SIGTERM/SIGINT.
+import './supported-node';
 import './compile-cache';
 import http, { type Server } from 'node:http';
 import { createApp, type AppDeps } from './app';

@@ -1,6 +1,7 @@
 // Operator CLI for the embedded waitlist: `npm run waitlist -- <command>` (uses DATA_DIR).
 // In the Docker image: `node dist/server/waitlist.js <command>`. The commands are the rows of
 // commands.ts; this file parses argv, finds the row, and turns errors into exit codes.
+import '../supported-node';
 import '../compile-cache';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config';
