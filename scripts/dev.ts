@@ -123,12 +123,17 @@ async function main(): Promise<void> {
   // A development build in dist/ must never pass for a production one (npm start, the tests).
   fs.rmSync(STAMP, { force: true });
   fs.rmSync(CLIENT_DIR, { recursive: true, force: true });
+  // The builds' own plugins (the workers' URLs) stay; the watch plugin comes after them.
+  const client = clientBuildOptions(true);
   const contexts = await Promise.all([
     esbuild.context({
-      ...clientBuildOptions(true),
-      plugins: [watchPlugin('client', writeClientOutput)],
+      ...client,
+      plugins: [...(client.plugins ?? []), watchPlugin('client', writeClientOutput)],
     }),
-    esbuild.context({ ...SERVER_BUILD_OPTIONS, plugins: [watchPlugin('server')] }),
+    esbuild.context({
+      ...SERVER_BUILD_OPTIONS,
+      plugins: [...(SERVER_BUILD_OPTIONS.plugins ?? []), watchPlugin('server')],
+    }),
   ]);
   log('building client and server, again on every change (Ctrl-C to stop)');
   await Promise.all(contexts.map((context) => context.watch()));
