@@ -27,6 +27,8 @@ async function renderWelcome(work: string): Promise<Buffer> {
     MAIL_FROM: 'OrgNote <hello@org-note.com>',
     DATA_DIR: path.join(work, 'data'),
     WELCOME_MAIL: 'on',
+    // Written as an .eml file, then scored: nothing is sent.
+    MAIL_TO_FILES: 'on',
     DKIM_PRIVATE_KEY_FILE: keyFile,
     DKIM_SELECTOR: 'mail',
     LOG_LEVEL: 'silent',

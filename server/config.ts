@@ -316,8 +316,14 @@ export const SETTINGS = {
       'SMTP_URL',
       UNSET,
       smtpUrl.optional(),
-      'Where invitations go out (smtp:// requires STARTTLS off loopback unless ?tls=optional); unset: .eml files under DATA_DIR/mail.',
+      'Where mail goes out (smtp:// requires STARTTLS off loopback unless ?tls=optional); unset: .eml files under DATA_DIR/mail.',
     ),
+  ),
+  mailToFiles: setting(
+    'MAIL_TO_FILES',
+    'off',
+    onOff,
+    'on: without SMTP_URL, mail is meant to stay .eml files under DATA_DIR/mail.',
   ),
   smtpTimeoutMs: setting(
     'SMTP_TIMEOUT_MS',
@@ -522,6 +528,29 @@ const RULES: { setting: keyof Declared; message: string; holds: (s: Settings) =>
     message: 'on needs the site to keep the signups (BACKEND_URL unset)',
     holds: (s) => !s.welcomeMail || s.backendUrl === undefined,
   },
+  // Without SMTP_URL the site's mail is only written to DATA_DIR/mail, where nobody reads it: a
+  // confirmation there never reaches its address, whose signup is then erased. Files must be
+  // asked for. With BACKEND_URL the site mails no confirmation or welcome at all.
+  {
+    setting: 'confirmSignups',
+    message:
+      'on needs SMTP_URL (or SMTP_URL_FILE) to send the confirmation mail: without it the mail ' +
+      'is only written to DATA_DIR/mail, and signups left unconfirmed are erased after ' +
+      'CONFIRM_WITHIN_HOURS; set MAIL_TO_FILES=on if files are meant',
+    holds: (s) => !s.confirmSignups || s.backendUrl !== undefined || mailSetUp(s),
+  },
+  {
+    setting: 'welcomeMail',
+    message:
+      'on needs SMTP_URL (or SMTP_URL_FILE) to send the welcome mail: without it the mail is ' +
+      'only written to DATA_DIR/mail; set MAIL_TO_FILES=on if files are meant',
+    holds: (s) => !s.welcomeMail || s.backendUrl !== undefined || mailSetUp(s),
+  },
+  {
+    setting: 'mailToFiles',
+    message: 'on keeps mail in DATA_DIR/mail instead of sending it, but SMTP_URL is set: unset one',
+    holds: (s) => !s.mailToFiles || s.smtpUrl === undefined,
+  },
   // A key without a selector (or the reverse) signs nothing a verifier could check.
   {
     setting: 'dkimSelector',
@@ -539,6 +568,11 @@ const RULES: { setting: keyof Declared; message: string; holds: (s: Settings) =>
     holds: (s) => s.dkimDomain === undefined || s.dkimPrivateKey !== undefined,
   },
 ];
+
+/** Mail is set up: sent through SMTP_URL, or kept as .eml files on purpose (MAIL_TO_FILES). */
+function mailSetUp(s: Settings): boolean {
+  return s.smtpUrl !== undefined || s.mailToFiles;
+}
 
 /** What nodemailer's `dkim` option takes; the same three values `waitlist dns` publishes. */
 export interface DkimSigning {

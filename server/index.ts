@@ -51,6 +51,15 @@ function startServer(
   });
 }
 
+/**
+ * Where the site's own mail goes, for the start-up line: never the SMTP URL, which holds a
+ * password. With BACKEND_URL the site sends none (the backend owns the signups).
+ */
+function mailMode(config: Config): 'smtp' | 'files' | 'off' {
+  if (config.backendUrl) return 'off';
+  return config.smtpUrl ? 'smtp' : 'files';
+}
+
 /** Stops accepting, lets in-flight requests finish (up to the grace period), then resolves. */
 function shutdown(server: Server): Promise<'clean' | 'forced'> {
   return new Promise((resolve) => {
@@ -164,6 +173,7 @@ async function main() {
     {
       port,
       api: config.backendUrl ? 'proxy' : 'embedded',
+      mail: mailMode(config),
       outbox: await store.outbox.depth(),
       mailQueued: (await store.mail.counts()).queued,
     },

@@ -133,7 +133,12 @@ export async function measureConfirmation(
   }
   const confirmEnv = (confirm: boolean): NodeJS.ProcessEnv =>
     confirm
-      ? { CONFIRM_SIGNUPS: 'on', SITE_URL: 'https://orgnote.example', SMTP_URL: sink?.url ?? '' }
+      ? {
+          CONFIRM_SIGNUPS: 'on',
+          SITE_URL: 'https://orgnote.example',
+          SMTP_URL: sink?.url ?? '',
+          MAIL_TO_FILES: sink ? 'off' : 'on',
+        }
       : { CONFIRM_SIGNUPS: 'off' };
 
   const run = async (

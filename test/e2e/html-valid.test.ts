@@ -116,6 +116,7 @@ beforeAll(async () => {
     PORT: String(port),
     SITE_URL: `http://127.0.0.1:${port}`,
     CONFIRM_SIGNUPS: 'on',
+    MAIL_TO_FILES: 'on',
     DATA_DIR: dataDir,
   });
   await rawRequest(port, '/?index', form, 'POST', 'email=vnu%40example.org&description=me');

@@ -197,8 +197,13 @@ describe('configuration', () => {
       addressRecipients: [],
     });
     expect(
-      publicConfigOf(loadConfig({ CONFIRM_SIGNUPS: 'on', SITE_URL: 'https://orgnote.example' }))
-        .confirmSignups,
+      publicConfigOf(
+        loadConfig({
+          CONFIRM_SIGNUPS: 'on',
+          SITE_URL: 'https://orgnote.example',
+          MAIL_TO_FILES: 'on',
+        }),
+      ).confirmSignups,
     ).toBe(true);
     expect(publicConfigOf(loadConfig({})).confirmSignups).toBe(false);
   });
@@ -210,6 +215,7 @@ describe('configuration', () => {
       loadConfig({
         CONFIRM_SIGNUPS: 'on',
         SITE_URL: 'https://orgnote.example',
+        SMTP_URL: 'smtp://127.0.0.1:2525',
         CONFIRM_WITHIN_HOURS: '1',
       }),
     ).toMatchObject({
@@ -221,6 +227,62 @@ describe('configuration', () => {
     );
     expect(() => loadConfig({ CONFIRM_SIGNUPS: 'yes' })).toThrow('CONFIRM_SIGNUPS');
     expect(() => loadConfig({ CONFIRM_WITHIN_HOURS: '0' })).toThrow('CONFIRM_WITHIN_HOURS');
+  });
+});
+
+describe('mail: sent, or kept as files on purpose', () => {
+  const SITE_URL = 'https://orgnote.example';
+  const problems = (env: Record<string, string>): string[] => {
+    try {
+      loadConfig(env);
+      return [];
+    } catch (err) {
+      expect(err).toBeInstanceOf(ConfigError);
+      return (err as Error).message.split('\n').slice(1);
+    }
+  };
+
+  it('refuses mail that would only be written to files, unless MAIL_TO_FILES=on says so', () => {
+    expect(loadConfig({}).mailToFiles).toBe(false);
+    expect(problems({ SITE_URL, CONFIRM_SIGNUPS: 'on' })).toEqual([
+      expect.stringMatching(/^ {2}CONFIRM_SIGNUPS: on needs SMTP_URL \(or SMTP_URL_FILE\)/),
+    ]);
+    expect(problems({ SITE_URL, WELCOME_MAIL: 'on' })).toEqual([
+      expect.stringMatching(/^ {2}WELCOME_MAIL: on needs SMTP_URL \(or SMTP_URL_FILE\)/),
+    ]);
+    expect(problems({ SITE_URL, CONFIRM_SIGNUPS: 'on', WELCOME_MAIL: 'on' })).toHaveLength(2);
+    const ways: Record<string, string>[] = [
+      { SMTP_URL: 'smtp://127.0.0.1:2525' },
+      { MAIL_TO_FILES: 'on' },
+    ];
+    for (const mail of ways) {
+      expect(problems({ SITE_URL, CONFIRM_SIGNUPS: 'on', WELCOME_MAIL: 'on', ...mail })).toEqual(
+        [],
+      );
+    }
+    // Invitations alone may go to files, as before: the operator's command says where each went.
+    expect(problems({ SITE_URL })).toEqual([]);
+  });
+
+  it('takes SMTP_URL_FILE for SMTP_URL', () => {
+    const file = path.join(tempDataDir(), 'smtp_url');
+    fs.writeFileSync(file, 'smtp://127.0.0.1:2525\n');
+    expect(problems({ SITE_URL, CONFIRM_SIGNUPS: 'on', SMTP_URL_FILE: file })).toEqual([]);
+  });
+
+  it('lets CONFIRM_SIGNUPS=on through with BACKEND_URL, where the site mails no confirmation', () => {
+    const backend = { BACKEND_URL: 'http://internal:4000', SITE_URL };
+    expect(problems({ ...backend, CONFIRM_SIGNUPS: 'on' })).toEqual([]);
+  });
+
+  it('refuses MAIL_TO_FILES=on beside SMTP_URL, which would send the mail all the same', () => {
+    expect(
+      problems({ MAIL_TO_FILES: 'on', SMTP_URL: 'smtp://mailer:s3cret@127.0.0.1:2525' }),
+    ).toEqual([
+      '  MAIL_TO_FILES: on keeps mail in DATA_DIR/mail instead of sending it, but SMTP_URL is ' +
+        'set: unset one',
+    ]);
+    expect(() => loadConfig({ MAIL_TO_FILES: 'yes' })).toThrow('MAIL_TO_FILES');
   });
 });
 

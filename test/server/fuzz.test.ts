@@ -401,6 +401,7 @@ describe('fuzz', () => {
         DATA_DIR: embeddedData,
         LOG_LEVEL: 'warn',
         CONFIRM_SIGNUPS: 'on',
+        MAIL_TO_FILES: 'on',
         SITE_URL: 'https://fuzz.test',
       }),
       startServerProcess({ BACKEND_URL: backend.url, LOG_LEVEL: 'warn' }),

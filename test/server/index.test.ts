@@ -2,11 +2,13 @@
 // The production entry point: listening, health, graceful shutdown and bad configuration,
 // exercised on the built server in a child process with real signals.
 import http from 'node:http';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { openSqliteStore } from '../../server/store';
 import { closedPort, startBackend, type TestBackend } from '../support/backend';
 import { tempDataDir } from '../support/config';
+import { mailTo } from '../support/site';
+import { startSmtpServer } from '../support/smtp';
 import { until } from '../support/wait';
 import { startServerProcess, type ServerProcess } from '../support/server-process';
 
@@ -185,5 +187,133 @@ describe('server entry point', () => {
       res: { status: 200 },
     });
     expect(server.output()).not.toContain('example.org');
+  });
+});
+
+describe('mail at start-up', () => {
+  const SITE_URL = 'https://orgnote.example';
+  const ENTRY = path.resolve(__dirname, '../../dist/server/index.js');
+
+  /**
+   * The built server started with `env` alone, as `docker run` would, until it exits; one that
+   * starts listening instead is stopped, and fails the test.
+   */
+  async function refusal(env: Record<string, string>) {
+    const child = spawn(process.execPath, [ENTRY], {
+      env: { PATH: process.env.PATH, DATA_DIR: tempDataDir(), PORT: '0', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const output = { stdout: '', stderr: '' };
+    child.stdout.on('data', (chunk: Buffer) => (output.stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output.stderr += chunk.toString()));
+    let exitCode: number | null | undefined;
+    // 'close', not 'exit': by then the output is all read.
+    child.once('close', (code) => (exitCode = code));
+    try {
+      await until(
+        'the server exits (or listens)',
+        () => exitCode !== undefined || output.stdout.includes('OrgNote site listening'),
+        10_000,
+      );
+    } finally {
+      if (exitCode === undefined) child.kill('SIGKILL');
+    }
+    return { status: exitCode, stdout: output.stdout, lines: output.stderr.split('\n') };
+  }
+
+  /** The fields of the "OrgNote site listening" line. */
+  function startupLine(started: ServerProcess): Record<string, unknown> {
+    const line = started
+      .output()
+      .split('\n')
+      .find((l) => l.includes('OrgNote site listening'));
+    expect(line).toBeDefined();
+    return JSON.parse(line!) as Record<string, unknown>;
+  }
+
+  async function signUp(url: string, email: string): Promise<void> {
+    const form = new FormData();
+    form.append('email', email);
+    expect((await fetch(`${url}/api/subscriptions`, { method: 'POST', body: form })).status).toBe(
+      201,
+    );
+  }
+
+  it.each([
+    ['CONFIRM_SIGNUPS', 'confirmation mail'],
+    ['WELCOME_MAIL', 'welcome mail'],
+  ])(
+    'refuses %s=on without SMTP_URL in one line naming the fix, with exit code 1',
+    async (setting, mail) => {
+      const { status, stdout, lines } = await refusal({ SITE_URL, [setting]: 'on' });
+      expect(status).toBe(1);
+      expect(stdout).toBe('');
+      // The header every configuration error has, the one line, and nothing else (no stack).
+      expect(lines).toEqual(['Invalid configuration:', expect.any(String), '']);
+      expect(lines[1]).toMatch(
+        new RegExp(`^  ${setting}: on needs SMTP_URL \\(or SMTP_URL_FILE\\)`),
+      );
+      expect(lines[1]).toContain(mail);
+      expect(lines[1]).toContain('DATA_DIR/mail');
+      expect(lines[1]).toContain('set MAIL_TO_FILES=on if files are meant');
+    },
+  );
+
+  it('refuses MAIL_TO_FILES=on beside SMTP_URL in one line, never printing the URL', async () => {
+    const smtpUrl = 'smtp://mailer:files-s3cret@127.0.0.1:2525';
+    const { status, lines } = await refusal({ MAIL_TO_FILES: 'on', SMTP_URL: smtpUrl });
+    expect(status).toBe(1);
+    expect(lines).toEqual([
+      'Invalid configuration:',
+      '  MAIL_TO_FILES: on keeps mail in DATA_DIR/mail instead of sending it, but SMTP_URL is ' +
+        'set: unset one',
+      '',
+    ]);
+  });
+
+  it('with MAIL_TO_FILES=on, starts with confirmation on, says "files" and writes .eml files', async () => {
+    const dataDir = tempDataDir();
+    server = await startServerProcess({
+      DATA_DIR: dataDir,
+      SITE_URL,
+      CONFIRM_SIGNUPS: 'on',
+      MAIL_TO_FILES: 'on',
+    });
+    expect(startupLine(server)).toMatchObject({ api: 'embedded', mail: 'files' });
+    await signUp(server.url, 'files@example.org');
+    await until(
+      'the confirmation is written as an .eml file',
+      async () => (await mailTo({ dataDir }, 'files@example.org')).length === 1,
+    );
+    const [confirmation] = await mailTo({ dataDir }, 'files@example.org');
+    expect(confirmation.text).toContain(`${SITE_URL}/confirm?token=`);
+  });
+
+  it('with SMTP_URL, says "smtp" and sends, never printing the URL or its password', async () => {
+    // Credentials as relays hand them out: a Mailgun user is an address, an Amazon SES password
+    // holds '/' and '+'. The URL carries them percent-encoded, as .env.example says.
+    const auth = { user: 'postmaster@mg.orgnote.example', pass: 'BNx/st4rtup+s3cret' };
+    const smtp = await startSmtpServer({ auth });
+    expect(smtp.url).toContain('postmaster%40mg.orgnote.example:BNx%2Fst4rtup%2Bs3cret@');
+    try {
+      server = await startServerProcess({ SITE_URL, CONFIRM_SIGNUPS: 'on', SMTP_URL: smtp.url });
+      expect(startupLine(server)).toMatchObject({ api: 'embedded', mail: 'smtp' });
+      await signUp(server.url, 'relay@example.org');
+      const [confirmation] = await smtp.waitFor(1, 10_000);
+      expect(confirmation.envelope.to).toEqual(['relay@example.org']);
+      expect(server.output()).not.toMatch(/st4rtup|postmaster/);
+    } finally {
+      await smtp.close();
+    }
+  });
+
+  it('with BACKEND_URL, starts with confirmation on and no SMTP_URL, and says "off"', async () => {
+    // The backend owns the signups: the site itself mails no confirmation, so nothing is refused.
+    server = await startServerProcess({
+      BACKEND_URL: backend.url,
+      SITE_URL,
+      CONFIRM_SIGNUPS: 'on',
+    });
+    expect(startupLine(server)).toMatchObject({ api: 'proxy', mail: 'off' });
   });
 });

@@ -26,7 +26,7 @@ const GOOD = {
 /** The start-up error for these settings. */
 function startupError(env: Record<string, string>): string {
   try {
-    testConfig({ SITE_URL, WELCOME_MAIL: 'on', ...env });
+    testConfig({ SITE_URL, WELCOME_MAIL: 'on', MAIL_TO_FILES: 'on', ...env });
   } catch (err) {
     expect(err).toBeInstanceOf(ConfigError);
     return (err as Error).message;
@@ -77,6 +77,7 @@ describe('WELCOME_MAIL and MAIL_TEMPLATES_DIR', () => {
     const config = testConfig({
       SITE_URL,
       WELCOME_MAIL: 'on',
+      MAIL_TO_FILES: 'on',
       MAIL_TEMPLATES_DIR: templates(GOOD),
     });
     const mail = welcomeMailFor(config)!.compose('ann@example.org', 'token');

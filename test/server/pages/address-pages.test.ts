@@ -17,7 +17,12 @@ let config: Config;
 let store: SqliteStore;
 let app: ReturnType<typeof createApp>;
 beforeEach(() => {
-  config = testConfig({ SITE_URL, CONFIRM_SIGNUPS: 'on', SIGNUP_RATE_LIMIT: '3' });
+  config = testConfig({
+    SITE_URL,
+    CONFIRM_SIGNUPS: 'on',
+    MAIL_TO_FILES: 'on',
+    SIGNUP_RATE_LIMIT: '3',
+  });
   store = openSqliteStore(config);
   app = createApp(config, { store });
 });

@@ -188,7 +188,7 @@ describe('confirmation', () => {
 
 describe('leaving', () => {
   it('erases the address with its keys, mail and .eml files by its leave link, and counts it', async () => {
-    const s = start({ SMTP_URL: '' });
+    const s = start({ SMTP_URL: '', MAIL_TO_FILES: 'on' });
     await signUp(s, 'cid@example.org', 'about me').expect(201);
     await s.store.signups.add({ email: 'stays@example.org', description: '' });
     const token = await waitForEml(s, 1);
@@ -289,7 +289,7 @@ describe('undeliverable', () => {
 
 describe('expiry', () => {
   it('erases an address nobody confirmed within CONFIRM_WITHIN_HOURS, .eml included, and keeps the confirmed', async () => {
-    const s = start({ SMTP_URL: '', CONFIRM_WITHIN_HOURS: '72' });
+    const s = start({ SMTP_URL: '', MAIL_TO_FILES: 'on', CONFIRM_WITHIN_HOURS: '72' });
     await signUp(s, 'late@example.org').expect(201);
     await signUp(s, 'quick@example.org').expect(201);
     await waitForEml(s, 2);

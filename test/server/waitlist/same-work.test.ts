@@ -209,6 +209,7 @@ describeEachEngine((engine) => {
         SITE_URL: 'https://orgnote.example',
         CONFIRM_SIGNUPS: confirm,
         WELCOME_MAIL: welcome,
+        MAIL_TO_FILES: 'on',
       });
       const app = createApp(config, { store });
       const signUp = (email: string) =>

@@ -162,7 +162,7 @@ describeEachEngine((engine) => {
   });
 
   it('forgets the welcome owed to an address erased before the worker wrote it', async () => {
-    const config = testConfig({ SITE_URL, WELCOME_MAIL: 'on' });
+    const config = testConfig({ SITE_URL, WELCOME_MAIL: 'on', MAIL_TO_FILES: 'on' });
     const store = await engine.open({ now: Date.now });
     await store.signups.add({ email: 'dee@example.org', description: '' }, { welcome: true });
     await store.signups.add({ email: 'eve@example.org', description: '' }, { welcome: true });
