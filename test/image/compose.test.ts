@@ -1,23 +1,33 @@
 // deploy/compose.yml: checked by a real `docker-compose config` on both paths, then its default
-// path brought up for real on the private engine, a page fetched through Caddy over TLS. The only
+// path brought up for real on the private engine, a page fetched through Caddy over TLS, and the
+// site's trust in X-Forwarded-* put to the test from the host and from the kit's network. The only
 // changes from what an operator runs: `tls internal` instead of ACME (no public name here), the
-// image the global setup built, and ports on 127.0.0.1 picked for the run.
+// image the global setup built, ports on 127.0.0.1 picked for the run, and a signup limit of 2.
 import fs from 'node:fs';
 import https from 'node:https';
+import { BlockList } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { TLSSocket } from 'node:tls';
 import { releasePort, reservePort } from '../support/ports';
 import { until } from '../support/wait';
-import { IMAGE, ROOT, removeAll, sh, type Run } from './docker';
+import { IMAGE, ROOT, docker, removeAll, sh, type Run } from './docker';
+import { request, type Target } from './visitor';
 
 const PROJECT = 'orgnote-ci-compose';
+const KIT_NETWORK = `${PROJECT}_kit`;
+const SIGNUP_LIMIT = 2;
 const ports = { https: reservePort(30000, 32000), http: reservePort(30000, 32000) };
 const sitePort = reservePort(30000, 32000);
 
 interface Config {
   services: Record<string, Service>;
-  networks: Record<string, { ipam: { config: { subnet: string }[] } }>;
+  networks: Record<string, { ipam: { config: Ipam[] } }>;
+}
+interface Ipam {
+  subnet: string;
+  gateway?: string;
+  ip_range?: string;
 }
 interface Service {
   profiles?: string[];
@@ -29,13 +39,16 @@ interface Service {
   depends_on?: Record<string, { condition: string }>;
   healthcheck?: { test: string[] };
   secrets?: unknown;
-  networks?: Record<string, { aliases?: string[] } | null>;
+  networks?: Record<string, { aliases?: string[]; ipv4_address?: string } | null>;
 }
 
 /** deploy/secrets, read-only at /run/secrets: the files the *_FILE settings name. */
 const SECRETS_MOUNT = /\/deploy\/secrets:\/run\/secrets:ro$/;
 
 let kit: string;
+/** Caddy's site over TLS, from the host, once it answers. */
+let caddy: Target;
+let signups = 0;
 
 /** The kit as an operator lays it out: deploy/ beside the sources, .env made from the example. */
 function layOut(env: Record<string, string>): string {
@@ -75,13 +88,33 @@ function resolved(profile: string): Config {
   }
 }
 
+/**
+ * TRUST_PROXY names Caddy's fixed address alone: inside the kit's subnet, not its gateway (where
+ * connections to a published port come from), and outside the range other containers get.
+ */
+function expectCaddyAloneTrusted({ services, networks }: Config, site: Service): void {
+  const caddy = services.caddy.networks?.kit?.ipv4_address;
+  expect(site.environment.TRUST_PROXY).toBe(caddy);
+  const { subnet, gateway, ip_range: range } = networks.kit.ipam.config[0];
+  const within = (cidr: string) => {
+    const [network, prefix] = cidr.split('/');
+    const list = new BlockList();
+    list.addSubnet(network, Number(prefix), 'ipv4');
+    return list.check(caddy!, 'ipv4');
+  };
+  expect(within(subnet)).toBe(true);
+  expect(caddy).not.toBe(gateway);
+  expect(range && within(range)).toBe(false);
+}
+
 afterAll(() => {
   for (const port of [ports.https, ports.http, sitePort]) releasePort(port);
 });
 
 describe('docker-compose config', () => {
   it('the default path: one site on SQLite, published on 127.0.0.1 only, behind Caddy', () => {
-    const { services, networks } = resolved('sqlite');
+    const config = resolved('sqlite');
+    const { services } = config;
     const site = services.site;
     expect(site.profiles).toEqual(['sqlite']);
     expect(site.restart).toBe('unless-stopped');
@@ -93,8 +126,7 @@ describe('docker-compose config', () => {
     expect(site.environment.DATABASE_URL_FILE).toBeUndefined();
     expect(JSON.stringify(site.ports)).toContain('127.0.0.1:3000:3000');
     expect(site.networks?.kit?.aliases).toEqual(['site']);
-    // The fixed subnet is what TRUST_PROXY names.
-    expect(site.environment.TRUST_PROXY).toBe(networks.kit.ipam.config[0].subnet);
+    expectCaddyAloneTrusted(config, site);
     expect(services.caddy.environment).toEqual({
       SITE_DOMAIN: 'orgnote.example',
       SITE_UPSTREAMS: 'site:3000',
@@ -102,13 +134,14 @@ describe('docker-compose config', () => {
   });
 
   it('the postgres profile: PostgreSQL with pg_isready, and the site as two replicas', () => {
-    const { services, networks } = resolved('postgres');
+    const config = resolved('postgres');
+    const { services } = config;
     const site = services['site-postgres'];
     expect(site.profiles).toEqual(['postgres']);
     expect(site.deploy?.replicas).toBeGreaterThanOrEqual(2);
     expect(site.depends_on).toEqual({ postgres: { condition: 'service_healthy' } });
     expect(site.environment.DATABASE_URL_FILE).toBe('/run/secrets/database_url');
-    expect(site.environment.TRUST_PROXY).toBe(networks.kit.ipam.config[0].subnet);
+    expectCaddyAloneTrusted(config, site);
     expect(site.networks?.kit?.aliases).toEqual(['site']);
     expect(services.postgres.profiles).toEqual(['postgres']);
     expect(services.postgres.healthcheck?.test).toContain('pg_isready');
@@ -131,6 +164,7 @@ describe('the default path, up for real', () => {
       HTTPS_PORT: `127.0.0.1:${ports.https}`,
       HTTP_PORT: `127.0.0.1:${ports.http}`,
       SITE_PORT: String(sitePort),
+      SIGNUP_RATE_LIMIT: String(SIGNUP_LIMIT),
     });
     const caddyfile = path.join(kit, 'Caddyfile');
     const siteBlock = /^\{\$SITE_DOMAIN\} \{$/m;
@@ -165,8 +199,74 @@ describe('the default path, up for real', () => {
     expect(res.server).toBe('Caddy');
     // And the site's own port, on loopback only, for a look past Caddy.
     expect((await fetch(`http://127.0.0.1:${sitePort}/readyz`)).status).toBe(200);
+    caddy = { base: `https://127.0.0.1:${ports.https}`, tls: { name: 'localhost', ca } };
+  });
+
+  it('Caddy runs at the address TRUST_PROXY names, and the gateway is another', () => {
+    const format = `{{(index .NetworkSettings.Networks "${KIT_NETWORK}").IPAddress}}`;
+    const address = docker(['inspect', '--format', format, compose('ps -q caddy').stdout.trim()]);
+    const trusted = compose('exec -T site printenv TRUST_PROXY').stdout.trim();
+    expect(address).toBe(trusted);
+    expect(kitGateway()).not.toBe(address);
+  });
+
+  it('the host, on the site port, counts as itself whatever X-Forwarded-* it forges', async () => {
+    const direct: Target = { base: `http://127.0.0.1:${sitePort}` };
+    const forged = (address: string) => signUpStatus(direct, { 'x-forwarded-for': address });
+    const statuses = [];
+    for (let i = 0; i < SIGNUP_LIMIT; i++) statuses.push(await forged('203.0.113.1'));
+    // Another forged address, the same client: the host, which the site sees at the gateway.
+    statuses.push(await forged('198.51.100.7'));
+    expect(statuses).toEqual([...Array(SIGNUP_LIMIT).fill(201), 429]);
+    const gateway = kitGateway();
+    const ignored = `X-Forwarded-For from ${gateway} is ignored: TRUST_PROXY does not trust`;
+    const logged = () => compose('logs --no-color site').stdout.includes(ignored);
+    await until('the site logs that it ignored the gateway X-Forwarded-For', logged, 10_000);
+
+    const https = { 'x-forwarded-proto': 'https' };
+    const login = await request(direct, 'GET', '/admin/login', { headers: https });
+    expect(login.status).toBe(403);
+    expect(login.body).toContain('The console needs https');
+    expect(login.headers['set-cookie']).toBeUndefined();
+  });
+
+  it('through Caddy, the host is the gateway still, and a visitor has an address of its own', async () => {
+    // Caddy sees the host at the gateway too, and says so: the host's signups are spent.
+    expect(await signUpStatus(caddy, { 'x-forwarded-for': '192.0.2.9' })).toBe(429);
+    expect(await signUpFromKitNetwork()).toBe(201);
+    const login = await request(caddy, 'GET', '/admin/login');
+    expect(login.status).toBe(200);
+    expect(login.body).toContain('name="password"');
   });
 });
+
+async function signUpStatus(target: Target, headers: Record<string, string>): Promise<number> {
+  const form = { email: `compose-${++signups}@example.org` };
+  return (await request(target, 'POST', '/api/subscriptions', { form, headers })).status;
+}
+
+/** The address the host's connections to a published port come from, as the site sees them. */
+function kitGateway(): string {
+  const format = '{{range .IPAM.Config}}{{.Gateway}}{{end}}';
+  return docker(['network', 'inspect', '--format', format, KIT_NETWORK]);
+}
+
+/**
+ * A visitor in a container of its own on the kit's network (an address of Docker's range), who
+ * signs up through Caddy over TLS: the status Caddy brings back.
+ */
+async function signUpFromKitNetwork(): Promise<number> {
+  const script = `
+    const req = require('node:https').request({
+      host: 'caddy', port: 443, servername: 'localhost', method: 'POST',
+      path: '/api/subscriptions', ca: process.env.CA,
+      headers: { host: 'localhost', 'content-type': 'application/x-www-form-urlencoded' },
+    }, (res) => { console.log(res.statusCode); res.resume(); });
+    req.on('error', (err) => { console.error(err.message); process.exit(1); });
+    req.end('email=' + encodeURIComponent('visitor-on-the-network@example.org'));`;
+  const run = ['run', '--rm', '--network', KIT_NETWORK, '--env', `CA=${caddy.tls!.ca}`];
+  return Number(docker([...run, '--entrypoint', 'node', IMAGE, '-e', script]));
+}
 
 interface TlsAnswer {
   status: number;
