@@ -31,12 +31,14 @@ export function ensureWritableDataDir(dataDir: string): void {
 
 /**
  * Only a folder of this process's own uid: root could change anyone's, and a folder another user
- * owns and lets us write is theirs to set. Where the file system refuses (some network mounts) the
- * folder stays as it is: what the site writes in it is 0600 or 0700 itself.
+ * owns and lets us write is theirs to set. Never a sticky one, which is shared by design (/tmp,
+ * for a site run as root). Where the file system refuses (some network mounts) the folder stays
+ * as it is: what the site writes in it is 0600 or 0700 itself.
  */
 function keepToOwner(folder: string): void {
   const { mode, uid } = fs.statSync(folder);
-  if (uid !== process.getuid?.() || (mode & 0o077) === 0) return;
+  const shared = (mode & 0o1000) !== 0;
+  if (uid !== process.getuid?.() || shared || (mode & 0o077) === 0) return;
   try {
     fs.chmodSync(folder, mode & 0o7700);
   } catch {

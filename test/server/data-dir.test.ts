@@ -61,6 +61,14 @@ describe('DATA_DIR check at start-up', () => {
     expect(fs.readFileSync(path.join(folder, 'waitlist.db'), 'utf8')).toBe('kept');
   });
 
+  it('leaves a sticky DATA_DIR of this user as it is: a shared folder, like /tmp', () => {
+    const folder = path.join(scratch, 'shared');
+    fs.mkdirSync(folder);
+    fs.chmodSync(folder, 0o1777);
+    ensureWritableDataDir(folder);
+    expect(fs.statSync(folder).mode & 0o7777).toBe(0o1777);
+  });
+
   it('leaves the mode of a DATA_DIR another user owns and lets this one write', () => {
     // As root: a folder of uid 1000 open to all. Otherwise: the temp folder, root's and 1777.
     const folder = asRoot ? path.join(scratch, 'shared') : os.tmpdir();
