@@ -60,7 +60,7 @@ afterAll(() => {
   releasePort(port);
 });
 
-it('keeps the signups of a volume the earlier image made, writes, and makes /data 0700', async () => {
+it('keeps the signups of the earlier image volume, writes, and makes /data 0700', async () => {
   await runSite(EARLIER_IMAGE);
   await signUp(site, 'before-upgrade@example.org');
   // The case at hand: the earlier image gave its new volume a /data that anyone may list.
