@@ -40,7 +40,8 @@ COPY public ./public
 COPY scripts/docker/waitlist /usr/local/bin/waitlist
 # SQLite, mail files and backups go to /data. No VOLUME: the operator mounts one there
 # (-v orgnote-data:/data); a VOLUME would give each compose replica an anonymous volume of its own.
-RUN mkdir -p /data && chown node:node /data
+# 0700: a new named volume takes the owner and mode of the folder it is mounted over.
+RUN install -d -o node -g node -m 0700 /data
 USER node
 EXPOSE 3000
 # The start period covers a start that waits up to 30 s for PostgreSQL (DATABASE_CONNECT_SECONDS).

@@ -1,6 +1,7 @@
 // DATA_DIR must be writable before anything opens it: a bind-mounted folder owned by another uid
 // is an operator's first mistake with Docker, and SQLite would only fail later with a stack
 // trace, restarted in a loop. The check names the folder, both uids and the command that fixes it.
+// It holds keys not yet sent, mail and backups: only its owner may list or enter it.
 import fs from 'node:fs';
 import path from 'node:path';
 import { ConfigError } from './config';
@@ -9,8 +10,9 @@ import { ConfigError } from './config';
 export class DataDirError extends ConfigError {}
 
 /**
- * Creates DATA_DIR when missing, readable by this user only (it holds keys and mail not yet
- * sent); a one-line DataDirError when this process cannot write it.
+ * Creates DATA_DIR when missing, readable by this user only, and takes group and others off one
+ * this user owns (a volume or bind mount made 0755); a one-line DataDirError when this process
+ * cannot write it.
  */
 export function ensureWritableDataDir(dataDir: string): void {
   const folder = path.resolve(dataDir);
@@ -24,6 +26,24 @@ export function ensureWritableDataDir(dataDir: string): void {
     throw new DataDirError(`DATA_DIR ${dataDir}${where} ${problem}`);
   }
   fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
+  if (existing === folder) keepToOwner(folder);
+}
+
+/**
+ * Only a folder of this process's own uid: root could change anyone's, and a folder another user
+ * owns and lets us write is theirs to set. Never a sticky one, which is shared by design (/tmp,
+ * for a site run as root). Where the file system refuses (some network mounts) the folder stays
+ * as it is: what the site writes in it is 0600 or 0700 itself.
+ */
+function keepToOwner(folder: string): void {
+  const { mode, uid } = fs.statSync(folder);
+  const shared = (mode & 0o1000) !== 0;
+  if (uid !== process.getuid?.() || shared || (mode & 0o077) === 0) return;
+  try {
+    fs.chmodSync(folder, mode & 0o7700);
+  } catch {
+    // Not a reason to stop the start: see above.
+  }
 }
 
 function nearestExisting(folder: string): string {

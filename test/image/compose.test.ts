@@ -1,23 +1,34 @@
 // deploy/compose.yml: checked by a real `docker-compose config` on both paths, then its default
-// path brought up for real on the private engine, a page fetched through Caddy over TLS. The only
+// path brought up for real on the private engine, a page fetched through Caddy over TLS, and the
+// site's trust in X-Forwarded-* put to the test from the host and from the kit's network. The only
 // changes from what an operator runs: `tls internal` instead of ACME (no public name here), the
-// image the global setup built, and ports on 127.0.0.1 picked for the run.
+// image the global setup built, ports on 127.0.0.1 picked for the run, and a signup limit of 1.
 import fs from 'node:fs';
 import https from 'node:https';
+import { BlockList } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { TLSSocket } from 'node:tls';
 import { releasePort, reservePort } from '../support/ports';
 import { until } from '../support/wait';
-import { IMAGE, ROOT, removeAll, sh, type Run } from './docker';
+import { IMAGE, ROOT, docker, removeAll, sh, type Run } from './docker';
+import { request, type Target } from './visitor';
 
 const PROJECT = 'orgnote-ci-compose';
+const KIT_NETWORK = `${PROJECT}_kit`;
 const ports = { https: reservePort(30000, 32000), http: reservePort(30000, 32000) };
 const sitePort = reservePort(30000, 32000);
+/** The site's own port on the host, past Caddy. */
+const direct: Target = { base: `http://127.0.0.1:${sitePort}` };
 
 interface Config {
   services: Record<string, Service>;
-  networks: Record<string, { ipam: { config: { subnet: string }[] } }>;
+  networks: Record<string, { ipam: { config: Ipam[] } }>;
+}
+interface Ipam {
+  subnet: string;
+  gateway?: string;
+  ip_range?: string;
 }
 interface Service {
   profiles?: string[];
@@ -29,13 +40,16 @@ interface Service {
   depends_on?: Record<string, { condition: string }>;
   healthcheck?: { test: string[] };
   secrets?: unknown;
-  networks?: Record<string, { aliases?: string[] } | null>;
+  networks?: Record<string, { aliases?: string[]; ipv4_address?: string } | null>;
 }
 
 /** deploy/secrets, read-only at /run/secrets: the files the *_FILE settings name. */
 const SECRETS_MOUNT = /\/deploy\/secrets:\/run\/secrets:ro$/;
 
 let kit: string;
+/** Caddy's site over TLS, from the host, once it answers. */
+let caddy: Target;
+let signups = 0;
 
 /** The kit as an operator lays it out: deploy/ beside the sources, .env made from the example. */
 function layOut(env: Record<string, string>): string {
@@ -56,8 +70,8 @@ function layOut(env: Record<string, string>): string {
   return deploy;
 }
 
-function compose(args: string, deploy = kit): Run {
-  return sh(`docker-compose --project-name ${PROJECT} ${args}`, { cwd: deploy });
+function compose(args: string, deploy = kit, input?: string): Run {
+  return sh(`docker-compose --project-name ${PROJECT} ${args}`, { cwd: deploy, input });
 }
 
 /** What `docker-compose config` resolves for the profile, as JSON (python3-yaml: Compose's own). */
@@ -75,13 +89,33 @@ function resolved(profile: string): Config {
   }
 }
 
+/**
+ * TRUST_PROXY names Caddy's fixed address alone: inside the kit's subnet, not its gateway (where
+ * connections to a published port come from), and outside the range other containers get.
+ */
+function expectCaddyAloneTrusted({ services, networks }: Config, site: Service): void {
+  const caddy = services.caddy.networks?.kit?.ipv4_address;
+  expect(site.environment.TRUST_PROXY).toBe(caddy);
+  const { subnet, gateway, ip_range: range } = networks.kit.ipam.config[0];
+  const within = (cidr: string) => {
+    const [network, prefix] = cidr.split('/');
+    const list = new BlockList();
+    list.addSubnet(network, Number(prefix), 'ipv4');
+    return list.check(caddy!, 'ipv4');
+  };
+  expect(within(subnet)).toBe(true);
+  expect(caddy).not.toBe(gateway);
+  expect(range && within(range)).toBe(false);
+}
+
 afterAll(() => {
   for (const port of [ports.https, ports.http, sitePort]) releasePort(port);
 });
 
 describe('docker-compose config', () => {
   it('the default path: one site on SQLite, published on 127.0.0.1 only, behind Caddy', () => {
-    const { services, networks } = resolved('sqlite');
+    const config = resolved('sqlite');
+    const { services } = config;
     const site = services.site;
     expect(site.profiles).toEqual(['sqlite']);
     expect(site.restart).toBe('unless-stopped');
@@ -93,8 +127,7 @@ describe('docker-compose config', () => {
     expect(site.environment.DATABASE_URL_FILE).toBeUndefined();
     expect(JSON.stringify(site.ports)).toContain('127.0.0.1:3000:3000');
     expect(site.networks?.kit?.aliases).toEqual(['site']);
-    // The fixed subnet is what TRUST_PROXY names.
-    expect(site.environment.TRUST_PROXY).toBe(networks.kit.ipam.config[0].subnet);
+    expectCaddyAloneTrusted(config, site);
     expect(services.caddy.environment).toEqual({
       SITE_DOMAIN: 'orgnote.example',
       SITE_UPSTREAMS: 'site:3000',
@@ -102,13 +135,14 @@ describe('docker-compose config', () => {
   });
 
   it('the postgres profile: PostgreSQL with pg_isready, and the site as two replicas', () => {
-    const { services, networks } = resolved('postgres');
+    const config = resolved('postgres');
+    const { services } = config;
     const site = services['site-postgres'];
     expect(site.profiles).toEqual(['postgres']);
     expect(site.deploy?.replicas).toBeGreaterThanOrEqual(2);
     expect(site.depends_on).toEqual({ postgres: { condition: 'service_healthy' } });
     expect(site.environment.DATABASE_URL_FILE).toBe('/run/secrets/database_url');
-    expect(site.environment.TRUST_PROXY).toBe(networks.kit.ipam.config[0].subnet);
+    expectCaddyAloneTrusted(config, site);
     expect(site.networks?.kit?.aliases).toEqual(['site']);
     expect(services.postgres.profiles).toEqual(['postgres']);
     expect(services.postgres.healthcheck?.test).toContain('pg_isready');
@@ -131,6 +165,7 @@ describe('the default path, up for real', () => {
       HTTPS_PORT: `127.0.0.1:${ports.https}`,
       HTTP_PORT: `127.0.0.1:${ports.http}`,
       SITE_PORT: String(sitePort),
+      SIGNUP_RATE_LIMIT: '1',
     });
     const caddyfile = path.join(kit, 'Caddyfile');
     const siteBlock = /^\{\$SITE_DOMAIN\} \{$/m;
@@ -164,9 +199,82 @@ describe('the default path, up for real', () => {
     expect(res.body).toContain('Join wait list');
     expect(res.server).toBe('Caddy');
     // And the site's own port, on loopback only, for a look past Caddy.
-    expect((await fetch(`http://127.0.0.1:${sitePort}/readyz`)).status).toBe(200);
+    expect((await request(direct, 'GET', '/readyz')).status).toBe(200);
+    caddy = { base: `https://127.0.0.1:${ports.https}`, tls: { name: 'localhost', ca } };
+  });
+
+  it('Caddy runs at the address TRUST_PROXY names, and the gateway is another', () => {
+    const format = `{{(index .NetworkSettings.Networks "${KIT_NETWORK}").IPAddress}}`;
+    const address = docker(['inspect', '--format', format, compose('ps -q caddy').stdout.trim()]);
+    const trusted = compose('exec -T site printenv TRUST_PROXY').stdout.trim();
+    expect(address).toBe(trusted);
+    expect(kitGateway()).not.toBe(address);
+  });
+
+  it('the host is one client, whichever port it uses and whatever it forwards', async () => {
+    const forging = (address: string) => ({ 'x-forwarded-for': address });
+    // Three forged addresses, on the site's port and through Caddy (which sees the host at the
+    // gateway too). The limit's one-minute windows follow the clock, so three quick signups see
+    // two windows at most: with one budget, one at least is refused.
+    const statuses = [
+      await signUpStatus(direct, forging('203.0.113.1')),
+      await signUpStatus(caddy, forging('198.51.100.7')),
+      await signUpStatus(direct, forging('192.0.2.9')),
+    ];
+    expect(statuses[0]).toBe(201);
+    expect(statuses.slice(1)).toContain(429);
+    expect(statuses.filter((status) => status !== 201 && status !== 429)).toEqual([]);
+    const ignored = `X-Forwarded-For from ${kitGateway()} is ignored: TRUST_PROXY does not trust`;
+    const logged = () => compose('logs --no-color site').stdout.includes(ignored);
+    await until('the site logs that it ignored the gateway X-Forwarded-For', logged, 10_000);
+    // Another client on the kit's network, through Caddy: a budget of its own.
+    expect(await signUpFromKitNetwork()).toBe(201);
+  });
+
+  it('the console believes https from Caddy alone', async () => {
+    const added = compose(
+      'exec -T site waitlist admin add ops@example.org',
+      kit,
+      'a long console password\n',
+    );
+    expect(added.stdout).toContain('Added ops@example.org');
+    const forged = { 'x-forwarded-proto': 'https' };
+    const refused = await request(direct, 'GET', '/admin/login', { headers: forged });
+    expect(refused.status).toBe(403);
+    expect(refused.body).toContain('The console needs https');
+    const login = await request(caddy, 'GET', '/admin/login');
+    expect(login.status).toBe(200);
+    expect(login.body).toContain('name="password"');
   });
 });
+
+async function signUpStatus(target: Target, headers: Record<string, string>): Promise<number> {
+  const form = { email: `compose-${++signups}@example.org` };
+  return (await request(target, 'POST', '/api/subscriptions', { form, headers })).status;
+}
+
+/** The address the host's connections to a published port come from, as the site sees them. */
+function kitGateway(): string {
+  const format = '{{range .IPAM.Config}}{{.Gateway}}{{end}}';
+  return docker(['network', 'inspect', '--format', format, KIT_NETWORK]);
+}
+
+/**
+ * A visitor in a container of its own on the kit's network (an address of Docker's range), who
+ * signs up through Caddy over TLS: the status Caddy brings back.
+ */
+async function signUpFromKitNetwork(): Promise<number> {
+  const script = `
+    const req = require('node:https').request({
+      host: 'caddy', port: 443, servername: 'localhost', method: 'POST',
+      path: '/api/subscriptions', ca: process.env.CA,
+      headers: { host: 'localhost', 'content-type': 'application/x-www-form-urlencoded' },
+    }, (res) => { console.log(res.statusCode); res.resume(); });
+    req.on('error', (err) => { console.error(err.message); process.exit(1); });
+    req.end('email=' + encodeURIComponent('visitor-on-the-network@example.org'));`;
+  const run = ['run', '--rm', '--network', KIT_NETWORK, '--env', `CA=${caddy.tls!.ca}`];
+  return Number(docker([...run, '--entrypoint', 'node', IMAGE, '-e', script]));
+}
 
 interface TlsAnswer {
   status: number;

@@ -7,6 +7,8 @@ import { ENGINE_ENV, IMAGE, ROOT, removeAll, sh } from './docker';
 
 export const ENGINE = path.join(ROOT, 'scripts/docker/engine.sh');
 export const STARTED_ENGINE = 'ORGNOTE_IMAGE_TEST_STARTED_ENGINE';
+/** The Dockerfile's dependency stages, kept from one run to the next. */
+const STAGE = `${IMAGE}-stage`;
 
 function step(what: string, command: string): void {
   const started = Date.now();
@@ -31,6 +33,11 @@ export default function globalSetup(): void {
     const build = `docker build --quiet --network host --build-arg SOURCE_COMMIT=${commit}`;
     // Its stages stay in the cache for the README's own build; the teardown prunes them.
     step('the image', `${build} --tag ${IMAGE} .`);
+    // Except the layers under these tags: the next run's build reinstalls no dependency unless
+    // the lockfile changed. A new run's tags leave the last run's stages to the prune.
+    for (const stage of ['build', 'prod-deps']) {
+      step(`the ${stage} stage tag`, `${build} --target ${stage} --tag ${STAGE}:${stage} .`);
+    }
   } catch (err) {
     if (!wasRunning) sh(`${ENGINE} stop`);
     throw err;

@@ -4,7 +4,7 @@ import { removeAll, sh } from './docker';
 
 export default function globalTeardown(): void {
   removeAll('orgnote-ci-');
-  // The build stages the setup kept for the run's other builds.
+  // The build stages the setup kept for the run's other builds (but those it tagged).
   sh('docker image prune --force');
   if (process.env[STARTED_ENGINE]) sh(`${ENGINE} stop`);
 }

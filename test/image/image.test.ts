@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { releasePort, reservePort } from '../support/ports';
 import { until } from '../support/wait';
-import { IMAGE, ROOT, docker, removeAll, sh } from './docker';
+import { IMAGE, ROOT, docker, removeAll, sh, type Run } from './docker';
 
 const NAME = 'orgnote-ci-image';
 const VOLUME = `${NAME}-data`;
@@ -52,6 +52,12 @@ describe('the image, run as docs/operating.md says', () => {
     expect(inspect('{{.HostConfig.ReadonlyRootfs}}')).toBe('true');
     const write = sh(`docker exec ${NAME} touch /app/written`);
     expect(write.stderr).toContain('Read-only file system');
+  });
+
+  it('gives a new volume the image /data: the node user alone may enter it (0700)', () => {
+    const inImage = sh(`docker run --rm --entrypoint stat ${IMAGE} -c '%a %U' /data`);
+    expect(inImage.stdout.trim()).toBe('700 node');
+    expect(docker(['exec', NAME, 'stat', '-c', '%a %U', '/data'])).toBe('700 node');
   });
 
   it('answers /, /activate and /readyz', async () => {
@@ -142,19 +148,25 @@ describe('what the image holds', () => {
   });
 });
 
-describe('a /data the process cannot write', () => {
+describe('a bind-mounted /data', () => {
   let folder: string;
-  beforeAll(() => {
+  beforeEach(() => {
     folder = fs.mkdtempSync(path.join(os.tmpdir(), 'orgnote-ci-data-'));
     fs.chmodSync(folder, 0o755);
   });
-  afterAll(() => fs.rmSync(folder, { recursive: true, force: true }));
+  afterEach(() => fs.rmSync(folder, { recursive: true, force: true }));
 
-  it('stops the container with one line naming DATA_DIR, both uids and the chown, exit 1', () => {
-    const owner = fs.statSync(folder).uid;
-    const name = `${NAME}-unwritable`;
-    const result = sh(`docker run --name ${name} --read-only -v ${folder}:/data ${IMAGE}`);
+  /** `docker run` in the foreground, as the runbook's command with the folder at /data. */
+  function runOnce(mount: string): Run {
+    const name = `${NAME}-bind`;
+    const result = sh(`docker run --name ${name} --read-only -v ${mount} ${IMAGE}`);
     docker(['rm', name]);
+    return result;
+  }
+
+  it('another uid: the start stops with one line naming both uids and the chown, exit 1', () => {
+    const owner = fs.statSync(folder).uid;
+    const result = runOnce(`${folder}:/data`);
     expect(result.status).toBe(1);
     expect(result.stdout).toBe('');
     const lines = result.stderr.trim().split('\n');
@@ -162,5 +174,28 @@ describe('a /data the process cannot write', () => {
     expect(lines[0]).toContain(`DATA_DIR /data is not writable by this process (uid 1000)`);
     expect(lines[0]).toContain(`it belongs to uid ${owner}`);
     expect(lines[0]).toContain('chown -R 1000:1000 /data (for a bind mount, the host folder');
+    // Not the site's folder: its mode is its owner's to set.
+    expect(fs.statSync(folder).mode & 0o7777).toBe(0o755);
+  });
+
+  it('uid 1000, 0755: read-only it stays as it is; writable, the site makes it 0700', async () => {
+    fs.chownSync(folder, 1000, 1000);
+    const readOnly = runOnce(`${folder}:/data:ro`);
+    expect(readOnly.status).toBe(1);
+    const line = 'DATA_DIR /data is on a read-only file system; mount a writable volume at /data.';
+    expect(readOnly.stderr.trim().split('\n')).toEqual([line]);
+    expect(fs.statSync(folder).mode & 0o7777).toBe(0o755);
+
+    const name = `${NAME}-bind-writable`;
+    const detached = ['run', '--detach', '--name', name, '--read-only', '--tmpfs', '/tmp'];
+    docker([...detached, '-v', `${folder}:/data`, IMAGE]);
+    try {
+      const database = path.join(folder, 'waitlist.db');
+      await until('the site writes its database in the folder', () => fs.existsSync(database));
+      const { mode, uid } = fs.statSync(folder);
+      expect([mode & 0o7777, uid]).toEqual([0o700, 1000]);
+    } finally {
+      docker(['rm', '--force', name]);
+    }
   });
 });

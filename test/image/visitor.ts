@@ -16,17 +16,18 @@ export interface Target {
   tls?: { name: string; ca: string };
 }
 
-/** What a request carries: a form body, the session cookie. */
+/** What a request carries: a form body, the session cookie, headers a client may forge. */
 export interface Sent {
   form?: Record<string, string>;
   cookie?: string;
+  headers?: Record<string, string>;
 }
 
 /** One request; a refused connection or a failed handshake is status 0. */
 export function request(target: Target, method: string, path: string, sent: Sent = {}) {
   const url = new URL(path, target.base);
   const body = sent.form ? new URLSearchParams(sent.form).toString() : undefined;
-  const headers: http.OutgoingHttpHeaders = {};
+  const headers: http.OutgoingHttpHeaders = { ...sent.headers };
   if (body !== undefined) headers['content-type'] = 'application/x-www-form-urlencoded';
   if (sent.cookie) headers.cookie = sent.cookie;
   if (target.tls) headers.host = target.tls.name;

@@ -51,6 +51,39 @@ describe('DATA_DIR check at start-up', () => {
     expect(() => ensureWritableDataDir(folder)).not.toThrow();
   });
 
+  it('takes group and others off a DATA_DIR this user owns, and keeps what is in it', () => {
+    const folder = path.join(scratch, 'data');
+    fs.mkdirSync(folder);
+    fs.chmodSync(folder, 0o755);
+    fs.writeFileSync(path.join(folder, 'waitlist.db'), 'kept', { mode: 0o600 });
+    ensureWritableDataDir(folder);
+    expect(fs.statSync(folder).mode & 0o7777).toBe(0o700);
+    expect(fs.readFileSync(path.join(folder, 'waitlist.db'), 'utf8')).toBe('kept');
+  });
+
+  it('leaves a sticky DATA_DIR of this user as it is: a shared folder, like /tmp', () => {
+    const folder = path.join(scratch, 'shared');
+    fs.mkdirSync(folder);
+    fs.chmodSync(folder, 0o1777);
+    ensureWritableDataDir(folder);
+    expect(fs.statSync(folder).mode & 0o7777).toBe(0o1777);
+  });
+
+  it('leaves the mode of a DATA_DIR another user owns and lets this one write', () => {
+    // As root: a folder of uid 1000 open to all. Otherwise: the temp folder, root's and 1777.
+    const folder = asRoot ? path.join(scratch, 'shared') : os.tmpdir();
+    if (asRoot) {
+      fs.mkdirSync(folder);
+      fs.chownSync(folder, 1000, 1000);
+      fs.chmodSync(folder, 0o777);
+    }
+    const before = fs.statSync(folder);
+    expect(before.uid).not.toBe(processUid);
+    expect(before.mode & 0o077).not.toBe(0);
+    ensureWritableDataDir(folder);
+    expect(fs.statSync(folder).mode).toBe(before.mode);
+  });
+
   it('stops the server with one line: DATA_DIR, both uids, the chown that fixes it', () => {
     const folder = foreignFolder('data');
     const owner = fs.statSync(folder).uid;
@@ -64,6 +97,7 @@ describe('DATA_DIR check at start-up', () => {
     const line = `DATA_DIR ${folder} ${problem} ${owned} ${fix} ${mount}`;
     expect(result.stderr.trim().split('\n')).toEqual([line]);
     expect(fs.readdirSync(folder)).toEqual([]);
+    expect(fs.statSync(folder).mode & 0o7777).toBe(asRoot ? 0o755 : 0o555);
   });
 
   it('names the parent folder when DATA_DIR is missing and cannot be created', () => {
