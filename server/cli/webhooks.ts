@@ -4,10 +4,13 @@ import { CLI_ACTOR } from '../console/accounts';
 import {
   addWebhook,
   eventTypes,
+  graceText,
   listWebhooks,
   removeWebhook,
   replayWebhook,
   rotateWebhook,
+  ROTATION_GRACE_MAX_MS,
+  ROTATION_GRACE_MS,
   testWebhook,
 } from '../waitlist/webhooks';
 import { textTable } from './columns';
@@ -29,16 +32,48 @@ export const WEBHOOK_OPTIONS = {
     type: 'boolean',
     help: "webhooks add: the events carry the signup's address (/privacy says where it goes)",
   },
+  grace: {
+    type: 'string',
+    value: 'DURATION',
+    help: 'webhooks rotate: how long the old secret also signs (e.g. 30m, 2h, 0); 24h by default',
+    check: (value: string) => void graceOf(value),
+  },
+  revoke: {
+    type: 'boolean',
+    help: 'webhooks rotate: the old secret stops signing at once (it leaked)',
+  },
 } as const satisfies Record<string, OptionRow>;
 
 export interface WebhookOptions {
   events?: string;
   'with-address'?: boolean;
+  grace?: string;
+  revoke?: boolean;
   /** webhooks replay: from this time on (checked by the shared --since option). */
   since?: string;
 }
 
 const CLI = { account: CLI_ACTOR };
+
+const UNIT_MS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 24 * 3_600_000 };
+
+/** `--grace`: 0, or a whole number of seconds, minutes, hours or days (30m, 2h), a week at most. */
+function graceOf(text: string): number {
+  const match = /^(?:0|(\d{1,6})([smhd]))$/.exec(text);
+  if (!match) throw new UsageError(`--grace: not a duration: ${text} (e.g. 30m, 2h, 0)`);
+  const ms = match[1] === undefined ? 0 : Number(match[1]) * UNIT_MS[match[2]];
+  if (ms > ROTATION_GRACE_MAX_MS)
+    throw new UsageError(`--grace: at most ${graceText(ROTATION_GRACE_MAX_MS)}: ${text}`);
+  return ms;
+}
+
+/** How long the old secret signs on after `rotate`, as its options ask. */
+function rotationGrace(options: WebhookOptions): number {
+  if (options.revoke && options.grace !== undefined)
+    throw new UsageError('webhooks rotate: --revoke or --grace, not both');
+  if (options.revoke) return 0;
+  return options.grace === undefined ? ROTATION_GRACE_MS : graceOf(options.grace);
+}
 
 const ONE_ENDPOINT = { args: '<id>', needs: 'an endpoint id', onlyOne: true } as const;
 
@@ -105,14 +140,18 @@ export const WEBHOOK_ROWS: CommandRow<WebhookOptions>[] = [
   {
     name: 'webhooks rotate',
     ...ONE_ENDPOINT,
-    help: 'a new secret, printed once; the old one also signs for 24 hours',
+    args: '<id> [--grace DURATION | --revoke]',
+    help: 'a new secret, printed once; the old one also signs for 24 hours, or as long as --grace',
     store: 'writes',
-    async run(context, [id], _options, io) {
-      const secret = await rotateWebhook(context, CLI, id);
+    async run(context, [id], options, io) {
+      const graceMs = rotationGrace(options);
+      const secret = await rotateWebhook(context, CLI, id, graceMs);
       if (secret === undefined) throw unknownEndpoint(id);
-      await io.out(
-        `New signing secret for ${id} (shown once; the old one also signs for 24 hours):\n${secret}\n`,
-      );
+      const old =
+        graceMs === 0
+          ? 'the old one no longer signs'
+          : `the old one also signs for ${graceText(graceMs)}`;
+      await io.out(`New signing secret for ${id} (shown once; ${old}):\n${secret}\n`);
       return 0;
     },
   },

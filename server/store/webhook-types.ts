@@ -101,8 +101,8 @@ export interface Webhooks {
   /** Deletes the endpoint and its deliveries; false when there is none. */
   remove(id: string): Promise<boolean>;
   /**
-   * A new current secret; the one before keeps signing for `graceMs` more. Undefined when there
-   * is no such endpoint.
+   * A new current secret; the ones before keep signing for at most `graceMs` more (0: they stop
+   * at once and are forgotten). Undefined when there is no such endpoint.
    */
   rotate(id: string, graceMs: number): Promise<string | undefined>;
   /** Queues a `webhook.test` delivery for the endpoint; its id, or undefined without one. */

@@ -247,12 +247,13 @@ export function createWebhooks(sql: Sql, now: () => number): Webhooks {
         if (!row) return undefined;
         const at = now();
         const secret = newWebhookSecret();
+        // A secret whose time is up is forgotten, not kept expired: a revoked one is gone at once.
         const kept = (JSON.parse(row.secrets) as WebhookSecret[])
-          .filter((s) => s.expiresAt === null || s.expiresAt > at)
           .map((s) => ({
             secret: s.secret,
             expiresAt: Math.min(s.expiresAt ?? Infinity, at + graceMs),
-          }));
+          }))
+          .filter((s) => s.expiresAt > at);
         await tx.query('UPDATE webhook_endpoints SET secrets = $1 WHERE id = $2', [
           JSON.stringify([{ secret, expiresAt: null }, ...kept]),
           id,

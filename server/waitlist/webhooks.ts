@@ -28,6 +28,23 @@ const record = (store: Deps['store'], actor: Actor, action: string) =>
 /** How long the secret before a rotation keeps signing, so receivers can switch without a gap. */
 export const ROTATION_GRACE_MS = 24 * 3_600_000;
 
+/** The longest a rotation lets the old secret sign on: a leaked one would last as long. */
+export const ROTATION_GRACE_MAX_MS = 7 * 24 * 3_600_000;
+
+const UNITS = [
+  ['day', 24 * 3_600_000],
+  ['hour', 3_600_000],
+  ['minute', 60_000],
+  ['second', 1_000],
+] as const;
+
+/** A grace as a sentence says it: '24 hours', '90 minutes'. */
+export function graceText(ms: number): string {
+  const [unit, size] = UNITS.find(([, size]) => ms % size === 0) ?? ['millisecond', 1];
+  const count = ms / size;
+  return `${count} ${unit}${count === 1 ? '' : 's'}`;
+}
+
 /** The event types of a comma-separated list; the unknown ones in `unknown`. */
 export function eventTypes(list: string): { events: WebhookEventType[]; unknown: string[] } {
   const words = list
@@ -70,15 +87,20 @@ export async function removeWebhook(
   return true;
 }
 
-/** The new secret, or undefined when there is no such endpoint. */
+/**
+ * A new secret; the ones before sign for `graceMs` more, or stop at once with 0 (a leaked secret).
+ * Undefined when there is no such endpoint.
+ */
 export async function rotateWebhook(
   { store }: Pick<Deps, 'store'>,
   actor: Actor,
   id: string,
+  graceMs = ROTATION_GRACE_MS,
 ): Promise<string | undefined> {
-  const secret = await store.webhooks.rotate(id, ROTATION_GRACE_MS);
+  const secret = await store.webhooks.rotate(id, graceMs);
   if (secret === undefined) return undefined;
-  await record(store, actor, `webhooks rotate ${id}`);
+  const old = graceMs === 0 ? 'revoked' : `signs for ${graceText(graceMs)} more`;
+  await record(store, actor, `webhooks rotate ${id} (the old secret ${old})`);
   return secret;
 }
 

@@ -10,6 +10,20 @@ import { tempDataDir } from '../../support/config';
 import { startReceiver } from '../../support/webhook-receiver';
 
 const ADDED = /^Added webhook endpoint (ep_\S+)\. .*\n(whsec_\S+)\n$/;
+const PRINTED_SECRET = /\n(whsec_\S+)\n$/;
+
+/** What the running site's webhook worker does with the deliveries queued in `dataDir`. */
+const sendQueued = (dataDir: string) =>
+  withStore(dataDir, async (store) => {
+    const worker = startWebhookWorker({
+      webhooks: store.webhooks,
+      allowPrivate: true,
+      logger: createLogger({ logLevel: 'silent' }),
+      pollMs: 60_000,
+    });
+    await worker.flush();
+    await worker.stop();
+  });
 
 it('adds an endpoint, prints its secret once, lists, rotates, tests and removes it, each change audited', async () => {
   const dataDir = tempDataDir();
@@ -32,7 +46,7 @@ it('adds an endpoint, prints its secret once, lists, rotates, tests and removes 
 
     const rotated = webhooks('rotate', id);
     expect(rotated.code).toBe(0);
-    const newSecret = /\n(whsec_\S+)\n$/.exec(rotated.out)![1];
+    const newSecret = PRINTED_SECRET.exec(rotated.out)![1];
     expect(newSecret).not.toBe(secret);
     expect(webhooks('test', id)).toMatchObject({
       code: 0,
@@ -40,16 +54,7 @@ it('adds an endpoint, prints its secret once, lists, rotates, tests and removes 
     });
 
     // The running site's worker sends it: both printed secrets verify it.
-    await withStore(dataDir, async (store) => {
-      const worker = startWebhookWorker({
-        webhooks: store.webhooks,
-        allowPrivate: true,
-        logger: createLogger({ logLevel: 'silent' }),
-        pollMs: 60_000,
-      });
-      await worker.flush();
-      await worker.stop();
-    });
+    await sendQueued(dataDir);
     const [got] = receiver.received;
     for (const key of [secret, newSecret])
       expect(new Webhook(key).verify(got.body, got.headers)).toMatchObject({
@@ -95,18 +100,7 @@ it('replays the given-up deliveries of an endpoint and enables it again, audited
     const [, id] = ADDED.exec(webhooks('add', receiver.url).out)!;
     webhooks('test', id);
     receiver.answer = () => ({ status: 410 });
-    const send = () =>
-      withStore(dataDir, async (store) => {
-        const worker = startWebhookWorker({
-          webhooks: store.webhooks,
-          allowPrivate: true,
-          logger: createLogger({ logLevel: 'silent' }),
-          pollMs: 60_000,
-        });
-        await worker.flush();
-        await worker.stop();
-      });
-    await send();
+    await sendQueued(dataDir);
     expect(webhooks('list').out).toContain('disabled: the receiver answered 410 Gone');
 
     expect(webhooks('replay', 'ep_nothing')).toMatchObject({
@@ -123,7 +117,7 @@ it('replays the given-up deliveries of an endpoint and enables it again, audited
     });
     expect(webhooks('list').out).toMatch(/ enabled\n/);
     receiver.answer = () => ({ status: 200 });
-    await send();
+    await sendQueued(dataDir);
     const [first, again] = receiver.received;
     expect(again.headers['webhook-id']).toBe(first.headers['webhook-id']);
 
@@ -138,4 +132,72 @@ it('replays the given-up deliveries of an endpoint and enables it again, audited
   } finally {
     await receiver.close();
   }
+});
+
+it('rotates with --revoke: deliveries then carry one signature, by the new secret, audited', async () => {
+  const dataDir = tempDataDir();
+  const webhooks = (...args: string[]) =>
+    runCli({ DATA_DIR: dataDir, WEBHOOKS_ALLOW_PRIVATE: 'on' }, ['webhooks', ...args]);
+  const receiver = await startReceiver();
+  try {
+    const [, id, first] = ADDED.exec(webhooks('add', receiver.url).out)!;
+    // A rotation still in its grace first: the revocation ends every secret before the new one.
+    const graced = webhooks('rotate', id, '--grace', '30m');
+    expect(graced.out).toMatch(
+      /^New signing secret for ep_\S+ \(shown once; the old one also signs for 30 minutes\):\n/,
+    );
+    const second = PRINTED_SECRET.exec(graced.out)![1];
+    const revoked = webhooks('rotate', id, '--revoke');
+    expect(revoked).toMatchObject({
+      code: 0,
+      out: expect.stringMatching(
+        /^New signing secret for ep_\S+ \(shown once; the old one no longer signs\):\nwhsec_/,
+      ),
+    });
+    const current = PRINTED_SECRET.exec(revoked.out)![1];
+
+    webhooks('test', id);
+    await sendQueued(dataDir);
+    const [got] = receiver.received;
+    expect(got.headers['webhook-signature'].split(' ')).toEqual([expect.stringMatching(/^v1,/)]);
+    expect(new Webhook(current).verify(got.body, got.headers)).toMatchObject({
+      type: 'webhook.test',
+    });
+    for (const old of [first, second])
+      expect(() => new Webhook(old).verify(got.body, got.headers)).toThrow();
+
+    const audit = runCli({ DATA_DIR: dataDir }, ['audit']).out;
+    expect(audit).toMatch(
+      new RegExp(`cli +webhooks rotate ${id} \\(the old secret signs for 30 minutes more\\)`),
+    );
+    expect(audit).toMatch(new RegExp(`cli +webhooks rotate ${id} \\(the old secret revoked\\)`));
+  } finally {
+    await receiver.close();
+  }
+});
+
+it('takes --grace 0 as a revocation, and refuses a --grace it cannot read or with --revoke', async () => {
+  const dataDir = tempDataDir();
+  const webhooks = (...args: string[]) =>
+    runCli({ DATA_DIR: dataDir, WEBHOOKS_ALLOW_PRIVATE: 'on' }, ['webhooks', ...args]);
+  const [, id] = ADDED.exec(webhooks('add', 'https://hooks.example.com/in').out)!;
+  for (const nonsense of ['soon', '2 h', '1.5h', '30', '8d'])
+    expect(webhooks('rotate', id, '--grace', nonsense)).toMatchObject({
+      code: 2,
+      out: '',
+      err: expect.stringMatching(/^waitlist: --grace: (not a duration|at most 7 days)/),
+    });
+  expect(webhooks('rotate', id, '--grace', '2h', '--revoke')).toMatchObject({
+    code: 2,
+    out: '',
+    err: expect.stringContaining('webhooks rotate: --revoke or --grace, not both'),
+  });
+  expect(runCli({ DATA_DIR: dataDir }, ['audit']).out).not.toContain('webhooks rotate');
+
+  expect(webhooks('rotate', id, '--grace', '0').out).toContain('the old one no longer signs');
+  await withStore(dataDir, async (store) => {
+    await store.webhooks.test(id);
+    const [claimed] = await store.webhooks.claim(1);
+    expect(claimed.secrets).toHaveLength(1);
+  });
 });
