@@ -1,5 +1,6 @@
 // `waitlist webhooks …`: the endpoints that receive the site's events (waitlist/webhooks.ts).
 // A secret is printed once, at add and rotate, to stdout only; the audit log names the actor `cli`.
+// An endpoint is shown by its name and the scheme and host of its URL, never its path or query.
 import { CLI_ACTOR } from '../console/accounts';
 import {
   addWebhook,
@@ -7,16 +8,29 @@ import {
   graceText,
   listWebhooks,
   removeWebhook,
+  renameWebhook,
   replayWebhook,
   rotateWebhook,
   ROTATION_GRACE_MAX_MS,
   ROTATION_GRACE_MS,
   testWebhook,
+  webhookNameProblem,
 } from '../waitlist/webhooks';
+import { UNNAMED_RECIPIENT } from '../webhooks/recipients';
+import { endpointOrigin } from '../webhooks/shown';
 import { textTable } from './columns';
 import { CommandError, UsageError, type CommandRow, type OptionRow } from './command-table';
 
 export const WEBHOOK_OPTIONS = {
+  name: {
+    type: 'string',
+    value: 'NAME',
+    help: 'webhooks add, rename: what list, the console, the audit log and /privacy call it',
+    check: (value: string) => {
+      const problem = webhookNameProblem(value);
+      if (problem) throw new UsageError(`--name: ${problem}`);
+    },
+  },
   events: {
     type: 'string',
     value: 'TYPES',
@@ -45,6 +59,7 @@ export const WEBHOOK_OPTIONS = {
 } as const satisfies Record<string, OptionRow>;
 
 export interface WebhookOptions {
+  name?: string;
   events?: string;
   'with-address'?: boolean;
   grace?: string;
@@ -77,18 +92,19 @@ function rotationGrace(options: WebhookOptions): number {
 
 const ONE_ENDPOINT = { args: '<id>', needs: 'an endpoint id', onlyOne: true } as const;
 
-const listRow = (name: string): CommandRow<WebhookOptions> => ({
-  name,
-  help: 'webhook endpoints: id, url, events, whether they receive addresses, enabled or why not',
+const listRow = (command: string): CommandRow<WebhookOptions> => ({
+  name: command,
+  help: 'webhook endpoints: id, name, scheme and host, events, whether they get addresses, state',
   async run(context, _args, _options, io) {
     const endpoints = await listWebhooks(context);
     await io.out(
       textTable(
-        ['id', 'created_at', 'url', 'events', 'address', 'state'],
+        ['id', 'created_at', 'name', 'host', 'events', 'address', 'state'],
         endpoints.map((endpoint) => [
           endpoint.id,
           endpoint.createdAt,
-          endpoint.url,
+          endpoint.name ?? '(none)',
+          endpointOrigin(endpoint.url),
           endpoint.events.length === 0 ? 'all' : endpoint.events.join(','),
           endpoint.withAddress ? 'yes' : 'no',
           endpoint.disabledAt ? `disabled: ${endpoint.disabledReason ?? ''}` : 'enabled',
@@ -96,6 +112,14 @@ const listRow = (name: string): CommandRow<WebhookOptions> => ({
       ),
     );
     await io.out(`${endpoints.length} endpoint(s)\n`);
+    const unnamed = endpoints.filter((endpoint) => endpoint.name === null);
+    if (unnamed.length > 0)
+      await io.out(
+        `${unnamed.length} without a name: waitlist webhooks rename <id> --name NAME gives one` +
+          (unnamed.some((endpoint) => endpoint.withAddress)
+            ? ` (/privacy calls those receiving addresses "${UNNAMED_RECIPIENT}")\n`
+            : '\n'),
+      );
     return 0;
   },
 });
@@ -107,7 +131,7 @@ export const WEBHOOK_ROWS: CommandRow<WebhookOptions>[] = [
   listRow('webhooks'),
   {
     name: 'webhooks add',
-    args: '<url> [--events TYPES] [--with-address]',
+    args: '<url> [--name NAME] [--events TYPES] [--with-address]',
     help: 'add an endpoint (https, public address); prints its id and its whsec_ secret, once',
     needs: 'a URL',
     onlyOne: true,
@@ -115,9 +139,13 @@ export const WEBHOOK_ROWS: CommandRow<WebhookOptions>[] = [
     async run(context, [url], options, io) {
       const added = await addWebhook(context, CLI, {
         url,
+        name: options.name,
         events: eventTypes(options.events ?? '').events,
         withAddress: options['with-address'] === true,
       });
+      if (added.kind === 'needs-name')
+        throw new UsageError('webhooks add --with-address needs --name NAME: /privacy shows it');
+      if (added.kind === 'bad-name') throw new UsageError(`--name: ${added.problem}`);
       if (added.kind === 'bad-url') throw new CommandError(`${url}: ${added.problem}`);
       await io.out(
         `Added webhook endpoint ${added.id}. Its signing secret (shown once, keep it with the receiver):\n${added.secret}\n`,
@@ -126,6 +154,21 @@ export const WEBHOOK_ROWS: CommandRow<WebhookOptions>[] = [
     },
   },
   listRow('webhooks list'),
+  {
+    name: 'webhooks rename',
+    ...ONE_ENDPOINT,
+    args: '<id> --name NAME',
+    help: 'give an endpoint a name, or a new one (list, the console, audit log and /privacy)',
+    store: 'writes',
+    async run(context, [id], options, io) {
+      if (options.name === undefined) throw new UsageError('webhooks rename needs --name NAME');
+      const renamed = await renameWebhook(context, CLI, id, options.name);
+      if (renamed.kind === 'unknown') throw unknownEndpoint(id);
+      if (renamed.kind === 'bad-name') throw new UsageError(`--name: ${renamed.problem}`);
+      await io.out(`Renamed webhook endpoint ${id} to ${JSON.stringify(options.name.trim())}\n`);
+      return 0;
+    },
+  },
   {
     name: 'webhooks remove',
     ...ONE_ENDPOINT,

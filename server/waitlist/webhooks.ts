@@ -1,5 +1,5 @@
 // The operations on webhook endpoints (the CLI's `webhooks …` and the console's page): each
-// change is recorded in the audit log by endpoint id, never by URL, which may carry the
+// change is recorded in the audit log by endpoint id and name, never by URL, which may carry the
 // receiver's own token. A secret is returned to be shown once; it is never logged.
 import type { Config } from '../config';
 import type { Store } from '../store';
@@ -24,6 +24,32 @@ export interface Actor {
 
 const record = (store: Deps['store'], actor: Actor, action: string) =>
   store.audit.record({ ...actor, action, addresses: 0 });
+
+/** How the audit log names an endpoint: its id, and its name when it has one. */
+const auditName = ({ id, name }: Pick<WebhookEndpoint, 'id' | 'name'>) =>
+  name === null ? id : `${id} ${JSON.stringify(name)}`;
+
+/** The audit name of the endpoint `id`; undefined when there is none. */
+async function auditNameOf(store: Deps['store'], id: string): Promise<string | undefined> {
+  const endpoint = await store.webhooks.get(id);
+  return endpoint && auditName(endpoint);
+}
+
+/** The longest name, in characters: room for "Sales CRM (HubSpot, EU)", short in a sentence. */
+export const WEBHOOK_NAME_MAX = 60;
+
+/**
+ * Why `name` cannot name an endpoint; undefined when it can. /privacy, the console and the audit
+ * log show it, so it is printable: no control or format character that could hide or reorder
+ * what a page says around it.
+ */
+export function webhookNameProblem(name: string): string | undefined {
+  const length = [...name.trim()].length;
+  if (length === 0 || length > WEBHOOK_NAME_MAX)
+    return `a name is 1 to ${WEBHOOK_NAME_MAX} characters`;
+  if (/[\p{C}\p{Zl}\p{Zp}]/u.test(name)) return 'a name is printable characters only';
+  return undefined;
+}
 
 /** How long the secret before a rotation keeps signing, so receivers can switch without a gap. */
 export const ROTATION_GRACE_MS = 24 * 3_600_000;
@@ -59,18 +85,43 @@ export function eventTypes(list: string): { events: WebhookEventType[]; unknown:
 }
 
 export type AddWebhookResult =
-  { kind: 'added'; id: string; secret: string } | { kind: 'bad-url'; problem: string };
+  | { kind: 'added'; id: string; secret: string }
+  | { kind: 'bad-url'; problem: string }
+  | { kind: 'bad-name'; problem: string }
+  /** It would receive addresses, and /privacy names where they go by the endpoint's name. */
+  | { kind: 'needs-name' };
 
 export async function addWebhook(
   { store, config }: Deps,
   actor: Actor,
-  endpoint: { url: string; events: WebhookEventType[]; withAddress: boolean },
+  endpoint: { url: string; name?: string; events: WebhookEventType[]; withAddress: boolean },
 ): Promise<AddWebhookResult> {
+  const name = endpoint.name?.trim();
+  if (name === undefined && endpoint.withAddress) return { kind: 'needs-name' };
+  const badName = name === undefined ? undefined : webhookNameProblem(name);
+  if (badName) return { kind: 'bad-name', problem: badName };
   const problem = endpointUrlProblem(endpoint.url, config.webhooksAllowPrivate);
   if (problem) return { kind: 'bad-url', problem };
-  const added = await store.webhooks.add(endpoint);
-  await record(store, actor, `webhooks add ${added.id}`);
+  const added = await store.webhooks.add({ ...endpoint, name });
+  await record(store, actor, `webhooks add ${auditName({ id: added.id, name: name ?? null })}`);
   return { kind: 'added', ...added };
+}
+
+export type RenameWebhookResult =
+  { kind: 'renamed' } | { kind: 'bad-name'; problem: string } | { kind: 'unknown' };
+
+export async function renameWebhook(
+  { store }: Pick<Deps, 'store'>,
+  actor: Actor,
+  id: string,
+  newName: string,
+): Promise<RenameWebhookResult> {
+  const name = newName.trim();
+  const problem = webhookNameProblem(name);
+  if (problem) return { kind: 'bad-name', problem };
+  if (!(await store.webhooks.rename(id, name))) return { kind: 'unknown' };
+  await record(store, actor, `webhooks rename ${auditName({ id, name })}`);
+  return { kind: 'renamed' };
 }
 
 export async function listWebhooks({ store }: Pick<Deps, 'store'>): Promise<WebhookEndpoint[]> {
@@ -82,8 +133,9 @@ export async function removeWebhook(
   actor: Actor,
   id: string,
 ): Promise<boolean> {
-  if (!(await store.webhooks.remove(id))) return false;
-  await record(store, actor, `webhooks remove ${id}`);
+  const named = await auditNameOf(store, id);
+  if (named === undefined || !(await store.webhooks.remove(id))) return false;
+  await record(store, actor, `webhooks remove ${named}`);
   return true;
 }
 
@@ -97,10 +149,11 @@ export async function rotateWebhook(
   id: string,
   graceMs = ROTATION_GRACE_MS,
 ): Promise<string | undefined> {
-  const secret = await store.webhooks.rotate(id, graceMs);
+  const named = await auditNameOf(store, id);
+  const secret = named === undefined ? undefined : await store.webhooks.rotate(id, graceMs);
   if (secret === undefined) return undefined;
   const old = graceMs === 0 ? 'revoked' : `signs for ${graceText(graceMs)} more`;
-  await record(store, actor, `webhooks rotate ${id} (the old secret ${old})`);
+  await record(store, actor, `webhooks rotate ${named} (the old secret ${old})`);
   return secret;
 }
 
@@ -110,9 +163,10 @@ export async function testWebhook(
   actor: Actor,
   id: string,
 ): Promise<string | undefined> {
-  const delivery = await store.webhooks.test(id);
+  const named = await auditNameOf(store, id);
+  const delivery = named === undefined ? undefined : await store.webhooks.test(id);
   if (delivery === undefined) return undefined;
-  await record(store, actor, `webhooks test ${id}`);
+  await record(store, actor, `webhooks test ${named}`);
   return delivery;
 }
 
@@ -127,9 +181,10 @@ export async function replayWebhook(
   id: string,
   since?: string,
 ): Promise<WebhookReplay | undefined> {
-  const replayed = await store.webhooks.replay(id, since);
+  const named = await auditNameOf(store, id);
+  const replayed = named === undefined ? undefined : await store.webhooks.replay(id, since);
   if (replayed === undefined) return undefined;
-  await record(store, actor, `webhooks replay ${id}`);
+  await record(store, actor, `webhooks replay ${named}`);
   return replayed;
 }
 

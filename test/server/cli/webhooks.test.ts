@@ -1,7 +1,8 @@
 // `waitlist webhooks …` as an operator runs it: the built CLI in its own process on a real SQLite
 // store (the store contract covers both engines). The secret printed at add and rotate is the one
-// that signs (checked with standardwebhooks), it appears nowhere else, and every change is in the
-// audit log by the actor `cli`, naming the endpoint by id.
+// that signs (checked with standardwebhooks), it appears nowhere else; an endpoint is listed by
+// its name and the scheme and host of its URL; every change is in the audit log by the actor
+// `cli`, naming the endpoint by id and name, never by URL.
 import { Webhook } from 'standardwebhooks';
 import { createLogger } from '../../../server/logger';
 import { startWebhookWorker } from '../../../server/workers/webhook-worker';
@@ -37,12 +38,23 @@ it('adds an endpoint, prints its secret once, lists, rotates, tests and removes 
       err: expect.stringContaining('unknown event: webhook.test'),
     });
 
-    const ok = webhooks('add', receiver.url, '--with-address');
+    // /privacy names an endpoint that receives addresses: it needs a name.
+    expect(webhooks('add', receiver.url, '--with-address')).toMatchObject({
+      code: 2,
+      out: '',
+      err: expect.stringContaining('webhooks add --with-address needs --name NAME'),
+    });
+    const ok = webhooks('add', receiver.url, '--with-address', '--name', 'Our CRM');
     expect(ok.code).toBe(0);
     const [, id, secret] = ADDED.exec(ok.out)!;
-    expect(webhooks('list').out).toMatch(
-      new RegExp(`${id} .* ${receiver.url} +all +yes +enabled\\n1 endpoint\\(s\\)\\n$`),
+    const listed = webhooks('list').out;
+    expect(listed).toMatch(
+      new RegExp(
+        `${id} +\\S+ +Our CRM +http://127\\.0\\.0\\.1:${receiver.port} +all +yes +enabled\\n` +
+          '1 endpoint\\(s\\)\\n$',
+      ),
     );
+    expect(listed).not.toContain('/hooks');
 
     const rotated = webhooks('rotate', id);
     expect(rotated.code).toBe(0);
@@ -70,7 +82,7 @@ it('adds an endpoint, prints its secret once, lists, rotates, tests and removes 
 
     const audit = runCli({ DATA_DIR: dataDir }, ['audit']).out;
     for (const action of ['add', 'rotate', 'test', 'remove'])
-      expect(audit).toMatch(new RegExp(`cli +webhooks ${action} ${id}`));
+      expect(audit).toMatch(new RegExp(`cli +webhooks ${action} ${id} "Our CRM"`));
     expect(audit).not.toContain('whsec_');
     expect(audit).not.toContain(receiver.url);
   } finally {
@@ -200,4 +212,65 @@ it('takes --grace 0 as a revocation, and refuses a --grace it cannot read or wit
     const [claimed] = await store.webhooks.claim(1);
     expect(claimed.secrets).toHaveLength(1);
   });
+});
+
+it('renames an endpoint, one stored before names too, refusing a name that is empty, too long or not printable', async () => {
+  const dataDir = tempDataDir();
+  const webhooks = (...args: string[]) => runCli({ DATA_DIR: dataDir }, ['webhooks', ...args]);
+  const [, named] = ADDED.exec(
+    webhooks('add', 'https://hooks.zapier.com/hooks/catch/1234567/abcdefg/', '--name', 'Zapier')
+      .out,
+  )!;
+  // As the release before names stored it.
+  const { id: unnamed } = await withStore(dataDir, (store) =>
+    store.webhooks.add({
+      url: 'https://eo1a2b3c4d5e6f7.m.pipedream.net/',
+      events: [],
+      withAddress: true,
+    }),
+  );
+  const listed = webhooks('list').out;
+  expect(listed).toMatch(new RegExp(`${named} +\\S+ +Zapier +https://hooks\\.zapier\\.com +all `));
+  expect(listed).toMatch(
+    new RegExp(`${unnamed} +\\S+ +\\(none\\) +https://eo1a2b3c4d5e6f7\\.m\\.pipedream\\.net +all `),
+  );
+  expect(listed.split('\n').slice(-3)).toEqual([
+    '2 endpoint(s)',
+    '1 without a name: waitlist webhooks rename <id> --name NAME gives one ' +
+      '(/privacy calls those receiving addresses "a service of theirs")',
+    '',
+  ]);
+  expect(listed).not.toContain('1234567');
+
+  for (const [name, problem] of [
+    ['', 'a name is 1 to 60 characters'],
+    ['   ', 'a name is 1 to 60 characters'],
+    ['x'.repeat(61), 'a name is 1 to 60 characters'],
+    ['CRM\u202Etxt.exe', 'a name is printable characters only'],
+    ['two\nlines', 'a name is printable characters only'],
+  ])
+    expect(webhooks('rename', unnamed, '--name', name)).toMatchObject({
+      code: 2,
+      out: '',
+      err: expect.stringContaining(`--name: ${problem}`),
+    });
+  expect(webhooks('rename', unnamed)).toMatchObject({
+    code: 2,
+    err: expect.stringContaining('webhooks rename needs --name NAME'),
+  });
+  expect(webhooks('rename', 'ep_nothing', '--name', 'CRM')).toMatchObject({
+    code: 1,
+    err: expect.stringContaining('no webhook endpoint ep_nothing'),
+  });
+
+  expect(webhooks('rename', unnamed, '--name', ' Sales « CRM » ')).toMatchObject({
+    code: 0,
+    out: `Renamed webhook endpoint ${unnamed} to "Sales « CRM »"\n`,
+  });
+  const renamed = webhooks('list').out;
+  expect(renamed).toMatch(new RegExp(`${unnamed} +\\S+ +Sales « CRM » +https://eo1a2b3c4d5e6f7`));
+  expect(renamed).toMatch(/\n2 endpoint\(s\)\n$/);
+  expect(runCli({ DATA_DIR: dataDir }, ['audit']).out).toMatch(
+    new RegExp(`cli +webhooks rename ${unnamed} "Sales « CRM »"`),
+  );
 });
