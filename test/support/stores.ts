@@ -71,7 +71,10 @@ function sqliteEngine(): StoreEngine {
     async openUpgraded({ behind, rows, limits = {}, now }) {
       const dataDir = tempDataDir();
       const db = new Database(databaseFile(dataDir));
-      for (const [index, sql] of SQLITE_MIGRATIONS.slice(0, -behind).entries()) {
+      for (const [index, sql] of SQLITE_MIGRATIONS.slice(
+        0,
+        SQLITE_MIGRATIONS.length - behind,
+      ).entries()) {
         db.exec(sql);
         db.pragma(`user_version = ${index + 1}`);
       }
@@ -110,7 +113,7 @@ function postgresEngine(): StoreEngine {
       if (missing) throw new Error(`The PostgreSQL store cannot be tested: ${missing}`);
       server ??= sharedPostgres();
       const databaseUrl = await (await server).createDatabase();
-      const older = POSTGRES_MIGRATIONS.slice(0, -behind);
+      const older = POSTGRES_MIGRATIONS.slice(0, POSTGRES_MIGRATIONS.length - behind);
       const versions = older.map(({ version }) => `(${version})`).join(', ');
       // The schema and the versions table as that release's migrate() left them, then the rows.
       await query(
