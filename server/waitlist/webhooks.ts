@@ -1,6 +1,7 @@
 // The operations on webhook endpoints (the CLI's `webhooks …` and the console's page): each
-// change is recorded in the audit log by endpoint id and name, never by URL, which may carry the
-// receiver's own token. A secret is returned to be shown once; it is never logged.
+// change is recorded in the audit log by endpoint id, name and the scheme and host of its URL,
+// never by its path or query, which may carry the receiver's own token. A secret is returned to
+// be shown once; it is never logged.
 import type { Config } from '../config';
 import type { Store } from '../store';
 import {
@@ -10,6 +11,7 @@ import {
   type WebhookReplay,
 } from '../store/webhook-types';
 import { endpointUrlProblem } from '../webhooks/send';
+import { endpointOrigin } from '../webhooks/shown';
 
 type Deps = {
   store: Pick<Store, 'webhooks' | 'audit'>;
@@ -25,9 +27,9 @@ export interface Actor {
 const record = (store: Deps['store'], actor: Actor, action: string) =>
   store.audit.record({ ...actor, action, addresses: 0 });
 
-/** How the audit log names an endpoint: its id, and its name when it has one. */
-const auditName = ({ id, name }: Pick<WebhookEndpoint, 'id' | 'name'>) =>
-  name === null ? id : `${id} ${JSON.stringify(name)}`;
+/** How the audit log names an endpoint: its id, its name when it has one, its scheme and host. */
+const auditName = ({ id, name, url }: Pick<WebhookEndpoint, 'id' | 'name' | 'url'>) =>
+  [id, ...(name === null ? [] : [JSON.stringify(name)]), endpointOrigin(url)].join(' ');
 
 /** The audit name of the endpoint `id`; undefined when there is none. */
 async function auditNameOf(store: Deps['store'], id: string): Promise<string | undefined> {
@@ -103,7 +105,8 @@ export async function addWebhook(
   const problem = endpointUrlProblem(endpoint.url, config.webhooksAllowPrivate);
   if (problem) return { kind: 'bad-url', problem };
   const added = await store.webhooks.add({ ...endpoint, name });
-  await record(store, actor, `webhooks add ${auditName({ id: added.id, name: name ?? null })}`);
+  const named = auditName({ id: added.id, name: name ?? null, url: endpoint.url });
+  await record(store, actor, `webhooks add ${named}`);
   return { kind: 'added', ...added };
 }
 
@@ -119,8 +122,9 @@ export async function renameWebhook(
   const name = newName.trim();
   const problem = webhookNameProblem(name);
   if (problem) return { kind: 'bad-name', problem };
-  if (!(await store.webhooks.rename(id, name))) return { kind: 'unknown' };
-  await record(store, actor, `webhooks rename ${auditName({ id, name })}`);
+  const endpoint = await store.webhooks.get(id);
+  if (!endpoint || !(await store.webhooks.rename(id, name))) return { kind: 'unknown' };
+  await record(store, actor, `webhooks rename ${auditName({ ...endpoint, name })}`);
   return { kind: 'renamed' };
 }
 

@@ -156,8 +156,16 @@ function consolePage(engine: StoreEngine) {
       .map(({ account, action, client }) => ({ account, action, client }))
       .sort((a, b) => a.action.localeCompare(b.action));
     expect(actions).toEqual([
-      { account: OPERATOR.email, action: `webhooks replay ${gone.id}`, client: '127.0.0.1' },
-      { account: OPERATOR.email, action: `webhooks test ${gone.id}`, client: '127.0.0.1' },
+      {
+        account: OPERATOR.email,
+        action: `webhooks replay ${gone.id} https://old.example`,
+        client: '127.0.0.1',
+      },
+      {
+        account: OPERATOR.email,
+        action: `webhooks test ${gone.id} https://old.example`,
+        client: '127.0.0.1',
+      },
     ]);
   });
 
