@@ -60,7 +60,7 @@ export interface AppDeps {
   /** Told when a request queued a webhook event or a signup owes one: the worker sends it now. */
   eventsOwed?: () => void;
   /**
-   * How old the hosts /privacy names may get before a page reads the webhook endpoints again
+   * How old the names /privacy lists may get before a page reads the webhook endpoints again
    * (webhooks/recipients.ts); 0 in tests, so a page follows an endpoint added just before.
    */
   recipientsMaxAgeMs?: number;
@@ -87,8 +87,8 @@ export function createApp(config: Config, deps: AppDeps = {}) {
   const limitSubmissions = signupRateLimit(config, logger, store.rate);
   const sameSiteOnly = refuseCrossSite(config, logger);
 
-  // Every page embeds the public config, and /privacy names the hosts webhooks send addresses to,
-  // which the CLI can change at any time.
+  // Every page embeds the public config, and /privacy names the services webhooks send addresses
+  // to, which the CLI can change at any time.
   const recipients = addressRecipients({
     webhooks: store.webhooks,
     logger,

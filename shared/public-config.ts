@@ -20,8 +20,10 @@ export interface PublicConfig {
    */
   proofOfWork: boolean;
   /**
-   * The hosts that webhook endpoints send visitors' addresses to (endpoints added --with-address),
-   * which '/privacy' names; empty when there are none. Hosts only: never a path or query.
+   * The names operators gave the webhook endpoints that send visitors' addresses on (added
+   * --with-address), which '/privacy' lists; endpoints stored before endpoints had names are
+   * counted as "a service of theirs" (server/webhooks/recipients.ts). Empty when there are none.
+   * Never anything of an endpoint's URL, not even its host.
    */
   addressRecipients: readonly string[];
 }

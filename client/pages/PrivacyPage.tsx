@@ -1,5 +1,5 @@
-// '/privacy': what the waitlist keeps, why, for how long, who sees it and how to
-// leave, with the contact from PRIVACY_CONTACT and the hosts webhooks send addresses to. A lazy
+// '/privacy': what the waitlist keeps, why, for how long, who sees it and how to leave, with the
+// contact from PRIVACY_CONTACT and the names of the services webhooks send addresses to. A lazy
 // chunk with its text (privacy-notice.ts), so the public config comes as props (client/routes.tsx
 // says why).
 import type { PublicConfig } from '../../shared/public-config';

@@ -5,15 +5,16 @@ const NO_ONE_ELSE =
   'It is not given or sold to anyone else, and the site has no tracking, analytics or advertising.';
 
 /**
- * Who sees the data: the operators, and the hosts their webhook endpoints send addresses to
- * (public config `addressRecipients`), listed as a sentence says them.
+ * Who sees the data: the operators, and the services their webhook endpoints send addresses to,
+ * by the names the operators gave them (public config `addressRecipients`), listed as a sentence
+ * says them.
  */
 function whoSeesIt(addressRecipients: readonly string[]): string {
   if (addressRecipients.length === 0) return `Only the people who run this site. ${NO_ONE_ELSE}`;
-  const hosts = new Intl.ListFormat('en', { type: 'conjunction' }).format(addressRecipients);
+  const names = new Intl.ListFormat('en', { type: 'conjunction' }).format(addressRecipients);
   return (
     'The people who run this site, and the services they send your e-mail address to when you ' +
-    `join the waitlist or your place on it changes: ${hosts}. ${NO_ONE_ELSE}`
+    `join the waitlist or your place on it changes: ${names}. ${NO_ONE_ELSE}`
   );
 }
 

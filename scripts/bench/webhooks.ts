@@ -108,6 +108,7 @@ async function run(parts: Parts): Promise<number> {
     [
       path.join(ROOT, 'dist/server/waitlist.js'),
       ...['webhooks', 'add', receiver.url, '--events', 'signup.created', '--with-address'],
+      ...['--name', 'Bench receiver'],
     ],
     { env: { PATH: process.env.PATH, ...settings, DATA_DIR: folder } },
   );

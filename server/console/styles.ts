@@ -26,7 +26,8 @@ export const CONSOLE_CSS = `
 .console-table+p,.console-table{margin-bottom:1rem}
 .console-action{display:inline-block;margin:0 .25rem .25rem 0}
 .console-endpoint{margin:0 0 2.5rem}
-.console-url{font-size:1.15rem;overflow-wrap:anywhere}
+.console-endpoint h2{font-size:1.15rem;overflow-wrap:anywhere}
+.console-url{overflow-wrap:anywhere}
 .console-state{padding:.4rem .75rem;border:1px solid var(--border);border-left-width:4px;border-radius:var(--radius);background:var(--surface)}
 .console-state-on{border-left-color:var(--primary)}
 .console-state-failing{border-left-color:var(--wip)}

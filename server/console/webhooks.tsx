@@ -1,10 +1,11 @@
-// /admin/webhooks: each endpoint as `waitlist webhooks list` shows it (enabled, failing since …,
-// disabled and why), its last deliveries, and the CLI's `replay` and `test` as buttons (the same
-// operations, waitlist/webhooks.ts). An endpoint's URL is shown without its query string, any
-// user:password or long path segments, where receivers often keep a token; no secret is ever on
-// the page.
+// /admin/webhooks: each endpoint as `waitlist webhooks list` shows it (its name, the scheme and
+// host of its URL, enabled, failing since …, disabled and why), its last deliveries, and the CLI's
+// `replay` and `test` as buttons (the same operations, waitlist/webhooks.ts). Nothing of a URL's
+// path or query is on the page, where receivers keep their token, and no secret ever is.
 import type { Store } from '../store';
 import type { WebhookDelivery, WebhookEndpoint } from '../store/webhook-types';
+import { UNNAMED_RECIPIENT } from '../webhooks/recipients';
+import { endpointOrigin } from '../webhooks/shown';
 import { Hidden, PostForm } from './layout';
 import { ConsoleTable, When, Word } from './table';
 
@@ -44,26 +45,6 @@ function noticeText(notice: WebhookNotice, known: boolean): string {
   const deliveries = notice.queued === 1 ? '1 delivery' : `${notice.queued} deliveries`;
   const enabled = notice.reenabled ? ' The endpoint is enabled again.' : '';
   return `${deliveries} of ${notice.endpoint} queued again.${enabled}`;
-}
-
-/** A path segment this long is shown as '…': chat services keep their token in the path. */
-const TOKEN_LENGTH = 16;
-
-/**
- * Scheme, host and path: a query string or user:password may hold the receiver's token, and so
- * may a long path segment (Slack's and Discord's incoming webhooks).
- */
-export function shownUrl(url: string): string {
-  try {
-    const { protocol, host, pathname, search } = new URL(url);
-    const path = pathname
-      .split('/')
-      .map((segment) => (segment.length >= TOKEN_LENGTH ? '…' : segment))
-      .join('/');
-    return `${protocol}//${host}${path}${search ? '?…' : ''}`;
-  } catch {
-    return '(not a URL)';
-  }
 }
 
 function EndpointState({ endpoint }: { endpoint: WebhookEndpoint }) {
@@ -120,9 +101,14 @@ function Endpoint({ endpoint, deliveries, csrf }: EndpointProps) {
   const events = endpoint.events.length === 0 ? 'all events' : endpoint.events.join(', ');
   return (
     <section className="console-endpoint" aria-labelledby={`endpoint-${endpoint.id}`}>
-      <h2 id={`endpoint-${endpoint.id}`} className="console-url">
-        {shownUrl(endpoint.url)}
-      </h2>
+      <h2 id={`endpoint-${endpoint.id}`}>{endpoint.name ?? 'Unnamed endpoint'}</h2>
+      <p className="console-url">{endpointOrigin(endpoint.url)}</p>
+      {endpoint.name === null && (
+        <p>
+          Name it with <code>waitlist webhooks rename {endpoint.id} --name …</code>
+          {endpoint.withAddress && `: until then /privacy calls it “${UNNAMED_RECIPIENT}”`}.
+        </p>
+      )}
       <EndpointState endpoint={endpoint} />
       <p>
         {endpoint.id} · {events} · {endpoint.withAddress ? 'receives addresses' : 'no addresses'} ·
@@ -181,12 +167,12 @@ export async function webhooksPage(
       {notice && <p role="status">{noticeText(notice, known)}</p>}
       <p>
         Replay sends an endpoint&apos;s given-up deliveries again, with their webhook-id, and
-        enables it again. Add, remove and rotate with <code>waitlist webhooks</code>; deliveries are
-        kept for 30 days.
+        enables it again. Add, rename, remove and rotate with <code>waitlist webhooks</code>;
+        deliveries are kept for 30 days.
       </p>
       {endpoints.length === 0 && (
         <p>
-          No endpoint yet: <code>waitlist webhooks add https://…</code> adds one.
+          No endpoint yet: <code>waitlist webhooks add https://… --name …</code> adds one.
         </p>
       )}
       {endpoints.map((endpoint, i) => (

@@ -140,7 +140,7 @@ interface RendererOptions {
   assets: DocumentProps['assets'];
   /**
    * What every page embeds for the browser: fixed, or read for each page when it can change while
-   * the site runs (it names the webhook endpoints' hosts, server/webhooks/recipients.ts).
+   * the site runs (it names the webhook endpoints, server/webhooks/recipients.ts).
    */
   publicConfig: PublicConfig | (() => Promise<PublicConfig>);
   logger: Logger;

@@ -16,6 +16,11 @@ export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number] | 'webhook.t
 export interface WebhookEndpoint {
   id: string;
   url: string;
+  /**
+   * What the operator calls it, shown instead of the URL (/privacy shows nothing else of it); null
+   * for an endpoint stored before endpoints had names, until it is renamed.
+   */
+  name: string | null;
   /** The event types it receives; empty: all of them. */
   events: WebhookEventType[];
   /** Its bodies carry the signup's address. */
@@ -93,16 +98,19 @@ export interface Webhooks {
   /** A new endpoint and its first secret (shown once by the caller, never logged). */
   add(endpoint: {
     url: string;
+    name?: string;
     events: WebhookEventType[];
     withAddress: boolean;
   }): Promise<{ id: string; secret: string }>;
   list(): Promise<WebhookEndpoint[]>;
   get(id: string): Promise<WebhookEndpoint | undefined>;
+  /** Gives the endpoint this name; false when there is no such endpoint. */
+  rename(id: string, name: string): Promise<boolean>;
   /** Deletes the endpoint and its deliveries; false when there is none. */
   remove(id: string): Promise<boolean>;
   /**
-   * A new current secret; the one before keeps signing for `graceMs` more. Undefined when there
-   * is no such endpoint.
+   * A new current secret; the ones before keep signing for at most `graceMs` more (0: they stop
+   * at once and are forgotten). Undefined when there is no such endpoint.
    */
   rotate(id: string, graceMs: number): Promise<string | undefined>;
   /** Queues a `webhook.test` delivery for the endpoint; its id, or undefined without one. */

@@ -58,6 +58,7 @@ const randomId = (prefix: string) => `${prefix}_${randomBytes(16).toString('base
 interface EndpointRow {
   id: string;
   url: string;
+  name: string | null;
   events: string;
   with_address: number;
   secrets: string;
@@ -83,13 +84,15 @@ interface DeliveryRow {
 }
 
 const ENDPOINT_COLUMNS =
-  'id, url, events, with_address, secrets, created_at, failing_since, disabled_at, disabled_reason';
+  'id, url, name, events, with_address, secrets, created_at, failing_since, disabled_at, ' +
+  'disabled_reason';
 const DELIVERY_COLUMNS =
   'id, endpoint_id, type, payload, created_at, state, attempts, next_attempt_at, last_status, last_duration_ms, last_error, delivered_at';
 
 const toEndpoint = (row: EndpointRow): WebhookEndpoint => ({
   id: row.id,
   url: row.url,
+  name: row.name,
   events: JSON.parse(row.events) as WebhookEventType[],
   withAddress: Number(row.with_address) === 1,
   createdAt: row.created_at,
@@ -203,16 +206,17 @@ export function createWebhooks(sql: Sql, now: () => number): Webhooks {
   }
 
   return {
-    async add({ url, events, withAddress }) {
+    async add({ url, name, events, withAddress }) {
       const id = randomId('ep');
       const secret = newWebhookSecret();
       const secrets: WebhookSecret[] = [{ secret, expiresAt: null }];
       await sql.query(
-        `INSERT INTO webhook_endpoints (id, url, events, with_address, secrets, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6)`,
+        `INSERT INTO webhook_endpoints (id, url, name, events, with_address, secrets, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)`,
         [
           id,
           url,
+          name ?? null,
           JSON.stringify(events),
           withAddress ? 1 : 0,
           JSON.stringify(secrets),
@@ -234,6 +238,14 @@ export function createWebhooks(sql: Sql, now: () => number): Webhooks {
       return row && toEndpoint(row);
     },
 
+    async rename(id, name) {
+      const { rowCount } = await sql.query('UPDATE webhook_endpoints SET name = $1 WHERE id = $2', [
+        name,
+        id,
+      ]);
+      return rowCount === 1;
+    },
+
     async remove(id) {
       return sql.transaction(async (tx) => {
         await tx.query('DELETE FROM webhook_deliveries WHERE endpoint_id = $1', [id]);
@@ -247,12 +259,13 @@ export function createWebhooks(sql: Sql, now: () => number): Webhooks {
         if (!row) return undefined;
         const at = now();
         const secret = newWebhookSecret();
+        // A secret whose time is up is forgotten, not kept expired: a revoked one is gone at once.
         const kept = (JSON.parse(row.secrets) as WebhookSecret[])
-          .filter((s) => s.expiresAt === null || s.expiresAt > at)
           .map((s) => ({
             secret: s.secret,
             expiresAt: Math.min(s.expiresAt ?? Infinity, at + graceMs),
-          }));
+          }))
+          .filter((s) => s.expiresAt > at);
         await tx.query('UPDATE webhook_endpoints SET secrets = $1 WHERE id = $2', [
           JSON.stringify([{ secret, expiresAt: null }, ...kept]),
           id,

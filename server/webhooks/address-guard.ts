@@ -14,7 +14,11 @@ export type ResolveAll = (
 export const resolveAll: ResolveAll = (hostname, callback) =>
   dns.lookup(hostname, { all: true }, callback);
 
-/** Loopback, private, link-local, shared, documentation, multicast and reserved ranges. */
+/**
+ * Loopback, private, link-local, shared, documentation, multicast and reserved ranges. IPv6 forms
+ * that carry an IPv4 address are refused whole, apart from IPv4-mapped ones (`::ffff:0:0/96`),
+ * which isPublicAddress judges as the IPv4 address they carry.
+ */
 const NOT_PUBLIC = new net.BlockList();
 for (const [network, prefix] of [
   ['0.0.0.0', 8],
@@ -35,7 +39,10 @@ for (const [network, prefix] of [
 ] as const)
   NOT_PUBLIC.addSubnet(network, prefix, 'ipv4');
 for (const [network, prefix] of [
-  ['::', 127],
+  // IPv4-compatible (deprecated), with the unspecified and the loopback address.
+  ['::', 96],
+  // IPv4-translated (RFC 2765): for translators, never a destination on the Internet.
+  ['::ffff:0:0:0', 96],
   ['64:ff9b::', 96],
   ['64:ff9b:1::', 48],
   ['100::', 64],

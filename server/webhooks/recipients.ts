@@ -1,29 +1,40 @@
-// Where addresses go: the hosts of the webhook endpoints added --with-address, which /privacy names
-// (client/pages/privacy-notice.ts). Endpoints are added and removed by the CLI, another process and
-// maybe another replica, so the site learns of them only through the store: the hosts are kept
-// here and read again once older than `maxAgeMs`, on the next page that asks (no timer, so nothing
-// keeps a process alive), never once per request.
+// Where addresses go: the names of the webhook endpoints added --with-address, which /privacy
+// lists (client/pages/privacy-notice.ts). Endpoints are added, renamed and removed by the CLI,
+// another process and maybe another replica, so the site learns of them only through the store:
+// the names are kept here and read again once older than `maxAgeMs`, on the next page that asks
+// (no timer, so nothing keeps a process alive), never once per request.
 import type { Logger } from '../logger';
 import type { WebhookEndpoint, Webhooks } from '../store/webhook-types';
 
-/** Pages follow an endpoint added or removed from the CLI within this long. */
+/** Pages follow an endpoint added, renamed or removed from the CLI within this long. */
 export const RECIPIENTS_MAX_AGE_MS = 5_000;
 
+/**
+ * What /privacy calls an endpoint stored before endpoints had names, until an operator names it:
+ * nothing of its URL, whose host can be as much the receiver's credential as its path.
+ */
+export const UNNAMED_RECIPIENT = 'a service of theirs';
+
 export interface AddressRecipients {
-  /** The hosts, read again when older than the maximum age; in the order they were added. */
+  /** The names, read again when older than the maximum age; in the order they were added. */
   current(): Promise<readonly string[]>;
 }
 
 /**
- * Hosts only: an endpoint's path or query can carry the receiver's token. Disabled endpoints
- * count, as they are still configured to receive addresses and a replay enables them again.
+ * The operators' names for the endpoints that receive addresses, once each, then the unnamed
+ * ones, counted by host so two endpoints of one service count once. Disabled endpoints count, as
+ * they are still configured to receive addresses and a replay enables them again.
  */
-export function recipientHosts(endpoints: readonly WebhookEndpoint[]): string[] {
-  const hosts = endpoints
-    .filter((endpoint) => endpoint.withAddress)
-    .map((endpoint) => URL.parse(endpoint.url)?.hostname)
-    .filter((host): host is string => !!host);
-  return [...new Set(hosts)];
+export function recipientNames(endpoints: readonly WebhookEndpoint[]): string[] {
+  const receiving = endpoints.filter((endpoint) => endpoint.withAddress);
+  const names = receiving.flatMap((endpoint) => (endpoint.name === null ? [] : [endpoint.name]));
+  const unnamed = new Set(
+    receiving
+      .filter((endpoint) => endpoint.name === null)
+      .map((endpoint) => URL.parse(endpoint.url)?.host ?? endpoint.url),
+  ).size;
+  const others = unnamed === 1 ? UNNAMED_RECIPIENT : `${unnamed} services of theirs`;
+  return [...new Set(names), ...(unnamed > 0 ? [others] : [])];
 }
 
 export function addressRecipients({
@@ -37,30 +48,30 @@ export function addressRecipients({
   maxAgeMs?: number;
   now?: () => number;
 }): AddressRecipients {
-  let hosts: readonly string[] = [];
+  let names: readonly string[] = [];
   let readAt: number | undefined;
   let reading: Promise<readonly string[]> | undefined;
   let failing = false;
 
   async function read(): Promise<readonly string[]> {
     try {
-      hosts = recipientHosts(await webhooks.list());
-      if (failing) logger.info('webhook endpoints read again: /privacy names their hosts');
+      names = recipientNames(await webhooks.list());
+      if (failing) logger.info('webhook endpoints read again: /privacy names them');
       failing = false;
     } catch (err) {
-      // Pages go on with the hosts known before; one line per outage, not one per page.
+      // Pages go on with the names known before; one line per outage, not one per page.
       if (!failing)
-        logger.error({ err }, 'webhook endpoints unreadable: /privacy keeps the hosts it knew');
+        logger.error({ err }, 'webhook endpoints unreadable: /privacy keeps the names it knew');
       failing = true;
     }
     // A failed read waits its turn like a good one, so a store that is down is not asked per page.
     readAt = now();
-    return hosts;
+    return names;
   }
 
   return {
     current() {
-      if (readAt !== undefined && now() - readAt < maxAgeMs) return Promise.resolve(hosts);
+      if (readAt !== undefined && now() - readAt < maxAgeMs) return Promise.resolve(names);
       // One read at a time, shared by every page that asks meanwhile.
       reading ??= read().finally(() => (reading = undefined));
       return reading;

@@ -3,12 +3,15 @@
 // open() gives a fresh, empty store: SQLite in a temp folder of its own, PostgreSQL in a fresh
 // database on the worker's shared server (shared-postgres.ts), dropped again once closed.
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { openSqliteStore, type SqliteStore } from '../../server/store';
 import { openPostgresStore, type PostgresStore } from '../../server/store/postgres';
+import { MIGRATIONS as POSTGRES_MIGRATIONS } from '../../server/store/postgres/migrate';
+import { databaseFile, MIGRATIONS as SQLITE_MIGRATIONS } from '../../server/store/sqlite/database';
 import type { SignupRequest } from '../../shared/form-checks';
 import type { OutgoingMail, QueueLimits, Store } from '../../server/store/types';
 import { tempDataDir } from './config';
-import { postgresAvailable } from './postgres';
+import { postgresAvailable, query } from './postgres';
 import { sharedPostgres, type SharedPostgres } from './shared-postgres';
 
 export interface OpenOptions {
@@ -23,11 +26,21 @@ export interface StoreEngine {
   readonly unavailable?: string;
   /** A fresh, empty store. */
   open(options: OpenOptions): Promise<Store>;
+  /**
+   * A store on a fresh database that the release before this one's last `behind` migrations made
+   * and filled with `rows` (statements both engines take): what an upgrade opens and migrates.
+   */
+  openUpgraded(options: OpenOptions & { behind: number; rows: readonly string[] }): Promise<Store>;
   /** Closes the stores it opened that are still open, and drops their databases (afterEach). */
   closeStores(): Promise<void>;
   /** The same at the end of a file (afterAll). */
   close(): Promise<void>;
 }
+
+/** migrate.ts's record of the versions applied. */
+const SCHEMA_MIGRATIONS_TABLE =
+  'CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, ' +
+  'applied_at TIMESTAMPTZ NOT NULL DEFAULT now())';
 
 /** Remembers each store until it is closed, whoever closes it (a test may close one itself). */
 function openStores() {
@@ -55,6 +68,20 @@ function sqliteEngine(): StoreEngine {
     async open({ limits = {}, now }) {
       return stores.track(openSqliteStore({ dataDir: tempDataDir(), ...limits }, now));
     },
+    async openUpgraded({ behind, rows, limits = {}, now }) {
+      const dataDir = tempDataDir();
+      const db = new Database(databaseFile(dataDir));
+      for (const [index, sql] of SQLITE_MIGRATIONS.slice(
+        0,
+        SQLITE_MIGRATIONS.length - behind,
+      ).entries()) {
+        db.exec(sql);
+        db.pragma(`user_version = ${index + 1}`);
+      }
+      for (const row of rows) db.exec(row);
+      db.close();
+      return stores.track(openSqliteStore({ dataDir, ...limits }, now));
+    },
     closeStores: () => stores.closeAll(),
     close: () => stores.closeAll(),
   };
@@ -78,6 +105,26 @@ function postgresEngine(): StoreEngine {
       if (missing) throw new Error(`The PostgreSQL store cannot be tested: ${missing}`);
       server ??= sharedPostgres();
       const databaseUrl = await (await server).createDatabase();
+      return stores.track(
+        await openPostgresStore({ databaseUrl, timeoutMs: 5_000, limits, now, poolSize: 4 }),
+      );
+    },
+    async openUpgraded({ behind, rows, limits, now }) {
+      if (missing) throw new Error(`The PostgreSQL store cannot be tested: ${missing}`);
+      server ??= sharedPostgres();
+      const databaseUrl = await (await server).createDatabase();
+      const older = POSTGRES_MIGRATIONS.slice(0, POSTGRES_MIGRATIONS.length - behind);
+      const versions = older.map(({ version }) => `(${version})`).join(', ');
+      // The schema and the versions table as that release's migrate() left them, then the rows.
+      await query(
+        databaseUrl,
+        [
+          SCHEMA_MIGRATIONS_TABLE,
+          ...older.map(({ sql }) => sql),
+          `INSERT INTO schema_migrations (version) VALUES ${versions}`,
+          ...rows,
+        ].join(';\n'),
+      );
       return stores.track(
         await openPostgresStore({ databaseUrl, timeoutMs: 5_000, limits, now, poolSize: 4 }),
       );

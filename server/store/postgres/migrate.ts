@@ -16,9 +16,10 @@ import { sql as welcomeMail } from './migrations/008-welcome-mail';
 import { sql as webhooks } from './migrations/009-webhooks';
 import { sql as signupEvents } from './migrations/010-signup-events';
 import { sql as botGuard } from './migrations/011-bot-guard';
+import { sql as webhookNames } from './migrations/012-webhook-names';
 
 /** One module per version under migrations/, in order; a version is never edited once released. */
-const MIGRATIONS: readonly { version: number; sql: string }[] = [
+export const MIGRATIONS: readonly { version: number; sql: string }[] = [
   { version: 1, sql: initial },
   { version: 2, sql: addresses },
   { version: 3, sql: consoleSchema },
@@ -30,6 +31,7 @@ const MIGRATIONS: readonly { version: number; sql: string }[] = [
   { version: 9, sql: webhooks },
   { version: 10, sql: signupEvents },
   { version: 11, sql: botGuard },
+  { version: 12, sql: webhookNames },
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

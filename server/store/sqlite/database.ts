@@ -14,6 +14,7 @@ import { sql as WELCOME_MAIL_MIGRATION } from '../postgres/migrations/008-welcom
 import { sql as WEBHOOKS_MIGRATION } from '../postgres/migrations/009-webhooks';
 import { sql as SIGNUP_EVENTS_MIGRATION } from '../postgres/migrations/010-signup-events';
 import { sql as BOT_GUARD_MIGRATION } from '../postgres/migrations/011-bot-guard';
+import { sql as WEBHOOK_NAMES_MIGRATION } from '../postgres/migrations/012-webhook-names';
 
 export type Db = Database.Database;
 
@@ -131,6 +132,8 @@ export const MIGRATIONS: string[] = [
   SIGNUP_EVENTS_MIGRATION,
   // 14: the bot guard's tokens: PostgreSQL's version 11 (011-bot-guard.ts).
   BOT_GUARD_MIGRATION,
+  // 15: webhook endpoints' names: PostgreSQL's version 12 (012-webhook-names.ts).
+  WEBHOOK_NAMES_MIGRATION,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

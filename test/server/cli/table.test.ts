@@ -95,6 +95,7 @@ describe('the command table', () => {
       'webhooks',
       'webhooks add',
       'webhooks list',
+      'webhooks rename',
       'webhooks remove',
       'webhooks rotate',
       'webhooks test',

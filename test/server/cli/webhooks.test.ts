@@ -1,15 +1,40 @@
 // `waitlist webhooks …` as an operator runs it: the built CLI in its own process on a real SQLite
 // store (the store contract covers both engines). The secret printed at add and rotate is the one
-// that signs (checked with standardwebhooks), it appears nowhere else, and every change is in the
-// audit log by the actor `cli`, naming the endpoint by id.
+// that signs (checked with standardwebhooks), it appears nowhere else; an endpoint is listed by
+// its name and the scheme and host of its URL; every change is in the audit log by the actor
+// `cli`, naming the endpoint by id and name, never by URL.
 import { Webhook } from 'standardwebhooks';
+import { runCommand } from '../../../server/cli/waitlist';
 import { createLogger } from '../../../server/logger';
 import { startWebhookWorker } from '../../../server/workers/webhook-worker';
 import { runCli, withStore } from '../../support/cli';
-import { tempDataDir } from '../../support/config';
+import { tempDataDir, testConfig } from '../../support/config';
 import { startReceiver } from '../../support/webhook-receiver';
 
 const ADDED = /^Added webhook endpoint (ep_\S+)\. .*\n(whsec_\S+)\n$/;
+const PRINTED_SECRET = /\n(whsec_\S+)\n$/;
+
+/**
+ * `waitlist …` in this process, for the refusals beyond the first the built CLI shows (each a
+ * usage error, which the built CLI turns into exit code 2): a process each would cost seconds.
+ */
+const inProcess = (dataDir: string, ...argv: string[]) =>
+  withStore(dataDir, (store) =>
+    runCommand({ store, config: testConfig({ DATA_DIR: dataDir }) }, argv, { out: () => {} }),
+  );
+
+/** What the running site's webhook worker does with the deliveries queued in `dataDir`. */
+const sendQueued = (dataDir: string) =>
+  withStore(dataDir, async (store) => {
+    const worker = startWebhookWorker({
+      webhooks: store.webhooks,
+      allowPrivate: true,
+      logger: createLogger({ logLevel: 'silent' }),
+      pollMs: 60_000,
+    });
+    await worker.flush();
+    await worker.stop();
+  });
 
 it('adds an endpoint, prints its secret once, lists, rotates, tests and removes it, each change audited', async () => {
   const dataDir = tempDataDir();
@@ -23,16 +48,25 @@ it('adds an endpoint, prints its secret once, lists, rotates, tests and removes 
       err: expect.stringContaining('unknown event: webhook.test'),
     });
 
-    const ok = webhooks('add', receiver.url, '--with-address');
+    // /privacy names an endpoint that receives addresses: it needs a name.
+    await expect(
+      inProcess(dataDir, 'webhooks', 'add', receiver.url, '--with-address'),
+    ).rejects.toThrow('webhooks add --with-address needs --name NAME: /privacy shows it');
+    const ok = webhooks('add', receiver.url, '--with-address', '--name', 'Our CRM');
     expect(ok.code).toBe(0);
     const [, id, secret] = ADDED.exec(ok.out)!;
-    expect(webhooks('list').out).toMatch(
-      new RegExp(`${id} .* ${receiver.url} +all +yes +enabled\\n1 endpoint\\(s\\)\\n$`),
+    const listed = webhooks('list').out;
+    expect(listed).toMatch(
+      new RegExp(
+        `${id} +\\S+ +Our CRM +http://127\\.0\\.0\\.1:${receiver.port} +all +yes +enabled\\n` +
+          '1 endpoint\\(s\\)\\n$',
+      ),
     );
+    expect(listed).not.toContain('/hooks');
 
     const rotated = webhooks('rotate', id);
     expect(rotated.code).toBe(0);
-    const newSecret = /\n(whsec_\S+)\n$/.exec(rotated.out)![1];
+    const newSecret = PRINTED_SECRET.exec(rotated.out)![1];
     expect(newSecret).not.toBe(secret);
     expect(webhooks('test', id)).toMatchObject({
       code: 0,
@@ -40,16 +74,7 @@ it('adds an endpoint, prints its secret once, lists, rotates, tests and removes 
     });
 
     // The running site's worker sends it: both printed secrets verify it.
-    await withStore(dataDir, async (store) => {
-      const worker = startWebhookWorker({
-        webhooks: store.webhooks,
-        allowPrivate: true,
-        logger: createLogger({ logLevel: 'silent' }),
-        pollMs: 60_000,
-      });
-      await worker.flush();
-      await worker.stop();
-    });
+    await sendQueued(dataDir);
     const [got] = receiver.received;
     for (const key of [secret, newSecret])
       expect(new Webhook(key).verify(got.body, got.headers)).toMatchObject({
@@ -64,8 +89,9 @@ it('adds an endpoint, prints its secret once, lists, rotates, tests and removes 
     expect(webhooks('list').out).toContain('0 endpoint(s)');
 
     const audit = runCli({ DATA_DIR: dataDir }, ['audit']).out;
+    const origin = `http://127\\.0\\.0\\.1:${receiver.port}`;
     for (const action of ['add', 'rotate', 'test', 'remove'])
-      expect(audit).toMatch(new RegExp(`cli +webhooks ${action} ${id}`));
+      expect(audit).toMatch(new RegExp(`cli +webhooks ${action} ${id} "Our CRM" ${origin} `));
     expect(audit).not.toContain('whsec_');
     expect(audit).not.toContain(receiver.url);
   } finally {
@@ -95,18 +121,7 @@ it('replays the given-up deliveries of an endpoint and enables it again, audited
     const [, id] = ADDED.exec(webhooks('add', receiver.url).out)!;
     webhooks('test', id);
     receiver.answer = () => ({ status: 410 });
-    const send = () =>
-      withStore(dataDir, async (store) => {
-        const worker = startWebhookWorker({
-          webhooks: store.webhooks,
-          allowPrivate: true,
-          logger: createLogger({ logLevel: 'silent' }),
-          pollMs: 60_000,
-        });
-        await worker.flush();
-        await worker.stop();
-      });
-    await send();
+    await sendQueued(dataDir);
     expect(webhooks('list').out).toContain('disabled: the receiver answered 410 Gone');
 
     expect(webhooks('replay', 'ep_nothing')).toMatchObject({
@@ -123,7 +138,7 @@ it('replays the given-up deliveries of an endpoint and enables it again, audited
     });
     expect(webhooks('list').out).toMatch(/ enabled\n/);
     receiver.answer = () => ({ status: 200 });
-    await send();
+    await sendQueued(dataDir);
     const [first, again] = receiver.received;
     expect(again.headers['webhook-id']).toBe(first.headers['webhook-id']);
 
@@ -133,9 +148,153 @@ it('replays the given-up deliveries of an endpoint and enables it again, audited
       /^Queued 1 delivery again for \S+; the running site sends them\n$/,
     );
     const audit = runCli({ DATA_DIR: dataDir }, ['audit']).out;
-    expect(audit.match(new RegExp(`cli +webhooks replay ${id}`, 'g'))).toHaveLength(3);
+    expect(
+      audit.match(new RegExp(`cli +webhooks replay ${id} http://127\\.0\\.0\\.1:\\d+ `, 'g')),
+    ).toHaveLength(3);
     expect(audit).not.toContain(receiver.url);
   } finally {
     await receiver.close();
   }
+});
+
+it('rotates with --revoke: deliveries then carry one signature, by the new secret, audited', async () => {
+  const dataDir = tempDataDir();
+  const webhooks = (...args: string[]) =>
+    runCli({ DATA_DIR: dataDir, WEBHOOKS_ALLOW_PRIVATE: 'on' }, ['webhooks', ...args]);
+  const receiver = await startReceiver();
+  try {
+    const [, id, first] = ADDED.exec(webhooks('add', receiver.url).out)!;
+    // A rotation still in its grace first: the revocation ends every secret before the new one.
+    const graced = webhooks('rotate', id, '--grace', '30m');
+    expect(graced.out).toMatch(
+      /^New signing secret for ep_\S+ \(shown once; the old one also signs for 30 minutes\):\n/,
+    );
+    const second = PRINTED_SECRET.exec(graced.out)![1];
+    const revoked = webhooks('rotate', id, '--revoke');
+    expect(revoked).toMatchObject({
+      code: 0,
+      out: expect.stringMatching(
+        /^New signing secret for ep_\S+ \(shown once; the old one no longer signs\):\nwhsec_/,
+      ),
+    });
+    const current = PRINTED_SECRET.exec(revoked.out)![1];
+
+    webhooks('test', id);
+    await sendQueued(dataDir);
+    const [got] = receiver.received;
+    expect(got.headers['webhook-signature'].split(' ')).toEqual([expect.stringMatching(/^v1,/)]);
+    expect(new Webhook(current).verify(got.body, got.headers)).toMatchObject({
+      type: 'webhook.test',
+    });
+    for (const old of [first, second])
+      expect(() => new Webhook(old).verify(got.body, got.headers)).toThrow();
+
+    const audit = runCli({ DATA_DIR: dataDir }, ['audit']).out;
+    expect(audit).toMatch(
+      new RegExp(`cli +webhooks rotate ${id} \\S+ \\(the old secret signs for 30 minutes more\\)`),
+    );
+    expect(audit).toMatch(
+      new RegExp(`cli +webhooks rotate ${id} \\S+ \\(the old secret revoked\\)`),
+    );
+  } finally {
+    await receiver.close();
+  }
+});
+
+it('takes --grace 0 as a revocation, and refuses a --grace it cannot read or with --revoke', async () => {
+  const dataDir = tempDataDir();
+  const webhooks = (...args: string[]) =>
+    runCli({ DATA_DIR: dataDir, WEBHOOKS_ALLOW_PRIVATE: 'on' }, ['webhooks', ...args]);
+  const [, id] = ADDED.exec(webhooks('add', 'https://hooks.example.com/in').out)!;
+  expect(webhooks('rotate', id, '--grace', 'soon')).toMatchObject({
+    code: 2,
+    out: '',
+    err: expect.stringContaining('waitlist: --grace: not a duration: soon (e.g. 30m, 2h, 0)'),
+  });
+  for (const nonsense of ['2 h', '1.5h', '30', '-1h', '2w'])
+    await expect(
+      inProcess(dataDir, 'webhooks', 'rotate', id, `--grace=${nonsense}`),
+    ).rejects.toThrow(`--grace: not a duration: ${nonsense}`);
+  await expect(inProcess(dataDir, 'webhooks', 'rotate', id, '--grace', '8d')).rejects.toThrow(
+    '--grace: at most 7 days: 8d',
+  );
+  expect(webhooks('rotate', id, '--grace', '2h', '--revoke')).toMatchObject({
+    code: 2,
+    out: '',
+    err: expect.stringContaining('webhooks rotate: --revoke or --grace, not both'),
+  });
+  expect(runCli({ DATA_DIR: dataDir }, ['audit']).out).not.toContain('webhooks rotate');
+
+  expect(webhooks('rotate', id, '--grace', '0').out).toContain('the old one no longer signs');
+  await withStore(dataDir, async (store) => {
+    await store.webhooks.test(id);
+    const [claimed] = await store.webhooks.claim(1);
+    expect(claimed.secrets).toHaveLength(1);
+  });
+});
+
+it('renames an endpoint, one stored before names too, refusing a name that is empty, too long or not printable', async () => {
+  const dataDir = tempDataDir();
+  const webhooks = (...args: string[]) => runCli({ DATA_DIR: dataDir }, ['webhooks', ...args]);
+  const [, named] = ADDED.exec(
+    webhooks('add', 'https://hooks.zapier.com/hooks/catch/1234567/abcdefg/', '--name', 'Zapier')
+      .out,
+  )!;
+  // As the release before names stored it.
+  const { id: unnamed } = await withStore(dataDir, (store) =>
+    store.webhooks.add({
+      url: 'https://eo1a2b3c4d5e6f7.m.pipedream.net/',
+      events: [],
+      withAddress: true,
+    }),
+  );
+  const listed = webhooks('list').out;
+  expect(listed).toMatch(new RegExp(`${named} +\\S+ +Zapier +https://hooks\\.zapier\\.com +all `));
+  expect(listed).toMatch(
+    new RegExp(`${unnamed} +\\S+ +\\(none\\) +https://eo1a2b3c4d5e6f7\\.m\\.pipedream\\.net +all `),
+  );
+  expect(listed.split('\n').slice(-3)).toEqual([
+    '2 endpoint(s)',
+    '1 without a name: waitlist webhooks rename <id> --name NAME gives one ' +
+      '(/privacy calls those receiving addresses "a service of theirs")',
+    '',
+  ]);
+  expect(listed).not.toContain('1234567');
+
+  expect(webhooks('rename', unnamed, '--name', 'x'.repeat(61))).toMatchObject({
+    code: 2,
+    out: '',
+    err: expect.stringContaining('--name: a name is 1 to 60 characters'),
+  });
+  for (const [name, problem] of [
+    ['', 'a name is 1 to 60 characters'],
+    ['   ', 'a name is 1 to 60 characters'],
+    ['CRM\u202Etxt.exe', 'a name is printable characters only'],
+    ['two\nlines', 'a name is printable characters only'],
+  ])
+    await expect(inProcess(dataDir, 'webhooks', 'rename', unnamed, '--name', name)).rejects.toThrow(
+      `--name: ${problem}`,
+    );
+  await expect(
+    inProcess(dataDir, 'webhooks', 'add', 'https://hooks.example.com/in', '--name', ' '),
+  ).rejects.toThrow('--name: a name is 1 to 60 characters');
+  expect(webhooks('rename', unnamed)).toMatchObject({
+    code: 2,
+    err: expect.stringContaining('webhooks rename needs --name NAME'),
+  });
+  expect(webhooks('rename', 'ep_nothing', '--name', 'CRM')).toMatchObject({
+    code: 1,
+    err: expect.stringContaining('no webhook endpoint ep_nothing'),
+  });
+
+  expect(webhooks('rename', unnamed, '--name', ' Sales « CRM » ')).toMatchObject({
+    code: 0,
+    out: `Renamed webhook endpoint ${unnamed} to "Sales « CRM »"\n`,
+  });
+  const renamed = webhooks('list').out;
+  expect(renamed).toMatch(new RegExp(`${unnamed} +\\S+ +Sales « CRM » +https://eo1a2b3c4d5e6f7`));
+  expect(renamed).toMatch(/\n2 endpoint\(s\)\n$/);
+  expect(runCli({ DATA_DIR: dataDir }, ['audit']).out).toMatch(
+    new RegExp(`cli +webhooks rename ${unnamed} "Sales « CRM »" https://eo1a2b3c4d5e6f7\\S+ `),
+  );
 });

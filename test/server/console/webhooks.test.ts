@@ -1,8 +1,8 @@
-// /admin/webhooks on both engines: each endpoint with its state (enabled, failing, disabled and
-// why) and its last deliveries, its URL without the query string or user:password that may hold
-// the receiver's token, no secret; Replay and Send test through the CLI's operations, answered
-// with a redirect back and a notice, audited with the console account; a POST without the
-// session's CSRF token changes nothing.
+// /admin/webhooks on both engines: each endpoint by its name, with its state (enabled, failing,
+// disabled and why) and its last deliveries, of its URL only the scheme and host (a path, a query
+// string or user:password may be the receiver's token), no secret; Replay and Send test through
+// the CLI's operations, answered with a redirect back and a notice, audited with the console
+// account; a POST without the session's CSRF token changes nothing.
 import request from 'supertest';
 import { createApp } from '../../../server/app';
 import type { Store } from '../../../server/store/types';
@@ -30,15 +30,18 @@ function consolePage(engine: StoreEngine) {
   /** Three endpoints: one delivering, one failing for an hour, one disabled by a 410. */
   async function threeEndpoints() {
     const enabled = await store.webhooks.add({
-      url: 'https://chat.example/hooks/orgnote?token=s3cret-of-the-chat',
+      url: 'https://hooks.zapier.com/hooks/catch/1234567/abcdefg/?token=s3cret-of-the-chat',
+      name: 'Zapier',
       events: ['signup.created', 'invitation.sent'],
       withAddress: false,
     });
     const failing = await store.webhooks.add({
       url: 'https://bot:pa55word@crm.example/in',
+      name: 'CRM <sales>',
       events: [],
       withAddress: true,
     });
+    // Stored before endpoints had names.
     const gone = await store.webhooks.add({
       url: 'https://old.example/services/T0ORG/B0NOTE/abcdefghijklmnopqrstuvwx',
       events: [],
@@ -77,37 +80,44 @@ function consolePage(engine: StoreEngine) {
       .replace(/\s+/g, ' ');
   };
 
-  it('lists each endpoint with its state and its last deliveries, and never a query string or a secret', async () => {
+  it('lists each endpoint by name with its state and its last deliveries, and never a path, a query string or a secret', async () => {
     const { enabled, failing, gone } = await threeEndpoints();
     const page = await getAs(app, session, '/admin/webhooks');
     expect(page.status).toBe(200);
     expect(page.text).toContain('<a href="/admin/webhooks">Webhooks</a>');
 
     const on = sectionOf(page.text, enabled.id);
-    expect(on).toContain('https://chat.example/hooks/orgnote?…');
+    expect(on).toMatch(/^[^>]*> Zapier https:\/\/hooks\.zapier\.com Enabled /);
     expect(on).toContain('Enabled');
     expect(on).toContain('signup.created, invitation.sent');
     expect(on).toContain('no addresses');
     expect(on).toMatch(/webhook\.test msg_\S+ 2026-03-01 00:00 delivered 1 204 42 ms/);
 
     const late = sectionOf(page.text, failing.id);
-    expect(late).toContain('https://crm.example/in');
+    expect(late).toContain('CRM &lt;sales&gt; https://crm.example Failing');
     expect(late).toContain('Failing since 2026-03-01 00:00');
     expect(late).toContain('receives addresses');
     // Pending, its next attempt 5 s (±10 %) after the first: within the same minute.
     expect(late).toMatch(/pending 1 15000 ms timed out after 15000 ms 2026-03-01 00:00/);
 
     const off = sectionOf(page.text, gone.id);
-    expect(off).toContain('https://old.example/services/T0ORG/B0NOTE/…');
+    expect(off).toContain(
+      `Unnamed endpoint https://old.example Name it with waitlist webhooks rename ${gone.id} ` +
+        '--name … . Disabled',
+    );
     expect(off).toContain('Disabled since 2026-03-01 00:00 : the receiver answered 410 Gone');
     expect(off).toMatch(/given up 1 410 7 ms status 410/);
 
     for (const hidden of [
       's3cret-of-the-chat',
       'token=',
+      '/hooks/catch',
+      '1234567',
+      'abcdefg',
       'pa55word',
       'bot:',
-      'abcdefghijkl',
+      '/services',
+      'T0ORG',
       'whsec_',
     ])
       expect(page.text).not.toContain(hidden);
@@ -146,8 +156,16 @@ function consolePage(engine: StoreEngine) {
       .map(({ account, action, client }) => ({ account, action, client }))
       .sort((a, b) => a.action.localeCompare(b.action));
     expect(actions).toEqual([
-      { account: OPERATOR.email, action: `webhooks replay ${gone.id}`, client: '127.0.0.1' },
-      { account: OPERATOR.email, action: `webhooks test ${gone.id}`, client: '127.0.0.1' },
+      {
+        account: OPERATOR.email,
+        action: `webhooks replay ${gone.id} https://old.example`,
+        client: '127.0.0.1',
+      },
+      {
+        account: OPERATOR.email,
+        action: `webhooks test ${gone.id} https://old.example`,
+        client: '127.0.0.1',
+      },
     ]);
   });
 

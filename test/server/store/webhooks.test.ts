@@ -254,6 +254,32 @@ function contract(engine: StoreEngine) {
     expect(after.secrets).toEqual([rotated]);
   });
 
+  it('ends the secrets before a rotation when its shorter grace is over, and at once when it is 0', async () => {
+    const endpoint = await store.webhooks.add({
+      url: 'https://c.example/',
+      events: INVITATIONS,
+      withAddress: false,
+    });
+    const signing = async () => {
+      await store.webhooks.test(endpoint.id);
+      const [claimed] = await store.webhooks.claim(10);
+      await store.webhooks.delivered(claimed, { status: 200, durationMs: 1 });
+      return claimed.secrets;
+    };
+    const second = (await store.webhooks.rotate(endpoint.id, DAY))!;
+    time += HOUR;
+    const third = (await store.webhooks.rotate(endpoint.id, 30 * 60 * SECOND))!;
+    expect(await signing()).toEqual([third, second, endpoint.secret]);
+    // The first secret's day is cut short too: no secret outlives the last rotation's grace.
+    time += 30 * 60 * SECOND;
+    expect(await signing()).toEqual([third]);
+
+    const fourth = (await store.webhooks.rotate(endpoint.id, DAY))!;
+    const fifth = (await store.webhooks.rotate(endpoint.id, 0))!;
+    expect(fifth).not.toBe(fourth);
+    expect(await signing()).toEqual([fifth]);
+  });
+
   it('replays given-up deliveries with their ids and bodies, from the first attempt, and re-enables the endpoint', async () => {
     const endpoint = await store.webhooks.add({
       url: 'https://d.example/',

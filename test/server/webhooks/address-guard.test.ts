@@ -56,6 +56,13 @@ describe('the address guard', () => {
         allowPrivate: false,
       }),
     ).rejects.toThrow('127.0.0.2 is not a public address');
+    for (const literal of ['[::7f00:1]', '[::ffff:0:7f00:1]'])
+      await expect(
+        sendWebhook(`https://${literal}:${listening.port}/`, {}, '{}', {
+          timeoutMs: 5_000,
+          allowPrivate: false,
+        }),
+      ).rejects.toThrow(`${literal.slice(1, -1)} is not a public address`);
     expect(listening.connections).toBe(0);
 
     const answer = await sendWebhook(listening.url, {}, '{}', {
@@ -108,7 +115,16 @@ describe('the address guard', () => {
     ['fd00::1', false],
     ['::ffff:127.0.0.1', false],
     ['::ffff:7f00:1', false],
+    ['0:0:0:0:0:ffff:7f00:1', false],
     ['::ffff:5db8:d70e', true],
+    ['0:0:0:0:0:ffff:5db8:d70e', true],
+    // IPv4-compatible (::/96) and IPv4-translated (::ffff:0:0:0/96): refused whatever they carry.
+    ['::7f00:1', false],
+    ['::127.0.0.1', false],
+    ['::5db8:d70e', false],
+    ['::ffff:0:7f00:1', false],
+    ['::ffff:0:127.0.0.1', false],
+    ['::ffff:0:5db8:d70e', false],
     ['93.184.215.14', true],
     ['2606:4700:4700::1111', true],
   ])('judges %s public: %s', (address, expected) => {

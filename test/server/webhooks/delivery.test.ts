@@ -1,8 +1,8 @@
 // Webhooks delivered by the worker to a real receiver on loopback (WEBHOOKS_ALLOW_PRIVATE on),
 // verified with the standardwebhooks package as a receiver would, on both engines: a delivery, a
 // receiver down and then failing before it takes one (the same webhook-id throughout), a 410, a
-// rotation, and a redirect that is neither followed nor counted as delivered; a disabled
-// endpoint brought back by a replay, and the attempts as the metrics count them.
+// rotation and a revocation, and a redirect that is neither followed nor counted as delivered; a
+// disabled endpoint brought back by a replay, and the attempts as the metrics count them.
 import { Webhook } from 'standardwebhooks';
 import { createLogger } from '../../../server/logger';
 import { createMetrics } from '../../../server/metrics';
@@ -224,6 +224,25 @@ function delivery(engine: StoreEngine) {
     expect(new Webhook(rotated).verify(got.body, got.headers)).toMatchObject({
       type: 'webhook.test',
     });
+  });
+
+  it('signs with the new secret only once the old one is revoked, so the old one verifies nothing', async () => {
+    const hooks = await receiver();
+    const endpoint = await store.webhooks.add({
+      url: hooks.url,
+      events: INVITATIONS,
+      withAddress: false,
+    });
+    const revoked = (await store.webhooks.rotate(endpoint.id, 0))!;
+    await store.webhooks.test(endpoint.id);
+    await worker.flush();
+
+    const [got] = hooks.received;
+    expect(got.headers['webhook-signature'].split(' ')).toHaveLength(1);
+    expect(new Webhook(revoked).verify(got.body, got.headers)).toMatchObject({
+      type: 'webhook.test',
+    });
+    expect(() => new Webhook(endpoint.secret).verify(got.body, got.headers)).toThrow();
   });
 
   it('does not follow a redirect, and counts it as a failure', async () => {

@@ -1,4 +1,4 @@
-// The hosts /privacy names, as the site keeps them between reads of the store: right from the
+// The names /privacy lists, as the site keeps them between reads of the store: right from the
 // first page, read again only once older than five seconds, one read shared by the pages that ask
 // meanwhile, on both engines.
 import type { Store } from '../../../server/store/types';
@@ -28,29 +28,34 @@ function contract(engine: StoreEngine) {
     return addressRecipients({ webhooks, logger: capturingLogger().logger, now: () => time });
   }
 
-  it('answers the first caller from the store, then reads again only once the hosts are older than five seconds', async () => {
+  it('answers the first caller from the store, then reads again only once the names are older than five seconds', async () => {
     await store.webhooks.add({
       url: 'https://hooks.example.com/in',
+      name: 'Hooks',
       events: [],
       withAddress: true,
     });
-    const hosts = recipients();
-    const concurrent = await Promise.all([hosts.current(), hosts.current(), hosts.current()]);
-    expect(concurrent).toEqual([
-      ['hooks.example.com'],
-      ['hooks.example.com'],
-      ['hooks.example.com'],
-    ]);
+    const names = recipients();
+    const concurrent = await Promise.all([names.current(), names.current(), names.current()]);
+    expect(concurrent).toEqual([['Hooks'], ['Hooks'], ['Hooks']]);
     expect(reads).toBe(1);
 
-    await store.webhooks.add({ url: 'https://crm.example.org/in', events: [], withAddress: true });
+    const crm = await store.webhooks.add({
+      url: 'https://crm.example.org/in',
+      events: [],
+      withAddress: true,
+    });
     time += RECIPIENTS_MAX_AGE_MS - 1;
-    expect(await hosts.current()).toEqual(['hooks.example.com']);
+    expect(await names.current()).toEqual(['Hooks']);
     expect(reads).toBe(1);
 
     time += 1;
-    expect(await hosts.current()).toEqual(['hooks.example.com', 'crm.example.org']);
+    expect(await names.current()).toEqual(['Hooks', 'a service of theirs']);
     expect(reads).toBe(2);
+
+    await store.webhooks.rename(crm.id, 'CRM');
+    time += RECIPIENTS_MAX_AGE_MS;
+    expect(await names.current()).toEqual(['Hooks', 'CRM']);
   });
 }
 
