@@ -671,8 +671,9 @@ export function withoutCredentials(url: string): string {
 }
 
 /**
- * The whitelisted part of the config that the browser may see, with the hosts webhooks send
- * addresses to (server/webhooks/recipients.ts), which the store knows, not the config.
+ * The whitelisted part of the config that the browser may see, with the names of the services
+ * webhooks send addresses to (server/webhooks/recipients.ts), which the store knows, not the
+ * config.
  */
 export function publicConfigOf(
   config: Config,
