@@ -1,12 +1,13 @@
 // The end-to-end fixture: the built production server in a child process, a real multer backend
-// on 127.0.0.1 behind it (also standing in for the web app's /auth/activate), and Chromium.
+// on 127.0.0.1 behind it (also standing in for the web app's /auth/activate), and this file's
+// connection to the run's Chromium (browser.ts).
 import fs from 'node:fs';
 import path from 'node:path';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import type { Browser, Page } from 'playwright-core';
 import { freePort } from '../../scripts/site-process';
 import { startBackend, type TestBackend } from './backend';
-import { launchBrowser, openPage, type WatchedPage } from './browser';
+import { connectBrowser, openPage, type WatchedPage } from './browser';
 import { tempDataDir } from './config';
 import { startServerProcess, type ServerProcess } from './server-process';
 import { until } from './wait';
@@ -32,7 +33,7 @@ export async function startSite(env: Record<string, string> = {}): Promise<Site>
   const backend = await startBackend();
   const dataDir = env.DATA_DIR ?? tempDataDir();
   const [browser, server] = await Promise.all([
-    launchBrowser(),
+    connectBrowser(),
     startServerProcess({
       BACKEND_URL: backend.url,
       WEB_APP_URL: backend.url,
@@ -49,6 +50,7 @@ export async function startSite(env: Record<string, string> = {}): Promise<Site>
     url: (p = '/') => `${server.url}${p}`,
     open: (options) => openPage(browser, options),
     close: async () => {
+      // Disconnects this file, closing its contexts; the browser serves the other files on.
       await browser.close();
       server.child.kill('SIGTERM');
       await server.exited;
