@@ -1,8 +1,12 @@
 // The browser suite's fixture (test/support/site.ts, browser.ts): a file's site shows its pages in
 // the run's one Chromium, which the project's global setup started (e2e-setup.ts), instead of
-// starting a browser of its own; and each test's page lives in a context of its own.
+// starting a browser of its own; each test's page lives in a context of its own; and screenshots
+// are taken when SCREENSHOTS=1 asks for them, at both widths, and never otherwise.
 import fs from 'node:fs';
-import { startSite, type Site } from '../support/site';
+import path from 'node:path';
+import { atBothWidths, startSite, type Site } from '../support/site';
+
+const SCREENSHOT_DIR = path.resolve(__dirname, '../../test-artifacts/screenshots');
 
 /**
  * The Chromium browser processes (not its renderers and helpers, which say --type=) under this
@@ -66,5 +70,26 @@ describe('the browser fixture', () => {
     expect(await first.page.evaluate(() => localStorage.getItem('subscribed'))).toBe('true');
     await second.context.close();
     await first.context.close();
+  });
+
+  it('photographs a state at both widths with SCREENSHOTS=1, and takes nothing without it', async () => {
+    const { page, context } = await site.open();
+    await page.goto(site.url('/privacy'));
+    const startedAt = Date.now();
+    await atBothWidths(page, 'privacy', [page.getByRole('heading', { level: 1 })]);
+    const taken = ['phone-privacy.png', 'desktop-privacy.png'].filter((name) => {
+      const file = path.join(SCREENSHOT_DIR, name);
+      return fs.existsSync(file) && fs.statSync(file).mtimeMs >= startedAt - 1_000;
+    });
+    if (process.env.SCREENSHOTS === '1') {
+      expect(taken).toEqual(['phone-privacy.png', 'desktop-privacy.png']);
+      const png = fs.readFileSync(path.join(SCREENSHOT_DIR, taken[1]));
+      expect(png.subarray(1, 4).toString()).toBe('PNG');
+      // 1280 px wide: the IHDR chunk's width, big-endian at byte 16.
+      expect(png.readUInt32BE(16)).toBe(1280);
+    } else expect(taken).toEqual([]);
+    // Back to the width the page was opened at.
+    expect(page.viewportSize()).toEqual({ width: 375, height: 740 });
+    await context.close();
   });
 });

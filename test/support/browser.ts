@@ -15,6 +15,11 @@ import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../../scripts/chromium-flags';
 /** The shared browser's endpoint, from the global setup to the workers it starts. */
 export const BROWSER_ENDPOINT_ENV = 'ORGNOTE_TEST_BROWSER_ENDPOINT';
 
+export const PHONE = { name: 'phone', width: 375, height: 740 } as const;
+export const DESKTOP = { name: 'desktop', width: 1280, height: 800 } as const;
+/** Where layout is checked (wrapping, overflow, tap targets, the menu, axe): both widths. */
+export const VIEWPORTS = [PHONE, DESKTOP] as const;
+
 /** The run's one Chromium, listening on loopback behind an unguessable path. */
 export function launchBrowserServer(): Promise<BrowserServer> {
   return chromium.launchServer({
@@ -65,7 +70,7 @@ function hydrationProbe(): void {
   };
 }
 
-/** A page in a context of its own. */
+/** A page in a context of its own, a phone's window unless the test asks for another. */
 export async function openPage(
   browser: Browser,
   options: {
@@ -76,7 +81,7 @@ export async function openPage(
   } = {},
 ): Promise<WatchedPage> {
   const context = await browser.newContext({
-    viewport: { width: options.width ?? 1280, height: options.height ?? 800 },
+    viewport: { width: options.width ?? PHONE.width, height: options.height ?? PHONE.height },
     javaScriptEnabled: options.javaScriptEnabled ?? true,
     reducedMotion: options.reducedMotion,
   });
