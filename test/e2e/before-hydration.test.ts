@@ -164,16 +164,21 @@ describe('before hydration at 375 px', () => {
 
   it('starts hydrating at the first key in a form when the browser is never idle', async () => {
     const { page, context, problems } = await site.open(phone);
-    // A browser that never reports idle time: only the visitor can start hydration.
+    // A browser that never reports idle time: only the visitor can start hydration. It counts
+    // what the document's script asked to do once idle.
     await context.addInitScript(() => {
-      window.requestIdleCallback = () => 0;
+      const counts = window as unknown as { idleAsked: number };
+      counts.idleAsked = 0;
+      window.requestIdleCallback = () => ++counts.idleAsked;
     });
     const asked: string[] = [];
     page.on('request', (request) => {
       if (/\/assets\/entry-/.test(request.url())) asked.push(request.url());
     });
     await page.goto(site.url('/'));
-    await page.waitForTimeout(1_000);
+    // Painted, the script has asked for idle time twice (hydration, the motion check): from then
+    // on nothing but the visitor can start hydration.
+    await page.waitForFunction(() => (window as unknown as { idleAsked: number }).idleAsked >= 2);
     expect(asked).toEqual([]);
     expect(await isHydrated(page)).toBe(false);
 
@@ -190,6 +195,24 @@ describe('before hydration at 375 px', () => {
     'keeps the starfall still without a GPU to composite it (reduced motion: %s), and moves it only by transform and opacity where one is',
     async (reducedMotion) => {
       const { page, context, problems } = await site.open({ ...phone, reducedMotion });
+      // The document's script runs its work in idle callbacks: these count the ones that ran.
+      await context.addInitScript(() => {
+        const counts = window as unknown as { idleRan: number };
+        counts.idleRan = 0;
+        const request = window.requestIdleCallback.bind(window);
+        window.requestIdleCallback = (callback, options) =>
+          request((deadline) => {
+            try {
+              callback(deadline);
+            } finally {
+              counts.idleRan++;
+            }
+          }, options);
+      });
+      // The motion check's worker, where it starts (motion allowed), ends once it has answered.
+      const workerEnded = new Promise<void>((resolve) =>
+        page.on('worker', (worker) => worker.once('close', () => resolve())),
+      );
       await page.goto(site.url('/'));
       await hydrated(page);
       const starfall = () =>
@@ -208,7 +231,9 @@ describe('before hydration at 375 px', () => {
             ),
         );
       // This Chromium has no GPU (--disable-gpu): the document's script leaves the stars still.
-      await page.waitForTimeout(500);
+      // Its two idle tasks (hydration, the motion check) have run, and the check has answered.
+      await page.waitForFunction(() => (window as unknown as { idleRan: number }).idleRan >= 2);
+      if (reducedMotion === 'no-preference') await workerEnded;
       expect(await page.evaluate(() => document.documentElement.hasAttribute('data-motion'))).toBe(
         false,
       );
