@@ -50,7 +50,9 @@ module.exports = {
     },
     {
       ...common,
-      ...needsBuild,
+      // The build, and the one Chromium every file of the project connects to.
+      globalSetup: '<rootDir>/test/support/e2e-setup.ts',
+      globalTeardown: '<rootDir>/test/support/e2e-teardown.ts',
       displayName: 'e2e',
       testEnvironment: slottedNode,
       testMatch: ['<rootDir>/test/e2e/**/*.test.ts'],

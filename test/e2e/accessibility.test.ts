@@ -118,9 +118,9 @@ describe.each(VIEWPORTS)('axe at $width px', ({ width, height }) => {
   });
 });
 
-describe('focus', () => {
+describe.each(VIEWPORTS)('focus at $width px', ({ width, height }) => {
   it('shows a visible focus ring on every control reached by Tab', async () => {
-    const { page, context } = await site.open();
+    const { page, context } = await site.open({ width, height });
     await page.goto(site.url('/'));
     await hydrated(page);
     // Start from the top of the page, then walk every control with Tab.

@@ -11,6 +11,7 @@ import {
   hydrated,
   isHydrated,
   menuExpanded,
+  PHONE,
   screenshot,
   startSite,
   VIEWPORTS,
@@ -47,9 +48,11 @@ async function loadHoldingScript(page: Page, path: string) {
   return { release };
 }
 
-describe.each(VIEWPORTS)('before hydration at $width px', ({ name, width, height }) => {
+describe('before hydration at 375 px', () => {
+  const phone = PHONE;
+
   it('keeps the waitlist text typed before hydration, then validates and submits it', async () => {
-    const { page, context, problems } = await site.open({ width, height });
+    const { page, context, problems } = await site.open(phone);
     const script = await loadHoldingScript(page, '/');
     await page.getByLabel('Email', { exact: true }).fill('early@example.org');
     await page.getByLabel('About me (or github profile)').fill('typed while the script loaded');
@@ -74,7 +77,7 @@ describe.each(VIEWPORTS)('before hydration at $width px', ({ name, width, height
   });
 
   it('keeps the activation text typed before hydration and opens the web app with it', async () => {
-    const { page, context, problems } = await site.open({ width, height });
+    const { page, context, problems } = await site.open(phone);
     const script = await loadHoldingScript(page, '/activate');
     await page.getByLabel('Email', { exact: true }).fill('early@example.org');
     await page.getByLabel('Activation key', { exact: true }).fill('key-typed-early');
@@ -95,34 +98,6 @@ describe.each(VIEWPORTS)('before hydration at $width px', ({ name, width, height
     expect(problems).toEqual([]);
     await context.close();
   });
-
-  it('shows a returning visitor the joined view from the first paint, and keeps it through hydration', async () => {
-    const { page, context, problems } = await site.open({ width, height });
-    await context.addInitScript(() => localStorage.setItem('subscribed', 'true'));
-    const script = await loadHoldingScript(page, '/');
-
-    const joined = page.getByRole('status');
-    expect(await joined.innerText()).toContain('You are successfully joined to the wait list.');
-    expect(await page.locator('form.waitlist-form').isVisible()).toBe(false);
-    expect(await page.getByRole('heading', { name: 'Congratulations' }).isVisible()).toBe(true);
-    expect(await isHydrated(page)).toBe(false);
-    await screenshot(page, `${name}-joined-before-hydration`);
-    const before = await page.locator('.hero-form').boundingBox();
-
-    script.release();
-    await hydrated(page);
-    expect(await joined.innerText()).toContain('You are successfully joined to the wait list.');
-    expect(await page.locator('form').count()).toBe(0);
-    // No flash: the view keeps its place and size, and it takes no focus from the visitor.
-    expect(await page.locator('.hero-form').boundingBox()).toEqual(before);
-    expect(await page.evaluate(() => document.activeElement?.id)).not.toBe('result-title');
-    expect(problems).toEqual([]);
-    await context.close();
-  });
-});
-
-describe('before hydration at 375 px', () => {
-  const phone = VIEWPORTS[0];
 
   it('posts the waitlist form natively when Join is pressed before the script arrives', async () => {
     const { page, context, problems } = await site.open(phone);
@@ -189,16 +164,21 @@ describe('before hydration at 375 px', () => {
 
   it('starts hydrating at the first key in a form when the browser is never idle', async () => {
     const { page, context, problems } = await site.open(phone);
-    // A browser that never reports idle time: only the visitor can start hydration.
+    // A browser that never reports idle time: only the visitor can start hydration. It counts
+    // what the document's script asked to do once idle.
     await context.addInitScript(() => {
-      window.requestIdleCallback = () => 0;
+      const counts = window as unknown as { idleAsked: number };
+      counts.idleAsked = 0;
+      window.requestIdleCallback = () => ++counts.idleAsked;
     });
     const asked: string[] = [];
     page.on('request', (request) => {
       if (/\/assets\/entry-/.test(request.url())) asked.push(request.url());
     });
     await page.goto(site.url('/'));
-    await page.waitForTimeout(1_000);
+    // Painted, the script has asked for idle time twice (hydration, the motion check): from then
+    // on nothing but the visitor can start hydration.
+    await page.waitForFunction(() => (window as unknown as { idleAsked: number }).idleAsked >= 2);
     expect(asked).toEqual([]);
     expect(await isHydrated(page)).toBe(false);
 
@@ -215,6 +195,24 @@ describe('before hydration at 375 px', () => {
     'keeps the starfall still without a GPU to composite it (reduced motion: %s), and moves it only by transform and opacity where one is',
     async (reducedMotion) => {
       const { page, context, problems } = await site.open({ ...phone, reducedMotion });
+      // The document's script runs its work in idle callbacks: these count the ones that ran.
+      await context.addInitScript(() => {
+        const counts = window as unknown as { idleRan: number };
+        counts.idleRan = 0;
+        const request = window.requestIdleCallback.bind(window);
+        window.requestIdleCallback = (callback, options) =>
+          request((deadline) => {
+            try {
+              callback(deadline);
+            } finally {
+              counts.idleRan++;
+            }
+          }, options);
+      });
+      // The motion check's worker, where it starts (motion allowed), ends once it has answered.
+      const workerEnded = new Promise<void>((resolve) =>
+        page.on('worker', (worker) => worker.once('close', () => resolve())),
+      );
       await page.goto(site.url('/'));
       await hydrated(page);
       const starfall = () =>
@@ -233,7 +231,9 @@ describe('before hydration at 375 px', () => {
             ),
         );
       // This Chromium has no GPU (--disable-gpu): the document's script leaves the stars still.
-      await page.waitForTimeout(500);
+      // Its two idle tasks (hydration, the motion check) have run, and the check has answered.
+      await page.waitForFunction(() => (window as unknown as { idleRan: number }).idleRan >= 2);
+      if (reducedMotion === 'no-preference') await workerEnded;
       expect(await page.evaluate(() => document.documentElement.hasAttribute('data-motion'))).toBe(
         false,
       );
@@ -256,4 +256,31 @@ describe('before hydration at 375 px', () => {
       await context.close();
     },
   );
+});
+
+// No shift through hydration is a matter of layout: checked in both windows.
+describe.each(VIEWPORTS)('before hydration at $width px', ({ name, width, height }) => {
+  it('shows a returning visitor the joined view from the first paint, and keeps it through hydration', async () => {
+    const { page, context, problems } = await site.open({ width, height });
+    await context.addInitScript(() => localStorage.setItem('subscribed', 'true'));
+    const script = await loadHoldingScript(page, '/');
+
+    const joined = page.getByRole('status');
+    expect(await joined.innerText()).toContain('You are successfully joined to the wait list.');
+    expect(await page.locator('form.waitlist-form').isVisible()).toBe(false);
+    expect(await page.getByRole('heading', { name: 'Congratulations' }).isVisible()).toBe(true);
+    expect(await isHydrated(page)).toBe(false);
+    await screenshot(page, `${name}-joined-before-hydration`);
+    const before = await page.locator('.hero-form').boundingBox();
+
+    script.release();
+    await hydrated(page);
+    expect(await joined.innerText()).toContain('You are successfully joined to the wait list.');
+    expect(await page.locator('form').count()).toBe(0);
+    // No flash: the view keeps its place and size, and it takes no focus from the visitor.
+    expect(await page.locator('.hero-form').boundingBox()).toEqual(before);
+    expect(await page.evaluate(() => document.activeElement?.id)).not.toBe('result-title');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
 });

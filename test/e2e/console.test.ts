@@ -1,7 +1,8 @@
 // The operators' console in Chromium against the production build: the account made as
-// the CLI makes it, then the whole way through with and without JavaScript (log in, see the chart,
-// search an address, invite it and read the mail, remove another behind its confirmation, read the
-// audit, log out), from the keyboard, and axe-core with 0 violations on every page at both widths.
+// the CLI makes it, then the whole way through with and without JavaScript in a phone's window
+// (log in, see the chart, search an address, invite it and read the mail, remove another behind
+// its confirmation, read the audit, log out), from the keyboard, and axe-core with 0 violations on
+// every page at both widths.
 // The console's strict CSP is never broken: no violation event, no console message about it.
 import type { BrowserContext, Page } from 'playwright-core';
 import { hashPassword } from '../../server/console/password';

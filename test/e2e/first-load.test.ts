@@ -27,14 +27,20 @@ describe.each(VIEWPORTS)('a first load of / at $width px', ({ width, height }) =
         fetched.set(url.pathname, response.headers()['cache-control']);
     });
     const workers: string[] = [];
-    page.on('worker', (worker) => workers.push(new URL(worker.url()).pathname));
+    // The motion check is the first load's last step: its worker ends once it has answered.
+    const motionChecked = new Promise<void>((resolve) =>
+      page.on('worker', (worker) => {
+        workers.push(new URL(worker.url()).pathname);
+        worker.once('close', () => resolve());
+      }),
+    );
 
     await page.goto(site.url('/'));
     await hydrated(page);
     // The document's script starts the motion check once the browser is idle after hydration.
     await until('the motion-check worker has started', () => workers.length > 0, 10_000);
+    await motionChecked;
     await until('its script has arrived', () => fetched.has(workers[0]), 5_000);
-    await page.waitForTimeout(500);
 
     const counted = firstLoadScripts(loadPageAssets());
     expect([...fetched.keys()].sort()).toEqual([...counted].sort());

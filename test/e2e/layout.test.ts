@@ -1,6 +1,8 @@
 // Rendering, hydration, navigation, the dropdown, the preview variant and the 404 screen in
-// Chromium against the production build.
+// Chromium against the production build. The landing page's layout, its preview and the menu are
+// checked in a phone's window and a desktop's; the rest in a phone's.
 import {
+  atBothWidths,
   hydrated,
   menuExpanded,
   screenshot,
@@ -133,7 +135,7 @@ describe('unknown pages', () => {
     await hydrated(page);
     await page.getByRole('heading', { name: 'Unexpected Application Error!' }).waitFor();
     expect(await page.getByText('404 Not Found').isVisible()).toBe(true);
-    await screenshot(page, 'desktop-404');
+    await atBothWidths(page, '404', [page.getByText('404 Not Found')]);
     expect(unexpected(problems, [404])).toEqual([]);
     await context.close();
   });

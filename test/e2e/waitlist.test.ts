@@ -1,6 +1,7 @@
 // The waitlist form in Chromium with JavaScript (docs/product.md §3–§5, §7), against the production
-// server and a real multer backend.
-import { hydrated, screenshot, startSite, unexpected, VIEWPORTS, type Site } from '../support/site';
+// server and a real multer backend, in a phone's window; each state the form shows is laid out at
+// both widths (atBothWidths).
+import { atBothWidths, hydrated, startSite, unexpected, type Site } from '../support/site';
 import { until } from '../support/wait';
 
 let site: Site;
@@ -13,9 +14,9 @@ beforeEach(() => {
   site.backend.respondWith((req, res) => res.status(201).json({ email: 'ok' }));
 });
 
-describe.each(VIEWPORTS)('waitlist at $width px', ({ name, width, height }) => {
+describe('waitlist', () => {
   it('validates on submit with the product §5 messages, then re-validates while typing', async () => {
-    const { page, context, problems } = await site.open({ width, height });
+    const { page, context, problems } = await site.open();
     await page.goto(site.url('/'));
     await hydrated(page);
     const email = page.getByLabel('Email', { exact: true });
@@ -24,7 +25,10 @@ describe.each(VIEWPORTS)('waitlist at $width px', ({ name, width, height }) => {
     await page.getByText('Required', { exact: true }).waitFor();
     expect(await email.getAttribute('aria-invalid')).toBe('true');
     expect(await email.evaluate((el) => el === document.activeElement)).toBe(true);
-    await screenshot(page, `${name}-waitlist-validation`);
+    await atBothWidths(page, 'waitlist-validation', [
+      page.getByText('Email address is required'),
+      page.getByText('Required', { exact: true }),
+    ]);
 
     await email.fill('not an email');
     expect(await page.getByText('Email address is required').count()).toBe(0);
@@ -50,7 +54,7 @@ describe.each(VIEWPORTS)('waitlist at $width px', ({ name, width, height }) => {
       await released;
       res.status(201).json({ email: 'ok' });
     });
-    const { page, context, problems } = await site.open({ width, height });
+    const { page, context, problems } = await site.open();
     await page.goto(site.url('/'));
     await hydrated(page);
     await page.getByLabel('Email', { exact: true }).fill('zoë@example.org');
@@ -61,7 +65,7 @@ describe.each(VIEWPORTS)('waitlist at $width px', ({ name, width, height }) => {
     await page.locator('.submit-button .spinner').waitFor();
     expect(await button.isDisabled()).toBe(true);
     expect(await button.getAttribute('aria-busy')).toBe('true');
-    await screenshot(page, `${name}-waitlist-submitting`);
+    await atBothWidths(page, 'waitlist-submitting', [page.locator('.submit-button .spinner')]);
     await requestArrived;
     release();
 
@@ -79,7 +83,9 @@ describe.each(VIEWPORTS)('waitlist at $width px', ({ name, width, height }) => {
     expect(site.backend.received.map((r) => r.fields)).toEqual([
       { email: 'zoë@example.org', description: 'github.com/zoe\r\nsecond line' },
     ]);
-    await screenshot(page, `${name}-waitlist-joined`);
+    await atBothWidths(page, 'waitlist-joined', [
+      page.getByRole('heading', { name: 'Congratulations' }),
+    ]);
 
     // the flag makes joined the starting state on the next visit
     await page.reload();
@@ -92,7 +98,7 @@ describe.each(VIEWPORTS)('waitlist at $width px', ({ name, width, height }) => {
 
   it('still ends in joined, showing no error, when the backend refuses the signup', async () => {
     site.backend.respondWith((req, res) => res.status(422).json({ error: 'Nope' }));
-    const { page, context, problems } = await site.open({ width, height });
+    const { page, context, problems } = await site.open();
     await page.goto(site.url('/'));
     await hydrated(page);
     await page.getByLabel('Email', { exact: true }).fill('a@b.co');

@@ -2,6 +2,7 @@
 // impact, the nodes), so a test asserts an empty list and a failure names what to fix.
 import fs from 'node:fs';
 import type { Page } from 'playwright-core';
+import { VIEWPORTS } from './browser';
 
 const AXE_SOURCE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -13,7 +14,8 @@ interface Violation {
 
 /** Runs axe on the page as it stands (injected by Playwright, so the page's CSP stays). */
 export async function axeViolations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE_SOURCE);
+  // Once a document: a page laid out again at another width keeps the axe it has.
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
   const violations = (await page.evaluate(() =>
     (
       window as unknown as {
@@ -32,4 +34,19 @@ export async function axeViolations(page: Page): Promise<string[]> {
   return violations.map(
     (v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
   );
+}
+
+/**
+ * axe's violations with the page laid out at each width in turn (the window set to it, then back;
+ * CSS decides the layout here), each line starting with the width it was found at.
+ */
+export async function axeViolationsAtBothWidths(page: Page): Promise<string[]> {
+  const opened = page.viewportSize();
+  const found: string[] = [];
+  for (const { width, height } of VIEWPORTS) {
+    await page.setViewportSize({ width, height });
+    found.push(...(await axeViolations(page)).map((violation) => `${width} px: ${violation}`));
+  }
+  if (opened) await page.setViewportSize(opened);
+  return found;
 }

@@ -1,10 +1,43 @@
-// Debian's Chromium driven by playwright-core (no browser download). Every page records its
-// console errors/warnings and uncaught errors, so a test can require there were none.
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+// Debian's Chromium driven by playwright-core (no browser download). One browser serves the whole
+// browser suite, as Playwright's own runner does it: the e2e project's global setup starts it
+// (e2e-setup.ts), each file connects to it once, and each test gets a fresh context of its own.
+// Every page records its console errors/warnings and uncaught errors, so a test can require there
+// were none.
+import {
+  chromium,
+  type Browser,
+  type BrowserContext,
+  type BrowserServer,
+  type Page,
+} from 'playwright-core';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../../scripts/chromium-flags';
 
-export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_FLAGS, headless: true });
+/** The shared browser's endpoint, from the global setup to the workers it starts. */
+export const BROWSER_ENDPOINT_ENV = 'ORGNOTE_TEST_BROWSER_ENDPOINT';
+
+export const PHONE = { name: 'phone', width: 375, height: 740 } as const;
+export const DESKTOP = { name: 'desktop', width: 1280, height: 800 } as const;
+/** Where layout is checked (wrapping, overflow, tap targets, the menu, axe): both widths. */
+export const VIEWPORTS = [PHONE, DESKTOP] as const;
+
+/** The run's one Chromium, listening on loopback behind an unguessable path. */
+export function launchBrowserServer(): Promise<BrowserServer> {
+  return chromium.launchServer({
+    executablePath: CHROMIUM_PATH,
+    args: CHROMIUM_FLAGS,
+    headless: true,
+  });
+}
+
+/** A connection of this file to the run's Chromium; closing it closes the file's contexts. */
+export function connectBrowser(): Promise<Browser> {
+  const endpoint = process.env[BROWSER_ENDPOINT_ENV];
+  if (!endpoint)
+    throw new Error(
+      `${BROWSER_ENDPOINT_ENV} is not set: the browser suite runs through Jest's e2e project, ` +
+        'whose global setup starts Chromium (npx jest test/e2e/<file>)',
+    );
+  return chromium.connect(endpoint);
 }
 
 export interface WatchedPage {
@@ -37,6 +70,7 @@ function hydrationProbe(): void {
   };
 }
 
+/** A page in a context of its own, a phone's window unless the test asks for another. */
 export async function openPage(
   browser: Browser,
   options: {
@@ -47,7 +81,7 @@ export async function openPage(
   } = {},
 ): Promise<WatchedPage> {
   const context = await browser.newContext({
-    viewport: { width: options.width ?? 1280, height: options.height ?? 800 },
+    viewport: { width: options.width ?? PHONE.width, height: options.height ?? PHONE.height },
     javaScriptEnabled: options.javaScriptEnabled ?? true,
     reducedMotion: options.reducedMotion,
   });

@@ -1,21 +1,22 @@
 // The end-to-end fixture: the built production server in a child process, a real multer backend
-// on 127.0.0.1 behind it (also standing in for the web app's /auth/activate), and Chromium.
+// on 127.0.0.1 behind it (also standing in for the web app's /auth/activate), and this file's
+// connection to the run's Chromium (browser.ts).
 import fs from 'node:fs';
 import path from 'node:path';
 import { simpleParser, type ParsedMail } from 'mailparser';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { freePort } from '../../scripts/site-process';
 import { startBackend, type TestBackend } from './backend';
-import { launchBrowser, openPage, type WatchedPage } from './browser';
+import { connectBrowser, openPage, VIEWPORTS, type WatchedPage } from './browser';
 import { tempDataDir } from './config';
 import { startServerProcess, type ServerProcess } from './server-process';
 import { until } from './wait';
 
+export { DESKTOP, PHONE, VIEWPORTS } from './browser';
+
+/** Screenshots are taken with SCREENSHOTS=1 only: no test reads them, people look at them. */
+const SCREENSHOTS = process.env.SCREENSHOTS === '1';
 const SCREENSHOT_DIR = path.resolve(__dirname, '../../test-artifacts/screenshots');
-export const VIEWPORTS = [
-  { name: 'phone', width: 375, height: 740 },
-  { name: 'desktop', width: 1280, height: 800 },
-] as const;
 
 export interface Site {
   browser: Browser;
@@ -32,7 +33,7 @@ export async function startSite(env: Record<string, string> = {}): Promise<Site>
   const backend = await startBackend();
   const dataDir = env.DATA_DIR ?? tempDataDir();
   const [browser, server] = await Promise.all([
-    launchBrowser(),
+    connectBrowser(),
     startServerProcess({
       BACKEND_URL: backend.url,
       WEB_APP_URL: backend.url,
@@ -49,6 +50,7 @@ export async function startSite(env: Record<string, string> = {}): Promise<Site>
     url: (p = '/') => `${server.url}${p}`,
     open: (options) => openPage(browser, options),
     close: async () => {
+      // Disconnects this file, closing its contexts; the browser serves the other files on.
       await browser.close();
       server.child.kill('SIGTERM');
       await server.exited;
@@ -158,9 +160,39 @@ export async function menuExpanded(page: Page): Promise<boolean | undefined> {
   }
 }
 
+/** With SCREENSHOTS=1, the window as it stands, as test-artifacts/screenshots/<name>.png. */
 export async function screenshot(page: Page, name: string): Promise<void> {
+  if (!SCREENSHOTS) return;
   fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
   await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage: false });
+}
+
+/**
+ * The page's state as a phone and a desktop lay it out: the window is set to each width in turn
+ * (CSS decides the layout here; no script reads the width), then back to where it was. At each,
+ * nothing is wider than the window and the `shown` elements are visible; with SCREENSHOTS=1 it is
+ * photographed as `<phone|desktop>-<name>.png`. So a flow run at 375 px checks its states' layout
+ * at 1280 px too.
+ */
+export async function atBothWidths(page: Page, name: string, shown: Locator[] = []): Promise<void> {
+  const opened = page.viewportSize();
+  for (const { name: device, width, height } of VIEWPORTS) {
+    await page.setViewportSize({ width, height });
+    const visible = await Promise.all(shown.map((locator) => locator.isVisible()));
+    const overflow = Math.max(0, (await scrollWidth(page)) - width);
+    expect({ width, overflow, visible }).toEqual({
+      width,
+      overflow: 0,
+      visible: shown.map(() => true),
+    });
+    await screenshot(page, `${device}-${name}`);
+  }
+  if (opened) await page.setViewportSize(opened);
+}
+
+/** How wide the page is laid out: the window's width unless something overflows it. */
+function scrollWidth(page: Page): Promise<number> {
+  return page.evaluate(() => document.documentElement.scrollWidth);
 }
 
 /** Problems that are not bugs: the 4xx/5xx answers a test provoked on purpose. */
