@@ -17,6 +17,8 @@ export interface ServerProcess {
 }
 
 const ENTRY = path.resolve(__dirname, '../../dist/server/index.js');
+/** Within Jest's test timeout (jest.config.js), so that the failure shows the server's output. */
+const START_DEADLINE_MS = 45_000;
 
 export async function startServerProcess(env: Record<string, string> = {}): Promise<ServerProcess> {
   // freePort() can only say a port was free a moment ago: another process (a second clone's test
@@ -73,28 +75,36 @@ async function startOnPort(port: number, env: Record<string, string>): Promise<S
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
+  const closed = new Promise((resolve) => child.once('close', resolve));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once('exit', (code, signal) => resolve({ code, signal })),
   );
   const collect = (chunk: Buffer) => void (output += chunk.toString());
   child.stdout.on('data', collect);
   child.stderr.on('data', collect);
-  let exitedEarly = false;
-  void exited.then(() => (exitedEarly = true));
   // Ready means /healthz answers, whatever the log level prints, from our child: a server that
-  // took the port first would answer it too.
-  const deadline = Date.now() + 10_000;
+  // took the port first would answer it too. The deadline only stops a run that would otherwise
+  // hang (a start takes about a second, ten on a crowded machine); an exit ends the wait at once.
+  let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+  void exited.then((how) => (exit = how));
+  const deadline = Date.now() + START_DEADLINE_MS;
   // Each probe is bounded: whatever else holds the port may accept and never answer.
   while (!(await isHealthy(port, 1_000)) || !listensOn(child.pid!, port)) {
-    if (exitedEarly) {
+    if (exit) {
+      await closed; // 'exit' may come before the last of the output, 'close' after it
       const taken = new RegExp(`EADDRINUSE.*:${port}\\b`).test(output);
-      throw new (taken ? PortTakenError : Error)(`server exited before listening:\n${output}`);
+      const how = exit.signal ? `signal ${exit.signal}` : `code ${exit.code}`;
+      throw new (taken ? PortTakenError : Error)(
+        `server exited with ${how} before listening; its output:\n${output}`,
+      );
     }
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`server did not start in time:\n${output}`);
+      throw new Error(
+        `server did not answer /healthz within ${START_DEADLINE_MS / 1000} s; its output:\n${output}`,
+      );
     }
-    await new Promise((r) => setTimeout(r, 50));
+    await Promise.race([new Promise((r) => setTimeout(r, 50)), exited]);
   }
   return { child, port, url: `http://127.0.0.1:${port}`, output: () => output, exited };
 }
