@@ -1,4 +1,3 @@
-/** @jest-environment-options {"timed": true} */
 // The figures deploy/prometheus/alerts.yml rests on, as an operator's Prometheus reads them: dead
 // items of both queues, confirmation mail owed, the store's readiness (the check /readyz makes),
 // logins the console's throttle refused, and build_info. First createMetrics with a real SQLite
@@ -95,10 +94,9 @@ describe('store_ready', () => {
   });
 
   it('is 0 when the store does not answer within the readiness timeout', async () => {
+    // The ping never settles: only the readiness timeout can give the 0.
     const silent = { ping: () => new Promise<void>(() => {}) };
-    const started = Date.now();
     expect(sample(await readiness(silent, 100).text(), 'store_ready')).toBe(0);
-    expect(Date.now() - started).toBeLessThan(2_000);
   });
 });
 

@@ -1,4 +1,3 @@
-/** @jest-environment-options {"timed": true} */
 import { EMAIL_PATTERN, validateActivation, validateWaitlist } from '../../shared/validation';
 
 describe('validation rules (docs/product.md §5)', () => {
@@ -40,7 +39,9 @@ describe('validation rules (docs/product.md §5)', () => {
       expect(validateWaitlist({ email, description: 'x' })).toEqual({ email: '' });
       expect(EMAIL_PATTERN.test(email.slice(0, 5_000))).toBe(false);
     }
-    expect(Date.now() - started).toBeLessThan(100);
+    // A few milliseconds in all: a backtracking pattern takes seconds or more on these, so a
+    // bound a thousand times the usual time tells them apart on however crowded a machine.
+    expect(Date.now() - started).toBeLessThan(1_000);
   });
 
   it('requires the description on the waitlist and the key on activation', () => {
