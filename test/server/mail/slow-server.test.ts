@@ -1,4 +1,3 @@
-/** @jest-environment-options {"timed": true} */
 // A mail server slower than the mail lease, on both engines: SMTP_TIMEOUT_MS bounds each wait of a
 // send, not the send, so a live send can outlast its lease. Its sender renews the claim as it goes
 // (server/mail/send.ts), and another worker on the same database (a second replica) never takes

@@ -1,4 +1,3 @@
-/** @jest-environment-options {"timed": true} */
 // SIGNUP_RATE_LIMIT holds for the whole site, not per replica: the counters live in PostgreSQL, so
 // one client spreading its signups over three replicas gets exactly the limit accepted in a minute.
 // Timed: a count slower than its budget (500 ms) falls back to one replica's own count.

@@ -1,4 +1,3 @@
-/** @jest-environment-options {"timed": true} */
 // What only the PostgreSQL store has to get right, on a real server of the test's own: migrations
 // that replicas starting together all survive, queues shared by several store instances (as by
 // several replicas), counters exact across them, an outage answered fast and healed without a
