@@ -1,6 +1,6 @@
 // The upgrade and the rollback of docs/operating.md, on both engines, with the release before the
-// operators' kit as the old build: it runs from a git worktree of that commit, built beside this
-// checkout and sharing its node_modules. Back up with the old build, start the new one (which
+// operators' kit as the old build: that commit's files, built beside this checkout on its
+// node_modules once and kept (oldBuild). Back up with the old build, start the new one (which
 // migrates), sign up once more, then restore the backup and start the old build again: it has the
 // signups made before the upgrade, and not the one made after.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
@@ -34,16 +34,40 @@ beforeAll(async () => {
     const what = `commit ${OLD_COMMIT}, the old build of the upgrade test`;
     throw new Error(`${what}, is missing from this clone: fetch the full history`);
   }
-  oldRoot = path.join(tempDataDir(), 'old-build');
-  await run('git', ['worktree', 'add', '--detach', oldRoot, OLD_COMMIT], { cwd: NEW_ROOT });
-  // The old code runs on this checkout's dependencies (better-sqlite3 13, Node 24) unchanged.
-  fs.symlinkSync(path.join(NEW_ROOT, 'node_modules'), path.join(oldRoot, 'node_modules'));
-  await run('npx', ['tsx', 'scripts/build.ts'], { cwd: oldRoot, timeout: 120_000 });
+  oldRoot = await oldBuild();
 }, 180_000);
 
-afterAll(async () => {
-  if (oldRoot) await run('git', ['worktree', 'remove', '--force', oldRoot], { cwd: NEW_ROOT });
-});
+/**
+ * The old release, built: node_modules/.cache/orgnote-upgrade/<commit>/, made on the first run and
+ * reused after, as a build takes a minute. Built in a folder of its own and renamed into place, so
+ * that the folder is there complete or not at all, whatever stopped a run half-way.
+ */
+async function oldBuild(): Promise<string> {
+  const cache = path.join(NEW_ROOT, 'node_modules', '.cache', 'orgnote-upgrade');
+  const root = path.join(cache, OLD_COMMIT);
+  if (fs.existsSync(root)) return root;
+  fs.mkdirSync(cache, { recursive: true });
+  const building = fs.mkdtempSync(path.join(cache, `${OLD_COMMIT}-building-`));
+  try {
+    await run('sh', ['-c', `git archive ${OLD_COMMIT} | tar -x -C "${building}"`], {
+      cwd: NEW_ROOT,
+    });
+    // Its build script reads React Router's files through its own node_modules. The link goes
+    // after the build (a link back up would make a loop in node_modules): from where it lies, the
+    // old code finds this checkout's dependencies (better-sqlite3 13, Node 24) all the same.
+    const modules = path.join(building, 'node_modules');
+    fs.symlinkSync(path.join(NEW_ROOT, 'node_modules'), modules);
+    await run('npx', ['tsx', 'scripts/build.ts'], { cwd: building, timeout: 120_000 });
+    fs.unlinkSync(modules);
+    fs.renameSync(building, root);
+  } catch (err) {
+    fs.rmSync(building, { recursive: true, force: true });
+    // Another run's build took the place first: as good as ours.
+    if (fs.existsSync(root)) return root;
+    throw err;
+  }
+  return root;
+}
 
 /** Sites still running when a test ends (it failed half-way): killed, so Jest can exit. */
 const running = new Set<ChildProcess>();
