@@ -62,7 +62,9 @@ export async function startSiteProcess(
   });
   fs.closeSync(log); // the child has its own copy
   const url = `http://127.0.0.1:${port}`;
-  for (let attempt = 0; attempt < 100 && child.exitCode === null; attempt++) {
+  // A start takes about a second, ten on a crowded machine: the deadline only stops a hang.
+  const deadline = Date.now() + 45_000;
+  while (Date.now() < deadline && child.exitCode === null) {
     if (
       await fetch(`${url}/healthz`).then(
         (r) => r.ok,

@@ -186,7 +186,7 @@ async function started(child: ChildProcess, starting: Starting): Promise<Running
     return handshakes(port, certificate);
   };
   try {
-    await until(`${name} answers on port ${port}`, answers, 15_000);
+    await until(`${name} answers on port ${port}`, answers);
   } catch (err) {
     await stop();
     throw err;

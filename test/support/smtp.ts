@@ -218,7 +218,7 @@ export async function startSmtpServer(
     async start() {
       running ??= await listen(smtpOptions, actualPort);
     },
-    async waitFor(count, timeoutMs = 5_000) {
+    async waitFor(count, timeoutMs) {
       await until(
         `${count} messages arrived (${received.length} so far)`,
         () => received.length >= count,
