@@ -236,11 +236,14 @@ export const queuedSignup = (email: string, idempotencyKey = 'k-1'): SignupReque
 });
 
 /**
- * Runs a store contract once per engine, each store closed after its test. An engine that cannot
- * run here (only ever on a developer's machine, see postgresEngine) is skipped with the reason in
- * the title.
+ * Runs a store contract once per engine, each store closed after its test, in a describe block
+ * titled `title` ($name: the engine's). An engine this run skips (see postgresEngine) is skipped
+ * with the reason in the title.
  */
-export function describeEachEngine(contract: (engine: StoreEngine) => void): void {
+export function describeEachEngine(
+  contract: (engine: StoreEngine) => void,
+  title = 'the $name store',
+): void {
   const run = (engine: StoreEngine) => {
     afterEach(() => engine.closeStores());
     afterAll(() => engine.close());
@@ -248,7 +251,7 @@ export function describeEachEngine(contract: (engine: StoreEngine) => void): voi
   };
   const available = ENGINES.filter((engine) => !engine.unavailable);
   const unavailable = ENGINES.filter((engine) => engine.unavailable);
-  describe.each(available)('the $name store', run);
+  describe.each(available)(title, run);
   if (unavailable.length > 0)
-    describe.skip.each(unavailable)('the $name store — SKIPPED: $unavailable', run);
+    describe.skip.each(unavailable)(`${title} — SKIPPED: $unavailable`, run);
 }
