@@ -157,7 +157,7 @@ describeWithPostgres("the test run's shared PostgreSQL server", () => {
     expect(clusters).toHaveLength(1);
     const url = await inThisFile.createDatabase();
     expect(await query(url, 'SELECT 1 AS one')).toEqual([{ one: 1 }]);
-  });
+  }, 60_000); // two processes that load TypeScript, an initdb and a start, on a busy machine
 
   it("copies each migrated database from the worker's one template: the latest schema, no rows, nothing another copy added", async () => {
     const postgres = await loadedByAnotherFile().sharedPostgres();
