@@ -8,6 +8,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { ConfigError, fileVariable, loadConfig, SETTINGS } from '../../server/config';
 import { tempDataDir } from '../support/config';
+import { describeWithPostgres } from '../support/postgres';
 import { replicasOnSharedPostgres, send, signUp } from '../support/replicas';
 import { startSmtpServer } from '../support/smtp';
 
@@ -109,7 +110,7 @@ describe('secrets from files', () => {
   });
 });
 
-describe('the built server and CLI with every secret from a file', () => {
+describeWithPostgres('the built server and CLI with every secret from a file', () => {
   const replicas = replicasOnSharedPostgres();
 
   // Each secret shows it arrived: PostgreSQL holds the signup, the SMTP server took its login,

@@ -1,5 +1,5 @@
 // Removes the run's temporary folder: every DATA_DIR, SQLite file, PostgreSQL cluster and log the
-// tests made, once the workers' shared PostgreSQL servers (shared-postgres.ts) have stopped.
+// tests made, once the run's shared PostgreSQL server (shared-postgres.ts) has stopped.
 import fs from 'node:fs';
 import { TEST_TMP_ENV } from './config';
 import { releaseAbandonedPorts } from './ports';

@@ -9,20 +9,26 @@ import path from 'node:path';
  * pg_ctl starts the server detached, so it would outlive a test process that crashed, was killed,
  * or forgot close(). A watcher process reads a pipe from us: the postmaster's PID after each
  * start, an empty line after each stop. Once the pipe closes (close(), or our process ending in
- * any way, SIGKILL included), it ends a server still running with SIGQUIT (what pg_ctl's immediate
- * stop sends: no shutdown checkpoint, the data is thrown away anyway) and removes the folder.
+ * any way, SIGKILL included) and `outlive` has ended too (a server the whole test run shares
+ * lives as long as the run's main process), it ends a server still running with SIGQUIT (what
+ * pg_ctl's immediate stop sends: no shutdown checkpoint, the data is thrown away anyway) and
+ * removes the folder.
  * By PID rather than with pg_ctl, which needs the folder: Jest's global teardown may have removed
  * it by then. (A server whose folder is gone also stops by itself, within a minute, when it finds
  * its postmaster.pid missing.) Not an 'exit' handler: inside Jest, `process` is a per-file copy
  * whose 'exit' never fires, and no handler runs on SIGKILL. The watcher is detached (a session of
  * its own), so a Ctrl-C that ends the run does not end it too.
  */
-export function guardAgainstLeftovers(dataDir: string): {
+export function guardAgainstLeftovers(
+  dataDir: string,
+  outlive?: number,
+): {
   started(): void;
   stopped(): void;
   close(): Promise<void>;
 } {
-  const watcher = spawn('/bin/sh', ['-c', CLEAN_UP_AFTER_EOF, 'cleanup', dataDir], {
+  const args = [dataDir, String(outlive ?? '')];
+  const watcher = spawn('/bin/sh', ['-c', CLEAN_UP_AFTER_EOF, 'cleanup', ...args], {
     detached: true,
     stdio: ['pipe', 'ignore', 'ignore'],
   });
@@ -49,16 +55,19 @@ export function guardAgainstLeftovers(dataDir: string): {
 }
 
 /**
- * The watcher's script ($1: the folder). A postmaster that ended stays a zombie until init reaps
- * it (seconds, in some containers), so "running" means present and not a zombie. Its children
- * have ended by then: the postmaster waits for them (and kills them after 5 s) before it exits.
+ * The watcher's script ($1: the folder, $2: a PID to outlive or ''). A process that ended stays a
+ * zombie until its parent or init reaps it (seconds, in some containers), so "running" means
+ * present and not a zombie. No event tells a shell that an unrelated process ended: once a
+ * second is soon enough for a server nobody uses any more. The postmaster's children have ended
+ * when it has: it waits for them (and kills them after 5 s) before it exits.
  */
 const CLEAN_UP_AFTER_EOF = `
   pid=
   while read -r line; do pid=$line; done
-  running() { [ -r /proc/$pid/status ] && ! grep -q '^State:[[:space:]]*Z' /proc/$pid/status; }
+  running() { [ -r /proc/$1/status ] && ! grep -q '^State:[[:space:]]*Z' /proc/$1/status; }
+  if [ -n "$2" ]; then while running "$2"; do sleep 1; done; fi
   if [ -n "$pid" ] && kill -QUIT "$pid" 2>/dev/null; then
-    for i in $(seq 200); do running || break; sleep 0.05; done
+    for i in $(seq 200); do running "$pid" || break; sleep 0.05; done
   fi
   rm -rf "$1"`;
 

@@ -46,10 +46,12 @@ export function replicaSet(): Replicas {
 }
 
 /**
- * Replicas on the worker's shared PostgreSQL server, for one file or describe block: each test asks
- * for an empty database; its servers are killed after it, the databases dropped after the block.
+ * Replicas on the run's shared PostgreSQL server, for one file or describe block: each test asks
+ * for a database, empty (the replicas migrate it as they start) or migrated already; its servers
+ * are killed after it, the databases dropped after the block.
  */
-export function replicasOnSharedPostgres(): Replicas & { createDatabase(): Promise<string> } {
+export function replicasOnSharedPostgres(): Replicas &
+  Pick<SharedPostgres, 'createDatabase' | 'createMigratedDatabase'> {
   const replicas = replicaSet();
   let postgres: SharedPostgres | undefined;
   beforeAll(async () => {
@@ -57,7 +59,11 @@ export function replicasOnSharedPostgres(): Replicas & { createDatabase(): Promi
   });
   afterEach(() => replicas.killAll());
   afterAll(() => postgres?.dropDatabases());
-  return { ...replicas, createDatabase: () => postgres!.createDatabase() };
+  return {
+    ...replicas,
+    createDatabase: () => postgres!.createDatabase(),
+    createMigratedDatabase: () => postgres!.createMigratedDatabase(),
+  };
 }
 
 export interface Answer {

@@ -1,8 +1,11 @@
 // The two store engines behind one opener, for every test or benchmark that must hold for both:
 // the store contract (test/server/store/contract.test.ts), multi-replica tests, benchmarks. Each
 // open() gives a fresh, empty store: SQLite in a temp folder of its own, PostgreSQL in a fresh
-// database on the worker's shared server (shared-postgres.ts), dropped again once closed.
+// database on the run's shared server (shared-postgres.ts), dropped again once closed. Both are
+// copies of a database migrated once per worker: the migrations are what opening costs most.
+import fs from 'node:fs';
 import path from 'node:path';
+import { threadId } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { openSqliteStore, type SqliteStore } from '../../server/store';
 import { openPostgresStore, type PostgresStore } from '../../server/store/postgres';
@@ -10,8 +13,8 @@ import { MIGRATIONS as POSTGRES_MIGRATIONS } from '../../server/store/postgres/m
 import { databaseFile, MIGRATIONS as SQLITE_MIGRATIONS } from '../../server/store/sqlite/database';
 import type { SignupRequest } from '../../shared/form-checks';
 import type { OutgoingMail, QueueLimits, Store } from '../../server/store/types';
-import { tempDataDir } from './config';
-import { postgresAvailable, query } from './postgres';
+import { TEST_TMP_ENV, tempDataDir } from './config';
+import { query, whyNoPostgres } from './postgres';
 import { sharedPostgres, type SharedPostgres } from './shared-postgres';
 
 export interface OpenOptions {
@@ -22,7 +25,7 @@ export interface OpenOptions {
 
 export interface StoreEngine {
   readonly name: 'sqlite' | 'postgres';
-  /** Why this engine cannot run here; set only outside CI (see postgresEngine). */
+  /** Why this engine is skipped in this run (see whyNoPostgres). */
   readonly unavailable?: string;
   /** A fresh, empty store. */
   open(options: OpenOptions): Promise<Store>;
@@ -66,7 +69,10 @@ function sqliteEngine(): StoreEngine {
   return {
     name: 'sqlite',
     async open({ limits = {}, now }) {
-      return stores.track(openSqliteStore({ dataDir: tempDataDir(), ...limits }, now));
+      const dataDir = tempDataDir();
+      const template = migratedSqliteFile();
+      if (template) fs.copyFileSync(template, databaseFile(dataDir));
+      return stores.track(openSqliteStore({ dataDir, ...limits }, now));
     },
     async openUpgraded({ behind, rows, limits = {}, now }) {
       const dataDir = tempDataDir();
@@ -88,31 +94,50 @@ function sqliteEngine(): StoreEngine {
 }
 
 /**
- * The PostgreSQL half may only be skipped on a developer's machine without the server binaries.
- * In CI (process.env.CI set) nothing is skipped: missing binaries make every test of this engine
- * fail with the reason, so CI can never pass with only the SQLite half run.
+ * This process's migrated SQLite file, made once in the run folder and copied for each store;
+ * none outside Jest (no run folder to leave it in): each store is then migrated on its own.
+ * Closed in rollback-journal mode, so the one file is the whole database (no -wal beside it);
+ * the store that opens a copy turns WAL on again, as it does for any file.
+ */
+function migratedSqliteFile(): string | undefined {
+  const runFolder = process.env[TEST_TMP_ENV];
+  if (!runFolder) return undefined;
+  const folder = path.join(runFolder, `sqlite-template-${process.pid}-${threadId}`);
+  if (fs.existsSync(folder)) return databaseFile(folder);
+  // Made under another name and renamed when complete: never half a template under this one.
+  const building = fs.mkdtempSync(`${folder}-building-`);
+  const { db } = openSqliteStore({ dataDir: building });
+  db.pragma('journal_mode = DELETE');
+  db.close();
+  fs.renameSync(building, folder);
+  return databaseFile(folder);
+}
+
+/**
+ * The PostgreSQL half is skipped in the quick run and on a developer's machine without the server
+ * binaries (whyNoPostgres). In CI (process.env.CI set) the latter skips nothing: missing binaries
+ * make every test of this engine fail with the reason, so CI can never pass with only the SQLite
+ * half run.
  */
 function postgresEngine(): StoreEngine {
-  const missing = postgresAvailable()
-    ? undefined
-    : 'the PostgreSQL server binaries are not installed (Debian package postgresql)';
+  const skipped = whyNoPostgres();
   const stores = openStores();
   let server: Promise<SharedPostgres> | undefined;
+  const sharedServer = () => {
+    if (skipped) throw new Error(`The PostgreSQL store is not tested here: ${skipped}`);
+    return (server ??= sharedPostgres());
+  };
   return {
     name: 'postgres',
-    unavailable: missing && !process.env.CI ? missing : undefined,
+    unavailable: skipped,
     async open({ limits, now }) {
-      if (missing) throw new Error(`The PostgreSQL store cannot be tested: ${missing}`);
-      server ??= sharedPostgres();
-      const databaseUrl = await (await server).createDatabase();
+      const databaseUrl = await (await sharedServer()).createMigratedDatabase();
       return stores.track(
         await openPostgresStore({ databaseUrl, timeoutMs: 5_000, limits, now, poolSize: 4 }),
       );
     },
     async openUpgraded({ behind, rows, limits, now }) {
-      if (missing) throw new Error(`The PostgreSQL store cannot be tested: ${missing}`);
-      server ??= sharedPostgres();
-      const databaseUrl = await (await server).createDatabase();
+      const databaseUrl = await (await sharedServer()).createDatabase();
       const older = POSTGRES_MIGRATIONS.slice(0, POSTGRES_MIGRATIONS.length - behind);
       const versions = older.map(({ version }) => `(${version})`).join(', ');
       // The schema and the versions table as that release's migrate() left them, then the rows.
@@ -211,11 +236,14 @@ export const queuedSignup = (email: string, idempotencyKey = 'k-1'): SignupReque
 });
 
 /**
- * Runs a store contract once per engine, each store closed after its test. An engine that cannot
- * run here (only ever on a developer's machine, see postgresEngine) is skipped with the reason in
- * the title.
+ * Runs a store contract once per engine, each store closed after its test, in a describe block
+ * titled `title` ($name: the engine's). An engine this run skips (see postgresEngine) is skipped
+ * with the reason in the title.
  */
-export function describeEachEngine(contract: (engine: StoreEngine) => void): void {
+export function describeEachEngine(
+  contract: (engine: StoreEngine) => void,
+  title = 'the $name store',
+): void {
   const run = (engine: StoreEngine) => {
     afterEach(() => engine.closeStores());
     afterAll(() => engine.close());
@@ -223,7 +251,7 @@ export function describeEachEngine(contract: (engine: StoreEngine) => void): voi
   };
   const available = ENGINES.filter((engine) => !engine.unavailable);
   const unavailable = ENGINES.filter((engine) => engine.unavailable);
-  describe.each(available)('the $name store', run);
+  describe.each(available)(title, run);
   if (unavailable.length > 0)
-    describe.skip.each(unavailable)('the $name store — SKIPPED: $unavailable', run);
+    describe.skip.each(unavailable)(`${title} — SKIPPED: $unavailable`, run);
 }

@@ -10,7 +10,7 @@ import { sql as addressesSchema } from '../../../server/store/postgres/migration
 import { MIGRATIONS, SCHEMA_VERSION } from '../../../server/store/sqlite/database';
 import { LATEST_VERSION } from '../../../server/store/postgres';
 import { tempDataDir } from '../../support/config';
-import { postgresAvailable, query } from '../../support/postgres';
+import { describeWithPostgres, query } from '../../support/postgres';
 import { sharedPostgres, type SharedPostgres } from '../../support/shared-postgres';
 
 const CLI = path.resolve(__dirname, '../../../dist/server/waitlist.js');
@@ -121,9 +121,7 @@ describe('SQLite: commands that read never migrate', () => {
   });
 });
 
-const describePostgres = postgresAvailable() || process.env.CI ? describe : describe.skip;
-
-describePostgres('PostgreSQL: commands that read never migrate', () => {
+describeWithPostgres('PostgreSQL: commands that read never migrate', () => {
   let server: SharedPostgres;
   beforeAll(async () => {
     server = await sharedPostgres();

@@ -16,7 +16,7 @@ import type { Store } from '../../../server/store/types';
 import { testConfig } from '../../support/config';
 import { addOperator, logIn } from '../../support/console';
 import { listen } from '../../support/http';
-import { ENGINES, type StoreEngine } from '../../support/stores';
+import { describeEachEngine, ENGINES, type StoreEngine } from '../../support/stores';
 import { until } from '../../support/wait';
 
 /** About 20 MB of CSV: far more than the sockets between client and server hold. */
@@ -98,7 +98,7 @@ function download(port: number, cookie: string): Promise<number> {
   });
 }
 
-describe.each(ENGINES)('on $name', (engine) => {
+describeEachEngine((engine) => {
   const run = engine.unavailable ? it.skip : it;
 
   run(
@@ -251,4 +251,4 @@ describe.each(ENGINES)('on $name', (engine) => {
     },
     60_000,
   );
-});
+}, 'on $name');

@@ -6,13 +6,13 @@ import { createApp } from '../../../server/app';
 import type { Store } from '../../../server/store/types';
 import { testConfig } from '../../support/config';
 import { addOperator, logIn, OPERATOR } from '../../support/console';
-import { ENGINES } from '../../support/stores';
+import { describeEachEngine, ENGINES } from '../../support/stores';
 
 const NUL_ADDRESS = 'a\u0000b@example.org';
 
 afterAll(() => Promise.all(ENGINES.map((engine) => engine.close())));
 
-describe.each(ENGINES)('on $name', (engine) => {
+describeEachEngine((engine) => {
   const run = engine.unavailable ? it.skip : it;
   let store: Store;
   let app: ReturnType<typeof createApp>;
@@ -67,4 +67,4 @@ describe.each(ENGINES)('on $name', (engine) => {
       expect(list.text).toContain('kept@example.org');
     },
   );
-});
+}, 'on $name');

@@ -8,7 +8,13 @@ import { createMailer } from '../../../server/mail/transport';
 import type { Store } from '../../../server/store/types';
 import { tempDataDir } from '../../support/config';
 import { startSmtpServer, type SmtpTestServer } from '../../support/smtp';
-import { addInvited, besideStore, ENGINES, type StoreEngine } from '../../support/stores';
+import {
+  addInvited,
+  besideStore,
+  describeEachEngine,
+  ENGINES,
+  type StoreEngine,
+} from '../../support/stores';
 
 /**
  * A short lease, so the test takes seconds: renewed every 500 ms, it leaves a second for a busy
@@ -43,7 +49,7 @@ async function twoReplicasAndAnInvitation(engine: StoreEngine, leaseMs: number, 
   return { first, second, mailer, mail: await addInvited(first, email) };
 }
 
-describe.each(ENGINES)('on $name', (engine) => {
+describeEachEngine((engine) => {
   const run = engine.unavailable ? it.skip : it;
 
   run(
@@ -80,7 +86,7 @@ describe.each(ENGINES)('on $name', (engine) => {
     },
     20_000,
   );
-});
+}, 'on $name');
 
 // The cap is the sender's, not the store's: one engine shows it.
 it('a send stuck past ten leases gives its message up to the other replica', async () => {

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { tempDataDir } from '../../support/config';
 import { postSignup } from '../../support/http';
-import { postgresAvailable } from '../../support/postgres';
+import { describeWithPostgres } from '../../support/postgres';
 import { releasePort, reservePort } from '../../support/ports';
 import { isHealthy } from '../../support/server-process';
 import { sharedPostgres, type SharedPostgres } from '../../support/shared-postgres';
@@ -200,11 +200,8 @@ it('SQLite: backup by the old build, upgrade, waitlist restore, the old build ag
   expect(fs.existsSync(path.join(dataDir, 'waitlist.db.before-restore'))).toBe(true);
 }, 90_000);
 
-const withPostgres = postgresAvailable() || process.env.CI ? it : it.skip;
-
-withPostgres(
-  'PostgreSQL: pg_dump -Fc, upgrade, pg_restore into a new database, the old build',
-  async () => {
+describeWithPostgres('the upgrade on PostgreSQL', () => {
+  it('PostgreSQL: pg_dump -Fc, upgrade, pg_restore into a new database, the old build', async () => {
     const server: SharedPostgres = await sharedPostgres();
     try {
       const url = await server.createDatabase();
@@ -226,6 +223,5 @@ withPostgres(
     } finally {
       await server.dropDatabases();
     }
-  },
-  90_000,
-);
+  }, 90_000);
+});

@@ -6,7 +6,7 @@
 import { openSqliteStore } from '../../../server/store';
 import { STATE } from '../../../server/store/signups';
 import { tempDataDir } from '../../support/config';
-import { postgresAvailable, query } from '../../support/postgres';
+import { describeWithPostgres, query } from '../../support/postgres';
 import { sharedPostgres, type SharedPostgres } from '../../support/shared-postgres';
 import { openPostgresStore } from '../../../server/store/postgres';
 
@@ -41,15 +41,13 @@ describe('the SQLite store', () => {
   });
 });
 
-const pgDescribe = postgresAvailable() || process.env.CI ? describe : describe.skip;
-
-pgDescribe('the PostgreSQL store', () => {
+describeWithPostgres('the PostgreSQL store', () => {
   let postgres: SharedPostgres;
   let databaseUrl: string;
 
   beforeAll(async () => {
     postgres = await sharedPostgres();
-    databaseUrl = await postgres.createDatabase();
+    databaseUrl = await postgres.createMigratedDatabase();
     const store = await openPostgresStore({ databaseUrl, timeoutMs: 5_000 });
     await store.close();
   });

@@ -3,7 +3,12 @@
 // out can neither complete, nor fail, nor release an item another worker has claimed since; what
 // the live worker records is what stays. Time is the test's clock.
 import type { Store } from '../../../server/store/types';
-import { addInvited, besideStore, ENGINES, type StoreEngine } from '../../support/stores';
+import {
+  addInvited,
+  besideStore,
+  describeEachEngine,
+  type StoreEngine,
+} from '../../support/stores';
 
 const START = Date.parse('2026-03-01T00:00:00.000Z');
 const HOUR = 3_600_000;
@@ -153,7 +158,4 @@ function leases(engine: StoreEngine) {
   });
 }
 
-for (const engine of ENGINES) {
-  const run = engine.unavailable ? describe.skip : describe;
-  run(`leases with an owner (${engine.name})`, () => leases(engine));
-}
+describeEachEngine(leases, 'leases with an owner ($name)');
