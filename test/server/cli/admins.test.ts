@@ -2,7 +2,11 @@
 // in a real store on both engines' behalf through SQLite here (the store contract runs both
 // engines). Every change is in the audit log, by the actor `cli`. The first account is added by
 // the built CLI in its own process, the password piped to it: the hash is then production's
-// (64 MiB, 3 passes), whatever cost the tests hash at; the other runs are in-process.
+// (64 MiB, 3 passes), whatever cost the tests hash at. At a terminal (util-linux's `script` gives
+// the built CLI one), the password is typed unechoed and Ctrl-C exits 130. The other runs are
+// in-process.
+import { spawn, spawnSync } from 'node:child_process';
+import path from 'node:path';
 import { TOTP } from 'otpauth';
 import { verifyPassword } from '../../../server/console/password';
 import { openSqliteStore } from '../../../server/store';
@@ -149,3 +153,28 @@ it('audit lists what was done, newest first, naming accounts, counts and clients
     ['ops@example.org', 'login', '0', '203.0.113.7'],
   ]);
 });
+
+const withTerminal = spawnSync('script', ['--version']).status === 0 ? it : it.skip;
+
+withTerminal(
+  'at a terminal, asks for the password without echo; Ctrl-C exits 130, adding no one',
+  async () => {
+    const dataDir = tempDataDir();
+    const cli = path.resolve(__dirname, '../../../dist/server/waitlist.js');
+    const command = `'${process.execPath}' '${cli}' admin add ops@example.org`;
+    const child = spawn('script', ['-qefc', command, '/dev/null'], {
+      env: { PATH: process.env.PATH, DATA_DIR: dataDir },
+    });
+    let screen = '';
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    child.stdout.on('data', (chunk: Buffer) => {
+      const asked = !screen.includes('Password: ');
+      screen += chunk.toString();
+      if (asked && screen.includes('Password: ')) child.stdin.write(`${PASSWORD}\u0003`);
+    });
+    expect(await exited).toBe(130);
+    expect(screen).toBe('Password: \r\n');
+    const stored = await withStore(dataDir, (store) => store.admins.credentials('ops@example.org'));
+    expect(stored).toBeUndefined();
+  },
+);
