@@ -1,8 +1,11 @@
 // Operator CLI for the embedded waitlist: `npm run waitlist -- <command>` (uses DATA_DIR).
 // In the Docker image: `node dist/server/waitlist.js <command>`. The commands are the rows of
-// commands.ts; this file parses argv, finds the row, and turns errors into exit codes.
+// commands.ts; this file parses argv, finds the row, and turns errors into exit codes. main reads
+// only the environment and the streams it is given, so the tests run this entry in-process.
 import '../supported-node';
 import '../compile-cache';
+import type { Readable, Writable } from 'node:stream';
+import { ReadStream } from 'node:tty';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config';
 import type { Store } from '../store';
@@ -73,29 +76,43 @@ function schemaAdvice({ found, release }: SchemaVersionError): string {
   return 'Commands that only read never migrate: back up, then start the site or run `waitlist migrate`.';
 }
 
+/** What a run reads and writes: the process's own streams, or a test's in-process run's. */
+export interface CliStreams {
+  stdin: Readable;
+  stdout: Writable;
+  stderr: Writable;
+}
+
 /** Exit code: 0 ok, 1 failure (unknown email, bad config, mail refused), 2 usage error. */
-export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+export async function main(
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+  streams: CliStreams,
+): Promise<number> {
   let store: Store | undefined;
   // Before the settings: the version answers whatever they are, and needs no store.
   if (argv.includes('--version')) {
     const { version, commit } = currentBuild();
-    process.stdout.write(`orgnote-site ${version} (commit ${commit})\n`);
+    streams.stdout.write(`orgnote-site ${version} (commit ${commit})\n`);
     return 0;
   }
   try {
     const config = loadConfig(env);
     // Help needs no store: it works while the database is down.
     if (argv.length === 0 || argv.some(isHelp)) {
-      process.stdout.write(HELP);
+      streams.stdout.write(HELP);
       return 0;
     }
     const command = parseCommand(argv);
     if (!command) {
-      process.stdout.write(HELP);
+      streams.stdout.write(HELP);
       return 0;
     }
     const { row, args, options } = command;
-    const io = { out: writeOut, readSecret };
+    const io: CliIo = {
+      out: (text) => writeOut(streams.stdout, text),
+      readSecret: (prompt) => readSecret(streams, prompt),
+    };
     if (row.store === 'none') return await row.run({ config }, args, options, io);
     // The CLI does not wait for a database that is down: it says so at once.
     store = await openStore(config, undefined, {
@@ -107,7 +124,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     const usage =
       err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
     const advice = err instanceof SchemaVersionError ? `\n${schemaAdvice(err)}` : '';
-    process.stderr.write(
+    streams.stderr.write(
       `waitlist: ${(err as Error).message}${advice}\n${usage ? 'Run with --help for usage.\n' : ''}`,
     );
     return usage ? 2 : 1;
@@ -117,23 +134,22 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
 }
 
 /** Writes to stdout, resolving once the pipe can take more (a reader slower than the export). */
-function writeOut(text: string): Promise<void> | void {
-  if (process.stdout.write(text)) return;
-  return new Promise((resolve) => process.stdout.once('drain', () => resolve()));
+function writeOut(stdout: Writable, text: string): Promise<void> | void {
+  if (stdout.write(text)) return;
+  return new Promise((resolve) => stdout.once('drain', () => resolve()));
 }
 
 /**
  * A password: the first line of stdin when it is a pipe or a file; at a terminal, typed after
  * `prompt` (on stderr, so stdout stays clean) with nothing echoed.
  */
-async function readSecret(prompt: string): Promise<string> {
-  const stdin = process.stdin;
-  if (!stdin.isTTY) {
+async function readSecret({ stdin, stderr }: CliStreams, prompt: string): Promise<string> {
+  if (!(stdin instanceof ReadStream && stdin.isTTY)) {
     let text = '';
     for await (const chunk of stdin) text += String(chunk);
     return text.split(/\r?\n/)[0];
   }
-  process.stderr.write(prompt);
+  stderr.write(prompt);
   stdin.setRawMode(true);
   stdin.setEncoding('utf8');
   return new Promise((resolve) => {
@@ -142,7 +158,7 @@ async function readSecret(prompt: string): Promise<string> {
       stdin.setRawMode(false);
       stdin.off('data', onData);
       stdin.pause();
-      process.stderr.write('\n');
+      stderr.write('\n');
     };
     const onData = (keys: string) => {
       for (const key of keys) {
@@ -164,7 +180,7 @@ async function readSecret(prompt: string): Promise<string> {
 }
 
 if (require.main === module) {
-  void main(process.argv.slice(2)).then((code) => {
+  void main(process.argv.slice(2), process.env, process).then((code) => {
     process.exitCode = code;
   });
 }

@@ -7,14 +7,37 @@
 import { hash, verify, type Algorithm } from '@node-rs/argon2';
 import { randomBytes } from 'node:crypto';
 
-// Algorithm is a const enum, which isolated modules cannot read: its Argon2id member is 2.
-const PARAMS = {
-  algorithm: 2 as Algorithm.Argon2id,
+/** argon2id's cost: memory in KiB, passes over it, lanes. */
+export interface PasswordCost {
+  memoryCost: number;
+  timeCost: number;
+  parallelism: number;
+}
+
+/** What the site and the CLI hash with: nothing but a test's setPasswordCost changes it. */
+export const PRODUCTION_COST: Readonly<PasswordCost> = {
   memoryCost: 64 * 1024,
   timeCost: 3,
   parallelism: 1,
-  outputLen: 32,
-} as const;
+};
+
+let cost: Readonly<PasswordCost> = PRODUCTION_COST;
+
+/**
+ * A hash of no one's password at the current cost, checked for an unknown account so both
+ * answers take the same time.
+ */
+let decoy: Promise<string> | undefined;
+
+/**
+ * The cost of the hashes made from now on. Only tests call it (test/support/password-cost.ts): a
+ * function, not a setting, so no environment can weaken production's hashes by mistake.
+ */
+export function setPasswordCost(next: PasswordCost): void {
+  cost = { ...next };
+  // The decoy must cost what the stored hashes cost, or an unknown account answers faster.
+  decoy = undefined;
+}
 
 /** Shorter passwords are refused. */
 export const MIN_PASSWORD_LENGTH = 12;
@@ -24,13 +47,15 @@ export const MIN_PASSWORD_LENGTH = 12;
  * passphrase typed on two systems matches.
  */
 export function hashPassword(password: string): Promise<string> {
-  return hash(password.normalize('NFC'), { ...PARAMS, salt: randomBytes(16) });
+  // Algorithm is a const enum, which isolated modules cannot read: its Argon2id member is 2.
+  const algorithm = 2 as Algorithm.Argon2id;
+  return hash(password.normalize('NFC'), {
+    algorithm,
+    ...cost,
+    outputLen: 32,
+    salt: randomBytes(16),
+  });
 }
-
-/**
- * A hash of no one's password, checked for an unknown account so both answers take the same time.
- */
-let decoy: Promise<string> | undefined;
 
 /**
  * True when `password` is the one `stored` was made from; with no stored hash, false in the same

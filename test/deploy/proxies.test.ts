@@ -3,11 +3,10 @@
 // keeps their own signup limit, a forged X-Forwarded-For buys nothing, the console's cookie is the
 // https one, the site's own 5xx answers pass unchanged, hashed assets stay cacheable for a year,
 // and no token, key or address reaches the proxy's logs.
-import { spawnSync } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 import { closedPort } from '../support/backend';
+import { runCli } from '../support/cli';
 import { tempDataDir } from '../support/config';
 import { OPERATOR } from '../support/console';
 import {
@@ -23,7 +22,6 @@ import {
 import { startServerProcess, type ServerProcess } from '../support/server-process';
 import { until } from '../support/wait';
 
-const CLI = path.resolve(__dirname, '../../dist/server/waitlist.js');
 const LIMIT = 3;
 /** Numbers the signups, so every address is new. */
 let signups = 0;
@@ -44,14 +42,11 @@ beforeAll(() => {
 });
 
 /** The console's operator, added with the CLI as the README tells operators to. */
-function addOperator(dataDir: string): void {
-  const added = spawnSync(process.execPath, [CLI, 'admin', 'add', OPERATOR.email], {
-    env: { PATH: process.env.PATH, DATA_DIR: dataDir },
+async function addOperator(dataDir: string): Promise<void> {
+  const added = await runCli({ DATA_DIR: dataDir }, ['admin', 'add', OPERATOR.email], {
     input: OPERATOR.password,
-    encoding: 'utf8',
-    timeout: 15_000,
   });
-  if (added.status !== 0) throw new Error(`admin add failed: ${added.stderr}`);
+  if (added.code !== 0) throw new Error(`admin add failed: ${added.err}`);
 }
 
 /** The site (env as given) and a proxy in front of it, on a port SITE_URL names. */
@@ -111,7 +106,7 @@ describe.each([
 
   beforeAll(async () => {
     const dataDir = tempDataDir();
-    addOperator(dataDir);
+    await addOperator(dataDir);
     // A backend that is down: signups wait in the outbox (202), the relayed API answers 502.
     const backend = `http://127.0.0.1:${await closedPort()}`;
     const env = { DATA_DIR: dataDir, BACKEND_URL: backend };

@@ -2,18 +2,17 @@
 // holding it (a Docker or Compose secret), as the official images read theirs. Real files in the
 // run's temp folder; then the built server and CLI with all three secrets given that way, against
 // a real PostgreSQL and a real SMTP server that demands the password from the file.
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { ConfigError, fileVariable, loadConfig, SETTINGS } from '../../server/config';
+import { runCli } from '../support/cli';
 import { tempDataDir } from '../support/config';
 import { describeWithPostgres } from '../support/postgres';
 import { replicasOnSharedPostgres, send, signUp } from '../support/replicas';
 import { startSmtpServer } from '../support/smtp';
 
 const SERVER = path.resolve(__dirname, '../../dist/server/index.js');
-const CLI = path.resolve(__dirname, '../../dist/server/waitlist.js');
 
 /** A valid value for each secret; a secret declared without one here fails the first test. */
 const SAMPLES: Record<string, string> = {
@@ -133,11 +132,11 @@ describeWithPostgres('the built server and CLI with every secret from a file', (
       // The confirmation mail went through a server that refuses any other login.
       const [mail] = await smtp.waitFor(1);
       expect(mail.envelope.to).toEqual(['file.secrets@example.org']);
-      const cliEnv = { PATH: process.env.PATH, DATA_DIR: tempDataDir(), LOG_LEVEL: 'warn' };
-      const { stdout } = await promisify(execFile)(process.execPath, [CLI, 'count'], {
-        env: { ...cliEnv, DATABASE_URL_FILE: secrets.DATABASE_URL_FILE },
-      });
-      expect(stdout).toBe('1\n');
+      const cliEnv = { DATA_DIR: tempDataDir(), LOG_LEVEL: 'warn' };
+      const counted = await runCli({ ...cliEnv, DATABASE_URL_FILE: secrets.DATABASE_URL_FILE }, [
+        'count',
+      ]);
+      expect(counted).toMatchObject({ code: 0, out: '1\n' });
 
       const info = (auth: string) => {
         const headers = { authorization: `Token ${auth}` };

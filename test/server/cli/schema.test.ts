@@ -1,7 +1,6 @@
 // Only commands that write migrate. A command that reads, and backup, open the store as they find
-// it: taken before an upgrade, a backup holds the schema the old release left. Run as operators
-// run the CLI, a process of its own, on a real SQLite file and a real PostgreSQL.
-import { spawnSync } from 'node:child_process';
+// it: taken before an upgrade, a backup holds the schema the old release left. Run through the
+// CLI's entry in this process, on a real SQLite file and a real PostgreSQL.
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -9,17 +8,12 @@ import { sql as initialSchema } from '../../../server/store/postgres/migrations/
 import { sql as addressesSchema } from '../../../server/store/postgres/migrations/002-addresses';
 import { MIGRATIONS, SCHEMA_VERSION } from '../../../server/store/sqlite/database';
 import { LATEST_VERSION } from '../../../server/store/postgres';
+import { runCli } from '../../support/cli';
 import { tempDataDir } from '../../support/config';
 import { describeWithPostgres, query } from '../../support/postgres';
 import { sharedPostgres, type SharedPostgres } from '../../support/shared-postgres';
 
-const CLI = path.resolve(__dirname, '../../../dist/server/waitlist.js');
-
-function cli(env: Record<string, string>, ...args: string[]) {
-  const options = { env: { PATH: process.env.PATH, ...env }, timeout: 15_000 };
-  const result = spawnSync(process.execPath, [CLI, ...args], { ...options, encoding: 'utf8' });
-  return { code: result.status, out: result.stdout, err: result.stderr };
-}
+const cli = (env: Record<string, string>, ...args: string[]) => runCli(env, args);
 
 const EMAILS = ['early@example.org', 'second@example.org'];
 const READ_ADVICE = 'Commands that only read never migrate: back up, then start the site';
@@ -56,57 +50,60 @@ function schemaNamed(found: number, release: number): string {
 describe('SQLite: commands that read never migrate', () => {
   const OLD = SCHEMA_VERSION - 1;
 
-  it('backup copies an older schema as it is, and leaves the database at it', () => {
+  it('backup copies an older schema as it is, and leaves the database at it', async () => {
     const { dataDir, file } = sqliteAt(OLD);
     const copy = path.join(tempDataDir(), 'backups', 'before-upgrade.db');
-    const backup = cli({ DATA_DIR: dataDir }, 'backup', copy);
+    const backup = await cli({ DATA_DIR: dataDir }, 'backup', copy);
     const out = `Backed up 2 signup(s) (schema version ${OLD}) to ${copy}\n`;
     expect(backup).toEqual({ code: 0, out, err: '' });
     expect(userVersion(copy)).toBe(OLD);
     expect(userVersion(file)).toBe(OLD);
   });
 
-  it.each(READS)('%s refuses an older schema, naming both versions; nothing changes', (command) => {
-    const { dataDir, file } = sqliteAt(OLD);
-    const refused = cli({ DATA_DIR: dataDir }, ...command.split(' '));
-    expect(refused.code).toBe(1);
-    expect(refused.out).toBe('');
-    expect(refused.err).toContain(`${file} ${schemaNamed(OLD, SCHEMA_VERSION)}`);
-    expect(refused.err).toContain(READ_ADVICE);
-    expect(userVersion(file)).toBe(OLD);
-  });
+  it.each(READS)(
+    '%s refuses an older schema, naming both versions; nothing changes',
+    async (command) => {
+      const { dataDir, file } = sqliteAt(OLD);
+      const refused = await cli({ DATA_DIR: dataDir }, ...command.split(' '));
+      expect(refused.code).toBe(1);
+      expect(refused.out).toBe('');
+      expect(refused.err).toContain(`${file} ${schemaNamed(OLD, SCHEMA_VERSION)}`);
+      expect(refused.err).toContain(READ_ADVICE);
+      expect(userVersion(file)).toBe(OLD);
+    },
+  );
 
-  it('a command that writes migrates first, as the site does', () => {
+  it('a command that writes migrates first, as the site does', async () => {
     const { dataDir, file } = sqliteAt(OLD);
-    const migrated = cli({ DATA_DIR: dataDir }, 'migrate');
+    const migrated = await cli({ DATA_DIR: dataDir }, 'migrate');
     expect(migrated).toMatchObject({ code: 0, out: 'Schema up to date (SQLite in DATA_DIR)\n' });
     expect(userVersion(file)).toBe(SCHEMA_VERSION);
-    expect(cli({ DATA_DIR: dataDir }, 'count')).toEqual({ code: 0, out: '2\n', err: '' });
-    expect(cli({ DATA_DIR: dataDir }, 'remove', EMAILS[0]).code).toBe(0);
-    expect(cli({ DATA_DIR: dataDir }, 'count').out).toBe('1\n');
+    expect(await cli({ DATA_DIR: dataDir }, 'count')).toEqual({ code: 0, out: '2\n', err: '' });
+    expect((await cli({ DATA_DIR: dataDir }, 'remove', EMAILS[0])).code).toBe(0);
+    expect((await cli({ DATA_DIR: dataDir }, 'count')).out).toBe('1\n');
   });
 
-  it('every command refuses a schema newer than this release knows', () => {
+  it('every command refuses a schema newer than this release knows', async () => {
     const { dataDir, file } = sqliteAt(SCHEMA_VERSION);
     const db = new Database(file);
     db.pragma('user_version = 99');
     db.close();
     const copy = path.join(dataDir, 'copy.db');
     for (const command of [['count'], ['backup', copy]]) {
-      const refused = cli({ DATA_DIR: dataDir }, ...command);
+      const refused = await cli({ DATA_DIR: dataDir }, ...command);
       expect(refused.code).toBe(1);
       expect(refused.err).toContain(`${file} ${schemaNamed(99, SCHEMA_VERSION)}`);
       expect(refused.err).toContain(NEWER_ADVICE);
     }
     expect(fs.existsSync(copy)).toBe(false);
-    const write = cli({ DATA_DIR: dataDir }, 'remove', EMAILS[0]);
+    const write = await cli({ DATA_DIR: dataDir }, 'remove', EMAILS[0]);
     expect(write.code).toBe(1);
     expect(write.err).toContain('schema version 99, newer than this release knows');
   });
 
-  it('a command that reads creates no database where there is none (a mistyped DATA_DIR)', () => {
+  it('a command that reads creates no database where there is none (a mistyped DATA_DIR)', async () => {
     const dataDir = path.join(tempDataDir(), 'typo');
-    const refused = cli({ DATA_DIR: dataDir }, 'count');
+    const refused = await cli({ DATA_DIR: dataDir }, 'count');
     expect(refused.code).toBe(1);
     const file = path.join(dataDir, 'waitlist.db');
     expect(refused.err).toContain(`${file} holds no waitlist yet: schema version 0`);
@@ -114,9 +111,11 @@ describe('SQLite: commands that read never migrate', () => {
     expect(fs.existsSync(dataDir)).toBe(false);
   });
 
-  it('dns opens no store at all', () => {
+  it('dns opens no store at all', async () => {
     const dataDir = path.join(tempDataDir(), 'none');
-    expect(cli({ DATA_DIR: dataDir }, 'dns').err).toContain('dns needs DKIM_PRIVATE_KEY_FILE');
+    expect((await cli({ DATA_DIR: dataDir }, 'dns')).err).toContain(
+      'dns needs DKIM_PRIVATE_KEY_FILE',
+    );
     expect(fs.existsSync(dataDir)).toBe(false);
   });
 });
@@ -151,13 +150,13 @@ describeWithPostgres('PostgreSQL: commands that read never migrate', () => {
   it('commands that read refuse an older schema, and leave it as it is', async () => {
     const url = await postgresAtVersion2();
     for (const command of [['count'], ['export'], ['stats'], ['admin', 'list']]) {
-      const refused = cli({ DATABASE_URL: url }, ...command);
+      const refused = await cli({ DATABASE_URL: url }, ...command);
       expect(refused.code).toBe(1);
       expect(refused.err).toContain(`(DATABASE_URL) ${schemaNamed(2, LATEST_VERSION)}`);
       expect(refused.err).toContain(READ_ADVICE);
     }
     // backup names pg_dump, and does not migrate on the way.
-    const backup = cli({ DATABASE_URL: url }, 'backup', path.join(tempDataDir(), 'copy.db'));
+    const backup = await cli({ DATABASE_URL: url }, 'backup', path.join(tempDataDir(), 'copy.db'));
     expect(backup.code).toBe(1);
     expect(backup.err).toContain('back up PostgreSQL with pg_dump -Fc (docs/operating.md)');
     expect(await versionOf(url)).toBe(2);
@@ -166,17 +165,17 @@ describeWithPostgres('PostgreSQL: commands that read never migrate', () => {
 
   it('a command that writes migrates first; a newer schema is refused by all', async () => {
     const url = await postgresAtVersion2();
-    const migrated = cli({ DATABASE_URL: url }, 'migrate');
+    const migrated = await cli({ DATABASE_URL: url }, 'migrate');
     const out = 'Schema up to date (PostgreSQL at DATABASE_URL)\n';
     expect(migrated).toMatchObject({ code: 0, out });
     expect(await versionOf(url)).toBe(LATEST_VERSION);
-    expect(cli({ DATABASE_URL: url }, 'count')).toEqual({ code: 0, out: '2\n', err: '' });
+    expect(await cli({ DATABASE_URL: url }, 'count')).toEqual({ code: 0, out: '2\n', err: '' });
     await query(url, 'INSERT INTO schema_migrations (version) VALUES (99)');
-    const read = cli({ DATABASE_URL: url }, 'count');
+    const read = await cli({ DATABASE_URL: url }, 'count');
     expect(read.code).toBe(1);
     expect(read.err).toContain(schemaNamed(99, LATEST_VERSION));
     expect(read.err).toContain(NEWER_ADVICE);
-    const write = cli({ DATABASE_URL: url }, 'remove', EMAILS[0]);
+    const write = await cli({ DATABASE_URL: url }, 'remove', EMAILS[0]);
     expect(write.code).toBe(1);
     expect(write.err).toContain(`schema version 99 is newer than this release (${LATEST_VERSION})`);
   });

@@ -1,11 +1,12 @@
-// The CLI as a table (server/cli/commands.ts), run as operators run it: the built CLI in its own
-// process on a real SQLite file. Help lists exactly the table's rows; a command, subcommand,
-// option or argument the table does not know is a usage error (exit 2, with the usage line); the
-// two queues' retries answer alike, 1 for an item that is not dead, 0 once it is queued again.
+// The CLI as a table (server/cli/commands.ts), run through its entry in this process on a real
+// SQLite file, and the built CLI for one refusal's exit status (dns). Help lists exactly the
+// table's rows; a command, subcommand, option or argument the table does not know is a usage
+// error (exit 2, with the usage line); the two queues' retries answer alike, 1 for an item that
+// is not dead, 0 once it is queued again.
 import { COMMANDS } from '../../../server/cli/commands';
 import { invitationMail } from '../../../server/mail/invitation';
 import { openSqliteStore } from '../../../server/store';
-import { runCli } from '../../support/cli';
+import { runBuiltCli, runCli } from '../../support/cli';
 import { tempDataDir } from '../../support/config';
 import { queuedSignup } from '../../support/stores';
 
@@ -14,9 +15,9 @@ const USAGE_LINE = 'Run with --help for usage.\n';
 const cli = (dataDir: string, ...args: string[]) => runCli({ DATA_DIR: dataDir }, args);
 
 /** `mail retry 1` and `outbox retry 1`, which answer alike. */
-const retryBoth = (dataDir: string) => ({
-  mail: cli(dataDir, 'mail', 'retry', '1'),
-  outbox: cli(dataDir, 'outbox', 'retry', '1'),
+const retryBoth = async (dataDir: string) => ({
+  mail: await cli(dataDir, 'mail', 'retry', '1'),
+  outbox: await cli(dataDir, 'outbox', 'retry', '1'),
 });
 
 /**
@@ -51,8 +52,8 @@ async function queues(dead: boolean): Promise<string> {
 }
 
 describe('the command table', () => {
-  it('help lists exactly the commands of the table, each of which the CLI knows', () => {
-    const { code, out } = cli(tempDataDir(), '--help');
+  it('help lists exactly the commands of the table, each of which the CLI knows', async () => {
+    const { code, out } = await cli(tempDataDir(), '--help');
     expect(code).toBe(0);
     const listed = out
       .split('\n\n')
@@ -103,7 +104,7 @@ describe('the command table', () => {
     ]);
     const dataDir = tempDataDir();
     for (const name of new Set(listed))
-      expect(cli(dataDir, ...name.split(' ')).err).not.toContain('unknown');
+      expect((await cli(dataDir, ...name.split(' '))).err).not.toContain('unknown');
   });
 
   it.each([
@@ -116,8 +117,8 @@ describe('the command table', () => {
     [['remove', 'a@example.org', 'b@example.org'], 'remove needs exactly one email address'],
     [['backup'], 'backup needs a destination file'],
     [['export', '--since', 'someday'], '--since: not a date: someday'],
-  ])('%j is a usage error: exit 2, the reason, and the usage line', (argv, reason) => {
-    const { code, out, err } = cli(tempDataDir(), ...argv);
+  ])('%j is a usage error: exit 2, the reason, and the usage line', async (argv, reason) => {
+    const { code, out, err } = await cli(tempDataDir(), ...argv);
     expect({ code, out }).toEqual({ code: 2, out: '' });
     expect(err.startsWith('waitlist: ')).toBe(true);
     expect(err).toContain(reason);
@@ -125,7 +126,7 @@ describe('the command table', () => {
   });
 
   it('dns without the DKIM settings exits 1 and says what to set', () => {
-    expect(cli(tempDataDir(), 'dns')).toEqual({
+    expect(runBuiltCli({ DATA_DIR: tempDataDir() }, ['dns'])).toEqual({
       code: 1,
       out: '',
       err: 'waitlist: dns needs DKIM_PRIVATE_KEY_FILE and DKIM_SELECTOR (DKIM_DOMAIN defaults to the domain of MAIL_FROM).\n',
@@ -134,7 +135,7 @@ describe('the command table', () => {
 
   it('mail retry and outbox retry refuse an item that is not dead with exit 1 and say where to look', async () => {
     const dataDir = await queues(false);
-    expect(retryBoth(dataDir)).toEqual({
+    expect(await retryBoth(dataDir)).toEqual({
       mail: { code: 1, out: '', err: 'waitlist: mail 1 is not dead (see: waitlist mail)\n' },
       outbox: {
         code: 1,
@@ -142,7 +143,7 @@ describe('the command table', () => {
         err: 'waitlist: outbox item 1 is not dead (see: waitlist outbox)\n',
       },
     });
-    expect(cli(dataDir, 'mail', 'retry', '99')).toMatchObject({
+    expect(await cli(dataDir, 'mail', 'retry', '99')).toMatchObject({
       code: 1,
       err: 'waitlist: mail 99 is not dead (see: waitlist mail)\n',
     });
@@ -150,13 +151,13 @@ describe('the command table', () => {
 
   it('mail retry and outbox retry give a dead item another try, and the listings show it', async () => {
     const dataDir = await queues(true);
-    expect(cli(dataDir, 'mail').out).toContain('0 queued, 0 failed, 1 dead\n');
-    expect(cli(dataDir, 'outbox').out).toContain('0 pending, 1 dead\n');
-    expect(retryBoth(dataDir)).toEqual({
+    expect((await cli(dataDir, 'mail')).out).toContain('0 queued, 0 failed, 1 dead\n');
+    expect((await cli(dataDir, 'outbox')).out).toContain('0 pending, 1 dead\n');
+    expect(await retryBoth(dataDir)).toEqual({
       mail: { code: 0, out: 'mail 1 is queued again; the running site sends it\n', err: '' },
       outbox: { code: 0, out: 'outbox item 1 is pending again, due now\n', err: '' },
     });
-    expect(cli(dataDir, 'mail').out).toContain('1 queued, 0 failed, 0 dead\n');
-    expect(cli(dataDir, 'outbox').out).toContain('1 pending, 0 dead\n');
+    expect((await cli(dataDir, 'mail')).out).toContain('1 queued, 0 failed, 0 dead\n');
+    expect((await cli(dataDir, 'outbox')).out).toContain('1 pending, 0 dead\n');
   });
 });

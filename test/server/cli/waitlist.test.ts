@@ -1,9 +1,10 @@
-// The operator CLI, run as operators run it: a separate process on the real SQLite file.
+// The operator CLI on the real SQLite file, through its entry in this process; the built CLI in a
+// process of its own for a count and for the usage errors' exit status.
 import fs from 'node:fs';
 import path from 'node:path';
 import { simpleParser } from 'mailparser';
 import { openSqliteStore } from '../../../server/store';
-import { runCli } from '../../support/cli';
+import { runBuiltCli, runCli } from '../../support/cli';
 import { tempDataDir } from '../../support/config';
 import { queuedSignup } from '../../support/stores';
 
@@ -38,8 +39,8 @@ async function activate(dataDir: string, email: string, key: string) {
 }
 
 describe('npm run waitlist', () => {
-  it('--help explains every command', () => {
-    const { code, out } = cli(tempDataDir(), '--help');
+  it('--help explains every command', async () => {
+    const { code, out } = await cli(tempDataDir(), '--help');
     expect(code).toBe(0);
     const commands = 'list count stats export invite mail remove issue-key outbox backup';
     const options = '--since --next --again --dry-run';
@@ -47,11 +48,12 @@ describe('npm run waitlist', () => {
   });
 
   it('count prints the number of signups', async () => {
-    expect(cli(await seeded(), 'count')).toEqual({ code: 0, out: '3\n', err: '' });
+    const dataDir = await seeded();
+    expect(runBuiltCli({ DATA_DIR: dataDir }, ['count'])).toEqual({ code: 0, out: '3\n', err: '' });
   });
 
   it('list prints a table, newest first', async () => {
-    const { code, out } = cli(await seeded(), 'list');
+    const { code, out } = await cli(await seeded(), 'list');
     expect(code).toBe(0);
     const lines = out.trim().split('\n');
     expect(lines[0]).toMatch(
@@ -66,7 +68,7 @@ describe('npm run waitlist', () => {
   });
 
   it('export writes RFC 4180 CSV, every field quoted, with commas, quotes, newlines and unicode', async () => {
-    const { code, out } = cli(await seeded(), 'export');
+    const { code, out } = await cli(await seeded(), 'export');
     expect(code).toBe(0);
     expect(out).toBe(
       '"email","description","created_at","invited_at","activated_at","confirmed_at","state"\r\n' +
@@ -78,7 +80,7 @@ describe('npm run waitlist', () => {
 
   it('export --since keeps only newer signups, and refuses a bad date', async () => {
     const dataDir = await seeded();
-    const { out } = cli(dataDir, 'export', '--since', '2026-11-01T10:02:00Z');
+    const { out } = await cli(dataDir, 'export', '--since', '2026-11-01T10:02:00Z');
     expect(
       out.startsWith(
         '"email","description","created_at","invited_at","activated_at","confirmed_at","state"\r\n"last@example.org",',
@@ -86,14 +88,14 @@ describe('npm run waitlist', () => {
     ).toBe(true);
     expect(out).toContain('\r\n"zoë@example.org",');
     expect(out).not.toContain('first@example.org');
-    const bad = cli(dataDir, 'export', '--since', 'someday');
+    const bad = await cli(dataDir, 'export', '--since', 'someday');
     expect(bad.code).toBe(2);
     expect(bad.err).toContain('not a date');
   });
 
   it('issue-key prints a URL-safe key of at least 128 bits as the last line, which then activates', async () => {
     const dataDir = await seeded();
-    const { code, out } = cli(dataDir, 'issue-key', 'ZOË@example.org');
+    const { code, out } = await cli(dataDir, 'issue-key', 'ZOË@example.org');
     expect(code).toBe(0);
     const key = out.trim().split('\n').at(-1)!;
     expect(key).toMatch(/^[A-Za-z0-9_-]+$/);
@@ -105,13 +107,13 @@ describe('npm run waitlist', () => {
   });
 
   it('issue-key refuses an address that is not on the waitlist', async () => {
-    const { code, err } = cli(await seeded(), 'issue-key', 'stranger@example.org');
+    const { code, err } = await cli(await seeded(), 'issue-key', 'stranger@example.org');
     expect(code).toBe(1);
     expect(err).toContain('stranger@example.org is not on the waitlist');
   });
 
   it('outbox lists pending deliveries', async () => {
-    const { code, out } = cli(await seeded(), 'outbox');
+    const { code, out } = await cli(await seeded(), 'outbox');
     expect(code).toBe(0);
     expect(out).toMatch(
       /^id\s+created_at\s+path\s+state\s+attempts\s+next_attempt_at\s+last_error$/m,
@@ -123,7 +125,7 @@ describe('npm run waitlist', () => {
   it('backup writes a consistent copy that opens with every signup', async () => {
     const dataDir = await seeded();
     const copyDir = tempDataDir();
-    const { code, out } = cli(dataDir, 'backup', path.join(copyDir, 'waitlist.db'));
+    const { code, out } = await cli(dataDir, 'backup', path.join(copyDir, 'waitlist.db'));
     expect(code).toBe(0);
     expect(out).toContain('Backed up 3 signup(s)');
     const copy = openSqliteStore({ dataDir: copyDir });
@@ -135,10 +137,10 @@ describe('npm run waitlist', () => {
   });
 
   it('refuses an unknown command or a missing argument with usage help and exit code 2', () => {
-    const unknown = cli(tempDataDir(), 'frobnicate');
+    const unknown = runBuiltCli({ DATA_DIR: tempDataDir() }, ['frobnicate']);
     expect(unknown.code).toBe(2);
     expect(unknown.err).toContain('unknown command: frobnicate');
-    expect(cli(tempDataDir(), 'issue-key').code).toBe(2);
+    expect(runBuiltCli({ DATA_DIR: tempDataDir() }, ['issue-key']).code).toBe(2);
   });
 
   describe('invitations without SMTP_URL (the embedded default)', () => {
@@ -147,7 +149,7 @@ describe('npm run waitlist', () => {
 
     it('writes each invitation as an .eml file that parses, and says where', async () => {
       const dataDir = await seeded();
-      const { code, out } = invite(dataDir, '--next', '2');
+      const { code, out } = await invite(dataDir, '--next', '2');
       expect(code).toBe(0);
       expect(out).toMatch(/^sent\s+first@example\.org$/m);
       expect(out).toMatch(/^sent\s+zoë@example\.org$/m);
@@ -170,13 +172,13 @@ describe('npm run waitlist', () => {
 
     it('stats counts signups by state; count stays the bare total', async () => {
       const dataDir = await seeded();
-      invite(dataDir, 'first@example.org', 'last@example.org');
-      cli(dataDir, 'issue-key', 'zoë@example.org');
+      await invite(dataDir, 'first@example.org', 'last@example.org');
+      await cli(dataDir, 'issue-key', 'zoë@example.org');
       const store = openSqliteStore({ dataDir });
       const key = await store.subscriptions.issueKey('last@example.org');
       await store.subscriptions.activate('last@example.org', key);
       void store.close();
-      const { code, out } = cli(dataDir, 'stats');
+      const { code, out } = await cli(dataDir, 'stats');
       expect(code).toBe(0);
       expect(out).toMatch(/^unconfirmed\s+0$/m);
       expect(out).toMatch(/^waitlisted\s+0$/m);
@@ -185,12 +187,12 @@ describe('npm run waitlist', () => {
       expect(out).toMatch(/^activated\s+1$/m);
       expect(out).toMatch(/^total\s+3$/m);
       expect(out).toContain('mail: 0 queued, 0 failed, 0 dead, 2 sent');
-      expect(cli(dataDir, 'count').out).toBe('3\n');
-      const listed = cli(dataDir, 'list').out.split('\n');
+      expect((await cli(dataDir, 'count')).out).toBe('3\n');
+      const listed = (await cli(dataDir, 'list')).out.split('\n');
       const last = listed.find((line) => line.includes('last@example.org'))!;
       expect(last.match(/\d{4}-\d\d-\d\dT[\d:.]+Z/g)).toHaveLength(4); // created, confirmed, invited, activated
       expect(last).toMatch(/\bactivated\b/);
-      const exported = cli(dataDir, 'export').out.split('\r\n');
+      const exported = (await cli(dataDir, 'export')).out.split('\r\n');
       expect(exported.find((line) => line.startsWith('"last@example.org",'))).toMatch(
         /^"last@example\.org","","[^,]+Z","[^,]+Z","[^,]+Z","[^,]+Z","activated"$/,
       );
@@ -198,17 +200,17 @@ describe('npm run waitlist', () => {
 
     it('remove erases the address with its keys, mail and .eml file, and says what it removed', async () => {
       const dataDir = await seeded();
-      invite(dataDir, 'first@example.org');
-      invite(dataDir, '--again', 'first@example.org');
+      await invite(dataDir, 'first@example.org');
+      await invite(dataDir, '--again', 'first@example.org');
       expect(fs.readdirSync(path.join(dataDir, 'mail'))).toHaveLength(2);
-      const { code, out } = cli(dataDir, 'remove', 'FIRST@example.org');
+      const { code, out } = await cli(dataDir, 'remove', 'FIRST@example.org');
       expect(code).toBe(0);
       expect(out).toBe(
         'Removed FIRST@example.org: the signup, 2 activation key(s), 2 mail(s) and 2 .eml file(s), 0 outbox item(s)\n',
       );
       expect(fs.readdirSync(path.join(dataDir, 'mail'))).toEqual([]);
-      expect(cli(dataDir, 'count').out).toBe('2\n');
-      expect(cli(dataDir, 'export').out).not.toContain('first@example.org');
+      expect((await cli(dataDir, 'count')).out).toBe('2\n');
+      expect((await cli(dataDir, 'export')).out).not.toContain('first@example.org');
       const db = openSqliteStore({ dataDir });
       try {
         expect(
@@ -225,23 +227,23 @@ describe('npm run waitlist', () => {
 
     it('remove also drops a queued outbox signup of that address; an unknown address exits 1', async () => {
       const dataDir = await seeded();
-      expect(cli(dataDir, 'remove', 'Queued@example.org')).toEqual({
+      expect(await cli(dataDir, 'remove', 'Queued@example.org')).toEqual({
         code: 0,
         out: 'Removed Queued@example.org: no signup, 0 activation key(s), 0 mail(s), 1 outbox item(s)\n',
         err: '',
       });
-      expect(cli(dataDir, 'outbox').out).toContain('0 pending');
-      expect(cli(dataDir, 'remove', 'nobody@example.org')).toMatchObject({
+      expect((await cli(dataDir, 'outbox')).out).toContain('0 pending');
+      expect(await cli(dataDir, 'remove', 'nobody@example.org')).toMatchObject({
         code: 1,
         out: 'Nothing stored for nobody@example.org\n',
       });
-      expect(cli(dataDir, 'remove').code).toBe(2);
+      expect((await cli(dataDir, 'remove')).code).toBe(2);
     });
 
     it('mail lists nothing of a body or a key', async () => {
       const dataDir = await seeded();
-      invite(dataDir, 'first@example.org');
-      const { code, out } = cli(dataDir, 'mail');
+      await invite(dataDir, 'first@example.org');
+      const { code, out } = await cli(dataDir, 'mail');
       expect(code).toBe(0);
       expect(out).toContain('0 queued, 0 failed');
       const eml = fs.readFileSync(path.join(dataDir, 'mail', '1.eml'), 'utf8');
@@ -251,10 +253,10 @@ describe('npm run waitlist', () => {
 
     it('refuses without SITE_URL, and with BACKEND_URL, explaining why', async () => {
       const dataDir = await seeded();
-      const noSite = cli(dataDir, 'invite', 'first@example.org');
+      const noSite = await cli(dataDir, 'invite', 'first@example.org');
       expect(noSite.code).toBe(1);
       expect(noSite.err).toContain('invite needs SITE_URL');
-      const backend = cliWith(
+      const backend = await cliWith(
         { SITE_URL: 'https://orgnote.example', BACKEND_URL: 'http://127.0.0.1:9' },
         dataDir,
         'invite',

@@ -144,11 +144,13 @@ it('trusts no cookie that was not signed here for this account', async () => {
 it('lets a new browser in after `waitlist admin unlock`, recorded in the audit log by the cli', async () => {
   await flood(THROTTLE.failures + 1);
   expect((await new Browser().logIn(OPERATOR.password)).status).toBe(429);
-  expect(runCli({ DATA_DIR: dataDir }, ['admin', 'unlock', OPERATOR.email])).toMatchObject({
+  expect(await runCli({ DATA_DIR: dataDir }, ['admin', 'unlock', OPERATOR.email])).toMatchObject({
     code: 0,
     out: `Unlocked ${OPERATOR.email}: a new browser may log in again (on every replica within 5 seconds).\n`,
   });
-  expect(runCli({ DATA_DIR: dataDir }, ['admin', 'unlock', 'nobody@example.org'])).toMatchObject({
+  expect(
+    await runCli({ DATA_DIR: dataDir }, ['admin', 'unlock', 'nobody@example.org']),
+  ).toMatchObject({
     code: 1,
     err: 'waitlist: no account for nobody@example.org\n',
   });

@@ -1,13 +1,10 @@
 // Queued mail survives kill -9: the site is killed while invitations wait for a mail server that
 // is down; once the server is back and the site restarted, each message arrives exactly once.
-import { spawnSync } from 'node:child_process';
-import path from 'node:path';
 import { openSqliteStore } from '../../../server/store';
+import { runCli } from '../../support/cli';
 import { tempDataDir } from '../../support/config';
 import { startServerProcess } from '../../support/server-process';
 import { startSmtpServer } from '../../support/smtp';
-
-const CLI = path.resolve(__dirname, '../../../dist/server/waitlist.js');
 
 it('kill -9 of the site with mail queued loses none and sends none twice', async () => {
   const smtp = await startSmtpServer();
@@ -26,12 +23,8 @@ it('kill -9 of the site with mail queued loses none and sends none twice', async
 
   const first = await startServerProcess(env);
   try {
-    const invited = spawnSync(process.execPath, [CLI, 'invite', '--next', '5'], {
-      env: { PATH: process.env.PATH, ...env },
-      encoding: 'utf8',
-      timeout: 20_000,
-    });
-    expect(invited.stdout.match(/^queued\s/gm)).toHaveLength(5);
+    const invited = await runCli(env, ['invite', '--next', '5']);
+    expect(invited.out.match(/^queued\s/gm)).toHaveLength(5);
   } finally {
     first.child.kill('SIGKILL');
     await first.exited;

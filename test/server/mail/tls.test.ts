@@ -1,33 +1,16 @@
 // Mail over TLS: an smtp:// SMTP_URL must upgrade with STARTTLS, or someone on the path strips the
 // offer and reads the password and the keys. Loopback is exempt, and the URL can say otherwise.
 // The test relay (test/support/smtp.ts) offers no STARTTLS, as a stripped connection would look.
-import { execFile } from 'node:child_process';
-import path from 'node:path';
 import { ConfigError, loadConfig } from '../../../server/config';
 import { sendClaimed } from '../../../server/mail/send';
 import { createMailer, smtpTransportOptions } from '../../../server/mail/transport';
 import { openSqliteStore } from '../../../server/store';
+import { runCli } from '../../support/cli';
 import { capturingLogger, tempDataDir } from '../../support/config';
 import { startSmtpServer, type SmtpTestServer } from '../../support/smtp';
 import { addInvited, composeInvitation } from '../../support/stores';
 
 const PASSWORD = 'pw-never-shown-41';
-/**
- * The built CLI as operators run it, but without blocking: the test relay answers from this
- * process, which support/cli.ts's spawnSync would hold still.
- */
-function runCli(env: Record<string, string>, args: string[]) {
-  const cli = path.resolve(__dirname, '../../../dist/server/waitlist.js');
-  return new Promise<{ code: number; out: string; err: string }>((resolve) => {
-    execFile(
-      process.execPath,
-      [cli, ...args],
-      { env: { PATH: process.env.PATH, ...env }, timeout: 10_000 },
-      (error, out, err) => resolve({ code: error ? Number(error.code) : 0, out, err }),
-    );
-  });
-}
-
 const requiresTls = (url: string) => smtpTransportOptions(url, 30_000, undefined).requireTLS;
 
 let smtp: SmtpTestServer;

@@ -2,18 +2,14 @@
 // them: started at the same moment on an empty database they all come up (the migration runs once,
 // under its advisory lock), and 600 signups sent at once across them, half of them repeats of the
 // other half in another letter case and spacing, leave exactly one row per address.
-import { execFile } from 'node:child_process';
 import http from 'node:http';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import { LATEST_VERSION } from '../../../server/store/postgres';
+import { runCli } from '../../support/cli';
 import { tempDataDir } from '../../support/config';
 import { describeWithPostgres, query } from '../../support/postgres';
 import { replicasOnSharedPostgres, send, signUp } from '../../support/replicas';
 
 describeWithPostgres('replicas on one PostgreSQL database', () => {
-  const CLI = path.resolve(__dirname, '../../../dist/server/waitlist.js');
-
   const replicas = replicasOnSharedPostgres();
 
   const settings = (databaseUrl: string) => ({
@@ -80,15 +76,11 @@ describeWithPostgres('replicas on one PostgreSQL database', () => {
           retyped(row.email_key, addresses.indexOf(row.email_key)).trim(),
         ]).toContain(row.email);
 
-      const { stdout } = await promisify(execFile)(process.execPath, [CLI, 'count'], {
-        env: {
-          PATH: process.env.PATH,
-          DATABASE_URL: databaseUrl,
-          DATA_DIR: tempDataDir(),
-          LOG_LEVEL: 'warn',
-        },
-      });
-      expect(stdout).toBe('300\n');
+      const counted = await runCli(
+        { DATABASE_URL: databaseUrl, DATA_DIR: tempDataDir(), LOG_LEVEL: 'warn' },
+        ['count'],
+      );
+      expect(counted).toMatchObject({ code: 0, out: '300\n' });
       // pino's error (50) and fatal (60): none of the replicas met a fault under the load.
       for (const server of servers) expect(server.output()).not.toMatch(/"level":[56]0/);
     });

@@ -4,10 +4,8 @@
 // under the same webhook-id. Every event queued reaches the receiver, verified with
 // standardwebhooks, and ends delivered in the store. PostgreSQL only: SQLite is one instance's
 // file (docs/operating.md, "Scaling"), so two replicas never share it.
-import { execFile } from 'node:child_process';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import { Webhook } from 'standardwebhooks';
+import { runCli } from '../../support/cli';
 import { tempDataDir } from '../../support/config';
 import { describeWithPostgres, query } from '../../support/postgres';
 import { replicasOnSharedPostgres, signUp } from '../../support/replicas';
@@ -16,7 +14,6 @@ import { until } from '../../support/wait';
 import { startReceiver, type Receiver, type ReceivedWebhook } from '../../support/webhook-receiver';
 
 describeWithPostgres('webhooks on two replicas', () => {
-  const CLI = path.resolve(__dirname, '../../../dist/server/waitlist.js');
   /** The webhook lease (server/store/webhooks.ts): the attempt's 15 s timeout and 5 s. */
   const LEASE_MS = 20_000;
 
@@ -35,12 +32,11 @@ describeWithPostgres('webhooks on two replicas', () => {
     last_status: number | null;
   }
 
-  /** The built CLI on the replicas' database, run without blocking the receiver in this process. */
+  /** The CLI on the replicas' database: what it printed, or what it said when it failed. */
   async function waitlist(env: Record<string, string>, args: string[]): Promise<string> {
-    const { stdout } = await promisify(execFile)(process.execPath, [CLI, ...args], {
-      env: { PATH: process.env.PATH, ...env },
-    });
-    return stdout;
+    const { code, out, err } = await runCli(env, args);
+    if (code !== 0) throw new Error(`waitlist ${args.join(' ')} exited ${code}: ${err}`);
+    return out;
   }
 
   it('delivers, from the other replica and under the same webhook-id, what a replica killed mid-delivery held', async () => {

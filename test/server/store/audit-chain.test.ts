@@ -1,8 +1,8 @@
 // The audit log's hash chain, on both engines: appends verify, an entry changed or deleted by hand
-// (as whoever holds the database could) is named by `waitlist audit --verify` from the built CLI,
-// which exits 1; concurrent appends from two store instances still make one chain; an erasure and
-// the clearing of client addresses after 90 days leave it whole; and an action repeated in a
-// window is recorded once.
+// (as whoever holds the database could) is named by `waitlist audit --verify`, which exits 1;
+// concurrent appends from two store instances still make one chain; an erasure and the clearing
+// of client addresses after 90 days leave it whole; and an action repeated in a window is
+// recorded once.
 import path from 'node:path';
 import type { PostgresStore } from '../../../server/store/postgres';
 import type { SqliteStore } from '../../../server/store/sqlite';
@@ -69,7 +69,7 @@ function contract(engine: StoreEngine) {
   it('verifies a chain of appends, and the CLI says how many entries it checked', async () => {
     await appendEntries(5);
     expect(await store.audit.verify()).toEqual({ kind: 'intact', verified: 5, unchained: 0 });
-    const run = verifyWithCli(store);
+    const run = await verifyWithCli(store);
     expect(run).toMatchObject({ code: 0, err: '' });
     expect(run.out).toBe('5 entry(ies) verified: the chain is whole.\n');
   });
@@ -85,7 +85,7 @@ function contract(engine: StoreEngine) {
       entry: { id: changed.id, at: changed.at },
       reason: 'changed',
     });
-    const run = verifyWithCli(store);
+    const run = await verifyWithCli(store);
     expect(run.code).toBe(1);
     expect(run.out).toBe(
       `The chain breaks at entry ${changed.id} of ${changed.at}: it is not what was recorded ` +
@@ -96,7 +96,7 @@ function contract(engine: StoreEngine) {
   it('names the entry after one deleted from the middle', async () => {
     const entries = await appendEntries(5);
     await byHand(store, `DELETE FROM audit_log WHERE id = '${entries[1].id}'`);
-    const run = verifyWithCli(store);
+    const run = await verifyWithCli(store);
     expect(run.code).toBe(1);
     expect(run.out).toContain(
       `The chain breaks at entry ${entries[2].id} of ${entries[2].at}: the entry before it is ` +
@@ -121,7 +121,7 @@ function contract(engine: StoreEngine) {
       if (replica !== store) await replica.close();
     }
     expect(await store.audit.verify()).toEqual({ kind: 'intact', verified: 24, unchained: 0 });
-    expect(verifyWithCli(store).code).toBe(0);
+    expect((await verifyWithCli(store)).code).toBe(0);
   });
 
   it('stays whole through an erasure and the clearing of client addresses after 90 days', async () => {
@@ -144,7 +144,7 @@ function contract(engine: StoreEngine) {
     );
     await appendEntries(2);
     expect(await store.audit.verify()).toEqual({ kind: 'intact', verified: 2, unchained: 1 });
-    expect(verifyWithCli(store).out).toBe(
+    expect((await verifyWithCli(store)).out).toBe(
       '2 entry(ies) verified: the chain is whole.\n' +
         '1 entry(ies) from before the chain began are not covered.\n',
     );
