@@ -97,8 +97,8 @@ module.exports = {
   // Room for a crowded machine: a test that waits for an event fails by the event's own deadline
   // (test/support/wait.ts, server-process.ts), which names it, well before this.
   testTimeout: 60_000,
-  // Most of a file's time is spent waiting on other processes (servers, Chromium, PostgreSQL):
-  // three files at once kept two cores busiest (docs/testing.md).
+  // More files than the two cores: most of a file's time is spent waiting on other processes
+  // (servers, Chromium, PostgreSQL).
   maxWorkers: 3,
   projects: quick ? projects.slice(0, 2) : projects,
 };
