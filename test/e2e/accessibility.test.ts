@@ -8,7 +8,7 @@ import { hydrated, mailedTo, startSiteOfItsOwn, VIEWPORTS, type Site } from '../
 let site: Site;
 beforeAll(async () => {
   site = await startSiteOfItsOwn({ CONFIRM_SIGNUPS: 'on', MAIL_TO_FILES: 'on' });
-}, 30_000);
+});
 afterAll(() => site?.close());
 
 let signups = 0;

@@ -5,7 +5,7 @@ import { atBothWidths, hydrated, startSite, type Site } from '../support/site';
 let site: Site;
 beforeAll(async () => {
   site = await startSite();
-}, 30_000);
+});
 afterAll(() => site?.close());
 
 describe('activation', () => {

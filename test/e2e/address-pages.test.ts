@@ -26,7 +26,7 @@ const UNKNOWN_TOKEN = 'A'.repeat(32);
 let site: Site;
 beforeAll(async () => {
   site = await startSiteOfItsOwn({ CONFIRM_SIGNUPS: 'on', MAIL_TO_FILES: 'on' });
-}, 30_000);
+});
 afterAll(() => site?.close());
 
 /** Joins through the waitlist form, as a visitor does. */

@@ -21,7 +21,7 @@ import {
 let site: Site;
 beforeAll(async () => {
   site = await startSite();
-}, 30_000);
+});
 afterAll(() => site?.close());
 beforeEach(() => {
   site.backend.received.length = 0;

@@ -12,13 +12,10 @@ import { withStore } from '../support/cli';
 import { until } from '../support/wait';
 import { hydrated, isHydrated, startSiteOfItsOwn, type Site } from '../support/site';
 
-// Each test looks at its states at both widths: twice the axe of a flow at one.
-jest.setTimeout(40_000);
-
 let site: Site;
 beforeAll(async () => {
   site = await startSiteOfItsOwn({ PROOF_OF_WORK: 'on' });
-}, 30_000);
+});
 afterAll(() => site?.close());
 
 /**

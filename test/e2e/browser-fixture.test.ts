@@ -47,7 +47,7 @@ let browsersBefore: number[];
 beforeAll(async () => {
   browsersBefore = chromiumBrowsersUnder(process.pid);
   site = await startSite();
-}, 30_000);
+});
 afterAll(() => site?.close());
 
 describe('the browser fixture', () => {

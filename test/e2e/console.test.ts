@@ -22,7 +22,7 @@ beforeAll(async () => {
     await store.signups.add({ email, description: 'from the e2e' });
   await store.close();
   site = await startSiteOfItsOwn({ DATA_DIR: dataDir });
-}, 30_000);
+});
 afterAll(() => site?.close());
 
 /**

@@ -10,7 +10,7 @@ import { hydrated, startSite, VIEWPORTS, type Site } from '../support/site';
 let site: Site;
 beforeAll(async () => {
   site = await startSite();
-}, 30_000);
+});
 afterAll(() => site?.close());
 
 describe.each(VIEWPORTS)('a first load of / at $width px', ({ width, height }) => {

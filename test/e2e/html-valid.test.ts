@@ -161,7 +161,7 @@ beforeAll(async () => {
     (m) => !files.some((f) => m.url && path.basename(m.url) === path.basename(f)),
   );
   expect(unplaced).toEqual([]);
-}, 40_000);
+});
 
 afterAll(async () => {
   server?.child.kill('SIGTERM');

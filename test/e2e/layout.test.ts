@@ -15,7 +15,7 @@ import {
 let site: Site;
 beforeAll(async () => {
   site = await startSite();
-}, 30_000);
+});
 afterAll(() => site?.close());
 
 describe.each(VIEWPORTS)('layout at $width px', ({ name, width, height }) => {

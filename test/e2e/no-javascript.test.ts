@@ -7,7 +7,7 @@ import { atBothWidths, menuExpanded, PHONE, startSite, type Site } from '../supp
 let site: Site;
 beforeAll(async () => {
   site = await startSite();
-}, 30_000);
+});
 afterAll(() => site?.close());
 beforeEach(() => {
   site.backend.received.length = 0;

@@ -5,7 +5,7 @@ import { hydrated, startSite, type Site } from '../support/site';
 let site: Site;
 beforeAll(async () => {
   site = await startSite({ PRIVACY_CONTACT: 'Privacy desk <privacy@orgnote.example>' });
-}, 30_000);
+});
 afterAll(() => site?.close());
 
 describe('the privacy notice', () => {

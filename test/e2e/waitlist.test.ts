@@ -7,7 +7,7 @@ import { until } from '../support/wait';
 let site: Site;
 beforeAll(async () => {
   site = await startSite();
-}, 30_000);
+});
 afterAll(() => site?.close());
 beforeEach(() => {
   site.backend.received.length = 0;

@@ -16,5 +16,5 @@ describe('under load', () => {
     expect(stored).toBeLessThanOrEqual(sent);
     expect(result.after.heapUsed - result.before.heapUsed).toBeLessThan(RSS_GROWTH_LIMIT);
     expect(result.after.rss - result.before.rss).toBeLessThan(RSS_GROWTH_LIMIT);
-  }, 30_000);
+  });
 });

@@ -120,7 +120,7 @@ describe('waitlist restore', () => {
     const exported = (await cli({ DATA_DIR: dataDir }, 'export')).out.split('\r\n');
     const emails = exported.slice(1, -1).map((line) => line.split(',')[0].replace(/"/g, ''));
     expect(emails).toEqual(['again@example.org', 'before@example.org']);
-  }, 30_000);
+  });
 
   it('refuses a file that is not a whole waitlist database, and changes nothing', async () => {
     const dataDir = await seeded(['kept@example.org']);

@@ -55,4 +55,4 @@ it('kill -9 of the site with mail queued loses none and sends none twice', async
   } finally {
     void store.close();
   }
-}, 40_000);
+});

@@ -91,5 +91,5 @@ describeWithPostgres('leases with an owner across replicas', () => {
     expect(received).toHaveLength(3);
     expect(new Set(received.map((r) => r.headers['idempotency-key'])).size).toBe(1);
     expect(received.every((r) => r.fields?.email === 'paused@example.org')).toBe(true);
-  }, 45_000);
+  });
 });

@@ -72,5 +72,5 @@ describe('durability under kill -9', () => {
       await second.exited;
       await backend.close();
     }
-  }, 30_000);
+  });
 });
