@@ -39,7 +39,7 @@ function start(dataDir: string) {
   return spawnSync(command, args, {
     env: { PATH: process.env.PATH, NODE_ENV: 'production', PORT: '0', DATA_DIR: dataDir },
     encoding: 'utf8',
-    timeout: 10_000,
+    timeout: 45_000, // a hang guard: a crowded machine takes seconds to start Node
   });
 }
 

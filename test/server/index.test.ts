@@ -177,7 +177,7 @@ describe('server entry point', () => {
       {
         env: { PATH: process.env.PATH, PORT: 'eighty' },
         encoding: 'utf8',
-        timeout: 10_000,
+        timeout: 45_000, // a hang guard: a crowded machine takes seconds to start Node
       },
     );
     expect(result.status).toBe(1);

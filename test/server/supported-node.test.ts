@@ -44,7 +44,7 @@ if (!old) {
         cwd: ROOT,
         env: machineEnv(),
         encoding: 'utf8',
-        timeout: 10_000,
+        timeout: 45_000, // a hang guard: a crowded machine takes seconds to start Node
       });
       expect(result.status).toBe(1);
       expect(result.stdout).toBe('');

@@ -48,7 +48,7 @@ describe('waitlist --version', () => {
     const result = spawnSync(process.execPath, [CLI, ...args], {
       env: { PATH: process.env.PATH, ...env },
       encoding: 'utf8',
-      timeout: 10_000,
+      timeout: 45_000, // a hang guard: a crowded machine takes seconds to start Node
     });
     return { code: result.status, out: result.stdout, err: result.stderr };
   };

@@ -55,7 +55,7 @@ export async function runCli(
 export function runBuiltCli(
   env: Record<string, string>,
   args: string[],
-  { input, timeoutMs = 10_000 }: { input?: string; timeoutMs?: number } = {},
+  { input, timeoutMs = 45_000 }: { input?: string; timeoutMs?: number } = {},
 ): CliRun {
   const result = spawnSync(process.execPath, [CLI, ...args], {
     env: { PATH: process.env.PATH, ...env },
