@@ -20,7 +20,10 @@ beforeEach(() => {
   backend.respondWith((req, res) => res.status(201).json({ ok: true }));
   const { logger, lines } = capturingLogger();
   logLines = lines;
-  app = createApp(testConfig({ BACKEND_URL: backend.url, UPSTREAM_TIMEOUT_MS: '300' }), { logger });
+  // Room for a crowded machine: a backend that answers is never taken for one that does not.
+  app = createApp(testConfig({ BACKEND_URL: backend.url, UPSTREAM_TIMEOUT_MS: '10000' }), {
+    logger,
+  });
 });
 
 describe('multipart forms', () => {
@@ -314,7 +317,11 @@ describe('failures', () => {
   it('answers 504 JSON when the backend does not answer in time', async () => {
     // The backend never answers: only the proxy's own timer (UPSTREAM_TIMEOUT_MS) can end this.
     backend.respondWith(() => new Promise(() => {}));
-    const res = await request(app)
+    const impatient = createApp(
+      testConfig({ BACKEND_URL: backend.url, UPSTREAM_TIMEOUT_MS: '300' }),
+      { logger: capturingLogger().logger },
+    );
+    const res = await request(impatient)
       .post('/api/subscription-activation')
       .field('email', 'a@b.co')
       .field('key', 'k');
