@@ -7,7 +7,6 @@
 // ORGNOTE_TEST_QUICK=1 (`npm run test:quick`) leaves out whatever needs Chromium, PostgreSQL, a
 // container engine or a proxy server, and the timed project; the database fixtures then run the
 // SQLite half of each contract only.
-const fs = require('node:fs');
 
 const quick = process.env.ORGNOTE_TEST_QUICK === '1';
 
@@ -50,10 +49,6 @@ const transform = {
   ],
 };
 const needsBuild = { globalSetup: '<rootDir>/test/support/build-setup.ts' };
-// The test cost of a password hash (a merge of the CLI work brings the file).
-const passwordCost = ['<rootDir>/test/support/password-cost.ts'].filter((file) =>
-  fs.existsSync(file.replace('<rootDir>', __dirname)),
-);
 const common = {
   transform,
   setupFilesAfterEnv: ['<rootDir>/test/support/fail-on-console.ts'],
@@ -62,7 +57,12 @@ const common = {
     '\\?worker-url$': '<rootDir>/test/support/worker-url.ts',
   },
 };
-const node = { ...common, testEnvironment: 'node', setupFiles: passwordCost };
+// Every password a test hashes costs argon2id's least (test/support/password-cost.ts).
+const node = {
+  ...common,
+  testEnvironment: 'node',
+  setupFiles: ['<rootDir>/test/support/password-cost.ts'],
+};
 const rooted = (files) => files.map((file) => `<rootDir>/${file}`);
 
 const projects = [
