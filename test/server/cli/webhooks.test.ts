@@ -29,10 +29,15 @@ const sendQueued = (dataDir: string) =>
     await worker.stop();
   });
 
+/** `waitlist webhooks …` on dataDir's store, receivers on loopback allowed. */
+const webhooksIn =
+  (dataDir: string) =>
+  (...args: string[]) =>
+    runCli({ DATA_DIR: dataDir, WEBHOOKS_ALLOW_PRIVATE: 'on' }, ['webhooks', ...args]);
+
 it('adds an endpoint, prints its secret once, lists, rotates, tests and removes it, each change audited', async () => {
   const dataDir = tempDataDir();
-  const webhooks = (...args: string[]) =>
-    runCli({ DATA_DIR: dataDir, WEBHOOKS_ALLOW_PRIVATE: 'on' }, ['webhooks', ...args]);
+  const webhooks = webhooksIn(dataDir);
   const receiver = await startReceiver();
   try {
     const added = await webhooks('add', receiver.url, '--events', 'invitation.sent,webhook.test');
@@ -113,8 +118,7 @@ it('refuses an endpoint that is not https on a public address unless WEBHOOKS_AL
 
 it('replays the given-up deliveries of an endpoint and enables it again, audited by id', async () => {
   const dataDir = tempDataDir();
-  const webhooks = (...args: string[]) =>
-    runCli({ DATA_DIR: dataDir, WEBHOOKS_ALLOW_PRIVATE: 'on' }, ['webhooks', ...args]);
+  const webhooks = webhooksIn(dataDir);
   const receiver = await startReceiver();
   try {
     const [, id] = ADDED.exec((await webhooks('add', receiver.url)).out)!;
@@ -158,8 +162,7 @@ it('replays the given-up deliveries of an endpoint and enables it again, audited
 
 it('rotates with --revoke: deliveries then carry one signature, by the new secret, audited', async () => {
   const dataDir = tempDataDir();
-  const webhooks = (...args: string[]) =>
-    runCli({ DATA_DIR: dataDir, WEBHOOKS_ALLOW_PRIVATE: 'on' }, ['webhooks', ...args]);
+  const webhooks = webhooksIn(dataDir);
   const receiver = await startReceiver();
   try {
     const [, id, first] = ADDED.exec((await webhooks('add', receiver.url)).out)!;
@@ -202,8 +205,7 @@ it('rotates with --revoke: deliveries then carry one signature, by the new secre
 
 it('takes --grace 0 as a revocation, and refuses a --grace it cannot read or with --revoke', async () => {
   const dataDir = tempDataDir();
-  const webhooks = (...args: string[]) =>
-    runCli({ DATA_DIR: dataDir, WEBHOOKS_ALLOW_PRIVATE: 'on' }, ['webhooks', ...args]);
+  const webhooks = webhooksIn(dataDir);
   const [, id] = ADDED.exec((await webhooks('add', 'https://hooks.example.com/in')).out)!;
   expect(await webhooks('rotate', id, '--grace', 'soon')).toMatchObject({
     code: 2,
