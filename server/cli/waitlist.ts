@@ -149,9 +149,10 @@ async function readSecret({ stdin, stderr }: CliStreams, prompt: string): Promis
     for await (const chunk of stdin) text += String(chunk);
     return text.split(/\r?\n/)[0];
   }
-  stderr.write(prompt);
+  // Echo off before the prompt shows: keys typed as soon as it appears are never echoed.
   stdin.setRawMode(true);
   stdin.setEncoding('utf8');
+  stderr.write(prompt);
   return new Promise((resolve) => {
     let typed = '';
     const done = () => {
