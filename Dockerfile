@@ -14,8 +14,15 @@ COPY scripts ./scripts
 COPY shared ./shared
 COPY client ./client
 COPY server ./server
-# The commit the image is built from (there is no .git in the image): build_info and /healthz.
+# The commit the image is built from, for build_info, /healthz and `waitlist --version`: given
+# (scripts/release.sh), or read from the few files of .git the context has (.dockerignore; a
+# context without .git copies package.json alone). None of it reaches the runtime stage.
 ARG SOURCE_COMMIT=""
+COPY package.json .gi[t] ./.git/
+# The tag compose.build.yml gives the image (ORGNOTE_VERSION): it must be this checkout's version.
+ARG ORGNOTE_VERSION=""
+RUN node -e 'const v = require("./package.json").version, t = process.env.ORGNOTE_VERSION; \
+  if (t && t !== v) { console.error(`ORGNOTE_VERSION=${t}, but this checkout is ${v}: check out v${t}, or set ORGNOTE_VERSION=${v} in .env`); process.exit(1); }'
 # The runtime loads no source maps, and the server's would carry the sources into the image.
 RUN npm run build && find dist -name '*.map' -delete
 

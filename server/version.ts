@@ -23,13 +23,45 @@ function checkoutRoot(): string {
 }
 
 /**
- * The build of the checkout at `root`: the commit given (SOURCE_COMMIT: an image is built without
- * .git), else git's HEAD, else 'unknown'.
+ * The build of the checkout at `root`: the commit given (SOURCE_COMMIT), else git's HEAD, else
+ * HEAD read from `.git`'s files (an image build has them, .dockerignore, but no git), else
+ * 'unknown'.
  */
 export function describeBuild(root: string, sourceCommit?: string): BuildInfo {
   const manifest = fs.readFileSync(path.join(root, 'package.json'), 'utf8');
   const { version } = JSON.parse(manifest) as { version: string };
-  return { version, commit: sourceCommit?.trim() || headCommit(root) || 'unknown' };
+  const commit = sourceCommit?.trim() || headCommit(root) || headFromFiles(root) || 'unknown';
+  return { version, commit };
+}
+
+const SHORT = 7;
+const HASH = /^[0-9a-f]{40}$/;
+
+/**
+ * HEAD as git stores it: a hash (detached, a release tag checked out), or `ref: refs/heads/x`,
+ * whose hash is in its own file or in packed-refs. Anything else is no answer.
+ */
+export function headFromFiles(root: string): string | undefined {
+  const git = path.join(root, '.git');
+  const read = (file: string) => {
+    try {
+      return fs.readFileSync(path.join(git, file), 'utf8');
+    } catch {
+      return undefined;
+    }
+  };
+  const head = read('HEAD')?.trim();
+  if (!head) return undefined;
+  if (HASH.test(head)) return head.slice(0, SHORT);
+  const ref = /^ref: (refs\/[\w./-]+)$/.exec(head)?.[1];
+  if (!ref || ref.includes('..')) return undefined;
+  const loose = read(ref)?.trim();
+  if (loose && HASH.test(loose)) return loose.slice(0, SHORT);
+  const packed = read('packed-refs')
+    ?.split('\n')
+    .map((line) => line.split(' '))
+    .find(([hash, name]) => name === ref && HASH.test(hash));
+  return packed?.[0].slice(0, SHORT);
 }
 
 function headCommit(root: string): string | undefined {

@@ -11,7 +11,7 @@ import path from 'node:path';
 import type { TLSSocket } from 'node:tls';
 import { releasePort, reservePort } from '../support/ports';
 import { until } from '../support/wait';
-import { IMAGE, ROOT, docker, removeAll, sh, type Run } from './docker';
+import { IMAGE, ROOT, VERSION, docker, removeAll, sh, type Run } from './docker';
 import { request, type Target } from './visitor';
 
 const PROJECT = 'orgnote-ci-compose';
@@ -31,6 +31,8 @@ interface Ipam {
   ip_range?: string;
 }
 interface Service {
+  image?: string;
+  build?: { context: string; args?: Record<string, string> };
   profiles?: string[];
   environment: Record<string, string>;
   ports?: unknown[];
@@ -56,7 +58,7 @@ function layOut(env: Record<string, string>): string {
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'orgnote-ci-compose-'));
   const deploy = path.join(folder, 'deploy');
   fs.mkdirSync(path.join(deploy, 'secrets'), { recursive: true });
-  for (const file of ['compose.yml', 'Caddyfile', 'secrets/.gitignore']) {
+  for (const file of ['compose.yml', 'compose.build.yml', 'Caddyfile', 'secrets/.gitignore']) {
     fs.copyFileSync(path.join(ROOT, 'deploy', file), path.join(deploy, file));
   }
   let dotenv = fs.readFileSync(path.join(ROOT, 'deploy/.env.example'), 'utf8');
@@ -75,8 +77,8 @@ function compose(args: string, deploy = kit, input?: string): Run {
 }
 
 /** What `docker-compose config` resolves for the profile, as JSON (python3-yaml: Compose's own). */
-function resolved(profile: string): Config {
-  const deploy = layOut({ COMPOSE_PROFILES: profile });
+function resolved(profile: string, env: Record<string, string> = {}): Config {
+  const deploy = layOut({ COMPOSE_PROFILES: profile, ...env });
   try {
     const script = 'import json, sys, yaml; print(json.dumps(yaml.safe_load(sys.stdin)))';
     const toJson = `python3 -c '${script}'`;
@@ -134,6 +136,26 @@ describe('docker-compose config', () => {
     });
   });
 
+  it('runs the release .env names, built from the checkout unless COMPOSE_FILE leaves that out', () => {
+    for (const [profile, name] of [
+      ['sqlite', 'site'],
+      ['postgres', 'site-postgres'],
+    ]) {
+      const built = resolved(profile).services[name];
+      expect(built.image).toBe(`orgnote-site:${VERSION}`);
+      // The checkout above deploy/ (here the temp folder the kit is laid out in).
+      expect(built.build!.context).toMatch(/\/orgnote-ci-compose-[^/]+$/);
+      expect(built.build!.args).toMatchObject({ ORGNOTE_VERSION: VERSION });
+      const pulled = resolved(profile, {
+        COMPOSE_FILE: 'compose.yml',
+        ORGNOTE_IMAGE: 'ghcr.io/example/orgnote-site',
+        ORGNOTE_VERSION: '9.8.7',
+      }).services[name];
+      expect(pulled.image).toBe('ghcr.io/example/orgnote-site:9.8.7');
+      expect(pulled.build).toBeUndefined();
+    }
+  });
+
   it('the postgres profile: PostgreSQL with pg_isready, and the site as two replicas', () => {
     const config = resolved('postgres');
     const { services } = config;
@@ -161,7 +183,10 @@ describe('the default path, up for real', () => {
     removeAll(PROJECT);
     kit = layOut({
       SITE_DOMAIN: 'localhost',
-      SITE_IMAGE: IMAGE,
+      // The image the global setup built, as a kit that pulls its release would run it.
+      ORGNOTE_IMAGE: IMAGE,
+      ORGNOTE_VERSION: VERSION,
+      COMPOSE_FILE: 'compose.yml',
       HTTPS_PORT: `127.0.0.1:${ports.https}`,
       HTTP_PORT: `127.0.0.1:${ports.http}`,
       SITE_PORT: String(sitePort),

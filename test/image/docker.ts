@@ -2,12 +2,20 @@
 // operator types them: a shell command string, DOCKER_HOST set, and the few names a test must
 // change (a port, an image tag) substituted. A README or runbook test can reuse `sh` as it is.
 import { spawnSync } from 'node:child_process';
+import fs, { readFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 export const ROOT = path.resolve(__dirname, '../..');
 export const DOCKER_HOST = 'unix:///run/orgnote-ci-docker.sock';
 /** What the global setup builds from the Dockerfile; the README's own name is orgnote-site. */
 export const IMAGE = 'orgnote-ci-site';
+/** package.json's version: the global setup's image is IMAGE:VERSION too, as a release is. */
+export const VERSION = (
+  JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+    version: string;
+  }
+).version;
 /** The classic builder: BuildKit is a separate component the Debian engine may lack. */
 export const ENGINE_ENV = { DOCKER_HOST, DOCKER_BUILDKIT: '0' };
 
@@ -58,4 +66,29 @@ export function removeAll(prefix: string): void {
   sh(`docker ps -aq --filter name=^${prefix} | xargs -r docker rm -f`);
   sh(`docker volume ls -q --filter name=^${prefix} | xargs -r docker volume rm -f`);
   sh(`docker network ls -q --filter name=^${prefix} | xargs -r docker network rm`);
+}
+
+/** A build on a cold cache: npm ci twice, and the build. */
+export const BUILD_TIMEOUT_MS = 10 * 60_000;
+
+/**
+ * The image an earlier commit's own checkout builds (`git archive` of it, its own Dockerfile),
+ * kept under a tag naming the commit: later runs reuse it, as they reuse the base images.
+ */
+export function imageOfCommit(commit: string): string {
+  const image = `orgnote-ci-site:${commit.slice(0, 12)}`;
+  if (sh(`docker image inspect ${image}`).status === 0) return image;
+  const context = fs.mkdtempSync(path.join(os.tmpdir(), 'orgnote-ci-commit-'));
+  try {
+    const archive = sh(`git archive ${commit} | tar -x -C ${context}`);
+    if (archive.status !== 0) {
+      throw new Error(`git archive ${commit} (a shallow clone lacks it): ${archive.stderr}`);
+    }
+    const source = `SOURCE_COMMIT=${commit.slice(0, 7)}`;
+    const build = ['build', '--quiet', '--network', 'host', '--build-arg', source];
+    docker([...build, '--tag', image, context], { timeoutMs: BUILD_TIMEOUT_MS });
+    return image;
+  } finally {
+    fs.rmSync(context, { recursive: true, force: true });
+  }
 }

@@ -3,7 +3,7 @@
 // reached through the host's network). Whatever fails here stops the engine again.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { ENGINE_ENV, IMAGE, ROOT, removeAll, sh } from './docker';
+import { ENGINE_ENV, IMAGE, ROOT, VERSION, removeAll, sh } from './docker';
 
 export const ENGINE = path.join(ROOT, 'scripts/docker/engine.sh');
 export const STARTED_ENGINE = 'ORGNOTE_IMAGE_TEST_STARTED_ENGINE';
@@ -29,10 +29,14 @@ export default function globalSetup(): void {
     // What a run killed half-way left behind.
     removeAll('orgnote-ci-');
     step('the base images', 'scripts/docker/base-images.sh all');
-    const commit = sh('git rev-parse --short HEAD').stdout.trim();
-    const build = `docker build --quiet --network host --build-arg SOURCE_COMMIT=${commit}`;
-    // Its stages stay in the cache for the README's own build; the teardown prunes them.
-    step('the image', `${build} --tag ${IMAGE} .`);
+    // The release script, as a release is built: labelled, tagged IMAGE:<version>, and IMAGE.
+    const release = `ORGNOTE_IMAGE=${IMAGE} scripts/release.sh -- --quiet --network host`;
+    step('the image', `${release} --tag ${IMAGE}`);
+    // The same arguments, so that the stages below come from the cache.
+    const commit = sh('git rev-parse HEAD').stdout.trim().slice(0, 7);
+    const build =
+      `docker build --quiet --network host --build-arg SOURCE_COMMIT=${commit} ` +
+      `--build-arg ORGNOTE_VERSION=${VERSION}`;
     // Except the layers under these tags: the next run's build reinstalls no dependency unless
     // the lockfile changed. A new run's tags leave the last run's stages to the prune.
     for (const stage of ['build', 'prod-deps']) {

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { releasePort, reservePort } from '../support/ports';
 import { until } from '../support/wait';
-import { IMAGE, ROOT, docker, removeAll, sh, type Run } from './docker';
+import { IMAGE, ROOT, VERSION, docker, removeAll, sh, type Run } from './docker';
 
 const NAME = 'orgnote-ci-image';
 const VOLUME = `${NAME}-data`;
@@ -47,6 +47,22 @@ afterAll(() => {
 });
 
 describe('the image, run as docs/operating.md says', () => {
+  it('is the release scripts/release.sh built: its version and commit, and the OCI labels', async () => {
+    const commit = sh('git rev-parse HEAD').stdout.trim();
+    const labels = JSON.parse(inspect('{{json .Config.Labels}}', IMAGE)) as Record<string, string>;
+    expect(labels).toMatchObject({
+      'org.opencontainers.image.version': VERSION,
+      'org.opencontainers.image.revision': commit,
+      'org.opencontainers.image.licenses': 'GPL-3.0-only',
+    });
+    expect(inspect('{{.Id}}', `${IMAGE}:${VERSION}`)).toBe(inspect('{{.Id}}', IMAGE));
+    const health = (await (await fetch(`${base}/healthz`)).json()) as { version: string };
+    expect(health.version).toBe(VERSION);
+    const cli = docker(['exec', NAME, 'waitlist', '--version']);
+    expect(cli).toContain(VERSION);
+    expect(cli).toContain(commit.slice(0, 7));
+  });
+
   it('runs as the non-root node user on a read-only root file system', () => {
     expect(docker(['exec', NAME, 'id', '-u'])).toBe('1000');
     expect(inspect('{{.HostConfig.ReadonlyRootfs}}')).toBe('true');

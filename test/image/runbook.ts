@@ -3,10 +3,13 @@
 // by one with the few changes a test machine needs, and remembers which ones it ran.
 import fs from 'node:fs';
 import path from 'node:path';
-import { ROOT, sh, type Run } from './docker';
+import { BUILD_TIMEOUT_MS, ROOT, sh, type Run } from './docker';
 
-/** An image build on a cold cache: npm ci twice, and the build. */
-const BUILD_TIMEOUT_MS = 10 * 60_000;
+/** The Compose blocks of the upgrade and the rollback, one per path: compose-upgrade.test.ts. */
+export const COMPOSE_UPGRADE = {
+  file: 'docs/operating.md',
+  sections: ['### Upgrade with Compose', '### Rollback with Compose'],
+} as const;
 
 export interface Block {
   /** Where the block is written, e.g. `docs/operating.md, ## Upgrade, block 2`. */

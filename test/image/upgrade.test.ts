@@ -3,41 +3,22 @@
 // its signups with today's image, which starts, writes, and takes group and others off /data.
 // The earlier image is built as its own checkout would build it (`git archive` of its commit) and
 // kept under a tag naming the commit: later runs reuse it, as they reuse the base images.
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { releasePort, reservePort } from '../support/ports';
 import { until } from '../support/wait';
-import { IMAGE, docker, removeAll, sh } from './docker';
+import { BUILD_TIMEOUT_MS, IMAGE, docker, imageOfCommit, removeAll } from './docker';
 import { answers, signUp, type Target } from './visitor';
 
 /** The last commit whose image made /data 0755. */
 const EARLIER = '13170964709504617d6ec6c6d998967e9d876a93';
-const EARLIER_IMAGE = `orgnote-ci-site:${EARLIER.slice(0, 12)}`;
-/** A cold build cache: npm ci twice, and the build. */
-const BUILD_TIMEOUT_MS = 10 * 60_000;
+
+/** Its image, once the setup has built it (or found it built). */
+let EARLIER_IMAGE: string;
 
 const NAME = 'orgnote-ci-upgrade';
 const VOLUME = `${NAME}-data`;
 const NETWORK = `${NAME}-net`;
 const port = reservePort(30000, 32000);
 const site: Target = { base: `http://127.0.0.1:${port}` };
-
-function buildEarlierImage(): void {
-  if (sh(`docker image inspect ${EARLIER_IMAGE}`).status === 0) return;
-  const context = fs.mkdtempSync(path.join(os.tmpdir(), `${NAME}-`));
-  try {
-    const archive = sh(`git archive ${EARLIER} | tar -x -C ${context}`);
-    if (archive.status !== 0) {
-      throw new Error(`git archive ${EARLIER} (a shallow clone lacks it): ${archive.stderr}`);
-    }
-    const commit = `SOURCE_COMMIT=${EARLIER.slice(0, 7)}`;
-    const build = ['build', '--quiet', '--network', 'host', '--build-arg', commit];
-    docker([...build, '--tag', EARLIER_IMAGE, context], { timeoutMs: BUILD_TIMEOUT_MS });
-  } finally {
-    fs.rmSync(context, { recursive: true, force: true });
-  }
-}
 
 /** The Docker section's container of `image`, on the volume, once it is ready. */
 async function runSite(image: string): Promise<void> {
@@ -51,7 +32,7 @@ const dataFolder = () => docker(['exec', NAME, 'stat', '-c', '%a %U', '/data']);
 
 beforeAll(() => {
   removeAll(NAME);
-  buildEarlierImage();
+  EARLIER_IMAGE = imageOfCommit(EARLIER);
   docker(['network', 'create', NETWORK]);
 }, BUILD_TIMEOUT_MS);
 

@@ -5,7 +5,7 @@ import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { describeBuild } from '../../server/version';
+import { describeBuild, headFromFiles } from '../../server/version';
 import { version as PACKAGE_VERSION } from '../../package.json';
 import { tempDataDir } from '../support/config';
 
@@ -39,6 +39,49 @@ describe('describeBuild', () => {
 
   it('says unknown without .git and without a commit given', () => {
     const { root } = checkout({ git: false });
+    expect(describeBuild(root)).toEqual({ version: '3.1.4', commit: 'unknown' });
+  });
+});
+
+// What an image build has (.dockerignore: HEAD, refs/heads and packed-refs, and no git binary):
+// HEAD read from the files as git wrote them.
+describe('headFromFiles', () => {
+  /** Only what the image's build context carries of a real repository's .git. */
+  function contextOf(root: string): string {
+    const copy = tempDataDir();
+    fs.copyFileSync(path.join(root, 'package.json'), path.join(copy, 'package.json'));
+    for (const part of ['HEAD', 'refs/heads', 'packed-refs']) {
+      const from = path.join(root, '.git', part);
+      if (fs.existsSync(from)) fs.cpSync(from, path.join(copy, '.git', part), { recursive: true });
+    }
+    return copy;
+  }
+  const git = (root: string, ...args: string[]) =>
+    execFileSync('git', args, { cwd: root, encoding: 'utf8' }).trim();
+
+  it("names a branch's commit from its ref file, and after `git pack-refs` from packed-refs", () => {
+    const { root, head } = checkout({ git: true });
+    expect(headFromFiles(contextOf(root))).toBe(head?.slice(0, 7));
+    git(root, 'pack-refs', '--all');
+    expect(
+      fs.existsSync(path.join(root, '.git/refs/heads', git(root, 'branch', '--show-current'))),
+    ).toBe(false);
+    expect(headFromFiles(contextOf(root))).toBe(head?.slice(0, 7));
+  });
+
+  it('names a detached HEAD (a release tag checked out)', () => {
+    const { root, head } = checkout({ git: true });
+    git(root, 'checkout', '--quiet', '--detach');
+    expect(headFromFiles(contextOf(root))).toBe(head?.slice(0, 7));
+  });
+
+  it('gives no answer for a HEAD it cannot follow, and describeBuild then says unknown', () => {
+    const { root } = checkout({ git: false });
+    fs.mkdirSync(path.join(root, '.git'));
+    for (const head of ['ref: refs/heads/gone\n', 'ref: ../../etc/passwd\n', 'garbage\n']) {
+      fs.writeFileSync(path.join(root, '.git/HEAD'), head);
+      expect(headFromFiles(root)).toBeUndefined();
+    }
     expect(describeBuild(root)).toEqual({ version: '3.1.4', commit: 'unknown' });
   });
 });
