@@ -161,7 +161,9 @@ beforeAll(async () => {
     (m) => !files.some((f) => m.url && path.basename(m.url) === path.basename(f)),
   );
   expect(unplaced).toEqual([]);
-});
+  // A hang guard over a built server's start, its mail, and a Java checker's start-up and run, each
+  // awaited as it ends: on a loaded machine these together pass Jest's 60 s.
+}, 180_000);
 
 afterAll(async () => {
   server?.child.kill('SIGTERM');

@@ -25,7 +25,7 @@ const [UPGRADE, ROLLBACK] = COMPOSE_UPGRADE.sections.map((heading) =>
 
 /** The block of `blocks` for a path: the one that names the path's site service. */
 function blockFor(blocks: Block[], service: 'site' | 'site-postgres'): Block {
-  const names = new RegExp(`compose (?:\\S+ )*(?:-T )?(?:--index=1 )?${service}\\b`);
+  const names = new RegExp(`compose (?:\\S+ )*${service}(?![\\w-])`);
   const found = blocks.filter((b) => b.commands.some((c) => names.test(c)));
   if (found.length !== 1) throw new Error(`${found.length} blocks name ${service}`);
   return found[0];

@@ -7,6 +7,8 @@ import type { SmtpStats } from '../support/smtp';
 import { until } from '../support/wait';
 
 const SINK = path.resolve(__dirname, '../../scripts/smtp-sink.ts');
+/** A hang guard: tsx compiles the sink before it listens, which a loaded machine makes slow. */
+const SINK_START_MS = 45_000;
 
 function startSink(...args: string[]): {
   child: ChildProcess;
@@ -39,7 +41,7 @@ describe('smtp-sink', () => {
   it('counts what it receives, duplicates by Message-ID, and reports on a stdin line, SIGUSR2 and SIGTERM', async () => {
     const { child, lines, exited } = startSink();
     try {
-      await until('the sink listens', () => lines.length > 0, 10_000);
+      await until('the sink listens', () => lines.length > 0, SINK_START_MS);
       const port = Number(/^listening (\d+)$/.exec(lines[0])![1]);
       const sender = nodemailer.createTransport({ host: '127.0.0.1', port, pool: true });
       const mail = { from: 'hello@orgnote.test', subject: 'Invitation', text: 'K-1' };
@@ -64,7 +66,7 @@ describe('smtp-sink', () => {
   it('with --each, prints a line per message received (recipients, Message-ID, time) before the counts that include it', async () => {
     const { child, lines, exited } = startSink('--each', '0');
     try {
-      await until('the sink listens', () => lines.length > 0, 10_000);
+      await until('the sink listens', () => lines.length > 0, SINK_START_MS);
       const port = Number(/^listening (\d+)$/.exec(lines[0])![1]);
       const sender = nodemailer.createTransport({ host: '127.0.0.1', port, pool: true });
       const mail = { from: 'hello@orgnote.test', subject: 'Confirm', text: 'link' };
@@ -106,7 +108,7 @@ describe('smtp-sink', () => {
   it('stops when the process that started it goes away (its stdin pipe ends)', async () => {
     const { child, lines, exited } = startSink();
     try {
-      await until('the sink listens', () => lines.length > 0, 10_000);
+      await until('the sink listens', () => lines.length > 0, SINK_START_MS);
       child.stdin!.end();
       expect(await exited).toBe(0);
       expect(JSON.parse(lines[1])).toEqual({
