@@ -80,9 +80,10 @@ describeWithPostgres('PostgreSQL going down', () => {
           (await Promise.all(servers.map((server) => send(server, '/readyz')))).every(
             (a) => a.status === 200,
           ),
-        5_000,
+        10_000,
       );
-      expect(Date.now() - restarted).toBeLessThan(5_000);
+      // Without a restart, within seconds: the margin is for a machine under stress-ng.
+      expect(Date.now() - restarted).toBeLessThan(10_000);
       for (const [i, server] of servers.entries()) {
         const signup = await signUp(server, `after-outage${i}@example.org`);
         expect([signup.status, json(signup.body)]).toEqual([
@@ -190,9 +191,11 @@ describe('a replica started while PostgreSQL cannot be reached', () => {
     );
     expect(await exited).toBe(1);
 
-    // It did wait for the database (a compose file starts both at once), but not much longer.
+    // It did wait for the database (a compose file starts both at once), and gave up by its 2 s:
+    // well before the 30 s default, with room for a process start on a loaded machine (6 s seen
+    // under stress-ng --cpu 2).
     expect(Date.now() - started).toBeGreaterThanOrEqual(2_000);
-    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(Date.now() - started).toBeLessThan(15_000);
     expect(output).toContain('DATABASE_URL');
     expect(output).toContain(`127.0.0.1:${dbPort}`);
     expect(output).not.toContain('s3cret-pw');
