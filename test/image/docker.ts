@@ -10,6 +10,8 @@ export const ROOT = path.resolve(__dirname, '../..');
 export const DOCKER_HOST = 'unix:///run/orgnote-ci-docker.sock';
 /** What the global setup builds from the Dockerfile; the README's own name is orgnote-site. */
 export const IMAGE = 'orgnote-ci-site';
+/** The environment variable of the commit the global setup built IMAGE from. */
+export const BUILT_REVISION = 'ORGNOTE_IMAGE_TEST_REVISION';
 /** package.json's version: the global setup's image is IMAGE:VERSION too, as a release is. */
 export const VERSION = (
   JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {

@@ -3,7 +3,7 @@
 // reached through the host's network). Whatever fails here stops the engine again.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { ENGINE_ENV, IMAGE, ROOT, VERSION, removeAll, sh } from './docker';
+import { BUILT_REVISION, ENGINE_ENV, IMAGE, ROOT, VERSION, removeAll, sh } from './docker';
 
 export const ENGINE = path.join(ROOT, 'scripts/docker/engine.sh');
 export const STARTED_ENGINE = 'ORGNOTE_IMAGE_TEST_STARTED_ENGINE';
@@ -30,10 +30,12 @@ export default function globalSetup(): void {
     removeAll('orgnote-ci-');
     step('the base images', 'scripts/docker/base-images.sh all');
     // The release script, as a release is built: labelled, tagged IMAGE:<version>, and IMAGE.
+    // The commit it builds goes to the tests, which may run after another commit was made.
+    process.env[BUILT_REVISION] = sh('git rev-parse HEAD').stdout.trim();
     const release = `ORGNOTE_IMAGE=${IMAGE} scripts/release.sh -- --quiet --network host`;
     step('the image', `${release} --tag ${IMAGE}`);
     // The same arguments, so that the stages below come from the cache.
-    const commit = sh('git rev-parse HEAD').stdout.trim().slice(0, 7);
+    const commit = process.env[BUILT_REVISION].slice(0, 7);
     const build =
       `docker build --quiet --network host --build-arg SOURCE_COMMIT=${commit} ` +
       `--build-arg ORGNOTE_VERSION=${VERSION}`;

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { releasePort, reservePort } from '../support/ports';
 import { until } from '../support/wait';
-import { IMAGE, ROOT, VERSION, docker, removeAll, sh, type Run } from './docker';
+import { BUILT_REVISION, IMAGE, ROOT, VERSION, docker, removeAll, sh, type Run } from './docker';
 
 const NAME = 'orgnote-ci-image';
 const VOLUME = `${NAME}-data`;
@@ -48,7 +48,8 @@ afterAll(() => {
 
 describe('the image, run as docs/operating.md says', () => {
   it('is the release scripts/release.sh built: its version and commit, and the OCI labels', async () => {
-    const commit = sh('git rev-parse HEAD').stdout.trim();
+    const commit = process.env[BUILT_REVISION]!;
+    expect(commit).toMatch(/^[0-9a-f]{40}$/);
     const labels = JSON.parse(inspect('{{json .Config.Labels}}', IMAGE)) as Record<string, string>;
     expect(labels).toMatchObject({
       'org.opencontainers.image.version': VERSION,
