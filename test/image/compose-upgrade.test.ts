@@ -41,21 +41,19 @@ interface Kit {
 }
 
 let fromImage: string;
-const kits: Kit[] = [];
 
 beforeAll(() => {
   fromImage = imageOfCommit(FROM);
 }, BUILD_TIMEOUT_MS);
 
-afterAll(() => {
-  for (const kit of kits) {
-    sh('docker-compose down --volumes --remove-orphans', { cwd: kit.deploy, env: envOf(kit) });
-    removeAll(kit.project);
-    sh(`docker image rm ${kit.image}:${VERSION} ${kit.image}:rollback`);
-    fs.rmSync(path.dirname(kit.deploy), { recursive: true, force: true });
-    for (const port of kit.ports) releasePort(port);
-  }
-});
+/** The kit's containers, volumes, images and folder: gone before the next kit takes its subnet. */
+function tearDown(kit: Kit): void {
+  sh('docker-compose down --volumes --remove-orphans', { cwd: kit.deploy, env: envOf(kit) });
+  removeAll(kit.project);
+  sh(`docker image rm ${kit.image}:${VERSION} ${kit.image}:rollback`);
+  fs.rmSync(path.dirname(kit.deploy), { recursive: true, force: true });
+  for (const port of kit.ports) releasePort(port);
+}
 
 const envOf = (kit: Kit) => ({ COMPOSE_PROJECT_NAME: kit.project });
 
@@ -98,7 +96,6 @@ function checkOutKit(name: string, settings: Record<string, string>): Kit {
     ports,
     site: { base: `http://127.0.0.1:${ports[0]}` },
   };
-  kits.push(kit);
   removeAll(project);
   return kit;
 }
@@ -173,6 +170,8 @@ describe.each([
     );
     for (const person of people) await signUp(kit.site, person);
   }, 300_000);
+
+  afterAll(() => kit && tearDown(kit));
 
   it(
     'upgrades by the runbook: a backup, the old image kept, the release built with its commit',
