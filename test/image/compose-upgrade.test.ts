@@ -13,7 +13,7 @@ import { releasePort, reservePort } from '../support/ports';
 import { until } from '../support/wait';
 import { BUILD_TIMEOUT_MS, ROOT, VERSION, docker, imageOfCommit, removeAll, sh } from './docker';
 import { COMPOSE_UPGRADE, section, shBlocks, type Block } from './runbook';
-import { answers, signUp, type Target } from './visitor';
+import { answers, request, signUp, type Target } from './visitor';
 
 /** The commit issue 51 started from: its kit has no versions, and runs `SITE_IMAGE`. */
 const FROM = '23347506060fdf0e21ce402e7cb8f53ef0c0bad6';
@@ -132,9 +132,11 @@ function paste(kit: Kit, block: Block): string {
   return result.stdout;
 }
 
+/** /healthz on a connection of its own: the container behind the port changes between calls. */
 async function health(kit: Kit): Promise<{ version: string }> {
-  const res = await fetch(`${kit.site.base}/healthz`);
-  return (await res.json()) as { version: string };
+  const answer = await request(kit.site, 'GET', '/healthz');
+  expect(answer.status).toBe(200);
+  return JSON.parse(answer.body) as { version: string };
 }
 
 const imageOf = (kit: Kit, service: string) =>
