@@ -22,7 +22,10 @@ COPY package.json .gi[t] ./.git/
 # The tag compose.build.yml gives the image (ORGNOTE_VERSION): it must be this checkout's version.
 ARG ORGNOTE_VERSION=""
 RUN node -e 'const v = require("./package.json").version, t = process.env.ORGNOTE_VERSION; \
-  if (t && t !== v) { console.error(`ORGNOTE_VERSION=${t}, but this checkout is ${v}: check out v${t}, or set ORGNOTE_VERSION=${v} in .env`); process.exit(1); }'
+  if (t && t !== v) { \
+    console.error(`ORGNOTE_VERSION=${t}, but this checkout is ${v}: ` + \
+      `check out v${t}, or set ORGNOTE_VERSION=${v} in .env`); \
+    process.exit(1); }'
 # The runtime loads no source maps, and the server's would carry the sources into the image.
 RUN npm run build && find dist -name '*.map' -delete
 

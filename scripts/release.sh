@@ -23,8 +23,9 @@ image=${ORGNOTE_IMAGE:-orgnote-site}
 version=$(node -p 'require("./package.json").version')
 license=$(node -p 'require("./package.json").license')
 revision=$(git rev-parse HEAD)
-# Where the source is: given (the hosted CI names its repository), or the checkout's origin.
-source=${ORGNOTE_SOURCE:-$(git remote get-url origin 2>/dev/null || true)}
+# Where the source is: given (the hosted CI names its repository), or the checkout's origin
+# without any user or token in it.
+source=${ORGNOTE_SOURCE:-$(git remote get-url origin 2>/dev/null | sed -E 's#//[^/@]*@#//#' || true)}
 
 if ! [[ $version =~ ^[0-9]+\.[0-9]+\.[0-9]+(-[0-9A-Za-z.-]+)?$ ]]; then
   echo "release: package.json's version \"$version\" is not a semantic version" >&2
