@@ -112,19 +112,16 @@ function paste(kit: Kit, block: Block): string {
   expect(script).toMatch(/^set -e\n/);
   // The docs name the release this checkout is.
   expect(script).toContain(`new=${VERSION}\n`);
-  const substituted = script
-    .split('docker compose')
-    .join('docker-compose')
-    .split('git fetch --tags && ')
-    .join('')
-    .split('orgnote-site')
-    .join(kit.image)
-    .split('127.0.0.1:3000/')
-    .join(`127.0.0.1:${kit.ports[0]}/`);
-  const result = sh(substituted, {
+  const result = sh(script, {
     cwd: kit.deploy,
     env: envOf(kit),
     timeoutMs: BUILD_TIMEOUT_MS,
+    substitutions: {
+      'docker compose': 'docker-compose',
+      'git fetch --tags && ': '',
+      'orgnote-site': kit.image,
+      '127.0.0.1:3000/': `127.0.0.1:${kit.ports[0]}/`,
+    },
   });
   if (result.status !== 0) {
     throw new Error(`${block.where} exited ${result.status}:\n${result.stdout}${result.stderr}`);
