@@ -50,7 +50,7 @@ const previewed = (html: string) => [...html.matchAll(/<li>([^<]+)<\/li>/g)].map
 const seen = (html: string) => /name="seen" value="([^"]+)"/.exec(html)![1];
 /** To whom the SMTP server received the next `count` mails, sorted. */
 const mailedTo = async (count: number) =>
-  (await smtp.waitFor(count, 5_000)).map((m) => (m.parsed.to as { text: string }).text).sort();
+  (await smtp.waitFor(count)).map((m) => (m.parsed.to as { text: string }).text).sort();
 const addresses = (html: string) =>
   [...html.matchAll(/<tr><td data-label="Address">([^<]+@[^<]+)<\/td>/g)].map((m) => m[1]);
 
@@ -100,7 +100,7 @@ it('invites through the same operation as the CLI: a real mail with a key that a
   const res = await post('/admin/signups/invite', { email: 'zoe@example.org' });
   expect(res.status).toBe(200);
   expect(res.text).toContain('zoe@example.org: sent');
-  const [mail] = await smtp.waitFor(1, 5_000);
+  const [mail] = await smtp.waitFor(1);
   const key = /^([A-Za-z0-9_-]{32})$/m.exec(mail.parsed.text ?? '')![1];
   expect(await store.subscriptions.activate('zoe@example.org', key)).toEqual({
     outcome: 'active',

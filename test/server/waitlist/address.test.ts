@@ -145,7 +145,7 @@ describe('confirmation', () => {
     const res = await signUp(s, 'Ann@Example.org', 'emacs');
     expect(res.status).toBe(201);
     // Woken by the signup: no poll interval to wait for (the worker polls once a minute here).
-    const [mail] = await smtp.waitFor(1, 5_000);
+    const [mail] = await smtp.waitFor(1);
     // nodemailer writes the domain in lower case; the local part as typed.
     expect(mail.parsed.to).toMatchObject({ text: 'Ann@example.org' });
     expect(mail.parsed.subject).toBe('Confirm your address for the OrgNote waitlist');
@@ -167,7 +167,7 @@ describe('confirmation', () => {
       /Ann@Example\.org\s+waitlisted\s+2026-11-01T10:00:00\.000Z/,
     );
     expect(await cli(s, 'invite', '--next', '5')).toMatch(/^sent\s+Ann@Example\.org$/m);
-    const [, invitation] = await smtp.waitFor(2, 5_000);
+    const [, invitation] = await smtp.waitFor(2);
     expect(invitation.parsed.subject).toBe('Your OrgNote activation key');
     // Every mail carries its own leave link, in List-Unsubscribe and in the text.
     expect(unsubscribeToken(invitation)).toBe(tokenIn(invitation, '/leave'));
@@ -249,7 +249,7 @@ describe('leaving', () => {
     await s.store.signups.add({ email: 'dan@example.org', description: '' });
     expect(await requestLeaveLink(s.deps, { email: ' dan@example.org ' })).toEqual({ ok: true });
     expect(await requestLeaveLink(s.deps, { email: 'nobody@example.org' })).toEqual({ ok: true });
-    const [mail] = await smtp.waitFor(1, 5_000);
+    const [mail] = await smtp.waitFor(1);
     expect(mail.parsed.to).toMatchObject({ text: 'dan@example.org' });
     expect(mail.parsed.subject).toBe('Your link to leave the OrgNote waitlist');
     expect(await leaveByLink(s.deps, tokenIn(mail, '/leave'))).toEqual({ ok: true });

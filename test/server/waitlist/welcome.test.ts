@@ -93,7 +93,7 @@ describeEachEngine((engine) => {
     const s = await start(engine);
     await s.signUp('Ann@Example.org').expect(201);
     // Woken by the signup: the worker's own poll is a minute away.
-    const [mail] = await smtp.waitFor(1, 5_000);
+    const [mail] = await smtp.waitFor(1);
     expect(mail.envelope.to).toEqual(['Ann@example.org']);
     expect(mail.parsed.subject).toBe('Welcome to the OrgNote waitlist');
     expect(mail.parsed.text).toContain('Thank you for joining the OrgNote waitlist');
@@ -127,7 +127,7 @@ describeEachEngine((engine) => {
   it('with CONFIRM_SIGNUPS on, welcomes an address only once it confirms, and only once', async () => {
     const s = await start(engine, { CONFIRM_SIGNUPS: 'on' });
     await s.signUp('bob@example.org').expect(201);
-    const [confirmation] = await smtp.waitFor(1, 5_000);
+    const [confirmation] = await smtp.waitFor(1);
     expect(confirmation.parsed.subject).toBe('Confirm your address for the OrgNote waitlist');
     await s.worker.flush();
     expect(smtp.received).toHaveLength(1);
@@ -138,7 +138,7 @@ describeEachEngine((engine) => {
       [1, 2].map(() => request(s.app).post('/confirm').type('form').send({ token })),
     );
     expect(posts.map((res) => res.status).sort()).toEqual([200, 410]);
-    const [, welcome] = await smtp.waitFor(2, 5_000);
+    const [, welcome] = await smtp.waitFor(2);
     expect(welcome.parsed.subject).toBe('Welcome to the OrgNote waitlist');
     expect(welcome.parsed.text).toContain(NUDGE);
 
@@ -189,7 +189,7 @@ describe('the welcome mail on SQLite', () => {
     const s = site(config, openSqliteStore(config));
     open.push(s);
     await s.worker.flush();
-    const [mail] = await smtp.waitFor(1, 5_000);
+    const [mail] = await smtp.waitFor(1);
     expect(mail.envelope.to).toEqual(['fay@example.org']);
     expect(mail.parsed.subject).toBe('Welcome to the OrgNote waitlist');
     await s.store.close();
@@ -213,7 +213,7 @@ describe('the welcome mail on SQLite', () => {
     const s = site(config, openSqliteStore(config));
     open.push(s);
     await s.signUp('o&neil@example.org').expect(201);
-    const [mail] = await smtp.waitFor(1, 5_000);
+    const [mail] = await smtp.waitFor(1);
     expect(mail.parsed.subject).toBe('You are in, o&neil@example.org');
     expect(mail.parsed.text).toBe(
       `Hi o&neil@example.org. Leave: ${SITE_URL}${unsubscribePath(mail)}\n`,
