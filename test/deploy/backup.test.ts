@@ -68,8 +68,8 @@ function start(
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let text = '';
-  child.stdout!.on('data', (chunk) => (text += chunk));
-  child.stderr!.on('data', (chunk) => (text += chunk));
+  child.stdout.on('data', (chunk) => (text += chunk));
+  child.stderr.on('data', (chunk) => (text += chunk));
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
   const run = { child, output: () => text, exited };
   running.push(run);
@@ -110,7 +110,7 @@ function signupsIn(file: string): string[] {
 describe('the sqlite path', () => {
   const emails = ['ann@example.org', 'bob@example.org', 'cy@example.org'];
 
-  it('copies at start and every interval, keeps the last N and no other file, and stamps each', async () => {
+  it('copies at start and each interval, keeps the last N of its own, stamps each', async () => {
     const dirs = workspace();
     await waitlistWith(dirs.data, emails);
     realCli(dirs.bin);
@@ -252,7 +252,7 @@ describeWithPostgres('the postgres path', () => {
 
   afterAll(() => server?.close());
 
-  it('pg_dump -Fc copies with the password of DATABASE_URL_FILE, never on its command line', async () => {
+  it('pg_dump -Fc with the password of DATABASE_URL_FILE, never on its command line', async () => {
     const dirs = workspace();
     const secrets = tempDataDir();
     fs.writeFileSync(path.join(secrets, 'database_url'), `${url}\n`, { mode: 0o600 });

@@ -56,7 +56,7 @@ function layOut(env: Record<string, string>): string {
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'orgnote-ci-compose-'));
   const deploy = path.join(folder, 'deploy');
   fs.mkdirSync(path.join(deploy, 'secrets'), { recursive: true });
-  for (const file of ['compose.yml', 'Caddyfile', 'secrets/.gitignore']) {
+  for (const file of ['compose.yml', 'Caddyfile', 'backup.sh', 'secrets/.gitignore']) {
     fs.copyFileSync(path.join(ROOT, 'deploy', file), path.join(deploy, file));
   }
   let dotenv = fs.readFileSync(path.join(ROOT, 'deploy/.env.example'), 'utf8');
@@ -186,7 +186,7 @@ describe('the default path, up for real', () => {
     expect(up.stderr).not.toMatch(/ERROR/);
     expect(up.status).toBe(0);
     const running = compose('ps --services --filter status=running');
-    expect(running.stdout.trim().split('\n').sort()).toEqual(['caddy', 'site']);
+    expect(running.stdout.trim().split('\n').sort()).toEqual(['backup', 'caddy', 'site']);
 
     const root = () => compose('exec -T caddy cat /data/caddy/pki/authorities/local/root.crt');
     await until('Caddy has made its local root', () => root().status === 0, 30_000);
