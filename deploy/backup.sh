@@ -189,5 +189,6 @@ while [ -z "$stopping" ]; do
   [ -n "$stopping" ] || run sleep "$delay"
 done
 remove_partials
+[ -z "${PGPASSFILE:-}" ] || rm -f "$PGPASSFILE"
 say "stopped"
 exit 0
