@@ -3,6 +3,7 @@ import './supported-node';
 import './compile-cache';
 import http, { type Server } from 'node:http';
 import { createApp, type AppDeps } from './app';
+import { readBackupStamp } from './backup-stamp';
 import { ConfigError, loadConfig, type Config } from './config';
 import { ensureWritableDataDir } from './data-dir';
 import { createLogger, type Logger } from './logger';
@@ -112,6 +113,7 @@ async function main() {
           confirmationsOwed: () => store.signups.confirmationsOwed(),
           webhooksDisabled: () => store.webhooks.disabledCount(),
           ready: () => isReady(store, config.databaseTimeoutMs),
+          lastBackup: () => readBackupStamp(config.dataDir),
           logger,
         });
   // Before the public port: a metrics port already taken stops the start before any traffic.

@@ -2,7 +2,8 @@
 // kind and status, signups by outcome, delivery attempts of the outbox, the mail queue and
 // webhooks, how much each queue holds and how much of it is dead, disabled webhook endpoints,
 // confirmation mail owed, whether the store is ready, console logins the throttle refused,
-// requests from a proxy TRUST_PROXY does not trust, the build, and Node's own process metrics
+// requests from a proxy TRUST_PROXY does not trust, when the last scheduled backup succeeded, the
+// build, and Node's own process metrics
 // (what deploy/prometheus/alerts.yml and deploy/grafana/dashboard.json read). Each
 // createMetrics() has a registry of its own, not prom-client's global one, so tests and several
 // apps in one process never collide.
@@ -12,6 +13,7 @@
 // of series stays small whatever the traffic. Without METRICS_PORT, NO_METRICS has the same
 // interface and does nothing, so call sites record unconditionally.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { BackupStamp } from './backup-stamp';
 import type { Logger } from './logger';
 import { currentBuild, type BuildInfo } from './version';
 
@@ -114,6 +116,8 @@ interface MetricsOptions {
   /** Webhook endpoints disabled by a 410 or 5 days of failures. */
   webhooksDisabled?: StoreCount;
   ready?: () => Promise<boolean>;
+  /** The stamp of the last scheduled backup (server/backup-stamp.ts), read on every scrape. */
+  lastBackup?: () => Promise<BackupStamp>;
   /** build_info's labels; this process's own build unless given. */
   build?: BuildInfo;
   /** Told when a pending count fails (the gauge name and the error's class, never its message). */
@@ -126,6 +130,25 @@ const isOneOf = <T extends string>(values: readonly T[], value: unknown): value 
 
 const isStatus = (status: number) => Number.isInteger(status) && status >= 100 && status <= 599;
 
+/**
+ * A gauge without labels that has no sample at all while its source knows no value. prom-client
+ * would show 0, which reads as a time in 1970; no sample is what absent() in an alert looks for.
+ */
+class OptionalGauge extends Gauge {
+  constructor(
+    configuration: ConstructorParameters<typeof Gauge>[0],
+    private readonly read: () => Promise<number | undefined>,
+  ) {
+    super(configuration);
+  }
+
+  async get() {
+    const metric = await super.get();
+    const value = await this.read();
+    return { ...metric, values: value === undefined ? [] : [{ value, labels: {} }] };
+  }
+}
+
 export function createMetrics(options: MetricsOptions): Metrics & { registry: Registry } {
   const {
     pending,
@@ -133,6 +156,7 @@ export function createMetrics(options: MetricsOptions): Metrics & { registry: Re
     confirmationsOwed,
     webhooksDisabled,
     ready,
+    lastBackup,
     logger,
     pendingTimeoutMs = PENDING_TIMEOUT_MS,
   } = options;
@@ -261,6 +285,21 @@ export function createMetrics(options: MetricsOptions): Metrics & { registry: Re
         this.set((await ready().catch(() => false)) ? 1 : 0);
       },
     });
+
+  if (lastBackup)
+    new OptionalGauge(
+      {
+        name: 'backup_last_success_timestamp_seconds',
+        help: 'When the last scheduled backup succeeded (Unix time); no sample while none has.',
+        registers,
+      },
+      async () => {
+        const stamp = await lastBackup();
+        if (stamp.kind === 'unreadable')
+          logger?.warn({ reason: stamp.reason }, 'the backup stamp in DATA_DIR is not believed');
+        return stamp.kind === 'at' ? stamp.seconds : undefined;
+      },
+    );
 
   // The usual Prometheus idiom: a constant 1 whose labels say which build answers.
   const build = options.build ?? currentBuild();

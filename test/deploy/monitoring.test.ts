@@ -26,6 +26,7 @@ const ALERT_NAMES = [
   'OrgNoteConfirmationsNotDraining',
   'OrgNoteLoginsThrottled',
   'OrgNoteWebhookEndpointDisabled',
+  'OrgNoteBackupStale',
 ];
 
 /** promtool run from the repository's root, as the files' own comments say to run it. */

@@ -58,7 +58,13 @@ function layOut(env: Record<string, string>): string {
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'orgnote-ci-compose-'));
   const deploy = path.join(folder, 'deploy');
   fs.mkdirSync(path.join(deploy, 'secrets'), { recursive: true });
-  for (const file of ['compose.yml', 'compose.build.yml', 'Caddyfile', 'secrets/.gitignore']) {
+  for (const file of [
+    'compose.yml',
+    'compose.build.yml',
+    'Caddyfile',
+    'backup.sh',
+    'secrets/.gitignore',
+  ]) {
     fs.copyFileSync(path.join(ROOT, 'deploy', file), path.join(deploy, file));
   }
   let dotenv = fs.readFileSync(path.join(ROOT, 'deploy/.env.example'), 'utf8');
@@ -137,8 +143,10 @@ describe('docker-compose config', () => {
   });
 
   it('runs the release .env names, built from the checkout unless COMPOSE_FILE leaves that out', () => {
+    // The sqlite path's backup service runs the site's image: built too, never pulled.
     for (const [profile, name] of [
       ['sqlite', 'site'],
+      ['sqlite', 'backup'],
       ['postgres', 'site-postgres'],
     ]) {
       const built = resolved(profile).services[name];
@@ -211,7 +219,7 @@ describe('the default path, up for real', () => {
     expect(up.stderr).not.toMatch(/ERROR/);
     expect(up.status).toBe(0);
     const running = compose('ps --services --filter status=running');
-    expect(running.stdout.trim().split('\n').sort()).toEqual(['caddy', 'site']);
+    expect(running.stdout.trim().split('\n').sort()).toEqual(['backup', 'caddy', 'site']);
 
     const root = () => compose('exec -T caddy cat /data/caddy/pki/authorities/local/root.crt');
     await until('Caddy has made its local root', () => root().status === 0, 30_000);

@@ -6,8 +6,9 @@
 // The only changes: `docker-compose` (1.29) for `docker compose`; `--network host` for
 // `docker build`; the engine has no default bridge, so a `docker run -d` that publishes a port
 // joins a network of the test's; Caddy's `tls internal` instead of ACME; ports on 127.0.0.1 of
-// the test's band instead of 3000, 80 and 443. Input (a password) is given on stdin, files an
-// operator keeps (password.txt) are made. No command is skipped.
+// the test's band instead of 3000, 80 and 443; a folder of the test's for /srv/orgnote-backups.
+// Input (a password) is given on stdin, files an operator keeps (password.txt) are made. No
+// command is skipped.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -64,6 +65,8 @@ const replicaPorts = [reservePort(30000, 31990)];
 replicaPorts.push(reservePort(replicaPorts[0] + 1, replicaPorts[0] + 1));
 
 const checkout = fs.mkdtempSync(path.join(os.tmpdir(), `${PROJECT}-`));
+/** BACKUP_DIR, as "Backing up" makes it: the operator's other disk. */
+const backups = path.join(checkout, 'orgnote-backups');
 const composeEnv = { COMPOSE_PROJECT_NAME: PROJECT };
 const operator = new OperatorShell({
   cwd: checkout,
@@ -73,6 +76,7 @@ const operator = new OperatorShell({
     ['docker build ', 'docker build --network host '],
     ['docker run -d ', `docker run -d --network ${NETWORK} `],
     ['127.0.0.1:3000', `127.0.0.1:${port}`],
+    ['/srv/orgnote-backups', backups],
   ],
 });
 const direct: Target = { base: `http://127.0.0.1:${port}` };
@@ -249,6 +253,14 @@ describe('README, "Running it on a server": the kit in two commands, then the co
 describe('docs/operating.md with the kit', () => {
   it('Backing up and Restoring SQLite with Compose: the backup signups only', async () => {
     await signUp(caddy, 'compose-kept@example.org');
+    // The backup service's folder, then a copy now; and one by hand into the volume.
+    operator.runBlock(block('## Backing up', 'install -d', 'BACKUP_DIR='));
+    expect(fs.statSync(backups)).toMatchObject({ uid: 1000, mode: 0o40700 });
+    operator.runBlock(block('## Backing up', 'docker compose restart backup'));
+    const copies = () => inCompose('logs --no-color backup').match(/Backed up 1 signup/g) ?? [];
+    await until('a copy at the start, and one after the restart', () => copies().length >= 2);
+    const dated = fs.readdirSync(backups).filter((name) => /^waitlist-\d.*Z\.db$/.test(name));
+    expect(dated.length).toBeGreaterThanOrEqual(1);
     operator.runBlock(block('## Backing up', 'docker compose exec site waitlist backup'));
     await signUp(caddy, 'compose-later@example.org');
     operator.runBlock(block('## Restoring SQLite', 'docker compose run'));
@@ -282,6 +294,10 @@ describe('docs/operating.md with the kit', () => {
     operator.runBlock(block('## Backing up', 'pg_dump'));
     const dump = fs.readFileSync(path.join(deploy, 'orgnote.dump'));
     expect(dump.subarray(0, 5).toString()).toBe('PGDMP');
+    // The backup service's copy at its start may precede the signup; the restart copies again.
+    inCompose('restart backup-postgres');
+    const dumps = () => inCompose('logs --no-color backup-postgres').match(/pg_dump wrote/g) ?? [];
+    await until('a dump after the restart', () => dumps().length >= 2, 60_000);
     await signUp(caddy, 'pg-later@example.org');
     operator.runBlock(block('## Restoring PostgreSQL', 'pg_restore'));
     await until('both replicas are ready again', allReady, 90_000);
