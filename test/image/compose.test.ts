@@ -128,10 +128,8 @@ describe('docker-compose config', () => {
     expect(JSON.stringify(site.ports)).toContain('127.0.0.1:3000:3000');
     expect(site.networks?.kit?.aliases).toEqual(['site']);
     expectCaddyAloneTrusted(config, site);
-    expect(services.caddy.environment).toEqual({
-      SITE_DOMAIN: 'orgnote.example',
-      SITE_UPSTREAMS: 'site:3000',
-    });
+    // Caddy's upstreams are the replicas of `site` (the Caddyfile's default).
+    expect(services.caddy.environment).toEqual({ SITE_DOMAIN: 'orgnote.example' });
   });
 
   it('the postgres profile: PostgreSQL with pg_isready, and the site as two replicas', () => {
