@@ -24,6 +24,7 @@ const ALERT_NAMES = [
   'OrgNoteOutboxGrowing',
   'OrgNoteOutboxDead',
   'OrgNoteMailDead',
+  'OrgNoteMailFailing',
   'OrgNoteConfirmationsNotDraining',
   'OrgNoteLoginsThrottled',
   'OrgNoteWebhookEndpointDisabled',
