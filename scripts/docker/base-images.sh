@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Makes, offline, the stand-ins of the public images the kit names: no public registry can be
 # reached from these machines, so `node:24-bookworm-slim` (the Dockerfile's FROM), `caddy:2`
-# (compose's Caddy) and `postgres:17` (compose's postgres profile) are built from Debian's own
-# packages and imported under those exact names.
+# (compose's Caddy), `postgres:17` (compose's postgres profile) and `prom/prometheus:v2.42.0`
+# (compose's monitoring profile) are built from Debian's own packages and imported under those
+# exact names.
 # The Dockerfile and compose.yml stay what an operator uses with the public images; this
 # machine's facts (its Debian mirror, its CA bundle, where Node's headers are) go in here only.
 # An image whose label holds the hash of its inputs is kept: only a change here rebuilds it.
@@ -63,7 +64,8 @@ make_image() {
     return
   fi
   echo "base: making $image $about"
-  root=$(mktemp -d "/var/tmp/orgnote-ci-${image%%:*}.XXXXXX")
+  # prom/prometheus:… is made in orgnote-ci-prom-prometheus.…
+  root=$(mktemp -d "/var/tmp/orgnote-ci-$(echo "${image%%:*}" | tr / -).XXXXXX")
   # Also on an exit by errexit; once only, so the caller's own return does not run it again.
   trap "rm -rf '$root' '$root.log'; trap - RETURN EXIT" RETURN EXIT
   "$fill" "$root"
@@ -187,10 +189,31 @@ postgres_root() {
   chmod 0755 "$root/usr/local/bin/docker-entrypoint.sh"
 }
 
+# Debian bookworm's prometheus is 2.42.0, so the image is named as that public release is.
+prometheus_image() {
+  local cmd='["--config.file=/etc/prometheus/prometheus.yml", "--storage.tsdb.path=/prometheus"]'
+  make_image prom/prometheus:v2.42.0 prom/prometheus:v2.42.0 prometheus \
+    "from Debian's prometheus" prometheus_root \
+    --change 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' \
+    --change 'USER nobody' \
+    --change 'WORKDIR /prometheus' \
+    --change 'EXPOSE 9090' \
+    --change 'ENTRYPOINT ["/bin/prometheus"]' \
+    --change "CMD $cmd"
+}
+
+# The official image's layout: /bin/prometheus, its data in /prometheus, run as nobody (65534).
+prometheus_root() {
+  local root=$1
+  bootstrap "$root" --include=prometheus
+  install -d -o 65534 -g 65534 "$root/prometheus"
+}
+
 case "${1:-all}" in
   node) node_image ;;
   caddy) caddy_image ;;
   postgres) postgres_image ;;
-  all) node_image && caddy_image && postgres_image ;;
-  *) echo "usage: $0 [node|caddy|postgres|all]" >&2; exit 2 ;;
+  prometheus) prometheus_image ;;
+  all) node_image && caddy_image && postgres_image && prometheus_image ;;
+  *) echo "usage: $0 [node|caddy|postgres|prometheus|all]" >&2; exit 2 ;;
 esac

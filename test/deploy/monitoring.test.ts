@@ -18,11 +18,13 @@ const DASHBOARD = JSON.parse(fs.readFileSync(DASHBOARD_FILE, 'utf8'));
 /** The alerts the kit ships, one per failure an operator must hear of. */
 const ALERT_NAMES = [
   'OrgNoteSiteDown',
+  'OrgNoteSiteMissing',
   'OrgNoteSiteNotReady',
   'OrgNoteSiteErrors',
   'OrgNoteOutboxGrowing',
   'OrgNoteOutboxDead',
   'OrgNoteMailDead',
+  'OrgNoteMailFailing',
   'OrgNoteConfirmationsNotDraining',
   'OrgNoteLoginsThrottled',
   'OrgNoteWebhookEndpointDisabled',

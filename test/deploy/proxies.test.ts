@@ -2,13 +2,14 @@
 // built site with its default TRUST_PROXY (loopback). What an operator would notice: each visitor
 // keeps their own signup limit, a forged X-Forwarded-For buys nothing, the console's cookie is the
 // https one, the site's own 5xx answers pass unchanged, hashed assets stay cacheable for a year,
-// and no token, key or address reaches the proxy's logs.
+// and no token, key or address reaches the proxy's logs. Caddy also in front of two replicas of
+// one name: each gets requests, and one whose store is away, or that is stopped, costs none.
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { closedPort } from '../support/backend';
 import { runCli } from '../support/cli';
 import { tempDataDir } from '../support/config';
 import { OPERATOR } from '../support/console';
+import { startNameServer } from '../support/dns';
 import {
   httpsRequest,
   makeCertificate,
@@ -231,58 +232,81 @@ describe('nginx in front of a site whose TRUST_PROXY does not name it', () => {
   });
 });
 
-describe('caddy with the file from deploy/, when a replica is not ready', () => {
-  /** A replica that is up but not ready: 503 on /readyz, and on anything else. */
-  async function unreadyReplica() {
-    let probes = 0;
+describe('caddy with the file from deploy/, in front of the replicas of one name', () => {
+  // Docker's DNS answers `site` with one address per running replica; here a name server on
+  // loopback does, and each replica listens on its own loopback address, on the same port.
+  let site: ServerProcess;
+  beforeAll(async () => {
+    site = await startServerProcess({ LOG_LEVEL: 'warn' });
+  });
+  afterAll(async () => {
+    site?.child.kill('SIGTERM');
+    await site?.exited;
+  });
+
+  /**
+   * A replica whose store is away, as the site answers then: its pages (prerendered) are 200,
+   * /readyz and a signup 503. Its pages say which replica sent them.
+   */
+  async function storeAwayReplica(address: string, port: number) {
     const replica = http.createServer((req, res) => {
-      if (req.url === '/readyz') res.once('finish', () => probes++);
-      res.writeHead(503, { 'content-type': 'text/plain' }).end('not ready');
+      const away = req.url === '/readyz' || req.method !== 'GET';
+      res.writeHead(away ? 503 : 200, { 'content-type': 'text/plain' });
+      res.end(away ? 'unavailable' : 'the replica whose store is away');
     });
-    await new Promise<void>((resolve) => replica.listen(0, '127.0.0.1', resolve));
-    return {
-      address: `127.0.0.1:${(replica.address() as AddressInfo).port}`,
-      probed: () => until('Caddy probed the unready replica', () => probes > 0, 10_000),
-      close: () => new Promise((resolve) => replica.close(resolve)),
-    };
+    await new Promise<void>((resolve) => replica.listen(port, address, resolve));
+    return { close: () => new Promise((resolve) => replica.close(resolve)) };
   }
 
-  /** Caddy in front of `upstreams`; stopped, with the unready replica, after `use`. */
-  async function withCaddy(upstreams: string, use: (caddy: RunningProxy) => Promise<void>) {
-    const unready = await unreadyReplica();
+  /** Caddy in front of the name `site`, which has `addresses`; stopped after `use`. */
+  async function withCaddy(addresses: string[], use: (caddy: RunningProxy) => Promise<void>) {
+    const names = await startNameServer('site', addresses);
     let caddy: RunningProxy | undefined;
     try {
-      const upstream = `${upstreams} ${unready.address}`.trim();
-      const port = reserveProxyPort();
-      caddy = await startCaddy({ upstream, certificate, dir: tempDataDir(), port });
-      await unready.probed();
+      const upstream = `site:${site.port}`;
+      const options = { upstream, resolver: names.address, certificate, dir: tempDataDir() };
+      caddy = await startCaddy({ ...options, port: reserveProxyPort() });
       await use(caddy);
     } finally {
       await caddy?.stop();
-      await unready.close();
+      await names.close();
     }
   }
 
-  it('sends nothing to a replica whose /readyz fails (active health checks)', async () => {
-    const server = await startServerProcess({ LOG_LEVEL: 'warn' });
+  it('sends requests to each replica, and one failing /readyz takes no other out', async () => {
+    const away = await storeAwayReplica('127.0.0.2', site.port);
     try {
-      await withCaddy(`127.0.0.1:${server.port}`, async (caddy) => {
-        const statuses: number[] = [];
-        for (let i = 0; i < 12; i++) statuses.push((await through(caddy, '/healthz')).status);
-        figures.push(`caddy, 2 replicas, one failing /readyz: 12 requests → ${list(statuses)}`);
+      await withCaddy(['127.0.0.1', '127.0.0.2'], async (caddy) => {
+        const answers = [];
+        for (let i = 0; i < 12; i++) answers.push(await through(caddy, '/'));
+        const fromAway = answers.filter((a) => a.body.includes('store is away')).length;
+        const statuses = answers.map((a) => a.status);
+        figures.push(`caddy, a replica whose store is away: 12 pages → ${list(statuses)}`);
+        figures.push(`caddy, a replica whose store is away: it sent ${fromAway} of them`);
         expect(statuses).toEqual(Array(12).fill(200));
+        // Each replica is an upstream of its own: both answered.
+        expect(fromAway).toBeGreaterThan(0);
+        expect(fromAway).toBeLessThan(12);
       });
     } finally {
-      server.child.kill('SIGTERM');
-      await server.exited;
+      await away.close();
     }
+  });
+
+  it('passes over a replica that refuses connections (stopped, still in the name)', async () => {
+    await withCaddy(['127.0.0.1', '127.0.0.2'], async (caddy) => {
+      const statuses: number[] = [];
+      for (let i = 0; i < 12; i++) statuses.push((await through(caddy, '/healthz')).status);
+      figures.push(`caddy, a replica refusing connections: 12 requests → ${list(statuses)}`);
+      expect(statuses).toEqual(Array(12).fill(200));
+    });
   });
 
   it('keeps query strings out of its own log when no replica can answer', async () => {
     const token = 'tokCaddyErrorLog5W';
-    await withCaddy('', async (caddy) => {
-      // Caddy's own answer (no replica is healthy), and an error line that names the request.
-      expect((await through(caddy, `/confirm?token=${token}`)).status).toBe(503);
+    await withCaddy(['127.0.0.2'], async (caddy) => {
+      // Caddy's own answer (no replica takes the connection), and an error line naming the request.
+      expect((await through(caddy, `/confirm?token=${token}`)).status).toBe(502);
       const logged = () => caddy.output().includes('"uri":"/confirm"');
       await until('Caddy logged the failed request', logged);
       expect(caddy.output()).not.toContain(token);

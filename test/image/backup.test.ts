@@ -11,7 +11,8 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { releasePort, reservePort } from '../support/ports';
 import { until } from '../support/wait';
-import { IMAGE, ROOT, docker, removeAll, sh } from './docker';
+import { IMAGE, docker, removeAll, sh } from './docker';
+import { layOutKit, setEnv } from './kit';
 import { OperatorShell, section, shBlocks, type Block } from './runbook';
 import { answers, request, signUp, type Target } from './visitor';
 
@@ -64,25 +65,18 @@ function compose(args: string): string {
 }
 
 /** Sets (or adds) `NAME=value` lines of the kit's .env, as an operator edits it. */
-function setEnv(settings: Record<string, string>): void {
-  const file = path.join(kit, '.env');
-  let text = fs.readFileSync(file, 'utf8');
-  for (const [name, value] of Object.entries(settings)) {
-    const line = new RegExp(`^#? ?${name}=.*$`, 'm');
-    text = line.test(text) ? text.replace(line, `${name}=${value}`) : `${text}${name}=${value}\n`;
-  }
-  fs.writeFileSync(file, text);
+function setKitEnv(settings: Record<string, string>): void {
+  setEnv(path.join(kit, '.env'), settings);
 }
 
 /** The kit as an operator lays it out: deploy/ as it ships, .env from the example. */
 function layOut(): void {
-  fs.cpSync(path.join(ROOT, 'deploy'), kit, { recursive: true });
-  fs.rmSync(path.join(kit, 'backups'), { recursive: true, force: true });
+  layOutKit(folder);
   fs.copyFileSync(path.join(kit, '.env.example'), path.join(kit, '.env'));
-  setEnv({
+  setKitEnv({
     SITE_DOMAIN: 'localhost',
-    // The image's name before and after compose.yml named it by ORGNOTE_IMAGE and its version.
-    SITE_IMAGE: IMAGE,
+    // The image the global setup built, which compose.build.yml does not build again.
+    COMPOSE_FILE: 'compose.yml',
     ORGNOTE_IMAGE: IMAGE,
     ORGNOTE_VERSION: 'latest',
     HTTP_PORT: `127.0.0.1:${ports.http}`,
@@ -273,7 +267,7 @@ describe('the postgres path', () => {
 
   beforeAll(() => {
     compose('down --volumes');
-    setEnv({ COMPOSE_PROFILES: 'postgres', BACKUP_INTERVAL: '1h' });
+    setKitEnv({ COMPOSE_PROFILES: 'postgres', BACKUP_INTERVAL: '1h' });
     // The operator's two secret files, as .env.example says to make them.
     const secrets = path.join(kit, 'secrets');
     fs.chmodSync(secrets, 0o711);

@@ -12,6 +12,7 @@ import path from 'node:path';
 import { releasePort, reservePort } from '../support/ports';
 import { until } from '../support/wait';
 import { BUILD_TIMEOUT_MS, ROOT, VERSION, docker, imageOfCommit, removeAll, sh } from './docker';
+import { mentions, withSettings } from './kit';
 import { COMPOSE_UPGRADE, section, shBlocks, type Block } from './runbook';
 import { answers, request, signUp, type Target } from './visitor';
 
@@ -73,7 +74,7 @@ function checkOutKit(name: string, settings: Record<string, string>): Kit {
   ports.push(reservePort(ports[0] + 1, ports[0] + 1));
   const [http, https] = [reservePort(30000, 32000), reservePort(30000, 32000)];
   ports.push(http, https);
-  let env = fs.readFileSync(path.join(deploy, '.env.example'), 'utf8');
+  const env = fs.readFileSync(path.join(deploy, '.env.example'), 'utf8');
   const set = {
     SITE_DOMAIN: 'localhost',
     SITE_IMAGE: fromImage,
@@ -83,12 +84,9 @@ function checkOutKit(name: string, settings: Record<string, string>): Kit {
     SITE_PORTS: `${ports[0]}-${ports[1]}`,
     ...settings,
   };
-  for (const [key, value] of Object.entries(set)) {
-    const line = new RegExp(`^#? ?${key}=.*$`, 'm');
-    expect(env).toMatch(line);
-    env = env.replace(line, `${key}=${value}`);
-  }
-  fs.writeFileSync(path.join(deploy, '.env'), env);
+  // That kit's example names each of them.
+  for (const name of Object.keys(set)) expect(mentions(env, name)).toBe(true);
+  fs.writeFileSync(path.join(deploy, '.env'), withSettings(env, set));
   const kit = {
     project,
     deploy,

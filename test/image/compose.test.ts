@@ -12,6 +12,7 @@ import type { TLSSocket } from 'node:tls';
 import { releasePort, reservePort } from '../support/ports';
 import { until } from '../support/wait';
 import { IMAGE, ROOT, VERSION, docker, removeAll, sh, type Run } from './docker';
+import { layOutKit, mentions, withSettings } from './kit';
 import { request, type Target } from './visitor';
 
 const PROJECT = 'orgnote-ci-compose';
@@ -56,24 +57,11 @@ let signups = 0;
 /** The kit as an operator lays it out: deploy/ beside the sources, .env made from the example. */
 function layOut(env: Record<string, string>): string {
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'orgnote-ci-compose-'));
-  const deploy = path.join(folder, 'deploy');
-  fs.mkdirSync(path.join(deploy, 'secrets'), { recursive: true });
-  for (const file of [
-    'compose.yml',
-    'compose.build.yml',
-    'Caddyfile',
-    'backup.sh',
-    'secrets/.gitignore',
-  ]) {
-    fs.copyFileSync(path.join(ROOT, 'deploy', file), path.join(deploy, file));
-  }
-  let dotenv = fs.readFileSync(path.join(ROOT, 'deploy/.env.example'), 'utf8');
-  for (const [name, value] of Object.entries(env)) {
-    const line = new RegExp(`^#? ?${name}=.*$`, 'm');
-    expect(dotenv).toMatch(line);
-    dotenv = dotenv.replace(line, value === '' ? `# ${name}=` : `${name}=${value}`);
-  }
-  fs.writeFileSync(path.join(deploy, '.env'), dotenv);
+  const deploy = layOutKit(folder);
+  const dotenv = fs.readFileSync(path.join(ROOT, 'deploy/.env.example'), 'utf8');
+  // The example names each setting a test changes.
+  for (const name of Object.keys(env)) expect(mentions(dotenv, name)).toBe(true);
+  fs.writeFileSync(path.join(deploy, '.env'), withSettings(dotenv, env));
   // No secret file: until a *_FILE setting names one, the kit needs none.
   return deploy;
 }
@@ -136,10 +124,8 @@ describe('docker-compose config', () => {
     expect(JSON.stringify(site.ports)).toContain('127.0.0.1:3000:3000');
     expect(site.networks?.kit?.aliases).toEqual(['site']);
     expectCaddyAloneTrusted(config, site);
-    expect(services.caddy.environment).toEqual({
-      SITE_DOMAIN: 'orgnote.example',
-      SITE_UPSTREAMS: 'site:3000',
-    });
+    // Caddy's upstreams are the replicas of `site` (the Caddyfile's default).
+    expect(services.caddy.environment).toEqual({ SITE_DOMAIN: 'orgnote.example' });
   });
 
   it('runs the release .env names, built from the checkout unless COMPOSE_FILE leaves that out', () => {

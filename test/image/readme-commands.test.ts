@@ -16,6 +16,7 @@ import path from 'node:path';
 import { releasePort, reservePort } from '../support/ports';
 import { until } from '../support/wait';
 import { ROOT, docker, removeAll, sh } from './docker';
+import { setEnv } from './kit';
 import { COMPOSE_UPGRADE, OperatorShell, section, shBlocks, type Block } from './runbook';
 import { answers, logIn, request, signUp, type Target } from './visitor';
 
@@ -325,16 +326,6 @@ describe('what the test read', () => {
     expect(everyBlock).toHaveLength(dockerItem.length + Object.values(runbook).flat().length);
   });
 });
-
-/** Sets (or adds) `NAME=value` lines of an env file, as an operator edits it. */
-function setEnv(file: string, settings: Record<string, string>): void {
-  let text = fs.readFileSync(file, 'utf8');
-  for (const [name, value] of Object.entries(settings)) {
-    const line = new RegExp(`^#? ?${name}=.*$`, 'm');
-    text = line.test(text) ? text.replace(line, `${name}=${value}`) : `${text}${name}=${value}\n`;
-  }
-  fs.writeFileSync(file, text);
-}
 
 /** Caddy's site over TLS, once its local CA exists and the page comes through. */
 async function throughCaddy(name: string): Promise<Target> {

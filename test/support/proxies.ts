@@ -52,8 +52,10 @@ export interface RunningProxy {
 }
 
 interface ProxyOptions {
-  /** host:port of the site (for Caddy, several, space-separated). */
+  /** host:port of the site (for Caddy, a name whose every address is a replica). */
   upstream: string;
+  /** Caddy only: host:port of the name server its look-up of that name asks (dns.ts). */
+  resolver?: string;
   certificate: Certificate;
   /** An empty folder for the proxy's configuration, logs and state. */
   dir: string;
@@ -118,17 +120,19 @@ export function startNginx(options: ProxyOptions): Promise<RunningProxy> {
 }
 
 /**
- * Caddy with deploy/Caddyfile: SITE_DOMAIN=localhost, SITE_UPSTREAMS the site, and, in its global
- * options, what a test machine needs (its own ports, no admin endpoint, no system trust store).
+ * Caddy with deploy/Caddyfile: SITE_DOMAIN=localhost, SITE_UPSTREAM_NAME and _PORT the site's
+ * address and port, and, in its global options, what a test machine needs (its own ports, no
+ * admin endpoint, no system trust store).
  */
 export function startCaddy(options: ProxyOptions): Promise<RunningProxy> {
-  const { upstream, certificate, dir, port } = options;
+  const { upstream, resolver, certificate, dir, port } = options;
   const httpPort = reserveProxyPort();
   const ports = [`http_port ${httpPort}`, `https_port ${port}`];
   const globals = ['admin off', ...ports, 'skip_install_trust'];
   const site = deployFile('Caddyfile', [
     ['{$SITE_DOMAIN} {', `{$SITE_DOMAIN} {\n\ttls ${certificate.certFile} ${certificate.keyFile}`],
     [/^\{\n/gm, `{\n${globals.map((option) => `\t${option}\n`).join('')}`],
+    ...resolvers(resolver),
   ]);
   const config = path.join(dir, 'Caddyfile');
   fs.writeFileSync(config, site);
@@ -139,7 +143,9 @@ export function startCaddy(options: ProxyOptions): Promise<RunningProxy> {
       XDG_DATA_HOME: dir,
       XDG_CONFIG_HOME: dir,
       SITE_DOMAIN: 'localhost',
-      SITE_UPSTREAMS: upstream,
+      // An address is a name Caddy's look-up answers with itself.
+      SITE_UPSTREAM_NAME: upstream.slice(0, upstream.lastIndexOf(':')),
+      SITE_UPSTREAM_PORT: upstream.slice(upstream.lastIndexOf(':') + 1),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -154,6 +160,11 @@ export function startCaddy(options: ProxyOptions): Promise<RunningProxy> {
     accessLog: () => stdout,
     errorLog: () => '',
   });
+}
+
+/** The Caddyfile's look-up of its upstreams, sent to `resolver` when there is one. */
+function resolvers(resolver: string | undefined): [RegExp, string][] {
+  return resolver ? [[/^\t\tdynamic a .*\{$/gm, `$&\n\t\t\tresolvers ${resolver}`]] : [];
 }
 
 interface Starting {
