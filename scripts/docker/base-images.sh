@@ -6,7 +6,8 @@
 # exact names.
 # The Dockerfile and compose.yml stay what an operator uses with the public images; this
 # machine's facts (its Debian mirror, its CA bundle, where Node's headers are) go in here only.
-# An image whose label holds the hash of its inputs is kept: only a change here rebuilds it.
+# An image whose label holds the hash of its inputs is kept: only a change of its own part of
+# this script (or of the shared helpers) rebuilds it.
 #   DOCKER_HOST=unix:///run/orgnote-ci-docker.sock scripts/docker/base-images.sh
 set -euo pipefail
 
@@ -26,8 +27,16 @@ mirror() {
   echo "${uri:-http://deb.debian.org/debian}"
 }
 
+# The hash of what makes one image: the helpers every image shares, the functions of its own
+# (those named as its fill function begins: postgres_root → postgres_*), the inputs named by the
+# caller and the --change options. An edit of another image's functions leaves it current.
 inputs_hash() {
-  { cat "$0"; echo "$1"; } | sha256sum | cut -c1-16
+  local fill=$1 inputs=$2 own
+  shift 2
+  own=$(declare -F | awk '{ print $3 }' | grep "^${fill%%_*}_")
+  # shellcheck disable=SC2086 # one name per word
+  { declare -f mirror bootstrap import make_image $own; printf '%s\n' "$inputs" "$@"; } |
+    sha256sum | cut -c1-16
 }
 
 is_current() {
@@ -58,7 +67,7 @@ import() {
 make_image() {
   local image=$1 shown=$2 inputs=$3 about=$4 fill=$5 hash root
   shift 5
-  hash=$(inputs_hash "$inputs")
+  hash=$(inputs_hash "$fill" "$inputs" "$@")
   if is_current "$image" "$hash"; then
     echo "base: $shown is current"
     return
