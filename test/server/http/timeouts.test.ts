@@ -29,15 +29,20 @@ function trickle(
 ): Promise<{ closedAfterMs: number; answer: string }> {
   return new Promise((resolve, reject) => {
     const started = Date.now();
-    const socket = net.connect(server.port, '127.0.0.1', () => socket.write(first));
+    let timer: NodeJS.Timeout | undefined;
+    // The trickle starts once `first` is written: a byte queued before the connection is made
+    // would go ahead of it (a malformed request, answered 400, on a machine slow to connect).
+    const socket = net.connect(server.port, '127.0.0.1', () => {
+      socket.write(first);
+      timer = setInterval(() => {
+        if (Date.now() - started > limitMs) {
+          clearInterval(timer);
+          socket.destroy();
+          reject(new Error(`still open after ${limitMs} ms`));
+        } else if (!socket.destroyed) socket.write(byte);
+      }, everyMs);
+    });
     let answer = '';
-    const timer = setInterval(() => {
-      if (Date.now() - started > limitMs) {
-        clearInterval(timer);
-        socket.destroy();
-        reject(new Error(`still open after ${limitMs} ms`));
-      } else if (!socket.destroyed) socket.write(byte);
-    }, everyMs);
     socket.on('data', (chunk) => (answer += chunk.toString()));
     socket.on('error', () => {});
     socket.on('close', () => {
@@ -100,10 +105,15 @@ describe('slow clients', () => {
 /** A client that sends half a request's headers, then one byte every 100 ms. */
 function slowClient(port: number) {
   const socket = net.connect(port, '127.0.0.1');
+  let timer: NodeJS.Timeout | undefined;
+  // The bytes follow the head once it is written: one queued before the connection is made would
+  // go ahead of it ("aGET / …", answered 400 at once, on a machine slow to connect).
   const connected = new Promise((resolve) =>
-    socket.once('connect', () => resolve(socket.write('GET / HTTP/1.1\r\nX-Slow: '))),
+    socket.once('connect', () => {
+      resolve(socket.write('GET / HTTP/1.1\r\nX-Slow: '));
+      timer = setInterval(() => socket.write('a'), 100);
+    }),
   );
-  const timer = setInterval(() => socket.write('a'), 100);
   socket.on('error', () => {});
   socket.once('close', () => clearInterval(timer));
   return { socket, connected };
