@@ -5,10 +5,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import { openSqliteStore } from '../../server/store';
 import { tempDataDir } from '../support/config';
 import { describeWithPostgres, query, startPostgres, type TestPostgres } from '../support/postgres';
+import { signupsIn } from '../support/sqlite-file';
 import { until } from '../support/wait';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -93,18 +93,6 @@ async function waitlistWith(dataDir: string, emails: string[]): Promise<void> {
   const store = openSqliteStore({ dataDir });
   for (const email of emails) await store.signups.add({ email, description: '' });
   await store.close();
-}
-
-function signupsIn(file: string): string[] {
-  const db = new Database(file, { readonly: true, fileMustExist: true });
-  try {
-    const rows = db.prepare('SELECT email FROM signups ORDER BY email').all() as {
-      email: string;
-    }[];
-    return rows.map((row) => row.email);
-  } finally {
-    db.close();
-  }
 }
 
 describe('the sqlite path', () => {

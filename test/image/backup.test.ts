@@ -8,8 +8,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import { releasePort, reservePort } from '../support/ports';
+import { signupsIn } from '../support/sqlite-file';
 import { until } from '../support/wait';
 import { IMAGE, docker, removeAll, sh } from './docker';
 import { layOutKit, setEnv } from './kit';
@@ -120,18 +120,6 @@ function lastBackupMetric(service = 'site'): number | undefined {
   const text = compose(`exec -T ${service} node -e "${script}"`);
   const line = /^backup_last_success_timestamp_seconds (\S+)$/m.exec(text);
   return line ? Number(line[1]) : undefined;
-}
-
-function signupsIn(file: string): string[] {
-  const db = new Database(file, { readonly: true, fileMustExist: true });
-  try {
-    const rows = db.prepare('SELECT email FROM signups ORDER BY email').all() as {
-      email: string;
-    }[];
-    return rows.map((row) => row.email);
-  } finally {
-    db.close();
-  }
 }
 
 beforeAll(() => {
