@@ -12,7 +12,7 @@ import { releasePort, reservePort } from '../support/ports';
 import { signupsIn } from '../support/sqlite-file';
 import { until } from '../support/wait';
 import { IMAGE, docker, removeAll, sh } from './docker';
-import { layOutKit, setEnv } from './kit';
+import { layOutKit, setEnv, useInternalTls } from './kit';
 import { OperatorShell, section, shBlocks, type Block } from './runbook';
 import { answers, request, signUp, type Target } from './visitor';
 
@@ -90,12 +90,7 @@ function layOut(): void {
     WELCOME_MAIL: 'on',
     MAIL_TO_FILES: 'on',
   });
-  const caddyfile = path.join(kit, 'Caddyfile');
-  const withInternalTls = fs
-    .readFileSync(caddyfile, 'utf8')
-    .replace(/^\{\$SITE_DOMAIN\} \{$/m, (line) => `${line}\n\ttls internal`);
-  expect(withInternalTls).toContain('tls internal');
-  fs.writeFileSync(caddyfile, withInternalTls);
+  useInternalTls(kit);
   // docs/operating.md, "Backing up": install -d -o 1000 -g 1000 -m 0700 /srv/orgnote-backups
   fs.mkdirSync(backups, { mode: 0o700 });
   fs.chownSync(backups, 1000, 1000);

@@ -12,7 +12,7 @@ import type { TLSSocket } from 'node:tls';
 import { releasePort, reservePort } from '../support/ports';
 import { until } from '../support/wait';
 import { IMAGE, ROOT, VERSION, docker, removeAll, sh, type Run } from './docker';
-import { layOutKit, mentions, withSettings } from './kit';
+import { caddyRoot, layOutKit, mentions, useInternalTls, withSettings } from './kit';
 import { request, type Target } from './visitor';
 
 const PROJECT = 'orgnote-ci-compose';
@@ -186,12 +186,7 @@ describe('the default path, up for real', () => {
       SITE_PORT: String(sitePort),
       SIGNUP_RATE_LIMIT: '1',
     });
-    const caddyfile = path.join(kit, 'Caddyfile');
-    const siteBlock = /^\{\$SITE_DOMAIN\} \{$/m;
-    const original = fs.readFileSync(caddyfile, 'utf8');
-    const withInternalTls = original.replace(siteBlock, (line) => `${line}\n\ttls internal`);
-    expect(withInternalTls).toContain('tls internal');
-    fs.writeFileSync(caddyfile, withInternalTls);
+    useInternalTls(kit);
   });
 
   afterAll(() => {
@@ -207,9 +202,7 @@ describe('the default path, up for real', () => {
     const running = compose('ps --services --filter status=running');
     expect(running.stdout.trim().split('\n').sort()).toEqual(['backup', 'caddy', 'site']);
 
-    const root = () => compose('exec -T caddy cat /data/caddy/pki/authorities/local/root.crt');
-    await until('Caddy has made its local root', () => root().status === 0, 30_000);
-    const ca = root().stdout;
+    const ca = await caddyRoot(compose);
     const page = () => fetchOverTls(`https://localhost:${ports.https}/`, ca);
     await until('the page comes through Caddy', () => page().then((r) => r.status === 200), 60_000);
     const res = await page();

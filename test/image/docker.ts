@@ -2,7 +2,7 @@
 // operator types them: a shell command string, DOCKER_HOST set, and the few names a test must
 // change (a port, an image tag) substituted. A README or runbook test can reuse `sh` as it is.
 import { spawnSync } from 'node:child_process';
-import fs, { readFileSync } from 'node:fs';
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -14,7 +14,7 @@ export const IMAGE = 'orgnote-ci-site';
 export const BUILT_REVISION = 'ORGNOTE_IMAGE_TEST_REVISION';
 /** package.json's version: the global setup's image is IMAGE:VERSION too, as a release is. */
 export const VERSION = (
-  JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+  JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
     version: string;
   }
 ).version;

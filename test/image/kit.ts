@@ -3,7 +3,8 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { ROOT } from './docker';
+import { until } from '../support/wait';
+import { ROOT, type Run } from './docker';
 
 /**
  * Copies deploy/ as the repository ships it (its tracked files: no .env, secret or backup a run
@@ -16,6 +17,28 @@ export function layOutKit(folder: string): string {
     fs.copyFileSync(path.join(ROOT, file), path.join(folder, file));
   }
   return path.join(folder, 'deploy');
+}
+
+/**
+ * The kit's Caddyfile with Caddy's own CA instead of ACME (`tls internal` in the site's block):
+ * no public name reaches this machine.
+ */
+export function useInternalTls(deploy: string): void {
+  const file = path.join(deploy, 'Caddyfile');
+  const original = fs.readFileSync(file, 'utf8');
+  const edited = original.replace(/^\{\$SITE_DOMAIN\} \{$/m, '$&\n\ttls internal');
+  if (edited === original) throw new Error(`no site block of {$SITE_DOMAIN} in ${file}`);
+  fs.writeFileSync(file, edited);
+}
+
+/**
+ * The root certificate of Caddy's local CA (PEM), once Caddy has made it: what a test trusts for
+ * the site over TLS. `compose` runs a docker-compose command in the kit.
+ */
+export async function caddyRoot(compose: (args: string) => Run): Promise<string> {
+  const root = () => compose('exec -T caddy cat /data/caddy/pki/authorities/local/root.crt');
+  await until('Caddy has made its local root', () => root().status === 0, 60_000);
+  return root().stdout;
 }
 
 /** The line of a setting, commented out (`# NAME=`) or not. */

@@ -14,7 +14,7 @@ import path from 'node:path';
 import { releasePort, reservePort } from '../support/ports';
 import { until } from '../support/wait';
 import { IMAGE, ROOT, docker, removeAll, sh, type Run } from './docker';
-import { layOutKit, withSettings } from './kit';
+import { caddyRoot, layOutKit, useInternalTls, withSettings } from './kit';
 import { request, type Answer, type Target } from './visitor';
 
 const PROJECT = 'orgnote-ci-mon';
@@ -62,11 +62,7 @@ function layOut(settings: Record<string, string>, quick: boolean): string {
 /** The test's own changes to the kit: Caddy's local CA, and monitoring in seconds. */
 function quicken(deploy: string): void {
   const file = (name: string) => path.join(deploy, name);
-  const caddyfile = fs.readFileSync(file('Caddyfile'), 'utf8');
-  fs.writeFileSync(
-    file('Caddyfile'),
-    edited(caddyfile, [[/^\{\$SITE_DOMAIN\} \{$/m, '$&\n\ttls internal']]),
-  );
+  useInternalTls(deploy);
   const scrape = fs.readFileSync(file('prometheus/scrape.yml'), 'utf8');
   const quickScrape = edited(scrape, [
     ['scrape_interval: 30s', 'scrape_interval: 2s'],
@@ -182,11 +178,9 @@ describe('the kit with the monitoring profile, up for real', () => {
     );
     const up = compose('up --detach');
     if (up.status !== 0) throw new Error(`docker-compose up exited ${up.status}:\n${up.stderr}`);
-    const root = () => compose('exec -T caddy cat /data/caddy/pki/authorities/local/root.crt');
-    await until('Caddy has made its local root', () => root().status === 0, 60_000);
     caddy = {
       base: `https://127.0.0.1:${ports.https}`,
-      tls: { name: 'localhost', ca: root().stdout },
+      tls: { name: 'localhost', ca: await caddyRoot(compose) },
     };
     const page = async () => (await request(caddy, 'GET', '/')).status === 200;
     await until('the page comes through Caddy', page, 90_000);

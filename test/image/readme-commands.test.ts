@@ -16,7 +16,7 @@ import path from 'node:path';
 import { releasePort, reservePort } from '../support/ports';
 import { until } from '../support/wait';
 import { ROOT, docker, removeAll, sh } from './docker';
-import { setEnv } from './kit';
+import { caddyRoot, setEnv, useInternalTls } from './kit';
 import { COMPOSE_UPGRADE, OperatorShell, section, shBlocks, type Block } from './runbook';
 import { answers, logIn, request, signUp, type Target } from './visitor';
 
@@ -216,12 +216,7 @@ describe('README, "Running it on a server": the kit in two commands, then the co
       SITE_PORTS: `${replicaPorts[0]}-${replicaPorts[1]}`,
     };
     setEnv(env, settings);
-    const caddyfile = path.join(operator.cwd, 'Caddyfile');
-    const siteBlock = /^\{\$SITE_DOMAIN\} \{$/m;
-    const original = fs.readFileSync(caddyfile, 'utf8');
-    const withInternalTls = original.replace(siteBlock, '$&\n\ttls internal');
-    expect(withInternalTls).toContain('tls internal');
-    fs.writeFileSync(caddyfile, withInternalTls);
+    useInternalTls(operator.cwd);
 
     operator.run(up);
     const name = /^SITE_DOMAIN=(.+)$/m.exec(fs.readFileSync(env, 'utf8'))![1];
@@ -329,14 +324,10 @@ describe('what the test read', () => {
 
 /** Caddy's site over TLS, once its local CA exists and the page comes through. */
 async function throughCaddy(name: string): Promise<Target> {
-  const root = () =>
-    sh('docker-compose exec -T caddy cat /data/caddy/pki/authorities/local/root.crt', {
-      cwd: operator.cwd,
-      env: { COMPOSE_PROJECT_NAME: PROJECT },
-    });
-  await until('Caddy has made its local CA', () => root().status === 0, 30_000);
+  const compose = (args: string) =>
+    sh(`docker-compose ${args}`, { cwd: operator.cwd, env: { COMPOSE_PROJECT_NAME: PROJECT } });
   const base = `https://127.0.0.1:${caddyPorts.https}`;
-  const target = { base, tls: { name, ca: root().stdout } };
+  const target = { base, tls: { name, ca: await caddyRoot(compose) } };
   await until('the page comes through Caddy', () => answers(target, '/readyz'), 60_000);
   return target;
 }
