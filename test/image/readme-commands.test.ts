@@ -252,9 +252,12 @@ describe('docs/operating.md with the kit', () => {
     // The backup service's folder, then a copy now; and one by hand into the volume.
     operator.runBlock(block('## Backing up', 'install -d', 'BACKUP_DIR='));
     expect(fs.statSync(backups)).toMatchObject({ uid: 1000, mode: 0o40700 });
-    operator.runBlock(block('## Backing up', 'docker compose restart backup'));
     const copies = () => inCompose('logs --no-color backup').match(/Backed up 1 signup/g) ?? [];
-    await until('a copy at the start, and one after the restart', () => copies().length >= 2);
+    // A restart stops a copy in progress (SIGTERM removes its partial file): the one at the start
+    // is waited for first, so that the restart's own copy is the second.
+    await until('a copy at the start', () => copies().length >= 1);
+    operator.runBlock(block('## Backing up', 'docker compose restart backup'));
+    await until('a copy after the restart', () => copies().length >= 2);
     const dated = fs.readdirSync(backups).filter((name) => /^waitlist-\d.*Z\.db$/.test(name));
     expect(dated.length).toBeGreaterThanOrEqual(1);
     operator.runBlock(block('## Backing up', 'docker compose exec site waitlist backup'));
@@ -290,9 +293,11 @@ describe('docs/operating.md with the kit', () => {
     operator.runBlock(block('## Backing up', 'pg_dump'));
     const dump = fs.readFileSync(path.join(deploy, 'orgnote.dump'));
     expect(dump.subarray(0, 5).toString()).toBe('PGDMP');
-    // The backup service's copy at its start may precede the signup; the restart copies again.
-    inCompose('restart backup-postgres');
+    // The backup service's copy at its start may precede the signup; the restart copies again,
+    // once that first copy is whole (a restart stops a copy in progress).
     const dumps = () => inCompose('logs --no-color backup-postgres').match(/pg_dump wrote/g) ?? [];
+    await until('a dump at the start', () => dumps().length >= 1, 60_000);
+    inCompose('restart backup-postgres');
     await until('a dump after the restart', () => dumps().length >= 2, 60_000);
     await signUp(caddy, 'pg-later@example.org');
     operator.runBlock(block('## Restoring PostgreSQL', 'pg_restore'));
