@@ -14,7 +14,7 @@ export type WaitlistSubmission =
        * Nothing was wrong with the fields, but the form's issue time was too recent, too old or
        * used up (PROOF_OF_WORK): the visitor only needs to press Join again.
        */
-      again?: true;
+      reissued?: true;
     };
 
 /** The server's side of the native form: records the form the action read, says how it went. */

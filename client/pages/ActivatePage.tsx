@@ -1,9 +1,9 @@
 // '/activate' child route: the activation form (docs/product.md §4). On submit it opens the web
 // app's /auth/activate in a new tab with email, token and key, then shows success. Without
 // JavaScript the same form posts to our /activate/open in a new tab, which redirects there.
-// A lazy chunk: what it would import of the first-load bundle comes as `kit` (activate-route.tsx,
+// A lazy chunk: what it would import of the first-load bundle comes as `deps` (activate-route.tsx,
 // client/routes.tsx says why).
-import type { ActivateKit } from './activate-route';
+import type { ActivateDeps } from './activate-route';
 
 type Status =
   | { kind: 'idle' }
@@ -13,16 +13,16 @@ type Status =
 
 const ACTIVATED_TEXT = 'You are successfully activated your free subscription'; // sic, docs/product.md §4
 
-export function ActivatePage({ kit }: { kit: ActivateKit }) {
+export function ActivatePage({ deps }: { deps: ActivateDeps }) {
   return (
     <>
       <title>Activate your subscription · OrgNote</title>
-      <ActivationForm kit={kit} />
+      <ActivationForm deps={deps} />
     </>
   );
 }
 
-function ActivationForm({ kit }: { kit: ActivateKit }) {
+function ActivationForm({ deps }: { deps: ActivateDeps }) {
   const {
     useState,
     useQueryParams,
@@ -36,7 +36,7 @@ function ActivationForm({ kit }: { kit: ActivateKit }) {
     ResultView,
     SubmitButton,
     TextField,
-  } = kit;
+  } = deps;
   const params = useQueryParams();
   const links = useSiteLinks();
   const [status, setStatus] = useState<Status>({ kind: 'idle' });

@@ -72,7 +72,7 @@ export async function waitlistAction({ request, context }: ServerActionArgs) {
   const result = await submitWaitlistForm(await request.formData());
   if (result.ok) return redirect(`/?${JOINED_PARAM}`, 303);
   // A form sent too soon or too late is not the visitor's mistake: nothing to correct.
-  return data(result, { status: result.status ?? (result.again ? 200 : 400) });
+  return data(result, { status: result.status ?? (result.reissued ? 200 : 400) });
 }
 
 /**
@@ -161,7 +161,7 @@ function WaitlistForm() {
         <TextField label="About me (or github profile)" multiline {...form.field('description')} />
         <Honeypot />
         {issued ? <input type="hidden" name={ISSUED_FIELD} value={issued} /> : null}
-        {rejected?.again ? (
+        {rejected?.reissued ? (
           <p className="form-note" role="status">
             Almost there: press Join again.
           </p>

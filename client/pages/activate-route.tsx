@@ -13,7 +13,7 @@ import { useQueryParams } from '../hooks/useQueryParams';
 import { useValidatedForm } from '../hooks/useValidatedForm';
 import { useSiteLinks } from '../public-config';
 
-const kit = {
+const deps = {
   useState,
   useQueryParams,
   useSiteLinks,
@@ -28,13 +28,13 @@ const kit = {
   TextField,
 };
 
-export type ActivateKit = typeof kit;
+export type ActivateDeps = typeof deps;
 
 /** The lazy page's module, as routes.tsx imports it. */
 interface ActivatePageModule {
-  ActivatePage(props: { kit: ActivateKit }): ReactElement;
+  ActivatePage(props: { deps: ActivateDeps }): ReactElement;
 }
 
 export function activateRoute({ ActivatePage }: ActivatePageModule) {
-  return { Component: () => <ActivatePage kit={kit} /> };
+  return { Component: () => <ActivatePage deps={deps} /> };
 }

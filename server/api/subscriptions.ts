@@ -20,7 +20,7 @@ export function signupEndpoint(submitSignup: SubmitSignup) {
       case 'invalid':
         return sendJson(res, 400, { error: outcome.message, field: outcome.field });
       // Only the plain form is sent back for a fresh issue time; the API never meets one.
-      case 'again':
+      case 'reissue':
         throw new HttpError(400, 'Send the signup again');
       case 'dropped':
       case 'stored':

@@ -18,13 +18,13 @@ export type GuardVerdict =
   /** Answered as a filled honeypot is: nothing stored or sent, nothing said. */
   | { kind: 'drop' }
   /** The plain form again, with what was typed and a fresh issue time. */
-  | { kind: 'again' }
+  | { kind: 'reissue' }
   /** A validation outcome: the message shows under the email field. */
   | { kind: 'refuse'; message: string };
 
 export interface SignupGuard {
   /** The verdict on a signup whose fields passed their checks. */
-  judge(signup: {
+  check(signup: {
     fields: Record<string, unknown>;
     email: string;
     route: GuardRoute;
@@ -49,7 +49,7 @@ export function signupGuard({ config, store, metrics, now = Date.now }: GuardDep
   return {
     proof,
     field,
-    async judge({ fields, email, route }) {
+    async check({ fields, email, route }) {
       const message = refused(email);
       if (message !== undefined) {
         metrics.guarded(route, 'domain');
@@ -65,7 +65,7 @@ export function signupGuard({ config, store, metrics, now = Date.now }: GuardDep
         const checked = await field.check(fields);
         if (checked === 'ok') return { kind: 'pass' };
         metrics.guarded(route, checked);
-        return checked === 'forged-field' ? { kind: 'drop' } : { kind: 'again' };
+        return checked === 'forged-field' ? { kind: 'drop' } : { kind: 'reissue' };
       }
       return { kind: 'pass' };
     },

@@ -29,7 +29,7 @@ export function nativeForm(submitSignup: SubmitSignup, logger: Logger) {
           const rules = { descriptionRequired: true };
           const outcome = await submitSignup({ fields, from, rules, route: 'form' });
           // The form again, as typed, with a fresh issue time (PROOF_OF_WORK, server/guard/).
-          if (outcome.kind === 'again') return { ok: false, values, errors: {}, again: true };
+          if (outcome.kind === 'reissue') return { ok: false, values, errors: {}, reissued: true };
           if (outcome.kind !== 'invalid') return { ok: true };
           return { ok: false, values, errors: outcome.errors };
         } catch (err) {

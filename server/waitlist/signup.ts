@@ -32,7 +32,7 @@ export type SignupOutcome =
   /** A filled honeypot, or no proof the bot guard takes: answered like a success, nothing kept. */
   | { kind: 'dropped'; email: string }
   /** The plain form came too soon, too late or used up (server/guard/): shown again to resend. */
-  | { kind: 'again' }
+  | { kind: 'reissue' }
   | { kind: 'stored'; email: string }
   | { kind: 'queued' }
   | { kind: 'answered'; answer: BackendAnswer };
@@ -98,14 +98,14 @@ export async function signup(
     metrics.signup('honeypot');
     return { kind: 'dropped', email };
   }
-  const verdict = deps.guard ? await deps.guard.judge({ fields, email, route }) : undefined;
+  const verdict = deps.guard ? await deps.guard.check({ fields, email, route }) : undefined;
   if (verdict?.kind === 'refuse') {
     metrics.signup('refused');
     const errors = { email: verdict.message };
     return { kind: 'invalid', field: 'email', message: verdict.message, errors };
   }
   if (verdict?.kind === 'drop') return { kind: 'dropped', email };
-  if (verdict?.kind === 'again') return { kind: 'again' };
+  if (verdict?.kind === 'reissue') return { kind: 'reissue' };
   if (!config.backendUrl) {
     const { confirmSignups: confirm, welcomeMail: welcome } = config;
     const added = await store.signups.add(checked.value, { confirm, welcome });
