@@ -56,9 +56,9 @@ export interface AppDeps {
    * Told when a request queued mail (a confirmation, a leave link): the running site's mail worker
    * sends it now.
    */
-  mailQueued?: () => void;
+  wakeMail?: () => void;
   /** Told when a request queued a webhook event or a signup owes one: the worker sends it now. */
-  eventsOwed?: () => void;
+  wakeWebhooks?: () => void;
   /**
    * How old the names /privacy lists may get before a page reads the webhook endpoints again
    * (webhooks/recipients.ts); 0 in tests, so a page follows an endpoint added just before.
@@ -79,11 +79,11 @@ export function createApp(config: Config, deps: AppDeps = {}) {
   const headers = securityHeaders(config, assets.css ? [sha256Source(assets.css)] : []);
 
   // Shared by every handler that takes a signup or another form.
-  const { mailQueued, eventsOwed } = deps;
+  const { wakeMail, wakeWebhooks } = deps;
   const guard = signupGuard({ config, store, metrics, now: deps.now });
   const submitSignup: SubmitSignup = (input) =>
-    signup({ config, store, logger, metrics, mailQueued, eventsOwed, guard }, input);
-  const address = addressPages({ config, store, logger, metrics, mailQueued, eventsOwed });
+    signup({ config, store, logger, metrics, wakeMail, wakeWebhooks, guard }, input);
+  const address = addressPages({ config, store, logger, metrics, wakeMail, wakeWebhooks });
   const limitSubmissions = signupRateLimit(config, logger, store.rate);
   const sameSiteOnly = refuseCrossSite(config, logger);
 

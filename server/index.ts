@@ -7,19 +7,12 @@ import { readBackupStamp } from './backup-stamp';
 import { ConfigError, loadConfig, type Config } from './config';
 import { ensureWritableDataDir } from './data-dir';
 import { createLogger, type Logger } from './logger';
-import { startOutboxWorker } from './workers/outbox-worker';
-import { confirmationMailFor } from './mail/confirmation';
-import { leaveLinkMailFor } from './mail/leave-link';
-import { welcomeMailFor } from './mail/welcome';
-import { startMailWorker } from './workers/mail-worker';
-import { startExpirySweep } from './workers/address-expiry';
-import { startWebhookWorker } from './workers/webhook-worker';
-import { createMailer } from './mail/transport';
 import { isReady } from './health';
 import { createMetrics, NO_METRICS, type Metrics } from './metrics';
 import { startMetricsServer } from './metrics-server';
 import type { Store } from './store';
 import { openStore } from './store/open';
+import { startWorkers } from './workers';
 
 /**
  * How long in-flight requests and sends may take after SIGTERM before they are cut off. Under
@@ -33,7 +26,7 @@ function startServer(
   logger: Logger,
   store: Store,
   metrics: Metrics,
-  wakes: Pick<AppDeps, 'mailQueued' | 'eventsOwed'>,
+  wakes: Pick<AppDeps, 'wakeMail' | 'wakeWebhooks'>,
 ): Promise<Server> {
   const server = http.createServer(
     {
@@ -126,49 +119,8 @@ async function main() {
           metrics,
           logger,
         });
-  // Mail comes from the embedded store: the confirmations and welcomes signups owe and the leave
-  // links /leave was asked for (all written by the worker, at once: the request wakes it), and the
-  // invitations a CLI run could not send.
-  const mailer = config.backendUrl ? undefined : createMailer(config);
-  const confirmationMail = confirmationMailFor(config);
-  const confirmations = confirmationMail && { links: store.links, mail: confirmationMail };
-  const welcomeMail = welcomeMailFor(config);
-  const welcomes = welcomeMail && { links: store.links, mail: welcomeMail };
-  const leaveLinkMail = leaveLinkMailFor(config);
-  const leaveLinks = leaveLinkMail && { links: store.links, compose: leaveLinkMail };
-  const mailWorker =
-    mailer &&
-    startMailWorker({
-      queue: store.mail,
-      confirmations,
-      welcomes,
-      leaveLinks,
-      mailer,
-      logger,
-      metrics,
-    });
-  // With BACKEND_URL no signup is stored here, and the sweep only prunes webhook deliveries.
-  const expirySweep = startExpirySweep({ store, config, logger, metrics });
-  const webhookWorker = startWebhookWorker({
-    webhooks: store.webhooks,
-    signupEvents: store.signupEvents,
-    allowPrivate: config.webhooksAllowPrivate,
-    logger,
-    metrics,
-  });
-  const server = await startServer(config, logger, store, metrics, {
-    mailQueued: mailWorker?.wake,
-    eventsOwed: webhookWorker.wake,
-  });
-  const worker = config.backendUrl
-    ? startOutboxWorker({
-        outbox: store.outbox,
-        backendUrl: config.backendUrl,
-        timeoutMs: config.backendTimeoutMs,
-        logger,
-        metrics,
-      })
-    : undefined;
+  const workers = startWorkers({ config, store, logger, metrics });
+  const server = await startServer(config, logger, store, metrics, workers);
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   logger.info(
@@ -188,20 +140,12 @@ async function main() {
     stopping = true;
     logger.info({ signal }, 'shutting down');
     // The workers stop beside the HTTP drain, not after it, so the whole stop fits the grace an
-    // orchestrator gives (Docker: 10 s; ours is 8). No new round starts; closing the pool fails
-    // the sends still waiting for a connection (they go back to the queue), and past the grace it
-    // ends the ones a stalled server holds too.
-    const workersStopped = Promise.all([
-      worker?.stop(),
-      mailWorker?.stop(),
-      expirySweep.stop(),
-      webhookWorker.stop(),
+    // orchestrator gives (Docker: 10 s; ours is 8).
+    const [result] = await Promise.all([
+      shutdown(server),
+      workers.stop(SHUTDOWN_GRACE_MS),
+      metricsServer?.close(),
     ]);
-    mailer?.close();
-    const force = setTimeout(() => mailer?.close(true), SHUTDOWN_GRACE_MS);
-    force.unref();
-    const [result] = await Promise.all([shutdown(server), workersStopped, metricsServer?.close()]);
-    clearTimeout(force);
     await store.close();
     logger.info({ result }, 'stopped');
     process.exit(0);

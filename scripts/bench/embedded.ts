@@ -14,7 +14,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { encodeMultipart } from '../../server/delivery/backend-client';
+import { encodeMultipart } from '../../server/backend/client';
 import { openSqliteStore } from '../../server/store';
 import type { Account } from '../../server/store/types';
 import { startSiteProcess } from '../site-process';

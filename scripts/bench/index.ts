@@ -25,7 +25,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { encodeMultipart } from '../../server/delivery/backend-client';
+import { encodeMultipart } from '../../server/backend/client';
 import { benchEmbedded, EMBEDDED_ROUNDS } from './embedded';
 import {
   CONNECTIONS,

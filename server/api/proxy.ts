@@ -4,8 +4,8 @@
 import type { ServerResponse } from 'node:http';
 import { checkActivation } from '../../shared/form-checks';
 import type { Config } from '../config';
-import { BackendTimeoutError, ClientGoneError } from '../delivery/backend-client';
-import { relayToBackend, sendBackendAnswer } from '../delivery/relay';
+import { BackendTimeoutError, ClientGoneError } from '../backend/client';
+import { relayToBackend, sendBackendAnswer } from '../backend/relay';
 import { loggedPath } from '../http/access-log';
 import { fieldsOf, type BodyRequest } from '../http/body';
 import { HttpError } from '../http/errors';

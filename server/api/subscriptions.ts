@@ -2,7 +2,7 @@
 // (waitlist/signup.ts). It reads the fields, hands them over, and answers the outcome; the answer
 // never says whether the address was already listed.
 import type { ServerResponse } from 'node:http';
-import { sendBackendAnswer } from '../delivery/relay';
+import { sendBackendAnswer } from '../backend/relay';
 import { fieldsOf, type BodyRequest } from '../http/body';
 import { HttpError, sendJson } from '../http/errors';
 import type { RequestContext } from '../http/request-pipeline';

@@ -20,9 +20,9 @@ export interface AddressDeps {
   logger: Logger;
   metrics?: Pick<Metrics, 'address'>;
   /** Told when a mail was queued, so the mail worker sends it now. */
-  mailQueued?: () => void;
+  wakeMail?: () => void;
   /** Told when a webhook event was queued, so the webhook worker sends it now. */
-  eventsOwed?: () => void;
+  wakeWebhooks?: () => void;
 }
 
 /** What a link is worth, without using it (the GET of /confirm and /leave). */
@@ -35,15 +35,15 @@ export function checkLink(
 }
 
 export async function confirmAddress(
-  { store, config, logger, metrics = NO_METRICS, mailQueued, eventsOwed }: AddressDeps,
+  { store, config, logger, metrics = NO_METRICS, wakeMail, wakeWebhooks }: AddressDeps,
   token: string,
 ): Promise<LinkUse> {
   const welcome = config.welcomeMail;
   const used = await store.links.confirm(token, { welcome });
   if (used.ok) metrics.address('confirmed');
   // The welcome it may owe and its signup.confirmed go out now rather than at the next polls.
-  if (used.ok && welcome) mailQueued?.();
-  if (used.ok) eventsOwed?.();
+  if (used.ok && welcome) wakeMail?.();
+  if (used.ok) wakeWebhooks?.();
   logger.info(
     { event: 'confirm', ok: used.ok, refusal: used.ok ? undefined : used.refusal },
     'confirmation link used',
@@ -60,7 +60,7 @@ export async function leaveByLink(deps: AddressDeps, token: string): Promise<Lin
     return leaver;
   }
   await remove(deps, leaver.email, { reason: 'left' });
-  deps.eventsOwed?.();
+  deps.wakeWebhooks?.();
   metrics.address('left');
   logger.info({ event: 'leave', ok: true }, 'an address left the waitlist');
   return { ok: true };
@@ -95,7 +95,7 @@ export async function requestLeaveLink(
   // One insert, listed or not; the mail worker looks the address up and mails the link. A full
   // queue (QueueFullError, a 503 page) is full for every address alike.
   await store.links.askLeaveLink(typed);
-  deps.mailQueued?.();
+  deps.wakeMail?.();
   return { ok: true };
 }
 

@@ -20,7 +20,7 @@ import {
   postSignup,
   type BackendAnswer,
   type SignupRequest,
-} from '../delivery/backend-client';
+} from '../backend/client';
 import type { SignupGuard } from '../guard';
 import type { Logger } from '../logger';
 import { NO_METRICS, type GuardRoute, type Metrics } from '../metrics';
@@ -67,9 +67,9 @@ export interface SignupDeps {
    * Told when a confirmation may be owed, so the mail worker writes and sends it now rather than at
    * its next poll.
    */
-  mailQueued?: () => void;
+  wakeMail?: () => void;
   /** Told when a signup was stored, so the webhook worker writes and sends its events now. */
-  eventsOwed?: () => void;
+  wakeWebhooks?: () => void;
   /** What a signup must show beyond its fields (server/guard/); none when not given. */
   guard?: SignupGuard;
 }
@@ -111,9 +111,9 @@ export async function signup(
     const added = await store.signups.add(checked.value, { confirm, welcome });
     // The mail worker writes and sends the confirmation or welcome now rather than at its next poll
     // (woken for a repeat too, which may owe a confirmation: the same work for every address).
-    if (confirm || welcome) deps.mailQueued?.();
+    if (confirm || welcome) deps.wakeMail?.();
     // A new signup's signup.created likewise (woken for a repeat too, which owes none).
-    deps.eventsOwed?.();
+    deps.wakeWebhooks?.();
     logger.info({ event: 'signup', added }, 'signup stored');
     metrics.signup(added ? 'stored' : 'duplicate');
     return { kind: 'stored', email };

@@ -4,8 +4,8 @@
 // through the pool, a batch at a time. A full batch is followed at once by the next one, unless
 // the server was unavailable: then the rest waits for the next poll and its own backoff, rather
 // than thousands of due messages each meeting the same closed port in a burst. While the site is
-// saturated, rounds keep their pause: signups are answered first (delivery/busy.ts).
-import { eventLoopBusy } from '../delivery/busy';
+// saturated, rounds keep their pause: signups are answered first (busy.ts).
+import { eventLoopBusy } from './busy';
 import { startPoller, wakeLater, type Poller } from './poller';
 import type { Logger } from '../logger';
 import { NO_METRICS, type DeliveryResult, type Metrics } from '../metrics';

@@ -7,7 +7,7 @@
 import type { Logger } from '../logger';
 import { NO_METRICS, type Metrics } from '../metrics';
 import type { Outbox, OutboxItem } from '../store/types';
-import { isNotNow, postSignup } from '../delivery/backend-client';
+import { isNotNow, postSignup } from '../backend/client';
 import { startPoller } from './poller';
 
 interface OutboxWorkerOptions {

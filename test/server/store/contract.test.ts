@@ -5,7 +5,7 @@
 // this same class (or it moves to the contract), which the issueKey test holds it to.
 import { UnknownEmailError } from '../../../server/store/subscriptions';
 import { QueueFullError, type OutgoingMail, type Store } from '../../../server/store/types';
-import type { SignupRequest } from '../../../server/delivery/backend-client';
+import type { SignupRequest } from '../../../server/backend/client';
 import { describeEachEngine, type OpenOptions, type StoreEngine } from '../../support/stores';
 
 const START = Date.parse('2026-01-01T00:00:00.000Z');

@@ -21,7 +21,7 @@ import {
   StoreUnavailableError,
   type OutgoingMail,
 } from '../../../server/store/types';
-import type { SignupRequest } from '../../../server/delivery/backend-client';
+import type { SignupRequest } from '../../../server/backend/client';
 import { sql as initialSchema } from '../../../server/store/postgres/migrations/001-initial';
 import {
   describeWithPostgres,

@@ -10,9 +10,6 @@ import request from 'supertest';
 import { createApp } from '../../../server/app';
 import { runCommand } from '../../../server/cli/waitlist';
 import type { Config } from '../../../server/config';
-import { confirmationMailFor } from '../../../server/mail/confirmation';
-import { leaveLinkMailFor } from '../../../server/mail/leave-link';
-import { startMailWorker } from '../../../server/workers/mail-worker';
 import { sendClaimed } from '../../../server/mail/send';
 import { createMailer, mailFolder } from '../../../server/mail/transport';
 import { createMetrics } from '../../../server/metrics';
@@ -24,12 +21,15 @@ import {
   requestLeaveLink,
   sweepUnconfirmed,
 } from '../../../server/waitlist/address';
+import { startWorkers } from '../../../server/workers';
 import { remove } from '../../../server/waitlist/remove';
 import { capturingLogger, testConfig } from '../../support/config';
 import { startSmtpServer, type ReceivedMail, type SmtpTestServer } from '../../support/smtp';
 
 const SITE_URL = 'https://orgnote.example';
 const HOUR = 3_600_000;
+/** How long the mail pool may take to close once the test is done with it. */
+const STOP_GRACE_MS = 1_000;
 
 let smtp: SmtpTestServer;
 beforeAll(async () => {
@@ -56,24 +56,19 @@ function site(env: Record<string, string> = {}) {
   const store: SqliteStore = openSqliteStore(config, () => time);
   const { logger, lines } = capturingLogger();
   const metrics = createMetrics({ pending: { outbox: () => 0, mail: () => 0 } });
-  // As server/index.ts starts it: the confirmations signups owe first, then the leave links asked
-  // for, then what else is due.
-  const confirmations = { links: store.links, mail: confirmationMailFor(config)! };
-  const leaveLinks = { links: store.links, compose: leaveLinkMailFor(config)! };
-  const worker = startMailWorker({
-    queue: store.mail,
-    confirmations,
-    leaveLinks,
-    mailer: createMailer(config),
+  // As server/index.ts starts them; never saturated: a busy machine would otherwise leave a wake
+  // to the 60 s poll, and the machine's load is not what this file tests.
+  const workers = startWorkers({
+    config,
+    store,
     logger,
     metrics,
     pollMs: 60_000,
-    // Never saturated: a busy machine would otherwise leave a wake to the 60 s poll, and the
-    // machine's load is not what this file tests.
     busy: () => false,
   });
-  const app = createApp(config, { store, logger, metrics, mailQueued: worker.wake });
-  const deps = { store, config, logger, metrics, mailQueued: worker.wake };
+  const wakes = { wakeMail: workers.wakeMail, wakeWebhooks: workers.wakeWebhooks };
+  const app = createApp(config, { store, logger, metrics, ...wakes });
+  const deps = { store, config, logger, metrics, ...wakes };
   return {
     config,
     store,
@@ -84,7 +79,7 @@ function site(env: Record<string, string> = {}) {
     advance: (ms: number) => void (time += ms),
     now: () => time,
     async close() {
-      await worker.stop();
+      await workers.stop(STOP_GRACE_MS);
       await store.close();
     },
   };

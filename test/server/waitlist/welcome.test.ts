@@ -6,12 +6,10 @@ import path from 'node:path';
 import request from 'supertest';
 import { createApp } from '../../../server/app';
 import type { Config } from '../../../server/config';
-import { confirmationMailFor } from '../../../server/mail/confirmation';
-import { createMailer } from '../../../server/mail/transport';
-import { welcomeMailFor } from '../../../server/mail/welcome';
 import { openSqliteStore } from '../../../server/store';
 import type { Store } from '../../../server/store/types';
-import { startMailWorker } from '../../../server/workers/mail-worker';
+import { welcomeMailFor } from '../../../server/mail/welcome';
+import { startWorkers } from '../../../server/workers';
 import { STATIC_LINKS } from '../../../shared/links';
 import { capturingLogger, tempDataDir, testConfig } from '../../support/config';
 import { startSmtpServer, type ReceivedMail, type SmtpTestServer } from '../../support/smtp';
@@ -29,34 +27,22 @@ beforeEach(() => {
   smtp.received.length = 0;
 });
 
-/** The site as server/index.ts starts it: the app, and the mail worker with what it writes. */
+/** The site as server/index.ts starts it: the app and its workers. */
 function site(config: Config, store: Store) {
   const { logger, lines } = capturingLogger();
-  const confirmationMail = confirmationMailFor(config);
-  const welcomeMail = welcomeMailFor(config);
-  const mailer = createMailer(config);
-  const worker = startMailWorker({
-    queue: store.mail,
-    confirmations: confirmationMail && { links: store.links, mail: confirmationMail },
-    welcomes: welcomeMail && { links: store.links, mail: welcomeMail },
-    mailer,
-    logger,
-    pollMs: 60_000,
-    // Never saturated: a busy machine would otherwise leave a wake to the 60 s poll, and the
-    // machine's load is not what this file tests.
-    busy: () => false,
-  });
-  const app = createApp(config, { store, logger, mailQueued: worker.wake });
+  // Never saturated: a busy machine would otherwise leave a wake to the 60 s poll, and the
+  // machine's load is not what this file tests.
+  const workers = startWorkers({ config, store, logger, pollMs: 60_000, busy: () => false });
+  const app = createApp(config, { store, logger, wakeMail: workers.wakeMail });
   return {
     app,
     store,
     lines,
-    worker,
+    workers,
     signUp: (email: string) =>
       request(app).post('/api/subscriptions').send({ email, description: 'emacs' }),
     async close() {
-      await worker.stop();
-      mailer.close();
+      await workers.stop(1_000);
     },
   };
 }
@@ -110,7 +96,7 @@ describeEachEngine((engine) => {
 
     // A repeat, in another case, is answered the same and owes nothing.
     await s.signUp(' ann@example.ORG ').expect(201);
-    await s.worker.flush();
+    await s.workers.flush();
     expect(smtp.received).toHaveLength(1);
     expect(await s.store.signups.welcomesOwed()).toBe(0);
 
@@ -129,7 +115,7 @@ describeEachEngine((engine) => {
     await s.signUp('bob@example.org').expect(201);
     const [confirmation] = await smtp.waitFor(1);
     expect(confirmation.parsed.subject).toBe('Confirm your address for the OrgNote waitlist');
-    await s.worker.flush();
+    await s.workers.flush();
     expect(smtp.received).toHaveLength(1);
 
     // The same link posted twice at once (a double click, two replicas): one confirmation.
@@ -145,7 +131,7 @@ describeEachEngine((engine) => {
     // Confirming again, and signing up again once confirmed, owe nothing more.
     expect((await request(s.app).post('/confirm').type('form').send({ token })).status).toBe(410);
     await s.signUp('bob@example.org').expect(201);
-    await s.worker.flush();
+    await s.workers.flush();
     expect(smtp.received.map((mail) => mail.parsed.subject)).toEqual([
       'Confirm your address for the OrgNote waitlist',
       'Welcome to the OrgNote waitlist',
@@ -155,7 +141,7 @@ describeEachEngine((engine) => {
   it('sends no welcome at all without WELCOME_MAIL', async () => {
     const s = await start(engine, { WELCOME_MAIL: '' });
     await s.signUp('cid@example.org').expect(201);
-    await s.worker.flush();
+    await s.workers.flush();
     expect(await s.store.signups.welcomesOwed()).toBe(0);
     expect(smtp.received).toHaveLength(0);
     expect(await s.store.mail.counts()).toEqual({ queued: 0, sent: 0, failed: 0, dead: 0 });
@@ -188,7 +174,7 @@ describe('the welcome mail on SQLite', () => {
 
     const s = site(config, openSqliteStore(config));
     open.push(s);
-    await s.worker.flush();
+    await s.workers.flush();
     const [mail] = await smtp.waitFor(1);
     expect(mail.envelope.to).toEqual(['fay@example.org']);
     expect(mail.parsed.subject).toBe('Welcome to the OrgNote waitlist');

@@ -208,7 +208,7 @@ function events(engine: StoreEngine) {
 
   it('sends the event of a signup through the API without waiting for a poll', async () => {
     const config = testConfig({ dataDir: tempDataDir() });
-    const app = createApp(config, { store, logger: silent, eventsOwed: worker.wake });
+    const app = createApp(config, { store, logger: silent, wakeWebhooks: worker.wake });
     await request(app)
       .post('/api/subscriptions')
       .send({ email: 'gus@example.org', description: 'emacs' })

@@ -4,7 +4,7 @@ import type { IncomingHttpHeaders, OutgoingHttpHeaders, ServerResponse } from 'n
 import { isMultipart, toFieldList, type BodyRequest, type FormFields } from '../http/body';
 import type { Client } from '../http/client';
 import { withoutSiteCookies } from '../http/site-cookies';
-import { callBackend, encodeMultipart, type BackendAnswer } from './backend-client';
+import { callBackend, encodeMultipart, type BackendAnswer } from './client';
 
 /** Hop-by-hop headers (RFC 9110 §7.6.1) plus those we recompute; never relayed either way. */
 const HOP_BY_HOP = new Set([
