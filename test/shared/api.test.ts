@@ -1,15 +1,10 @@
 // The API client against a real multer backend on 127.0.0.1: the waitlist call of docs/product.md
 // §7 and the error texts of product §8.
 import { ApiError, createApiClient, errorMessage, RequiredError } from '../../shared/api';
-import { closedPort, startBackend, type TestBackend } from '../support/backend';
+import { closedPort, backendForEachTest } from '../support/backend';
 
-let backend: TestBackend;
-beforeAll(async () => {
-  backend = await startBackend();
-});
-afterAll(() => backend.close());
+const backend = backendForEachTest();
 beforeEach(() => {
-  backend.received.length = 0;
   backend.respondWith((req, res) => res.status(201).json({ email: 'a@b.co' }));
 });
 

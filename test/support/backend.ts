@@ -107,3 +107,35 @@ export async function closedPort(): Promise<number> {
     if (refused) return port;
   }
 }
+
+/**
+ * One backend for a test file: started before its first test, closed after its last, and what it
+ * received cleared before each test (each test sets the answers it needs).
+ */
+export function backendForEachTest(): TestBackend {
+  let started: TestBackend | undefined;
+  beforeAll(async () => {
+    started = await startBackend();
+  });
+  afterAll(() => started?.close());
+  beforeEach(() => {
+    backend().received.length = 0;
+  });
+  const backend = () => {
+    if (!started) throw new Error('the backend starts in beforeAll: use it inside a test');
+    return started;
+  };
+  return {
+    get url() {
+      return backend().url;
+    },
+    get port() {
+      return backend().port;
+    },
+    get received() {
+      return backend().received;
+    },
+    respondWith: (responder) => backend().respondWith(responder),
+    close: () => backend().close(),
+  };
+}

@@ -5,17 +5,12 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { REFUSED_DOMAIN } from '../../../server/guard/domains';
 import { createApiClient } from '../../../shared/api';
-import { startBackend, type TestBackend } from '../../support/backend';
+import { backendForEachTest } from '../../support/backend';
 import { renderRoutes } from '../../support/render-route';
 
-let backend: TestBackend;
-beforeAll(async () => {
-  backend = await startBackend();
-});
-afterAll(() => backend.close());
+const backend = backendForEachTest();
 beforeEach(() => {
   localStorage.clear();
-  backend.received.length = 0;
 });
 
 const email = () => screen.getByLabelText('Email');

@@ -3,21 +3,16 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createApiClient } from '../../../shared/api';
-import { closedPort, startBackend, type TestBackend } from '../../support/backend';
+import { closedPort, backendForEachTest } from '../../support/backend';
 import { renderRoutes } from '../../support/render-route';
 import { link } from '../../support/screen';
 
 const JOINED =
   'You are successfully joined to the wait list. Want to get your invitation faster? Join patreon';
 
-let backend: TestBackend;
-beforeAll(async () => {
-  backend = await startBackend();
-});
-afterAll(() => backend.close());
+const backend = backendForEachTest();
 beforeEach(() => {
   localStorage.clear();
-  backend.received.length = 0;
   backend.respondWith((req, res) => res.status(201).json({ email: 'ok' }));
 });
 

@@ -12,7 +12,7 @@ import { createChallenge, verifySolution } from 'altcha-lib/v1';
 import { createApiClient } from '../../../shared/api';
 import { CHALLENGE_PATH, PROOF_FIELD, type ProofChallenge } from '../../../shared/proof-of-work';
 import { encodeProof, solve } from '../../../shared/proof-of-work-solver';
-import { startBackend, type TestBackend } from '../../support/backend';
+import { backendForEachTest } from '../../support/backend';
 import { appTree } from '../../support/render-route';
 
 const HMAC_KEY = 'test-key';
@@ -23,14 +23,9 @@ const JOINED =
 if (!globalThis.crypto.subtle)
   Object.defineProperty(globalThis.crypto, 'subtle', { value: webcrypto.subtle });
 
-let backend: TestBackend;
-beforeAll(async () => {
-  backend = await startBackend();
-});
-afterAll(() => backend.close());
+const backend = backendForEachTest();
 beforeEach(() => {
   localStorage.clear();
-  backend.received.length = 0;
   backend.respondWith(async (req, res) => {
     if (req.method === 'GET' && req.path === CHALLENGE_PATH) {
       res.json(await createChallenge({ hmacKey: HMAC_KEY, maxnumber: 2000 }));
