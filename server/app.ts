@@ -24,6 +24,7 @@ import { CONTENT_TYPES, HttpError, sendText, statusAndMessage } from './http/err
 import { answeredAs, requestPipeline } from './http/request-pipeline';
 import { signupRateLimit } from './http/rate-limit';
 import { securityHeaders } from './http/security-headers';
+import { CONSOLE_MOUNT } from './console/paths';
 import { consoleRouter } from './console/router';
 import { CONSOLE_CSS } from './console/styles';
 import { createLogger, type Logger } from './logger';
@@ -235,10 +236,10 @@ function siteRoutes(parts: SiteRouteParts) {
   );
   app.post(LEAVE_PATH, readBody, readFields, renderer.streamPage);
 
-  // The operators' console under /admin (its paths: console/router.tsx): server-rendered, no
-  // script, off while no account exists.
+  // The operators' console (its paths: console/paths.ts): server-rendered, no script, off while
+  // no account exists.
   app.use(
-    '/admin',
+    CONSOLE_MOUNT,
     consoleRouter({
       config,
       store,

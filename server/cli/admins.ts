@@ -11,6 +11,7 @@ import {
   unlockAdmin,
   type PasswordRefusal,
 } from '../console/accounts';
+import { CONSOLE_MOUNT } from '../console/paths';
 import { textTable } from './columns';
 import { REMEMBERED_MS } from '../store/login-throttle';
 import type { AuditVerdict } from '../store/types';
@@ -74,7 +75,7 @@ export const ADMIN_ROWS: CommandRow<{ verify?: boolean }>[] = [
           `${address.trim()} has an account already (admin password changes its password)`,
         );
       if (added.kind !== 'added') throw new CommandError(refusalText(added, address));
-      await io.out(`Added ${address.trim()}: the console is at /admin.\n`);
+      await io.out(`Added ${address.trim()}: the console is at ${CONSOLE_MOUNT}.\n`);
       return 0;
     },
   },
@@ -89,9 +90,8 @@ export const ADMIN_ROWS: CommandRow<{ verify?: boolean }>[] = [
           accounts.map((a) => [a.email, a.createdAt, a.totp ? 'yes' : 'no']),
         ),
       );
-      await io.out(
-        `${accounts.length} account(s)${accounts.length === 0 ? ': the console is off (every /admin path answers 404)' : ''}\n`,
-      );
+      const off = `: the console is off (every ${CONSOLE_MOUNT} path answers 404)`;
+      await io.out(`${accounts.length} account(s)${accounts.length === 0 ? off : ''}\n`);
       return 0;
     },
   },

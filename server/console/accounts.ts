@@ -74,7 +74,10 @@ export async function changePassword(
   return { kind: 'changed' };
 }
 
-/** A new TOTP secret (160 bits, SHA-1, 6 digits, 30 s: what every authenticator app reads) and its otpauth:// URI. */
+/**
+ * A new TOTP secret (160 bits, SHA-1, 6 digits, 30 s: what every authenticator app reads) and its
+ * otpauth:// URI.
+ */
 export async function enrolTotp(
   deps: AccountsDeps,
   email: string,

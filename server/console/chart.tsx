@@ -40,6 +40,8 @@ export function Chart({ days }: { days: DailyCounts[] }) {
     (s) => `${days.reduce((sum, d) => sum + d[s.key], 0)} ${s.label.toLowerCase()}`,
   );
   const busy = days.filter((d) => d.signups || d.invited || d.activated);
+  const title = `Signups, invitations and activations per day, last ${CHART_DAYS} days`;
+  const summary = `In all: ${totals.join(', ')}. The table below gives each day.`;
   return (
     <>
       <figure className="console-chart">
@@ -51,8 +53,8 @@ export function Chart({ days }: { days: DailyCounts[] }) {
           role="img"
           aria-labelledby="chart-title chart-summary"
         >
-          <title id="chart-title">{`Signups, invitations and activations per day, last ${CHART_DAYS} days`}</title>
-          <desc id="chart-summary">{`In all: ${totals.join(', ')}. The table below gives each day.`}</desc>
+          <title id="chart-title">{title}</title>
+          <desc id="chart-summary">{summary}</desc>
           <line x1={PAD.left} y1={y(0)} x2={WIDTH - PAD.right} y2={y(0)} stroke="#3b3658" />
           {SERIES.map((s) => (
             <polyline

@@ -8,6 +8,7 @@ import { CONTENT_TYPES, sendText } from '../http/errors';
 import { contextOf } from '../http/request-pipeline';
 import type { Logger } from '../logger';
 import { ConsolePage, renderPage } from './layout';
+import { CONSOLE_URLS } from './paths';
 
 const isLoopback = proxyaddr.compile('loopback');
 
@@ -73,7 +74,10 @@ export function httpsOrLoopback(
     if (httpsSite && !forwardedHttps && (req.method === 'GET' || req.method === 'HEAD')) {
       const target = `${httpsSite.origin}${req.originalUrl}`;
       sendText(res, 308, CONTENT_TYPES.html, page(target), { Location: target });
-    } else sendText(res, 403, CONTENT_TYPES.html, page(httpsSite && `${httpsSite.origin}/admin`));
+    } else {
+      const dashboard = httpsSite && `${httpsSite.origin}${CONSOLE_URLS.dashboard}`;
+      sendText(res, 403, CONTENT_TYPES.html, page(dashboard));
+    }
     return false;
   };
 }

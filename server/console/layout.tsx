@@ -1,8 +1,10 @@
 // The console's pages: server-rendered by React with no script at all, so visitors of the site
 // download nothing of it and every page works without JavaScript. React escapes every value.
 // They wear the site's stylesheet, inline and allowed by its hash in the CSP.
-import type { ReactElement, ReactNode } from 'react';
+import { Fragment, type ReactElement, type ReactNode } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
+import { CONSOLE_URLS, type ConsoleRouteName } from './paths';
+import type { Page } from './route';
 import type { ConsoleSession } from './session';
 
 /** The whole document as HTML: React writes no doctype of its own. */
@@ -32,6 +34,15 @@ export function Hidden({ name, value }: { name: string; value: string | number }
   return <input type="hidden" name={name} defaultValue={String(value)} />;
 }
 
+/** The pages the header links to, in its order, by their names in the path table. */
+const NAVIGATION: [ConsoleRouteName, string][] = [
+  ['signups', 'Signups'],
+  ['mail', 'Mail'],
+  ['outbox', 'Outbox'],
+  ['webhooks', 'Webhooks'],
+  ['audit', 'Audit'],
+];
+
 interface ConsolePageProps {
   title: string;
   /** The site's stylesheet and the console's rules: the CSP allows exactly this text by hash. */
@@ -53,21 +64,28 @@ export function ConsolePage({ title, css, session, children }: ConsolePageProps)
       </head>
       <body>
         <header className="header">
-          <a className="brand" href="/admin">
+          <a className="brand" href={CONSOLE_URLS.dashboard}>
             OrgNote console
           </a>
           {session && (
             <nav aria-label="Console">
-              <a href="/admin/signups">Signups</a> <a href="/admin/mail">Mail</a>{' '}
-              <a href="/admin/outbox">Outbox</a> <a href="/admin/webhooks">Webhooks</a>{' '}
-              <a href="/admin/audit">Audit</a>
+              {NAVIGATION.map(([name, label], i) => (
+                <Fragment key={name}>
+                  {i > 0 && ' '}
+                  <a href={CONSOLE_URLS[name]}>{label}</a>
+                </Fragment>
+              ))}
             </nav>
           )}
           <div className="header-actions">
             {session && (
               <>
                 <span className="console-account">{session.email}</span>
-                <PostForm action="/admin/logout" csrf={session.csrf} className="console-logout">
+                <PostForm
+                  action={CONSOLE_URLS.logout}
+                  csrf={session.csrf}
+                  className="console-logout"
+                >
                   <button type="submit" className="button button-secondary">
                     Log out
                   </button>
@@ -88,7 +106,20 @@ export function ConsolePage({ title, css, session, children }: ConsolePageProps)
 export function BackToSignups({ children = 'Back to the signups' }: { children?: string }) {
   return (
     <p>
-      <a href="/admin/signups">{children}</a>
+      <a href={CONSOLE_URLS.signups}>{children}</a>
     </p>
+  );
+}
+
+/** A page as HTML: its view in the layout, with the operator's account and Log out when given. */
+export function pageHtml(
+  css: string,
+  { title, view }: Pick<Page, 'title' | 'view'>,
+  session?: ConsolePageProps['session'],
+): string {
+  return renderPage(
+    <ConsolePage title={title} css={css} session={session}>
+      {view}
+    </ConsolePage>,
   );
 }

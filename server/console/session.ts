@@ -7,6 +7,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { CONSOLE_COOKIE, secureName } from '../http/site-cookies';
 import type { Store } from '../store';
 import { csrfToken, sessionAccount } from './login';
+import { CONSOLE_URLS } from './paths';
 
 /** The logged-in operator, as every console handler after requireSession reads it. */
 export interface ConsoleSession {
@@ -63,7 +64,7 @@ export function requireSession(store: Store, cookie: ConsoleCookie) {
   return async (req: Request, res: Response, next: NextFunction) => {
     const sessionId = cookie.read(req);
     const email = await sessionAccount({ store }, sessionId);
-    if (!email || !sessionId) return res.redirect(303, '/admin/login');
+    if (!email || !sessionId) return res.redirect(303, CONSOLE_URLS.login);
     res.locals.consoleSession = { email, sessionId, csrf: csrfToken(sessionId) };
     next();
   };

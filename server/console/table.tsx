@@ -47,11 +47,13 @@ export function ConsoleTable({ caption, columns, rows, empty }: ConsoleTableProp
 }
 
 /** A stored ISO time as an operator reads it, to the minute in UTC; the exact one in datetime. */
-export function When({ iso }: { iso: string | null | undefined }) {
+export function Timestamp({ iso }: { iso: string | null | undefined }) {
   return iso ? <time dateTime={iso}>{iso.slice(0, 16).replace('T', ' ')}</time> : null;
 }
 
-/** A word that a squeezed column must not break (a state). */
-export function Word({ children }: { children: string }) {
+/**
+ * A state (or an event's type): one label on one line, which a squeezed column must not break.
+ */
+export function StateLabel({ children }: { children: string }) {
   return <span className="console-word">{children}</span>;
 }

@@ -1,11 +1,11 @@
 // The console's one table shape: every cell names its column (the phone layout shows it as the
 // cell's label), text is escaped, and times read to the minute with the exact value kept.
 import { renderToStaticMarkup } from 'react-dom/server';
-import { ConsoleTable, When, Word } from '../../../server/console/table';
+import { ConsoleTable, Timestamp, StateLabel } from '../../../server/console/table';
 
 it('labels each cell with its column and says so when there is no row', () => {
   const columns = ['Address', 'State'];
-  const rows = [{ key: 1, cells: ['a@example.org', <Word key="state">invited</Word>] }];
+  const rows = [{ key: 1, cells: ['a@example.org', <StateLabel key="state">invited</StateLabel>] }];
   const html = renderToStaticMarkup(
     <ConsoleTable caption="People" columns={columns} rows={rows} empty="Nobody." />,
   );
@@ -21,11 +21,11 @@ it('labels each cell with its column and says so when there is no row', () => {
 });
 
 it('shows a stored time to the minute in UTC and keeps the exact one for machines', () => {
-  expect(renderToStaticMarkup(<When iso="2026-11-25T09:35:39.430Z" />)).toBe(
+  expect(renderToStaticMarkup(<Timestamp iso="2026-11-25T09:35:39.430Z" />)).toBe(
     '<time dateTime="2026-11-25T09:35:39.430Z">2026-11-25 09:35</time>',
   );
-  expect(renderToStaticMarkup(<When iso={null} />)).toBe('');
-  expect(renderToStaticMarkup(<Word>{'<b>'}</Word>)).toBe(
+  expect(renderToStaticMarkup(<Timestamp iso={null} />)).toBe('');
+  expect(renderToStaticMarkup(<StateLabel>{'<b>'}</StateLabel>)).toBe(
     '<span class="console-word">&lt;b&gt;</span>',
   );
 });
