@@ -9,6 +9,7 @@ import { startBackend } from '../../support/backend';
 import { capturingLogger, testConfig } from '../../support/config';
 import { listen, rawRequest, statusesInTurn } from '../../support/http';
 import { until } from '../../support/wait';
+import { stopClockInOneRateWindow } from '../../support/rate-window';
 
 const TOKEN = 'sub-api-token-5d1c2e8f0a9b';
 const INFO = '/api/subscription-info';
@@ -391,6 +392,9 @@ describe('GET /api/subscription-info with BACKEND_URL', () => {
 });
 
 describe('GET /api/subscription-info and the rate limit on form submissions', () => {
+  // Its requests in one of the counters' fixed windows (rate-window.ts).
+  beforeEach(stopClockInOneRateWindow);
+  afterEach(() => jest.useRealTimers());
   const IP = '203.0.113.9';
 
   it('is never charged to the budget, while signups are', async () => {

@@ -6,6 +6,7 @@ import { openSqliteStore } from '../../../server/store';
 import { startBackend } from '../../support/backend';
 import { testConfig } from '../../support/config';
 import { statusesInTurn } from '../../support/http';
+import { stopClockInOneRateWindow } from '../../support/rate-window';
 
 function limitedApp(limit: string) {
   const config = testConfig({ SIGNUP_RATE_LIMIT: limit });
@@ -19,30 +20,9 @@ const signup = (app: ReturnType<typeof createApp>, i: number, ip = '203.0.113.1'
     .set('X-Forwarded-For', ip)
     .send({ email: `user${i}@example.org` });
 
-/** Every timer of Node stays real: only the clock stands still (see below). */
-const REAL_TIMERS = [
-  'hrtime',
-  'nextTick',
-  'performance',
-  'queueMicrotask',
-  'setImmediate',
-  'clearImmediate',
-  'setInterval',
-  'clearInterval',
-  'setTimeout',
-  'clearTimeout',
-] as const;
-
 describe('rate limit on form submissions', () => {
-  // The counters' windows are the clock's minutes: a test whose requests crossed one would start
-  // its client on a fresh budget (a loaded machine made that happen). The clock stands still a
-  // second into a minute, so each test's requests fall in one window.
-  beforeEach(() => {
-    jest.useFakeTimers({
-      now: Date.parse('2026-11-01T10:00:01.000Z'),
-      doNotFake: [...REAL_TIMERS],
-    });
-  });
+  // A test's requests in one of the counters' fixed windows (rate-window.ts).
+  beforeEach(stopClockInOneRateWindow);
   afterEach(() => {
     jest.useRealTimers();
   });

@@ -2,23 +2,12 @@
 // one client spreading its signups over three replicas gets exactly the limit accepted in a minute.
 // Timed: a count slower than its budget (500 ms) falls back to one replica's own count.
 import { describeWithPostgres, query } from '../../support/postgres';
+import { clearOfRateWindowEnd } from '../../support/rate-window';
 import { replicasOnSharedPostgres, signUp } from '../../support/replicas';
 
 describeWithPostgres('replicas on one PostgreSQL database', () => {
   const LIMIT = 5;
-  const WINDOW_MS = 60_000;
-
   const replicas = replicasOnSharedPostgres();
-
-  /**
-   * The limit counts in fixed windows of a minute on the clock (server/store/postgres/rate.ts):
-   * a burst that straddled one's end would be counted in two. Too close to the end, wait for the
-   * next.
-   */
-  async function clearOfWindowEnd(marginMs = 5_000): Promise<void> {
-    const left = WINDOW_MS - (Date.now() % WINDOW_MS);
-    if (left < marginMs) await new Promise((resolve) => setTimeout(resolve, left + 100));
-  }
 
   describe('the signup rate limit across three replicas', () => {
     it(`accepts exactly ${LIMIT} signups from one client in a minute, whichever replicas they reach`, async () => {
@@ -30,7 +19,8 @@ describeWithPostgres('replicas on one PostgreSQL database', () => {
         SIGNUP_RATE_LIMIT: String(LIMIT),
       });
       const client = { 'x-forwarded-for': '203.0.113.7' };
-      await clearOfWindowEnd();
+      // Its requests in one of the counters' fixed windows (rate-window.ts).
+      await clearOfRateWindowEnd(5_000);
 
       const answers = await Promise.all(
         Array.from({ length: 3 * LIMIT }, (_, i) =>
