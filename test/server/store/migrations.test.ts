@@ -1,18 +1,22 @@
 // Schema upgrades on a file that already holds data: a database of the release before
 // invitations (schema 2) opens in this one with nothing lost, and what it meant then still holds.
+// Files written before the one list of versions count 3 ahead of it, and are renumbered once
+// (docs/decisions/0031-one-migration-list.md).
+import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { MIGRATIONS } from '../../../server/store/sqlite/database';
+import { LATEST_VERSION, MIGRATIONS, type Migration } from '../../../server/store/migrations';
 import { openSqliteStore } from '../../../server/store';
+import { APPLICATION_ID, recordVersion } from '../../../server/store/sqlite/database';
 import { tempDataDir } from '../../support/config';
+import { OLD_SQLITE_STEPS, sqliteAtOldVersion } from '../../support/older-schema';
 
-/** DATA_DIR/waitlist.db as the release with the first `version` migrations left it, with `rows`. */
-function databaseAt(dataDir: string, version: number, ...rows: string[]): void {
-  const db = new Database(path.join(dataDir, 'waitlist.db'));
-  for (const [index, sql] of MIGRATIONS.slice(0, version).entries()) {
-    db.exec(sql);
-    db.pragma(`user_version = ${index + 1}`);
-  }
+const fileIn = (dataDir: string) => path.join(dataDir, 'waitlist.db');
+
+/** DATA_DIR/waitlist.db as a release before the one list left it at user_version `old`. */
+function databaseAt(dataDir: string, old: number, ...rows: string[]): void {
+  const db = new Database(fileIn(dataDir));
+  sqliteAtOldVersion(db, old);
   for (const row of rows) db.prepare(row).run();
   db.close();
 }
@@ -28,12 +32,37 @@ function schema2Database(dataDir: string): void {
   );
 }
 
+/** The file's header fields and schema, read without changing it. */
+function header(file: string) {
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    return {
+      userVersion: db.pragma('user_version', { simple: true }),
+      applicationId: db.pragma('application_id', { simple: true }),
+      schema: schemaOf(db),
+    };
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * What sqlite_master holds, whitespace aside: the list's SQL is laid out one clause a line, the
+ * old files' was not, and SQLite keeps each statement's text as it was written.
+ */
+function schemaOf(db: Database.Database) {
+  const rows = db
+    .prepare('SELECT type, name, tbl_name, sql\nFROM sqlite_master\nORDER BY type, name')
+    .all() as { sql: string | null }[];
+  return rows.map((row) => ({ ...row, sql: row.sql?.replace(/\s+/g, ' ') ?? null }));
+}
+
 it('upgrades schema 2: a key issued by hand counts as an invitation, so invite --next does not revoke it', async () => {
   const dataDir = tempDataDir();
   schema2Database(dataDir);
   const store = openSqliteStore({ dataDir });
   try {
-    expect(store.db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
+    expect(store.db.pragma('user_version', { simple: true })).toBe(LATEST_VERSION);
     expect((await store.signups.list()).map((r) => [r.email, r.invited_at])).toEqual([
       ['waiting@example.org', null],
       ['Keyed@example.org', '2026-10-05T00:00:00.000Z'],
@@ -54,12 +83,13 @@ it('upgrades schema 2: a key issued by hand counts as an invitation, so invite -
 
 it('opens a database newer than this release with a clear refusal, changing nothing', () => {
   const dataDir = tempDataDir();
-  const db = new Database(path.join(dataDir, 'waitlist.db'));
-  db.pragma(`user_version = ${MIGRATIONS.length + 1}`);
+  const db = new Database(fileIn(dataDir));
+  recordVersion(db, LATEST_VERSION + 1);
   db.close();
   expect(() => openSqliteStore({ dataDir })).toThrow(
-    `has schema version ${MIGRATIONS.length + 1}, newer than this release knows (${MIGRATIONS.length})`,
+    `has schema version ${LATEST_VERSION + 1}, newer than this release knows (${LATEST_VERSION})`,
   );
+  expect(header(fileIn(dataDir)).userVersion).toBe(LATEST_VERSION + 1);
 });
 
 it('upgrades schema 4: the signups it holds count as confirmed from when they joined, and stay waiting', async () => {
@@ -78,4 +108,97 @@ it('upgrades schema 4: the signups it holds count as confirmed from when they jo
   } finally {
     void store.close();
   }
+});
+
+describe('the one list of versions', () => {
+  it('holds every file of server/store/migrations once, at the place its number names', async () => {
+    const folder = path.resolve(__dirname, '../../../server/store/migrations');
+    const files = fs.readdirSync(folder).filter((name) => /^\d{3}-[a-z-]+\.ts$/.test(name));
+    const numbers = files.map((name) => Number(name.slice(0, 3)));
+    expect(numbers.sort((a, b) => a - b)).toEqual(MIGRATIONS.map((_, i) => i + 1));
+    for (const name of files) {
+      const { sql } = (await import(path.join(folder, name))) as { sql: Migration };
+      expect(MIGRATIONS[Number(name.slice(0, 3)) - 1]).toBe(sql);
+    }
+  });
+
+  it('a new file ends with the schema of a file the old numbering took to its last step', () => {
+    const fresh = tempDataDir();
+    openSqliteStore({ dataDir: fresh }).db.close();
+    const old = tempDataDir();
+    databaseAt(old, OLD_SQLITE_STEPS.length);
+    expect(header(fileIn(fresh))).toEqual({
+      userVersion: LATEST_VERSION,
+      applicationId: APPLICATION_ID,
+      schema: header(fileIn(old)).schema,
+    });
+  });
+
+  it("renumbers the last release's file (user_version 15) without running a migration", async () => {
+    const dataDir = tempDataDir();
+    databaseAt(
+      dataDir,
+      LATEST_VERSION + 3,
+      "INSERT INTO signups (email, email_key, created_at) VALUES ('Kept@example.org', 'kept@example.org', '2026-11-01T00:00:00.000Z')",
+    );
+    const before = header(fileIn(dataDir));
+    expect(before).toMatchObject({ userVersion: LATEST_VERSION + 3, applicationId: 0 });
+    const store = openSqliteStore({ dataDir });
+    try {
+      expect(await store.schema()).toEqual({ found: LATEST_VERSION, release: LATEST_VERSION });
+      expect((await store.signups.list()).map((row) => row.email)).toEqual(['Kept@example.org']);
+    } finally {
+      await store.close();
+    }
+    expect(header(fileIn(dataDir))).toEqual({
+      userVersion: LATEST_VERSION,
+      applicationId: APPLICATION_ID,
+      schema: before.schema,
+    });
+  });
+
+  it('reports an old file in the one list when it opens it as it is, and leaves it so', async () => {
+    const dataDir = tempDataDir();
+    databaseAt(dataDir, LATEST_VERSION + 2);
+    const store = openSqliteStore({ dataDir, migrate: false });
+    try {
+      expect(await store.schema()).toEqual({ found: LATEST_VERSION - 1, release: LATEST_VERSION });
+      await expect(store.ping()).rejects.toThrow(
+        `schema version ${LATEST_VERSION - 1}, expected ${LATEST_VERSION}`,
+      );
+    } finally {
+      await store.close();
+    }
+    expect(header(fileIn(dataDir))).toMatchObject({
+      userVersion: LATEST_VERSION + 2,
+      applicationId: 0,
+    });
+  });
+
+  it('refuses to read a file from before the first release as it is, and migrates it when asked', async () => {
+    const dataDir = tempDataDir();
+    schema2Database(dataDir);
+    expect(() => openSqliteStore({ dataDir, migrate: false })).toThrow(
+      `${fileIn(dataDir)} is from a build before the first release (user_version 2): ` +
+        'start the site or run `waitlist migrate` to bring it up to date',
+    );
+    expect(header(fileIn(dataDir)).userVersion).toBe(2);
+    const store = openSqliteStore({ dataDir });
+    await store.close();
+    expect(header(fileIn(dataDir))).toMatchObject({
+      userVersion: LATEST_VERSION,
+      applicationId: APPLICATION_ID,
+    });
+  });
+
+  it('refuses an old-numbered file newer than this release, in the numbers of the one list', () => {
+    const dataDir = tempDataDir();
+    const db = new Database(fileIn(dataDir));
+    db.pragma(`user_version = ${LATEST_VERSION + 4}`);
+    db.close();
+    expect(() => openSqliteStore({ dataDir })).toThrow(
+      `has schema version ${LATEST_VERSION + 1}, newer than this release knows (${LATEST_VERSION})`,
+    );
+    expect(header(fileIn(dataDir))).toMatchObject({ userVersion: LATEST_VERSION + 4 });
+  });
 });
