@@ -28,6 +28,20 @@ export function sqliteAtOldVersion(db: Database.Database, old: number): void {
   }
 }
 
+const SQLITE_SCHEMA = `
+SELECT type, name, tbl_name, sql
+FROM sqlite_master
+ORDER BY type, name`;
+
+/**
+ * What sqlite_master holds, whitespace aside: the list's SQL is laid out one clause a line, the
+ * old files' was not, and SQLite keeps each statement's text as it was written.
+ */
+export function sqliteSchema(db: Database.Database) {
+  const rows = db.prepare(SQLITE_SCHEMA).all() as { sql: string | null }[];
+  return rows.map((row) => ({ ...row, sql: row.sql?.replace(/\s+/g, ' ') ?? null }));
+}
+
 /** postgres/migrate.ts's record of the versions applied. */
 const SCHEMA_MIGRATIONS = `
 CREATE TABLE schema_migrations (
@@ -38,9 +52,8 @@ CREATE TABLE schema_migrations (
 /** The statements that bring an empty PostgreSQL database to `version`, as migrate() does. */
 export function postgresAtVersion(version: number): string[] {
   const versions = Array.from({ length: version }, (_, i) => i + 1);
-  return [
-    SCHEMA_MIGRATIONS,
-    ...versions.map((v) => migrationSql(v, 'postgres')),
-    `INSERT INTO schema_migrations (version)\nVALUES ${versions.map((v) => `(${v})`).join(', ')}`,
-  ];
+  const record = `
+INSERT INTO schema_migrations (version)
+VALUES ${versions.map((v) => `(${v})`).join(', ')}`;
+  return [SCHEMA_MIGRATIONS, ...versions.map((v) => migrationSql(v, 'postgres')), record];
 }

@@ -7,11 +7,7 @@ import Database from 'better-sqlite3';
 import { LATEST_VERSION } from '../../../server/store/migrations';
 import { runCli } from '../../support/cli';
 import { tempDataDir } from '../../support/config';
-import {
-  postgresAtVersion,
-  sqliteAtOldVersion,
-  sqliteAtVersion,
-} from '../../support/older-schema';
+import { postgresAtVersion, sqliteAtOldVersion, sqliteAtVersion } from '../../support/older-schema';
 import { describeWithPostgres, query } from '../../support/postgres';
 import { sharedPostgres, type SharedPostgres } from '../../support/shared-postgres';
 

@@ -9,27 +9,40 @@ import { LATEST_VERSION, MIGRATIONS, type Migration } from '../../../server/stor
 import { openSqliteStore } from '../../../server/store';
 import { APPLICATION_ID, recordVersion } from '../../../server/store/sqlite/database';
 import { tempDataDir } from '../../support/config';
-import { OLD_SQLITE_STEPS, sqliteAtOldVersion } from '../../support/older-schema';
+import { OLD_SQLITE_STEPS, sqliteAtOldVersion, sqliteSchema } from '../../support/older-schema';
 
 const fileIn = (dataDir: string) => path.join(dataDir, 'waitlist.db');
 
+const ADD_SIGNUP = `
+INSERT INTO signups (email, email_key, created_at)
+VALUES ($email, lower($email), $at)`;
+const ADD_KEY = `
+INSERT INTO activation_keys (key_hash, email_key, created_at)
+VALUES ($hash, $emailKey, $at)`;
+
+interface Rows {
+  signups?: { email: string; at: string }[];
+  keys?: { hash: string; emailKey: string; at: string }[];
+}
+
 /** DATA_DIR/waitlist.db as a release before the one list left it at user_version `old`. */
-function databaseAt(dataDir: string, old: number, ...rows: string[]): void {
+function databaseAt(dataDir: string, old: number, { signups = [], keys = [] }: Rows = {}): void {
   const db = new Database(fileIn(dataDir));
   sqliteAtOldVersion(db, old);
-  for (const row of rows) db.prepare(row).run();
+  for (const row of signups) db.prepare(ADD_SIGNUP).run(row);
+  for (const row of keys) db.prepare(ADD_KEY).run(row);
   db.close();
 }
 
 /** Schema 2, with one signup that got a key by hand and one that did not. */
 function schema2Database(dataDir: string): void {
-  databaseAt(
-    dataDir,
-    2,
-    "INSERT INTO signups (email, email_key, created_at) VALUES ('Keyed@example.org', 'keyed@example.org', '2026-10-01T00:00:00.000Z')",
-    "INSERT INTO signups (email, email_key, created_at) VALUES ('waiting@example.org', 'waiting@example.org', '2026-10-02T00:00:00.000Z')",
-    "INSERT INTO activation_keys (key_hash, email_key, created_at) VALUES ('0ab1', 'keyed@example.org', '2026-10-05T00:00:00.000Z')",
-  );
+  databaseAt(dataDir, 2, {
+    signups: [
+      { email: 'Keyed@example.org', at: '2026-10-01T00:00:00.000Z' },
+      { email: 'waiting@example.org', at: '2026-10-02T00:00:00.000Z' },
+    ],
+    keys: [{ hash: '0ab1', emailKey: 'keyed@example.org', at: '2026-10-05T00:00:00.000Z' }],
+  });
 }
 
 /** The file's header fields and schema, read without changing it. */
@@ -39,22 +52,11 @@ function header(file: string) {
     return {
       userVersion: db.pragma('user_version', { simple: true }),
       applicationId: db.pragma('application_id', { simple: true }),
-      schema: schemaOf(db),
+      schema: sqliteSchema(db),
     };
   } finally {
     db.close();
   }
-}
-
-/**
- * What sqlite_master holds, whitespace aside: the list's SQL is laid out one clause a line, the
- * old files' was not, and SQLite keeps each statement's text as it was written.
- */
-function schemaOf(db: Database.Database) {
-  const rows = db
-    .prepare('SELECT type, name, tbl_name, sql\nFROM sqlite_master\nORDER BY type, name')
-    .all() as { sql: string | null }[];
-  return rows.map((row) => ({ ...row, sql: row.sql?.replace(/\s+/g, ' ') ?? null }));
 }
 
 it('upgrades schema 2: a key issued by hand counts as an invitation, so invite --next does not revoke it', async () => {
@@ -94,11 +96,9 @@ it('opens a database newer than this release with a clear refusal, changing noth
 
 it('upgrades schema 4: the signups it holds count as confirmed from when they joined, and stay waiting', async () => {
   const dataDir = tempDataDir();
-  databaseAt(
-    dataDir,
-    4,
-    "INSERT INTO signups (email, email_key, created_at) VALUES ('Old@example.org', 'old@example.org', '2026-10-01T00:00:00.000Z')",
-  );
+  databaseAt(dataDir, 4, {
+    signups: [{ email: 'Old@example.org', at: '2026-10-01T00:00:00.000Z' }],
+  });
   const store = openSqliteStore({ dataDir });
   try {
     expect(await store.signups.list()).toMatchObject([
@@ -111,7 +111,7 @@ it('upgrades schema 4: the signups it holds count as confirmed from when they jo
 });
 
 describe('the one list of versions', () => {
-  it('holds every file of server/store/migrations once, at the place its number names', async () => {
+  it('holds each file of server/store/migrations once, where its number says', async () => {
     const folder = path.resolve(__dirname, '../../../server/store/migrations');
     const files = fs.readdirSync(folder).filter((name) => /^\d{3}-[a-z-]+\.ts$/.test(name));
     const numbers = files.map((name) => Number(name.slice(0, 3)));
@@ -134,13 +134,11 @@ describe('the one list of versions', () => {
     });
   });
 
-  it("renumbers the last release's file (user_version 15) without running a migration", async () => {
+  it("renumbers the last release's file (user_version 15) and runs no migration", async () => {
     const dataDir = tempDataDir();
-    databaseAt(
-      dataDir,
-      LATEST_VERSION + 3,
-      "INSERT INTO signups (email, email_key, created_at) VALUES ('Kept@example.org', 'kept@example.org', '2026-11-01T00:00:00.000Z')",
-    );
+    databaseAt(dataDir, LATEST_VERSION + 3, {
+      signups: [{ email: 'Kept@example.org', at: '2026-11-01T00:00:00.000Z' }],
+    });
     const before = header(fileIn(dataDir));
     expect(before).toMatchObject({ userVersion: LATEST_VERSION + 3, applicationId: 0 });
     const store = openSqliteStore({ dataDir });
@@ -157,7 +155,7 @@ describe('the one list of versions', () => {
     });
   });
 
-  it('reports an old file in the one list when it opens it as it is, and leaves it so', async () => {
+  it('reports an old file in the one list when it opens it as it is, and leaves it', async () => {
     const dataDir = tempDataDir();
     databaseAt(dataDir, LATEST_VERSION + 2);
     const store = openSqliteStore({ dataDir, migrate: false });
@@ -175,7 +173,7 @@ describe('the one list of versions', () => {
     });
   });
 
-  it('refuses to read a file from before the first release as it is, and migrates it when asked', async () => {
+  it('refuses to read a file from before the first release as it is; migrates it', async () => {
     const dataDir = tempDataDir();
     schema2Database(dataDir);
     expect(() => openSqliteStore({ dataDir, migrate: false })).toThrow(
