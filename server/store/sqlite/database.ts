@@ -1,6 +1,6 @@
-// The site's own SQLite file (DATA_DIR/waitlist.db): signups, activation keys, the outbox of
-// signups waiting for the backend, and the queue of invitation mail. WAL + synchronous=FULL: once a
-// statement has returned, the row survives a crash or kill -9 (the 2xx is only sent after that).
+// The site's own SQLite file (DATA_DIR/waitlist.db): opened, and brought along the one list of
+// schema versions (../migrations). WAL + synchronous=FULL: once a statement has returned, the row
+// survives a crash or kill -9 (the 2xx is only sent after that).
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -61,9 +61,8 @@ function migrate(db: Db): void {
   const at = found(db);
   const current = 'version' in at ? at.version : at.old - OLD_OFFSET;
   if (current > LATEST_VERSION) {
-    throw new Error(
-      `${db.name} has schema version ${current}, newer than this release knows (${LATEST_VERSION}).`,
-    );
+    const release = `newer than this release knows (${LATEST_VERSION})`;
+    throw new Error(`${db.name} has schema version ${current}, ${release}.`);
   }
   const step = db.transaction((): boolean => {
     const now = found(db);
