@@ -32,6 +32,7 @@ const NOT_QUICK = [
   'test/server/replicas/', // three replicas on PostgreSQL, every file
   'test/server/store/postgres-fixture.test.ts',
   'test/server/operating/upgrade.test.ts', // an old release's build, and PostgreSQL
+  'test/server/store/old-build.test.ts', // an old commit's code, from the clone's history
   'test/deploy/proxies.test.ts', // nginx and Caddy
   'test/scripts/dev.test.ts', // `npm run dev` on a copy of the tree
 ];

@@ -8,8 +8,9 @@ import { withoutCredentials, type Config } from '../config';
 import type { Logger } from '../logger';
 import { openSqliteStore } from './index';
 import { leaseFor } from './leases';
+import { LATEST_VERSION } from './migrations';
 import { openPostgresStore } from './postgres';
-import { databaseFile, SCHEMA_VERSION } from './sqlite/database';
+import { databaseFile } from './sqlite/database';
 import { StoreUnavailableError, type Store } from './types';
 
 type StoreSettings = Pick<
@@ -69,7 +70,7 @@ export async function openStore(
     : databaseFile(config.dataDir);
   // Read as it is: a missing file is not created, since that would hide a mistyped DATA_DIR.
   if (!config.databaseUrl && !fs.existsSync(where))
-    throw new SchemaVersionError(where, 0, SCHEMA_VERSION);
+    throw new SchemaVersionError(where, 0, LATEST_VERSION);
   const store = await openAt(config, logger, options);
   const { found, release } = await store.schema();
   if (found === release || (schema === 'known' && found > 0 && found < release)) return store;

@@ -9,11 +9,12 @@ import { threadId } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { openSqliteStore, type SqliteStore } from '../../server/store';
 import { openPostgresStore, type PostgresStore } from '../../server/store/postgres';
-import { MIGRATIONS as POSTGRES_MIGRATIONS } from '../../server/store/postgres/migrate';
-import { databaseFile, MIGRATIONS as SQLITE_MIGRATIONS } from '../../server/store/sqlite/database';
+import { LATEST_VERSION } from '../../server/store/migrations';
+import { databaseFile } from '../../server/store/sqlite/database';
 import type { SignupRequest } from '../../shared/form-checks';
 import type { OutgoingMail, QueueLimits, Store } from '../../server/store/types';
 import { TEST_TMP_ENV, tempDataDir } from './config';
+import { postgresAtVersion, sqliteAtVersion } from './older-schema';
 import { query, whyNoPostgres } from './postgres';
 import { sharedPostgres, type SharedPostgres } from './shared-postgres';
 
@@ -39,11 +40,6 @@ export interface StoreEngine {
   /** The same at the end of a file (afterAll). */
   close(): Promise<void>;
 }
-
-/** migrate.ts's record of the versions applied. */
-const SCHEMA_MIGRATIONS_TABLE =
-  'CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, ' +
-  'applied_at TIMESTAMPTZ NOT NULL DEFAULT now())';
 
 /** Remembers each store until it is closed, whoever closes it (a test may close one itself). */
 function openStores() {
@@ -77,13 +73,7 @@ function sqliteEngine(): StoreEngine {
     async openUpgraded({ behind, rows, limits = {}, now }) {
       const dataDir = tempDataDir();
       const db = new Database(databaseFile(dataDir));
-      for (const [index, sql] of SQLITE_MIGRATIONS.slice(
-        0,
-        SQLITE_MIGRATIONS.length - behind,
-      ).entries()) {
-        db.exec(sql);
-        db.pragma(`user_version = ${index + 1}`);
-      }
+      sqliteAtVersion(db, LATEST_VERSION - behind);
       for (const row of rows) db.exec(row);
       db.close();
       return stores.track(openSqliteStore({ dataDir, ...limits }, now));
@@ -138,18 +128,9 @@ function postgresEngine(): StoreEngine {
     },
     async openUpgraded({ behind, rows, limits, now }) {
       const databaseUrl = await (await sharedServer()).createDatabase();
-      const older = POSTGRES_MIGRATIONS.slice(0, POSTGRES_MIGRATIONS.length - behind);
-      const versions = older.map(({ version }) => `(${version})`).join(', ');
       // The schema and the versions table as that release's migrate() left them, then the rows.
-      await query(
-        databaseUrl,
-        [
-          SCHEMA_MIGRATIONS_TABLE,
-          ...older.map(({ sql }) => sql),
-          `INSERT INTO schema_migrations (version) VALUES ${versions}`,
-          ...rows,
-        ].join(';\n'),
-      );
+      const older = postgresAtVersion(LATEST_VERSION - behind);
+      await query(databaseUrl, [...older, ...rows].join(';\n'));
       return stores.track(
         await openPostgresStore({ databaseUrl, timeoutMs: 5_000, limits, now, poolSize: 4 }),
       );

@@ -9,10 +9,11 @@ import { queueLimits } from '../limits';
 import { createStoreRules } from '../rules';
 import type { QueueLimits, Store } from '../types';
 import { asStoreError, connectPool, postgresSql } from './connection';
-import { LATEST_VERSION, migrate, schemaVersion } from './migrate';
+import { LATEST_VERSION } from '../migrations';
+import { migrate, schemaVersion } from './migrate';
 import { createRateCounter } from './rate';
 
-export { LATEST_VERSION, migrate, schemaVersion, SchemaTooNewError } from './migrate';
+export { migrate, schemaVersion, SchemaTooNewError } from './migrate';
 
 /** The PostgreSQL store also hands out its pool, for tests that look inside. */
 export interface PostgresStore extends Store {

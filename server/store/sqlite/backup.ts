@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { databaseFile, type Db } from './database';
+import { databaseFile, schemaVersionOf, type Db } from './database';
 
 /** The files SQLite keeps beside a database: a stale one would be applied to its replacement. */
 const SIDE_FILES = ['-wal', '-shm', '-journal'];
@@ -101,7 +101,7 @@ function inspect(file: string): { schemaVersion: number; signups: number } | { r
     try {
       const integrity = db.pragma('integrity_check', { simple: true }) as string;
       if (integrity !== 'ok') return { reason: `integrity_check: ${oneLine(integrity)}` };
-      const schemaVersion = db.pragma('user_version', { simple: true }) as number;
+      const schemaVersion = schemaVersionOf(db);
       const hasSignups = db.prepare(SIGNUPS_TABLE).get();
       if (schemaVersion < 1 || !hasSignups) return { reason: 'no signups table' };
       const { n } = db.prepare('SELECT COUNT(*) AS n FROM signups').get() as { n: number };

@@ -5,8 +5,9 @@ import { queueLimits } from '../limits';
 import { createStoreRules } from '../rules';
 import type { QueueLimits, Store } from '../types';
 import { backupDatabase } from './backup';
-import { openDatabase, SCHEMA_VERSION, schemaVersionOf, type Db } from './database';
+import { openDatabase, schemaVersionOf, type Db } from './database';
 import { createMemoryRateCounter } from '../memory-rate';
+import { LATEST_VERSION } from '../migrations';
 import { sqliteSql } from './sql';
 
 /** The SQLite store also hands out its database, for tests that look inside. */
@@ -35,11 +36,11 @@ export function openSqliteStore(config: StoreConfig, now: () => number = Date.no
     backup: (file) => backupDatabase(db, file),
     async ping() {
       const version = schemaVersionOf(db);
-      if (version < SCHEMA_VERSION)
-        throw new Error(`schema version ${version}, expected ${SCHEMA_VERSION}`);
+      if (version < LATEST_VERSION)
+        throw new Error(`schema version ${version}, expected ${LATEST_VERSION}`);
     },
     async schema() {
-      return { found: schemaVersionOf(db), release: SCHEMA_VERSION };
+      return { found: schemaVersionOf(db), release: LATEST_VERSION };
     },
     async close() {
       db.close();

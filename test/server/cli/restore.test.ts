@@ -6,7 +6,7 @@ import http from 'node:http';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { openSqliteStore } from '../../../server/store';
-import { SCHEMA_VERSION } from '../../../server/store/sqlite/database';
+import { LATEST_VERSION } from '../../../server/store/migrations';
 import { runCli } from '../../support/cli';
 import { tempDataDir } from '../../support/config';
 import { postSignup } from '../../support/http';
@@ -42,7 +42,7 @@ describe('waitlist backup', () => {
     const dataDir = await seeded(['a@example.org', 'b@example.org']);
     const backups = path.join(tempDataDir(), 'backups');
     const file = path.join(backups, 'waitlist.db');
-    const out = `Backed up 2 signup(s) (schema version ${SCHEMA_VERSION}) to ${file}\n`;
+    const out = `Backed up 2 signup(s) (schema version ${LATEST_VERSION}) to ${file}\n`;
     expect(await cli({ DATA_DIR: dataDir }, 'backup', file)).toMatchObject({ code: 0, out });
     expect(modeOf(file)).toBe(0o600);
     expect(modeOf(backups)).toBe(0o700);
@@ -106,7 +106,7 @@ describe('waitlist restore', () => {
     const restored = await cli({ DATA_DIR: dataDir }, 'restore', backupFile);
     const kept = `the database it replaced is kept as ${database}.before-restore`;
     const from = `from ${backupFile} to ${database}`;
-    const out = `Restored 1 signup(s) (schema version ${SCHEMA_VERSION}) ${from}; ${kept}\n`;
+    const out = `Restored 1 signup(s) (schema version ${LATEST_VERSION}) ${from}; ${kept}\n`;
     expect(restored).toEqual({ code: 0, out, err: '' });
     expect(fs.readdirSync(dataDir).sort()).toEqual(['waitlist.db', 'waitlist.db.before-restore']);
     expect(modeOf(database)).toBe(mode);

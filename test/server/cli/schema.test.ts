@@ -4,12 +4,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { sql as initialSchema } from '../../../server/store/postgres/migrations/001-initial';
-import { sql as addressesSchema } from '../../../server/store/postgres/migrations/002-addresses';
-import { MIGRATIONS, SCHEMA_VERSION } from '../../../server/store/sqlite/database';
-import { LATEST_VERSION } from '../../../server/store/postgres';
+import { LATEST_VERSION } from '../../../server/store/migrations';
 import { runCli } from '../../support/cli';
 import { tempDataDir } from '../../support/config';
+import { postgresAtVersion, sqliteAtOldVersion, sqliteAtVersion } from '../../support/older-schema';
 import { describeWithPostgres, query } from '../../support/postgres';
 import { sharedPostgres, type SharedPostgres } from '../../support/shared-postgres';
 
@@ -19,14 +17,17 @@ const EMAILS = ['early@example.org', 'second@example.org'];
 const READ_ADVICE = 'Commands that only read never migrate: back up, then start the site';
 const NEWER_ADVICE = 'Run the command with the release that migrated it.';
 
-/** DATA_DIR/waitlist.db as a release with only the first `version` migrations left it. */
-function sqliteAt(version: number): { dataDir: string; file: string } {
+/**
+ * DATA_DIR/waitlist.db as a release with only the first `version` migrations left it; `old`: a
+ * release before the one list, which numbered them 3 ahead (decision 0031).
+ */
+function sqliteAt(version: number, { old = false } = {}): { dataDir: string; file: string } {
   const dataDir = tempDataDir();
   const file = path.join(dataDir, 'waitlist.db');
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
-  for (const migration of MIGRATIONS.slice(0, version)) db.exec(migration);
-  db.pragma(`user_version = ${version}`);
+  if (old) sqliteAtOldVersion(db, version + 3);
+  else sqliteAtVersion(db, version);
   const add = db.prepare('INSERT INTO signups (email, email_key, created_at) VALUES (?, ?, ?)');
   for (const email of EMAILS) add.run(email, email, '2026-11-01T10:00:00.000Z');
   db.close();
@@ -48,7 +49,7 @@ function schemaNamed(found: number, release: number): string {
 }
 
 describe('SQLite: commands that read never migrate', () => {
-  const OLD = SCHEMA_VERSION - 1;
+  const OLD = LATEST_VERSION - 1;
 
   it('backup copies an older schema as it is, and leaves the database at it', async () => {
     const { dataDir, file } = sqliteAt(OLD);
@@ -67,7 +68,7 @@ describe('SQLite: commands that read never migrate', () => {
       const refused = await cli({ DATA_DIR: dataDir }, ...command.split(' '));
       expect(refused.code).toBe(1);
       expect(refused.out).toBe('');
-      expect(refused.err).toContain(`${file} ${schemaNamed(OLD, SCHEMA_VERSION)}`);
+      expect(refused.err).toContain(`${file} ${schemaNamed(OLD, LATEST_VERSION)}`);
       expect(refused.err).toContain(READ_ADVICE);
       expect(userVersion(file)).toBe(OLD);
     },
@@ -77,14 +78,28 @@ describe('SQLite: commands that read never migrate', () => {
     const { dataDir, file } = sqliteAt(OLD);
     const migrated = await cli({ DATA_DIR: dataDir }, 'migrate');
     expect(migrated).toMatchObject({ code: 0, out: 'Schema up to date (SQLite in DATA_DIR)\n' });
-    expect(userVersion(file)).toBe(SCHEMA_VERSION);
+    expect(userVersion(file)).toBe(LATEST_VERSION);
     expect(await cli({ DATA_DIR: dataDir }, 'count')).toEqual({ code: 0, out: '2\n', err: '' });
     expect((await cli({ DATA_DIR: dataDir }, 'remove', EMAILS[0])).code).toBe(0);
     expect((await cli({ DATA_DIR: dataDir }, 'count')).out).toBe('1\n');
   });
 
+  it('a file of a release before the one list is read as it is, in the numbers of the list', async () => {
+    const { dataDir, file } = sqliteAt(LATEST_VERSION, { old: true });
+    expect(await cli({ DATA_DIR: dataDir }, 'count')).toEqual({ code: 0, out: '2\n', err: '' });
+    const copy = path.join(dataDir, 'copy.db');
+    const out = `Backed up 2 signup(s) (schema version ${LATEST_VERSION}) to ${copy}\n`;
+    expect(await cli({ DATA_DIR: dataDir }, 'backup', copy)).toEqual({ code: 0, out, err: '' });
+    expect(userVersion(file)).toBe(LATEST_VERSION + 3);
+
+    const older = sqliteAt(OLD, { old: true });
+    const refused = await cli({ DATA_DIR: older.dataDir }, 'count');
+    expect(refused.err).toContain(`${older.file} ${schemaNamed(OLD, LATEST_VERSION)}`);
+    expect(userVersion(older.file)).toBe(OLD + 3);
+  });
+
   it('every command refuses a schema newer than this release knows', async () => {
-    const { dataDir, file } = sqliteAt(SCHEMA_VERSION);
+    const { dataDir, file } = sqliteAt(LATEST_VERSION);
     const db = new Database(file);
     db.pragma('user_version = 99');
     db.close();
@@ -92,7 +107,7 @@ describe('SQLite: commands that read never migrate', () => {
     for (const command of [['count'], ['backup', copy]]) {
       const refused = await cli({ DATA_DIR: dataDir }, ...command);
       expect(refused.code).toBe(1);
-      expect(refused.err).toContain(`${file} ${schemaNamed(99, SCHEMA_VERSION)}`);
+      expect(refused.err).toContain(`${file} ${schemaNamed(99, LATEST_VERSION)}`);
       expect(refused.err).toContain(NEWER_ADVICE);
     }
     expect(fs.existsSync(copy)).toBe(false);
@@ -127,16 +142,13 @@ describeWithPostgres('PostgreSQL: commands that read never migrate', () => {
   });
   afterAll(() => server?.dropDatabases());
 
-  const MIGRATIONS_TABLE = `CREATE TABLE schema_migrations (
-    version INTEGER PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())`;
   const ADD_SIGNUP = `INSERT INTO signups (email, email_key, created_at, confirmed_at)
     VALUES ($1, $1, '2026-11-01T10:00:00Z', '2026-11-01T10:00:00Z')`;
 
   /** A database as the release before the console (schema version 2) left it, with two signups. */
   async function postgresAtVersion2(): Promise<string> {
     const url = await server.createDatabase();
-    await query(url, `${MIGRATIONS_TABLE}; ${initialSchema}; ${addressesSchema};`);
-    await query(url, 'INSERT INTO schema_migrations (version) VALUES (1), (2)');
+    await query(url, postgresAtVersion(2).join(';\n'));
     for (const email of EMAILS) await query(url, ADD_SIGNUP, [email]);
     return url;
   }

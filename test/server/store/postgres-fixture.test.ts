@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { threadId } from 'node:worker_threads';
 import pg from 'pg';
-import { LATEST_VERSION } from '../../../server/store/postgres';
+import { LATEST_VERSION } from '../../../server/store/migrations';
 import { TEST_TMP_ENV, tempDataDir } from '../../support/config';
 import {
   describeWithPostgres,

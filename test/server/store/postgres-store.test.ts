@@ -9,8 +9,8 @@ import { DEFAULT_QUEUE_LIMITS } from '../../../server/store';
 
 const OUTBOX_LEASE_MS = DEFAULT_QUEUE_LIMITS.outboxLeaseMs;
 import { MAIL_LEASE_MS } from '../../../server/store/mail-queue';
+import { LATEST_VERSION, migrationSql } from '../../../server/store/migrations';
 import {
-  LATEST_VERSION,
   openPostgresStore,
   schemaVersion,
   type PostgresStore,
@@ -22,7 +22,6 @@ import {
   type OutgoingMail,
 } from '../../../server/store/types';
 import type { SignupRequest } from '../../../server/backend/client';
-import { sql as initialSchema } from '../../../server/store/postgres/migrations/001-initial';
 import {
   describeWithPostgres,
   query,
@@ -154,7 +153,7 @@ describeWithPostgres('the PostgreSQL store', () => {
         url,
         'CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())',
       );
-      await query(url, initialSchema);
+      await query(url, migrationSql(1, 'postgres'));
       await query(url, 'INSERT INTO schema_migrations (version) VALUES (1)');
       await query(
         url,

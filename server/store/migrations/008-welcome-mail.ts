@@ -1,5 +1,4 @@
-// Schema 8 of the PostgreSQL store, and schema 11 of SQLite (the same text): the welcome mail
-// (WELCOME_MAIL=on).
+// Version 8, one text for both engines: the welcome mail (WELCOME_MAIL=on).
 // - signups.welcome_due_at: a welcome mail is owed, set in the statement that makes the address
 //   waitlisted (a new signup with confirmation off, or its confirmation) and cleared by the mail
 //   worker in the transaction that queues the mail, as confirmation_due_at is: no crash between
@@ -7,5 +6,6 @@
 export const sql = `
 ALTER TABLE signups ADD COLUMN welcome_due_at TEXT;
 -- The mail worker's claim of owed welcomes, oldest first.
-CREATE INDEX signups_welcome_due ON signups (welcome_due_at) WHERE welcome_due_at IS NOT NULL;
+CREATE INDEX signups_welcome_due ON signups (welcome_due_at)
+  WHERE welcome_due_at IS NOT NULL;
 `;

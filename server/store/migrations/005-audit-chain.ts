@@ -1,5 +1,4 @@
-// Schema 5 of the PostgreSQL store, and schema 8 of SQLite (the same text): a tamper-evident audit
-// log (decision 0017).
+// Version 5, one text for both engines: a tamper-evident audit log (decision 0017).
 // - audit_log.seq: the entry's place in the chain, 1, 2, 3…; unique, so two appends that were not
 //   serialised cannot both take a place.
 // - audit_log.prev_hash, audit_log.hash: the hash of the entry before, and SHA-256 over it and

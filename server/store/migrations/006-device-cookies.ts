@@ -1,5 +1,5 @@
-// Schema 6 of the PostgreSQL store, and schema 9 of SQLite (the same text): the console's device
-// cookies (OWASP's "Slow Down Online Guessing Attacks with Device Cookies").
+// Version 6, one text for both engines: the console's device cookies (OWASP's "Slow Down
+// Online Guessing Attacks with Device Cookies").
 // - console_keys: the key that signs device cookies, made once by whichever replica needs it
 //   first, so every replica checks every cookie and a restart keeps them valid.
 // - admins.device_generation: random text inside every device cookie's signature; a new password,

@@ -1,5 +1,4 @@
-// Schema 9 of the PostgreSQL store, and schema 12 of SQLite (the same text): outgoing webhooks
-// (Standard Webhooks 1.0; decision 0023).
+// Version 9, one text for both engines: outgoing webhooks (Standard Webhooks 1.0; decision 0023).
 // - webhook_endpoints: where events go. `events`: a JSON array of event types, empty for all.
 //   `secrets`: a JSON array of the endpoint's signing secrets, newest first, each with the time it
 //   stops signing (null: the current one); kept as they are, since a hash cannot sign.

@@ -1,6 +1,5 @@
-// Schema 3 of the PostgreSQL store, and schema 6 of SQLite (the same text): the operators' console.
-// Accounts, their sessions and the audit log live in the store, so every replica
-// honours every session and the log is one.
+// Version 3, one text for both engines: the operators' console. Accounts, their sessions and the
+// audit log live in the store, so every replica honours every session and the log is one.
 // - admins: a password hash (argon2id, server/console/password.ts) and, once enrolled, the TOTP
 //   secret (a verifier needs the secret itself; whoever reads the database reads it too).
 // - admin_sessions: only the SHA-256 of the session id (a copied database opens no session),
@@ -15,7 +14,7 @@
 //   itself (signups.ts), so counting by state and a state filter read an index, not every row.
 //   STATE is interpolated here, so a change to it needs a migration that rebuilds the index; the
 //   contract test that the stats read signups_state fails until then.
-import { STATE } from '../../signups';
+import { STATE } from '../signups';
 
 export const sql = `
 CREATE TABLE admins (
@@ -44,8 +43,10 @@ CREATE TABLE login_failures (
 
 -- The dashboard's chart counts invitations and activations per day over 90 days: index ranges,
 -- not a scan of every signup.
-CREATE INDEX signups_invited_at ON signups (invited_at) WHERE invited_at IS NOT NULL;
-CREATE INDEX signups_activated_at ON signups (activated_at) WHERE activated_at IS NOT NULL;
+CREATE INDEX signups_invited_at ON signups (invited_at)
+  WHERE invited_at IS NOT NULL;
+CREATE INDEX signups_activated_at ON signups (activated_at)
+  WHERE activated_at IS NOT NULL;
 
 DROP INDEX signups_created_at;
 CREATE INDEX signups_created_at ON signups (created_at, id, email_key);

@@ -1,5 +1,4 @@
-// Schema 2 of the PostgreSQL store, and schema 5 of SQLite (the same text: nothing in it differs
-// between the engines): people in control of their address.
+// Version 2, one text for both engines: people in control of their address.
 // - confirmed_at: when the address followed its confirmation link (double opt-in). Signups that
 //   exist when this lands were taken without one and count as confirmed from the time they joined.
 // - confirmation_due_at: a confirmation mail is owed (CONFIRM_SIGNUPS=on): set by the signup's
@@ -17,14 +16,18 @@ export const sql = `
 ALTER TABLE signups ADD COLUMN confirmed_at TEXT;
 ALTER TABLE signups ADD COLUMN undeliverable_at TEXT;
 ALTER TABLE signups ADD COLUMN confirmation_due_at TEXT;
-UPDATE signups SET confirmed_at = created_at;
+UPDATE signups
+SET confirmed_at = created_at;
 DROP INDEX signups_waiting;
 CREATE INDEX signups_waiting ON signups (created_at, id)
-  WHERE invited_at IS NULL AND activated_at IS NULL AND confirmed_at IS NOT NULL AND undeliverable_at IS NULL;
+  WHERE invited_at IS NULL AND activated_at IS NULL AND confirmed_at IS NOT NULL
+    AND undeliverable_at IS NULL;
 -- The mail worker's claim of owed confirmations, oldest first.
-CREATE INDEX signups_confirmation_due ON signups (confirmation_due_at) WHERE confirmation_due_at IS NOT NULL;
+CREATE INDEX signups_confirmation_due ON signups (confirmation_due_at)
+  WHERE confirmation_due_at IS NOT NULL;
 -- The expiry sweep reads the oldest unconfirmed signups.
-CREATE INDEX signups_unconfirmed ON signups (created_at) WHERE confirmed_at IS NULL;
+CREATE INDEX signups_unconfirmed ON signups (created_at)
+  WHERE confirmed_at IS NULL;
 
 CREATE TABLE address_tokens (
   token_hash TEXT PRIMARY KEY,

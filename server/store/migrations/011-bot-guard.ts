@@ -1,5 +1,4 @@
-// Schema 11 of the PostgreSQL store, and schema 14 of SQLite (the same text): the bot guard's
-// tokens (decision 0024).
+// Version 11, one text for both engines: the bot guard's tokens (decision 0024).
 // - guard_tokens: one row per token a signup spent, kept as its SHA-256: a proof-of-work
 //   challenge (used once) or the signed issue time of a no-JavaScript form (used a bounded number
 //   of times). Every replica counts in the same row, so a token replayed to another replica is

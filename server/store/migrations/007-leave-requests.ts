@@ -1,5 +1,5 @@
-// Schema 7 of the PostgreSQL store, and schema 10 of SQLite (the same text): the same work before
-// an answer, whatever the address (decision 0021).
+// Version 7, one text for both engines: the same work before an answer, whatever the address
+// (decision 0021).
 // - leave_requests: /leave's requests for a link, recorded whether or not the address is on the
 //   list: the address as the store compares it (email_key), nothing else about it. The mail
 //   worker takes each in the transaction that writes its link and mail (or finds no signup) and

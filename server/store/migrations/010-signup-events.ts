@@ -1,5 +1,5 @@
-// Schema 10 of the PostgreSQL store, and schema 13 of SQLite (the same text): the signup.created
-// webhook event, and the pruning of old webhook deliveries (decision 0023).
+// Version 10, one text for both engines: the signup.created webhook event, and the pruning of
+// old webhook deliveries (decision 0023).
 // - signups.created_event_due_at: a new signup's `signup.created` is owed, set in the signup's own
 //   statement (new rows only) and cleared by the webhook worker in the transaction that writes the
 //   event, as welcome_due_at is for the welcome mail: a signup costs the same whether its address
