@@ -13,7 +13,7 @@ import {
 } from '../console/accounts';
 import { textTable } from './columns';
 import { REMEMBERED_MS } from '../store/login-throttle';
-import type { AuditVerdict } from '../store/types';
+import type { AuditVerdict } from '../store/audit-log';
 import {
   CommandError,
   type CliContext,

@@ -2,7 +2,8 @@
 // button; only that button's POST confirms, so a mail scanner following the link confirms nothing.
 import { CONFIRM_PATH, TOKEN_PARAM } from '../../shared/address-links';
 import type { Config } from '../config';
-import type { ConfirmationMail, ConfirmationTokens, OutgoingMail } from '../store/types';
+import type { ConfirmationMail, ConfirmationTokens } from '../store/address-tokens';
+import type { OutgoingMail } from '../store/mail-queue';
 import { isMailable, message, SIGNATURE } from './message';
 
 export const CONFIRMATION_SUBJECT = 'Confirm your address for the OrgNote waitlist';

@@ -1,7 +1,7 @@
 // The invitation mail: the activation key, and the activation page with the address filled in.
 // The plain-text part carries the key alone on its own line, so it can be copied without picking
 // at a sentence.
-import type { OutgoingMail } from '../store/types';
+import type { OutgoingMail } from '../store/mail-queue';
 import { leaveUrl, message, SIGNATURE } from './message';
 
 export const INVITATION_SUBJECT = 'Your OrgNote activation key';

@@ -2,7 +2,7 @@
 // an address that is on the list, and the page answers the same either way: the mail worker
 // writes it after the answer (decision 0021).
 import type { Config } from '../config';
-import type { OutgoingMail } from '../store/types';
+import type { OutgoingMail } from '../store/mail-queue';
 import { leaveUrl, message, SIGNATURE } from './message';
 
 export const LEAVE_LINK_SUBJECT = 'Your link to leave the OrgNote waitlist';

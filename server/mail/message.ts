@@ -10,7 +10,7 @@ import {
   TOKEN_PARAM,
 } from '../../shared/address-links';
 import { escapeMarkup } from '../../shared/markup';
-import type { OutgoingMail } from '../store/types';
+import type { OutgoingMail } from '../store/mail-queue';
 
 /** A paragraph: prose, a secret set apart (the key, alone on its line to copy it), or a link. */
 export type Block = { text: string } | { key: string } | { link: string };

@@ -11,7 +11,7 @@ import net from 'node:net';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
 import { withoutCredentials, type Config, type DkimSigning } from '../config';
-import type { OutgoingMail } from '../store/types';
+import type { OutgoingMail } from '../store/mail-queue';
 
 /** Connections kept open to the mail server; sends beyond this wait for a free one. */
 export const SMTP_POOL_SIZE = 5;

@@ -4,7 +4,8 @@
 // way (MAIL_TEMPLATES_DIR, templates.ts); this is the default.
 import { STATIC_LINKS } from '../../shared/links';
 import type { Config } from '../config';
-import type { OutgoingMail, WelcomeMail } from '../store/types';
+import type { WelcomeMail } from '../store/address-tokens';
+import type { OutgoingMail } from '../store/mail-queue';
 import { isMailable, leaveUrl, message } from './message';
 import { fillHtml, fillTemplate, parseWelcomeTemplates, type WelcomeTemplates } from './templates';
 

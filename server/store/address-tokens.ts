@@ -5,14 +5,98 @@
 // as the address is stored (an unsubscribe link in an old invitation must still work, RFC 8058),
 // and leaving erases it with everything else.
 import { randomUUID } from 'node:crypto';
-import type { LinkPurpose, LinkRefusal } from '../../shared/address-links';
+import type { LinkCheck, LinkPurpose, LinkRefusal, LinkUse } from '../../shared/address-links';
 import { emailKey } from '../../shared/form-checks';
-import type { MailQueueWriter } from './mail-queue';
+import { QueueFullError } from './errors';
+import type { QueueLimits } from './limits';
+import type { MailQueueWriter, OutgoingMail, QueuedMail } from './mail-queue';
 import { MAIL_AGAIN_AFTER_MS, WAITING } from './signups';
 import type { Queryable, Sql } from './sql';
 import { hashSecret, newSecret, SECRET_SHAPE } from './secrets';
-import { QueueFullError, type AddressLinks, type QueuedMail, type QueueLimits } from './types';
-import { emitSignupEvent, SIGNUP_OF_EVENT, type SignupOfEvent } from './webhook-events';
+import { emitSignupEvent, SIGNUP_OF_EVENT, type SignupOfEvent } from './webhooks/signup-events';
+
+/**
+ * The links a confirmation mail carries: its confirmation token and a leave token, both shown only
+ * in it.
+ */
+export interface ConfirmationTokens {
+  confirm: string;
+  leave: string;
+}
+
+/** The confirmation mail the mail worker writes for a signup that owes one (CONFIRM_SIGNUPS=on). */
+export interface ConfirmationMail {
+  /** The mail around the tokens (server/mail/confirmation.ts). */
+  compose(to: string, tokens: ConfirmationTokens): OutgoingMail;
+  /**
+   * False for an address no mail can go to as it is written (server/mail/message.ts, isMailable):
+   * it is stored unconfirmed with no mail and no link, and erased when a link would have expired.
+   */
+  canMail(address: string): boolean;
+  /**
+   * How long the confirmation link works (CONFIRM_WITHIN_HOURS); the address is erased once the
+   * last one has expired.
+   */
+  validMs: number;
+}
+
+/** The welcome mail the mail worker writes for a signup that owes one (WELCOME_MAIL=on). */
+export interface WelcomeMail {
+  /** The mail around the leave token (server/mail/welcome.ts). */
+  compose(to: string, leaveToken: string): OutgoingMail;
+  /** As ConfirmationMail's: an address no mail can go to as written gets none. */
+  canMail(address: string): boolean;
+}
+
+/** The links mailed to an address (confirm, leave): tokens kept only as hashes. */
+export interface AddressLinks {
+  /** What a token is worth for `purpose`, without using it. */
+  check(purpose: LinkPurpose, token: string): Promise<LinkCheck>;
+  /**
+   * Confirms the address a confirmation link was mailed to, and spends the link. With `welcome`,
+   * the address's first confirmation owes a welcome mail, recorded in the same transaction.
+   */
+  confirm(token: string, options?: { welcome?: boolean }): Promise<LinkUse>;
+  /** The address a good leave link belongs to; the caller erases it (waitlist/remove.ts). */
+  leaver(token: string): Promise<{ ok: true; email: string } | { ok: false; refusal: LinkRefusal }>;
+  /**
+   * Writes the confirmation mails owed (up to `limit`, oldest first): for each, new confirm and
+   * leave tokens and the mail, queued and claimed for the caller, in one transaction that also
+   * clears what was owed. On PostgreSQL, rows another replica is writing are passed over.
+   */
+  mailConfirmations(limit: number, mail: ConfirmationMail): Promise<QueuedMail[]>;
+  /**
+   * Writes the welcome mails owed (up to `limit`, oldest first) as mailConfirmations writes
+   * confirmations, each with a new leave token. An address no longer waitlisted by then (invited,
+   * undeliverable) is owed nothing more and gets none.
+   */
+  mailWelcomes(limit: number, mail: WelcomeMail): Promise<QueuedMail[]>;
+  /**
+   * Records that /leave was asked for a link to `email`, with one insert whether or not the
+   * address is stored, so the answer costs the same either way. QueueFullError past the mail
+   * queue's size (for every address alike).
+   */
+  askLeaveLink(email: string): Promise<void>;
+  /**
+   * Answers the recorded requests (up to `limit`, oldest first) in one transaction that deletes
+   * them: for an address on the waitlist, a new leave link and its mail, queued and claimed for the
+   * caller, unless three went to it within the hour or the mail queue is full (`queueFull`); for
+   * any other, nothing. On PostgreSQL, requests another replica is answering are passed over.
+   */
+  mailLeaveLinks(
+    limit: number,
+    compose: (to: string, leaveToken: string) => OutgoingMail,
+  ): Promise<LeaveLinksMailed>;
+}
+
+/** What one round of mailLeaveLinks did. */
+export interface LeaveLinksMailed {
+  mail: QueuedMail[];
+  /** Requests answered (and deleted), mailed or not. */
+  requests: number;
+  /** Requests for a stored address that got no mail because the mail queue was full. */
+  queueFull: number;
+}
 
 /**
  * Leave links per address and window (MAIL_AGAIN_AFTER_MS): every mail carries one, so a person

@@ -8,13 +8,50 @@
 // signup.
 import { emailKey, type FieldList } from '../../shared/form-checks';
 import { EXPIRED_UNCONFIRMED } from './signups';
-import type { Sql } from './sql';
-import type { Erased, Store } from './types';
-import { emitLeft } from './webhook-events';
+import type { Queryable, Sql } from './sql';
+import { emitWebhookEvent } from './webhooks';
+
+export interface Erased {
+  signup: boolean;
+  keys: number;
+  /** Ids of the removed mail, so the caller can delete their .eml copies too. */
+  mailIds: number[];
+  outbox: number;
+}
+
+/** Why an address is erased: its `signup.left` webhook event says it. */
+export type ErasureReason = 'left' | 'removed' | 'expired';
+
+export interface EraseOptions {
+  /**
+   * Only when it is still unconfirmed with every confirmation link expired, checked under the
+   * row's lock (the sweep); the reason is then 'expired'.
+   */
+  onlyIfExpired?: boolean;
+  /** 'removed' (an operator) unless given. */
+  reason?: ErasureReason;
+}
 
 const NOTHING: Erased = { signup: false, keys: 0, mailIds: [], outbox: 0 };
 
-export function createErasure(sql: Sql, now: () => number): Store['erase'] {
+/** The `signup.left` of an erased signup: no address, so no later erasure has anything to find. */
+async function emitLeft(
+  tx: Queryable,
+  signupId: number,
+  reason: ErasureReason,
+  at: number,
+): Promise<void> {
+  await emitWebhookEvent(
+    tx,
+    { type: 'signup.left', signup: { id: Number(signupId), state: 'left' }, detail: { reason } },
+    at,
+  );
+}
+
+export function createErasure(
+  sql: Sql,
+  now: () => number,
+): (email: string, options?: EraseOptions) => Promise<Erased> {
   return (email, options = {}) =>
     sql.transaction(async (tx): Promise<Erased> => {
       const key = emailKey(email);

@@ -6,7 +6,17 @@
 // pruned after it.
 import { hashSecret } from './secrets';
 import type { Sql } from './sql';
-import type { GuardTokens } from './types';
+
+/** The bot guard's spent tokens, shared by every replica. */
+export interface GuardTokens {
+  /**
+   * Counts one use of `token` (a solved proof-of-work challenge, a form's signed issue time),
+   * kept until `expiresAt` (ms): true while its uses are within `limit` (1: once only).
+   */
+  use(token: string, limit: number, expiresAt: number): Promise<boolean>;
+  /** Deletes up to `limit` tokens past their expiry; how many. */
+  prune(limit: number): Promise<number>;
+}
 
 export function createGuardTokens(sql: Sql, now: () => number): GuardTokens {
   return {

@@ -1,9 +1,40 @@
-// The console's login throttle (the LoginThrottle contract in types.ts). Counts live in the
+// The console's login throttle (the LoginThrottle contract below). Counts live in the
 // store, so every replica agrees; a key found at its limit is also remembered in this process
 // for a few seconds, so a flood of refused attempts costs a map lookup each, not a transaction
 // with a disk sync. Keys are hashes: the table holds no address and no IP.
 import type { Sql } from './sql';
-import type { LoginThrottle } from './types';
+
+/**
+ * Login attempts per key (an account's untrusted attempts, a client IP, a trusted browser) in a
+ * sliding window (the current fixed window's count plus the previous one's, weighed by how much of
+ * it the last windowMs still covers), shared by every replica. An attempt is counted before its
+ * password is checked, so a burst of a hundred at once checks only as many as the limit allows; a
+ * successful one is taken back, so only failures stay counted. A refused attempt is not counted:
+ * a flood cannot push the end of the lock further away.
+ */
+export interface LoginThrottle {
+  /**
+   * Counts one attempt for each key, unless one of them is at the limit already. A refusal
+   * writes nothing: this process remembers a key at the limit for a few seconds and refuses it
+   * again without asking the store. `retryAfterMs`: how soon the worst key falls below the limit
+   * if nothing more is counted; `window`: the start of the fixed window it was refused in;
+   * `remembered`: the refusal came from this process's memory, not from the store.
+   */
+  attempt(
+    keys: string[],
+    limits: { windowMs: number; limit: number },
+  ): Promise<
+    | { allowed: true }
+    | { allowed: false; retryAfterMs: number; window: number; remembered: boolean }
+  >;
+  /** Takes back the attempt that succeeded. */
+  succeeded(keys: string[], windowMs: number): Promise<void>;
+  /**
+   * Forgets every attempt of these keys, here and in the store (another replica's memory lets go
+   * within seconds).
+   */
+  clear(keys: string[]): Promise<void>;
+}
 
 /**
  * How long a key found at its limit is refused from memory before the store is asked again: an

@@ -6,19 +6,81 @@
 // sent again from here. Once sent or refused for good, the stored message (which holds the key or
 // link) is cleared: only its Message-ID, state and times remain. A message still failing past the
 // maximum age is set aside as dead, body kept, until the operator sends it again (mail retry <id>).
+import { QueueFullError } from './errors';
 import { backoffMs, claimStatement, Leases } from './leases';
-import { DEFAULT_QUEUE_LIMITS } from './limits';
+import { DEFAULT_QUEUE_LIMITS, type QueueLimits } from './limits';
 import type { Queryable, Sql } from './sql';
-import { emitSignupEvent, SIGNUP_OF_EVENT, type SignupOfEvent } from './webhook-events';
-import {
-  QueueFullError,
-  type MailQueue,
-  type MailState,
-  type MailSummary,
-  type OutgoingMail,
-  type QueuedMail,
-  type QueueLimits,
-} from './types';
+import { emitSignupEvent, SIGNUP_OF_EVENT, type SignupOfEvent } from './webhooks/signup-events';
+
+/** A message ready for the transport: everything the mail server gets, fixed when it is queued. */
+export interface OutgoingMail {
+  from: string;
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  messageId: string;
+  /** ISO time for the Date header. */
+  date: string;
+  /**
+   * Further header fields, written as given (List-Unsubscribe and List-Unsubscribe-Post, RFC 8058).
+   */
+  headers?: Record<string, string>;
+}
+
+export interface QueuedMail {
+  id: number;
+  message: OutgoingMail;
+  attempts: number;
+}
+
+export type MailState = 'queued' | 'sent' | 'failed' | 'dead';
+
+/** What `mail` lists: no body, no key. */
+export interface MailSummary {
+  id: number;
+  to: string;
+  state: MailState;
+  attempts: number;
+  nextAttemptAt: number;
+  lastError: string | null;
+  createdAt: string;
+}
+
+export interface MailQueue {
+  /** How long a claim lasts unless renewed, ms (QueueLimits.mailLeaseMs). */
+  readonly leaseMs: number;
+  /** Claims up to `limit` due messages for one lease. */
+  claim(limit: number): Promise<QueuedMail[]>;
+  /**
+   * Extends this instance's claim on a message by a whole lease from now, while its send goes on.
+   * False when it holds no claim on it, or another sender has claimed it since (leases.ts).
+   */
+  renew(id: number): Promise<boolean>;
+  /**
+   * False when the row was no longer queued (another sender finished it, or it was erased) or
+   * another sender has claimed it since this instance's lease ran out (leases.ts).
+   */
+  sent(id: number): Promise<boolean>;
+  /** False once the message is erased (its address left or was removed) or never was. */
+  exists(id: number): Promise<boolean>;
+  /**
+   * Refused for good (a 5xx for this message): recorded, never retried. `undeliverable`: the server
+   * refused the recipient itself (a 5xx to RCPT TO), so its signup is marked undeliverable too.
+   */
+  failed(id: number, error: string, undeliverable?: boolean): Promise<void>;
+  /**
+   * A temporary failure: due again after the backoff (or dead past the maximum age); returns when.
+   */
+  retry(item: QueuedMail, error: string): Promise<number>;
+  /** Gives a claimed message back unsent (its sender knows the server is down). */
+  release(id: number): Promise<void>;
+  /** Queued, failed and dead messages, oldest first. */
+  pending(): Promise<MailSummary[]>;
+  counts(): Promise<Record<MailState, number>>;
+  /** Makes a dead message queued again, due now. False if there is no dead message with that id. */
+  requeue(id: number): Promise<boolean>;
+}
 
 /** The mail lease where no setting says otherwise (leases.ts derives it from the send timeout). */
 export const MAIL_LEASE_MS = DEFAULT_QUEUE_LIMITS.mailLeaseMs;

@@ -7,10 +7,11 @@ import fs from 'node:fs';
 import { withoutCredentials, type Config } from '../config';
 import type { Logger } from '../logger';
 import { openSqliteStore } from './index';
+import { StoreUnavailableError } from './errors';
 import { leaseFor } from './leases';
 import { openPostgresStore } from './postgres';
 import { databaseFile, SCHEMA_VERSION } from './sqlite/database';
-import { StoreUnavailableError, type Store } from './types';
+import type { Store } from './types';
 
 type StoreSettings = Pick<
   Config,

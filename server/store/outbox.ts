@@ -7,9 +7,48 @@
 // operator (outbox retry <id>). Past its configured size the queue refuses new rows
 // (QueueFullError: the visitor gets 503), it never drops one.
 import type { SignupRequest } from '../../shared/form-checks';
+import { QueueFullError } from './errors';
 import { backoffMs, claimStatement, Leases } from './leases';
+import type { QueueLimits } from './limits';
 import type { Sql } from './sql';
-import { QueueFullError, type Outbox, type OutboxItem, type QueueLimits } from './types';
+
+export interface OutboxItem {
+  id: number;
+  request: SignupRequest;
+  attempts: number;
+  nextAttemptAt: number;
+  lastError: string | null;
+  createdAt: string;
+  /** 'dead': older than the maximum age; kept for the operator (outbox retry <id>). */
+  state: 'pending' | 'dead';
+}
+
+export interface Outbox {
+  /** Stores a signup request for later delivery; QueueFullError past the configured size. */
+  enqueue(request: SignupRequest): Promise<number>;
+  /** Claims up to `limit` due items for one lease: no other replica takes them meanwhile. */
+  claim(limit: number): Promise<OutboxItem[]>;
+  /**
+   * The backend took the item. Like every outcome, it counts only while this store instance's claim
+   * is the current one (leases.ts): false when another worker has claimed the item since.
+   */
+  delivered(id: number): Promise<boolean>;
+  /**
+   * A failed attempt: due again after the backoff, or dead once older than the maximum age. False
+   * as for delivered.
+   */
+  failed(item: OutboxItem, error: string): Promise<boolean>;
+  /** Pending and dead items, oldest first. */
+  all(): Promise<OutboxItem[]>;
+  /** Pending items. */
+  depth(): Promise<number>;
+  /** Dead items, waiting for the operator (outbox retry <id>). */
+  deadCount(): Promise<number>;
+  /** When the next pending item is due, or undefined when none is. */
+  nextDueAt(): Promise<number | undefined>;
+  /** Makes a dead item pending again, due now. False if there is no dead item with that id. */
+  retry(id: number): Promise<boolean>;
+}
 
 const BACKOFF_BASE_MS = 2_000;
 const BACKOFF_CAP_MS = 5 * 60_000;

@@ -7,14 +7,98 @@
 import { emailKey, type Signup } from '../../shared/form-checks';
 import { sinceInstant } from './since';
 import type { Sql } from './sql';
-import {
-  SIGNUP_STATES,
-  type DailyCounts,
-  type SignupRow,
-  type Signups,
-  type SignupState,
-  type WaitlistStats,
-} from './types';
+
+export interface SignupRow {
+  email: string;
+  description: string;
+  created_at: string;
+  invited_at: string | null;
+  activated_at: string | null;
+  /** Null while the address has not followed its confirmation link (CONFIRM_SIGNUPS=on). */
+  confirmed_at: string | null;
+  state: SignupState;
+}
+
+/**
+ * Where a signup stands; each is in exactly one (STATE, below):
+ * unconfirmed → waitlisted (confirmed, waiting) → invited → activated, and undeliverable when the
+ * mail server refused the address for good before it activated.
+ */
+export type SignupState = 'unconfirmed' | 'waitlisted' | 'invited' | 'activated' | 'undeliverable';
+
+export const SIGNUP_STATES: readonly SignupState[] = [
+  'unconfirmed',
+  'waitlisted',
+  'invited',
+  'activated',
+  'undeliverable',
+];
+
+export type WaitlistStats = Record<SignupState | 'total', number>;
+
+export interface Signups {
+  /**
+   * Adds a signup in one statement that writes one row, new or not, so both cost the same; true if
+   * new. A repeat (same address, any case or spacing) keeps the row and clears an undeliverable
+   * mark. With `confirm`, a new signup is unconfirmed and owes a confirmation mail, recorded in
+   * that same statement (links.mailConfirmations writes it); a repeat of an address still
+   * unconfirmed owes a new one at most once an hour; a confirmed one is owed nothing. With
+   * `welcome` and without `confirm`, a new signup owes a welcome mail, recorded the same way
+   * (links.mailWelcomes writes it); a repeat owes none.
+   */
+  add(signup: Signup, options?: { confirm?: boolean; welcome?: boolean }): Promise<boolean>;
+  count(): Promise<number>;
+  /** Newest first; `since` is an ISO date or timestamp. */
+  list(since?: string): Promise<SignupRow[]>;
+  /** The same rows as they are read, never all held at once (export of millions of rows). */
+  stream(since?: string): AsyncIterable<SignupRow>;
+  /**
+   * The `limit` oldest waitlisted addresses: confirmed, neither invited nor activated, not
+   * undeliverable (invite --next).
+   */
+  oldestWaiting(limit: number): Promise<string[]>;
+  /** Totals by state; each signup counts in exactly one. */
+  stats(): Promise<WaitlistStats>;
+  /**
+   * Up to `limit` addresses still unconfirmed whose every confirmation link has expired, oldest
+   * first; only signups created at or before `createdBefore` (ISO) are looked at (the expiry
+   * sweep).
+   */
+  expiredUnconfirmed(createdBefore: string, limit: number): Promise<string[]>;
+  /**
+   * One page of the console's table: addresses containing `q` (any case), in `state` if given,
+   * newest or oldest first, `limit` rows after the keyset `after` (the last row of the page
+   * before).
+   */
+  page(options: SignupPageQuery): Promise<(SignupRow & { id: number })[]>;
+  /**
+   * Per UTC day from `sinceDay` (YYYY-MM-DD) on: signups, invitations and activations that day;
+   * days without any are left out.
+   */
+  daily(sinceDay: string): Promise<DailyCounts[]>;
+  /**
+   * Confirmation mails owed and not written yet: a few while the worker keeps up, growing when it
+   * does not.
+   */
+  confirmationsOwed(): Promise<number>;
+  /** Welcome mails owed and not written yet (WELCOME_MAIL=on). */
+  welcomesOwed(): Promise<number>;
+}
+
+export interface SignupPageQuery {
+  q?: string;
+  state?: SignupState;
+  order: 'newest' | 'oldest';
+  limit: number;
+  after?: { createdAt: string; id: number };
+}
+
+export interface DailyCounts {
+  day: string;
+  signups: number;
+  invited: number;
+  activated: number;
+}
 
 /**
  * The window of the per-address mail limits: a repeat's new confirmation mail here, leave links in

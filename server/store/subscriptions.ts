@@ -8,22 +8,65 @@
 // (invitation.sent, subscription.activated) in the same transaction.
 import { emailKey } from '../../shared/form-checks';
 import { issueToken } from './address-tokens';
-import type { MailQueueWriter } from './mail-queue';
+import type { MailQueueWriter, OutgoingMail, QueuedMail } from './mail-queue';
 import { hashSecret, newSecret } from './secrets';
-import { STATE } from './signups';
+import { STATE, type SignupState } from './signups';
 import type { Queryable, Sql } from './sql';
-import { emitSignupEvent } from './webhook-events';
-import {
-  UnknownEmailError,
-  type Account,
-  type Activation,
-  type ComposeInvitation,
-  type Invitation,
-  type SignupState,
-  type Subscriptions,
-} from './types';
+import { emitSignupEvent } from './webhooks/signup-events';
 
-export { UnknownEmailError };
+/** issueKey for an address that is not on the waitlist. */
+export class UnknownEmailError extends Error {}
+
+/** The OrgNote account a subscription is bound to: its sign-in provider and its id there. */
+export interface Account {
+  provider: string;
+  id: string;
+  email?: string;
+}
+
+export type Invitation =
+  | { outcome: 'invited'; email: string; mail: QueuedMail }
+  | { outcome: 'skipped'; email: string }
+  /** Not confirmed yet (CONFIRM_SIGNUPS=on): never invited, named or not. */
+  | { outcome: 'unconfirmed'; email: string }
+  | { outcome: 'not-on-waitlist'; email: string };
+
+/**
+ * Writes an invitation around its secrets: the activation key, and the leave link's token
+ * (List-Unsubscribe).
+ */
+export type ComposeInvitation = (to: string, key: string, leaveToken: string) => OutgoingMail;
+
+export type Activation =
+  | { outcome: 'active'; email: string }
+  | { outcome: 'invalid' }
+  | { outcome: 'bound-elsewhere' }
+  | { outcome: 'account-has-one' };
+
+export interface Subscriptions {
+  /** Creates a new activation key for a waitlisted address and returns it (shown once). */
+  issueKey(email: string): Promise<string>;
+  /**
+   * Invites a waitlisted address: revokes any earlier key (and drops a first mail still waiting),
+   * makes a new key and queues the mail `compose` writes around it, all in one transaction. An
+   * address already invited is skipped unless `again`; an unconfirmed one always is. An
+   * undeliverable one is invited (the operator named it), and the mark is cleared. The queued mail
+   * is claimed for the caller.
+   */
+  invite(
+    email: string,
+    options: { again: boolean; compose: ComposeInvitation },
+  ): Promise<Invitation>;
+  /**
+   * Checks a key against the address it was issued for and activates that subscription, bound to
+   * `account` when one is given. The same account (or none) may repeat it.
+   */
+  activate(email: string, key: string, account?: Account): Promise<Activation>;
+  /** Where an address stands, without changing anything (invite --dry-run). */
+  stateOf(email: string): Promise<SignupState | undefined>;
+  /** The subscription bound to an account, if any. */
+  ofAccount(provider: string, id: string): Promise<{ email: string } | undefined>;
+}
 
 /** What is read of a signup to invite or activate it. */
 interface SubscriptionRow {

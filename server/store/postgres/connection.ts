@@ -5,8 +5,8 @@
 // broke is thrown away, and the next call opens a new one once PostgreSQL is back.
 import pg from 'pg';
 import Cursor from 'pg-cursor';
+import { StoreUnavailableError } from '../errors';
 import type { Queryable, Sql } from '../sql';
-import { StoreUnavailableError } from '../types';
 
 /**
  * BIGINT (ids, epoch ms, COUNT(*)) as a JS number: every value the store keeps is far below 2^53.

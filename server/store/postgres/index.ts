@@ -5,9 +5,9 @@
 // StoreUnavailableError (503 with Retry-After) instead of a hang or a 500 while the database is
 // away (connection.ts).
 import type pg from 'pg';
-import { queueLimits } from '../limits';
+import { queueLimits, type QueueLimits } from '../limits';
 import { createStoreRules } from '../rules';
-import type { QueueLimits, Store } from '../types';
+import type { Store } from '../types';
 import { asStoreError, connectPool, postgresSql } from './connection';
 import { LATEST_VERSION, migrate, schemaVersion } from './migrate';
 import { createRateCounter } from './rate';

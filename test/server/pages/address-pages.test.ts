@@ -7,7 +7,8 @@ import request from 'supertest';
 import { createApp } from '../../../server/app';
 import type { Config } from '../../../server/config';
 import { openSqliteStore } from '../../../server/store';
-import type { ConfirmationTokens, OutgoingMail } from '../../../server/store/types';
+import type { ConfirmationTokens } from '../../../server/store/address-tokens';
+import type { OutgoingMail } from '../../../server/store/mail-queue';
 import type { SqliteStore } from '../../../server/store/sqlite';
 import { capturingLogger, testConfig } from '../../support/config';
 

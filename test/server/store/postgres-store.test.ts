@@ -16,11 +16,8 @@ import {
   type PostgresStore,
   type PostgresStoreOptions,
 } from '../../../server/store/postgres';
-import {
-  QueueFullError,
-  StoreUnavailableError,
-  type OutgoingMail,
-} from '../../../server/store/types';
+import { QueueFullError, StoreUnavailableError } from '../../../server/store/errors';
+import type { OutgoingMail } from '../../../server/store/mail-queue';
 import type { SignupRequest } from '../../../server/delivery/backend-client';
 import { sql as initialSchema } from '../../../server/store/postgres/migrations/001-initial';
 import {

@@ -1,15 +1,24 @@
 // The webhook events of a signup's life, for both engines. A change a person makes through a link
-// or the operator through the CLI (a confirmation, an invitation, an activation, a bounce, an
-// erasure) writes its event in its own transaction (emitSignupEvent). A new signup does not: its
-// one statement only marks `signup.created` as owed (signups.ts), so a new and a known address
-// cost the same before the answer (decision 0021), and the webhook worker writes the owed events
-// just after (writeOwedCreations). Every other event of a signup first writes the creation it
-// still owes, so a receiver is sent `signup.created` before anything else about the signup.
-import { STATE } from './signups';
-import type { Queryable, Sql } from './sql';
-import type { ErasureReason, SignupEvents } from './types';
-import type { WebhookEvent } from './webhook-types';
-import { emitWebhookEvent, emitWebhookEvents } from './webhooks';
+// or the operator through the CLI (a confirmation, an invitation, an activation, a bounce) writes
+// its event in its own transaction (emitSignupEvent), as an erasure writes its `signup.left`
+// (../erasure.ts). A new signup does not: its one statement only marks `signup.created` as owed
+// (../signups.ts), so a new and a known address cost the same before the answer (decision 0021),
+// and the webhook worker writes the owed events just after (writeOwedCreations). Every other
+// event of a signup first writes the creation it still owes, so a receiver is sent
+// `signup.created` before anything else about the signup.
+import { STATE } from '../signups';
+import type { Queryable, Sql } from '../sql';
+import { emitWebhookEvents } from './index';
+import type { WebhookEvent } from './types';
+
+/** The `signup.created` webhook events new signups owe. */
+export interface SignupEvents {
+  /**
+   * Writes up to `limit` owed events, oldest first, in the transaction that clears their marks;
+   * how many. Signups another replica's round holds are passed over.
+   */
+  writeOwedCreations(limit: number): Promise<number>;
+}
 
 interface OwedRow {
   id: number;
@@ -76,20 +85,6 @@ export async function emitSignupEvent(
     ...creations(rows),
     { event: { type, signup: { id: Number(id), email, emailKey, state } }, at },
   ]);
-}
-
-/** The `signup.left` of an erased signup: no address, so no later erasure has anything to find. */
-export async function emitLeft(
-  tx: Queryable,
-  signupId: number,
-  reason: ErasureReason,
-  at: number,
-): Promise<void> {
-  await emitWebhookEvent(
-    tx,
-    { type: 'signup.left', signup: { id: Number(signupId), state: 'left' }, detail: { reason } },
-    at,
-  );
 }
 
 export function createSignupEvents(sql: Sql): SignupEvents {

@@ -7,9 +7,9 @@
 // days of failures with no success disable the endpoint (decision 0023). A replay queues given-up
 // deliveries again, unchanged, and re-enables the endpoint; finished ones are pruned after 30 days.
 import { randomBytes } from 'node:crypto';
-import { Leases } from './leases';
-import { sinceInstant } from './since';
-import type { Queryable, Sql } from './sql';
+import { Leases } from '../leases';
+import { sinceInstant } from '../since';
+import type { Queryable, Sql } from '../sql';
 import type {
   ClaimedWebhook,
   WebhookDelivery,
@@ -18,7 +18,9 @@ import type {
   WebhookEventType,
   Webhooks,
   WebhookSecret,
-} from './webhook-types';
+} from './types';
+
+export * from './types';
 
 /** The wait before retry n (1-based): Standard Webhooks' schedule; past its end, given up. */
 export const RETRY_SCHEDULE_MS = [
