@@ -9,7 +9,7 @@
 import { emailKey, type FieldList } from '../../shared/form-checks';
 import { EXPIRED_UNCONFIRMED } from './signups';
 import type { Queryable, Sql } from './sql';
-import { emitWebhookEvent } from './webhooks';
+import { emitWebhookEvent } from './webhooks/events';
 
 export interface Erased {
   signup: boolean;

@@ -16,8 +16,7 @@ import type { MailQueue } from './mail-queue';
 import type { Outbox } from './outbox';
 import type { Signups } from './signups';
 import type { Subscriptions } from './subscriptions';
-import type { Webhooks } from './webhooks';
-import type { SignupEvents } from './webhooks/signup-events';
+import type { SignupEvents, Webhooks } from './webhooks';
 
 /** Hits per key in fixed one-minute windows, shared by every replica using the store. */
 export interface RateCounter {

@@ -7,9 +7,12 @@
 // flight.
 import type { Logger } from '../logger';
 import { NO_METRICS, type Metrics } from '../metrics';
-import { WEBHOOK_TIMEOUT_MS } from '../store/webhooks';
-import type { SignupEvents } from '../store/webhooks/signup-events';
-import type { ClaimedWebhook, Webhooks } from '../store/webhooks';
+import {
+  WEBHOOK_TIMEOUT_MS,
+  type ClaimedWebhook,
+  type SignupEvents,
+  type Webhooks,
+} from '../store/webhooks';
 import type { ResolveAll } from '../webhooks/address-guard';
 import { sendWebhook } from '../webhooks/send';
 import { webhookHeaders } from '../webhooks/signing';

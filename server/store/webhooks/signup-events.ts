@@ -8,7 +8,7 @@
 // `signup.created` before anything else about the signup.
 import { STATE } from '../signups';
 import type { Queryable, Sql } from '../sql';
-import { emitWebhookEvents } from './index';
+import { emitWebhookEvents } from './events';
 import type { WebhookEvent } from './types';
 
 /** The `signup.created` webhook events new signups owe. */
