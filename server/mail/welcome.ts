@@ -69,7 +69,7 @@ export function welcomeMail(options: {
 
 /**
  * The mail the mail worker writes for each signup owed one (store: links.mailWelcomes); undefined
- * unless WELCOME_MAIL is on (config.ts requires SITE_URL then, for its links).
+ * unless WELCOME_MAIL is on (config/rules.ts requires SITE_URL then, for its links).
  */
 export function welcomeMailFor(
   config: Pick<Config, 'siteUrl' | 'mailFrom' | 'welcomeMail' | 'mailTemplates' | 'backendUrl'>,
