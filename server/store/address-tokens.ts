@@ -11,7 +11,7 @@ import { QueueFullError } from './errors';
 import type { QueueLimits } from './limits';
 import type { MailQueueWriter, OutgoingMail, QueuedMail } from './mail-queue';
 import { MAIL_AGAIN_AFTER_MS, WAITING } from './signups';
-import type { Queryable, Sql } from './sql';
+import { placeholders, type Queryable, type Sql } from './sql';
 import { hashSecret, newSecret, SECRET_SHAPE } from './secrets';
 import { emitSignupEvent, SIGNUP_OF_EVENT, type SignupOfEvent } from './webhooks/signup-events';
 
@@ -143,7 +143,8 @@ export async function issueTokens(
   );
   if (rows.length > 0)
     await tx.query(
-      `INSERT INTO address_tokens (token_hash, email_key, purpose, created_at, expires_at) VALUES ${rows.join(', ')}`,
+      `INSERT INTO address_tokens (token_hash, email_key, purpose, created_at, expires_at)
+       VALUES ${rows.join(', ')}`,
       values,
     );
   return tokens;
@@ -167,7 +168,9 @@ async function linksMailedRecently(
   at: number,
 ): Promise<number> {
   const { rows } = await tx.query<{ n: number }>(
-    'SELECT COUNT(*) AS n FROM address_tokens WHERE email_key = $1 AND purpose = $2 AND created_at > $3',
+    `SELECT COUNT(*) AS n
+     FROM address_tokens
+     WHERE email_key = $1 AND purpose = $2 AND created_at > $3`,
     [emailKey, purpose, new Date(at - MAIL_AGAIN_AFTER_MS).toISOString()],
   );
   return Number(rows[0].n);
@@ -187,7 +190,9 @@ async function lookUp(
   if (!SECRET_SHAPE.test(token)) return 'malformed';
   const { rows } = await q.query<TokenRow>(
     `SELECT signups.email, signups.email_key, expires_at, used_at, activated_at
-     FROM address_tokens JOIN signups USING (email_key) WHERE token_hash = $1 AND purpose = $2${lock}`,
+     FROM address_tokens
+     JOIN signups USING (email_key)
+     WHERE token_hash = $1 AND purpose = $2${lock}`,
     [hashSecret(token), purpose],
   );
   const row = rows[0];
@@ -219,7 +224,9 @@ export function createAddressLinks(
         // Only the update that confirms owes the welcome and the event: an address confirmed
         // already (a second link, a replica racing under the row's lock) matches no row here.
         const confirmed = await tx.query<SignupOfEvent>(
-          `UPDATE signups SET confirmed_at = $1, welcome_due_at = $3 WHERE email_key = $2 AND confirmed_at IS NULL
+          `UPDATE signups
+           SET confirmed_at = $1, welcome_due_at = $3
+           WHERE email_key = $2 AND confirmed_at IS NULL
            RETURNING ${SIGNUP_OF_EVENT}`,
           [time, found.email_key, welcome ? time : null],
         );
@@ -228,7 +235,9 @@ export function createAddressLinks(
         // Every confirmation link of the address is spent: a second one mailed later confirms
         // nothing more.
         await tx.query(
-          "UPDATE address_tokens SET used_at = $1 WHERE email_key = $2 AND purpose = 'confirm' AND used_at IS NULL",
+          `UPDATE address_tokens
+           SET used_at = $1
+           WHERE email_key = $2 AND purpose = 'confirm' AND used_at IS NULL`,
           [time, found.email_key],
         );
         return { ok: true };
@@ -245,14 +254,20 @@ export function createAddressLinks(
       return sql.transaction(async (tx) => {
         const at = now();
         const { rows } = await tx.query<{ email: string; email_key: string }>(
-          `SELECT email, email_key FROM signups WHERE confirmation_due_at IS NOT NULL ORDER BY confirmation_due_at LIMIT $1${sql.skipLocked}`,
+          `SELECT email, email_key
+           FROM signups
+           WHERE confirmation_due_at IS NOT NULL
+           ORDER BY confirmation_due_at
+           LIMIT $1${sql.skipLocked}`,
           [limit],
         );
         if (rows.length === 0) return [];
         // A batch's statements at once, not per row: this runs beside the signups that owe the
         // mail.
         await tx.query(
-          `UPDATE signups SET confirmation_due_at = NULL WHERE email_key IN (${rows.map((_, i) => `$${i + 1}`).join(', ')})`,
+          `UPDATE signups
+           SET confirmation_due_at = NULL
+           WHERE email_key IN (${placeholders(rows)})`,
           [...rows.map((row) => row.email_key)],
         );
         // Never mailed (it would go to another address); it expires like any unconfirmed one.
@@ -283,13 +298,18 @@ export function createAddressLinks(
       return sql.transaction(async (tx) => {
         const at = now();
         const { rows } = await tx.query<{ email: string; email_key: string; waiting: boolean }>(
-          `SELECT email, email_key, CASE WHEN ${WAITING} THEN 1 ELSE 0 END AS waiting FROM signups
-           WHERE welcome_due_at IS NOT NULL ORDER BY welcome_due_at LIMIT $1${sql.skipLocked}`,
+          `SELECT email, email_key, CASE WHEN ${WAITING} THEN 1 ELSE 0 END AS waiting
+           FROM signups
+           WHERE welcome_due_at IS NOT NULL
+           ORDER BY welcome_due_at
+           LIMIT $1${sql.skipLocked}`,
           [limit],
         );
         if (rows.length === 0) return [];
         await tx.query(
-          `UPDATE signups SET welcome_due_at = NULL WHERE email_key IN (${rows.map((_, i) => `$${i + 1}`).join(', ')})`,
+          `UPDATE signups
+           SET welcome_due_at = NULL
+           WHERE email_key IN (${placeholders(rows)})`,
           [...rows.map((row) => row.email_key)],
         );
         // Invited before its welcome was written: "your invitation comes later" would be wrong.
@@ -312,7 +332,8 @@ export function createAddressLinks(
       const at = now();
       const { rowCount } = await sql.query(
         `INSERT INTO leave_requests (id, email_key, created_at)
-         SELECT $1, $2, $3 WHERE (SELECT COUNT(*) FROM leave_requests) < $4`,
+         SELECT $1, $2, $3
+         WHERE (SELECT COUNT(*) FROM leave_requests) < $4`,
         [randomUUID(), emailKey(email), new Date(at).toISOString(), limits.mailMaxItems],
       );
       if (rowCount === 0) throw new QueueFullError('mail');
@@ -324,8 +345,13 @@ export function createAddressLinks(
         // Taken and deleted in one statement: a request is answered once, by one replica, and a
         // replica that dies before its commit leaves it for the next round.
         const { rows: asked } = await tx.query<{ email_key: string }>(
-          `DELETE FROM leave_requests WHERE id IN (
-             SELECT id FROM leave_requests ORDER BY created_at, id LIMIT $1${sql.skipLocked})
+          `DELETE FROM leave_requests
+           WHERE id IN (
+             SELECT id
+             FROM leave_requests
+             ORDER BY created_at, id
+             LIMIT $1${sql.skipLocked}
+           )
            RETURNING email_key`,
           [limit],
         );
@@ -336,7 +362,9 @@ export function createAddressLinks(
         for (const key of keys) {
           const signup = (
             await tx.query<{ email: string }>(
-              `SELECT email FROM signups WHERE email_key = $1${sql.lockRows}`,
+              `SELECT email
+               FROM signups
+               WHERE email_key = $1${sql.lockRows}`,
               [key],
             )
           ).rows[0];
@@ -351,7 +379,11 @@ export function createAddressLinks(
             queued.push(await mail.enqueue(tx, key, compose(signup.email, token)));
           } catch (err) {
             if (!(err instanceof QueueFullError)) throw err;
-            await tx.query('DELETE FROM address_tokens WHERE token_hash = $1', [hashSecret(token)]);
+            await tx.query(
+              `DELETE FROM address_tokens
+               WHERE token_hash = $1`,
+              [hashSecret(token)],
+            );
             queueFull++;
           }
         }

@@ -19,11 +19,20 @@ export interface AdminSessions {
 }
 
 export function createAdminSessions(sql: Sql, now: () => number): AdminSessions {
+  const end = async (idHash: string) => {
+    await sql.query(
+      `DELETE FROM admin_sessions
+       WHERE id_hash = $1`,
+      [idHash],
+    );
+  };
+
   return {
     async start(email, idHash) {
       const time = new Date(now()).toISOString();
       await sql.query(
-        'INSERT INTO admin_sessions (id_hash, admin_key, created_at, last_seen_at) VALUES ($1, $2, $3, $3)',
+        `INSERT INTO admin_sessions (id_hash, admin_key, created_at, last_seen_at)
+         VALUES ($1, $2, $3, $3)`,
         [idHash, emailKey(email), time],
       );
     },
@@ -33,18 +42,21 @@ export function createAdminSessions(sql: Sql, now: () => number): AdminSessions 
       const time = new Date(at).toISOString();
       // One statement: a live session is seen now; an expired one is not (and is deleted below).
       const { rows } = await sql.query<{ email: string }>(
-        `UPDATE admin_sessions SET last_seen_at = $1
+        `UPDATE admin_sessions
+         SET last_seen_at = $1
          WHERE id_hash = $2 AND last_seen_at > $3 AND created_at > $4
-         RETURNING (SELECT email FROM admins WHERE admins.email_key = admin_sessions.admin_key) AS email`,
+         RETURNING (
+           SELECT email
+           FROM admins
+           WHERE admins.email_key = admin_sessions.admin_key
+         ) AS email`,
         [time, idHash, new Date(at - idleMs).toISOString(), new Date(at - maxMs).toISOString()],
       );
       if (rows[0]) return { email: rows[0].email };
-      await sql.query('DELETE FROM admin_sessions WHERE id_hash = $1', [idHash]);
+      await end(idHash);
       return undefined;
     },
 
-    async end(idHash) {
-      await sql.query('DELETE FROM admin_sessions WHERE id_hash = $1', [idHash]);
-    },
+    end,
   };
 }

@@ -4,7 +4,7 @@
 // every device cookie of the account signs.
 import { emailKey } from '../../shared/form-checks';
 import { newKey } from './secrets';
-import type { Sql } from './sql';
+import type { Queryable, Sql } from './sql';
 
 /** An operator's account of the console, as `waitlist admin list` shows it. */
 export interface AdminAccount {
@@ -53,13 +53,23 @@ export interface Admins {
   credentials(email: string): Promise<AdminCredentials | undefined>;
 }
 
+/** Ends every session of the account (admin-sessions.ts), in the transaction that changes it. */
+async function endSessions(tx: Queryable, email: string) {
+  await tx.query(
+    `DELETE FROM admin_sessions
+     WHERE admin_key = $1`,
+    [emailKey(email)],
+  );
+}
+
 export function createAdmins(sql: Sql, now: () => number): Admins {
   const iso = () => new Date(now()).toISOString();
   return {
     async add(email, passwordHash) {
       const time = iso();
       const { rowCount } = await sql.query(
-        `INSERT INTO admins (email_key, email, password_hash, created_at, password_changed_at, device_generation)
+        `INSERT INTO admins
+           (email_key, email, password_hash, created_at, password_changed_at, device_generation)
          VALUES ($1, $2, $3, $4, $4, $5)
          ON CONFLICT (email_key) DO NOTHING`,
         [emailKey(email), email.trim(), passwordHash, time, newKey()],
@@ -73,7 +83,9 @@ export function createAdmins(sql: Sql, now: () => number): Admins {
         created_at: string;
         totp: number | boolean;
       }>(
-        'SELECT email, created_at, totp_secret IS NOT NULL AS totp FROM admins ORDER BY created_at, email_key',
+        `SELECT email, created_at, totp_secret IS NOT NULL AS totp
+         FROM admins
+         ORDER BY created_at, email_key`,
       );
       return rows.map((row): AdminAccount => ({
         email: row.email,
@@ -83,28 +95,35 @@ export function createAdmins(sql: Sql, now: () => number): Admins {
     },
 
     async count() {
-      return Number((await sql.query<{ n: number }>('SELECT COUNT(*) AS n FROM admins')).rows[0].n);
+      const { rows } = await sql.query<{ n: number }>(
+        `SELECT COUNT(*) AS n
+         FROM admins`,
+      );
+      return Number(rows[0].n);
     },
 
     async remove(email) {
       return sql.transaction(async (tx) => {
-        await tx.query('DELETE FROM admin_sessions WHERE admin_key = $1', [emailKey(email)]);
-        return (
-          (await tx.query('DELETE FROM admins WHERE email_key = $1', [emailKey(email)]))
-            .rowCount === 1
+        await endSessions(tx, email);
+        const { rowCount } = await tx.query(
+          `DELETE FROM admins
+           WHERE email_key = $1`,
+          [emailKey(email)],
         );
+        return rowCount === 1;
       });
     },
 
     async setPassword(email, passwordHash) {
       return sql.transaction(async (tx) => {
         const changed = await tx.query(
-          `UPDATE admins SET password_hash = $1, password_changed_at = $2, device_generation = $3
+          `UPDATE admins
+           SET password_hash = $1, password_changed_at = $2, device_generation = $3
            WHERE email_key = $4`,
           [passwordHash, iso(), newKey(), emailKey(email)],
         );
         // Whoever held a session with the old password holds nothing now.
-        await tx.query('DELETE FROM admin_sessions WHERE admin_key = $1', [emailKey(email)]);
+        await endSessions(tx, email);
         return changed.rowCount === 1;
       });
     },
@@ -112,12 +131,13 @@ export function createAdmins(sql: Sql, now: () => number): Admins {
     async setTotp(email, secret) {
       return sql.transaction(async (tx) => {
         const changed = await tx.query(
-          `UPDATE admins SET totp_secret = $1, totp_step = NULL, device_generation = $2
+          `UPDATE admins
+           SET totp_secret = $1, totp_step = NULL, device_generation = $2
            WHERE email_key = $3`,
           [secret, newKey(), emailKey(email)],
         );
         // A session opened under the old second factor (or none) must log in again under the new.
-        await tx.query('DELETE FROM admin_sessions WHERE admin_key = $1', [emailKey(email)]);
+        await endSessions(tx, email);
         return changed.rowCount === 1;
       });
     },
@@ -126,8 +146,10 @@ export function createAdmins(sql: Sql, now: () => number): Admins {
       // One conditional statement: PostgreSQL checks the condition again on the row a concurrent
       // claim just updated, and SQLite runs one writer at a time, so a step is claimed once.
       const { rowCount } = await sql.query(
-        `UPDATE admins SET totp_step = $1
-         WHERE email_key = $2 AND totp_secret IS NOT NULL AND (totp_step IS NULL OR totp_step < $1)`,
+        `UPDATE admins
+         SET totp_step = $1
+         WHERE email_key = $2 AND totp_secret IS NOT NULL
+           AND (totp_step IS NULL OR totp_step < $1)`,
         [step, emailKey(email)],
       );
       return rowCount === 1;
@@ -140,7 +162,9 @@ export function createAdmins(sql: Sql, now: () => number): Admins {
         totp_secret: string | null;
         device_generation: string | null;
       }>(
-        'SELECT email, password_hash, totp_secret, device_generation FROM admins WHERE email_key = $1',
+        `SELECT email, password_hash, totp_secret, device_generation
+         FROM admins
+         WHERE email_key = $1`,
         [emailKey(email)],
       );
       const row = rows[0];

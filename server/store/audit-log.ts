@@ -68,7 +68,10 @@ export function createAuditLog(sql: Sql, now: () => number): AuditLog {
   ) =>
     (
       await db.query(
-        'SELECT 1 FROM audit_log WHERE account = $1 AND action = $2 AND at >= $3 LIMIT 1',
+        `SELECT 1
+         FROM audit_log
+         WHERE account = $1 AND action = $2 AND at >= $3
+         LIMIT 1`,
         [entry.account, entry.action, since],
       )
     ).rows.length > 0;
@@ -82,7 +85,11 @@ export function createAuditLog(sql: Sql, now: () => number): AuditLog {
   /** Appends after the chain's last entry, in the caller's transaction, which holds lockChain. */
   async function append(tx: Queryable, { account, action, addresses, client }: NewAuditEntry) {
     const last = await tx.query<{ seq: number | string; hash: string }>(
-      'SELECT seq, hash FROM audit_log WHERE seq IS NOT NULL ORDER BY seq DESC LIMIT 1',
+      `SELECT seq, hash
+       FROM audit_log
+       WHERE seq IS NOT NULL
+       ORDER BY seq DESC
+       LIMIT 1`,
     );
     const at = now();
     const prevHash = last.rows[0]?.hash ?? CHAIN_START;
@@ -105,9 +112,12 @@ export function createAuditLog(sql: Sql, now: () => number): AuditLog {
     // Retention at write time: it holds on every replica whatever workers run, in the same
     // sync as the insert, and through audit_log_client_at it reads only what it clears. The
     // client address is outside the hash, so clearing it leaves the chain whole.
-    await tx.query('UPDATE audit_log SET client = NULL WHERE client IS NOT NULL AND at < $1', [
-      new Date(at - AUDIT_CLIENT_DAYS * 24 * 60 * 60_000).toISOString(),
-    ]);
+    await tx.query(
+      `UPDATE audit_log
+       SET client = NULL
+       WHERE client IS NOT NULL AND at < $1`,
+      [new Date(at - AUDIT_CLIENT_DAYS * 24 * 60 * 60_000).toISOString()],
+    );
   }
 
   return {
@@ -133,8 +143,15 @@ export function createAuditLog(sql: Sql, now: () => number): AuditLog {
       const columns = 'id, at, account, action, addresses, client';
       const { rows } = await sql.query<AuditEntry>(
         before
-          ? `SELECT ${columns} FROM audit_log WHERE at < $2 OR (at = $2 AND id < $3) ORDER BY at DESC, id DESC LIMIT $1`
-          : `SELECT ${columns} FROM audit_log ORDER BY at DESC, id DESC LIMIT $1`,
+          ? `SELECT ${columns}
+             FROM audit_log
+             WHERE at < $2 OR (at = $2 AND id < $3)
+             ORDER BY at DESC, id DESC
+             LIMIT $1`
+          : `SELECT ${columns}
+             FROM audit_log
+             ORDER BY at DESC, id DESC
+             LIMIT $1`,
         before ? [limit, before.at, before.id] : [limit],
       );
       return rows.map((row) => ({ ...row, addresses: Number(row.addresses) }));
@@ -144,14 +161,19 @@ export function createAuditLog(sql: Sql, now: () => number): AuditLog {
       const unchained = Number(
         (
           await sql.query<{ n: number | string }>(
-            'SELECT COUNT(*) AS n FROM audit_log WHERE seq IS NULL',
+            `SELECT COUNT(*) AS n
+             FROM audit_log
+             WHERE seq IS NULL`,
           )
         ).rows[0].n,
       );
       let verified = 0;
       let expected = CHAIN_START;
       const rows = sql.stream<ChainRow>(
-        'SELECT id, at, account, action, addresses, prev_hash, hash FROM audit_log WHERE seq IS NOT NULL ORDER BY seq',
+        `SELECT id, at, account, action, addresses, prev_hash, hash
+         FROM audit_log
+         WHERE seq IS NOT NULL
+         ORDER BY seq`,
         [],
         1000,
       );

@@ -16,11 +16,15 @@ export function createConsoleKeys(sql: Sql, now: () => number): ConsoleKeys {
   const load = async (name: string) => {
     // Whichever replica comes first makes it; the others read the one it made.
     await sql.query(
-      'INSERT INTO console_keys (name, secret, created_at) VALUES ($1, $2, $3) ON CONFLICT (name) DO NOTHING',
+      `INSERT INTO console_keys (name, secret, created_at)
+       VALUES ($1, $2, $3)
+       ON CONFLICT (name) DO NOTHING`,
       [name, newKey(), new Date(now()).toISOString()],
     );
     const { rows } = await sql.query<{ secret: string }>(
-      'SELECT secret FROM console_keys WHERE name = $1',
+      `SELECT secret
+       FROM console_keys
+       WHERE name = $1`,
       [name],
     );
     return rows[0].secret;

@@ -22,9 +22,11 @@ export function createGuardTokens(sql: Sql, now: () => number): GuardTokens {
   return {
     async use(token, limit, expiresAt) {
       const { rows } = await sql.query(
-        `INSERT INTO guard_tokens (token_hash, uses, expires_at) VALUES ($1, 1, $3)
-         ON CONFLICT (token_hash) DO UPDATE SET uses = guard_tokens.uses + 1
-           WHERE guard_tokens.uses < $2
+        `INSERT INTO guard_tokens (token_hash, uses, expires_at)
+         VALUES ($1, 1, $3)
+         ON CONFLICT (token_hash) DO UPDATE
+         SET uses = guard_tokens.uses + 1
+         WHERE guard_tokens.uses < $2
          RETURNING uses`,
         [hashSecret(token), limit, expiresAt],
       );
@@ -33,8 +35,13 @@ export function createGuardTokens(sql: Sql, now: () => number): GuardTokens {
 
     async prune(limit) {
       const { rowCount } = await sql.query(
-        `DELETE FROM guard_tokens WHERE token_hash IN (
-           SELECT token_hash FROM guard_tokens WHERE expires_at <= $1 LIMIT $2)`,
+        `DELETE FROM guard_tokens
+         WHERE token_hash IN (
+           SELECT token_hash
+           FROM guard_tokens
+           WHERE expires_at <= $1
+           LIMIT $2
+         )`,
         [now(), limit],
       );
       return rowCount;

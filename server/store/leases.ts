@@ -43,10 +43,16 @@ export function claimStatement(
   waiting: 'pending' | 'queued',
   columns: string,
 ): string {
-  return `UPDATE ${table} SET lease_until = $1 WHERE id IN (
-     SELECT id FROM ${table} WHERE state = '${waiting}' AND next_attempt_at <= $2 AND lease_until <= $2
-     ORDER BY next_attempt_at, id LIMIT $3${sql.skipLocked})
-   RETURNING ${columns}`;
+  return `UPDATE ${table}
+    SET lease_until = $1
+    WHERE id IN (
+      SELECT id
+      FROM ${table}
+      WHERE state = '${waiting}' AND next_attempt_at <= $2 AND lease_until <= $2
+      ORDER BY next_attempt_at, id
+      LIMIT $3${sql.skipLocked}
+    )
+    RETURNING ${columns}`;
 }
 
 /** The claims this store instance holds: item id → the lease_until its claim wrote. */

@@ -162,7 +162,8 @@ export function createMailQueue(
       const leaseUntil = claimed ? at + limits.mailLeaseMs : 0;
       const { rows } = await tx.query<{ id: number }>(
         `INSERT INTO mail (email_key, message_id, message, next_attempt_at, lease_until, created_at)
-         SELECT $1, $2, $3, $4, $5, $6 WHERE (SELECT COUNT(*) FROM mail WHERE state = 'queued') < $7
+         SELECT $1, $2, $3, $4, $5, $6
+         WHERE (SELECT COUNT(*) FROM mail WHERE state = 'queued') < $7
          RETURNING id`,
         [
           emailKey,
@@ -182,7 +183,8 @@ export function createMailQueue(
 
     async dropWaiting(tx, emailKey, at) {
       await tx.query(
-        "DELETE FROM mail WHERE email_key = $1 AND state = 'queued' AND lease_until <= $2",
+        `DELETE FROM mail
+         WHERE email_key = $1 AND state = 'queued' AND lease_until <= $2`,
         [emailKey, at],
       );
     },
@@ -213,7 +215,9 @@ export function createMailQueue(
       if (held === undefined) return false;
       const leaseUntil = Math.max(now() + limits.mailLeaseMs, held + 1);
       const { rowCount } = await sql.query(
-        "UPDATE mail SET lease_until = $1 WHERE id = $2 AND state = 'queued' AND lease_until = $3",
+        `UPDATE mail
+         SET lease_until = $1
+         WHERE id = $2 AND state = 'queued' AND lease_until = $3`,
         [leaseUntil, id, held],
       );
       if (rowCount === 1) leases.hold([id], leaseUntil);
@@ -224,7 +228,9 @@ export function createMailQueue(
     async sent(id) {
       const fence = leases.fence(id, '$3', now());
       const result = await sql.query(
-        `UPDATE mail SET state = 'sent', message = NULL, attempts = attempts + 1, lease_until = 0, last_error = NULL, done_at = $1
+        `UPDATE mail
+         SET state = 'sent', message = NULL, attempts = attempts + 1, lease_until = 0,
+           last_error = NULL, done_at = $1
          WHERE id = $2 AND state = 'queued' AND ${fence.where}`,
         [iso(), id, fence.value],
       );
@@ -233,7 +239,12 @@ export function createMailQueue(
     },
 
     async exists(id) {
-      const { rows } = await sql.query('SELECT 1 AS one FROM mail WHERE id = $1', [id]);
+      const { rows } = await sql.query(
+        `SELECT 1 AS one
+         FROM mail
+         WHERE id = $1`,
+        [id],
+      );
       return rows.length > 0;
     },
 
@@ -242,19 +253,27 @@ export function createMailQueue(
       const recorded = await sql.transaction(async (tx) => {
         const time = iso();
         const { rows } = await tx.query<{ email_key: string }>(
-          `UPDATE mail SET state = 'failed', message = NULL, attempts = attempts + 1, lease_until = 0, last_error = $1, done_at = $2
-           WHERE id = $3 AND state = 'queued' AND ${fence.where} RETURNING email_key`,
+          `UPDATE mail
+           SET state = 'failed', message = NULL, attempts = attempts + 1, lease_until = 0,
+             last_error = $1, done_at = $2
+           WHERE id = $3 AND state = 'queued' AND ${fence.where}
+           RETURNING email_key`,
           [error.slice(0, 500), time, id, fence.value],
         );
         if (rows.length === 1 && undeliverable) {
           // The event once, when the address becomes undeliverable: a second bounce changes
           // nothing a receiver keeps.
           const { rows: before } = await tx.query<{ undeliverable_at: string | null }>(
-            'SELECT undeliverable_at FROM signups WHERE email_key = $1',
+            `SELECT undeliverable_at
+             FROM signups
+             WHERE email_key = $1`,
             [rows[0].email_key],
           );
           const { rows: signup } = await tx.query<SignupOfEvent>(
-            `UPDATE signups SET undeliverable_at = $1 WHERE email_key = $2 RETURNING ${SIGNUP_OF_EVENT}`,
+            `UPDATE signups
+             SET undeliverable_at = $1
+             WHERE email_key = $2
+             RETURNING ${SIGNUP_OF_EVENT}`,
             [time, rows[0].email_key],
           );
           if (signup.length === 1 && before[0]?.undeliverable_at === null)
@@ -270,7 +289,8 @@ export function createMailQueue(
       const due = now() + mailBackoffMs(attempts);
       const fence = leases.fence(item.id, '$6', now());
       const { rowCount } = await sql.query(
-        `UPDATE mail SET attempts = $1, next_attempt_at = $2, lease_until = 0, last_error = $3,
+        `UPDATE mail
+         SET attempts = $1, next_attempt_at = $2, lease_until = 0, last_error = $3,
            state = CASE WHEN created_at < $4 THEN 'dead' ELSE 'queued' END
          WHERE id = $5 AND state = 'queued' AND ${fence.where}`,
         [attempts, due, error.slice(0, 500), deadBefore(), item.id, fence.value],
@@ -282,7 +302,9 @@ export function createMailQueue(
     async release(id) {
       const fence = leases.fence(id, '$3', now());
       const { rowCount } = await sql.query(
-        `UPDATE mail SET next_attempt_at = $1, lease_until = 0 WHERE id = $2 AND state = 'queued' AND ${fence.where}`,
+        `UPDATE mail
+         SET next_attempt_at = $1, lease_until = 0
+         WHERE id = $2 AND state = 'queued' AND ${fence.where}`,
         [now() + mailBackoffMs(1), id, fence.value],
       );
       leases.end(id, rowCount === 1);
@@ -290,8 +312,12 @@ export function createMailQueue(
 
     async pending() {
       const { rows } = await sql.query<PendingRow>(
-        `SELECT mail.id, signups.email AS "to", state, attempts, next_attempt_at, last_error, mail.created_at
-         FROM mail LEFT JOIN signups USING (email_key) WHERE state != 'sent' ORDER BY mail.id`,
+        `SELECT mail.id, signups.email AS "to", state, attempts, next_attempt_at, last_error,
+           mail.created_at
+         FROM mail
+         LEFT JOIN signups USING (email_key)
+         WHERE state != 'sent'
+         ORDER BY mail.id`,
       );
       return rows.map(toMailSummary);
     },
@@ -299,7 +325,9 @@ export function createMailQueue(
     async counts() {
       const counts: Record<MailState, number> = { queued: 0, sent: 0, failed: 0, dead: 0 };
       const { rows } = await sql.query<{ state: MailState; n: number }>(
-        'SELECT state, COUNT(*) AS n FROM mail GROUP BY state',
+        `SELECT state, COUNT(*) AS n
+         FROM mail
+         GROUP BY state`,
       );
       for (const row of rows) counts[row.state] = Number(row.n);
       return counts;
@@ -307,7 +335,9 @@ export function createMailQueue(
 
     async requeue(id) {
       const result = await sql.query(
-        "UPDATE mail SET state = 'queued', next_attempt_at = $1, lease_until = 0, created_at = $2 WHERE id = $3 AND state = 'dead'",
+        `UPDATE mail
+         SET state = 'queued', next_attempt_at = $1, lease_until = 0, created_at = $2
+         WHERE id = $3 AND state = 'dead'`,
         [now(), iso(), id],
       );
       return result.rowCount === 1;

@@ -75,7 +75,8 @@ interface OutboxRow {
 }
 
 const COLUMNS =
-  'id, path, fields, headers, idempotency_key, attempts, next_attempt_at, last_error, created_at, state';
+  'id, path, fields, headers, idempotency_key, attempts, next_attempt_at, last_error, ' +
+  'created_at, state';
 
 const toOutboxItem = (row: OutboxRow): OutboxItem => ({
   id: Number(row.id),
@@ -110,7 +111,8 @@ export function createOutbox(
       const at = now();
       const { rows } = await sql.query<{ id: number }>(
         `INSERT INTO outbox (path, fields, headers, idempotency_key, next_attempt_at, created_at)
-         SELECT $1, $2, $3, $4, $5, $6 WHERE (SELECT COUNT(*) FROM outbox WHERE state = 'pending') < $7
+         SELECT $1, $2, $3, $4, $5, $6
+         WHERE (SELECT COUNT(*) FROM outbox WHERE state = 'pending') < $7
          RETURNING id`,
         [
           path,
@@ -145,10 +147,11 @@ export function createOutbox(
 
     async delivered(id) {
       const fence = leases.fence(id, '$2', now());
-      const { rowCount } = await sql.query(`DELETE FROM outbox WHERE id = $1 AND ${fence.where}`, [
-        id,
-        fence.value,
-      ]);
+      const { rowCount } = await sql.query(
+        `DELETE FROM outbox
+         WHERE id = $1 AND ${fence.where}`,
+        [id, fence.value],
+      );
       leases.end(id, rowCount === 1);
       return rowCount === 1;
     },
@@ -158,7 +161,8 @@ export function createOutbox(
       const at = now();
       const fence = leases.fence(item.id, '$6', at);
       const { rowCount } = await sql.query(
-        `UPDATE outbox SET attempts = $1, next_attempt_at = $2, lease_until = 0, last_error = $3,
+        `UPDATE outbox
+         SET attempts = $1, next_attempt_at = $2, lease_until = 0, last_error = $3,
            state = CASE WHEN created_at < $4 THEN 'dead' ELSE 'pending' END
          WHERE id = $5 AND state = 'pending' AND ${fence.where}`,
         [
@@ -175,28 +179,37 @@ export function createOutbox(
     },
 
     async all() {
-      return (await sql.query<OutboxRow>(`SELECT ${COLUMNS} FROM outbox ORDER BY id`)).rows.map(
-        toOutboxItem,
+      const { rows } = await sql.query<OutboxRow>(
+        `SELECT ${COLUMNS}
+         FROM outbox
+         ORDER BY id`,
       );
+      return rows.map(toOutboxItem);
     },
 
     async depth() {
-      return Number(
-        (await sql.query<{ n: number }>("SELECT COUNT(*) AS n FROM outbox WHERE state = 'pending'"))
-          .rows[0].n,
+      const { rows } = await sql.query<{ n: number }>(
+        `SELECT COUNT(*) AS n
+         FROM outbox
+         WHERE state = 'pending'`,
       );
+      return Number(rows[0].n);
     },
 
     async deadCount() {
-      return Number(
-        (await sql.query<{ n: number }>("SELECT COUNT(*) AS n FROM outbox WHERE state = 'dead'"))
-          .rows[0].n,
+      const { rows } = await sql.query<{ n: number }>(
+        `SELECT COUNT(*) AS n
+         FROM outbox
+         WHERE state = 'dead'`,
       );
+      return Number(rows[0].n);
     },
 
     async nextDueAt() {
       const { rows } = await sql.query<{ t: number | null }>(
-        "SELECT MIN(next_attempt_at) AS t FROM outbox WHERE state = 'pending'",
+        `SELECT MIN(next_attempt_at) AS t
+         FROM outbox
+         WHERE state = 'pending'`,
       );
       return rows[0].t ?? undefined;
     },
@@ -204,7 +217,9 @@ export function createOutbox(
     async retry(id) {
       const at = now();
       const result = await sql.query(
-        "UPDATE outbox SET state = 'pending', next_attempt_at = $1, lease_until = 0, created_at = $2 WHERE id = $3 AND state = 'dead'",
+        `UPDATE outbox
+         SET state = 'pending', next_attempt_at = $1, lease_until = 0, created_at = $2
+         WHERE id = $3 AND state = 'dead'`,
         [at, new Date(at).toISOString(), id],
       );
       return result.rowCount === 1;

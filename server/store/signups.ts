@@ -114,33 +114,47 @@ const STREAM_BATCH = 1_000;
  * takes it from the row as stored. Activation wins over everything; a refusal for good counts
  * until then; an unconfirmed address was never invited.
  */
-export const STATE = `CASE WHEN activated_at IS NOT NULL THEN 'activated' WHEN undeliverable_at IS NOT NULL THEN 'undeliverable'
-  WHEN invited_at IS NOT NULL THEN 'invited' WHEN confirmed_at IS NULL THEN 'unconfirmed' ELSE 'waitlisted' END`;
+export const STATE = `CASE
+  WHEN activated_at IS NOT NULL THEN 'activated'
+  WHEN undeliverable_at IS NOT NULL THEN 'undeliverable'
+  WHEN invited_at IS NOT NULL THEN 'invited'
+  WHEN confirmed_at IS NULL THEN 'unconfirmed'
+  ELSE 'waitlisted'
+END`;
 
-const COLUMNS = `email, description, created_at, invited_at, activated_at, confirmed_at, ${STATE} AS state`;
+const COLUMNS = `email, description, created_at, invited_at, activated_at, confirmed_at,
+  ${STATE} AS state`;
 
 /** Newest first, in the order of the index both engines keep, (created_at, id). */
-const LIST = `SELECT ${COLUMNS} FROM signups WHERE created_at >= $1 ORDER BY created_at DESC, id DESC`;
+const LIST = `SELECT ${COLUMNS}
+  FROM signups
+  WHERE created_at >= $1
+  ORDER BY created_at DESC, id DESC`;
 
 /**
  * STATE = 'waitlisted' written on the columns, as the partial index signups_waiting is (invite
  * --next reads it); test/server/store/contract.test.ts holds the two to the same rows.
  */
-export const WAITING =
-  'invited_at IS NULL AND activated_at IS NULL AND confirmed_at IS NOT NULL AND undeliverable_at IS NULL';
+export const WAITING = `invited_at IS NULL AND activated_at IS NULL AND confirmed_at IS NOT NULL
+  AND undeliverable_at IS NULL`;
 
 /**
  * An unconfirmed signup owed no mail, none of whose confirmation links still works ($1: now, ISO).
  */
-export const EXPIRED_UNCONFIRMED = `confirmed_at IS NULL AND confirmation_due_at IS NULL AND NOT EXISTS (
-  SELECT 1 FROM address_tokens WHERE address_tokens.email_key = signups.email_key AND purpose = 'confirm' AND (expires_at IS NULL OR expires_at > $1))`;
+export const EXPIRED_UNCONFIRMED = `confirmed_at IS NULL AND confirmation_due_at IS NULL
+  AND NOT EXISTS (
+    SELECT 1
+    FROM address_tokens
+    WHERE address_tokens.email_key = signups.email_key AND purpose = 'confirm'
+      AND (expires_at IS NULL OR expires_at > $1)
+  )`;
 
 /**
  * A signup, new or a repeat, as one statement that writes one row either way, so the answer costs
  * the same and tells nobody whether the address was stored already (decision 0021).
  * New: confirmed from the start ($5 = $4) when confirmation is off, and then owed a welcome mail
  * ($8 = $4) with WELCOME_MAIL on; unconfirmed and owed a confirmation mail ($6 = $4) when on. A new
- * signup always owes its `signup.created` webhook event (webhook-events.ts).
+ * signup always owes its `signup.created` webhook event (webhooks/signup-events.ts).
  * A repeat never owes a welcome: the address had its own when it joined.
  * A repeat keeps the row and records when it came ($4): its row is written too, since SQLite
  * writes (and syncs) nothing for an update that changes no byte. The person typed the address
@@ -148,12 +162,22 @@ export const EXPIRED_UNCONFIRMED = `confirmed_at IS NULL AND confirmation_due_at
  * still unconfirmed is owed a new mail (the first may be lost or in spam), unless one is owed
  * already or went out within MAIL_AGAIN_AFTER_MS ($7: that window's start): never a flood.
  */
-const ADD = `INSERT INTO signups (email, email_key, description, created_at, confirmed_at, confirmation_due_at, welcome_due_at, created_event_due_at)
+const ADD = `INSERT INTO signups (email, email_key, description, created_at, confirmed_at,
+    confirmation_due_at, welcome_due_at, created_event_due_at)
   VALUES ($1, $2, $3, $4, $5, $6, $8, $4)
-  ON CONFLICT (email_key) DO UPDATE SET repeated_at = $4, undeliverable_at = NULL,
-  confirmation_due_at = CASE WHEN $6 IS NOT NULL AND signups.confirmed_at IS NULL AND signups.confirmation_due_at IS NULL AND NOT EXISTS (
-    SELECT 1 FROM address_tokens WHERE address_tokens.email_key = signups.email_key AND purpose = 'confirm' AND address_tokens.created_at > $7)
-  THEN $4 ELSE signups.confirmation_due_at END`;
+  ON CONFLICT (email_key) DO UPDATE
+  SET repeated_at = $4, undeliverable_at = NULL,
+    confirmation_due_at = CASE
+      WHEN $6 IS NOT NULL AND signups.confirmed_at IS NULL AND signups.confirmation_due_at IS NULL
+        AND NOT EXISTS (
+          SELECT 1
+          FROM address_tokens
+          WHERE address_tokens.email_key = signups.email_key AND purpose = 'confirm'
+            AND address_tokens.created_at > $7
+        )
+      THEN $4
+      ELSE signups.confirmation_due_at
+    END`;
 
 export function createSignups(sql: Sql, now: () => number): Signups {
   return {
@@ -163,7 +187,12 @@ export function createSignups(sql: Sql, now: () => number): Signups {
       const key = emailKey(signup.email);
       // Neither engine's upsert says which way it went: a read before it tells the log and the
       // metrics (a repeat racing the first signup from another replica may count as new).
-      const { rows } = await sql.query('SELECT 1 AS one FROM signups WHERE email_key = $1', [key]);
+      const { rows } = await sql.query(
+        `SELECT 1 AS one
+         FROM signups
+         WHERE email_key = $1`,
+        [key],
+      );
       await sql.query(ADD, [
         signup.email.trim(),
         key,
@@ -178,9 +207,11 @@ export function createSignups(sql: Sql, now: () => number): Signups {
     },
 
     async count() {
-      return Number(
-        (await sql.query<{ n: number }>('SELECT COUNT(*) AS n FROM signups')).rows[0].n,
+      const { rows } = await sql.query<{ n: number }>(
+        `SELECT COUNT(*) AS n
+         FROM signups`,
       );
+      return Number(rows[0].n);
     },
 
     async list(since = '') {
@@ -193,7 +224,11 @@ export function createSignups(sql: Sql, now: () => number): Signups {
 
     async oldestWaiting(limit: number) {
       const { rows } = await sql.query<{ email: string }>(
-        `SELECT email FROM signups WHERE ${WAITING} ORDER BY created_at, id LIMIT $1`,
+        `SELECT email
+         FROM signups
+         WHERE ${WAITING}
+         ORDER BY created_at, id
+         LIMIT $1`,
         [limit],
       );
       return rows.map((row) => row.email);
@@ -201,7 +236,9 @@ export function createSignups(sql: Sql, now: () => number): Signups {
 
     async stats() {
       const { rows } = await sql.query<{ state: SignupState; n: number }>(
-        `SELECT ${STATE} AS state, COUNT(*) AS n FROM signups GROUP BY 1`,
+        `SELECT ${STATE} AS state, COUNT(*) AS n
+         FROM signups
+         GROUP BY 1`,
       );
       const stats = Object.fromEntries(
         [...SIGNUP_STATES, 'total'].map((state) => [state, 0]),
@@ -219,19 +256,24 @@ export function createSignups(sql: Sql, now: () => number): Signups {
       const param = (value: unknown) => `$${values.push(value)}`;
       // email_key is the address in lower case: a substring of it in any case, with LIKE's own
       // wildcards in the search taken literally.
-      if (q)
-        where.push(
-          `email_key LIKE ${param(`%${emailKey(q).replace(/[\\%_]/g, (c) => `\\${c}`)}%`)} ESCAPE '\\'`,
-        );
+      if (q) {
+        const literal = emailKey(q).replace(/[\\%_]/g, (c) => `\\${c}`);
+        where.push(`email_key LIKE ${param(`%${literal}%`)} ESCAPE '\\'`);
+      }
       if (state) where.push(`${STATE} = ${param(state)}`);
       const newest = order === 'newest';
       if (after)
         where.push(
           `(created_at, id) ${newest ? '<' : '>'} (${param(after.createdAt)}, ${param(after.id)})`,
         );
+      const filter = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
+      const direction = newest ? 'DESC' : 'ASC';
       const { rows } = await sql.query<SignupRow & { id: number }>(
-        `SELECT id, ${COLUMNS} FROM signups ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
-         ORDER BY created_at ${newest ? 'DESC' : 'ASC'}, id ${newest ? 'DESC' : 'ASC'} LIMIT ${param(limit)}`,
+        `SELECT id, ${COLUMNS}
+         FROM signups
+         ${filter}
+         ORDER BY created_at ${direction}, id ${direction}
+         LIMIT ${param(limit)}`,
         values,
       );
       return rows.map((row) => ({ ...row, id: Number(row.id) }));
@@ -250,7 +292,10 @@ export function createSignups(sql: Sql, now: () => number): Signups {
       const counted = await Promise.all(
         Object.entries(columns).map(async ([column, name]) => {
           const { rows } = await sql.query<{ day: string; n: number }>(
-            `SELECT substr(${column}, 1, 10) AS day, COUNT(*) AS n FROM signups WHERE ${column} >= $1 GROUP BY substr(${column}, 1, 10)`,
+            `SELECT substr(${column}, 1, 10) AS day, COUNT(*) AS n
+             FROM signups
+             WHERE ${column} >= $1
+             GROUP BY substr(${column}, 1, 10)`,
             [sinceDay],
           );
           return { name, rows };
@@ -268,21 +313,29 @@ export function createSignups(sql: Sql, now: () => number): Signups {
 
     async confirmationsOwed() {
       const { rows } = await sql.query<{ n: number }>(
-        'SELECT COUNT(*) AS n FROM signups WHERE confirmation_due_at IS NOT NULL',
+        `SELECT COUNT(*) AS n
+         FROM signups
+         WHERE confirmation_due_at IS NOT NULL`,
       );
       return Number(rows[0].n);
     },
 
     async welcomesOwed() {
       const { rows } = await sql.query<{ n: number }>(
-        'SELECT COUNT(*) AS n FROM signups WHERE welcome_due_at IS NOT NULL',
+        `SELECT COUNT(*) AS n
+         FROM signups
+         WHERE welcome_due_at IS NOT NULL`,
       );
       return Number(rows[0].n);
     },
 
     async expiredUnconfirmed(createdBefore: string, limit: number) {
       const { rows } = await sql.query<{ email: string }>(
-        `SELECT email FROM signups WHERE ${EXPIRED_UNCONFIRMED} AND created_at <= $2 ORDER BY created_at LIMIT $3`,
+        `SELECT email
+         FROM signups
+         WHERE ${EXPIRED_UNCONFIRMED} AND created_at <= $2
+         ORDER BY created_at
+         LIMIT $3`,
         [new Date(now()).toISOString(), createdBefore, limit],
       );
       return rows.map((row) => row.email);

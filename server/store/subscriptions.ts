@@ -78,7 +78,9 @@ interface SubscriptionRow {
   external_id: string | null;
 }
 
-const SIGNUP = `SELECT id, email, email_key, ${STATE} AS state, external_provider, external_id FROM signups WHERE email_key = $1`;
+const SIGNUP = `SELECT id, email, email_key, ${STATE} AS state, external_provider, external_id
+  FROM signups
+  WHERE email_key = $1`;
 
 /**
  * Whether an address in `state` is invited: the one rule invite and its dry run share. Never an
@@ -111,13 +113,16 @@ export function createSubscriptions(
   async function newKey(tx: Queryable, signup: SubscriptionRow, at: string): Promise<string> {
     const key = newSecret();
     await tx.query(
-      'INSERT INTO activation_keys (key_hash, email_key, created_at) VALUES ($1, $2, $3)',
+      `INSERT INTO activation_keys (key_hash, email_key, created_at)
+       VALUES ($1, $2, $3)`,
       [hashSecret(key), signup.email_key, at],
     );
-    await tx.query('UPDATE signups SET invited_at = $1 WHERE email_key = $2', [
-      at,
-      signup.email_key,
-    ]);
+    await tx.query(
+      `UPDATE signups
+       SET invited_at = $1
+       WHERE email_key = $2`,
+      [at, signup.email_key],
+    );
     return key;
   }
 
@@ -142,12 +147,17 @@ export function createSubscriptions(
         const at = now();
         const time = new Date(at).toISOString();
         await tx.query(
-          'UPDATE activation_keys SET revoked_at = $1 WHERE email_key = $2 AND revoked_at IS NULL',
+          `UPDATE activation_keys
+           SET revoked_at = $1
+           WHERE email_key = $2 AND revoked_at IS NULL`,
           [time, signup.email_key],
         );
-        await tx.query('UPDATE signups SET undeliverable_at = NULL WHERE email_key = $1', [
-          signup.email_key,
-        ]);
+        await tx.query(
+          `UPDATE signups
+           SET undeliverable_at = NULL
+           WHERE email_key = $1`,
+          [signup.email_key],
+        );
         await mail.dropWaiting(tx, signup.email_key, at);
         const key = await newKey(tx, signup, time);
         const leave = await issueToken(tx, signup.email_key, 'leave', at);
@@ -168,7 +178,9 @@ export function createSubscriptions(
           const signup = await lockSignup(tx, email);
           if (!signup) return { outcome: 'invalid' };
           const found = await tx.query(
-            'SELECT 1 AS found FROM activation_keys WHERE key_hash = $1 AND email_key = $2 AND revoked_at IS NULL',
+            `SELECT 1 AS found
+             FROM activation_keys
+             WHERE key_hash = $1 AND email_key = $2 AND revoked_at IS NULL`,
             [hashSecret(key), signup.email_key],
           );
           if (found.rows.length === 0) return { outcome: 'invalid' };
@@ -183,19 +195,25 @@ export function createSubscriptions(
               // One subscription per account: an account that already holds another cannot take
               // this one.
               const held = await tx.query(
-                'SELECT 1 AS held FROM signups WHERE external_provider = $1 AND external_id = $2',
+                `SELECT 1 AS held
+                 FROM signups
+                 WHERE external_provider = $1 AND external_id = $2`,
                 [account.provider, account.id],
               );
               if (held.rows.length > 0) return { outcome: 'account-has-one' };
               await tx.query(
-                'UPDATE signups SET external_provider = $1, external_id = $2, external_email = $3 WHERE email_key = $4',
+                `UPDATE signups
+                 SET external_provider = $1, external_id = $2, external_email = $3
+                 WHERE email_key = $4`,
                 [account.provider, account.id, account.email ?? null, signup.email_key],
               );
             }
           }
           const at = now();
           const first = await tx.query(
-            'UPDATE signups SET activated_at = $1 WHERE email_key = $2 AND activated_at IS NULL',
+            `UPDATE signups
+             SET activated_at = $1
+             WHERE email_key = $2 AND activated_at IS NULL`,
             [new Date(at).toISOString(), signup.email_key],
           );
           if (first.rowCount === 1)
@@ -222,7 +240,9 @@ export function createSubscriptions(
     async ofAccount(provider: string, id: string) {
       const row = (
         await sql.query<{ email: string }>(
-          'SELECT email FROM signups WHERE external_provider = $1 AND external_id = $2',
+          `SELECT email
+           FROM signups
+           WHERE external_provider = $1 AND external_id = $2`,
           [provider, id],
         )
       ).rows[0];

@@ -60,8 +60,15 @@ const TRANSIENT_STATES = new Set([
 const TRANSIENT_CLASSES = new Set(['08', '53']);
 // What pg and pg-pool throw themselves, with no code: a dropped connection, the client-side
 // query_timeout, the pool's connectionTimeoutMillis, a client that broke while checked out.
-const TRANSIENT_MESSAGES =
-  /Connection terminated|Query read timeout|timeout exceeded when trying to connect|not queryable|store deadline/;
+const TRANSIENT_MESSAGES = new RegExp(
+  [
+    'Connection terminated',
+    'Query read timeout',
+    'timeout exceeded when trying to connect',
+    'not queryable',
+    'store deadline',
+  ].join('|'),
+);
 
 export function isUnavailable(err: unknown): boolean {
   if (err instanceof StoreUnavailableError) return true;

@@ -57,7 +57,8 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     rate: createRateCounter(db, now),
     async ping() {
       const { rows } = await db.query<{ version: number | null }>(
-        'SELECT max(version) AS version FROM schema_migrations',
+        `SELECT max(version) AS version
+         FROM schema_migrations`,
       );
       const version = rows[0].version ?? 0;
       // Older than this release: not ready. Newer (a replica of the next release migrated first,

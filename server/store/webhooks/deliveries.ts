@@ -4,7 +4,7 @@
 // the endpoint. A replay queues given-up deliveries again, unchanged, and re-enables the endpoint.
 import { Leases } from '../leases';
 import { sinceInstant } from '../since';
-import type { Sql } from '../sql';
+import { placeholders, type Sql } from '../sql';
 import {
   DELIVERY_COLUMNS,
   endpointRow,
@@ -33,7 +33,7 @@ export function createDeliveryQueue(sql: Sql, now: () => number): DeliveryQueue 
     const { rows } = await sql.query<EndpointRow>(
       `SELECT ${ENDPOINT_COLUMNS}
        FROM webhook_endpoints
-       WHERE id IN (${ids.map((_, i) => `$${i + 1}`).join(', ')})`,
+       WHERE id IN (${placeholders(ids)})`,
       ids,
     );
     return new Map(rows.map((row) => [row.id, row]));

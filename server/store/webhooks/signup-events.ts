@@ -76,8 +76,10 @@ export async function emitSignupEvent(
   at: number,
 ): Promise<void> {
   const { rows } = await tx.query<OwedRow>(
-    `UPDATE signups SET created_event_due_at = NULL
-     WHERE email_key = $1 AND created_event_due_at IS NOT NULL ${OWED}`,
+    `UPDATE signups
+     SET created_event_due_at = NULL
+     WHERE email_key = $1 AND created_event_due_at IS NOT NULL
+     ${OWED}`,
     [signup.email_key],
   );
   const { id, email, email_key: emailKey, state } = signup;
@@ -92,14 +94,23 @@ export function createSignupEvents(sql: Sql): SignupEvents {
     async writeOwedCreations(limit) {
       // Most rounds find none: a read on the partial index, not a write transaction every second.
       const owed = await sql.query(
-        'SELECT 1 AS one FROM signups WHERE created_event_due_at IS NOT NULL LIMIT 1',
+        `SELECT 1 AS one
+         FROM signups
+         WHERE created_event_due_at IS NOT NULL
+         LIMIT 1`,
       );
       if (owed.rows.length === 0) return 0;
       return sql.transaction(async (tx) => {
         const { rows } = await tx.query<OwedRow>(
-          `UPDATE signups SET created_event_due_at = NULL WHERE email_key IN (
-             SELECT email_key FROM signups WHERE created_event_due_at IS NOT NULL
-             ORDER BY created_event_due_at LIMIT $1${sql.skipLocked})
+          `UPDATE signups
+           SET created_event_due_at = NULL
+           WHERE email_key IN (
+             SELECT email_key
+             FROM signups
+             WHERE created_event_due_at IS NOT NULL
+             ORDER BY created_event_due_at
+             LIMIT $1${sql.skipLocked}
+           )
            ${OWED}`,
           [limit],
         );
