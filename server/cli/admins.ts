@@ -44,7 +44,9 @@ const ONE_ACCOUNT = {
 export const ADMIN_ROWS: CommandRow<{ verify?: boolean }>[] = [
   {
     name: 'audit',
-    help: "the console's audit log, newest first: time, account, action, addresses touched, client (the last 100)",
+    help:
+      "the console's audit log, newest first: time, account, action, addresses touched, " +
+      'client (the last 100)',
     also: [
       {
         args: '--verify',
@@ -89,9 +91,9 @@ export const ADMIN_ROWS: CommandRow<{ verify?: boolean }>[] = [
           accounts.map((a) => [a.email, a.createdAt, a.totp ? 'yes' : 'no']),
         ),
       );
-      await io.out(
-        `${accounts.length} account(s)${accounts.length === 0 ? ': the console is off (every /admin path answers 404)' : ''}\n`,
-      );
+      const off =
+        accounts.length === 0 ? ': the console is off (every /admin path answers 404)' : '';
+      await io.out(`${accounts.length} account(s)${off}\n`);
       return 0;
     },
   },
@@ -121,7 +123,9 @@ export const ADMIN_ROWS: CommandRow<{ verify?: boolean }>[] = [
   {
     name: 'admin totp',
     ...ONE_ACCOUNT,
-    help: "enrol two-factor authentication: prints an otpauth:// URI and its QR code; ends the account's sessions",
+    help:
+      'enrol two-factor authentication: prints an otpauth:// URI and its QR code; ' +
+      "ends the account's sessions",
     async run(context, [address], _options, io) {
       const enrolled = await enrolTotp(context, address);
       if (enrolled.kind === 'unknown') throw new CommandError(`no account for ${address.trim()}`);
@@ -139,7 +143,9 @@ export const ADMIN_ROWS: CommandRow<{ verify?: boolean }>[] = [
   {
     name: 'admin unlock',
     ...ONE_ACCOUNT,
-    help: 'let an account log in again from a new browser while its failed logins hold it shut (a browser that logged in before was never held)',
+    help:
+      'let an account log in again from a new browser while its failed logins hold it shut ' +
+      '(a browser that logged in before was never held)',
     async run(context, [address], _options, io) {
       if ((await unlockAdmin(context, address)).kind === 'unknown')
         throw new CommandError(`no account for ${address.trim()}`);

@@ -28,11 +28,15 @@ export function confirmationMail(options: {
     blocks: [
       { text: 'Hello,' },
       {
-        text: 'Someone, hopefully you, put this address on the OrgNote waitlist. To keep your place, confirm it here:',
+        text:
+          'Someone, hopefully you, put this address on the OrgNote waitlist. ' +
+          'To keep your place, confirm it here:',
       },
       { link: confirmUrl(siteUrl, tokens.confirm) },
       {
-        text: `The link works for ${validHours} hours. If you do nothing, the address is erased then, and we will not write again. If you did not join, you can ignore this message.`,
+        text:
+          `The link works for ${validHours} hours. If you do nothing, the address is erased ` +
+          'then, and we will not write again. If you did not join, you can ignore this message.',
       },
       SIGNATURE,
     ],

@@ -27,13 +27,17 @@ export function invitationMail(options: {
     blocks: [
       { text: 'Hello,' },
       {
-        text: 'Thank you for waiting: your free OrgNote subscription is ready. This is your activation key:',
+        text:
+          'Thank you for waiting: your free OrgNote subscription is ready. ' +
+          'This is your activation key:',
       },
       { key },
       { text: 'Open the activation page (your address is already filled in) and enter the key:' },
       { link: activationPageUrl(siteUrl, to) },
       {
-        text: `The key works for ${to} only. If you did not join the OrgNote waitlist, you can ignore this message.`,
+        text:
+          `The key works for ${to} only. ` +
+          'If you did not join the OrgNote waitlist, you can ignore this message.',
       },
       { text: 'To leave the waitlist and erase your address, open:' },
       { link: leaveUrl(siteUrl, leaveToken) },

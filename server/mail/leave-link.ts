@@ -21,11 +21,15 @@ export function leaveLinkMail(options: {
     blocks: [
       { text: 'Hello,' },
       {
-        text: 'Someone asked for a link to take this address off the OrgNote waitlist. To leave and erase it, open:',
+        text:
+          'Someone asked for a link to take this address off the OrgNote waitlist. ' +
+          'To leave and erase it, open:',
       },
       { link: leaveUrl(siteUrl, leaveToken) },
       {
-        text: 'The page asks you once more before anything is erased. If you did not ask, you can ignore this message.',
+        text:
+          'The page asks you once more before anything is erased. ' +
+          'If you did not ask, you can ignore this message.',
       },
       SIGNATURE,
     ],
