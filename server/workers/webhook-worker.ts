@@ -1,7 +1,7 @@
 // Background delivery of webhooks: claims due deliveries (a fenced lease, so no other worker, on
 // this replica or another, sends the same one meanwhile), signs each with its endpoint's secrets
 // and posts it (webhooks/send.ts). A 2xx delivers it; anything else, or no answer, fails the
-// attempt and the store schedules the next (store/webhooks.ts); a 410 disables the endpoint.
+// attempt and the store schedules the next (store/webhooks/); a 410 disables the endpoint.
 // Delivery is at least once: a worker killed after the receiver answered leaves the delivery
 // to be sent again, with the same webhook-id, once its lease ends. stop() waits for the sends in
 // flight.
