@@ -1,5 +1,5 @@
-// What both queues (outbox.ts, mail-queue.ts) share: how long a claim lasts, how long a failed
-// item waits, and whose claim is current (fencing).
+// What both queues (outbox.ts, mail-queue.ts) share: their bounded insert and their claim, how
+// long a claim lasts, how long a failed item waits, and whose claim is current (fencing).
 //
 // The fencing token is the claim's own expiry, lease_until. A row is claimed again only once its
 // lease has run out, so each new claim writes a larger lease_until than the one before: the
@@ -11,7 +11,7 @@
 // from outside any claim (an operator's tool) applies only to a row no one holds. A mail sender
 // renews its claim while the mail server has the message (mail/send.ts): the renewal writes a
 // larger lease_until too, only where the row still holds the one it replaces.
-import type { Sql } from './sql';
+import { placeholders, type Sql } from './sql';
 
 /**
  * A lease three attempts long, plus slack: an attempt at the backend ends within
@@ -30,6 +30,21 @@ export function leaseFor(attemptTimeoutMs: number): number {
 export function backoffMs(attempts: number, baseMs: number, capMs: number): number {
   const plain = baseMs * 2 ** Math.min(20, Math.max(0, attempts - 1));
   return Math.min(capMs, Math.round(plain * (0.8 + 0.4 * Math.random())));
+}
+
+/**
+ * The insert of both queues, as one statement: a row of `columns` ($1 …) only while fewer rows
+ * than the next parameter are `waiting`; the new row's id, or no row when the queue is full.
+ */
+export function enqueueStatement(
+  table: 'outbox' | 'mail',
+  waiting: 'pending' | 'queued',
+  columns: readonly string[],
+): string {
+  return `INSERT INTO ${table} (${columns.join(', ')})
+    SELECT ${placeholders(columns)}
+    WHERE (SELECT COUNT(*) FROM ${table} WHERE state = '${waiting}') < $${columns.length + 1}
+    RETURNING id`;
 }
 
 /**

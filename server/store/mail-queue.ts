@@ -7,7 +7,7 @@
 // link) is cleared: only its Message-ID, state and times remain. A message still failing past the
 // maximum age is set aside as dead, body kept, until the operator sends it again (mail retry <id>).
 import { QueueFullError } from './errors';
-import { backoffMs, claimStatement, Leases } from './leases';
+import { backoffMs, claimStatement, enqueueStatement, Leases } from './leases';
 import { DEFAULT_QUEUE_LIMITS, type QueueLimits } from './limits';
 import type { Queryable, Sql } from './sql';
 import { emitSignupEvent, SIGNUP_OF_EVENT, type SignupOfEvent } from './webhooks/signup-events';
@@ -161,10 +161,14 @@ export function createMailQueue(
       const at = now();
       const leaseUntil = claimed ? at + limits.mailLeaseMs : 0;
       const { rows } = await tx.query<{ id: number }>(
-        `INSERT INTO mail (email_key, message_id, message, next_attempt_at, lease_until, created_at)
-         SELECT $1, $2, $3, $4, $5, $6
-         WHERE (SELECT COUNT(*) FROM mail WHERE state = 'queued') < $7
-         RETURNING id`,
+        enqueueStatement('mail', 'queued', [
+          'email_key',
+          'message_id',
+          'message',
+          'next_attempt_at',
+          'lease_until',
+          'created_at',
+        ]),
         [
           emailKey,
           message.messageId,

@@ -8,7 +8,7 @@
 // (QueueFullError: the visitor gets 503), it never drops one.
 import type { SignupRequest } from '../../shared/form-checks';
 import { QueueFullError } from './errors';
-import { backoffMs, claimStatement, Leases } from './leases';
+import { backoffMs, claimStatement, enqueueStatement, Leases } from './leases';
 import type { QueueLimits } from './limits';
 import type { Sql } from './sql';
 
@@ -101,6 +101,16 @@ export function createOutbox(
 ): Outbox {
   const leases = new Leases();
 
+  /** The rows `where` matches. */
+  const count = async (where: string) => {
+    const { rows } = await sql.query<{ n: number }>(
+      `SELECT COUNT(*) AS n
+       FROM outbox
+       WHERE ${where}`,
+    );
+    return Number(rows[0].n);
+  };
+
   return {
     // The count and the insert are one statement. SQLite's single writer makes the bound exact;
     // on PostgreSQL, signups arriving on several replicas at the same moment may each see room
@@ -110,10 +120,14 @@ export function createOutbox(
       const { path, fields, forwarded, idempotencyKey } = request;
       const at = now();
       const { rows } = await sql.query<{ id: number }>(
-        `INSERT INTO outbox (path, fields, headers, idempotency_key, next_attempt_at, created_at)
-         SELECT $1, $2, $3, $4, $5, $6
-         WHERE (SELECT COUNT(*) FROM outbox WHERE state = 'pending') < $7
-         RETURNING id`,
+        enqueueStatement('outbox', 'pending', [
+          'path',
+          'fields',
+          'headers',
+          'idempotency_key',
+          'next_attempt_at',
+          'created_at',
+        ]),
         [
           path,
           JSON.stringify(fields),
@@ -187,23 +201,9 @@ export function createOutbox(
       return rows.map(toOutboxItem);
     },
 
-    async depth() {
-      const { rows } = await sql.query<{ n: number }>(
-        `SELECT COUNT(*) AS n
-         FROM outbox
-         WHERE state = 'pending'`,
-      );
-      return Number(rows[0].n);
-    },
+    depth: () => count("state = 'pending'"),
 
-    async deadCount() {
-      const { rows } = await sql.query<{ n: number }>(
-        `SELECT COUNT(*) AS n
-         FROM outbox
-         WHERE state = 'dead'`,
-      );
-      return Number(rows[0].n);
-    },
+    deadCount: () => count("state = 'dead'"),
 
     async nextDueAt() {
       const { rows } = await sql.query<{ t: number | null }>(

@@ -2,7 +2,7 @@
 // undeliverable), for both engines. A signup is one statement that writes one row, new or a repeat
 // (ON CONFLICT on the normalised address), so two replicas taking the same address at once still
 // keep one row. With confirmation on, the same statement records the confirmation mail it owes
-// (with it off, the welcome mail a new address owes); the mail worker writes it (address-tokens.ts,
+// (with it off, the welcome mail a new address owes); the mail worker writes it (address-tokens/,
 // mailConfirmations, mailWelcomes), so a signup costs what it cost without mail (decision 0015).
 import { emailKey, type Signup } from '../../shared/form-checks';
 import { sinceInstant } from './since';
@@ -102,7 +102,7 @@ export interface DailyCounts {
 
 /**
  * The window of the per-address mail limits: a repeat's new confirmation mail here, leave links in
- * address-tokens.ts.
+ * address-tokens/mail.ts.
  */
 export const MAIL_AGAIN_AFTER_MS = 60 * 60_000;
 
@@ -180,6 +180,19 @@ const ADD = `INSERT INTO signups (email, email_key, description, created_at, con
     END`;
 
 export function createSignups(sql: Sql, now: () => number): Signups {
+  /** The signups `where` matches, or all of them. */
+  const count = async (where?: string) => {
+    const { rows } = await sql.query<{ n: number }>(
+      where === undefined
+        ? `SELECT COUNT(*) AS n
+           FROM signups`
+        : `SELECT COUNT(*) AS n
+           FROM signups
+           WHERE ${where}`,
+    );
+    return Number(rows[0].n);
+  };
+
   return {
     async add(signup: Signup, { confirm = false, welcome = false } = {}) {
       const at = now();
@@ -206,13 +219,7 @@ export function createSignups(sql: Sql, now: () => number): Signups {
       return rows.length === 0;
     },
 
-    async count() {
-      const { rows } = await sql.query<{ n: number }>(
-        `SELECT COUNT(*) AS n
-         FROM signups`,
-      );
-      return Number(rows[0].n);
-    },
+    count: () => count(),
 
     async list(since = '') {
       return (await sql.query<SignupRow>(LIST, [sinceInstant(since)])).rows;
@@ -311,23 +318,9 @@ export function createSignups(sql: Sql, now: () => number): Signups {
       return [...days.values()].sort((a, b) => a.day.localeCompare(b.day));
     },
 
-    async confirmationsOwed() {
-      const { rows } = await sql.query<{ n: number }>(
-        `SELECT COUNT(*) AS n
-         FROM signups
-         WHERE confirmation_due_at IS NOT NULL`,
-      );
-      return Number(rows[0].n);
-    },
+    confirmationsOwed: () => count('confirmation_due_at IS NOT NULL'),
 
-    async welcomesOwed() {
-      const { rows } = await sql.query<{ n: number }>(
-        `SELECT COUNT(*) AS n
-         FROM signups
-         WHERE welcome_due_at IS NOT NULL`,
-      );
-      return Number(rows[0].n);
-    },
+    welcomesOwed: () => count('welcome_due_at IS NOT NULL'),
 
     async expiredUnconfirmed(createdBefore: string, limit: number) {
       const { rows } = await sql.query<{ email: string }>(
