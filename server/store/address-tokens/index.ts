@@ -5,13 +5,12 @@
 // everything else. Here: what a link is worth and what following it does; its token in tokens.ts,
 // the mails that carry links in mail.ts.
 import type { LinkCheck, LinkPurpose, LinkRefusal, LinkUse } from '../../../shared/address-links';
-import type { QueueLimits } from '../limits';
-import type { MailQueueWriter } from '../mail-queue';
 import type { Sql } from '../sql';
 import { emitSignupEvent, SIGNUP_OF_EVENT, type SignupOfEvent } from '../webhooks/signup-events';
-import { createLinkMail, type LinkMail } from './mail';
+import type { LinkMail } from './mail';
 import { lookUp } from './tokens';
 
+export { createLinkMail } from './mail';
 export type { ConfirmationMail, ConfirmationTokens, LeaveLinksMailed, WelcomeMail } from './mail';
 
 /** The links mailed to an address (confirm, leave): tokens kept only as hashes. */
@@ -27,14 +26,10 @@ export interface AddressLinks extends LinkMail {
   leaver(token: string): Promise<{ ok: true; email: string } | { ok: false; refusal: LinkRefusal }>;
 }
 
-export function createAddressLinks(
-  sql: Sql,
-  mail: MailQueueWriter,
-  limits: Pick<QueueLimits, 'mailMaxItems'>,
-  now: () => number,
-): AddressLinks {
+/** The links, with the mails that carry them (createLinkMail). */
+export function createAddressLinks(sql: Sql, now: () => number, linkMail: LinkMail): AddressLinks {
   return {
-    ...createLinkMail(sql, mail, limits, now),
+    ...linkMail,
 
     async check(purpose, token) {
       const found = await lookUp(sql, purpose, token, now());
