@@ -4,7 +4,8 @@
 // store answers with its schema current, 503 otherwise, so a replica whose database is
 // unreachable is taken out of rotation instead of answering signups with 503s.
 import type { Request, Response } from 'express';
-import type { Outbox, Store } from './store/types';
+import type { Outbox } from './store/outbox';
+import type { Store } from './store/types';
 import { currentBuild } from './version';
 
 export function healthCheck(outbox: Pick<Outbox, 'depth'>) {

@@ -215,7 +215,9 @@ export function createMetrics(options: MetricsOptions): Metrics & { registry: Re
 
   const throttledLogins = new Counter({
     name: 'console_logins_throttled_total',
-    help: 'Console logins refused by the throttle (429): failures past the limit, per account or client.',
+    help:
+      'Console logins refused by the throttle (429): failures past the limit, per account or ' +
+      'client.',
     registers,
   });
   throttledLogins.inc(0);
@@ -279,7 +281,9 @@ export function createMetrics(options: MetricsOptions): Metrics & { registry: Re
   if (ready)
     new Gauge({
       name: 'store_ready',
-      help: '1 while the store answers as /readyz asks it (within DATABASE_TIMEOUT_MS), 0 otherwise.',
+      help:
+        '1 while the store answers as /readyz asks it (within DATABASE_TIMEOUT_MS), ' +
+        '0 otherwise.',
       registers,
       async collect() {
         this.set((await ready().catch(() => false)) ? 1 : 0);

@@ -11,7 +11,8 @@ type Status =
   | { kind: 'blocked'; url: string }
   | { kind: 'error'; message: string };
 
-const ACTIVATED_TEXT = 'You are successfully activated your free subscription'; // sic, docs/product.md §4
+// sic, docs/product.md §4
+const ACTIVATED_TEXT = 'You are successfully activated your free subscription';
 
 export function ActivatePage({ deps }: { deps: ActivateDeps }) {
   return (

@@ -43,7 +43,8 @@ const REASONS: Record<LinkPurpose, Record<LinkRefusal, string>> = {
   leave: {
     malformed: INCOMPLETE,
     invalid:
-      'This link is not valid. If you followed a link from our mail, you may have left the waitlist already.',
+      'This link is not valid. If you followed a link from our mail, you may have left the ' +
+      'waitlist already.',
     expired: 'This link has expired. Ask for a new one, and we will mail it to you.',
     spent: 'This link has been used already: the address has left the waitlist.',
   },

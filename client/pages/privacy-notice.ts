@@ -22,15 +22,19 @@ export const PRIVACY_NOTICE = {
   sections: [
     [
       'What is stored',
-      'When you join the waitlist, this site stores your e-mail address, what you wrote under “About me (or github profile)”, and the times you joined (the first and the last time), confirmed your address, were sent an invitation and activated your subscription.',
+      'When you join the waitlist, this site stores your e-mail address, what you wrote under ' +
+        '“About me (or github profile)”, and the times you joined (the first and the last time), ' +
+        'confirmed your address, were sent an invitation and activated your subscription.',
     ],
     [
       'Why',
-      'To send you an invitation with an activation key, and the mail that comes before it (a link to confirm your address, a link to leave), and for nothing else.',
+      'To send you an invitation with an activation key, and the mail that comes before it ' +
+        '(a link to confirm your address, a link to leave), and for nothing else.',
     ],
     [
       'How long',
-      'Until you leave the waitlist or the site’s operators remove it. If we ask you to confirm your address and you do not, it is erased when the link expires, after a few days.',
+      'Until you leave the waitlist or the site’s operators remove it. If we ask you to confirm ' +
+        'your address and you do not, it is erased when the link expires, after a few days.',
     ],
   ],
   whoSeesIt: {

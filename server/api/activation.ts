@@ -6,7 +6,7 @@ import type { ServerResponse } from 'node:http';
 import type { Config } from '../config';
 import { fieldsOf, type BodyRequest } from '../http/body';
 import { HttpError, sendJson } from '../http/errors';
-import type { Subscriptions } from '../store/types';
+import type { Subscriptions } from '../store/subscriptions';
 import { activate } from '../waitlist/activation';
 
 export const INVALID_KEY = 'Invalid activation key';

@@ -13,7 +13,7 @@ import { decodeApiPath } from '../http/safe-path';
 import type { ProofOfWork } from '../guard/proof-of-work';
 import type { Logger } from '../logger';
 import { signupEndpoint } from './subscriptions';
-import type { Subscriptions } from '../store/types';
+import type { Subscriptions } from '../store/subscriptions';
 import type { SubmitSignup } from '../waitlist/signup';
 import { activationEndpoint } from './activation';
 import { challengeEndpoint } from './challenge';

@@ -7,7 +7,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Config } from '../config';
 import { HttpError, sendJson } from '../http/errors';
-import type { Subscriptions } from '../store/types';
+import type { Subscriptions } from '../store/subscriptions';
 import { subscriptionInfo } from '../waitlist/subscription-info';
 import { NO_STORE } from './activation';
 import type { SubscriptionInfoParams } from './routes';

@@ -52,7 +52,9 @@ export function encodeMultipart(fields: FieldList): { body: Buffer; contentType:
   while (fields.some(([name, value]) => name.includes(boundary) || value.includes(boundary)));
   const parts = fields.map(
     ([name, value]) =>
-      `--${boundary}\r\nContent-Disposition: form-data; name="${escapeName(name)}"\r\n\r\n${value}\r\n`,
+      `--${boundary}\r\n` +
+      `Content-Disposition: form-data; name="${escapeName(name)}"\r\n\r\n` +
+      `${value}\r\n`,
   );
   return {
     body: Buffer.from(`${parts.join('')}--${boundary}--\r\n`, 'utf8'),

@@ -14,7 +14,7 @@ import {
 import { CONSOLE_MOUNT } from '../console/paths';
 import { textTable } from './columns';
 import { REMEMBERED_MS } from '../store/login-throttle';
-import type { AuditVerdict } from '../store/types';
+import type { AuditVerdict } from '../store/audit-log';
 import {
   CommandError,
   type CliContext,
@@ -45,7 +45,9 @@ const ONE_ACCOUNT = {
 export const ADMIN_ROWS: CommandRow<{ verify?: boolean }>[] = [
   {
     name: 'audit',
-    help: "the console's audit log, newest first: time, account, action, addresses touched, client (the last 100)",
+    help:
+      "the console's audit log, newest first: time, account, action, addresses touched, " +
+      'client (the last 100)',
     also: [
       {
         args: '--verify',
@@ -121,7 +123,9 @@ export const ADMIN_ROWS: CommandRow<{ verify?: boolean }>[] = [
   {
     name: 'admin totp',
     ...ONE_ACCOUNT,
-    help: "enrol two-factor authentication: prints an otpauth:// URI and its QR code; ends the account's sessions",
+    help:
+      'enrol two-factor authentication: prints an otpauth:// URI and its QR code; ' +
+      "ends the account's sessions",
     async run(context, [address], _options, io) {
       const enrolled = await enrolTotp(context, address);
       if (enrolled.kind === 'unknown') throw new CommandError(`no account for ${address.trim()}`);
@@ -139,7 +143,9 @@ export const ADMIN_ROWS: CommandRow<{ verify?: boolean }>[] = [
   {
     name: 'admin unlock',
     ...ONE_ACCOUNT,
-    help: 'let an account log in again from a new browser while its failed logins hold it shut (a browser that logged in before was never held)',
+    help:
+      'let an account log in again from a new browser while its failed logins hold it shut ' +
+      '(a browser that logged in before was never held)',
     async run(context, [address], _options, io) {
       if ((await unlockAdmin(context, address)).kind === 'unknown')
         throw new CommandError(`no account for ${address.trim()}`);

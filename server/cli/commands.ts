@@ -24,7 +24,9 @@ export const OPTIONS = {
   since: {
     type: 'string',
     value: 'DATE',
-    help: 'only what was created at or after DATE (e.g. 2026-11-01): signups, or webhook deliveries',
+    help:
+      'only what was created at or after DATE (e.g. 2026-11-01): signups, or webhook ' +
+      'deliveries',
     check: sinceOf,
   },
   next: {
@@ -106,7 +108,9 @@ export const COMMANDS: CommandRow<Options>[] = [
   },
   {
     name: 'stats',
-    help: 'signups by state (unconfirmed, waitlisted, invited, activated, undeliverable) and mail by state',
+    help:
+      'signups by state (unconfirmed, waitlisted, invited, activated, undeliverable) and mail ' +
+      'by state',
     async run(context, _args, _options, io) {
       const { signups, mail } = await waitlistStats(context);
       const states = ([...SIGNUP_STATES, 'total'] as const).map((state) => [
@@ -114,9 +118,8 @@ export const COMMANDS: CommandRow<Options>[] = [
         String(signups[state]),
       ]);
       await io.out(textTable(['state', 'signups'], states));
-      await io.out(
-        `mail: ${mail.queued} queued, ${mail.failed} failed, ${mail.dead} dead, ${mail.sent} sent\n`,
-      );
+      const { queued, failed, dead, sent } = mail;
+      await io.out(`mail: ${queued} queued, ${failed} failed, ${dead} dead, ${sent} sent\n`);
       // Only where there is something to say: a site without confirmation owes none.
       if (mail.owed > 0)
         await io.out(`confirmations owed: ${mail.owed} (the running site writes and sends them)\n`);
@@ -126,7 +129,9 @@ export const COMMANDS: CommandRow<Options>[] = [
   {
     name: 'export',
     args: '[--since DATE]',
-    help: 'CSV (RFC 4180) to stdout: email,description,created_at,invited_at,activated_at,confirmed_at,state',
+    help:
+      'CSV (RFC 4180) to stdout: ' +
+      'email,description,created_at,invited_at,activated_at,confirmed_at,state',
     async run(context, _args, options, io) {
       // Each chunk waits until the pipe has taken the last: a slow reader never makes it pile up.
       for await (const chunk of exportSignups(context, sinceOf(options.since))) await io.out(chunk);
@@ -155,10 +160,11 @@ export const COMMANDS: CommandRow<Options>[] = [
         await io.out(`Nothing stored for ${removed.email}\n`);
         return 1;
       }
+      const files = removed.emlFiles ? ` and ${removed.emlFiles} .eml file(s)` : '';
       const parts = [
         removed.signup ? 'the signup' : 'no signup',
         `${removed.keys} activation key(s)`,
-        `${removed.mails} mail(s)${removed.emlFiles ? ` and ${removed.emlFiles} .eml file(s)` : ''}`,
+        `${removed.mails} mail(s)${files}`,
         `${removed.outbox} outbox item(s)`,
       ];
       await io.out(`Removed ${removed.email}: ${parts.join(', ')}\n`);
@@ -188,16 +194,17 @@ export const COMMANDS: CommandRow<Options>[] = [
     store: 'writes',
     async run(context, _args, _options, io) {
       const { engine } = await migrate(context);
-      await io.out(
-        `Schema up to date (${engine === 'postgres' ? 'PostgreSQL at DATABASE_URL' : 'SQLite in DATA_DIR'})\n`,
-      );
+      const where = engine === 'postgres' ? 'PostgreSQL at DATABASE_URL' : 'SQLite in DATA_DIR';
+      await io.out(`Schema up to date (${where})\n`);
       return 0;
     },
   },
   {
     name: 'backup',
     args: '<file>',
-    help: 'consistent copy of the database (SQLite online backup, mode 0600), safe while the site runs',
+    help:
+      'consistent copy of the database (SQLite online backup, mode 0600), safe while the site ' +
+      'runs',
     needs: 'a destination file',
     onlyOne: true,
     // A backup is taken before an upgrade: it copies the schema it finds, never migrating it.
@@ -206,12 +213,14 @@ export const COMMANDS: CommandRow<Options>[] = [
       const copy = await backup(context, file);
       if (copy.kind === 'not-a-file')
         throw new CommandError(
-          'backup copies the SQLite file; with DATABASE_URL, back up PostgreSQL with pg_dump -Fc (docs/operating.md).',
+          'backup copies the SQLite file; with DATABASE_URL, back up PostgreSQL with pg_dump -Fc ' +
+            '(docs/operating.md).',
         );
       if (copy.kind === 'onto-the-database')
         throw new CommandError(`${copy.file} is the database itself: back up to another file`);
       await io.out(
-        `Backed up ${copy.signups} signup(s) (schema version ${copy.schemaVersion}) to ${copy.file}\n`,
+        `Backed up ${copy.signups} signup(s) (schema version ${copy.schemaVersion}) ` +
+          `to ${copy.file}\n`,
       );
       return 0;
     },
@@ -229,7 +238,8 @@ export const COMMANDS: CommandRow<Options>[] = [
       switch (restored.kind) {
         case 'not-a-file':
           throw new CommandError(
-            'restore replaces the SQLite file; with DATABASE_URL, restore PostgreSQL with pg_restore (docs/operating.md).',
+            'restore replaces the SQLite file; with DATABASE_URL, restore PostgreSQL with ' +
+              'pg_restore (docs/operating.md).',
           );
         case 'no-backup':
           throw new CommandError(`no backup file at ${restored.file}`);
@@ -239,14 +249,16 @@ export const COMMANDS: CommandRow<Options>[] = [
           );
         case 'in-use':
           throw new CommandError(
-            `${restored.database} is open in another process: stop the site first (docker stop orgnote-site)`,
+            `${restored.database} is open in another process: stop the site first ` +
+              '(docker stop orgnote-site)',
           );
       }
       const kept = restored.replaced
         ? `; the database it replaced is kept as ${restored.replaced}`
         : '';
       await io.out(
-        `Restored ${restored.signups} signup(s) (schema version ${restored.schemaVersion}) from ${restored.file} to ${restored.database}${kept}\n`,
+        `Restored ${restored.signups} signup(s) (schema version ${restored.schemaVersion}) ` +
+          `from ${restored.file} to ${restored.database}${kept}\n`,
       );
       return 0;
     },
@@ -259,7 +271,8 @@ export const COMMANDS: CommandRow<Options>[] = [
       const result = dnsRecords(context);
       if (result.kind === 'no-dkim')
         throw new CommandError(
-          'dns needs DKIM_PRIVATE_KEY_FILE and DKIM_SELECTOR (DKIM_DOMAIN defaults to the domain of MAIL_FROM).',
+          'dns needs DKIM_PRIVATE_KEY_FILE and DKIM_SELECTOR ' +
+            '(DKIM_DOMAIN defaults to the domain of MAIL_FROM).',
         );
       // Zone-file lines: a ';' comment saying what each record is for, then the record.
       await io.out(

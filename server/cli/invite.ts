@@ -30,7 +30,8 @@ const LABEL_WIDTH = Math.max(...Object.values(OUTCOME_LABELS).map((label) => lab
 
 const REFUSALS: Record<Extract<InviteResult, { kind: 'refused' }>['reason'], string> = {
   'backend-owns-signups':
-    'BACKEND_URL is set: signups live in the backend, so invitations belong there too. Invite from the embedded store (no BACKEND_URL).',
+    'BACKEND_URL is set: signups live in the backend, so invitations belong there too. ' +
+    'Invite from the embedded store (no BACKEND_URL).',
   'no-site-url':
     'invite needs SITE_URL, the public address of this site, for the activation link in the mail.',
 };

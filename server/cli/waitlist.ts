@@ -73,7 +73,10 @@ function schemaAdvice({ found, release }: SchemaVersionError): string {
   if (found === 0)
     return 'Check DATA_DIR (or DATABASE_URL): the site creates the store when it starts.';
   if (found > release) return 'Run the command with the release that migrated it.';
-  return 'Commands that only read never migrate: back up, then start the site or run `waitlist migrate`.';
+  return (
+    'Commands that only read never migrate: back up, then start the site or run ' +
+    '`waitlist migrate`.'
+  );
 }
 
 /** What a run reads and writes: the process's own streams, or a test's in-process run's. */
@@ -124,9 +127,8 @@ export async function main(
     const usage =
       err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
     const advice = err instanceof SchemaVersionError ? `\n${schemaAdvice(err)}` : '';
-    streams.stderr.write(
-      `waitlist: ${(err as Error).message}${advice}\n${usage ? 'Run with --help for usage.\n' : ''}`,
-    );
+    const help = usage ? 'Run with --help for usage.\n' : '';
+    streams.stderr.write(`waitlist: ${(err as Error).message}${advice}\n${help}`);
     return usage ? 2 : 1;
   } finally {
     await store?.close();

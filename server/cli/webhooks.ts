@@ -148,7 +148,8 @@ export const WEBHOOK_ROWS: CommandRow<WebhookOptions>[] = [
       if (added.kind === 'bad-name') throw new UsageError(`--name: ${added.problem}`);
       if (added.kind === 'bad-url') throw new CommandError(`${url}: ${added.problem}`);
       await io.out(
-        `Added webhook endpoint ${added.id}. Its signing secret (shown once, keep it with the receiver):\n${added.secret}\n`,
+        `Added webhook endpoint ${added.id}. ` +
+          `Its signing secret (shown once, keep it with the receiver):\n${added.secret}\n`,
       );
       return 0;
     },
@@ -213,7 +214,9 @@ export const WEBHOOK_ROWS: CommandRow<WebhookOptions>[] = [
   {
     name: 'webhooks replay',
     args: '<id> [--since DATE]',
-    help: 'send again the given-up deliveries (--since: all from DATE on), and re-enable the endpoint',
+    help:
+      'send again the given-up deliveries (--since: all from DATE on), and re-enable the ' +
+      'endpoint',
     needs: 'an endpoint id',
     onlyOne: true,
     store: 'writes',

@@ -5,7 +5,7 @@
 import { Secret, TOTP } from 'otpauth';
 import { checkEmail } from '../../shared/validation';
 import type { Store } from '../store';
-import type { AdminAccount } from '../store/types';
+import type { AdminAccount } from '../store/admins';
 import { untrustedAccountKey } from './login';
 import { hashPassword, MIN_PASSWORD_LENGTH } from './password';
 

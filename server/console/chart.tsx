@@ -1,7 +1,7 @@
 // The dashboard's chart: signups, invitations and activations per day over the last 90 days, drawn
 // on the server as SVG (readable without JavaScript), with a table of the same figures as its text
 // alternative for screen readers and for anyone who wants the numbers.
-import type { DailyCounts } from '../store/types';
+import type { DailyCounts } from '../store/signups';
 
 export const CHART_DAYS = 90;
 

@@ -11,7 +11,7 @@ import { ipKeyGenerator } from 'express-rate-limit';
 import { TOTP } from 'otpauth';
 import { emailKey } from '../../shared/form-checks';
 import type { Store } from '../store';
-import type { AdminCredentials } from '../store/types';
+import type { AdminCredentials } from '../store/admins';
 import { hashSecret, newSecret } from '../store/secrets';
 import { DEVICE_KEY, deviceCookieFor, signedDevice, type Device } from './device-cookie';
 import { verifyPassword } from './password';

@@ -2,7 +2,8 @@
 // button; only that button's POST confirms, so a mail scanner following the link confirms nothing.
 import { CONFIRM_PATH, TOKEN_PARAM } from '../../shared/address-links';
 import type { Config } from '../config';
-import type { ConfirmationMail, ConfirmationTokens, OutgoingMail } from '../store/types';
+import type { ConfirmationMail, ConfirmationTokens } from '../store/address-tokens';
+import type { OutgoingMail } from '../store/mail-queue';
 import { isMailable, message, SIGNATURE } from './message';
 
 export const CONFIRMATION_SUBJECT = 'Confirm your address for the OrgNote waitlist';
@@ -27,11 +28,15 @@ export function confirmationMail(options: {
     blocks: [
       { text: 'Hello,' },
       {
-        text: 'Someone, hopefully you, put this address on the OrgNote waitlist. To keep your place, confirm it here:',
+        text:
+          'Someone, hopefully you, put this address on the OrgNote waitlist. ' +
+          'To keep your place, confirm it here:',
       },
       { link: confirmUrl(siteUrl, tokens.confirm) },
       {
-        text: `The link works for ${validHours} hours. If you do nothing, the address is erased then, and we will not write again. If you did not join, you can ignore this message.`,
+        text:
+          `The link works for ${validHours} hours. If you do nothing, the address is erased ` +
+          'then, and we will not write again. If you did not join, you can ignore this message.',
       },
       SIGNATURE,
     ],

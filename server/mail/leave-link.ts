@@ -2,7 +2,7 @@
 // an address that is on the list, and the page answers the same either way: the mail worker
 // writes it after the answer (decision 0021).
 import type { Config } from '../config';
-import type { OutgoingMail } from '../store/types';
+import type { OutgoingMail } from '../store/mail-queue';
 import { leaveUrl, message, SIGNATURE } from './message';
 
 export const LEAVE_LINK_SUBJECT = 'Your link to leave the OrgNote waitlist';
@@ -21,11 +21,15 @@ export function leaveLinkMail(options: {
     blocks: [
       { text: 'Hello,' },
       {
-        text: 'Someone asked for a link to take this address off the OrgNote waitlist. To leave and erase it, open:',
+        text:
+          'Someone asked for a link to take this address off the OrgNote waitlist. ' +
+          'To leave and erase it, open:',
       },
       { link: leaveUrl(siteUrl, leaveToken) },
       {
-        text: 'The page asks you once more before anything is erased. If you did not ask, you can ignore this message.',
+        text:
+          'The page asks you once more before anything is erased. ' +
+          'If you did not ask, you can ignore this message.',
       },
       SIGNATURE,
     ],

@@ -10,7 +10,7 @@ import {
   TOKEN_PARAM,
 } from '../../shared/address-links';
 import { escapeMarkup } from '../../shared/markup';
-import type { OutgoingMail } from '../store/types';
+import type { OutgoingMail } from '../store/mail-queue';
 
 /** A paragraph: prose, a secret set apart (the key, alone on its line to copy it), or a link. */
 export type Block = { text: string } | { key: string } | { link: string };
@@ -36,20 +36,26 @@ export function leaveUrl(siteUrl: string, token: string): string {
 }
 
 function asText(blocks: Block[]): string {
-  return `${blocks.map((block) => ('text' in block ? block.text : 'key' in block ? block.key : block.link)).join('\n\n')}\n`;
+  const line = (block: Block) =>
+    'text' in block ? block.text : 'key' in block ? block.key : block.link;
+  return `${blocks.map(line).join('\n\n')}\n`;
 }
 
 function asHtml(subject: string, blocks: Block[]): string {
   const paragraph = (block: Block): string => {
     if ('text' in block) return `<p>${escapeMarkup(block.text)}</p>`;
     if ('key' in block)
-      return `<p style="font-family:monospace;font-size:1.25em;letter-spacing:0.05em"><strong>${escapeMarkup(block.key)}</strong></p>`;
+      return (
+        '<p style="font-family:monospace;font-size:1.25em;letter-spacing:0.05em">' +
+        `<strong>${escapeMarkup(block.key)}</strong></p>`
+      );
     return `<p><a href="${escapeMarkup(block.link)}">${escapeMarkup(block.link)}</a></p>`;
   };
   return (
     '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">' +
     `<title>${escapeMarkup(subject)}</title></head>` +
-    `<body style="font-family:sans-serif;line-height:1.5;color:#222">${blocks.map(paragraph).join('')}</body></html>`
+    '<body style="font-family:sans-serif;line-height:1.5;color:#222">' +
+    `${blocks.map(paragraph).join('')}</body></html>`
   );
 }
 

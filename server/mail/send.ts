@@ -6,7 +6,7 @@
 // it. A crash between the server's acceptance and that commit (or a reply lost on the wire) leaves
 // the message queued, and it goes out again, with the same Message-ID, once its lease runs out.
 import type { Logger } from '../logger';
-import type { MailQueue, QueuedMail } from '../store/types';
+import type { MailQueue, QueuedMail } from '../store/mail-queue';
 import {
   describeMailError,
   isPermanentRefusal,

@@ -1,8 +1,8 @@
 // Mail an operator may word their own way: the files of MAIL_TEMPLATES_DIR, each one text with
 // placeholders written {{name}}, filled in when a mail is written. In an HTML part every value is
 // HTML-escaped, so an address or a link can never end an attribute or open a tag. The files are
-// read and checked once at start-up (config.ts): a missing file, an unknown placeholder or a
-// subject over one line stops the start with the file's name, never a silent fallback.
+// read and checked once at start-up (config/parsers.ts): a missing file, an unknown placeholder or
+// a subject over one line stops the start with the file's name, never a silent fallback.
 import fs from 'node:fs';
 import path from 'node:path';
 import { escapeMarkup } from '../../shared/markup';

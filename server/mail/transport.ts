@@ -1,7 +1,7 @@
 // Where mail goes. With SMTP_URL: a pooled SMTP connection (nodemailer; STARTTLS required on
-// smtp:// except to loopback, TLS from the start on smtps://). Without it, the embedded default: each
-// message written as an RFC 5322 .eml file under DATA_DIR/mail/, named by its queue id, which an
-// operator can open in any mail program and forward. Writing is atomic and durable (a temporary
+// smtp:// except to loopback, TLS from the start on smtps://). Without it, the embedded default:
+// each message written as an RFC 5322 .eml file under DATA_DIR/mail/, named by its queue id, which
+// an operator can open in any mail program and forward. Writing is atomic and durable (a temporary
 // file of the same id, fsync, rename), so a retry after a crash replaces the file rather than
 // adding a second copy, and a message recorded as sent has its file.
 // With DKIM settings, both sign every message (nodemailer's own DKIM signer, rsa-sha256, relaxed
@@ -11,7 +11,7 @@ import net from 'node:net';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
 import { withoutCredentials, type Config, type DkimSigning } from '../config';
-import type { OutgoingMail } from '../store/types';
+import type { OutgoingMail } from '../store/mail-queue';
 
 /** Connections kept open to the mail server; sends beyond this wait for a free one. */
 export const SMTP_POOL_SIZE = 5;
@@ -286,10 +286,13 @@ export function isServerUnavailable(err: unknown): boolean {
   return !refusesTheMessage(smtp) && !unsendable(smtp);
 }
 
+/** Anything shaped like an address in a server's reply. */
+const ADDRESS_IN_TEXT = /[^\s<>"'(),;:]+@[^\s<>"'(),;:]+/g;
+
 /** An error as the queue records it and the log shows it: no address ever (servers quote them). */
 export function describeMailError(err: unknown): string {
   const { code, responseCode } = (err ?? {}) as SmtpError;
   const message = err instanceof Error ? err.message : String(err);
   const prefix = [code, responseCode].filter((part) => part !== undefined).join(' ');
-  return `${prefix ? `${prefix}: ` : ''}${message.replace(/[^\s<>"'(),;:]+@[^\s<>"'(),;:]+/g, '<address>')}`;
+  return `${prefix ? `${prefix}: ` : ''}${message.replace(ADDRESS_IN_TEXT, '<address>')}`;
 }

@@ -4,17 +4,23 @@
 // way (MAIL_TEMPLATES_DIR, templates.ts); this is the default.
 import { STATIC_LINKS } from '../../shared/links';
 import type { Config } from '../config';
-import type { OutgoingMail, WelcomeMail } from '../store/types';
+import type { WelcomeMail } from '../store/address-tokens';
+import type { OutgoingMail } from '../store/mail-queue';
 import { isMailable, leaveUrl, message } from './message';
 import { fillHtml, fillTemplate, parseWelcomeTemplates, type WelcomeTemplates } from './templates';
 
 const SUBJECT = 'Welcome to the OrgNote waitlist';
 
+/** One paragraph on one line, in both parts: a mail program wraps it to its reader's width. */
+const NEXT =
+  'What happens next: when your turn comes, we will write to you again with an invitation and an ' +
+  'activation key for your free OrgNote subscription. Until then there is nothing you need to do.';
+
 const TEXT = `Hello,
 
 Thank you for joining the OrgNote waitlist. Your place is kept.
 
-What happens next: when your turn comes, we will write to you again with an invitation and an activation key for your free OrgNote subscription. Until then there is nothing you need to do.
+${NEXT}
 
 Want to get your invitation faster? Join patreon: {{patreonUrl}}
 
@@ -25,16 +31,20 @@ OrgNote, notes in org-mode linked the Zettelkasten way
 {{siteUrl}}
 `;
 
-const HTML = `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>${SUBJECT}</title></head>
-<body style="font-family:sans-serif;line-height:1.5;color:#222">
-<p>Hello,</p>
-<p>Thank you for joining the OrgNote waitlist. Your place is kept.</p>
-<p>What happens next: when your turn comes, we will write to you again with an invitation and an activation key for your free OrgNote subscription. Until then there is nothing you need to do.</p>
-<p>Want to get your invitation faster? <a href="{{patreonUrl}}">Join patreon</a></p>
-<p>If you change your mind, you can <a href="{{leaveUrl}}">leave the waitlist and erase your address</a>.</p>
-<p>OrgNote, notes in org-mode linked the Zettelkasten way<br><a href="{{siteUrl}}">{{siteUrl}}</a></p>
-</body></html>
-`;
+const HTML = [
+  `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>${SUBJECT}</title></head>`,
+  '<body style="font-family:sans-serif;line-height:1.5;color:#222">',
+  '<p>Hello,</p>',
+  '<p>Thank you for joining the OrgNote waitlist. Your place is kept.</p>',
+  `<p>${NEXT}</p>`,
+  '<p>Want to get your invitation faster? <a href="{{patreonUrl}}">Join patreon</a></p>',
+  '<p>If you change your mind, you can ' +
+    '<a href="{{leaveUrl}}">leave the waitlist and erase your address</a>.</p>',
+  '<p>OrgNote, notes in org-mode linked the Zettelkasten way<br>' +
+    '<a href="{{siteUrl}}">{{siteUrl}}</a></p>',
+  '</body></html>',
+  '',
+].join('\n');
 
 /** The default templates, parsed as an operator's are, so the default follows the same rules. */
 export const DEFAULT_WELCOME_TEMPLATES: WelcomeTemplates = parseWelcomeTemplates({
@@ -68,7 +78,7 @@ export function welcomeMail(options: {
 
 /**
  * The mail the mail worker writes for each signup owed one (store: links.mailWelcomes); undefined
- * unless WELCOME_MAIL is on (config.ts requires SITE_URL then, for its links).
+ * unless WELCOME_MAIL is on (config/rules.ts requires SITE_URL then, for its links).
  */
 export function welcomeMailFor(
   config: Pick<Config, 'siteUrl' | 'mailFrom' | 'welcomeMail' | 'mailTemplates' | 'backendUrl'>,

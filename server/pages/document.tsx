@@ -7,7 +7,8 @@ import type { PublicConfig } from '../../shared/public-config';
 import type { PageAssets } from './static-files';
 
 const SITE_DESCRIPTION =
-  'OrgNote: a free, open-source note-taking app for org-mode lovers, built on the Zettelkasten idea. Join the waitlist.';
+  'OrgNote: a free, open-source note-taking app for org-mode lovers, built on the Zettelkasten ' +
+  'idea. Join the waitlist.';
 
 const SOCIAL_TITLE = 'OrgNote: from an org-mode lover to org-mode lovers';
 const SOCIAL_IMAGE = {
@@ -53,9 +54,12 @@ function bootScript({
   workers,
 }: Pick<PageAssets, 'scripts' | 'preloads' | 'workers'>): string {
   return (
-    `(()=>{const d=document;try{localStorage.getItem(${scriptSafeJson(SUBSCRIBED_STORAGE_KEY)})!==null&&d.documentElement.setAttribute('data-joined','')}catch{}` +
+    `(()=>{const d=document;` +
+    `try{localStorage.getItem(${scriptSafeJson(SUBSCRIBED_STORAGE_KEY)})!==null&&` +
+    `d.documentElement.setAttribute('data-joined','')}catch{}` +
     `let started=false;const events=['pointerdown','keydown'];` +
-    `const go=()=>{if(started)return;started=true;for(const e of events)removeEventListener(e,touched,true);` +
+    `const go=()=>{if(started)return;started=true;` +
+    `for(const e of events)removeEventListener(e,touched,true);` +
     `const add=(tag,props)=>d.head.append(Object.assign(d.createElement(tag),props));` +
     `for(const href of ${scriptSafeJson(preloads)})add('link',{rel:'modulepreload',href});` +
     `for(const src of ${scriptSafeJson(scripts)})add('script',{type:'module',src})};` +
@@ -63,14 +67,23 @@ function bootScript({
     `for(const e of events)addEventListener(e,touched,{capture:true,passive:true});` +
     `const menu=(n)=>n instanceof Element&&n.closest('.menu');` +
     `addEventListener('focusout',(e)=>{const m=menu(e.target),p=m&&m.querySelector('[popover]');` +
-    `if(p&&p.hidePopover&&e.relatedTarget instanceof Node&&!m.contains(e.relatedTarget)&&p.matches(':popover-open'))p.hidePopover()});` +
-    `addEventListener('click',(e)=>{const b=menu(e.target)&&e.target.closest('button');if(b&&!b.hidePopover)b.focus()});` +
-    `const motion=()=>{if(!matchMedia('(prefers-reduced-motion: no-preference)').matches||!self.Worker)return;` +
-    `const w=new Worker(${scriptSafeJson(workers['motion-check'])});w.onmessage=(e)=>{w.terminate();if(e.data===true)d.documentElement.setAttribute('data-motion','')};w.onerror=()=>w.terminate()};` +
-    `const later=(f,ms)=>self.requestIdleCallback?requestIdleCallback(f,{timeout:ms}):setTimeout(f,200);` +
+    `if(p&&p.hidePopover&&e.relatedTarget instanceof Node&&!m.contains(e.relatedTarget)` +
+    `&&p.matches(':popover-open'))p.hidePopover()});` +
+    `addEventListener('click',(e)=>{const b=menu(e.target)&&e.target.closest('button');` +
+    `if(b&&!b.hidePopover)b.focus()});` +
+    `const motion=()=>{` +
+    `if(!matchMedia('(prefers-reduced-motion: no-preference)').matches||!self.Worker)return;` +
+    `const w=new Worker(${scriptSafeJson(workers['motion-check'])});` +
+    `w.onmessage=(e)=>{w.terminate();` +
+    `if(e.data===true)d.documentElement.setAttribute('data-motion','')};` +
+    `w.onerror=()=>w.terminate()};` +
+    `const later=(f,ms)=>` +
+    `self.requestIdleCallback?requestIdleCallback(f,{timeout:ms}):setTimeout(f,200);` +
     `const idle=()=>{later(go,2000);later(motion,4000)};` +
     `const P=self.PerformanceObserver;if(P&&(P.supportedEntryTypes||[]).includes('paint'))` +
-    `new P((list,observer)=>{if(list.getEntriesByName('first-contentful-paint').length){observer.disconnect();idle()}}).observe({type:'paint',buffered:true});` +
+    `new P((list,observer)=>{` +
+    `if(list.getEntriesByName('first-contentful-paint').length){observer.disconnect();idle()}})` +
+    `.observe({type:'paint',buffered:true});` +
     `else addEventListener('load',idle)})()`
   );
 }

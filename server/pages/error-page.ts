@@ -27,8 +27,11 @@ export function sendFormError(
 ): void {
   if (!wantsHtml(req)) return sendJsonError(res, status, message);
   const page =
-    '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">' +
-    `<title>Could not send the form · OrgNote</title></head><body><main><h1>Could not send the form</h1><p>${escapeMarkup(message)}</p>` +
-    `<p><a href="${escapeMarkup(back.href)}">${escapeMarkup(back.text)}</a></p></main></body></html>`;
+    '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">' +
+    '<meta name="viewport" content="width=device-width, initial-scale=1">' +
+    '<title>Could not send the form · OrgNote</title></head>' +
+    `<body><main><h1>Could not send the form</h1><p>${escapeMarkup(message)}</p>` +
+    `<p><a href="${escapeMarkup(back.href)}">${escapeMarkup(back.text)}</a></p>` +
+    '</main></body></html>';
   sendText(res, status, CONTENT_TYPES.html, page, { 'Cache-Control': 'private, no-store' });
 }

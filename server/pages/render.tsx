@@ -49,7 +49,8 @@ function withServerLoaders(routes: RouteObject[]): RouteObject[] {
 const RENDER_ABORT_MS = 10_000;
 
 const SHELL_ERROR_PAGE =
-  '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Server error · OrgNote</title></head>' +
+  '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">' +
+  '<title>Server error · OrgNote</title></head>' +
   '<body><h1>Something went wrong</h1><p>Please try again in a moment.</p></body></html>';
 
 /**

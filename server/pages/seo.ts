@@ -6,6 +6,9 @@ import type { Config } from '../config';
 import { contextOf } from '../http/request-pipeline';
 import { escapeMarkup } from '../../shared/markup';
 
+/** The sitemaps.org schema every sitemap names. */
+const SITEMAP_NAMESPACE = 'http://www.sitemaps.org/schemas/sitemap/0.9';
+
 /** Pages worth indexing (docs/product.md §2, and the privacy notice). */
 export const INDEXED_PATHS = ['/', '/activate', '/privacy'] as const;
 
@@ -26,11 +29,10 @@ export function seoFiles(config: Pick<Config, 'siteUrl'>): Router {
 
   router.get('/robots.txt', (req, res) => {
     cache(res);
+    const sitemap = `${siteOrigin(config, req)}/sitemap.xml`;
     res
       .type('text/plain')
-      .send(
-        `User-agent: *\nAllow: /\nDisallow: /api/\n\nSitemap: ${siteOrigin(config, req)}/sitemap.xml\n`,
-      );
+      .send(`User-agent: *\nAllow: /\nDisallow: /api/\n\nSitemap: ${sitemap}\n`);
   });
 
   router.get('/sitemap.xml', (req, res) => {
@@ -42,7 +44,8 @@ export function seoFiles(config: Pick<Config, 'siteUrl'>): Router {
     res
       .type('application/xml')
       .send(
-        `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`,
+        '<?xml version="1.0" encoding="UTF-8"?>\n' +
+          `<urlset xmlns="${SITEMAP_NAMESPACE}">\n${urls}\n</urlset>\n`,
       );
   });
 

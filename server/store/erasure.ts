@@ -8,46 +8,109 @@
 // signup.
 import { emailKey, type FieldList } from '../../shared/form-checks';
 import { EXPIRED_UNCONFIRMED } from './signups';
-import type { Sql } from './sql';
-import type { Erased, Store } from './types';
-import { emitLeft } from './webhook-events';
+import type { Queryable, Sql } from './sql';
+import { emitWebhookEvent } from './webhooks/events';
+
+export interface Erased {
+  signup: boolean;
+  keys: number;
+  /** Ids of the removed mail, so the caller can delete their .eml copies too. */
+  mailIds: number[];
+  outbox: number;
+}
+
+/** Why an address is erased: its `signup.left` webhook event says it. */
+export type ErasureReason = 'left' | 'removed' | 'expired';
+
+export interface EraseOptions {
+  /**
+   * Only when it is still unconfirmed with every confirmation link expired, checked under the
+   * row's lock (the sweep); the reason is then 'expired'.
+   */
+  onlyIfExpired?: boolean;
+  /** 'removed' (an operator) unless given. */
+  reason?: ErasureReason;
+}
 
 const NOTHING: Erased = { signup: false, keys: 0, mailIds: [], outbox: 0 };
 
-export function createErasure(sql: Sql, now: () => number): Store['erase'] {
+/** The `signup.left` of an erased signup: no address, so no later erasure has anything to find. */
+async function emitLeft(
+  tx: Queryable,
+  signupId: number,
+  reason: ErasureReason,
+  at: number,
+): Promise<void> {
+  await emitWebhookEvent(
+    tx,
+    { type: 'signup.left', signup: { id: Number(signupId), state: 'left' }, detail: { reason } },
+    at,
+  );
+}
+
+export function createErasure(
+  sql: Sql,
+  now: () => number,
+): (email: string, options?: EraseOptions) => Promise<Erased> {
   return (email, options = {}) =>
     sql.transaction(async (tx): Promise<Erased> => {
       const key = emailKey(email);
       const at = now();
       const locked = await tx.query<{ id: number; expired: number }>(
-        `SELECT id, CASE WHEN ${EXPIRED_UNCONFIRMED} THEN 1 ELSE 0 END AS expired FROM signups WHERE email_key = $2${sql.lockRows}`,
+        `SELECT id, CASE WHEN ${EXPIRED_UNCONFIRMED} THEN 1 ELSE 0 END AS expired
+         FROM signups
+         WHERE email_key = $2${sql.lockRows}`,
         [new Date(at).toISOString(), key],
       );
       // The sweep's check again under the lock: confirmed, or mailed a new link, since it looked.
       if (options.onlyIfExpired && Number(locked.rows[0]?.expired ?? 0) !== 1) return NOTHING;
-      const mailIds = (
-        await tx.query<{ id: number }>('DELETE FROM mail WHERE email_key = $1 RETURNING id', [key])
-      ).rows
-        .map((row) => Number(row.id))
-        .sort((a, b) => a - b);
-      const keys = (await tx.query('DELETE FROM activation_keys WHERE email_key = $1', [key]))
-        .rowCount;
-      await tx.query('DELETE FROM address_tokens WHERE email_key = $1', [key]);
+      const mail = await tx.query<{ id: number }>(
+        `DELETE FROM mail
+         WHERE email_key = $1
+         RETURNING id`,
+        [key],
+      );
+      const mailIds = mail.rows.map((row) => Number(row.id)).sort((a, b) => a - b);
+      const { rowCount: keys } = await tx.query(
+        `DELETE FROM activation_keys
+         WHERE email_key = $1`,
+        [key],
+      );
+      await tx.query(
+        `DELETE FROM address_tokens
+         WHERE email_key = $1`,
+        [key],
+      );
       // Webhook events about the address: the undelivered ones, and any whose body holds it; the
       // rest of the delivery history keeps no trace of the address.
       await tx.query(
-        `DELETE FROM webhook_deliveries WHERE email_key = $1 AND (state <> 'delivered' OR holds_address = 1)`,
+        `DELETE FROM webhook_deliveries
+         WHERE email_key = $1 AND (state <> 'delivered' OR holds_address = 1)`,
         [key],
       );
-      await tx.query('UPDATE webhook_deliveries SET email_key = NULL WHERE email_key = $1', [key]);
+      await tx.query(
+        `UPDATE webhook_deliveries
+         SET email_key = NULL
+         WHERE email_key = $1`,
+        [key],
+      );
       // A request a mail worker holds right now is passed over, not waited for (that worker waits
       // for this signup's lock): its transaction deletes it, and finds no signup to mail.
       await tx.query(
-        `DELETE FROM leave_requests WHERE id IN (SELECT id FROM leave_requests WHERE email_key = $1${sql.skipLocked})`,
+        `DELETE FROM leave_requests
+         WHERE id IN (
+           SELECT id
+           FROM leave_requests
+           WHERE email_key = $1${sql.skipLocked}
+         )`,
         [key],
       );
-      const signup =
-        (await tx.query('DELETE FROM signups WHERE email_key = $1', [key])).rowCount === 1;
+      const deleted = await tx.query(
+        `DELETE FROM signups
+         WHERE email_key = $1`,
+        [key],
+      );
+      const signup = deleted.rowCount === 1;
       if (signup) {
         const reason = options.onlyIfExpired ? 'expired' : (options.reason ?? 'removed');
         await emitLeft(tx, locked.rows[0].id, reason, at);
@@ -56,7 +119,8 @@ export function createErasure(sql: Sql, now: () => number): Store['erase'] {
       // store compares it (emailKey: JS trim and lower case, which SQL's lower() does not match
       // for every character).
       const { rows } = await tx.query<{ id: number; fields: string }>(
-        'SELECT id, fields FROM outbox',
+        `SELECT id, fields
+         FROM outbox`,
       );
       const outbox = rows
         .filter((row) =>
@@ -65,7 +129,12 @@ export function createErasure(sql: Sql, now: () => number): Store['erase'] {
           ),
         )
         .map((row) => Number(row.id));
-      for (const id of outbox) await tx.query('DELETE FROM outbox WHERE id = $1', [id]);
+      for (const id of outbox)
+        await tx.query(
+          `DELETE FROM outbox
+           WHERE id = $1`,
+          [id],
+        );
       return { signup, keys, mailIds, outbox: outbox.length };
     });
 }

@@ -6,15 +6,27 @@
 // pruned after it.
 import { hashSecret } from './secrets';
 import type { Sql } from './sql';
-import type { GuardTokens } from './types';
+
+/** The bot guard's spent tokens, shared by every replica. */
+export interface GuardTokens {
+  /**
+   * Counts one use of `token` (a solved proof-of-work challenge, a form's signed issue time),
+   * kept until `expiresAt` (ms): true while its uses are within `limit` (1: once only).
+   */
+  use(token: string, limit: number, expiresAt: number): Promise<boolean>;
+  /** Deletes up to `limit` tokens past their expiry; how many. */
+  prune(limit: number): Promise<number>;
+}
 
 export function createGuardTokens(sql: Sql, now: () => number): GuardTokens {
   return {
     async use(token, limit, expiresAt) {
       const { rows } = await sql.query(
-        `INSERT INTO guard_tokens (token_hash, uses, expires_at) VALUES ($1, 1, $3)
-         ON CONFLICT (token_hash) DO UPDATE SET uses = guard_tokens.uses + 1
-           WHERE guard_tokens.uses < $2
+        `INSERT INTO guard_tokens (token_hash, uses, expires_at)
+         VALUES ($1, 1, $3)
+         ON CONFLICT (token_hash) DO UPDATE
+         SET uses = guard_tokens.uses + 1
+         WHERE guard_tokens.uses < $2
          RETURNING uses`,
         [hashSecret(token), limit, expiresAt],
       );
@@ -23,8 +35,13 @@ export function createGuardTokens(sql: Sql, now: () => number): GuardTokens {
 
     async prune(limit) {
       const { rowCount } = await sql.query(
-        `DELETE FROM guard_tokens WHERE token_hash IN (
-           SELECT token_hash FROM guard_tokens WHERE expires_at <= $1 LIMIT $2)`,
+        `DELETE FROM guard_tokens
+         WHERE token_hash IN (
+           SELECT token_hash
+           FROM guard_tokens
+           WHERE expires_at <= $1
+           LIMIT $2
+         )`,
         [now(), limit],
       );
       return rowCount;

@@ -1,5 +1,5 @@
-// What both queues (outbox.ts, mail-queue.ts) share: how long a claim lasts, how long a failed
-// item waits, and whose claim is current (fencing).
+// What both queues (outbox.ts, mail-queue.ts) share: their bounded insert and their claim, how
+// long a claim lasts, how long a failed item waits, and whose claim is current (fencing).
 //
 // The fencing token is the claim's own expiry, lease_until. A row is claimed again only once its
 // lease has run out, so each new claim writes a larger lease_until than the one before: the
@@ -11,7 +11,7 @@
 // from outside any claim (an operator's tool) applies only to a row no one holds. A mail sender
 // renews its claim while the mail server has the message (mail/send.ts): the renewal writes a
 // larger lease_until too, only where the row still holds the one it replaces.
-import type { Sql } from './sql';
+import { placeholders, type Sql } from './sql';
 
 /**
  * A lease three attempts long, plus slack: an attempt at the backend ends within
@@ -33,6 +33,21 @@ export function backoffMs(attempts: number, baseMs: number, capMs: number): numb
 }
 
 /**
+ * The insert of both queues, as one statement: a row of `columns` ($1 …) only while fewer rows
+ * than the next parameter are `waiting`; the new row's id, or no row when the queue is full.
+ */
+export function enqueueStatement(
+  table: 'outbox' | 'mail',
+  waiting: 'pending' | 'queued',
+  columns: readonly string[],
+): string {
+  return `INSERT INTO ${table} (${columns.join(', ')})
+    SELECT ${placeholders(columns)}
+    WHERE (SELECT COUNT(*) FROM ${table} WHERE state = '${waiting}') < $${columns.length + 1}
+    RETURNING id`;
+}
+
+/**
  * The claim of both queues, as one statement: due rows no lease holds, oldest due first, leased
  * until $1 (now is $2, at most $3 rows). On PostgreSQL, rows another replica's claim is taking
  * right now are passed over; SQLite's single writer needs no such care.
@@ -43,10 +58,16 @@ export function claimStatement(
   waiting: 'pending' | 'queued',
   columns: string,
 ): string {
-  return `UPDATE ${table} SET lease_until = $1 WHERE id IN (
-     SELECT id FROM ${table} WHERE state = '${waiting}' AND next_attempt_at <= $2 AND lease_until <= $2
-     ORDER BY next_attempt_at, id LIMIT $3${sql.skipLocked})
-   RETURNING ${columns}`;
+  return `UPDATE ${table}
+    SET lease_until = $1
+    WHERE id IN (
+      SELECT id
+      FROM ${table}
+      WHERE state = '${waiting}' AND next_attempt_at <= $2 AND lease_until <= $2
+      ORDER BY next_attempt_at, id
+      LIMIT $3${sql.skipLocked}
+    )
+    RETURNING ${columns}`;
 }
 
 /** The claims this store instance holds: item id → the lease_until its claim wrote. */

@@ -1,9 +1,40 @@
-// The console's login throttle (the LoginThrottle contract in types.ts). Counts live in the
+// The console's login throttle (the LoginThrottle contract below). Counts live in the
 // store, so every replica agrees; a key found at its limit is also remembered in this process
 // for a few seconds, so a flood of refused attempts costs a map lookup each, not a transaction
 // with a disk sync. Keys are hashes: the table holds no address and no IP.
-import type { Sql } from './sql';
-import type { LoginThrottle } from './types';
+import { placeholders, type Sql } from './sql';
+
+/**
+ * Login attempts per key (an account's untrusted attempts, a client IP, a trusted browser) in a
+ * sliding window (the current fixed window's count plus the previous one's, weighed by how much of
+ * it the last windowMs still covers), shared by every replica. An attempt is counted before its
+ * password is checked, so a burst of a hundred at once checks only as many as the limit allows; a
+ * successful one is taken back, so only failures stay counted. A refused attempt is not counted:
+ * a flood cannot push the end of the lock further away.
+ */
+export interface LoginThrottle {
+  /**
+   * Counts one attempt for each key, unless one of them is at the limit already. A refusal
+   * writes nothing: this process remembers a key at the limit for a few seconds and refuses it
+   * again without asking the store. `retryAfterMs`: how soon the worst key falls below the limit
+   * if nothing more is counted; `window`: the start of the fixed window it was refused in;
+   * `remembered`: the refusal came from this process's memory, not from the store.
+   */
+  attempt(
+    keys: string[],
+    limits: { windowMs: number; limit: number },
+  ): Promise<
+    | { allowed: true }
+    | { allowed: false; retryAfterMs: number; window: number; remembered: boolean }
+  >;
+  /** Takes back the attempt that succeeded. */
+  succeeded(keys: string[], windowMs: number): Promise<void>;
+  /**
+   * Forgets every attempt of these keys, here and in the store (another replica's memory lets go
+   * within seconds).
+   */
+  clear(keys: string[]): Promise<void>;
+}
 
 /**
  * How long a key found at its limit is refused from memory before the store is asked again: an
@@ -75,12 +106,19 @@ export function createLoginThrottle(sql: Sql, now: () => number): LoginThrottle 
         .transaction(async (tx) => {
           // Windows that can no longer weigh go as new attempts come: the table holds two
           // windows' keys at most.
-          await tx.query('DELETE FROM login_failures WHERE window_start < $1', [window - windowMs]);
+          await tx.query(
+            `DELETE FROM login_failures
+             WHERE window_start < $1`,
+            [window - windowMs],
+          );
           for (const key of keys) {
             // One upsert per key, exact under any concurrency: the row lock orders increments.
             const { rows } = await tx.query<{ count: number }>(
-              `INSERT INTO login_failures (key, window_start, count) VALUES ($1, $2, 1)
-               ON CONFLICT (key, window_start) DO UPDATE SET count = login_failures.count + 1 RETURNING count`,
+              `INSERT INTO login_failures (key, window_start, count)
+               VALUES ($1, $2, 1)
+               ON CONFLICT (key, window_start) DO UPDATE
+               SET count = login_failures.count + 1
+               RETURNING count`,
               [key, window],
             );
             counts.set(key, {
@@ -107,14 +145,20 @@ export function createLoginThrottle(sql: Sql, now: () => number): LoginThrottle 
       for (const key of keys) held.delete(key);
       const window = Math.floor(now() / windowMs) * windowMs;
       await sql.query(
-        `UPDATE login_failures SET count = count - 1 WHERE window_start = $1 AND count > 0 AND key IN (${placeholders(keys, 2)})`,
+        `UPDATE login_failures
+         SET count = count - 1
+         WHERE window_start = $1 AND count > 0 AND key IN (${placeholders(keys, 2)})`,
         [window, ...keys],
       );
     },
 
     async clear(keys) {
       for (const key of keys) held.delete(key);
-      await sql.query(`DELETE FROM login_failures WHERE key IN (${placeholders(keys, 1)})`, keys);
+      await sql.query(
+        `DELETE FROM login_failures
+         WHERE key IN (${placeholders(keys)})`,
+        keys,
+      );
     },
   };
 }
@@ -132,12 +176,11 @@ interface Slide {
   limit: number;
 }
 
-const placeholders = (keys: string[], from: number) =>
-  keys.map((_, i) => `$${i + from}`).join(', ');
-
 async function countsOf(sql: Sql, keys: string[], previousWindow: number) {
   const { rows } = await sql.query<{ key: string; window_start: number | string; count: number }>(
-    `SELECT key, window_start, count FROM login_failures WHERE window_start >= $1 AND key IN (${placeholders(keys, 2)})`,
+    `SELECT key, window_start, count
+     FROM login_failures
+     WHERE window_start >= $1 AND key IN (${placeholders(keys, 2)})`,
     [previousWindow, ...keys],
   );
   const counts = new Map<string, Tally>();

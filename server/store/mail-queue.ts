@@ -6,19 +6,81 @@
 // sent again from here. Once sent or refused for good, the stored message (which holds the key or
 // link) is cleared: only its Message-ID, state and times remain. A message still failing past the
 // maximum age is set aside as dead, body kept, until the operator sends it again (mail retry <id>).
-import { backoffMs, claimStatement, Leases } from './leases';
-import { DEFAULT_QUEUE_LIMITS } from './limits';
+import { QueueFullError } from './errors';
+import { backoffMs, claimStatement, enqueueStatement, Leases } from './leases';
+import { DEFAULT_QUEUE_LIMITS, type QueueLimits } from './limits';
 import type { Queryable, Sql } from './sql';
-import { emitSignupEvent, SIGNUP_OF_EVENT, type SignupOfEvent } from './webhook-events';
-import {
-  QueueFullError,
-  type MailQueue,
-  type MailState,
-  type MailSummary,
-  type OutgoingMail,
-  type QueuedMail,
-  type QueueLimits,
-} from './types';
+import { emitSignupEvent, SIGNUP_OF_EVENT, type SignupOfEvent } from './webhooks/signup-events';
+
+/** A message ready for the transport: everything the mail server gets, fixed when it is queued. */
+export interface OutgoingMail {
+  from: string;
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  messageId: string;
+  /** ISO time for the Date header. */
+  date: string;
+  /**
+   * Further header fields, written as given (List-Unsubscribe and List-Unsubscribe-Post, RFC 8058).
+   */
+  headers?: Record<string, string>;
+}
+
+export interface QueuedMail {
+  id: number;
+  message: OutgoingMail;
+  attempts: number;
+}
+
+export type MailState = 'queued' | 'sent' | 'failed' | 'dead';
+
+/** What `mail` lists: no body, no key. */
+export interface MailSummary {
+  id: number;
+  to: string;
+  state: MailState;
+  attempts: number;
+  nextAttemptAt: number;
+  lastError: string | null;
+  createdAt: string;
+}
+
+export interface MailQueue {
+  /** How long a claim lasts unless renewed, ms (QueueLimits.mailLeaseMs). */
+  readonly leaseMs: number;
+  /** Claims up to `limit` due messages for one lease. */
+  claim(limit: number): Promise<QueuedMail[]>;
+  /**
+   * Extends this instance's claim on a message by a whole lease from now, while its send goes on.
+   * False when it holds no claim on it, or another sender has claimed it since (leases.ts).
+   */
+  renew(id: number): Promise<boolean>;
+  /**
+   * False when the row was no longer queued (another sender finished it, or it was erased) or
+   * another sender has claimed it since this instance's lease ran out (leases.ts).
+   */
+  sent(id: number): Promise<boolean>;
+  /** False once the message is erased (its address left or was removed) or never was. */
+  exists(id: number): Promise<boolean>;
+  /**
+   * Refused for good (a 5xx for this message): recorded, never retried. `undeliverable`: the server
+   * refused the recipient itself (a 5xx to RCPT TO), so its signup is marked undeliverable too.
+   */
+  failed(id: number, error: string, undeliverable?: boolean): Promise<void>;
+  /**
+   * A temporary failure: due again after the backoff (or dead past the maximum age); returns when.
+   */
+  retry(item: QueuedMail, error: string): Promise<number>;
+  /** Gives a claimed message back unsent (its sender knows the server is down). */
+  release(id: number): Promise<void>;
+  /** Queued, failed and dead messages, oldest first. */
+  pending(): Promise<MailSummary[]>;
+  counts(): Promise<Record<MailState, number>>;
+  /** Makes a dead message queued again, due now. False if there is no dead message with that id. */
+  requeue(id: number): Promise<boolean>;
+}
 
 /** The mail lease where no setting says otherwise (leases.ts derives it from the send timeout). */
 export const MAIL_LEASE_MS = DEFAULT_QUEUE_LIMITS.mailLeaseMs;
@@ -99,9 +161,14 @@ export function createMailQueue(
       const at = now();
       const leaseUntil = claimed ? at + limits.mailLeaseMs : 0;
       const { rows } = await tx.query<{ id: number }>(
-        `INSERT INTO mail (email_key, message_id, message, next_attempt_at, lease_until, created_at)
-         SELECT $1, $2, $3, $4, $5, $6 WHERE (SELECT COUNT(*) FROM mail WHERE state = 'queued') < $7
-         RETURNING id`,
+        enqueueStatement('mail', 'queued', [
+          'email_key',
+          'message_id',
+          'message',
+          'next_attempt_at',
+          'lease_until',
+          'created_at',
+        ]),
         [
           emailKey,
           message.messageId,
@@ -120,7 +187,8 @@ export function createMailQueue(
 
     async dropWaiting(tx, emailKey, at) {
       await tx.query(
-        "DELETE FROM mail WHERE email_key = $1 AND state = 'queued' AND lease_until <= $2",
+        `DELETE FROM mail
+         WHERE email_key = $1 AND state = 'queued' AND lease_until <= $2`,
         [emailKey, at],
       );
     },
@@ -151,7 +219,9 @@ export function createMailQueue(
       if (held === undefined) return false;
       const leaseUntil = Math.max(now() + limits.mailLeaseMs, held + 1);
       const { rowCount } = await sql.query(
-        "UPDATE mail SET lease_until = $1 WHERE id = $2 AND state = 'queued' AND lease_until = $3",
+        `UPDATE mail
+         SET lease_until = $1
+         WHERE id = $2 AND state = 'queued' AND lease_until = $3`,
         [leaseUntil, id, held],
       );
       if (rowCount === 1) leases.hold([id], leaseUntil);
@@ -162,7 +232,9 @@ export function createMailQueue(
     async sent(id) {
       const fence = leases.fence(id, '$3', now());
       const result = await sql.query(
-        `UPDATE mail SET state = 'sent', message = NULL, attempts = attempts + 1, lease_until = 0, last_error = NULL, done_at = $1
+        `UPDATE mail
+         SET state = 'sent', message = NULL, attempts = attempts + 1, lease_until = 0,
+           last_error = NULL, done_at = $1
          WHERE id = $2 AND state = 'queued' AND ${fence.where}`,
         [iso(), id, fence.value],
       );
@@ -171,7 +243,12 @@ export function createMailQueue(
     },
 
     async exists(id) {
-      const { rows } = await sql.query('SELECT 1 AS one FROM mail WHERE id = $1', [id]);
+      const { rows } = await sql.query(
+        `SELECT 1 AS one
+         FROM mail
+         WHERE id = $1`,
+        [id],
+      );
       return rows.length > 0;
     },
 
@@ -180,19 +257,27 @@ export function createMailQueue(
       const recorded = await sql.transaction(async (tx) => {
         const time = iso();
         const { rows } = await tx.query<{ email_key: string }>(
-          `UPDATE mail SET state = 'failed', message = NULL, attempts = attempts + 1, lease_until = 0, last_error = $1, done_at = $2
-           WHERE id = $3 AND state = 'queued' AND ${fence.where} RETURNING email_key`,
+          `UPDATE mail
+           SET state = 'failed', message = NULL, attempts = attempts + 1, lease_until = 0,
+             last_error = $1, done_at = $2
+           WHERE id = $3 AND state = 'queued' AND ${fence.where}
+           RETURNING email_key`,
           [error.slice(0, 500), time, id, fence.value],
         );
         if (rows.length === 1 && undeliverable) {
           // The event once, when the address becomes undeliverable: a second bounce changes
           // nothing a receiver keeps.
           const { rows: before } = await tx.query<{ undeliverable_at: string | null }>(
-            'SELECT undeliverable_at FROM signups WHERE email_key = $1',
+            `SELECT undeliverable_at
+             FROM signups
+             WHERE email_key = $1`,
             [rows[0].email_key],
           );
           const { rows: signup } = await tx.query<SignupOfEvent>(
-            `UPDATE signups SET undeliverable_at = $1 WHERE email_key = $2 RETURNING ${SIGNUP_OF_EVENT}`,
+            `UPDATE signups
+             SET undeliverable_at = $1
+             WHERE email_key = $2
+             RETURNING ${SIGNUP_OF_EVENT}`,
             [time, rows[0].email_key],
           );
           if (signup.length === 1 && before[0]?.undeliverable_at === null)
@@ -208,7 +293,8 @@ export function createMailQueue(
       const due = now() + mailBackoffMs(attempts);
       const fence = leases.fence(item.id, '$6', now());
       const { rowCount } = await sql.query(
-        `UPDATE mail SET attempts = $1, next_attempt_at = $2, lease_until = 0, last_error = $3,
+        `UPDATE mail
+         SET attempts = $1, next_attempt_at = $2, lease_until = 0, last_error = $3,
            state = CASE WHEN created_at < $4 THEN 'dead' ELSE 'queued' END
          WHERE id = $5 AND state = 'queued' AND ${fence.where}`,
         [attempts, due, error.slice(0, 500), deadBefore(), item.id, fence.value],
@@ -220,7 +306,9 @@ export function createMailQueue(
     async release(id) {
       const fence = leases.fence(id, '$3', now());
       const { rowCount } = await sql.query(
-        `UPDATE mail SET next_attempt_at = $1, lease_until = 0 WHERE id = $2 AND state = 'queued' AND ${fence.where}`,
+        `UPDATE mail
+         SET next_attempt_at = $1, lease_until = 0
+         WHERE id = $2 AND state = 'queued' AND ${fence.where}`,
         [now() + mailBackoffMs(1), id, fence.value],
       );
       leases.end(id, rowCount === 1);
@@ -228,8 +316,12 @@ export function createMailQueue(
 
     async pending() {
       const { rows } = await sql.query<PendingRow>(
-        `SELECT mail.id, signups.email AS "to", state, attempts, next_attempt_at, last_error, mail.created_at
-         FROM mail LEFT JOIN signups USING (email_key) WHERE state != 'sent' ORDER BY mail.id`,
+        `SELECT mail.id, signups.email AS "to", state, attempts, next_attempt_at, last_error,
+           mail.created_at
+         FROM mail
+         LEFT JOIN signups USING (email_key)
+         WHERE state != 'sent'
+         ORDER BY mail.id`,
       );
       return rows.map(toMailSummary);
     },
@@ -237,7 +329,9 @@ export function createMailQueue(
     async counts() {
       const counts: Record<MailState, number> = { queued: 0, sent: 0, failed: 0, dead: 0 };
       const { rows } = await sql.query<{ state: MailState; n: number }>(
-        'SELECT state, COUNT(*) AS n FROM mail GROUP BY state',
+        `SELECT state, COUNT(*) AS n
+         FROM mail
+         GROUP BY state`,
       );
       for (const row of rows) counts[row.state] = Number(row.n);
       return counts;
@@ -245,7 +339,9 @@ export function createMailQueue(
 
     async requeue(id) {
       const result = await sql.query(
-        "UPDATE mail SET state = 'queued', next_attempt_at = $1, lease_until = 0, created_at = $2 WHERE id = $3 AND state = 'dead'",
+        `UPDATE mail
+         SET state = 'queued', next_attempt_at = $1, lease_until = 0, created_at = $2
+         WHERE id = $3 AND state = 'dead'`,
         [now(), iso(), id],
       );
       return result.rowCount === 1;

@@ -7,11 +7,12 @@ import fs from 'node:fs';
 import { withoutCredentials, type Config } from '../config';
 import type { Logger } from '../logger';
 import { openSqliteStore } from './index';
+import { StoreUnavailableError } from './errors';
 import { leaseFor } from './leases';
 import { LATEST_VERSION } from './migrations';
 import { openPostgresStore } from './postgres';
 import { databaseFile } from './sqlite/database';
-import { StoreUnavailableError, type Store } from './types';
+import type { Store } from './types';
 
 type StoreSettings = Pick<
   Config,
@@ -35,6 +36,9 @@ export class DatabaseUnreachableError extends Error {}
  */
 export type SchemaPolicy = 'migrate' | 'current' | 'known';
 
+const schemaState = (found: number) =>
+  found === 0 ? 'holds no waitlist yet: schema version 0' : `is at schema version ${found}`;
+
 /** The store's schema is one the caller cannot use as it is (found 0: there is no store yet). */
 export class SchemaVersionError extends Error {
   constructor(
@@ -42,9 +46,7 @@ export class SchemaVersionError extends Error {
     readonly found: number,
     readonly release: number,
   ) {
-    super(
-      `${where} ${found === 0 ? 'holds no waitlist yet: schema version 0' : `is at schema version ${found}`}; this release's is ${release}`,
-    );
+    super(`${where} ${schemaState(found)}; this release's is ${release}`);
     this.name = 'SchemaVersionError';
   }
 }
@@ -106,14 +108,17 @@ async function openAt(
       if (!(err instanceof StoreUnavailableError)) {
         // A wrong password, a missing database, a refused TLS setup, a schema too new: say where.
         const code = (err as { code?: string }).code;
+        const coded = code ? ` (${code})` : '';
         throw new DatabaseUnreachableError(
-          `PostgreSQL at ${where} (DATABASE_URL): ${(err as Error).message}${code ? ` (${code})` : ''}`,
+          `PostgreSQL at ${where} (DATABASE_URL): ${(err as Error).message}${coded}`,
         );
       }
       if (Date.now() >= deadline) {
         const cause = (err.cause as Error | undefined)?.message;
+        const why = cause ? ` (${cause})` : '';
         throw new DatabaseUnreachableError(
-          `PostgreSQL at ${where} (DATABASE_URL) did not answer within ${waitSeconds} s${cause ? ` (${cause})` : ''}; is it running and reachable?`,
+          `PostgreSQL at ${where} (DATABASE_URL) did not answer within ${waitSeconds} s${why}; ` +
+            'is it running and reachable?',
         );
       }
       logger?.warn({ database: where, attempt }, 'waiting for PostgreSQL');

@@ -7,9 +7,48 @@
 // operator (outbox retry <id>). Past its configured size the queue refuses new rows
 // (QueueFullError: the visitor gets 503), it never drops one.
 import type { SignupRequest } from '../../shared/form-checks';
-import { backoffMs, claimStatement, Leases } from './leases';
+import { QueueFullError } from './errors';
+import { backoffMs, claimStatement, enqueueStatement, Leases } from './leases';
+import type { QueueLimits } from './limits';
 import type { Sql } from './sql';
-import { QueueFullError, type Outbox, type OutboxItem, type QueueLimits } from './types';
+
+export interface OutboxItem {
+  id: number;
+  request: SignupRequest;
+  attempts: number;
+  nextAttemptAt: number;
+  lastError: string | null;
+  createdAt: string;
+  /** 'dead': older than the maximum age; kept for the operator (outbox retry <id>). */
+  state: 'pending' | 'dead';
+}
+
+export interface Outbox {
+  /** Stores a signup request for later delivery; QueueFullError past the configured size. */
+  enqueue(request: SignupRequest): Promise<number>;
+  /** Claims up to `limit` due items for one lease: no other replica takes them meanwhile. */
+  claim(limit: number): Promise<OutboxItem[]>;
+  /**
+   * The backend took the item. Like every outcome, it counts only while this store instance's claim
+   * is the current one (leases.ts): false when another worker has claimed the item since.
+   */
+  delivered(id: number): Promise<boolean>;
+  /**
+   * A failed attempt: due again after the backoff, or dead once older than the maximum age. False
+   * as for delivered.
+   */
+  failed(item: OutboxItem, error: string): Promise<boolean>;
+  /** Pending and dead items, oldest first. */
+  all(): Promise<OutboxItem[]>;
+  /** Pending items. */
+  depth(): Promise<number>;
+  /** Dead items, waiting for the operator (outbox retry <id>). */
+  deadCount(): Promise<number>;
+  /** When the next pending item is due, or undefined when none is. */
+  nextDueAt(): Promise<number | undefined>;
+  /** Makes a dead item pending again, due now. False if there is no dead item with that id. */
+  retry(id: number): Promise<boolean>;
+}
 
 const BACKOFF_BASE_MS = 2_000;
 const BACKOFF_CAP_MS = 5 * 60_000;
@@ -36,7 +75,8 @@ interface OutboxRow {
 }
 
 const COLUMNS =
-  'id, path, fields, headers, idempotency_key, attempts, next_attempt_at, last_error, created_at, state';
+  'id, path, fields, headers, idempotency_key, attempts, next_attempt_at, last_error, ' +
+  'created_at, state';
 
 const toOutboxItem = (row: OutboxRow): OutboxItem => ({
   id: Number(row.id),
@@ -61,6 +101,16 @@ export function createOutbox(
 ): Outbox {
   const leases = new Leases();
 
+  /** The rows `where` matches. */
+  const count = async (where: string) => {
+    const { rows } = await sql.query<{ n: number }>(
+      `SELECT COUNT(*) AS n
+       FROM outbox
+       WHERE ${where}`,
+    );
+    return Number(rows[0].n);
+  };
+
   return {
     // The count and the insert are one statement. SQLite's single writer makes the bound exact;
     // on PostgreSQL, signups arriving on several replicas at the same moment may each see room
@@ -70,9 +120,14 @@ export function createOutbox(
       const { path, fields, forwarded, idempotencyKey } = request;
       const at = now();
       const { rows } = await sql.query<{ id: number }>(
-        `INSERT INTO outbox (path, fields, headers, idempotency_key, next_attempt_at, created_at)
-         SELECT $1, $2, $3, $4, $5, $6 WHERE (SELECT COUNT(*) FROM outbox WHERE state = 'pending') < $7
-         RETURNING id`,
+        enqueueStatement('outbox', 'pending', [
+          'path',
+          'fields',
+          'headers',
+          'idempotency_key',
+          'next_attempt_at',
+          'created_at',
+        ]),
         [
           path,
           JSON.stringify(fields),
@@ -106,10 +161,11 @@ export function createOutbox(
 
     async delivered(id) {
       const fence = leases.fence(id, '$2', now());
-      const { rowCount } = await sql.query(`DELETE FROM outbox WHERE id = $1 AND ${fence.where}`, [
-        id,
-        fence.value,
-      ]);
+      const { rowCount } = await sql.query(
+        `DELETE FROM outbox
+         WHERE id = $1 AND ${fence.where}`,
+        [id, fence.value],
+      );
       leases.end(id, rowCount === 1);
       return rowCount === 1;
     },
@@ -119,7 +175,8 @@ export function createOutbox(
       const at = now();
       const fence = leases.fence(item.id, '$6', at);
       const { rowCount } = await sql.query(
-        `UPDATE outbox SET attempts = $1, next_attempt_at = $2, lease_until = 0, last_error = $3,
+        `UPDATE outbox
+         SET attempts = $1, next_attempt_at = $2, lease_until = 0, last_error = $3,
            state = CASE WHEN created_at < $4 THEN 'dead' ELSE 'pending' END
          WHERE id = $5 AND state = 'pending' AND ${fence.where}`,
         [
@@ -136,28 +193,23 @@ export function createOutbox(
     },
 
     async all() {
-      return (await sql.query<OutboxRow>(`SELECT ${COLUMNS} FROM outbox ORDER BY id`)).rows.map(
-        toOutboxItem,
+      const { rows } = await sql.query<OutboxRow>(
+        `SELECT ${COLUMNS}
+         FROM outbox
+         ORDER BY id`,
       );
+      return rows.map(toOutboxItem);
     },
 
-    async depth() {
-      return Number(
-        (await sql.query<{ n: number }>("SELECT COUNT(*) AS n FROM outbox WHERE state = 'pending'"))
-          .rows[0].n,
-      );
-    },
+    depth: () => count("state = 'pending'"),
 
-    async deadCount() {
-      return Number(
-        (await sql.query<{ n: number }>("SELECT COUNT(*) AS n FROM outbox WHERE state = 'dead'"))
-          .rows[0].n,
-      );
-    },
+    deadCount: () => count("state = 'dead'"),
 
     async nextDueAt() {
       const { rows } = await sql.query<{ t: number | null }>(
-        "SELECT MIN(next_attempt_at) AS t FROM outbox WHERE state = 'pending'",
+        `SELECT MIN(next_attempt_at) AS t
+         FROM outbox
+         WHERE state = 'pending'`,
       );
       return rows[0].t ?? undefined;
     },
@@ -165,7 +217,9 @@ export function createOutbox(
     async retry(id) {
       const at = now();
       const result = await sql.query(
-        "UPDATE outbox SET state = 'pending', next_attempt_at = $1, lease_until = 0, created_at = $2 WHERE id = $3 AND state = 'dead'",
+        `UPDATE outbox
+         SET state = 'pending', next_attempt_at = $1, lease_until = 0, created_at = $2
+         WHERE id = $3 AND state = 'dead'`,
         [at, new Date(at).toISOString(), id],
       );
       return result.rowCount === 1;

@@ -1,18 +1,22 @@
 // The store's rules, built once on an engine's Sql: all of a Store but what each engine does its
 // own way (rate counters, readiness, backup, closing).
-import { createAddressLinks } from './address-tokens';
-import { createAdmins, createAdminSessions, createAuditLog, createConsoleKeys } from './admins';
+import { createAdminSessions } from './admin-sessions';
+import { createAddressLinks, createLinkMail } from './address-tokens';
+import { createAdmins } from './admins';
+import { createAuditLog } from './audit-log';
+import { createConsoleKeys } from './console-keys';
 import { createErasure } from './erasure';
 import { createGuardTokens } from './guard-tokens';
+import type { QueueLimits } from './limits';
 import { createLoginThrottle } from './login-throttle';
 import { createMailQueue } from './mail-queue';
 import { createOutbox } from './outbox';
 import { createSignups } from './signups';
 import type { Sql } from './sql';
 import { createSubscriptions } from './subscriptions';
-import type { QueueLimits, Store } from './types';
-import { createSignupEvents } from './webhook-events';
+import type { Store } from './types';
 import { createWebhooks } from './webhooks';
+import { createSignupEvents } from './webhooks/signup-events';
 
 export type StoreRules = Omit<Store, 'engine' | 'rate' | 'backup' | 'ping' | 'schema' | 'close'>;
 
@@ -20,7 +24,7 @@ export function createStoreRules(sql: Sql, limits: QueueLimits, now: () => numbe
   const mail = createMailQueue(sql, limits, now);
   return {
     signups: createSignups(sql, now),
-    links: createAddressLinks(sql, mail, limits, now),
+    links: createAddressLinks(sql, now, createLinkMail(sql, mail, limits, now)),
     admins: createAdmins(sql, now),
     sessions: createAdminSessions(sql, now),
     loginThrottle: createLoginThrottle(sql, now),

@@ -2,23 +2,107 @@
 // undeliverable), for both engines. A signup is one statement that writes one row, new or a repeat
 // (ON CONFLICT on the normalised address), so two replicas taking the same address at once still
 // keep one row. With confirmation on, the same statement records the confirmation mail it owes
-// (with it off, the welcome mail a new address owes); the mail worker writes it (address-tokens.ts,
+// (with it off, the welcome mail a new address owes); the mail worker writes it (address-tokens/,
 // mailConfirmations, mailWelcomes), so a signup costs what it cost without mail (decision 0015).
 import { emailKey, type Signup } from '../../shared/form-checks';
 import { sinceInstant } from './since';
 import type { Sql } from './sql';
-import {
-  SIGNUP_STATES,
-  type DailyCounts,
-  type SignupRow,
-  type Signups,
-  type SignupState,
-  type WaitlistStats,
-} from './types';
+
+export interface SignupRow {
+  email: string;
+  description: string;
+  created_at: string;
+  invited_at: string | null;
+  activated_at: string | null;
+  /** Null while the address has not followed its confirmation link (CONFIRM_SIGNUPS=on). */
+  confirmed_at: string | null;
+  state: SignupState;
+}
+
+/**
+ * Where a signup stands; each is in exactly one (STATE, below):
+ * unconfirmed → waitlisted (confirmed, waiting) → invited → activated, and undeliverable when the
+ * mail server refused the address for good before it activated.
+ */
+export type SignupState = 'unconfirmed' | 'waitlisted' | 'invited' | 'activated' | 'undeliverable';
+
+export const SIGNUP_STATES: readonly SignupState[] = [
+  'unconfirmed',
+  'waitlisted',
+  'invited',
+  'activated',
+  'undeliverable',
+];
+
+export type WaitlistStats = Record<SignupState | 'total', number>;
+
+export interface Signups {
+  /**
+   * Adds a signup in one statement that writes one row, new or not, so both cost the same; true if
+   * new. A repeat (same address, any case or spacing) keeps the row and clears an undeliverable
+   * mark. With `confirm`, a new signup is unconfirmed and owes a confirmation mail, recorded in
+   * that same statement (links.mailConfirmations writes it); a repeat of an address still
+   * unconfirmed owes a new one at most once an hour; a confirmed one is owed nothing. With
+   * `welcome` and without `confirm`, a new signup owes a welcome mail, recorded the same way
+   * (links.mailWelcomes writes it); a repeat owes none.
+   */
+  add(signup: Signup, options?: { confirm?: boolean; welcome?: boolean }): Promise<boolean>;
+  count(): Promise<number>;
+  /** Newest first; `since` is an ISO date or timestamp. */
+  list(since?: string): Promise<SignupRow[]>;
+  /** The same rows as they are read, never all held at once (export of millions of rows). */
+  stream(since?: string): AsyncIterable<SignupRow>;
+  /**
+   * The `limit` oldest waitlisted addresses: confirmed, neither invited nor activated, not
+   * undeliverable (invite --next).
+   */
+  oldestWaiting(limit: number): Promise<string[]>;
+  /** Totals by state; each signup counts in exactly one. */
+  stats(): Promise<WaitlistStats>;
+  /**
+   * Up to `limit` addresses still unconfirmed whose every confirmation link has expired, oldest
+   * first; only signups created at or before `createdBefore` (ISO) are looked at (the expiry
+   * sweep).
+   */
+  expiredUnconfirmed(createdBefore: string, limit: number): Promise<string[]>;
+  /**
+   * One page of the console's table: addresses containing `q` (any case), in `state` if given,
+   * newest or oldest first, `limit` rows after the keyset `after` (the last row of the page
+   * before).
+   */
+  page(options: SignupPageQuery): Promise<(SignupRow & { id: number })[]>;
+  /**
+   * Per UTC day from `sinceDay` (YYYY-MM-DD) on: signups, invitations and activations that day;
+   * days without any are left out.
+   */
+  daily(sinceDay: string): Promise<DailyCounts[]>;
+  /**
+   * Confirmation mails owed and not written yet: a few while the worker keeps up, growing when it
+   * does not.
+   */
+  confirmationsOwed(): Promise<number>;
+  /** Welcome mails owed and not written yet (WELCOME_MAIL=on). */
+  welcomesOwed(): Promise<number>;
+}
+
+export interface SignupPageQuery {
+  q?: string;
+  state?: SignupState;
+  order: 'newest' | 'oldest';
+  limit: number;
+  after?: { createdAt: string; id: number };
+}
+
+export interface DailyCounts {
+  day: string;
+  signups: number;
+  invited: number;
+  activated: number;
+}
 
 /**
  * The window of the per-address mail limits: a repeat's new confirmation mail here, leave links in
- * address-tokens.ts.
+ * address-tokens/mail.ts.
  */
 export const MAIL_AGAIN_AFTER_MS = 60 * 60_000;
 
@@ -30,33 +114,47 @@ const STREAM_BATCH = 1_000;
  * takes it from the row as stored. Activation wins over everything; a refusal for good counts
  * until then; an unconfirmed address was never invited.
  */
-export const STATE = `CASE WHEN activated_at IS NOT NULL THEN 'activated' WHEN undeliverable_at IS NOT NULL THEN 'undeliverable'
-  WHEN invited_at IS NOT NULL THEN 'invited' WHEN confirmed_at IS NULL THEN 'unconfirmed' ELSE 'waitlisted' END`;
+export const STATE = `CASE
+  WHEN activated_at IS NOT NULL THEN 'activated'
+  WHEN undeliverable_at IS NOT NULL THEN 'undeliverable'
+  WHEN invited_at IS NOT NULL THEN 'invited'
+  WHEN confirmed_at IS NULL THEN 'unconfirmed'
+  ELSE 'waitlisted'
+END`;
 
-const COLUMNS = `email, description, created_at, invited_at, activated_at, confirmed_at, ${STATE} AS state`;
+const COLUMNS = `email, description, created_at, invited_at, activated_at, confirmed_at,
+  ${STATE} AS state`;
 
 /** Newest first, in the order of the index both engines keep, (created_at, id). */
-const LIST = `SELECT ${COLUMNS} FROM signups WHERE created_at >= $1 ORDER BY created_at DESC, id DESC`;
+const LIST = `SELECT ${COLUMNS}
+  FROM signups
+  WHERE created_at >= $1
+  ORDER BY created_at DESC, id DESC`;
 
 /**
  * STATE = 'waitlisted' written on the columns, as the partial index signups_waiting is (invite
  * --next reads it); test/server/store/contract.test.ts holds the two to the same rows.
  */
-export const WAITING =
-  'invited_at IS NULL AND activated_at IS NULL AND confirmed_at IS NOT NULL AND undeliverable_at IS NULL';
+export const WAITING = `invited_at IS NULL AND activated_at IS NULL AND confirmed_at IS NOT NULL
+  AND undeliverable_at IS NULL`;
 
 /**
  * An unconfirmed signup owed no mail, none of whose confirmation links still works ($1: now, ISO).
  */
-export const EXPIRED_UNCONFIRMED = `confirmed_at IS NULL AND confirmation_due_at IS NULL AND NOT EXISTS (
-  SELECT 1 FROM address_tokens WHERE address_tokens.email_key = signups.email_key AND purpose = 'confirm' AND (expires_at IS NULL OR expires_at > $1))`;
+export const EXPIRED_UNCONFIRMED = `confirmed_at IS NULL AND confirmation_due_at IS NULL
+  AND NOT EXISTS (
+    SELECT 1
+    FROM address_tokens
+    WHERE address_tokens.email_key = signups.email_key AND purpose = 'confirm'
+      AND (expires_at IS NULL OR expires_at > $1)
+  )`;
 
 /**
  * A signup, new or a repeat, as one statement that writes one row either way, so the answer costs
  * the same and tells nobody whether the address was stored already (decision 0021).
  * New: confirmed from the start ($5 = $4) when confirmation is off, and then owed a welcome mail
  * ($8 = $4) with WELCOME_MAIL on; unconfirmed and owed a confirmation mail ($6 = $4) when on. A new
- * signup always owes its `signup.created` webhook event (webhook-events.ts).
+ * signup always owes its `signup.created` webhook event (webhooks/signup-events.ts).
  * A repeat never owes a welcome: the address had its own when it joined.
  * A repeat keeps the row and records when it came ($4): its row is written too, since SQLite
  * writes (and syncs) nothing for an update that changes no byte. The person typed the address
@@ -64,14 +162,37 @@ export const EXPIRED_UNCONFIRMED = `confirmed_at IS NULL AND confirmation_due_at
  * still unconfirmed is owed a new mail (the first may be lost or in spam), unless one is owed
  * already or went out within MAIL_AGAIN_AFTER_MS ($7: that window's start): never a flood.
  */
-const ADD = `INSERT INTO signups (email, email_key, description, created_at, confirmed_at, confirmation_due_at, welcome_due_at, created_event_due_at)
+const ADD = `INSERT INTO signups (email, email_key, description, created_at, confirmed_at,
+    confirmation_due_at, welcome_due_at, created_event_due_at)
   VALUES ($1, $2, $3, $4, $5, $6, $8, $4)
-  ON CONFLICT (email_key) DO UPDATE SET repeated_at = $4, undeliverable_at = NULL,
-  confirmation_due_at = CASE WHEN $6 IS NOT NULL AND signups.confirmed_at IS NULL AND signups.confirmation_due_at IS NULL AND NOT EXISTS (
-    SELECT 1 FROM address_tokens WHERE address_tokens.email_key = signups.email_key AND purpose = 'confirm' AND address_tokens.created_at > $7)
-  THEN $4 ELSE signups.confirmation_due_at END`;
+  ON CONFLICT (email_key) DO UPDATE
+  SET repeated_at = $4, undeliverable_at = NULL,
+    confirmation_due_at = CASE
+      WHEN $6 IS NOT NULL AND signups.confirmed_at IS NULL AND signups.confirmation_due_at IS NULL
+        AND NOT EXISTS (
+          SELECT 1
+          FROM address_tokens
+          WHERE address_tokens.email_key = signups.email_key AND purpose = 'confirm'
+            AND address_tokens.created_at > $7
+        )
+      THEN $4
+      ELSE signups.confirmation_due_at
+    END`;
 
 export function createSignups(sql: Sql, now: () => number): Signups {
+  /** The signups `where` matches, or all of them. */
+  const count = async (where?: string) => {
+    const { rows } = await sql.query<{ n: number }>(
+      where === undefined
+        ? `SELECT COUNT(*) AS n
+           FROM signups`
+        : `SELECT COUNT(*) AS n
+           FROM signups
+           WHERE ${where}`,
+    );
+    return Number(rows[0].n);
+  };
+
   return {
     async add(signup: Signup, { confirm = false, welcome = false } = {}) {
       const at = now();
@@ -79,7 +200,12 @@ export function createSignups(sql: Sql, now: () => number): Signups {
       const key = emailKey(signup.email);
       // Neither engine's upsert says which way it went: a read before it tells the log and the
       // metrics (a repeat racing the first signup from another replica may count as new).
-      const { rows } = await sql.query('SELECT 1 AS one FROM signups WHERE email_key = $1', [key]);
+      const { rows } = await sql.query(
+        `SELECT 1 AS one
+         FROM signups
+         WHERE email_key = $1`,
+        [key],
+      );
       await sql.query(ADD, [
         signup.email.trim(),
         key,
@@ -93,11 +219,7 @@ export function createSignups(sql: Sql, now: () => number): Signups {
       return rows.length === 0;
     },
 
-    async count() {
-      return Number(
-        (await sql.query<{ n: number }>('SELECT COUNT(*) AS n FROM signups')).rows[0].n,
-      );
-    },
+    count: () => count(),
 
     async list(since = '') {
       return (await sql.query<SignupRow>(LIST, [sinceInstant(since)])).rows;
@@ -109,7 +231,11 @@ export function createSignups(sql: Sql, now: () => number): Signups {
 
     async oldestWaiting(limit: number) {
       const { rows } = await sql.query<{ email: string }>(
-        `SELECT email FROM signups WHERE ${WAITING} ORDER BY created_at, id LIMIT $1`,
+        `SELECT email
+         FROM signups
+         WHERE ${WAITING}
+         ORDER BY created_at, id
+         LIMIT $1`,
         [limit],
       );
       return rows.map((row) => row.email);
@@ -117,7 +243,9 @@ export function createSignups(sql: Sql, now: () => number): Signups {
 
     async stats() {
       const { rows } = await sql.query<{ state: SignupState; n: number }>(
-        `SELECT ${STATE} AS state, COUNT(*) AS n FROM signups GROUP BY 1`,
+        `SELECT ${STATE} AS state, COUNT(*) AS n
+         FROM signups
+         GROUP BY 1`,
       );
       const stats = Object.fromEntries(
         [...SIGNUP_STATES, 'total'].map((state) => [state, 0]),
@@ -135,19 +263,24 @@ export function createSignups(sql: Sql, now: () => number): Signups {
       const param = (value: unknown) => `$${values.push(value)}`;
       // email_key is the address in lower case: a substring of it in any case, with LIKE's own
       // wildcards in the search taken literally.
-      if (q)
-        where.push(
-          `email_key LIKE ${param(`%${emailKey(q).replace(/[\\%_]/g, (c) => `\\${c}`)}%`)} ESCAPE '\\'`,
-        );
+      if (q) {
+        const literal = emailKey(q).replace(/[\\%_]/g, (c) => `\\${c}`);
+        where.push(`email_key LIKE ${param(`%${literal}%`)} ESCAPE '\\'`);
+      }
       if (state) where.push(`${STATE} = ${param(state)}`);
       const newest = order === 'newest';
       if (after)
         where.push(
           `(created_at, id) ${newest ? '<' : '>'} (${param(after.createdAt)}, ${param(after.id)})`,
         );
+      const filter = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
+      const direction = newest ? 'DESC' : 'ASC';
       const { rows } = await sql.query<SignupRow & { id: number }>(
-        `SELECT id, ${COLUMNS} FROM signups ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
-         ORDER BY created_at ${newest ? 'DESC' : 'ASC'}, id ${newest ? 'DESC' : 'ASC'} LIMIT ${param(limit)}`,
+        `SELECT id, ${COLUMNS}
+         FROM signups
+         ${filter}
+         ORDER BY created_at ${direction}, id ${direction}
+         LIMIT ${param(limit)}`,
         values,
       );
       return rows.map((row) => ({ ...row, id: Number(row.id) }));
@@ -166,7 +299,10 @@ export function createSignups(sql: Sql, now: () => number): Signups {
       const counted = await Promise.all(
         Object.entries(columns).map(async ([column, name]) => {
           const { rows } = await sql.query<{ day: string; n: number }>(
-            `SELECT substr(${column}, 1, 10) AS day, COUNT(*) AS n FROM signups WHERE ${column} >= $1 GROUP BY substr(${column}, 1, 10)`,
+            `SELECT substr(${column}, 1, 10) AS day, COUNT(*) AS n
+             FROM signups
+             WHERE ${column} >= $1
+             GROUP BY substr(${column}, 1, 10)`,
             [sinceDay],
           );
           return { name, rows };
@@ -182,23 +318,17 @@ export function createSignups(sql: Sql, now: () => number): Signups {
       return [...days.values()].sort((a, b) => a.day.localeCompare(b.day));
     },
 
-    async confirmationsOwed() {
-      const { rows } = await sql.query<{ n: number }>(
-        'SELECT COUNT(*) AS n FROM signups WHERE confirmation_due_at IS NOT NULL',
-      );
-      return Number(rows[0].n);
-    },
+    confirmationsOwed: () => count('confirmation_due_at IS NOT NULL'),
 
-    async welcomesOwed() {
-      const { rows } = await sql.query<{ n: number }>(
-        'SELECT COUNT(*) AS n FROM signups WHERE welcome_due_at IS NOT NULL',
-      );
-      return Number(rows[0].n);
-    },
+    welcomesOwed: () => count('welcome_due_at IS NOT NULL'),
 
     async expiredUnconfirmed(createdBefore: string, limit: number) {
       const { rows } = await sql.query<{ email: string }>(
-        `SELECT email FROM signups WHERE ${EXPIRED_UNCONFIRMED} AND created_at <= $2 ORDER BY created_at LIMIT $3`,
+        `SELECT email
+         FROM signups
+         WHERE ${EXPIRED_UNCONFIRMED} AND created_at <= $2
+         ORDER BY created_at
+         LIMIT $3`,
         [new Date(now()).toISOString(), createdBefore, limit],
       );
       return rows.map((row) => row.email);

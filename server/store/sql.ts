@@ -43,3 +43,7 @@ export interface Sql extends Queryable {
   /** The error is the given unique index refusing a second row (a race another replica won). */
   isUniqueViolation(err: unknown, index: string): boolean;
 }
+
+/** The placeholders of a list of values, `$from, $from+1, …`: one for each of `values`. */
+export const placeholders = (values: readonly unknown[], from = 1) =>
+  values.map((_, i) => `$${i + from}`).join(', ');

@@ -7,23 +7,66 @@
 // one replica or several. An invitation and a first activation queue their webhook events
 // (invitation.sent, subscription.activated) in the same transaction.
 import { emailKey } from '../../shared/form-checks';
-import { issueToken } from './address-tokens';
-import type { MailQueueWriter } from './mail-queue';
+import { issueToken } from './address-tokens/tokens';
+import type { MailQueueWriter, OutgoingMail, QueuedMail } from './mail-queue';
 import { hashSecret, newSecret } from './secrets';
-import { STATE } from './signups';
+import { STATE, type SignupState } from './signups';
 import type { Queryable, Sql } from './sql';
-import { emitSignupEvent } from './webhook-events';
-import {
-  UnknownEmailError,
-  type Account,
-  type Activation,
-  type ComposeInvitation,
-  type Invitation,
-  type SignupState,
-  type Subscriptions,
-} from './types';
+import { emitSignupEvent } from './webhooks/signup-events';
 
-export { UnknownEmailError };
+/** issueKey for an address that is not on the waitlist. */
+export class UnknownEmailError extends Error {}
+
+/** The OrgNote account a subscription is bound to: its sign-in provider and its id there. */
+export interface Account {
+  provider: string;
+  id: string;
+  email?: string;
+}
+
+export type Invitation =
+  | { outcome: 'invited'; email: string; mail: QueuedMail }
+  | { outcome: 'skipped'; email: string }
+  /** Not confirmed yet (CONFIRM_SIGNUPS=on): never invited, named or not. */
+  | { outcome: 'unconfirmed'; email: string }
+  | { outcome: 'not-on-waitlist'; email: string };
+
+/**
+ * Writes an invitation around its secrets: the activation key, and the leave link's token
+ * (List-Unsubscribe).
+ */
+export type ComposeInvitation = (to: string, key: string, leaveToken: string) => OutgoingMail;
+
+export type Activation =
+  | { outcome: 'active'; email: string }
+  | { outcome: 'invalid' }
+  | { outcome: 'bound-elsewhere' }
+  | { outcome: 'account-has-one' };
+
+export interface Subscriptions {
+  /** Creates a new activation key for a waitlisted address and returns it (shown once). */
+  issueKey(email: string): Promise<string>;
+  /**
+   * Invites a waitlisted address: revokes any earlier key (and drops a first mail still waiting),
+   * makes a new key and queues the mail `compose` writes around it, all in one transaction. An
+   * address already invited is skipped unless `again`; an unconfirmed one always is. An
+   * undeliverable one is invited (the operator named it), and the mark is cleared. The queued mail
+   * is claimed for the caller.
+   */
+  invite(
+    email: string,
+    options: { again: boolean; compose: ComposeInvitation },
+  ): Promise<Invitation>;
+  /**
+   * Checks a key against the address it was issued for and activates that subscription, bound to
+   * `account` when one is given. The same account (or none) may repeat it.
+   */
+  activate(email: string, key: string, account?: Account): Promise<Activation>;
+  /** Where an address stands, without changing anything (invite --dry-run). */
+  stateOf(email: string): Promise<SignupState | undefined>;
+  /** The subscription bound to an account, if any. */
+  ofAccount(provider: string, id: string): Promise<{ email: string } | undefined>;
+}
 
 /** What is read of a signup to invite or activate it. */
 interface SubscriptionRow {
@@ -35,7 +78,9 @@ interface SubscriptionRow {
   external_id: string | null;
 }
 
-const SIGNUP = `SELECT id, email, email_key, ${STATE} AS state, external_provider, external_id FROM signups WHERE email_key = $1`;
+const SIGNUP = `SELECT id, email, email_key, ${STATE} AS state, external_provider, external_id
+  FROM signups
+  WHERE email_key = $1`;
 
 /**
  * Whether an address in `state` is invited: the one rule invite and its dry run share. Never an
@@ -68,13 +113,16 @@ export function createSubscriptions(
   async function newKey(tx: Queryable, signup: SubscriptionRow, at: string): Promise<string> {
     const key = newSecret();
     await tx.query(
-      'INSERT INTO activation_keys (key_hash, email_key, created_at) VALUES ($1, $2, $3)',
+      `INSERT INTO activation_keys (key_hash, email_key, created_at)
+       VALUES ($1, $2, $3)`,
       [hashSecret(key), signup.email_key, at],
     );
-    await tx.query('UPDATE signups SET invited_at = $1 WHERE email_key = $2', [
-      at,
-      signup.email_key,
-    ]);
+    await tx.query(
+      `UPDATE signups
+       SET invited_at = $1
+       WHERE email_key = $2`,
+      [at, signup.email_key],
+    );
     return key;
   }
 
@@ -99,12 +147,17 @@ export function createSubscriptions(
         const at = now();
         const time = new Date(at).toISOString();
         await tx.query(
-          'UPDATE activation_keys SET revoked_at = $1 WHERE email_key = $2 AND revoked_at IS NULL',
+          `UPDATE activation_keys
+           SET revoked_at = $1
+           WHERE email_key = $2 AND revoked_at IS NULL`,
           [time, signup.email_key],
         );
-        await tx.query('UPDATE signups SET undeliverable_at = NULL WHERE email_key = $1', [
-          signup.email_key,
-        ]);
+        await tx.query(
+          `UPDATE signups
+           SET undeliverable_at = NULL
+           WHERE email_key = $1`,
+          [signup.email_key],
+        );
         await mail.dropWaiting(tx, signup.email_key, at);
         const key = await newKey(tx, signup, time);
         const leave = await issueToken(tx, signup.email_key, 'leave', at);
@@ -125,7 +178,9 @@ export function createSubscriptions(
           const signup = await lockSignup(tx, email);
           if (!signup) return { outcome: 'invalid' };
           const found = await tx.query(
-            'SELECT 1 AS found FROM activation_keys WHERE key_hash = $1 AND email_key = $2 AND revoked_at IS NULL',
+            `SELECT 1 AS found
+             FROM activation_keys
+             WHERE key_hash = $1 AND email_key = $2 AND revoked_at IS NULL`,
             [hashSecret(key), signup.email_key],
           );
           if (found.rows.length === 0) return { outcome: 'invalid' };
@@ -140,19 +195,25 @@ export function createSubscriptions(
               // One subscription per account: an account that already holds another cannot take
               // this one.
               const held = await tx.query(
-                'SELECT 1 AS held FROM signups WHERE external_provider = $1 AND external_id = $2',
+                `SELECT 1 AS held
+                 FROM signups
+                 WHERE external_provider = $1 AND external_id = $2`,
                 [account.provider, account.id],
               );
               if (held.rows.length > 0) return { outcome: 'account-has-one' };
               await tx.query(
-                'UPDATE signups SET external_provider = $1, external_id = $2, external_email = $3 WHERE email_key = $4',
+                `UPDATE signups
+                 SET external_provider = $1, external_id = $2, external_email = $3
+                 WHERE email_key = $4`,
                 [account.provider, account.id, account.email ?? null, signup.email_key],
               );
             }
           }
           const at = now();
           const first = await tx.query(
-            'UPDATE signups SET activated_at = $1 WHERE email_key = $2 AND activated_at IS NULL',
+            `UPDATE signups
+             SET activated_at = $1
+             WHERE email_key = $2 AND activated_at IS NULL`,
             [new Date(at).toISOString(), signup.email_key],
           );
           if (first.rowCount === 1)
@@ -179,7 +240,9 @@ export function createSubscriptions(
     async ofAccount(provider: string, id: string) {
       const row = (
         await sql.query<{ email: string }>(
-          'SELECT email FROM signups WHERE external_provider = $1 AND external_id = $2',
+          `SELECT email
+           FROM signups
+           WHERE external_provider = $1 AND external_id = $2`,
           [provider, id],
         )
       ).rows[0];

@@ -5,7 +5,7 @@
 import { checkActivation } from '../../shared/form-checks';
 import { NOT_ONE_LINE } from '../../shared/validation';
 import type { Config } from '../config';
-import type { Account, Subscriptions } from '../store/types';
+import type { Account, Subscriptions } from '../store/subscriptions';
 
 /**
  * What the OrgNote backend reads about an active subscription, from activation and

@@ -48,15 +48,19 @@ export function dnsRecords({ config }: { config: Pick<Config, 'dkim' | 'smtpUrl'
         value: 'v=spf1 mx ~all',
         adapt: true,
         note: relay
-          ? `SPF, to adapt: invitations leave through ${relay} (SMTP_URL); add the include: its provider documents (or a:${relay}) and every other sender of the domain.`
-          : 'SPF, to adapt: add every server that sends mail for the domain (the SMTP relay of SMTP_URL: the include: its provider documents).',
+          ? `SPF, to adapt: invitations leave through ${relay} (SMTP_URL); add the include: ` +
+            `its provider documents (or a:${relay}) and every other sender of the domain.`
+          : 'SPF, to adapt: add every server that sends mail for the domain ' +
+            '(the SMTP relay of SMTP_URL: the include: its provider documents).',
       },
       {
         name: `_dmarc.${domain}`,
         type: 'TXT',
         value: `v=DMARC1; p=none; rua=mailto:dmarc-reports@${dkim.domainName}`,
         adapt: true,
-        note: 'DMARC, to adapt: rua= is where reports go; p=none only watches, move to quarantine or reject once reports show your mail passes.',
+        note:
+          'DMARC, to adapt: rua= is where reports go; p=none only watches, move to quarantine ' +
+          'or reject once reports show your mail passes.',
       },
     ],
   };

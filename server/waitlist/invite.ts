@@ -11,7 +11,7 @@ import { sendClaimed, type MailOutcome } from '../mail/send';
 import { createMailer, SMTP_POOL_SIZE, type Mailer, type MailerConfig } from '../mail/transport';
 import type { Store } from '../store';
 import { inviteDecision } from '../store/subscriptions';
-import type { ComposeInvitation } from '../store/types';
+import type { ComposeInvitation } from '../store/subscriptions';
 
 export type InviteOutcome =
   MailOutcome | 'skipped' | 'unconfirmed' | 'not-on-waitlist' | 'unmailable';

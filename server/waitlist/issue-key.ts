@@ -1,7 +1,7 @@
 // issue-key: an activation key for a waitlisted address, to send by hand. It counts as an
 // invitation; the key is shown once and stored only as a hash.
 import type { Store } from '../store';
-import { UnknownEmailError } from '../store/types';
+import { UnknownEmailError } from '../store/subscriptions';
 
 export type IssueKeyResult =
   { kind: 'issued'; email: string; key: string } | { kind: 'not-on-waitlist'; email: string };

@@ -1,10 +1,11 @@
 // What the operator reads about the signups: the count, the list, the totals by state (with the
 // mail queue's, which answer "did my invitations go out?"), and the export, streamed as CSV.
 import type { Store } from '../store';
-import type { MailState, SignupRow, WaitlistStats } from '../store/types';
+import type { MailState } from '../store/mail-queue';
+import type { SignupRow, WaitlistStats } from '../store/signups';
 import { csvLine } from './csv';
 
-export { SIGNUP_STATES } from '../store/types';
+export { SIGNUP_STATES } from '../store/signups';
 
 type SignupsDeps = { store: Pick<Store, 'signups'> };
 

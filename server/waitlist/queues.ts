@@ -2,7 +2,7 @@
 // waiting for BACKEND_URL. Both list in one shape and give a dead item one more life the same way,
 // so every caller (CLI, console) shows and retries them alike.
 import type { Store } from '../store';
-import type { MailState } from '../store/types';
+import type { MailState } from '../store/mail-queue';
 
 export interface QueueEntry {
   id: number;

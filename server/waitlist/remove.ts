@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import type { Config } from '../config';
 import { emlFile, emlTemporaryFile } from '../mail/transport';
 import type { Store } from '../store';
-import type { EraseOptions } from '../store/types';
+import type { EraseOptions } from '../store/erasure';
 
 export interface RemoveDeps {
   store: Pick<Store, 'erase'>;

@@ -1,7 +1,7 @@
 // subscription-info: whether an OrgNote account has an active subscription, as the backend asks
 // it. Who may ask is the handler's business (the API checks a token); this is only the answer.
 import type { Config } from '../config';
-import type { Subscriptions } from '../store/types';
+import type { Subscriptions } from '../store/subscriptions';
 import { subscriptionAnswer, type SubscriptionAnswer } from './activation';
 
 export interface SubscriptionInfoInput {

@@ -9,7 +9,7 @@ import {
   type WebhookEndpoint,
   type WebhookEventType,
   type WebhookReplay,
-} from '../store/webhook-types';
+} from '../store/webhooks';
 import { endpointUrlProblem } from '../webhooks/send';
 import { endpointOrigin } from '../webhooks/shown';
 

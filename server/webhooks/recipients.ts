@@ -4,7 +4,7 @@
 // the names are kept here and read again once older than `maxAgeMs`, on the next page that asks
 // (no timer, so nothing keeps a process alive), never once per request.
 import type { Logger } from '../logger';
-import type { WebhookEndpoint, Webhooks } from '../store/webhook-types';
+import type { WebhookEndpoint, Webhooks } from '../store/webhooks';
 
 /** Pages follow an endpoint added, renamed or removed from the CLI within this long. */
 export const RECIPIENTS_MAX_AGE_MS = 5_000;

@@ -15,11 +15,9 @@ export function webhookSignature(
   timestampSeconds: number,
   body: string,
 ): string {
+  const signed = `${id}.${timestampSeconds}.${body}`;
   return secrets
-    .map(
-      (secret) =>
-        `v1,${createHmac('sha256', keyOf(secret)).update(`${id}.${timestampSeconds}.${body}`).digest('base64')}`,
-    )
+    .map((secret) => `v1,${createHmac('sha256', keyOf(secret)).update(signed).digest('base64')}`)
     .join(' ');
 }
 

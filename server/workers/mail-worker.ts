@@ -9,14 +9,8 @@ import { eventLoopBusy } from './busy';
 import { startPoller, wakeLater, type Poller } from './poller';
 import type { Logger } from '../logger';
 import { NO_METRICS, type DeliveryResult, type Metrics } from '../metrics';
-import type {
-  AddressLinks,
-  ConfirmationMail,
-  MailQueue,
-  OutgoingMail,
-  QueuedMail,
-  WelcomeMail,
-} from '../store/types';
+import type { AddressLinks, ConfirmationMail, WelcomeMail } from '../store/address-tokens';
+import type { MailQueue, OutgoingMail, QueuedMail } from '../store/mail-queue';
 import { sendClaimed, type MailOutcome } from '../mail/send';
 import { SMTP_POOL_SIZE, type Mailer } from '../mail/transport';
 

@@ -6,7 +6,7 @@
 // its own backoff. stop() waits for the sends in flight.
 import type { Logger } from '../logger';
 import { NO_METRICS, type Metrics } from '../metrics';
-import type { Outbox, OutboxItem } from '../store/types';
+import type { Outbox, OutboxItem } from '../store/outbox';
 import { isNotNow, postSignup } from '../backend/client';
 import { startPoller } from './poller';
 

@@ -1,15 +1,18 @@
 // Background delivery of webhooks: claims due deliveries (a fenced lease, so no other worker, on
 // this replica or another, sends the same one meanwhile), signs each with its endpoint's secrets
 // and posts it (webhooks/send.ts). A 2xx delivers it; anything else, or no answer, fails the
-// attempt and the store schedules the next (store/webhooks.ts); a 410 disables the endpoint.
+// attempt and the store schedules the next (store/webhooks/); a 410 disables the endpoint.
 // Delivery is at least once: a worker killed after the receiver answered leaves the delivery
 // to be sent again, with the same webhook-id, once its lease ends. stop() waits for the sends in
 // flight.
 import type { Logger } from '../logger';
 import { NO_METRICS, type Metrics } from '../metrics';
-import { WEBHOOK_TIMEOUT_MS } from '../store/webhooks';
-import type { SignupEvents } from '../store/types';
-import type { ClaimedWebhook, Webhooks } from '../store/webhook-types';
+import {
+  WEBHOOK_TIMEOUT_MS,
+  type ClaimedWebhook,
+  type SignupEvents,
+  type Webhooks,
+} from '../store/webhooks';
 import type { ResolveAll } from '../webhooks/address-guard';
 import { sendWebhook } from '../webhooks/send';
 import { webhookHeaders } from '../webhooks/signing';

@@ -1,6 +1,6 @@
 // README's "Configuration" table and docs/configuration.md are what an operator reads; the
-// declarations in server/config.ts are what the server does. This keeps them naming the same
-// settings with the same defaults, the README short, and the links between the docs working.
+// declarations in server/config/settings.ts are what the server does. This keeps them naming the
+// same settings with the same defaults, the README short, and the links between the docs working.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileVariable, loadConfig, SETTINGS } from '../../server/config';

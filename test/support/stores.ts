@@ -12,7 +12,9 @@ import { openPostgresStore, type PostgresStore } from '../../server/store/postgr
 import { LATEST_VERSION } from '../../server/store/migrations';
 import { databaseFile } from '../../server/store/sqlite/database';
 import type { SignupRequest } from '../../shared/form-checks';
-import type { OutgoingMail, QueueLimits, Store } from '../../server/store/types';
+import type { QueueLimits } from '../../server/store/limits';
+import type { OutgoingMail } from '../../server/store/mail-queue';
+import type { Store } from '../../server/store/types';
 import { TEST_TMP_ENV, tempDataDir } from './config';
 import { postgresAtVersion, sqliteAtVersion } from './older-schema';
 import { query, whyNoPostgres } from './postgres';

@@ -1,7 +1,7 @@
 // The dashboard (the console's home): the signups by state, the mail queue and the outbox by
 // state, and the chart of the last 90 days.
 import type { Store } from '../../store';
-import { SIGNUP_STATES } from '../../store/types';
+import { SIGNUP_STATES } from '../../store/signups';
 import { Chart, chartSince, lastDays } from '../chart';
 import type { RouteModule } from '../route';
 

@@ -5,7 +5,7 @@
 // start here too. Everything is a plain form: no script.
 import { asText } from '../../http/body';
 import type { Store } from '../../store';
-import { SIGNUP_STATES, type SignupState } from '../../store/types';
+import { SIGNUP_STATES, type SignupState } from '../../store/signups';
 import { Hidden, PostForm } from '../layout';
 import { CONSOLE_URLS } from '../paths';
 import type { RouteModule } from '../route';

@@ -6,7 +6,7 @@
 import type { Response } from 'express';
 import { fieldsOf } from '../../http/body';
 import type { Store } from '../../store';
-import type { WebhookDelivery, WebhookEndpoint } from '../../store/webhook-types';
+import type { WebhookDelivery, WebhookEndpoint } from '../../store/webhooks';
 import { replayWebhook, testWebhook } from '../../waitlist/webhooks';
 import { UNNAMED_RECIPIENT } from '../../webhooks/recipients';
 import { endpointOrigin } from '../../webhooks/shown';

@@ -5,8 +5,8 @@
 // broke is thrown away, and the next call opens a new one once PostgreSQL is back.
 import pg from 'pg';
 import Cursor from 'pg-cursor';
+import { StoreUnavailableError } from '../errors';
 import type { Queryable, Sql } from '../sql';
-import { StoreUnavailableError } from '../types';
 
 /**
  * BIGINT (ids, epoch ms, COUNT(*)) as a JS number: every value the store keeps is far below 2^53.
@@ -60,8 +60,15 @@ const TRANSIENT_STATES = new Set([
 const TRANSIENT_CLASSES = new Set(['08', '53']);
 // What pg and pg-pool throw themselves, with no code: a dropped connection, the client-side
 // query_timeout, the pool's connectionTimeoutMillis, a client that broke while checked out.
-const TRANSIENT_MESSAGES =
-  /Connection terminated|Query read timeout|timeout exceeded when trying to connect|not queryable|store deadline/;
+const TRANSIENT_MESSAGES = new RegExp(
+  [
+    'Connection terminated',
+    'Query read timeout',
+    'timeout exceeded when trying to connect',
+    'not queryable',
+    'store deadline',
+  ].join('|'),
+);
 
 export function isUnavailable(err: unknown): boolean {
   if (err instanceof StoreUnavailableError) return true;

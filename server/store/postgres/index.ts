@@ -5,9 +5,9 @@
 // StoreUnavailableError (503 with Retry-After) instead of a hang or a 500 while the database is
 // away (connection.ts).
 import type pg from 'pg';
-import { queueLimits } from '../limits';
+import { queueLimits, type QueueLimits } from '../limits';
 import { createStoreRules } from '../rules';
-import type { QueueLimits, Store } from '../types';
+import type { Store } from '../types';
 import { asStoreError, connectPool, postgresSql } from './connection';
 import { LATEST_VERSION } from '../migrations';
 import { migrate, schemaVersion } from './migrate';
@@ -58,7 +58,8 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     rate: createRateCounter(db, now),
     async ping() {
       const { rows } = await db.query<{ version: number | null }>(
-        'SELECT max(version) AS version FROM schema_migrations',
+        `SELECT max(version) AS version
+         FROM schema_migrations`,
       );
       const version = rows[0].version ?? 0;
       // Older than this release: not ready. Newer (a replica of the next release migrated first,

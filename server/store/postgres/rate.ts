@@ -17,9 +17,14 @@ export function createRateCounter(db: Connection, now: () => number): RateCounte
       // The site counts in one window length (rate-limit.ts); a counter of a longer window
       // would be swept once this length has passed.
       const { rows } = await db.query<{ count: number }>(
-        `WITH swept AS (DELETE FROM rate_counters WHERE $3 AND window_start < $4)
-         INSERT INTO rate_counters (key, window_start, count) VALUES ($1, $2, 1)
-         ON CONFLICT (key, window_start) DO UPDATE SET count = rate_counters.count + 1
+        `WITH swept AS (
+           DELETE FROM rate_counters
+           WHERE $3 AND window_start < $4
+         )
+         INSERT INTO rate_counters (key, window_start, count)
+         VALUES ($1, $2, 1)
+         ON CONFLICT (key, window_start) DO UPDATE
+         SET count = rate_counters.count + 1
          RETURNING count`,
         [key, windowStart, sweep, at - windowMs],
       );

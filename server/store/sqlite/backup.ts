@@ -90,7 +90,11 @@ export type RestoreResult =
       signups: number;
     };
 
-const SIGNUPS_TABLE = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'signups'";
+const SIGNUPS_TABLE = `SELECT 1
+  FROM sqlite_master
+  WHERE type = 'table' AND name = 'signups'`;
+const SIGNUPS_COUNT = `SELECT COUNT(*) AS n
+  FROM signups`;
 const oneLine = (text: string) => text.replace(/\s*\n\s*/g, ' ');
 
 /** What an SQLite file holds, or why it is not a waitlist database. */
@@ -104,7 +108,7 @@ function inspect(file: string): { schemaVersion: number; signups: number } | { r
       const schemaVersion = schemaVersionOf(db);
       const hasSignups = db.prepare(SIGNUPS_TABLE).get();
       if (schemaVersion < 1 || !hasSignups) return { reason: 'no signups table' };
-      const { n } = db.prepare('SELECT COUNT(*) AS n FROM signups').get() as { n: number };
+      const { n } = db.prepare(SIGNUPS_COUNT).get() as { n: number };
       return { schemaVersion, signups: n };
     } finally {
       db.close();

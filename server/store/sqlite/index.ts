@@ -1,9 +1,9 @@
 // The SQLite store (DATA_DIR/waitlist.db), for one instance: the shared rules (../*.ts) on one
 // better-sqlite3 connection, and the rate counters in memory, since one process sees every request.
 import type { Config } from '../../config';
-import { queueLimits } from '../limits';
+import { queueLimits, type QueueLimits } from '../limits';
 import { createStoreRules } from '../rules';
-import type { QueueLimits, Store } from '../types';
+import type { Store } from '../types';
 import { backupDatabase } from './backup';
 import { openDatabase, schemaVersionOf, type Db } from './database';
 import { createMemoryRateCounter } from '../memory-rate';

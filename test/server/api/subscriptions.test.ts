@@ -5,7 +5,7 @@ import request from 'supertest';
 import { createApp } from '../../../server/app';
 import type { Logger } from '../../../server/logger';
 import { openSqliteStore, type SqliteStore as Store } from '../../../server/store';
-import type { OutgoingMail } from '../../../server/store/types';
+import type { OutgoingMail } from '../../../server/store/mail-queue';
 import { startBackend } from '../../support/backend';
 import { capturingLogger, testConfig } from '../../support/config';
 import { until } from '../../support/wait';

@@ -9,7 +9,7 @@ import { runCommand } from '../../../server/cli/waitlist';
 import type { Config } from '../../../server/config';
 import { createMailer, emlFile, mailFolder } from '../../../server/mail/transport';
 import { openSqliteStore } from '../../../server/store';
-import type { OutgoingMail } from '../../../server/store/types';
+import type { OutgoingMail } from '../../../server/store/mail-queue';
 import { tempDataDir, testConfig } from '../../support/config';
 import { startSmtpServer, type SmtpTestServer } from '../../support/smtp';
 

@@ -3,13 +3,10 @@
 // address, one purpose, hashed, expiring, spent once), leave links and the requests for them,
 // undeliverable addresses and the expiry of unconfirmed ones. Only the interface is used, and a
 // count of the requests waiting; time is the test's clock.
-import {
-  QueueFullError,
-  type ConfirmationMail,
-  type ConfirmationTokens,
-  type OutgoingMail,
-  type Store,
-} from '../../../server/store/types';
+import type { ConfirmationMail, ConfirmationTokens } from '../../../server/store/address-tokens';
+import { QueueFullError } from '../../../server/store/errors';
+import type { OutgoingMail } from '../../../server/store/mail-queue';
+import type { Store } from '../../../server/store/types';
 import { besideStore, countRows, describeEachEngine, type StoreEngine } from '../../support/stores';
 
 const START = Date.parse('2026-03-01T00:00:00.000Z');

@@ -1,10 +1,12 @@
 // The store contract (server/store/types.ts), run against both engines so their behaviour cannot
 // drift: duplicates by normalised address, keys, activation, invitations, both queues, erasure,
 // rate counters. Only the interface is used (no SQL, no `db`); time is the test's clock.
-// UnknownEmailError lives with the SQLite subscriptions, not in types.ts; PostgreSQL must throw
-// this same class (or it moves to the contract), which the issueKey test holds it to.
+// UnknownEmailError is declared with the Subscriptions contract (subscriptions.ts): both engines
+// must throw this same class, which the issueKey test holds them to.
 import { UnknownEmailError } from '../../../server/store/subscriptions';
-import { QueueFullError, type OutgoingMail, type Store } from '../../../server/store/types';
+import { QueueFullError } from '../../../server/store/errors';
+import type { OutgoingMail } from '../../../server/store/mail-queue';
+import type { Store } from '../../../server/store/types';
 import type { SignupRequest } from '../../../server/backend/client';
 import { describeEachEngine, type OpenOptions, type StoreEngine } from '../../support/stores';
 

@@ -16,11 +16,8 @@ import {
   type PostgresStore,
   type PostgresStoreOptions,
 } from '../../../server/store/postgres';
-import {
-  QueueFullError,
-  StoreUnavailableError,
-  type OutgoingMail,
-} from '../../../server/store/types';
+import { QueueFullError, StoreUnavailableError } from '../../../server/store/errors';
+import type { OutgoingMail } from '../../../server/store/mail-queue';
 import type { SignupRequest } from '../../../server/backend/client';
 import {
   describeWithPostgres,

@@ -3,7 +3,7 @@
 // retry schedule, Retry-After, a 410 and five failing days; rotation; fenced leases between two
 // workers; and an erasure that leaves no event holding the address.
 import type { Store } from '../../../server/store/types';
-import type { ClaimedWebhook, WebhookEventType } from '../../../server/store/webhook-types';
+import type { ClaimedWebhook, WebhookEventType } from '../../../server/store/webhooks';
 import {
   besideStore,
   composeInvitation,

@@ -7,7 +7,7 @@ import { Webhook } from 'standardwebhooks';
 import { createLogger } from '../../../server/logger';
 import { createMetrics } from '../../../server/metrics';
 import type { Store } from '../../../server/store/types';
-import type { WebhookEventType } from '../../../server/store/webhook-types';
+import type { WebhookEventType } from '../../../server/store/webhooks';
 import { startWebhookWorker } from '../../../server/workers/webhook-worker';
 import { closedPort } from '../../support/backend';
 import { composeInvitation, describeEachEngine, type StoreEngine } from '../../support/stores';

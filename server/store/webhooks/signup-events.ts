@@ -1,15 +1,24 @@
 // The webhook events of a signup's life, for both engines. A change a person makes through a link
-// or the operator through the CLI (a confirmation, an invitation, an activation, a bounce, an
-// erasure) writes its event in its own transaction (emitSignupEvent). A new signup does not: its
-// one statement only marks `signup.created` as owed (signups.ts), so a new and a known address
-// cost the same before the answer (decision 0021), and the webhook worker writes the owed events
-// just after (writeOwedCreations). Every other event of a signup first writes the creation it
-// still owes, so a receiver is sent `signup.created` before anything else about the signup.
-import { STATE } from './signups';
-import type { Queryable, Sql } from './sql';
-import type { ErasureReason, SignupEvents } from './types';
-import type { WebhookEvent } from './webhook-types';
-import { emitWebhookEvent, emitWebhookEvents } from './webhooks';
+// or the operator through the CLI (a confirmation, an invitation, an activation, a bounce) writes
+// its event in its own transaction (emitSignupEvent), as an erasure writes its `signup.left`
+// (../erasure.ts). A new signup does not: its one statement only marks `signup.created` as owed
+// (../signups.ts), so a new and a known address cost the same before the answer (decision 0021),
+// and the webhook worker writes the owed events just after (writeOwedCreations). Every other
+// event of a signup first writes the creation it still owes, so a receiver is sent
+// `signup.created` before anything else about the signup.
+import { STATE } from '../signups';
+import type { Queryable, Sql } from '../sql';
+import { emitWebhookEvents } from './events';
+import type { WebhookEvent } from './types';
+
+/** The `signup.created` webhook events new signups owe. */
+export interface SignupEvents {
+  /**
+   * Writes up to `limit` owed events, oldest first, in the transaction that clears their marks;
+   * how many. Signups another replica's round holds are passed over.
+   */
+  writeOwedCreations(limit: number): Promise<number>;
+}
 
 interface OwedRow {
   id: number;
@@ -67,8 +76,10 @@ export async function emitSignupEvent(
   at: number,
 ): Promise<void> {
   const { rows } = await tx.query<OwedRow>(
-    `UPDATE signups SET created_event_due_at = NULL
-     WHERE email_key = $1 AND created_event_due_at IS NOT NULL ${OWED}`,
+    `UPDATE signups
+     SET created_event_due_at = NULL
+     WHERE email_key = $1 AND created_event_due_at IS NOT NULL
+     ${OWED}`,
     [signup.email_key],
   );
   const { id, email, email_key: emailKey, state } = signup;
@@ -78,33 +89,28 @@ export async function emitSignupEvent(
   ]);
 }
 
-/** The `signup.left` of an erased signup: no address, so no later erasure has anything to find. */
-export async function emitLeft(
-  tx: Queryable,
-  signupId: number,
-  reason: ErasureReason,
-  at: number,
-): Promise<void> {
-  await emitWebhookEvent(
-    tx,
-    { type: 'signup.left', signup: { id: Number(signupId), state: 'left' }, detail: { reason } },
-    at,
-  );
-}
-
 export function createSignupEvents(sql: Sql): SignupEvents {
   return {
     async writeOwedCreations(limit) {
       // Most rounds find none: a read on the partial index, not a write transaction every second.
       const owed = await sql.query(
-        'SELECT 1 AS one FROM signups WHERE created_event_due_at IS NOT NULL LIMIT 1',
+        `SELECT 1 AS one
+         FROM signups
+         WHERE created_event_due_at IS NOT NULL
+         LIMIT 1`,
       );
       if (owed.rows.length === 0) return 0;
       return sql.transaction(async (tx) => {
         const { rows } = await tx.query<OwedRow>(
-          `UPDATE signups SET created_event_due_at = NULL WHERE email_key IN (
-             SELECT email_key FROM signups WHERE created_event_due_at IS NOT NULL
-             ORDER BY created_event_due_at LIMIT $1${sql.skipLocked})
+          `UPDATE signups
+           SET created_event_due_at = NULL
+           WHERE email_key IN (
+             SELECT email_key
+             FROM signups
+             WHERE created_event_due_at IS NOT NULL
+             ORDER BY created_event_due_at
+             LIMIT $1${sql.skipLocked}
+           )
            ${OWED}`,
           [limit],
         );

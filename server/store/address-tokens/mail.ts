@@ -1,0 +1,253 @@
+// The mails that carry address links, for both engines: confirmations and welcomes, written by
+// the mail worker for the signups they are due for, and leave links, asked for on /leave and
+// answered by the worker. Each mail is queued in the transaction that issues its tokens.
+import { randomUUID } from 'node:crypto';
+import { emailKey } from '../../../shared/form-checks';
+import { QueueFullError } from '../errors';
+import type { QueueLimits } from '../limits';
+import type { MailQueueWriter, OutgoingMail, QueuedMail } from '../mail-queue';
+import { hashSecret } from '../secrets';
+import { WAITING } from '../signups';
+import { placeholders, type Queryable, type Sql } from '../sql';
+import { issueToken, issueTokens, linksMailedRecently } from './tokens';
+
+/**
+ * The links a confirmation mail carries: its confirmation token and a leave token, both shown only
+ * in it.
+ */
+export interface ConfirmationTokens {
+  confirm: string;
+  leave: string;
+}
+
+/** The confirmation mail the mail worker writes for a signup that owes one (CONFIRM_SIGNUPS=on). */
+export interface ConfirmationMail {
+  /** The mail around the tokens (server/mail/confirmation.ts). */
+  compose(to: string, tokens: ConfirmationTokens): OutgoingMail;
+  /**
+   * False for an address no mail can go to as it is written (server/mail/message.ts, isMailable):
+   * it is stored unconfirmed with no mail and no link, and erased when a link would have expired.
+   */
+  canMail(address: string): boolean;
+  /**
+   * How long the confirmation link works (CONFIRM_WITHIN_HOURS); the address is erased once the
+   * last one has expired.
+   */
+  validMs: number;
+}
+
+/** The welcome mail the mail worker writes for a signup that owes one (WELCOME_MAIL=on). */
+export interface WelcomeMail {
+  /** The mail around the leave token (server/mail/welcome.ts). */
+  compose(to: string, leaveToken: string): OutgoingMail;
+  /** As ConfirmationMail's: an address no mail can go to as written gets none. */
+  canMail(address: string): boolean;
+}
+
+/** The mails that carry links: written by the mail worker, leave links asked for on /leave. */
+export interface LinkMail {
+  /**
+   * Writes the confirmation mails owed (up to `limit`, oldest first): for each, new confirm and
+   * leave tokens and the mail, queued and claimed for the caller, in one transaction that also
+   * clears what was owed. On PostgreSQL, rows another replica is writing are passed over.
+   */
+  mailConfirmations(limit: number, mail: ConfirmationMail): Promise<QueuedMail[]>;
+  /**
+   * Writes the welcome mails owed (up to `limit`, oldest first) as mailConfirmations writes
+   * confirmations, each with a new leave token. An address no longer waitlisted by then (invited,
+   * undeliverable) is owed nothing more and gets none.
+   */
+  mailWelcomes(limit: number, mail: WelcomeMail): Promise<QueuedMail[]>;
+  /**
+   * Records that /leave was asked for a link to `email`, with one insert whether or not the
+   * address is stored, so the answer costs the same either way. QueueFullError past the mail
+   * queue's size (for every address alike).
+   */
+  askLeaveLink(email: string): Promise<void>;
+  /**
+   * Answers the recorded requests (up to `limit`, oldest first) in one transaction that deletes
+   * them: for an address on the waitlist, a new leave link and its mail, queued and claimed for the
+   * caller, unless three went to it within the hour or the mail queue is full (`queueFull`); for
+   * any other, nothing. On PostgreSQL, requests another replica is answering are passed over.
+   */
+  mailLeaveLinks(
+    limit: number,
+    compose: (to: string, leaveToken: string) => OutgoingMail,
+  ): Promise<LeaveLinksMailed>;
+}
+
+/** What one round of mailLeaveLinks did. */
+export interface LeaveLinksMailed {
+  mail: QueuedMail[];
+  /** Requests answered (and deleted), mailed or not. */
+  requests: number;
+  /** Requests for a stored address that got no mail because the mail queue was full. */
+  queueFull: number;
+}
+
+/**
+ * Leave links per address and window (MAIL_AGAIN_AFTER_MS): every mail carries one, so a person
+ * just invited can still ask for one, but nobody can make /leave mail an address over and over
+ * (the per-IP limit alone would not stop many IPs). A confirmation mail goes at most once per
+ * window.
+ */
+const LEAVE_LINKS_PER_WINDOW = 3;
+
+export function createLinkMail(
+  sql: Sql,
+  mail: MailQueueWriter,
+  limits: Pick<QueueLimits, 'mailMaxItems'>,
+  now: () => number,
+): LinkMail {
+  /**
+   * Up to `limit` signups a mail is due for (`due` set), oldest first, with `due` cleared in the
+   * caller's transaction. A batch's statements at once, not per row: this runs beside the signups
+   * that owe the mail. On PostgreSQL, rows another replica's round holds are passed over.
+   */
+  async function takeDue<R extends { email_key: string }>(
+    tx: Queryable,
+    due: 'confirmation_due_at' | 'welcome_due_at',
+    columns: string,
+    limit: number,
+  ): Promise<R[]> {
+    const { rows } = await tx.query<R>(
+      `SELECT ${columns}
+       FROM signups
+       WHERE ${due} IS NOT NULL
+       ORDER BY ${due}
+       LIMIT $1${sql.skipLocked}`,
+      [limit],
+    );
+    if (rows.length > 0)
+      await tx.query(
+        `UPDATE signups
+         SET ${due} = NULL
+         WHERE email_key IN (${placeholders(rows)})`,
+        rows.map((row) => row.email_key),
+      );
+    return rows;
+  }
+
+  return {
+    async mailConfirmations(limit, confirmation) {
+      return sql.transaction(async (tx) => {
+        const at = now();
+        const rows = await takeDue<{ email: string; email_key: string }>(
+          tx,
+          'confirmation_due_at',
+          'email, email_key',
+          limit,
+        );
+        // Never mailed (it would go to another address); it expires like any unconfirmed one.
+        const mailable = rows.filter((row) => confirmation.canMail(row.email));
+        const tokens = await issueTokens(
+          tx,
+          mailable.flatMap(({ email_key: key }) => [
+            { emailKey: key, purpose: 'confirm' as const, validMs: confirmation.validMs },
+            { emailKey: key, purpose: 'leave' as const },
+          ]),
+          at,
+        );
+        const queued: QueuedMail[] = [];
+        for (const [i, { email, email_key: key }] of mailable.entries()) {
+          queued.push(
+            await mail.enqueue(
+              tx,
+              key,
+              confirmation.compose(email, { confirm: tokens[2 * i], leave: tokens[2 * i + 1] }),
+            ),
+          );
+        }
+        return queued;
+      });
+    },
+
+    async mailWelcomes(limit, welcome) {
+      return sql.transaction(async (tx) => {
+        const at = now();
+        const rows = await takeDue<{ email: string; email_key: string; waiting: boolean }>(
+          tx,
+          'welcome_due_at',
+          `email, email_key, CASE WHEN ${WAITING} THEN 1 ELSE 0 END AS waiting`,
+          limit,
+        );
+        // Invited before its welcome was written: "your invitation comes later" would be wrong.
+        const mailable = rows.filter(
+          (row) => Number(row.waiting) === 1 && welcome.canMail(row.email),
+        );
+        const tokens = await issueTokens(
+          tx,
+          mailable.map(({ email_key: key }) => ({ emailKey: key, purpose: 'leave' as const })),
+          at,
+        );
+        const queued: QueuedMail[] = [];
+        for (const [i, { email, email_key: key }] of mailable.entries())
+          queued.push(await mail.enqueue(tx, key, welcome.compose(email, tokens[i])));
+        return queued;
+      });
+    },
+
+    async askLeaveLink(email) {
+      const at = now();
+      const { rowCount } = await sql.query(
+        `INSERT INTO leave_requests (id, email_key, created_at)
+         SELECT $1, $2, $3
+         WHERE (SELECT COUNT(*) FROM leave_requests) < $4`,
+        [randomUUID(), emailKey(email), new Date(at).toISOString(), limits.mailMaxItems],
+      );
+      if (rowCount === 0) throw new QueueFullError('mail');
+    },
+
+    async mailLeaveLinks(limit, compose) {
+      return sql.transaction(async (tx) => {
+        const at = now();
+        // Taken and deleted in one statement: a request is answered once, by one replica, and a
+        // replica that dies before its commit leaves it for the next round.
+        const { rows: asked } = await tx.query<{ email_key: string }>(
+          `DELETE FROM leave_requests
+           WHERE id IN (
+             SELECT id
+             FROM leave_requests
+             ORDER BY created_at, id
+             LIMIT $1${sql.skipLocked}
+           )
+           RETURNING email_key`,
+          [limit],
+        );
+        // Signups locked in one order by every replica, so two rounds never wait on each other.
+        const keys = asked.map((row) => row.email_key).sort();
+        const queued: QueuedMail[] = [];
+        let queueFull = 0;
+        for (const key of keys) {
+          const signup = (
+            await tx.query<{ email: string }>(
+              `SELECT email
+               FROM signups
+               WHERE email_key = $1${sql.lockRows}`,
+              [key],
+            )
+          ).rows[0];
+          if (
+            !signup ||
+            (await linksMailedRecently(tx, key, 'leave', at)) >= LEAVE_LINKS_PER_WINDOW
+          )
+            continue;
+          // A full queue inserts nothing and throws in JS alone: the transaction goes on.
+          const token = await issueToken(tx, key, 'leave', at);
+          try {
+            queued.push(await mail.enqueue(tx, key, compose(signup.email, token)));
+          } catch (err) {
+            if (!(err instanceof QueueFullError)) throw err;
+            await tx.query(
+              `DELETE FROM address_tokens
+               WHERE token_hash = $1`,
+              [hashSecret(token)],
+            );
+            queueFull++;
+          }
+        }
+        return { mail: queued, requests: asked.length, queueFull };
+      });
+    },
+  };
+}
