@@ -14,8 +14,9 @@ import { databaseFile } from '../../server/store/sqlite/database';
 import type { SignupRequest } from '../../shared/form-checks';
 import type { OutgoingMail, QueueLimits, Store } from '../../server/store/types';
 import { TEST_TMP_ENV, tempDataDir } from './config';
+import { query } from '../../scripts/lib/launch/postgres';
 import { postgresAtVersion, sqliteAtVersion } from './older-schema';
-import { query, whyNoPostgres } from './postgres';
+import { whyNoPostgres } from './postgres';
 import { sharedPostgres, type SharedPostgres } from './shared-postgres';
 
 export interface OpenOptions {
