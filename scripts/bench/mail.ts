@@ -21,10 +21,11 @@ async function seed(dataDir: string, count: number): Promise<string[]> {
     { length: count },
     (_, i) => `bench-${String(i).padStart(6, '0')}@example.org`,
   );
-  // One transaction for the lot: the SQLite store's add runs its INSERT before its first await.
-  store.db.transaction(() =>
-    emails.forEach((email) => void store.signups.add({ email, description: 'bench' })),
-  )();
+  // One transaction for the lot, opened by hand: the store's add awaits between its statements,
+  // which a better-sqlite3 transaction function cannot span.
+  store.db.exec('BEGIN');
+  for (const email of emails) await store.signups.add({ email, description: 'bench' });
+  store.db.exec('COMMIT');
   await store.close();
   return emails;
 }
