@@ -1,6 +1,6 @@
 // Imports point down: the store knows nothing of the handlers and workers that use it, mail
 // knows nothing of pages, shared/ stays isomorphic, the browser bundle never reaches into server/,
-// and no module imports itself back through others. Type-only imports count too: a type that
+// scripts/ never reaches into test/, and no module imports itself back through others. Type-only imports count too: a type that
 // travels the wrong way drags its module's meaning with it. `npm run check:imports`.
 
 /** No module matching `from` may import one matching `to` (paths are regular expressions). */
@@ -44,6 +44,13 @@ module.exports = {
       'The browser bundle must never pull in server code (or its secrets).',
       '^client/',
       '^server/',
+    ),
+    forbid(
+      'scripts-know-no-tests',
+      'Tests may use scripts/lib (the launcher and its kin); scripts never import test/: what ' +
+        'both need lives in scripts/lib.',
+      '^scripts/',
+      '^test/',
     ),
     {
       name: 'no-circular',

@@ -13,8 +13,9 @@ import path from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse, { type Result } from 'lighthouse';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH as CHROMIUM } from './chromium-flags';
-import { median } from './bench/stats';
-import { ROOT, startSiteProcess } from './site-process';
+import { median } from './bench/lib/stats';
+import { startBuiltServer } from './lib/launch/server';
+import { ROOT } from './lib/root';
 
 const PAGES = (process.env.LIGHTHOUSE_PAGES ?? '/,/activate').split(',');
 const RUNS = Math.max(1, Number(process.env.LIGHTHOUSE_RUNS ?? 5) || 5);
@@ -81,7 +82,7 @@ async function main(): Promise<void> {
     throw new Error(
       `no Chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`,
     );
-  const site = await startSiteProcess({ LOG_LEVEL: 'warn' });
+  const site = await startBuiltServer({ env: { LOG_LEVEL: 'warn' }, logFile: 'site.log' });
   let chrome: chromeLauncher.LaunchedChrome | undefined;
   let failed = false;
   try {

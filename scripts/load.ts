@@ -6,8 +6,8 @@
 // collects, not what the server keeps.
 import autocannon from 'autocannon';
 import { openSqliteStore } from '../server/store';
-import type { LiveMemory } from './inspector';
-import { startSiteProcess } from './site-process';
+import { liveMemory, type LiveMemory } from './inspector';
+import { startBuiltServer } from './lib/launch/server';
 
 export const RSS_GROWTH_LIMIT = 50 * 1024 * 1024;
 
@@ -33,9 +33,12 @@ export async function runLoad({
   connections: number;
 }): Promise<LoadResult> {
   // No submission limit: one load generator stands in for thousands of visitors.
-  const site = await startSiteProcess({ SIGNUP_RATE_LIMIT: '0', LOG_LEVEL: 'warn' }, undefined, {
+  const site = await startBuiltServer({
+    env: { SIGNUP_RATE_LIMIT: '0', LOG_LEVEL: 'warn' },
+    logFile: 'site.log',
     inspect: true,
   });
+  const memory = () => liveMemory(site.inspectPort!, site.child.pid!);
   try {
     let counter = 0;
     const signup = {
@@ -75,12 +78,12 @@ export async function runLoad({
     };
     // Warm-up first, so the RSS baseline includes JIT code and the prerendered pages.
     await run(Math.min(3, seconds));
-    const before = await site.liveMemory();
+    const before = await memory();
     const statuses: Record<string, number> = {};
     const result = await run(seconds, (status) => {
       statuses[status] = (statuses[status] ?? 0) + 1;
     });
-    const after = await site.liveMemory();
+    const after = await memory();
     const health = (await (await fetch(`${site.url}/healthz`)).json()) as { status: string };
     if (health.status !== 'ok') throw new Error('the site is unhealthy after the load');
     // Read as the waitlist CLI does, beside the running server.

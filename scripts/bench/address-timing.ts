@@ -1,20 +1,22 @@
 // npm run bench:timing: whether the time of an answer tells who is on the list. The built
-// production site runs on SQLite and on PostgreSQL (a throwaway server, test/support/postgres.ts),
-// each with CONFIRM_SIGNUPS on and off, mailing through a real SMTP server on 127.0.0.1 in a
-// process of its own (scripts/smtp-sink.ts). After BENCH_TIMING_COUNT addresses of each kind are
-// put on the list through the API (and their mail has gone), it sends BENCH_TIMING_COUNT requests
-// (default 200) of each kind: POST /leave for a listed and for an unlisted address, a signup of a
-// new and of a known address, one at a time in a shuffled order, with a pause after each answer
-// (BENCH_TIMING_PAUSE_MS, default 100) so the mail a listed or new address owes goes out between
-// requests. Each request's time runs from the fetch to the last byte of its answer. Prints each
-// kind's median and the ratio of each pair's medians (slower / faster), and exits non-zero when a
-// ratio is over 1.1. BENCH_BASELINE=<commit> measures that commit's build instead
-// (scripts/bench/baseline.ts). About 6 minutes.
-import { buildBaseline } from './baseline';
-import { startPostgres } from '../../test/support/postgres';
-import { ROOT, startSiteProcess } from '../site-process';
-import { startSmtpSink, type SmtpSink } from './smtp-sink-process';
-import { median } from './stats';
+// production site runs on SQLite and on PostgreSQL (a throwaway server,
+// scripts/lib/launch/postgres.ts), each with CONFIRM_SIGNUPS on and off, mailing through a real
+// SMTP server on 127.0.0.1 in a process of its own (scripts/smtp-sink.ts). After
+// BENCH_TIMING_COUNT addresses of each kind are put on the list through the API (and their mail
+// has gone), it sends BENCH_TIMING_COUNT requests (default 200) of each kind: POST /leave for a
+// listed and for an unlisted address, a signup of a new and of a known address, one at a time in
+// a shuffled order, with a pause after each answer (BENCH_TIMING_PAUSE_MS, default 100) so the
+// mail a listed or new address owes goes out between requests. Each request's time runs from the
+// fetch to the last byte of its answer. Prints each kind's median and the ratio of each pair's
+// medians (slower / faster), and exits non-zero when a ratio is over 1.1.
+// BENCH_BASELINE=<commit> measures that commit's build instead (scripts/bench/lib/baseline.ts).
+// About 6 minutes.
+import { startPostgres } from '../lib/launch/postgres';
+import { startBuiltServer } from '../lib/launch/server';
+import { startSmtpSink, type SmtpSink } from '../lib/launch/smtp-process';
+import { ROOT } from '../lib/root';
+import { buildBaseline } from './lib/baseline';
+import { median } from './lib/stats';
 
 const COUNT = Number(process.env.BENCH_TIMING_COUNT ?? 200);
 const WARM_UP = 20;
@@ -113,8 +115,8 @@ async function measure(
   root: string,
 ): Promise<Row> {
   const sink = await startSmtpSink();
-  const site = await startSiteProcess(
-    {
+  const site = await startBuiltServer({
+    env: {
       BACKEND_URL: '',
       DATABASE_URL: databaseUrl,
       CONFIRM_SIGNUPS: confirm,
@@ -124,7 +126,8 @@ async function measure(
       LOG_LEVEL: 'warn',
     },
     root,
-  );
+    logFile: 'site.log',
+  });
   try {
     const address = (kind: string, i: number) => `${kind}-${i}-${confirm}@example.org`;
     // On the list before the clock starts: the addresses /leave asks for and the known signups,

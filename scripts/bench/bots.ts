@@ -9,10 +9,11 @@
 // Targets: the bots store at most SHARED_USES signups together (the bounded reuse of one field),
 // the person stores 1, the API posts store 0, and signup_guard_refusals_total counts every post
 // turned away. Prints a table; exits non-zero on any miss.
+import { setTimeout as sleep } from 'node:timers/promises';
 import { SHARED_USES } from '../../server/guard/issued-field';
 import { openSqliteStore } from '../../server/store';
-import { releasePort, reservePort, SCRIPT_PORTS } from '../../test/support/ports';
-import { startSiteProcess } from '../site-process';
+import { releasePort, reservePort, SCRIPT_PORTS } from '../lib/launch/ports';
+import { startBuiltServer } from '../lib/launch/server';
 
 const POSTS = Number(process.env.BOTS_POSTS ?? 1_000);
 const EARLY = Number(process.env.BOTS_EARLY ?? 50);
@@ -22,7 +23,6 @@ const CONCURRENCY = 16;
 const REQUEST_TIMEOUT_MS = 10_000;
 
 const say = (text: string) => process.stdout.write(`${text}\n`);
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 interface Site {
   origin: string;
@@ -31,22 +31,27 @@ interface Site {
   stop(): Promise<void>;
 }
 
-/** The built site as scripts/site-process.ts starts it, with the guard on and its metrics. */
+/** The built site, with the guard on and its metrics. */
 async function startSite(): Promise<Site> {
   const metricsPort = reservePort(...SCRIPT_PORTS);
   try {
-    const site = await startSiteProcess({
-      METRICS_PORT: String(metricsPort),
-      DATABASE_URL: '',
-      PROOF_OF_WORK: 'on',
-      SIGNUP_RATE_LIMIT: '0',
-      LOG_LEVEL: 'warn',
+    const site = await startBuiltServer({
+      env: {
+        METRICS_PORT: String(metricsPort),
+        DATABASE_URL: '',
+        PROOF_OF_WORK: 'on',
+        SIGNUP_RATE_LIMIT: '0',
+        LOG_LEVEL: 'warn',
+      },
+      logFile: 'site.log',
     });
     return {
       origin: site.url,
       metrics: `http://127.0.0.1:${metricsPort}/metrics`,
       dataDir: site.dataDir,
-      stop: () => site.stop().finally(() => releasePort(metricsPort)),
+      async stop() {
+        await site.stop().finally(() => releasePort(metricsPort));
+      },
     };
   } catch (err) {
     releasePort(metricsPort);

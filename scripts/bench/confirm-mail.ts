@@ -14,11 +14,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { openSqliteStore } from '../../server/store';
-import { startSiteProcess } from '../site-process';
-import { cpuSeconds, machineBusySeconds } from './cpu';
-import { startSmtpSink } from './smtp-sink-process';
-import { percentile } from './stats';
-import { writeReport } from './report';
+import { startBuiltServer } from '../lib/launch/server';
+import { startSmtpSink } from '../lib/launch/smtp-process';
+import { cpuSeconds, machineBusySeconds } from './lib/cpu';
+import { writeReport } from './lib/report';
+import { percentile } from './lib/stats';
 
 const COUNT = Number(process.env.BENCH_CONFIRM_COUNT ?? 200);
 const SPREAD_SECONDS = Number(process.env.BENCH_CONFIRM_SPREAD_SECONDS ?? 4);
@@ -67,16 +67,19 @@ async function postSignups(siteUrl: string, signups: Signup[]): Promise<void> {
 
 async function main(): Promise<void> {
   const sink = await startSmtpSink({ each: true });
-  let site: Awaited<ReturnType<typeof startSiteProcess>> | undefined;
+  let site: Awaited<ReturnType<typeof startBuiltServer>> | undefined;
   try {
-    site = await startSiteProcess({
-      BACKEND_URL: '', // the site's own store: only then does it mail confirmations
-      DATABASE_URL: '',
-      CONFIRM_SIGNUPS: 'on',
-      SITE_URL: 'https://orgnote.example', // only the links in the mail, never followed here
-      SMTP_URL: sink.url,
-      SIGNUP_RATE_LIMIT: '0', // one client stands for many visitors
-      LOG_LEVEL: 'info',
+    site = await startBuiltServer({
+      env: {
+        BACKEND_URL: '', // the site's own store: only then does it mail confirmations
+        DATABASE_URL: '',
+        CONFIRM_SIGNUPS: 'on',
+        SITE_URL: 'https://orgnote.example', // only the links in the mail, never followed here
+        SMTP_URL: sink.url,
+        SIGNUP_RATE_LIMIT: '0', // one client stands for many visitors
+        LOG_LEVEL: 'info',
+      },
+      logFile: 'site.log',
     });
     const sitePid = site.child.pid;
     const signups: Signup[] = Array.from({ length: COUNT }, (_, i) => ({

@@ -9,9 +9,9 @@ import { openSqliteStore } from '../../server/store';
 import { openPostgresStore } from '../../server/store/postgres';
 import type { Store } from '../../server/store/types';
 import { emailKey } from '../../shared/form-checks';
-import { startPostgres } from '../../test/support/postgres';
-import { startSiteProcess } from '../site-process';
-import { percentile } from './stats';
+import { startPostgres } from '../lib/launch/postgres';
+import { startBuiltServer } from '../lib/launch/server';
+import { percentile } from './lib/stats';
 
 const ROWS = Number(process.env.BENCH_CONSOLE_ROWS ?? 1_000_000);
 const REQUESTS = 20;
@@ -81,11 +81,9 @@ async function timed(url: string, cookie: string): Promise<number[]> {
 }
 
 async function measure(name: string, env: NodeJS.ProcessEnv, dataDir?: string) {
-  const site = await startSiteProcess({
-    ...env,
-    ...(dataDir ? { DATA_DIR: dataDir } : {}),
-    LOG_LEVEL: 'warn',
-    SIGNUP_RATE_LIMIT: '0',
+  const site = await startBuiltServer({
+    env: { ...env, DATA_DIR: dataDir, LOG_LEVEL: 'warn', SIGNUP_RATE_LIMIT: '0' },
+    logFile: 'site.log',
   });
   try {
     const login = await fetch(`${site.url}/admin/login`, {

@@ -12,7 +12,7 @@
 // measured 1.87× on average when it went first, 1.55× when the direct call did), so each pair
 // swaps its order every other round: with an even number of rounds, that favours neither side.
 // Then a second site process, without BACKEND_URL, on a store seeded with one activated
-// subscription (embedded.ts), measures the routes the site answers itself:
+// subscription (lib/embedded.ts), measures the routes the site answers itself:
 //   5. POST /api/subscriptions (a repeat)      6. POST /api/subscription-activation (the same
 //      account)
 //   7. GET /api/subscription-info/{provider}/{externalId} with the token
@@ -26,7 +26,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { encodeMultipart } from '../../server/backend/client';
-import { benchEmbedded, EMBEDDED_ROUNDS } from './embedded';
+import { startBuiltServer } from '../lib/launch/server';
+import { ROOT } from '../lib/root';
+import { BUDGET, firstLoadWeights } from '../weights';
+import { benchEmbedded, EMBEDDED_ROUNDS } from './lib/embedded';
 import {
   CONNECTIONS,
   inRounds,
@@ -36,11 +39,9 @@ import {
   WARMUP_SECONDS,
   type Case,
   type Measured,
-} from './measure';
-import { median } from './stats';
-import { ROOT, startSiteProcess } from '../site-process';
-import { BUDGET, firstLoadWeights } from '../weights';
-import { writeReport } from './report';
+} from './lib/measure';
+import { writeReport } from './lib/report';
+import { median } from './lib/stats';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
 
@@ -71,12 +72,15 @@ function start(
 
 async function main(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'orgnote-bench-'));
-  const backendProcess = await start(['--import', 'tsx', 'scripts/bench/backend.ts']);
+  const backendProcess = await start(['--import', 'tsx', 'scripts/bench/lib/backend.ts']);
   const backend = `http://127.0.0.1:${backendProcess.port}`;
   cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
-  const siteProcess = await startSiteProcess({
-    BACKEND_URL: backend,
-    SIGNUP_RATE_LIMIT: '0', // the benchmark is one client sending thousands of signups
+  const siteProcess = await startBuiltServer({
+    env: {
+      BACKEND_URL: backend,
+      SIGNUP_RATE_LIMIT: '0', // the benchmark is one client sending thousands of signups
+    },
+    logFile: 'site.log',
   });
   children.push(siteProcess.child);
   cleanups.push(siteProcess.stop);
@@ -85,7 +89,7 @@ async function main(): Promise<void> {
   const html = Buffer.from(await (await fetch(`${site}/`)).arrayBuffer());
   const htmlFile = path.join(dataDir, 'index.html');
   fs.writeFileSync(htmlFile, html);
-  const reference = await start(['--import', 'tsx', 'scripts/bench/reference.ts', htmlFile]);
+  const reference = await start(['--import', 'tsx', 'scripts/bench/lib/reference.ts', htmlFile]);
 
   const form = encodeMultipart([
     ['email', 'bench@example.org'],

@@ -1,19 +1,19 @@
 // npm run bench:login-flood: what a flood of wrong console logins costs the visitors. The built
-// site on SQLite (flood-site.ts) gets open-loop load (open-loop.ts): 200 page requests and 20
-// signups a second, for BENCH_SECONDS (default 20) without, then with, 500 wrong logins a second
-// for the operator's account (flood-logins.ts: from a process of its own, each from the next
-// address of a pool of 131 072); each phase after 3 s of warm-up. Then exactly 400 more refused
-// logins on their own, the throttle engaged, and the bytes the site wrote to disk meanwhile.
-// Targets: the background's p99 with the flood at most 1.5 × without it, no background request
-// failed, and the 400 refusals write under 200 kB. Exits non-zero on a miss.
+// site on SQLite (lib/flood-site.ts) gets open-loop load (lib/open-loop.ts): 200 page requests
+// and 20 signups a second, for BENCH_SECONDS (default 20) without, then with, 500 wrong logins a
+// second for the operator's account (lib/flood-logins.ts: from a process of its own, each from
+// the next address of a pool of 131 072); each phase after 3 s of warm-up. Then exactly 400 more
+// refused logins on their own, the throttle engaged, and the bytes the site wrote to disk
+// meanwhile. Targets: the background's p99 with the flood at most 1.5 × without it, no background
+// request failed, and the 400 refusals write under 200 kB. Exits non-zero on a miss.
 import fs from 'node:fs';
-import { cpuSeconds } from './cpu';
-import { writeBytes } from './disk-writes';
-import { settle, startFloodSite, type FloodSite } from './flood-site';
-import { floodFromElsewhere, loginFlood } from './flood-logins';
-import { runOpenLoop, TIMEOUT_MS, type Stream, type StreamResult } from './open-loop';
-import { writeReport } from './report';
-import { percentile } from './stats';
+import { cpuSeconds } from './lib/cpu';
+import { writeBytes } from './lib/disk-writes';
+import { floodFromElsewhere, loginFlood } from './lib/flood-logins';
+import { settle, startFloodSite, type FloodSite } from './lib/flood-site';
+import { runOpenLoop, TIMEOUT_MS, type Stream, type StreamResult } from './lib/open-loop';
+import { writeReport } from './lib/report';
+import { percentile } from './lib/stats';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const WARM_UP_SECONDS = 3;

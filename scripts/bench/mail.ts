@@ -4,14 +4,13 @@
 // Message-ID), and prints messages per second over the whole command (start-up included), the
 // CLI's peak RSS, and lost and duplicate messages, checked against the server's counts and the
 // store's. Targets: ≥ 200 messages/s, peak RSS < 200 MB, 0 lost, 0 duplicates.
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import { openSqliteStore } from '../../server/store';
-import { ROOT } from '../site-process';
-import { startSmtpSink } from './smtp-sink-process';
+import { startSmtpSink } from '../lib/launch/smtp-process';
+import { runMeasuredCli, type MeasuredRun } from './lib/measured-cli';
 
 const COUNT = Number(process.env.BENCH_MAIL_COUNT ?? 10_000);
 const TARGET = { messagesPerSecond: 200, peakRssBytes: 200 * 2 ** 20 };
@@ -22,63 +21,28 @@ async function seed(dataDir: string, count: number): Promise<string[]> {
     { length: count },
     (_, i) => `bench-${String(i).padStart(6, '0')}@example.org`,
   );
-  // One transaction for the lot: the SQLite store's add runs its INSERT before its first await.
-  store.db.transaction(() =>
-    emails.forEach((email) => void store.signups.add({ email, description: 'bench' })),
-  )();
+  // One transaction for the lot, opened by hand: the store's add awaits between its statements,
+  // which a better-sqlite3 transaction function cannot span.
+  store.db.exec('BEGIN');
+  for (const email of emails) await store.signups.add({ email, description: 'bench' });
+  store.db.exec('COMMIT');
   await store.close();
   return emails;
 }
 
-interface CliRun {
-  seconds: number;
-  peakRssBytes: number;
-  code: number | null;
+interface CliRun extends MeasuredRun {
   outcomes: Record<string, number>;
 }
 
-/**
- * The CLI as the image runs it, with the peak-RSS reporter preloaded; stdout is tallied by outcome.
- */
-function runInvite(env: NodeJS.ProcessEnv, count: number): Promise<CliRun> {
-  const started = process.hrtime.bigint();
-  const child = spawn(
-    process.execPath,
-    [
-      '--require',
-      path.join(__dirname, 'peak-rss.cjs'),
-      'dist/server/waitlist.js',
-      'invite',
-      '--next',
-      String(count),
-    ],
-    {
-      cwd: ROOT,
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+/** The CLI as the image runs it, with the peak-RSS reporter; stdout tallied by outcome. */
+async function runInvite(env: NodeJS.ProcessEnv, count: number): Promise<CliRun> {
+  const { child, done } = runMeasuredCli(['invite', '--next', String(count)], env);
   const outcomes: Record<string, number> = {};
   readline.createInterface({ input: child.stdout }).on('line', (line) => {
     const outcome = /^(sent|queued|failed|skipped|not on the waitlist)\s{2,}\S+@/.exec(line)?.[1];
     if (outcome) outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
   });
-  let peakRssBytes = 0;
-  readline.createInterface({ input: child.stderr }).on('line', (line) => {
-    const peak = /^peak-rss-kib (\d+)$/.exec(line);
-    if (peak) peakRssBytes = Number(peak[1]) * 1024;
-    else process.stderr.write(`${line}\n`);
-  });
-  return new Promise((resolve) =>
-    child.once('close', (code) =>
-      resolve({
-        seconds: Number(process.hrtime.bigint() - started) / 1e9,
-        peakRssBytes,
-        code,
-        outcomes,
-      }),
-    ),
-  );
+  return { ...(await done), outcomes };
 }
 
 async function main(): Promise<void> {

@@ -4,9 +4,9 @@
 // 50 ms) is a page that does not answer a tap; Lighthouse's TBT hints at it from a simulation,
 // this measures it in a Chromium trace over the whole load, hydration and after.
 //   Baseline: BENCH_BASELINE (default 4a67717, the commit before the main-thread work), built by
-//   baseline.ts into a temp folder that is removed at the end. Current: this checkout's dist/.
+//   lib/baseline.ts into a temp folder that is removed at the end. Current: this checkout's dist/.
 //   Each load, on `/` and `/activate`: Debian's Chromium (CHROMIUM_PATH) driven on a DevTools pipe
-//   with no script agent in the page, as a visitor's browser has none (cdp-pipe.ts says why not
+//   with no script agent in the page, as a visitor's browser has none (lib/cdp-pipe.ts says why not
 //   Playwright); a fresh browser context (no cache), 412×823 at 1.75 dppx, mobile, motion not
 //   reduced, CPU slowed 4× (CDP Emulation.setCPUThrottlingRate); 2 s for the new window to
 //   settle; then a trace (CDP Tracing on the browser, the fewest categories: traceCategories())
@@ -14,7 +14,7 @@
 //   the renderer whose main frame navigated to the site (its navigationStart mark): the sum, count
 //   and longest of the top-level tasks over 50 ms from navigation start until the page is quiet,
 //   3 s after both its load event and the end of its last long task, at most 20 s after navigation
-//   start (mainthread-trace.ts). A trace that ends before that point is taken again, longer.
+//   start (lib/mainthread-trace.ts). A trace that ends before that point is taken again, longer.
 //   BENCH_MAINTHREAD_DETAIL=1 lists each long task's largest parts (the extra categories this needs
 //   lengthen the tasks they name).
 //   BENCH_MAINTHREAD_RUNS loads (default 9: most loads are 0 or one task just over 50 ms, so the
@@ -28,11 +28,10 @@
 // build.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH as CHROMIUM } from '../chromium-flags';
-import { startSiteProcess } from '../site-process';
-import { buildBaseline, type BaselineBuild } from './baseline';
-import { launchChromium, type CdpPipe } from './cdp-pipe';
-import { startFloorPage } from './floor-page';
-import { median } from './stats';
+import { startBuiltServer } from '../lib/launch/server';
+import { buildBaseline, type BaselineBuild } from './lib/baseline';
+import { launchChromium, openPhonePage, withTimeout, type CdpPipe } from './lib/cdp-pipe';
+import { startFloorPage } from './lib/floor-page';
 import {
   LONG_TASK_MS,
   longTasksOfLoad,
@@ -41,7 +40,8 @@ import {
   traceCategories,
   type MainThreadLoad,
   type TraceEvent,
-} from './mainthread-trace';
+} from './lib/mainthread-trace';
+import { median } from './lib/stats';
 
 const BASELINE = process.env.BENCH_BASELINE || '4a67717';
 const RUNS = Math.max(1, Number(process.env.BENCH_MAINTHREAD_RUNS ?? 9) || 9);
@@ -72,14 +72,6 @@ const BACKGROUND_FLAGS = [
 ];
 /** Wait after opening a window, before tracing and navigating (see load()). */
 const SETTLE_MS = 2_000;
-
-function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what}: no answer in ${ms / 1000} s`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
 
 /** The whole trace, read from the stream Tracing.end leaves. */
 async function readTrace(
@@ -116,28 +108,9 @@ async function load(
   route: string,
   traceAfterLoadMs: number,
 ): Promise<ReturnType<typeof longTasksOfLoad>> {
-  const { browserContextId } = await browser.send<{ browserContextId: string }>(
-    'Target.createBrowserContext',
-    { disposeOnDetach: true },
-  );
+  const tab = await openPhonePage(browser);
   try {
-    const { targetId } = await browser.send<{ targetId: string }>('Target.createTarget', {
-      url: 'about:blank',
-      browserContextId,
-    });
-    const { sessionId } = await browser.send<{ sessionId: string }>('Target.attachToTarget', {
-      targetId,
-      flatten: true,
-    });
-    const page = (method: string, params: Record<string, unknown> = {}) =>
-      browser.send(method, params, sessionId);
-    await page('Page.enable');
-    await page('Emulation.setDeviceMetricsOverride', {
-      width: 412,
-      height: 823,
-      deviceScaleFactor: 1.75,
-      mobile: true,
-    });
+    const page = tab.send;
     await page('Emulation.setEmulatedMedia', {
       features: [{ name: 'prefers-reduced-motion', value: 'no-preference' }],
     });
@@ -162,7 +135,7 @@ async function load(
     }
     return longTasksOfLoad(await readTrace(browser, complete), origin);
   } finally {
-    await browser.send('Target.disposeBrowserContext', { browserContextId }).catch(() => {});
+    await tab.close();
   }
 }
 
@@ -184,15 +157,16 @@ type Site = 'baseline' | 'current' | 'floor';
 async function main(): Promise<void> {
   const started = Date.now();
   let baseline: BaselineBuild | undefined;
-  const stops: (() => Promise<void>)[] = [];
+  const stops: (() => Promise<unknown>)[] = [];
   let browser: CdpPipe | undefined;
   let failed = false;
   try {
     console.log(`Building the baseline ${BASELINE}…`);
     baseline = buildBaseline(BASELINE);
-    const baselineSite = await startSiteProcess({ LOG_LEVEL: 'warn' }, baseline.root);
+    const settings = { env: { LOG_LEVEL: 'warn' }, logFile: 'site.log' };
+    const baselineSite = await startBuiltServer({ ...settings, root: baseline.root });
     stops.push(baselineSite.stop);
-    const currentSite = await startSiteProcess({ LOG_LEVEL: 'warn' });
+    const currentSite = await startBuiltServer(settings);
     stops.push(currentSite.stop);
     const floor = await startFloorPage(currentSite.url);
     stops.push(floor.stop);

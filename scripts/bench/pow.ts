@@ -7,19 +7,25 @@
 // same loop and SHA-256 digests in a dedicated worker) runs without a slowdown, under Chromium's
 // throttle (Emulation.setCPUThrottlingRate, on the page and on the worker's own target), and in
 // a Chromium whose whole process tree has a CPU quota of a quarter of one core (cgroup v1,
-// cpu-quota.ts). Chromium's throttle leaves the worker at full speed; the quota does not, so the
-// solve is timed under the quota alone.
+// lib/cpu-quota.ts). Chromium's throttle leaves the worker at full speed; the quota does not, so
+// the solve is timed under the quota alone.
 //   npm run bench:pow [-- --runs 15] [--cpu-quota 25] [--max-number 12000]
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../chromium-flags';
-import { startSiteProcess } from '../site-process';
+import { startBuiltServer } from '../lib/launch/server';
 import { builtFile } from '../weights';
-import { launchChromium, type CdpPipe } from './cdp-pipe';
-import { cpuQuotaUnavailable, createCpuQuotaGroup } from './cpu-quota';
-import { median, percentile } from './stats';
+import {
+  launchChromium,
+  openPhonePage,
+  withTimeout,
+  type CdpPipe,
+  type PageSend,
+} from './lib/cdp-pipe';
+import { cpuQuotaUnavailable, createCpuQuotaGroup } from './lib/cpu-quota';
+import { median, percentile } from './lib/stats';
 
 const CPU_SLOWDOWN = 4;
 const TARGET_MS = 1_000;
@@ -88,34 +94,13 @@ interface Throttle {
 const NO_THROTTLE: Throttle = { page: false, workers: false };
 
 interface Tab {
-  send: (method: string, params?: Record<string, unknown>) => Promise<Record<string, unknown>>;
+  send: PageSend;
   close: () => Promise<void>;
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
 /** A page in a fresh browser context (no cache), throttled as asked, its workers too. */
 async function openTab(browser: CdpPipe, throttle: Throttle): Promise<Tab> {
-  const { browserContextId } = await browser.send<{ browserContextId: string }>(
-    'Target.createBrowserContext',
-    { disposeOnDetach: true },
-  );
-  const { targetId } = await browser.send<{ targetId: string }>('Target.createTarget', {
-    url: 'about:blank',
-    browserContextId,
-  });
-  const { sessionId } = await browser.send<{ sessionId: string }>('Target.attachToTarget', {
-    targetId,
-    flatten: true,
-  });
-  const send = (method: string, params: Record<string, unknown> = {}) =>
-    browser.send(method, params, sessionId);
+  const page = await openPhonePage(browser);
   let open = true;
   void (async () => {
     while (open) {
@@ -129,26 +114,19 @@ async function openTab(browser: CdpPipe, throttle: Throttle): Promise<Tab> {
       if (throttle.workers) await worker('Emulation.setCPUThrottlingRate', { rate: CPU_SLOWDOWN });
     }
   })().catch(() => {});
-  await send('Target.setAutoAttach', {
+  await page.send('Target.setAutoAttach', {
     autoAttach: true,
     // Holding each new worker for the debugger stalled one start in a few here (Chromium 156);
     // the throttle is set within milliseconds of the start instead, before any work is posted.
     waitForDebuggerOnStart: false,
     flatten: true,
   });
-  await send('Page.enable');
-  await send('Emulation.setDeviceMetricsOverride', {
-    width: 412,
-    height: 823,
-    deviceScaleFactor: 1.75,
-    mobile: true,
-  });
-  if (throttle.page) await send('Emulation.setCPUThrottlingRate', { rate: CPU_SLOWDOWN });
+  if (throttle.page) await page.send('Emulation.setCPUThrottlingRate', { rate: CPU_SLOWDOWN });
   return {
-    send,
+    send: page.send,
     close: async () => {
       open = false;
-      await browser.send('Target.disposeBrowserContext', { browserContextId }).catch(() => {});
+      await page.close();
     },
   };
 }
@@ -345,10 +323,13 @@ async function main(): Promise<void> {
     probeServer.close();
   }
 
-  const site = await startSiteProcess({
-    LOG_LEVEL: 'warn',
-    PROOF_OF_WORK: 'on',
-    ...(MAX_NUMBER ? { PROOF_OF_WORK_MAX_NUMBER: MAX_NUMBER } : {}),
+  const site = await startBuiltServer({
+    env: {
+      LOG_LEVEL: 'warn',
+      PROOF_OF_WORK: 'on',
+      PROOF_OF_WORK_MAX_NUMBER: MAX_NUMBER || undefined,
+    },
+    logFile: 'site.log',
   });
   try {
     const { times, scripts } = await withChromium(QUOTA_PERCENT, async (browser, settled) => {

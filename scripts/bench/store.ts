@@ -1,25 +1,26 @@
 // npm run bench:store: the two stores on this machine, through the built production server.
-//   1. Signups through the HTTP API (store-signups.ts): POST /api/subscriptions with new addresses,
-//      50 connections, BENCH_STORE_SECONDS (default 10) after a 2 s warm-up, against
+//   1. Signups through the HTTP API (lib/store-signups.ts): POST /api/subscriptions with new
+//      addresses, 50 connections, BENCH_STORE_SECONDS (default 10) after a 2 s warm-up, against
 //        a. SQLite: one site with its own DATA_DIR;
 //        b. PostgreSQL, 1 replica: DATABASE_URL to a fresh database;
 //        c. PostgreSQL, 3 replicas on one fresh database, the connections dealt round-robin;
 //      accepted signups/s (2xx / seconds), the slowest whole second, p50/p99, errors, non-2xx,
 //      and lost: addresses answered 2xx that the store does not hold afterwards.
-//   2. Export (store-export.ts): BENCH_STORE_EXPORT_ROWS signups (default 1 000 000) seeded
+//   2. Export (lib/store-export.ts): BENCH_STORE_EXPORT_ROWS signups (default 1 000 000) seeded
 //      straight into a fresh store of each kind, then `node dist/server/waitlist.js export` as an
 //      operator runs it: wall time, the CLI's peak RSS, and a line count of rows + 1.
-// PostgreSQL is a server of the bench's own in a temp folder (test/support/postgres.ts), started
-// like the tests' with fsync and synchronous_commit off, while the SQLite store fsyncs every commit
-// (WAL, synchronous=FULL); the line "Stores:" says so beside the figures. That flatters PostgreSQL
-// little at 50 connections, as commits are grouped: a durable server (both on) took 3 400-3 900
-// signups/s from 3 replicas here, within this bench's spread. Every site, PostgreSQL and the load
-// generator share the machine's cores ("Machine:"), and "other cores" shows what other programs
-// took from them during each window.
+// PostgreSQL is a server of the bench's own in a temp folder (scripts/lib/launch/postgres.ts),
+// started like the tests' with fsync and synchronous_commit off, while the SQLite store fsyncs
+// every commit (WAL, synchronous=FULL); the line "Stores:" says so beside the figures. That
+// flatters PostgreSQL little at 50 connections, as commits are grouped: a durable server (both
+// on) took 3 400-3 900 signups/s from 3 replicas here, within this bench's spread. Every site,
+// PostgreSQL and the load generator share the machine's cores ("Machine:"), and "other cores"
+// shows what other programs took from them during each window.
 //   3. The same SQLite and PostgreSQL ×3 signup cases against a baseline build of an earlier commit
-//      (baseline.ts; BENCH_BASELINE, by default the commit before the store's rules were written
-//      once), each baseline case run right before its current one, and the ratio current/baseline.
-//   4. Confirmation (store-confirm.ts): SQLite and PostgreSQL ×3 in this build, each with
+//      (lib/baseline.ts; BENCH_BASELINE, by default the commit before the store's rules were
+//      written once), each baseline case run right before its current one, and the ratio
+//      current/baseline.
+//   4. Confirmation (lib/store-confirm.ts): SQLite and PostgreSQL ×3 in this build, each with
 //      CONFIRM_SIGNUPS off and right after it on, the confirmation mail going to a real SMTP server
 //      in its own process (scripts/smtp-sink.ts), as a site with confirmation on sends it; with
 //      BENCH_STORE_CONFIRM_MAIL=eml, to the embedded .eml files instead. The ratio on/off, and
@@ -34,11 +35,25 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { query, startPostgres, type TestPostgres } from '../../test/support/postgres';
-import { ROOT } from '../site-process';
-import { buildBaseline } from './baseline';
-import { postgresCpuSeconds } from './postgres-cpu';
-import { EXPORT_ROWS, runExport, seedPostgres, seedSqlite, type ExportRun } from './store-export';
+import { query, startPostgres, type PostgresServer } from '../lib/launch/postgres';
+import { ROOT } from '../lib/root';
+import { buildBaseline } from './lib/baseline';
+import { postgresCpuSeconds } from './lib/postgres-cpu';
+import { writeReport } from './lib/report';
+import {
+  CONFIRM_TARGET_RATIO,
+  confirmFaults,
+  measureConfirmation,
+  type ConfirmCase,
+  type ConfirmMailTo,
+} from './lib/store-confirm';
+import {
+  EXPORT_ROWS,
+  runExport,
+  seedPostgres,
+  seedSqlite,
+  type ExportRun,
+} from './lib/store-export';
 import {
   CONNECTIONS,
   measureSignups,
@@ -46,14 +61,7 @@ import {
   WARMUP_SECONDS,
   type SignupCase,
   type SignupResult,
-} from './store-signups';
-import {
-  CONFIRM_TARGET_RATIO,
-  confirmFaults,
-  measureConfirmation,
-  type ConfirmCase,
-  type ConfirmMailTo,
-} from './store-confirm';
+} from './lib/store-signups';
 import {
   cleanUp,
   cleanups,
@@ -62,8 +70,7 @@ import {
   storedEmails,
   withSites,
   type Site,
-} from './store-sites';
-import { writeReport } from './report';
+} from './lib/store-sites';
 
 const TARGET = {
   replicatedSignupsPerSecond: 1_000,
@@ -101,7 +108,7 @@ const signupRow = (r: SignupResult) => ({
  * SQLite, PostgreSQL ×1 and ×3, then the baseline's two) and `comparisons`; returns the baseline.
  */
 async function measureSignupCases(
-  pg: TestPostgres,
+  pg: PostgresServer,
   signups: SignupResult[],
   comparisons: [SignupResult, SignupResult][],
 ): Promise<string> {
@@ -159,7 +166,7 @@ async function measureSignupCases(
 }
 
 /** Section 2: an export of EXPORT_ROWS from each store: [store, seed seconds, run]. */
-async function measureExports(pg: TestPostgres): Promise<[string, number, ExportRun][]> {
+async function measureExports(pg: PostgresServer): Promise<[string, number, ExportRun][]> {
   const exportDir = fs.mkdtempSync(path.join(os.tmpdir(), 'orgnote-bench-export-'));
   cleanups.push(() => fs.rmSync(exportDir, { recursive: true, force: true }));
   const sqliteSeedSeconds = await seedSqlite(exportDir, EXPORT_ROWS);
@@ -232,7 +239,7 @@ async function main(): Promise<void> {
   }
   if (CASES === 'all') {
     console.log(
-      `Export: ${EXPORT_ROWS} signups seeded straight into a fresh store, then node --require scripts/bench/peak-rss.cjs dist/server/waitlist.js export, stdout counted\n`,
+      `Export: ${EXPORT_ROWS} signups seeded straight into a fresh store, then node --require scripts/bench/lib/peak-rss.cjs dist/server/waitlist.js export, stdout counted\n`,
     );
     console.table(
       exports.map(([store, seedSeconds, run]) => ({

@@ -17,17 +17,18 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { Webhook } from 'standardwebhooks';
-import { releasePort, reservePort, SCRIPT_PORTS } from '../../test/support/ports';
-import { query, startPostgres, type TestPostgres } from '../../test/support/postgres';
-import { signUp } from '../../test/support/replicas';
-import { startServerProcess, type ServerProcess } from '../../test/support/server-process';
-import { connectionOwner } from '../../test/support/socket-owner';
-import { startReceiver, type Receiver } from '../../test/support/webhook-receiver';
-import { ROOT } from '../site-process';
-import { writeReport } from './report';
-import { percentile } from './stats';
+import { form, request } from '../lib/http';
+import { releasePort, reservePort, SCRIPT_PORTS } from '../lib/launch/ports';
+import { query, startPostgres, type PostgresServer } from '../lib/launch/postgres';
+import { startBuiltServer, type BuiltServer } from '../lib/launch/server';
+import { connectionOwner } from '../lib/launch/sockets';
+import { ROOT } from '../lib/root';
+import { startReceiver, type Receiver } from '../lib/webhook-receiver';
+import { writeReport } from './lib/report';
+import { percentile } from './lib/stats';
 
 const COUNT = Number(process.env.BENCH_WEBHOOKS_COUNT ?? 300);
 const SECONDS = Number(process.env.BENCH_WEBHOOKS_SECONDS ?? 30);
@@ -39,7 +40,6 @@ const SLOW_ANSWER_MS = 1_500;
 const DRAIN_TIMEOUT_MS = 60_000;
 
 const say = (text: string) => process.stdout.write(`${text}\n`);
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 interface Arrival {
   id: string;
@@ -51,9 +51,9 @@ interface Arrival {
 
 interface Parts {
   folder?: string;
-  postgres?: TestPostgres;
+  postgres?: PostgresServer;
   receiver?: Receiver;
-  servers: ServerProcess[];
+  servers: BuiltServer[];
   ports: number[];
 }
 
@@ -98,7 +98,7 @@ async function run(parts: Parts): Promise<number> {
     const dataDir = path.join(folder, `replica-${i}`);
     fs.mkdirSync(dataDir, { mode: 0o700 });
     parts.servers.push(
-      await startServerProcess({ ...settings, PORT: String(port), DATA_DIR: dataDir }),
+      await startBuiltServer({ env: { ...settings, PORT: String(port), DATA_DIR: dataDir } }),
     );
   }
   const servers = parts.servers;
@@ -241,7 +241,7 @@ async function load(
   tag: string,
   count: number,
   spreadMs: number,
-  servers: ServerProcess[],
+  servers: BuiltServer[],
   live: Set<number>,
 ): Promise<Map<string, number>> {
   const answered = new Map<string, number>();
@@ -251,14 +251,14 @@ async function load(
     await sleep(Math.max(0, started + (i * spreadMs) / count - Date.now()));
     const replicas = [...live];
     const email = `${tag}${i}@example.org`;
+    const signup = form({ email, description: 'bench' });
+    const server = servers[replicas[i % replicas.length]];
     sent.push(
-      signUp(servers[replicas[i % replicas.length]], email).then(
-        (answer) => {
-          if (answer.status === 201) answered.set(email, Date.now());
-          else say(`  signup answered ${answer.status}`);
-        },
-        () => undefined,
-      ),
+      request(server.port, '/api/subscriptions', { method: 'POST', ...signup }).then((answer) => {
+        if (!answer.answered) return; // lost with a killed replica
+        if (answer.status === 201) answered.set(email, Date.now());
+        else say(`  signup answered ${answer.status}`);
+      }),
     );
   }
   await Promise.all(sent);

@@ -11,7 +11,7 @@
 //   leave answered 2xx is applied (the address, its mail, tokens and keys are gone);
 // - no 5xx other than 503 with Retry-After.
 import { emailKey } from '../../shared/form-checks';
-import { query } from '../../test/support/postgres';
+import { query } from '../lib/launch/postgres';
 import type { Kill } from './faults';
 import type { Kind, LoadRecord, Sent } from './load';
 import type { AcceptedMail } from './mail-sink';

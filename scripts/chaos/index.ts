@@ -7,12 +7,13 @@
 // answered 2xx applied exactly once, no 5xx but 503 with Retry-After. Prints the counts, exits 1
 // on any miss. Every process it started is stopped, also on Ctrl-C; the run's folder (the
 // replicas' logs) is kept when something was missed.
+import { setTimeout as sleep } from 'node:timers/promises';
+import { query } from '../lib/launch/postgres';
 import { account } from './accounting';
 import { startFaults } from './faults';
 import { startLoad, RATES } from './load';
 import { printReport } from './report';
 import { setUp, tearDown, REPLICAS, SMTP_TIMEOUT_MS, type Setup } from './setup';
-import { query } from '../../test/support/postgres';
 
 const SECONDS = Number(process.env.CHAOS_SECONDS ?? 300);
 /** 15 kills in 300 s, in proportion for another length. */
@@ -22,7 +23,6 @@ const DRAIN_TIMEOUT_MS = 120_000;
 const PROGRESS_EVERY_MS = 30_000;
 
 const say = (text: string) => process.stdout.write(`${text}\n`);
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function main(): Promise<number> {
   if (!Number.isInteger(SECONDS) || SECONDS < 10)

@@ -4,7 +4,7 @@
 // one-click link, or does nothing; an operator who logs in to the console now and then and
 // invites some of the confirmed addresses. Every request's outcome is recorded for the accounting.
 import { ONE_CLICK_FIELD, ONE_CLICK_VALUE } from '../../shared/address-links';
-import { form, request, type Outcome } from './http';
+import { form, request, type Outcome } from '../lib/http';
 import type { AcceptedMail, MailSink } from './mail-sink';
 import type { Replica } from './replicas';
 import { OPERATOR } from './setup';

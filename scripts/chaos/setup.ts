@@ -1,13 +1,13 @@
-// What the chaos run stands on: a throwaway PostgreSQL server (test/support/postgres.ts), its
-// schema and one console account made with the built CLI as an operator would, the mail
-// listeners, and the three replicas' settings. Ports come from the run's own band (47200-47299).
+// What the chaos run stands on: a throwaway PostgreSQL server (scripts/lib/launch/postgres.ts),
+// its schema and one console account made with the built CLI as an operator would, the mail
+// listeners, and the three replicas' settings. Ports come from the scripts' band (SCRIPT_PORTS).
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { releasePort, reservePort, SCRIPT_PORTS } from '../../test/support/ports';
-import { startPostgres, type TestPostgres } from '../../test/support/postgres';
-import { ROOT } from '../site-process';
+import { releasePort, reservePort, SCRIPT_PORTS } from '../lib/launch/ports';
+import { startPostgres, type PostgresServer } from '../lib/launch/postgres';
+import { ROOT } from '../lib/root';
 import { startMailSink, type MailSink } from './mail-sink';
 import { replica, type Replica } from './replicas';
 
@@ -22,7 +22,7 @@ export const SMTP_TIMEOUT_MS = 5_000;
 
 export interface Setup {
   folder: string;
-  postgres: TestPostgres;
+  postgres: PostgresServer;
   databaseUrl: string;
   sink: MailSink;
   replicas: Replica[];

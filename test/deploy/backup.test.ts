@@ -5,9 +5,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { query, type PostgresServer } from '../../scripts/lib/launch/postgres';
 import { openSqliteStore } from '../../server/store';
 import { tempDataDir } from '../support/config';
-import { describeWithPostgres, query, startPostgres, type TestPostgres } from '../support/postgres';
+import { describeWithPostgres, startPostgres } from '../support/postgres';
 import { signupsIn } from '../support/sqlite-file';
 import { until } from '../support/wait';
 
@@ -216,7 +217,7 @@ describe('the sqlite path', () => {
 });
 
 describeWithPostgres('the postgres path', () => {
-  let server: TestPostgres;
+  let server: PostgresServer;
   /** Every character a URL must percent-encode, and one that is not ASCII. */
   const password = 'p@ss:w/rd %1\\ü?#';
   let url: string;

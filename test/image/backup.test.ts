@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { releasePort, reservePort } from '../support/ports';
+import { releasePort, reservePort } from '../../scripts/lib/launch/ports';
 import { signupsIn } from '../support/sqlite-file';
 import { until } from '../support/wait';
 import { IMAGE, docker, removeAll, sh } from './docker';

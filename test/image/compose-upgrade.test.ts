@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { releasePort, reservePort } from '../support/ports';
+import { releasePort, reservePort } from '../../scripts/lib/launch/ports';
 import { until } from '../support/wait';
 import { BUILD_TIMEOUT_MS, ROOT, VERSION, docker, imageOfCommit, removeAll, sh } from './docker';
 import { mentions, withSettings } from './kit';

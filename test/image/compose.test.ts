@@ -9,7 +9,7 @@ import { BlockList } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { TLSSocket } from 'node:tls';
-import { releasePort, reservePort } from '../support/ports';
+import { releasePort, reservePort } from '../../scripts/lib/launch/ports';
 import { until } from '../support/wait';
 import { IMAGE, ROOT, VERSION, docker, removeAll, sh, type Run } from './docker';
 import { caddyRoot, layOutKit, mentions, useInternalTls, withSettings } from './kit';

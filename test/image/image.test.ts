@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { releasePort, reservePort } from '../support/ports';
+import { releasePort, reservePort } from '../../scripts/lib/launch/ports';
 import { until } from '../support/wait';
 import { BUILT_REVISION, IMAGE, ROOT, VERSION, docker, removeAll, sh, type Run } from './docker';
 

@@ -11,7 +11,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { releasePort, reservePort } from '../support/ports';
+import { releasePort, reservePort } from '../../scripts/lib/launch/ports';
 import { until } from '../support/wait';
 import { IMAGE, ROOT, docker, removeAll, sh, type Run } from './docker';
 import { caddyRoot, layOutKit, useInternalTls, withSettings } from './kit';

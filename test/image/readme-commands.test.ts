@@ -13,7 +13,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { releasePort, reservePort } from '../support/ports';
+import { releasePort, reservePort } from '../../scripts/lib/launch/ports';
 import { until } from '../support/wait';
 import { ROOT, docker, removeAll, sh } from './docker';
 import { caddyRoot, setEnv, useInternalTls } from './kit';

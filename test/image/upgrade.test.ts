@@ -3,7 +3,7 @@
 // its signups with today's image, which starts, writes, and takes group and others off /data.
 // The earlier image is built as its own checkout would build it (`git archive` of its commit) and
 // kept under a tag naming the commit: later runs reuse it, as they reuse the base images.
-import { releasePort, reservePort } from '../support/ports';
+import { releasePort, reservePort } from '../../scripts/lib/launch/ports';
 import { until } from '../support/wait';
 import { BUILD_TIMEOUT_MS, IMAGE, docker, imageOfCommit, removeAll } from './docker';
 import { answers, signUp, type Target } from './visitor';

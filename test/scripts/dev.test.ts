@@ -5,7 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { freePort } from '../../scripts/site-process';
+import { freePort } from '../../scripts/lib/launch/ports';
 import { tempDataDir } from '../support/config';
 import { rawRequest } from '../support/http';
 import { until } from '../support/wait';

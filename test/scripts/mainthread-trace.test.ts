@@ -1,13 +1,13 @@
 // bench:mainthread reads the long tasks of one load, and when the page went quiet, from a Chromium
-// trace alone (scripts/bench/mainthread-trace.ts). Traces here are built the way Chromium writes
-// them: microsecond timestamps, a navigationStart and a loadEventEnd mark per frame, thread names
-// as metadata, and top-level tasks that may hold nested ones.
+// trace alone (scripts/bench/lib/mainthread-trace.ts). Traces here are built the way Chromium
+// writes them: microsecond timestamps, a navigationStart and a loadEventEnd mark per frame, thread
+// names as metadata, and top-level tasks that may hold nested ones.
 import {
   longTasksOfLoad,
   QUIET_CAP_MS,
   QUIET_MS,
   type TraceEvent,
-} from '../../scripts/bench/mainthread-trace';
+} from '../../scripts/bench/lib/mainthread-trace';
 
 const ORIGIN = 'http://127.0.0.1:4000';
 const PAGE = { pid: 20, tid: 1 };

@@ -3,7 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
-import type { SmtpStats } from '../support/smtp';
+import type { SmtpStats } from '../../scripts/lib/launch/smtp';
 import { until } from '../support/wait';
 
 const SINK = path.resolve(__dirname, '../../scripts/smtp-sink.ts');

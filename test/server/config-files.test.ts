@@ -5,12 +5,12 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { startSmtpServer } from '../../scripts/lib/launch/smtp';
 import { ConfigError, fileVariable, loadConfig, SETTINGS } from '../../server/config';
 import { runCli } from '../support/cli';
 import { tempDataDir } from '../support/config';
 import { describeWithPostgres } from '../support/postgres';
 import { replicasOnSharedPostgres, send, signUp } from '../support/replicas';
-import { startSmtpServer } from '../support/smtp';
 
 const SERVER = path.resolve(__dirname, '../../dist/server/index.js');
 

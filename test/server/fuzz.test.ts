@@ -4,13 +4,14 @@
 // backend), and at every route of the console, logged in and not. Never a 5xx, never a crash,
 // nothing that fails validation stored or forwarded, and nothing stored lost.
 import net from 'node:net';
+import { isHealthy } from '../../scripts/lib/launch/server';
 import { consoleRouter } from '../../server/console/router';
 import { openSqliteStore } from '../../server/store';
 import { checkActivation, checkSignup, HONEYPOT_FIELD } from '../../shared/form-checks';
 import { startBackend, type TestBackend } from '../support/backend';
 import { capturingLogger, tempDataDir, testConfig } from '../support/config';
 import { addOperator, getAs, logIn, type Session } from '../support/console';
-import { isHealthy, startServerProcess, type ServerProcess } from '../support/server-process';
+import { startServerProcess, type ServerProcess } from '../support/server-process';
 
 /** mulberry32: small, fast and reproducible. */
 function prng(seed: number) {

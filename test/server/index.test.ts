@@ -7,7 +7,7 @@ import { openSqliteStore } from '../../server/store';
 import { closedPort, startBackend, type TestBackend } from '../support/backend';
 import { tempDataDir } from '../support/config';
 import { mailTo } from '../support/site';
-import { startSmtpServer } from '../support/smtp';
+import { startSmtpServer } from '../../scripts/lib/launch/smtp';
 import { until } from '../support/wait';
 import { startServerProcess, type ServerProcess } from '../support/server-process';
 

@@ -1,6 +1,6 @@
 // The metrics as the production server serves them: a second listener on METRICS_PORT counts the
 // requests and signups the public port answered, and the public port never serves /metrics.
-import { freePort } from '../../scripts/site-process';
+import { freePort } from '../../scripts/lib/launch/ports';
 import { startServerProcess, type ServerProcess } from '../support/server-process';
 
 let server: ServerProcess | undefined;

@@ -6,7 +6,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { freePort } from '../../scripts/site-process';
+import { freePort } from '../../scripts/lib/launch/ports';
 import { tempDataDir } from '../support/config';
 import { until } from '../support/wait';
 

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import express, { type Request, type Response } from 'express';
 import multer from 'multer';
-import { reservePort } from './ports';
+import { reservePort } from '../../scripts/lib/launch/ports';
 
 export interface Received {
   method: string;

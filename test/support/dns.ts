@@ -5,7 +5,7 @@
 // so the resolver's search-domain tries fail as on a compose network.
 import dgram from 'node:dgram';
 import net from 'node:net';
-import { releasePort, reservePort } from './ports';
+import { releasePort, reservePort } from '../../scripts/lib/launch/ports';
 
 export interface NameServer {
   /** host:port, for a `resolvers` line. */

@@ -4,8 +4,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { isAlive, releaseAbandonedPorts } from '../../scripts/lib/launch/ports';
 import { TEST_TMP_ENV } from './config';
-import { isAlive, releaseAbandonedPorts } from './ports';
 
 const PREFIX = 'orgnote-tests-';
 /** Names the process that runs the folder's run (Jest's main process, alive until its teardown). */

@@ -1,8 +1,8 @@
 // Removes the run's temporary folder: every DATA_DIR, SQLite file, PostgreSQL cluster and log the
 // tests made, once the run's shared PostgreSQL server (shared-postgres.ts) has stopped.
 import fs from 'node:fs';
+import { releaseAbandonedPorts } from '../../scripts/lib/launch/ports';
 import { TEST_TMP_ENV } from './config';
-import { releaseAbandonedPorts } from './ports';
 import { stopSharedServers } from './shared-postgres';
 
 export default async function globalTeardown(): Promise<void> {

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import https from 'node:https';
 import path from 'node:path';
 import tls from 'node:tls';
-import { releasePort, reservePort } from './ports';
+import { releasePort, reservePort } from '../../scripts/lib/launch/ports';
 import { until } from './wait';
 
 const DEPLOY = path.resolve(__dirname, '../../deploy');

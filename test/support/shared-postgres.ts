@@ -6,7 +6,7 @@
 // The first worker that asks claims the start (a file created only if absent, O_EXCL, in the
 // run's temp folder) and starts it; the others wait for its note to appear there. It runs until
 // the global teardown stops it (stopSharedServers), or, should the run end without one, until the
-// run's main process has ended: then its watcher (postgres-guard.ts) stops it.
+// run's main process has ended: then its watcher (scripts/lib/launch/postgres-guard.ts) stops it.
 //
 // Each worker migrates one template database once; every database it hands out after that is a
 // copy of it (CREATE DATABASE … TEMPLATE), which takes a fraction of running the migrations.
@@ -14,9 +14,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { threadId } from 'node:worker_threads';
 import pg from 'pg';
+import { isAlive } from '../../scripts/lib/launch/ports';
+import { createDatabaseOn, postmasterPid, query } from '../../scripts/lib/launch/postgres';
 import { migrate } from '../../server/store/postgres/migrate';
 import { TEST_TMP_ENV } from './config';
-import { createDatabaseOn, query, startPostgres } from './postgres';
+import { startPostgres } from './postgres';
 
 export interface SharedPostgres {
   port: number;
@@ -205,22 +207,4 @@ export async function stopSharedServers(runFolder: string): Promise<void> {
 function isRunning(dataDir: string): boolean {
   const pid = postmasterPid(dataDir);
   return pid !== undefined && isAlive(pid);
-}
-
-/** The postmaster's PID, from the first line of the cluster's lock file (gone once it stopped). */
-function postmasterPid(dataDir: string): number | undefined {
-  try {
-    return Number(fs.readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
-  } catch {
-    return undefined;
-  }
-}
-
-/** A process that ended but was not reaped yet (a zombie, seconds in some containers) has ended. */
-function isAlive(pid: number): boolean {
-  try {
-    return !/^State:\s*Z/m.test(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-  } catch {
-    return false;
-  }
 }

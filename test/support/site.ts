@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { freePort } from '../../scripts/site-process';
+import { freePort } from '../../scripts/lib/launch/ports';
 import { startBackend, type TestBackend } from './backend';
 import { connectBrowser, openPage, VIEWPORTS, type WatchedPage } from './browser';
 import { tempDataDir } from './config';

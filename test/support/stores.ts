@@ -16,8 +16,9 @@ import type { QueueLimits } from '../../server/store/limits';
 import type { OutgoingMail } from '../../server/store/mail-queue';
 import type { Store } from '../../server/store/types';
 import { TEST_TMP_ENV, tempDataDir } from './config';
+import { query } from '../../scripts/lib/launch/postgres';
 import { postgresAtVersion, sqliteAtVersion } from './older-schema';
-import { query, whyNoPostgres } from './postgres';
+import { whyNoPostgres } from './postgres';
 import { sharedPostgres, type SharedPostgres } from './shared-postgres';
 
 export interface OpenOptions {

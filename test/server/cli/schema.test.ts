@@ -4,11 +4,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { query } from '../../../scripts/lib/launch/postgres';
 import { LATEST_VERSION } from '../../../server/store/migrations';
 import { runCli } from '../../support/cli';
 import { tempDataDir } from '../../support/config';
 import { postgresAtVersion, sqliteAtOldVersion, sqliteAtVersion } from '../../support/older-schema';
-import { describeWithPostgres, query } from '../../support/postgres';
+import { describeWithPostgres } from '../../support/postgres';
 import { sharedPostgres, type SharedPostgres } from '../../support/shared-postgres';
 
 const cli = (env: Record<string, string>, ...args: string[]) => runCli(env, args);

@@ -4,11 +4,11 @@
 // listed by its name and the scheme and host of its URL; every change is in the audit log by the
 // actor `cli`, naming the endpoint by id and name, never by URL.
 import { Webhook } from 'standardwebhooks';
+import { startReceiver } from '../../../scripts/lib/webhook-receiver';
 import { createLogger } from '../../../server/logger';
 import { startWebhookWorker } from '../../../server/workers/webhook-worker';
 import { runCli, withStore } from '../../support/cli';
 import { tempDataDir } from '../../support/config';
-import { startReceiver } from '../../support/webhook-receiver';
 
 const ADDED = /^Added webhook endpoint (ep_\S+)\. .*\n(whsec_\S+)\n$/;
 const PRINTED_SECRET = /\n(whsec_\S+)\n$/;

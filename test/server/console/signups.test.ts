@@ -3,6 +3,7 @@
 // read back with mailparser), Remove behind a confirmation, each recorded in the audit log with a
 // count and never the address.
 import request from 'supertest';
+import { startSmtpServer, type SmtpTestServer } from '../../../scripts/lib/launch/smtp';
 import { createApp } from '../../../server/app';
 import { openSqliteStore } from '../../../server/store';
 import type { SqliteStore } from '../../../server/store/sqlite';
@@ -14,7 +15,6 @@ import {
   postAs,
   type Session,
 } from '../../support/console';
-import { startSmtpServer, type SmtpTestServer } from '../../support/smtp';
 import { addInvited } from '../../support/stores';
 
 let smtp: SmtpTestServer;

@@ -1,11 +1,11 @@
 // Which failures end a message for good and which keep it queued, from the fields nodemailer 10
 // sets (pinned against a real server in smtp-fixture.test.ts), and a real server that wants a
 // login we do not have: a setup mistake must not fail every invitation for good.
+import { startSmtpServer } from '../../../scripts/lib/launch/smtp';
 import { runCommand } from '../../../server/cli/waitlist';
 import { isPermanentRefusal, isServerUnavailable } from '../../../server/mail/transport';
 import { openSqliteStore } from '../../../server/store';
 import { testConfig } from '../../support/config';
-import { startSmtpServer } from '../../support/smtp';
 
 const smtpError = (fields: Record<string, unknown>) =>
   Object.assign(new Error('refused by <someone@example.org>'), fields);

@@ -1,10 +1,10 @@
 // Queued mail survives kill -9: the site is killed while invitations wait for a mail server that
 // is down; once the server is back and the site restarted, each message arrives exactly once.
+import { startSmtpServer } from '../../../scripts/lib/launch/smtp';
 import { openSqliteStore } from '../../../server/store';
 import { runCli } from '../../support/cli';
 import { tempDataDir } from '../../support/config';
 import { startServerProcess } from '../../support/server-process';
-import { startSmtpServer } from '../../support/smtp';
 
 it('kill -9 of the site with mail queued loses none and sends none twice', async () => {
   const smtp = await startSmtpServer();

@@ -5,13 +5,13 @@ import { generateKeyPairSync } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { dkimVerify, type DKIMResult } from 'mailauth';
+import { startSmtpServer, type SmtpTestServer } from '../../../scripts/lib/launch/smtp';
 import { runCommand } from '../../../server/cli/waitlist';
 import type { Config } from '../../../server/config';
 import { createMailer, emlFile, mailFolder } from '../../../server/mail/transport';
 import { openSqliteStore } from '../../../server/store';
 import type { OutgoingMail } from '../../../server/store/mail-queue';
 import { tempDataDir, testConfig } from '../../support/config';
-import { startSmtpServer, type SmtpTestServer } from '../../support/smtp';
 
 const SITE_URL = 'https://orgnote.example';
 const MAIL_FROM = 'OrgNote <invite@orgnote.example>';

@@ -9,7 +9,7 @@ import { startMailWorker } from '../../../server/workers/mail-worker';
 import { createMailer } from '../../../server/mail/transport';
 import { openSqliteStore, type SqliteStore as Store } from '../../../server/store';
 import { capturingLogger, testConfig } from '../../support/config';
-import { startSmtpServer, type SmtpTestServer } from '../../support/smtp';
+import { startSmtpServer, type SmtpTestServer } from '../../../scripts/lib/launch/smtp';
 
 const SITE_URL = 'https://orgnote.example';
 

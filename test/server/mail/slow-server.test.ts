@@ -3,11 +3,11 @@
 // (server/mail/send.ts), and another worker on the same database (a second replica) never takes
 // the message meanwhile. Before, it took the message once the lease ran out and sent it again.
 import { setTimeout as sleep } from 'node:timers/promises';
+import { startSmtpServer, type SmtpTestServer } from '../../../scripts/lib/launch/smtp';
 import { sendClaimed } from '../../../server/mail/send';
 import { createMailer } from '../../../server/mail/transport';
 import type { Store } from '../../../server/store/types';
 import { tempDataDir } from '../../support/config';
-import { startSmtpServer, type SmtpTestServer } from '../../support/smtp';
 import {
   addInvited,
   besideStore,

@@ -10,7 +10,7 @@ import {
   type CountedMail,
   type SmtpServerOptions,
   type SmtpTestServer,
-} from '../../support/smtp';
+} from '../../../scripts/lib/launch/smtp';
 
 const opened: { close(): unknown }[] = [];
 afterEach(async () => {

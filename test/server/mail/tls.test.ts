@@ -1,13 +1,13 @@
 // Mail over TLS: an smtp:// SMTP_URL must upgrade with STARTTLS, or someone on the path strips the
 // offer and reads the password and the keys. Loopback is exempt, and the URL can say otherwise.
 // The test relay (test/support/smtp.ts) offers no STARTTLS, as a stripped connection would look.
+import { startSmtpServer, type SmtpTestServer } from '../../../scripts/lib/launch/smtp';
 import { ConfigError, loadConfig } from '../../../server/config';
 import { sendClaimed } from '../../../server/mail/send';
 import { createMailer, smtpTransportOptions } from '../../../server/mail/transport';
 import { openSqliteStore } from '../../../server/store';
 import { runCli } from '../../support/cli';
 import { capturingLogger, tempDataDir } from '../../support/config';
-import { startSmtpServer, type SmtpTestServer } from '../../support/smtp';
 import { addInvited, composeInvitation } from '../../support/stores';
 
 const PASSWORD = 'pw-never-shown-41';

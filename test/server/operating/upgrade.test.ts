@@ -3,18 +3,17 @@
 // node_modules once and kept (oldBuild). Back up with the old build, start the new one (which
 // migrates), sign up once more, then restore the backup and start the old build again: it has the
 // signups made before the upgrade, and not the one made after.
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { releasePort, reservePort } from '../../../scripts/lib/launch/ports';
+import { startBuiltServer, type BuiltServer } from '../../../scripts/lib/launch/server';
 import { tempDataDir } from '../../support/config';
 import { postSignup } from '../../support/http';
 import { describeWithPostgres } from '../../support/postgres';
-import { releasePort, reservePort } from '../../support/ports';
-import { isHealthy } from '../../support/server-process';
 import { sharedPostgres, type SharedPostgres } from '../../support/shared-postgres';
-import { until } from '../../support/wait';
 
 const run = promisify(execFile);
 
@@ -70,55 +69,38 @@ async function oldBuild(): Promise<string> {
 }
 
 /** Sites still running when a test ends (it failed half-way): killed, so Jest can exit. */
-const running = new Set<ChildProcess>();
-afterEach(() => running.forEach((child) => child.kill('SIGKILL')));
+const running = new Set<BuiltServer>();
+afterEach(() => running.forEach((site) => site.child.kill('SIGKILL')));
 
 type Env = Record<string, string>;
 
-interface Site {
-  port: number;
-  child: ChildProcess;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
 /** The production server of a build (dist/server/index.js), as `npm start` runs it. */
-async function startSite(root: string, env: Env): Promise<Site> {
+async function startSite(root: string, env: Env): Promise<BuiltServer> {
   const port = reservePort(30_000, 32_000);
-  const settings = { NODE_ENV: 'production', HOST: '127.0.0.1', PORT: String(port) };
-  const child = spawn(process.execPath, [path.join(root, 'dist/server/index.js')], {
-    cwd: root,
-    env: { PATH: process.env.PATH, ...settings, LOG_LEVEL: 'warn', SIGNUP_RATE_LIMIT: '0', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => void (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => void (output += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-  let ended = false;
-  running.add(child);
-  void exited.then(() => {
-    ended = true;
-    running.delete(child);
+  let site: BuiltServer;
+  try {
+    site = await startBuiltServer({
+      root,
+      env: { LOG_LEVEL: 'warn', SIGNUP_RATE_LIMIT: '0', ...env, PORT: String(port) },
+      timeoutMs: 20_000,
+    });
+  } catch (err) {
+    releasePort(port);
+    throw new Error(`the build in ${root}: ${(err as Error).message}`);
+  }
+  running.add(site);
+  void site.exited.then(() => {
+    running.delete(site);
     releasePort(port);
   });
-  await until(
-    `the build in ${root} answers /healthz`,
-    async () => {
-      if (ended) throw new Error(`the build in ${root} exited at start-up:\n${output}`);
-      return isHealthy(port, 1_000);
-    },
-    20_000,
-  );
-  return { port, child, output: () => output, exited };
+  return site;
 }
 
-async function stop(site: Site): Promise<void> {
-  site.child.kill('SIGTERM');
-  expect(await site.exited).toBe(0);
+async function stop(site: BuiltServer): Promise<void> {
+  expect((await site.stop()).code).toBe(0);
 }
 
-async function signUp(site: Site, email: string): Promise<void> {
+async function signUp(site: BuiltServer, email: string): Promise<void> {
   const agent = new http.Agent();
   try {
     const body = `email=${encodeURIComponent(email)}`;

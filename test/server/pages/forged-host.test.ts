@@ -7,11 +7,11 @@ import fs from 'node:fs';
 import type { IncomingHttpHeaders } from 'node:http';
 import path from 'node:path';
 import request from 'supertest';
+import { releasePort, reservePort } from '../../../scripts/lib/launch/ports';
 import { createApp } from '../../../server/app';
 import { INDEXED_PATHS } from '../../../server/pages/seo';
 import { tempDataDir, testConfig } from '../../support/config';
 import { listen, rawRequest } from '../../support/http';
-import { releasePort, reservePort } from '../../support/ports';
 import { until } from '../../support/wait';
 
 const FORGED = 'evil.example';

@@ -2,8 +2,9 @@
 // paused with SIGSTOP in the middle of a delivery outlives its lease; the other replica claims the
 // item and records its own attempt; when the paused one resumes, its late outcome changes
 // nothing, and the item ends delivered, exactly as the live worker recorded it.
+import { query } from '../../../scripts/lib/launch/postgres';
 import { closedPort, startBackend, type TestBackend } from '../../support/backend';
-import { describeWithPostgres, query } from '../../support/postgres';
+import { describeWithPostgres } from '../../support/postgres';
 import { replicasOnSharedPostgres, signUp } from '../../support/replicas';
 import { until } from '../../support/wait';
 

@@ -5,15 +5,11 @@
 // up after DATABASE_CONNECT_SECONDS with a message that names DATABASE_URL, never its password.
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { freePort } from '../../../scripts/site-process';
+import { freePort } from '../../../scripts/lib/launch/ports';
+import { query, type PostgresServer } from '../../../scripts/lib/launch/postgres';
 import { closedPort } from '../../support/backend';
 import { tempDataDir } from '../../support/config';
-import {
-  describeWithPostgres,
-  query,
-  startPostgres,
-  type TestPostgres,
-} from '../../support/postgres';
+import { describeWithPostgres, startPostgres } from '../../support/postgres';
 import { replicaSet, send, signUp } from '../../support/replicas';
 import { until } from '../../support/wait';
 
@@ -32,7 +28,7 @@ const json = (body: string) => JSON.parse(body) as unknown;
 
 describeWithPostgres('PostgreSQL going down', () => {
   /** Stopped and started again by the tests: a server of this file's own. */
-  let postgres: TestPostgres;
+  let postgres: PostgresServer;
   const replicas = replicaSet();
 
   beforeAll(async () => {

@@ -5,7 +5,8 @@
 // in flight can reach the backend twice (with the same Idempotency-Key, so the backend drops it).
 import http from 'node:http';
 import { closedPort, startBackend, type Received, type TestBackend } from '../../support/backend';
-import { describeWithPostgres, query } from '../../support/postgres';
+import { query } from '../../../scripts/lib/launch/postgres';
+import { describeWithPostgres } from '../../support/postgres';
 import { sharedPostgres, type SharedPostgres } from '../../support/shared-postgres';
 import { replicaSet, signUp } from '../../support/replicas';
 import { until } from '../../support/wait';

@@ -1,7 +1,8 @@
 // SIGNUP_RATE_LIMIT holds for the whole site, not per replica: the counters live in PostgreSQL, so
 // one client spreading its signups over three replicas gets exactly the limit accepted in a minute.
 // Timed: a count slower than its budget (500 ms) falls back to one replica's own count.
-import { describeWithPostgres, query } from '../../support/postgres';
+import { query } from '../../../scripts/lib/launch/postgres';
+import { describeWithPostgres } from '../../support/postgres';
 import { clearOfRateWindowEnd } from '../../support/rate-window';
 import { replicasOnSharedPostgres, signUp } from '../../support/replicas';
 

@@ -3,10 +3,11 @@
 // under its advisory lock), and 600 signups sent at once across them, half of them repeats of the
 // other half in another letter case and spacing, leave exactly one row per address.
 import http from 'node:http';
+import { query } from '../../../scripts/lib/launch/postgres';
 import { LATEST_VERSION } from '../../../server/store/migrations';
 import { runCli } from '../../support/cli';
 import { tempDataDir } from '../../support/config';
-import { describeWithPostgres, query } from '../../support/postgres';
+import { describeWithPostgres } from '../../support/postgres';
 import { replicasOnSharedPostgres, send, signUp } from '../../support/replicas';
 
 describeWithPostgres('replicas on one PostgreSQL database', () => {

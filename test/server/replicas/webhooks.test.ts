@@ -5,13 +5,18 @@
 // standardwebhooks, and ends delivered in the store. PostgreSQL only: SQLite is one instance's
 // file (docs/operating.md, "Scaling"), so two replicas never share it.
 import { Webhook } from 'standardwebhooks';
+import { query } from '../../../scripts/lib/launch/postgres';
+import { connectionOwner } from '../../../scripts/lib/launch/sockets';
+import {
+  startReceiver,
+  type Receiver,
+  type ReceivedWebhook,
+} from '../../../scripts/lib/webhook-receiver';
 import { runCli } from '../../support/cli';
 import { tempDataDir } from '../../support/config';
-import { describeWithPostgres, query } from '../../support/postgres';
+import { describeWithPostgres } from '../../support/postgres';
 import { replicasOnSharedPostgres, signUp } from '../../support/replicas';
-import { connectionOwner } from '../../support/socket-owner';
 import { until } from '../../support/wait';
-import { startReceiver, type Receiver, type ReceivedWebhook } from '../../support/webhook-receiver';
 
 describeWithPostgres('webhooks on two replicas', () => {
   /** The webhook lease (server/store/webhooks.ts): the attempt's 15 s timeout and 5 s. */

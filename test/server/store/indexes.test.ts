@@ -6,7 +6,8 @@
 import { openSqliteStore } from '../../../server/store';
 import { STATE } from '../../../server/store/signups';
 import { tempDataDir } from '../../support/config';
-import { describeWithPostgres, query } from '../../support/postgres';
+import { query } from '../../../scripts/lib/launch/postgres';
+import { describeWithPostgres } from '../../support/postgres';
 import { sharedPostgres, type SharedPostgres } from '../../support/shared-postgres';
 import { openPostgresStore } from '../../../server/store/postgres';
 

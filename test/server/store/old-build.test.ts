@@ -11,12 +11,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
+import { query } from '../../../scripts/lib/launch/postgres';
 import { LATEST_VERSION } from '../../../server/store/migrations';
 import { openStore } from '../../../server/store/open';
 import { APPLICATION_ID } from '../../../server/store/sqlite/database';
 import { tempDataDir, testConfig } from '../../support/config';
 import { sqliteSchema } from '../../support/older-schema';
-import { describeWithPostgres, query } from '../../support/postgres';
+import { describeWithPostgres } from '../../support/postgres';
 import { sharedPostgres, type SharedPostgres } from '../../support/shared-postgres';
 
 const run = promisify(execFile);

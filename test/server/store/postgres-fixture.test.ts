@@ -7,18 +7,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { threadId } from 'node:worker_threads';
 import pg from 'pg';
+import { query, type PostgresServer } from '../../../scripts/lib/launch/postgres';
 import { LATEST_VERSION } from '../../../server/store/migrations';
 import { TEST_TMP_ENV, tempDataDir } from '../../support/config';
-import {
-  describeWithPostgres,
-  query,
-  startPostgres,
-  type TestPostgres,
-} from '../../support/postgres';
+import { describeWithPostgres, startPostgres } from '../../support/postgres';
 import { until } from '../../support/wait';
 
 describeWithPostgres('the test PostgreSQL server', () => {
-  let server: TestPostgres;
+  let server: PostgresServer;
   beforeAll(async () => {
     server = await startPostgres();
   });

@@ -19,12 +19,8 @@ import {
 import { QueueFullError, StoreUnavailableError } from '../../../server/store/errors';
 import type { OutgoingMail } from '../../../server/store/mail-queue';
 import type { SignupRequest } from '../../../server/backend/client';
-import {
-  describeWithPostgres,
-  query,
-  startPostgres,
-  type TestPostgres,
-} from '../../support/postgres';
+import { query, type PostgresServer } from '../../../scripts/lib/launch/postgres';
+import { describeWithPostgres, startPostgres } from '../../support/postgres';
 import { sharedPostgres, type SharedPostgres } from '../../support/shared-postgres';
 
 describeWithPostgres('the PostgreSQL store', () => {
@@ -454,7 +450,7 @@ describeWithPostgres('the PostgreSQL store', () => {
 
   describe('an outage', () => {
     /** Stopped and started again by the tests: a server of this block's own. */
-    let own: TestPostgres;
+    let own: PostgresServer;
     beforeAll(async () => {
       own = await startPostgres();
     }, 60_000);

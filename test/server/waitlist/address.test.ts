@@ -24,7 +24,11 @@ import {
 import { startWorkers } from '../../../server/workers';
 import { remove } from '../../../server/waitlist/remove';
 import { capturingLogger, testConfig } from '../../support/config';
-import { startSmtpServer, type ReceivedMail, type SmtpTestServer } from '../../support/smtp';
+import {
+  startSmtpServer,
+  type ReceivedMail,
+  type SmtpTestServer,
+} from '../../../scripts/lib/launch/smtp';
 
 const SITE_URL = 'https://orgnote.example';
 const HOUR = 3_600_000;

@@ -12,7 +12,11 @@ import { welcomeMailFor } from '../../../server/mail/welcome';
 import { startWorkers } from '../../../server/workers';
 import { STATIC_LINKS } from '../../../shared/links';
 import { capturingLogger, tempDataDir, testConfig } from '../../support/config';
-import { startSmtpServer, type ReceivedMail, type SmtpTestServer } from '../../support/smtp';
+import {
+  startSmtpServer,
+  type ReceivedMail,
+  type SmtpTestServer,
+} from '../../../scripts/lib/launch/smtp';
 import { describeEachEngine, type StoreEngine } from '../../support/stores';
 
 const SITE_URL = 'https://orgnote.example';

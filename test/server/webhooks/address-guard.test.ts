@@ -7,7 +7,7 @@ import { startWebhookWorker } from '../../../server/workers/webhook-worker';
 import { isPublicAddress, type ResolveAll } from '../../../server/webhooks/address-guard';
 import { sendWebhook } from '../../../server/webhooks/send';
 import { tempDataDir } from '../../support/config';
-import { startReceiver, type Receiver } from '../../support/webhook-receiver';
+import { startReceiver, type Receiver } from '../../../scripts/lib/webhook-receiver';
 
 const toLoopback: ResolveAll = (_hostname, callback) =>
   callback(null, [{ address: '127.0.0.2', family: 4 }]);

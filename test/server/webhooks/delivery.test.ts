@@ -4,6 +4,7 @@
 // rotation and a revocation, and a redirect that is neither followed nor counted as delivered; a
 // disabled endpoint brought back by a replay, and the attempts as the metrics count them.
 import { Webhook } from 'standardwebhooks';
+import { startReceiver, type Receiver } from '../../../scripts/lib/webhook-receiver';
 import { createLogger } from '../../../server/logger';
 import { createMetrics } from '../../../server/metrics';
 import type { Store } from '../../../server/store/types';
@@ -11,7 +12,6 @@ import type { WebhookEventType } from '../../../server/store/webhooks';
 import { startWebhookWorker } from '../../../server/workers/webhook-worker';
 import { closedPort } from '../../support/backend';
 import { composeInvitation, describeEachEngine, type StoreEngine } from '../../support/stores';
-import { startReceiver, type Receiver } from '../../support/webhook-receiver';
 
 const silent = createLogger({ logLevel: 'silent' });
 const START = Date.parse('2026-03-01T00:00:00.000Z');

@@ -18,7 +18,7 @@ import {
   describeEachEngine,
   type StoreEngine,
 } from '../../support/stores';
-import { startReceiver, type Receiver } from '../../support/webhook-receiver';
+import { startReceiver, type Receiver } from '../../../scripts/lib/webhook-receiver';
 import { until } from '../../support/wait';
 
 const silent = createLogger({ logLevel: 'silent' });

@@ -1,9 +1,10 @@
 // Chromium driven through the DevTools protocol on a pipe (--remote-debugging-pipe), for
-// bench:mainthread. Playwright is not used there on purpose: its session on each page enables the
-// Runtime domain, and with a V8 inspector session listening, V8 records a detailed stack trace for
-// every Error the page constructs, reparsing the whole script for its source positions. React DOM
-// constructs five at its top level, so every load paid about 80 ms (4× CPU slowdown) that no
-// visitor pays, in both builds. Here a page gets only the Page and Emulation domains.
+// bench:mainthread and bench:pow. Playwright is not used there on purpose: its session on each
+// page enables the Runtime domain, and with a V8 inspector session listening, V8 records a
+// detailed stack trace for every Error the page constructs, reparsing the whole script for its
+// source positions. React DOM constructs five at its top level, so every load paid about 80 ms
+// (4× CPU slowdown) that no visitor pays, in both builds. Here a page gets only the Page and
+// Emulation domains.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -113,4 +114,61 @@ export function launchChromium(executablePath: string, flags: string[]): CdpPipe
       fs.rmSync(profile, { recursive: true, force: true });
     },
   };
+}
+
+/** One command to a page (the target a session is attached to). */
+export type PageSend = (method: string, params?: Record<string, unknown>) => Promise<unknown>;
+
+export interface PhonePage {
+  sessionId: string;
+  send: PageSend;
+  /** Disposes of the page's browser context. */
+  close(): Promise<void>;
+}
+
+/**
+ * A blank page in a fresh browser context (no cache), its Page domain enabled, laid out as
+ * Lighthouse's phone (412 × 823 CSS pixels at 1.75×).
+ */
+export async function openPhonePage(browser: CdpPipe): Promise<PhonePage> {
+  const { browserContextId } = await browser.send<{ browserContextId: string }>(
+    'Target.createBrowserContext',
+    { disposeOnDetach: true },
+  );
+  const close = () =>
+    browser.send('Target.disposeBrowserContext', { browserContextId }).then(
+      () => undefined,
+      () => undefined,
+    );
+  try {
+    const { targetId } = await browser.send<{ targetId: string }>('Target.createTarget', {
+      url: 'about:blank',
+      browserContextId,
+    });
+    const { sessionId } = await browser.send<{ sessionId: string }>('Target.attachToTarget', {
+      targetId,
+      flatten: true,
+    });
+    const send: PageSend = (method, params = {}) => browser.send(method, params, sessionId);
+    await send('Page.enable');
+    await send('Emulation.setDeviceMetricsOverride', {
+      width: 412,
+      height: 823,
+      deviceScaleFactor: 1.75,
+      mobile: true,
+    });
+    return { sessionId, send, close };
+  } catch (err) {
+    await close();
+    throw err;
+  }
+}
+
+/** `promise`, or a rejection naming `what` once `ms` have passed without it settling. */
+export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }

@@ -58,7 +58,7 @@ interface FloodRun {
 /** Runs the flood in a child process; its result once every request was answered or timed out. */
 export function floodFromElsewhere(run: FloodRun): Promise<StreamResult> {
   const child = spawn(process.execPath, ['--import', 'tsx', __filename, JSON.stringify(run)], {
-    cwd: path.resolve(__dirname, '../..'),
+    cwd: path.resolve(__dirname, '../../..'),
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let out = '';

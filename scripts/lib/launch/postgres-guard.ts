@@ -1,4 +1,4 @@
-// Ends a test PostgreSQL server that outlives the process that started it (postgres.ts): the
+// Ends a private PostgreSQL server that outlives the process that started it (postgres.ts): the
 // server runs detached, so nothing else would stop it after a crash or a kill.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -6,13 +6,13 @@ import type net from 'node:net';
 import path from 'node:path';
 
 /**
- * pg_ctl starts the server detached, so it would outlive a test process that crashed, was killed,
- * or forgot close(). A watcher process reads a pipe from us: the postmaster's PID after each
- * start, an empty line after each stop. Once the pipe closes (close(), or our process ending in
- * any way, SIGKILL included) and `outlive` has ended too (a server the whole test run shares
- * lives as long as the run's main process), it ends a server still running with SIGQUIT (what
- * pg_ctl's immediate stop sends: no shutdown checkpoint, the data is thrown away anyway) and
- * removes the folder.
+ * pg_ctl starts the server detached, so it would outlive a process (a test's, a bench's) that
+ * crashed, was killed, or forgot close(). A watcher process reads a pipe from us: the
+ * postmaster's PID after each start, an empty line after each stop. Once the pipe closes
+ * (close(), or our process ending in any way, SIGKILL included) and `outlive` has ended too (a
+ * server the whole test run shares lives as long as the run's main process), it ends a server
+ * still running with SIGQUIT (what pg_ctl's immediate stop sends: no shutdown checkpoint, the
+ * data is thrown away anyway) and removes the folder.
  * By PID rather than with pg_ctl, which needs the folder: Jest's global teardown may have removed
  * it by then. (A server whose folder is gone also stops by itself, within a minute, when it finds
  * its postmaster.pid missing.) Not an 'exit' handler: inside Jest, `process` is a per-file copy
@@ -39,7 +39,7 @@ export function guardAgainstLeftovers(
   pipe.unref();
   return {
     started() {
-      pipe.write(`${postmasterPid(dataDir)}\n`);
+      pipe.write(`${postmasterPid(dataDir) ?? ''}\n`);
     },
     stopped() {
       pipe.write('\n');
@@ -71,7 +71,11 @@ const CLEAN_UP_AFTER_EOF = `
   fi
   rm -rf "$1"`;
 
-/** The server's main process, from the first line of its lock file. */
-function postmasterPid(dataDir: string): number {
-  return Number(fs.readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+/** The server's main process, from its cluster's lock file (gone once it has stopped). */
+export function postmasterPid(dataDir: string): number | undefined {
+  try {
+    return Number(fs.readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  } catch {
+    return undefined;
+  }
 }

@@ -1,7 +1,7 @@
-// One request of the chaos run to one replica, on a connection of its own, so a replica killed
-// mid-request resets exactly the requests it held. Any failure to get a whole answer (reset,
-// refused, timed out) is an outcome like a status, never an exception: the run counts those as
-// unanswered.
+// One request to one replica of the built site, on a connection of its own, so a replica killed
+// mid-request resets exactly the requests it held (the chaos run, bench:webhooks). Any failure to
+// get a whole answer (reset, refused, timed out) is an outcome like a status, never an exception:
+// the caller counts those as unanswered.
 import http from 'node:http';
 
 export type Outcome =

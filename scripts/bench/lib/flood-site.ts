@@ -1,15 +1,14 @@
 // The site npm run bench:login-flood floods: the build on SQLite in a fresh DATA_DIR, behind a
 // stand-in TLS proxy on loopback, its console account added with the CLI, its metrics on a
 // listener of their own, and its log in a file of the DATA_DIR.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { releasePort, reservePort, SCRIPT_PORTS } from '../../test/support/ports';
-import { ROOT } from '../site-process';
+import { releasePort, reservePort, SCRIPT_PORTS } from '../../lib/launch/ports';
+import { startBuiltServer, type BuiltServer } from '../../lib/launch/server';
+import { ROOT } from '../../lib/root';
 import { writeBytes } from './disk-writes';
-
-/** This bench's own port band, apart from the test suite's and the other scripts'. */
 
 export const OPERATOR = { email: 'ops@example.org', password: 'correct horse battery staple' };
 
@@ -29,12 +28,8 @@ export async function startFloodSite(): Promise<FloodSite> {
   const port = reservePort(...SCRIPT_PORTS);
   const metricsPort = reservePort(...SCRIPT_PORTS);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'orgnote-login-flood-'));
-  const origin = `http://127.0.0.1:${port}`;
   const publicOrigin = `https://127.0.0.1:${port}`;
   const env = {
-    ...process.env,
-    NODE_ENV: 'production',
-    HOST: '127.0.0.1',
     PORT: String(port),
     METRICS_PORT: String(metricsPort),
     DATA_DIR: dataDir,
@@ -48,34 +43,26 @@ export async function startFloodSite(): Promise<FloodSite> {
     LOG_LEVEL: 'warn',
   };
   const logFile = path.join(dataDir, 'site.log');
-  // A file, as a log collector would drain it: a pipe read by the busy load generator could
-  // fill up and stall the site's writes.
-  const log = fs.openSync(logFile, 'a');
-  const child = spawn(process.execPath, ['dist/server/index.js'], {
-    cwd: ROOT,
-    env,
-    stdio: ['ignore', log, 'inherit'],
-  });
-  fs.closeSync(log);
+  let site: BuiltServer | undefined;
   const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-      await exited;
-      clearTimeout(killer);
-    }
+    await site?.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
     releasePort(port);
     releasePort(metricsPort);
   };
   try {
-    await waitForHealth(origin, child);
+    site = await startBuiltServer({ env, logFile });
     // As the README tells operators: the CLI, the password on stdin.
     const added = spawnSync(
       process.execPath,
       ['dist/server/waitlist.js', 'admin', 'add', OPERATOR.email],
-      { cwd: ROOT, env, input: OPERATOR.password, encoding: 'utf8', timeout: 30_000 },
+      {
+        cwd: ROOT,
+        env: { PATH: process.env.PATH, ...env },
+        input: OPERATOR.password,
+        encoding: 'utf8',
+        timeout: 30_000,
+      },
     );
     if (added.status !== 0) throw new Error(`waitlist admin add failed: ${added.stderr}`);
   } catch (err) {
@@ -83,27 +70,13 @@ export async function startFloodSite(): Promise<FloodSite> {
     throw err;
   }
   return {
-    origin,
+    origin: site.url,
     publicOrigin,
-    pid: child.pid!,
+    pid: site.child.pid!,
     logFile,
     counter: (name) => counter(`http://127.0.0.1:${metricsPort}/metrics`, name),
     stop,
   };
-}
-
-async function waitForHealth(origin: string, child: ChildProcess): Promise<void> {
-  for (let attempt = 0; attempt < 150 && child.exitCode === null; attempt++) {
-    const up = await fetch(`${origin}/healthz`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (up) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(
-    child.exitCode === null ? 'the site did not start' : `the site exited with ${child.exitCode}`,
-  );
 }
 
 async function counter(url: string, name: string): Promise<number | undefined> {

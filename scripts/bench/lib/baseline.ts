@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ROOT } from '../site-process';
+import { ROOT } from '../../lib/root';
 
 /**
  * The last commit before the store's rules were written once. BENCH_BASELINE names

@@ -3,13 +3,10 @@
 // `node dist/server/waitlist.js export` run as an operator runs it, with the peak-RSS reporter
 // preloaded. Its stdout comes to this process, which only counts CRLFs and bytes: an export of
 // N signups is N + 1 lines (the header).
-import { spawn } from 'node:child_process';
-import path from 'node:path';
-import readline from 'node:readline';
-import { emailKey } from '../../shared/form-checks';
-import { openSqliteStore } from '../../server/store';
-import { openPostgresStore } from '../../server/store/postgres';
-import { ROOT } from '../site-process';
+import { openSqliteStore } from '../../../server/store';
+import { openPostgresStore } from '../../../server/store/postgres';
+import { emailKey } from '../../../shared/form-checks';
+import { runMeasuredCli, type MeasuredRun } from './measured-cli';
 
 export const EXPORT_ROWS = Number(process.env.BENCH_STORE_EXPORT_ROWS ?? 1_000_000);
 
@@ -83,27 +80,15 @@ export async function seedPostgres(databaseUrl: string, rows: number): Promise<n
   return Number(process.hrtime.bigint() - started) / 1e9;
 }
 
-export interface ExportRun {
-  seconds: number;
-  peakRssBytes: number;
-  code: number | null;
+export interface ExportRun extends MeasuredRun {
   /** CRLF-terminated lines on stdout, and its size. */
   lines: number;
   bytes: number;
 }
 
 /** `export` with the built CLI, DATA_DIR or DATABASE_URL in `env`; wall time from spawn to exit. */
-export function runExport(env: NodeJS.ProcessEnv): Promise<ExportRun> {
-  const started = process.hrtime.bigint();
-  const child = spawn(
-    process.execPath,
-    ['--require', path.join(__dirname, 'peak-rss.cjs'), 'dist/server/waitlist.js', 'export'],
-    {
-      cwd: ROOT,
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+export async function runExport(env: NodeJS.ProcessEnv): Promise<ExportRun> {
+  const { child, done } = runMeasuredCli(['export'], env);
   let lines = 0;
   let bytes = 0;
   let previousByte = -1; // a CRLF may be split between two chunks
@@ -114,22 +99,5 @@ export function runExport(env: NodeJS.ProcessEnv): Promise<ExportRun> {
     }
     previousByte = chunk[chunk.length - 1];
   });
-  let peakRssBytes = 0;
-  readline.createInterface({ input: child.stderr }).on('line', (line) => {
-    const peak = /^peak-rss-kib (\d+)$/.exec(line);
-    if (peak) peakRssBytes = Number(peak[1]) * 1024;
-    else process.stderr.write(`${line}\n`);
-  });
-  return new Promise((resolve, reject) => {
-    child.once('error', reject);
-    child.once('close', (code) =>
-      resolve({
-        seconds: Number(process.hrtime.bigint() - started) / 1e9,
-        peakRssBytes,
-        code,
-        lines,
-        bytes,
-      }),
-    );
-  });
+  return { ...(await done), lines, bytes };
 }

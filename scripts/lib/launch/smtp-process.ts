@@ -1,10 +1,10 @@
-// scripts/smtp-sink.ts started for a benchmark: a real SMTP server on 127.0.0.1 in a process of its
-// own (so receiving does not compete with the sender for an event loop), read line by line:
-// its port, the counts it prints when asked, and with `each` a line per message received.
+// The SMTP sink in a process of its own (scripts/smtp-sink.ts), for the benchmarks: a real SMTP
+// server on 127.0.0.1 whose receiving does not compete with the sender for an event loop, read
+// line by line: its port, the counts it prints when asked, and with `each` a line per message.
 import { spawn, type ChildProcess } from 'node:child_process';
 import readline from 'node:readline';
-import type { SmtpStats } from '../../test/support/smtp';
-import { ROOT } from '../site-process';
+import { ROOT } from '../root';
+import type { SmtpStats } from './smtp';
 
 /** A message as the sink's --each reports it. */
 export interface SinkMessage {

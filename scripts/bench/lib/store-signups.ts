@@ -5,7 +5,7 @@
 // balancer spreading kept-alive connections would. Every address answered 2xx (the answer names
 // it) is then looked up in the store: one that is missing was acknowledged and lost.
 import autocannon from 'autocannon';
-import { encodeMultipart } from '../../server/backend/client';
+import { encodeMultipart } from '../../../server/backend/client';
 import { machineBusySeconds } from './cpu';
 
 export const SECONDS = Number(process.env.BENCH_STORE_SECONDS ?? 10);

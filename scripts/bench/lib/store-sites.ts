@@ -1,13 +1,14 @@
 // The sites npm run bench:store measures (store.ts, store-confirm.ts): the built production server
 // started on the settings of a case, stopped when the case is done or the bench ends, and the
 // store they wrote read back afterwards.
-import { openSqliteStore } from '../../server/store';
-import { openPostgresStore } from '../../server/store/postgres';
-import type { Store } from '../../server/store/types';
-import { ROOT, startSiteProcess } from '../site-process';
+import { openSqliteStore } from '../../../server/store';
+import { openPostgresStore } from '../../../server/store/postgres';
+import type { Store } from '../../../server/store/types';
+import { startBuiltServer, type BuiltServer } from '../../lib/launch/server';
+import { ROOT } from '../../lib/root';
 import { cpuSeconds } from './cpu';
 
-export type Site = Awaited<ReturnType<typeof startSiteProcess>>;
+export type Site = BuiltServer;
 
 export const SITE_ENV: NodeJS.ProcessEnv = {
   BACKEND_URL: '', // empty is unset: the site answers the API from its own store
@@ -43,7 +44,11 @@ export async function withSites<T>(
   const sites: Site[] = [];
   try {
     for (let i = 0; i < count; i++) {
-      const site = await startSiteProcess({ ...SITE_ENV, ...env }, root);
+      const site = await startBuiltServer({
+        env: { ...SITE_ENV, ...env },
+        root,
+        logFile: 'site.log',
+      });
       cleanups.push(site.stop); // stopping twice is harmless
       sites.push(site);
     }

@@ -1,7 +1,7 @@
 // Where each part of the bench leaves its figures for CI and for comparison between runs.
 import fs from 'node:fs';
 import path from 'node:path';
-import { ROOT } from '../site-process';
+import { ROOT } from '../../lib/root';
 
 /** Writes `report` as test-artifacts/<name>.json, pretty-printed. */
 export function writeReport(name: string, report: unknown): void {

@@ -1,4 +1,4 @@
-// A webhook receiver on loopback for the webhook tests and the delivery bench: it records each
+// A webhook receiver on loopback for the webhook tests and bench:webhooks: it records each
 // request (headers, the exact body, when it arrived and from which port) and each connection, and
 // answers as the test says, at once or when the test's promise settles (a receiver that holds a
 // delivery open). The signatures are checked by the tests with the standardwebhooks package, as a

@@ -14,10 +14,10 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { encodeMultipart } from '../../server/backend/client';
-import { openSqliteStore } from '../../server/store';
-import type { Account } from '../../server/store/types';
-import { startSiteProcess } from '../site-process';
+import { encodeMultipart } from '../../../server/backend/client';
+import { openSqliteStore } from '../../../server/store';
+import type { Account } from '../../../server/store/types';
+import { startBuiltServer } from '../../lib/launch/server';
 import { inRounds, mediansOf, type Case, type Measured } from './measure';
 import { median } from './stats';
 
@@ -100,18 +100,21 @@ export async function benchEmbedded(rounds: number = EMBEDDED_ROUNDS): Promise<E
   try {
     const key = await seedStore(dataDir);
     const token = randomBytes(24).toString('base64url'); // 32 characters
-    const site = await startSiteProcess({
-      BACKEND_URL: '', // empty is unset: the embedded store, even if the shell exports a backend
-      DATA_DIR: dataDir,
-      SIGNUP_RATE_LIMIT: '0', // both form routes are rate-limited, and the benchmark is one client
-      SUBSCRIPTION_API_TOKEN: token,
-      // LOG_LEVEL as for the proxying site (the default, info): an access-log line per request, as
-      // in production.
+    const site = await startBuiltServer({
+      env: {
+        BACKEND_URL: '', // empty is unset: the embedded store
+        DATA_DIR: dataDir,
+        SIGNUP_RATE_LIMIT: '0', // both form routes are rate-limited; the benchmark is one client
+        SUBSCRIPTION_API_TOKEN: token,
+        // LOG_LEVEL as for the proxying site (the default, info): an access-log line per
+        // request, as in production.
+      },
+      logFile: 'site.log',
     });
     try {
       return await measureEmbedded(site.url, site.child.pid, key, token, rounds);
     } finally {
-      await site.stop(); // removes the site's log folder; the seeded DATA_DIR is ours
+      await site.stop(); // the seeded DATA_DIR is ours, removed below
     }
   } finally {
     fs.rmSync(dataDir, { recursive: true, force: true });

@@ -19,12 +19,12 @@
 // Target: on / off ≥ 0.8 in signups/s for both engines.
 import fs from 'node:fs';
 import path from 'node:path';
-import { openSqliteStore } from '../../server/store';
-import type { MailState, Store } from '../../server/store/types';
-import { query, type TestPostgres } from '../../test/support/postgres';
+import { openSqliteStore } from '../../../server/store';
+import type { MailState, Store } from '../../../server/store/types';
+import { query, type PostgresServer } from '../../lib/launch/postgres';
+import { startSmtpSink, type SmtpSink } from '../../lib/launch/smtp-process';
 import { cpuSeconds } from './cpu';
 import { postgresCpuSeconds } from './postgres-cpu';
-import { startSmtpSink, type SmtpSink } from './smtp-sink-process';
 import { measureSignups, type SignupResult } from './store-signups';
 import {
   cleanups,
@@ -123,7 +123,7 @@ export function confirmFaults(c: ConfirmCase): string[] {
  * case.
  */
 export async function measureConfirmation(
-  pg: TestPostgres,
+  pg: PostgresServer,
   mailTo: ConfirmMailTo,
 ): Promise<ConfirmComparison[]> {
   let sink: SmtpSink | undefined;

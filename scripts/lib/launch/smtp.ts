@@ -1,6 +1,7 @@
 // A real SMTP server on 127.0.0.1 (smtp-server), standing in for the mail relay the site sends
-// invitations through. It records what it accepted, answers 451 or 550 when a test tells it to,
-// and can go down and come back on the same port, so an SMTP_URL stays valid across an outage.
+// through: in a test's process, in a process of its own for the benchmarks (scripts/smtp-sink.ts),
+// and one per replica in the chaos run. It records what it accepted, answers 451 or 550 when told
+// to, and can go down and come back on the same port, so an SMTP_URL stays valid across an outage.
 // Plain SMTP, no TLS: STARTTLS is not offered, so nodemailer never tries it (and smtp-server does
 // not warn about its built-in certificate on stderr).
 // smtp-server waits 100 ms before its greeting on every new connection (its early-talker check,
@@ -14,7 +15,6 @@ import {
   type SMTPServerSession,
 } from 'smtp-server';
 import { releasePort, reservePort } from './ports';
-import { until } from './wait';
 
 export interface Envelope {
   from: string;
@@ -84,13 +84,16 @@ export interface SmtpTestServer<M extends CountedMail = ReceivedMail> {
   stop(): Promise<void>;
   /** Listens again on the same port. */
   start(): Promise<void>;
-  /** Resolves with everything received once at least `count` messages are in. */
+  /**
+   * Resolves with everything received once at least `count` messages are in; rejects after
+   * `timeoutMs` (30 s: only a message that never comes reaches it).
+   */
   waitFor(count: number, timeoutMs?: number): Promise<M[]>;
   stats(): SmtpStats;
   close(): Promise<void>;
 }
 
-export interface SmtpServerOptions {
+export interface SmtpServerOptions<M extends CountedMail = ReceivedMail> {
   /**
    * Require this login (PLAIN or LOGIN). Without it, AUTH is optional and any login is accepted.
    */
@@ -104,7 +107,12 @@ export interface SmtpServerOptions {
    * false: keep only the envelope and Message-ID of each message, not its bytes (for benchmarks).
    */
   parse?: boolean;
+  /** Told of each message once it is recorded, before the server answers 250. */
+  onMessage?(mail: M): void;
 }
+
+/** How long waitFor waits by default: only a message that never comes reaches it. */
+const WAIT_DEADLINE_MS = 30_000;
 
 const REPLY: Record<Exclude<SmtpMode, 'accept'>, { code: number; text: string }> = {
   tempfail: { code: 451, text: 'Temporary local problem, try again later' },
@@ -112,16 +120,18 @@ const REPLY: Record<Exclude<SmtpMode, 'accept'>, { code: number; text: string }>
 };
 
 export function startSmtpServer(
-  options?: SmtpServerOptions & { parse?: true },
+  options?: SmtpServerOptions<ReceivedMail> & { parse?: true },
 ): Promise<SmtpTestServer<ReceivedMail>>;
 export function startSmtpServer(
-  options: SmtpServerOptions & { parse: false },
+  options: SmtpServerOptions<CountedMail> & { parse: false },
 ): Promise<SmtpTestServer<CountedMail>>;
 export async function startSmtpServer(
-  options: SmtpServerOptions = {},
+  options: SmtpServerOptions<CountedMail> = {},
 ): Promise<SmtpTestServer<CountedMail>> {
   const { auth, parse = true } = options;
   const received: CountedMail[] = [];
+  /** Each waitFor still waiting, asked again after every message recorded. */
+  const waiting = new Set<() => void>();
   const rejected: RejectedMail[] = [];
   let current: { mode: SmtpMode; at: RejectAt } = { mode: 'accept', at: 'RCPT' };
   let replyDelayMs = 0;
@@ -180,7 +190,10 @@ export async function startSmtpServer(
           // sends it again, and keeping this copy would count as a duplicate delivery.
           if (generation !== startedIn) return callback(new Error('Server went down'));
           // Answered only once recorded: when sendMail resolves, the message is in `received`.
-          received.push({ envelope, ...mail });
+          const recorded = { envelope, ...mail };
+          received.push(recorded);
+          for (const check of [...waiting]) check();
+          options.onMessage?.(recorded);
           callback();
         },
         (err: Error) => callback(Object.assign(err, { responseCode: 451 })),
@@ -201,11 +214,10 @@ export async function startSmtpServer(
     if (stopping) await stopping.stop();
   };
 
+  const login = auth && `${encodeURIComponent(auth.user)}:${encodeURIComponent(auth.pass)}@`;
   return {
     port: actualPort,
-    url: auth
-      ? `smtp://${encodeURIComponent(auth.user)}:${encodeURIComponent(auth.pass)}@127.0.0.1:${actualPort}`
-      : `smtp://127.0.0.1:${actualPort}`,
+    url: `smtp://${login || ''}127.0.0.1:${actualPort}`,
     received,
     rejected,
     mode(mode, at = 'RCPT') {
@@ -218,13 +230,25 @@ export async function startSmtpServer(
     async start() {
       running ??= await listen(smtpOptions, actualPort);
     },
-    async waitFor(count, timeoutMs) {
-      await until(
-        `${count} messages arrived (${received.length} so far)`,
-        () => received.length >= count,
-        timeoutMs,
-      );
-      return received.slice();
+    waitFor(count, timeoutMs = WAIT_DEADLINE_MS) {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          if (received.length < count) return;
+          done();
+          resolve(received.slice());
+        };
+        const timer = setTimeout(() => {
+          done();
+          const what = `${count} messages arrived (${received.length} so far)`;
+          reject(new Error(`timed out after ${timeoutMs} ms waiting until ${what}`));
+        }, timeoutMs);
+        const done = () => {
+          clearTimeout(timer);
+          waiting.delete(check);
+        };
+        waiting.add(check);
+        check();
+      });
     },
     stats: () => statsOf(received),
     async close() {
@@ -328,11 +352,11 @@ export function statsOf(received: readonly CountedMail[]): SmtpStats {
 
 /**
  * Listens on a random free port below the kernel's ephemeral range (32768-60999 on Linux) and
- * apart from backend.ts's closedPort() (20000-29999). While the server is stopped, a port from the
- * ephemeral range could be handed out as the source port of a client's own connection to it (a
- * TCP self-connect, which hangs instead of being refused), or to a socket that start() then
- * collides with. The port is reserved (ports.ts) until close(), so no other test takes it while
- * the server is stopped.
+ * apart from test/support/backend.ts's closedPort() (20000-29999). While the server is stopped, a
+ * port from the ephemeral range could be handed out as the source port of a client's own
+ * connection to it (a TCP self-connect, which hangs instead of being refused), or to a socket
+ * that start() then collides with. The port is reserved (ports.ts) until close(), so no other run
+ * takes it while the server is stopped.
  */
 async function listenBelowEphemeral(options: SMTPServerOptions): Promise<Listening> {
   for (;;) {
