@@ -61,10 +61,3 @@ export interface Store {
   schema(): Promise<{ found: number; release: number }>;
   close(): Promise<void>;
 }
-
-// Kept here for server/console and scripts/bench until their imports name the modules above
-// (the lead moves them when the branches meet); nothing else imports these from this file.
-export { SIGNUP_STATES, type DailyCounts, type SignupState } from './signups';
-export type { AdminAccount, AdminCredentials } from './admins';
-export type { Account } from './subscriptions';
-export type { MailState } from './mail-queue';

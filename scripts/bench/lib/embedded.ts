@@ -16,7 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { encodeMultipart } from '../../../server/backend/client';
 import { openSqliteStore } from '../../../server/store';
-import type { Account } from '../../../server/store/types';
+import type { Account } from '../../../server/store/subscriptions';
 import { startBuiltServer } from '../../lib/launch/server';
 import { inRounds, mediansOf, type Case, type Measured } from './measure';
 import { median } from './stats';

@@ -20,7 +20,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { openSqliteStore } from '../../../server/store';
-import type { MailState, Store } from '../../../server/store/types';
+import type { MailState } from '../../../server/store/mail-queue';
+import type { Store } from '../../../server/store/types';
 import { query, type PostgresServer } from '../../lib/launch/postgres';
 import { startSmtpSink, type SmtpSink } from '../../lib/launch/smtp-process';
 import { cpuSeconds } from './cpu';
