@@ -40,7 +40,7 @@ async function renderWelcome(work: string): Promise<Buffer> {
       { email: 'ann.lovelace@example.org', description: 'emacs' },
       { welcome: true },
     );
-    const [item] = await store.links.mailWelcomes(1, welcomeMailFor(config)!);
+    const [item] = await store.addressLinks.mailWelcomes(1, welcomeMailFor(config)!);
     const sent = await sendClaimed(store.mail, mailer, item);
     if (sent.outcome !== 'sent')
       throw new Error(`the welcome mail was not written: ${sent.outcome}`);

@@ -2,7 +2,7 @@
 // button; only that button's POST confirms, so a mail scanner following the link confirms nothing.
 import { CONFIRM_PATH, TOKEN_PARAM } from '../../shared/address-links';
 import type { Config } from '../config';
-import type { ConfirmationMail, ConfirmationTokens } from '../store/address-tokens';
+import type { ConfirmationMail, ConfirmationTokens } from '../store/address-links';
 import type { OutgoingMail } from '../store/mail-queue';
 import { isMailable, message, SIGNATURE } from './message';
 
@@ -44,7 +44,7 @@ export function confirmationMail(options: {
 }
 
 /**
- * The mail the mail worker writes for each signup owed one (store: links.mailConfirmations);
+ * The mail the mail worker writes for each signup owed one (store: addressLinks.mailConfirmations);
  * undefined without SITE_URL.
  */
 export function confirmationMailFor(

@@ -4,7 +4,7 @@
 // way (MAIL_TEMPLATES_DIR, templates.ts); this is the default.
 import { STATIC_LINKS } from '../../shared/links';
 import type { Config } from '../config';
-import type { WelcomeMail } from '../store/address-tokens';
+import type { WelcomeMail } from '../store/address-links';
 import type { OutgoingMail } from '../store/mail-queue';
 import { isMailable, leaveUrl, message } from './message';
 import { fillHtml, fillTemplate, parseWelcomeTemplates, type WelcomeTemplates } from './templates';
@@ -77,7 +77,7 @@ export function welcomeMail(options: {
 }
 
 /**
- * The mail the mail worker writes for each signup owed one (store: links.mailWelcomes); undefined
+ * The mail the mail worker writes for each signup owed one (store: addressLinks.mailWelcomes); undefined
  * unless WELCOME_MAIL is on (config/rules.ts requires SITE_URL then, for its links).
  */
 export function welcomeMailFor(

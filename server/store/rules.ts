@@ -1,7 +1,7 @@
 // The store's rules, built once on an engine's Sql: all of a Store but what each engine does its
 // own way (rate counters, readiness, backup, closing).
 import { createAdminSessions } from './admin-sessions';
-import { createAddressLinks, createLinkMail } from './address-tokens';
+import { createAddressLinks, createLinkMail } from './address-links';
 import { createAdmins } from './admins';
 import { createAuditLog } from './audit-log';
 import { createConsoleKeys } from './console-keys';
@@ -24,7 +24,7 @@ export function createStoreRules(sql: Sql, limits: QueueLimits, now: () => numbe
   const mail = createMailQueue(sql, limits, now);
   return {
     signups: createSignups(sql, now),
-    links: createAddressLinks(sql, now, createLinkMail(sql, mail, limits, now)),
+    addressLinks: createAddressLinks(sql, now, createLinkMail(sql, mail, limits, now)),
     admins: createAdmins(sql, now),
     sessions: createAdminSessions(sql, now),
     loginThrottle: createLoginThrottle(sql, now),

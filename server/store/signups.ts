@@ -2,7 +2,7 @@
 // undeliverable), for both engines. A signup is one statement that writes one row, new or a repeat
 // (ON CONFLICT on the normalised address), so two replicas taking the same address at once still
 // keep one row. With confirmation on, the same statement records the confirmation mail it owes
-// (with it off, the welcome mail a new address owes); the mail worker writes it (address-tokens/,
+// (with it off, the welcome mail a new address owes); the mail worker writes it (address-links/,
 // mailConfirmations, mailWelcomes), so a signup costs what it cost without mail (decision 0015).
 import { emailKey, type Signup } from '../../shared/form-checks';
 import { sinceInstant } from './since';
@@ -41,10 +41,10 @@ export interface Signups {
    * Adds a signup in one statement that writes one row, new or not, so both cost the same; true if
    * new. A repeat (same address, any case or spacing) keeps the row and clears an undeliverable
    * mark. With `confirm`, a new signup is unconfirmed and owes a confirmation mail, recorded in
-   * that same statement (links.mailConfirmations writes it); a repeat of an address still
+   * that same statement (addressLinks.mailConfirmations writes it); a repeat of an address still
    * unconfirmed owes a new one at most once an hour; a confirmed one is owed nothing. With
    * `welcome` and without `confirm`, a new signup owes a welcome mail, recorded the same way
-   * (links.mailWelcomes writes it); a repeat owes none.
+   * (addressLinks.mailWelcomes writes it); a repeat owes none.
    */
   add(signup: Signup, options?: { confirm?: boolean; welcome?: boolean }): Promise<boolean>;
   count(): Promise<number>;
@@ -102,7 +102,7 @@ export interface DailyCounts {
 
 /**
  * The window of the per-address mail limits: a repeat's new confirmation mail here, leave links in
- * address-tokens/mail.ts.
+ * address-links/mail.ts.
  */
 export const MAIL_AGAIN_AFTER_MS = 60 * 60_000;
 

@@ -7,7 +7,7 @@
 // one replica or several. An invitation and a first activation queue their webhook events
 // (invitation.sent, subscription.activated) in the same transaction.
 import { emailKey } from '../../shared/form-checks';
-import { issueToken } from './address-tokens/tokens';
+import { issueToken } from './address-links/tokens';
 import type { MailQueueWriter, OutgoingMail, QueuedMail } from './mail-queue';
 import { hashSecret, newSecret } from './secrets';
 import { STATE, type SignupState } from './signups';

@@ -5,7 +5,7 @@
 // rules that implement it (signups.ts, subscriptions.ts, outbox.ts, mail-queue.ts, …); this file
 // puts them together, with the one part each engine keeps its own way (RateCounter).
 import type { AdminSessions } from './admin-sessions';
-import type { AddressLinks } from './address-tokens';
+import type { AddressLinks } from './address-links';
 import type { Admins } from './admins';
 import type { AuditLog } from './audit-log';
 import type { ConsoleKeys } from './console-keys';
@@ -34,7 +34,7 @@ export interface Store {
   mail: MailQueue;
   /** The per-client signup counters (SIGNUP_RATE_LIMIT), shared by every replica on the store. */
   rate: RateCounter;
-  links: AddressLinks;
+  addressLinks: AddressLinks;
   admins: Admins;
   sessions: AdminSessions;
   loginThrottle: LoginThrottle;

@@ -12,7 +12,7 @@ import type { Store } from '../store';
 import { remove } from './remove';
 
 export interface AddressDeps {
-  store: Pick<Store, 'links' | 'erase' | 'signups'>;
+  store: Pick<Store, 'addressLinks' | 'erase' | 'signups'>;
   config: Pick<
     Config,
     'siteUrl' | 'mailFrom' | 'dataDir' | 'backendUrl' | 'confirmWithinMs' | 'welcomeMail'
@@ -31,7 +31,7 @@ export function checkLink(
   purpose: LinkPurpose,
   token: string,
 ): Promise<LinkCheck> {
-  return store.links.check(purpose, token);
+  return store.addressLinks.check(purpose, token);
 }
 
 export async function confirmAddress(
@@ -39,7 +39,7 @@ export async function confirmAddress(
   token: string,
 ): Promise<LinkUse> {
   const welcome = config.welcomeMail;
-  const used = await store.links.confirm(token, { welcome });
+  const used = await store.addressLinks.confirm(token, { welcome });
   if (used.ok) metrics.address('confirmed');
   // The welcome it may owe and its signup.confirmed go out now rather than at the next polls.
   if (used.ok && welcome) wakeMail?.();
@@ -54,7 +54,7 @@ export async function confirmAddress(
 /** The one-click leave: everything about the address is erased, as `waitlist remove` erases it. */
 export async function leaveByLink(deps: AddressDeps, token: string): Promise<LinkUse> {
   const { store, logger, metrics = NO_METRICS } = deps;
-  const leaver = await store.links.leaver(token);
+  const leaver = await store.addressLinks.leaver(token);
   if (!leaver.ok) {
     logger.info({ event: 'leave', ok: false, refusal: leaver.refusal }, 'leave link refused');
     return leaver;
@@ -94,7 +94,7 @@ export async function requestLeaveLink(
   if (!isMailable(typed)) return { ok: true };
   // One insert, listed or not; the mail worker looks the address up and mails the link. A full
   // queue (QueueFullError, a 503 page) is full for every address alike.
-  await store.links.askLeaveLink(typed);
+  await store.addressLinks.askLeaveLink(typed);
   deps.wakeMail?.();
   return { ok: true };
 }

@@ -59,9 +59,9 @@ export function startWorkers({
     mailer &&
     startMailWorker({
       queue: store.mail,
-      confirmations: confirmationMail && { links: store.links, mail: confirmationMail },
-      welcomes: welcomeMail && { links: store.links, mail: welcomeMail },
-      leaveLinks: leaveLinkMail && { links: store.links, compose: leaveLinkMail },
+      confirmations: confirmationMail && { links: store.addressLinks, mail: confirmationMail },
+      welcomes: welcomeMail && { links: store.addressLinks, mail: welcomeMail },
+      leaveLinks: leaveLinkMail && { links: store.addressLinks, compose: leaveLinkMail },
       mailer,
       logger,
       metrics,

@@ -9,7 +9,7 @@ import { eventLoopBusy } from './busy';
 import { startPoller, wakeLater, type Poller } from './poller';
 import type { Logger } from '../logger';
 import { NO_METRICS, type DeliveryResult, type Metrics } from '../metrics';
-import type { AddressLinks, ConfirmationMail, WelcomeMail } from '../store/address-tokens';
+import type { AddressLinks, ConfirmationMail, WelcomeMail } from '../store/address-links';
 import type { MailQueue, OutgoingMail, QueuedMail } from '../store/mail-queue';
 import { sendClaimed, type MailOutcome } from '../mail/send';
 import { SMTP_POOL_SIZE, type Mailer } from '../mail/transport';

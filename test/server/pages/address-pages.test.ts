@@ -7,7 +7,7 @@ import request from 'supertest';
 import { createApp } from '../../../server/app';
 import type { Config } from '../../../server/config';
 import { openSqliteStore } from '../../../server/store';
-import type { ConfirmationTokens } from '../../../server/store/address-tokens';
+import type { ConfirmationTokens } from '../../../server/store/address-links';
 import type { OutgoingMail } from '../../../server/store/mail-queue';
 import type { SqliteStore } from '../../../server/store/sqlite';
 import { capturingLogger, testConfig } from '../../support/config';
@@ -38,7 +38,7 @@ async function unconfirmed(email: string, validMs = 3_600_000): Promise<Confirma
   let tokens: ConfirmationTokens | undefined;
   await store.signups.add({ email, description: 'about me' }, { confirm: true });
   // What the mail worker does next: write the confirmation mail the signup owes.
-  await store.links.mailConfirmations(10, {
+  await store.addressLinks.mailConfirmations(10, {
     validMs,
     canMail: () => true,
     compose(to, given): OutgoingMail {
@@ -214,7 +214,7 @@ describe('/leave without a token', () => {
     expect(normal(off.text)).toBe(normal(on.text));
     // The mail worker writes the link after the answer: a mail for the address on the list only.
     expect(await store.mail.counts()).toMatchObject({ queued: 0 });
-    const written = await store.links.mailLeaveLinks(10, (to, token) => ({
+    const written = await store.addressLinks.mailLeaveLinks(10, (to, token) => ({
       from: 'no-reply@orgnote.example',
       to,
       subject: 's',

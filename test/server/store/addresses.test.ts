@@ -3,7 +3,7 @@
 // address, one purpose, hashed, expiring, spent once), leave links and the requests for them,
 // undeliverable addresses and the expiry of unconfirmed ones. Only the interface is used, and a
 // count of the requests waiting; time is the test's clock.
-import type { ConfirmationMail, ConfirmationTokens } from '../../../server/store/address-tokens';
+import type { ConfirmationMail, ConfirmationTokens } from '../../../server/store/address-links';
 import { QueueFullError } from '../../../server/store/errors';
 import type { OutgoingMail } from '../../../server/store/mail-queue';
 import type { Store } from '../../../server/store/types';
@@ -56,7 +56,7 @@ function contract(engine: StoreEngine) {
     mail: ConfirmationMail,
   ): Promise<boolean> {
     const added = await store.signups.add(signup, { confirm: true });
-    await store.links.mailConfirmations(100, mail);
+    await store.addressLinks.mailConfirmations(100, mail);
     return added;
   }
 
@@ -80,13 +80,13 @@ function contract(engine: StoreEngine) {
       // itself.
       expect(await store.mail.counts()).toMatchObject({ queued: 0 });
       expect(await store.signups.confirmationsOwed()).toBe(1);
-      const written = await store.links.mailConfirmations(10, mail);
+      const written = await store.addressLinks.mailConfirmations(10, mail);
       expect(await store.signups.confirmationsOwed()).toBe(0);
       expect(written.map((m) => m.message.to)).toEqual(['Ann@Example.org']);
       expect(sent.map((s) => s.to)).toEqual(['Ann@Example.org']);
       expect(await store.mail.counts()).toMatchObject({ queued: 1 });
       expect(await store.mail.claim(10)).toEqual([]);
-      expect(await store.links.mailConfirmations(10, mail)).toEqual([]);
+      expect(await store.addressLinks.mailConfirmations(10, mail)).toEqual([]);
       expect(await store.subscriptions.stateOf('ann@example.org')).toBe('unconfirmed');
       expect(await store.signups.oldestWaiting(10)).toEqual([]);
       expect(await store.signups.stats()).toMatchObject({
@@ -96,24 +96,24 @@ function contract(engine: StoreEngine) {
       });
 
       // Looking at the link (the GET) changes nothing; using it (the POST) confirms, once.
-      expect(await store.links.check('confirm', sent[0].tokens.confirm)).toEqual({
+      expect(await store.addressLinks.check('confirm', sent[0].tokens.confirm)).toEqual({
         ok: true,
         subscriptionActive: false,
       });
       expect(await store.subscriptions.stateOf('ann@example.org')).toBe('unconfirmed');
       time += 5 * MINUTE;
-      expect(await store.links.confirm(sent[0].tokens.confirm)).toEqual({ ok: true });
+      expect(await store.addressLinks.confirm(sent[0].tokens.confirm)).toEqual({ ok: true });
       expect(await store.subscriptions.stateOf('ann@example.org')).toBe('waitlisted');
       expect((await store.signups.list())[0]).toMatchObject({
         confirmed_at: iso(START + 5 * MINUTE),
         state: 'waitlisted',
       });
       expect(await store.signups.oldestWaiting(10)).toEqual(['Ann@Example.org']);
-      expect(await store.links.confirm(sent[0].tokens.confirm)).toEqual({
+      expect(await store.addressLinks.confirm(sent[0].tokens.confirm)).toEqual({
         ok: false,
         refusal: 'spent',
       });
-      expect(await store.links.check('confirm', sent[0].tokens.confirm)).toEqual({
+      expect(await store.addressLinks.check('confirm', sent[0].tokens.confirm)).toEqual({
         ok: false,
         refusal: 'spent',
       });
@@ -129,8 +129,8 @@ function contract(engine: StoreEngine) {
       await addConfirming({ email: 'ann@example.org', description: '' }, mail);
       expect(sent).toHaveLength(2);
       // Either link confirms; then both are spent, and repeats mail nothing.
-      expect(await store.links.confirm(sent[0].tokens.confirm)).toEqual({ ok: true });
-      expect(await store.links.confirm(sent[1].tokens.confirm)).toEqual({
+      expect(await store.addressLinks.confirm(sent[0].tokens.confirm)).toEqual({ ok: true });
+      expect(await store.addressLinks.confirm(sent[1].tokens.confirm)).toEqual({
         ok: false,
         refusal: 'spent',
       });
@@ -145,15 +145,18 @@ function contract(engine: StoreEngine) {
       await addConfirming({ email: 'ann@example.org', description: '' }, mail);
       const { confirm, leave } = sent[0].tokens;
       const altered = `${confirm.slice(0, -1)}${confirm.endsWith('A') ? 'B' : 'A'}`;
-      expect(await store.links.confirm(altered)).toEqual({ ok: false, refusal: 'invalid' });
-      expect(await store.links.confirm(leave)).toEqual({ ok: false, refusal: 'invalid' });
-      expect(await store.links.confirm('short')).toEqual({ ok: false, refusal: 'malformed' });
-      expect(await store.links.confirm(`${confirm}'; DROP TABLE signups; --`)).toEqual({
+      expect(await store.addressLinks.confirm(altered)).toEqual({ ok: false, refusal: 'invalid' });
+      expect(await store.addressLinks.confirm(leave)).toEqual({ ok: false, refusal: 'invalid' });
+      expect(await store.addressLinks.confirm('short')).toEqual({
+        ok: false,
+        refusal: 'malformed',
+      });
+      expect(await store.addressLinks.confirm(`${confirm}'; DROP TABLE signups; --`)).toEqual({
         ok: false,
         refusal: 'malformed',
       });
       time += VALID;
-      expect(await store.links.confirm(confirm)).toEqual({ ok: false, refusal: 'expired' });
+      expect(await store.addressLinks.confirm(confirm)).toEqual({ ok: false, refusal: 'expired' });
       expect(await store.subscriptions.stateOf('ann@example.org')).toBe('unconfirmed');
     });
 
@@ -207,7 +210,7 @@ function contract(engine: StoreEngine) {
       time += 2 * HOUR;
       // A repeat mails renewed@ a new link, which works 72 hours from now.
       await addConfirming({ email: 'renewed@example.org', description: '' }, mail);
-      await store.links.confirm(sent[2].tokens.confirm);
+      await store.addressLinks.confirm(sent[2].tokens.confirm);
       time = START + VALID;
       const createdBefore = iso(time - VALID + 1);
       expect(await store.signups.expiredUnconfirmed(createdBefore, 10)).toEqual([
@@ -228,11 +231,11 @@ function contract(engine: StoreEngine) {
         'renewed@example.org',
       ]);
       // Its links went with it.
-      expect(await store.links.check('confirm', sent[0].tokens.confirm)).toEqual({
+      expect(await store.addressLinks.check('confirm', sent[0].tokens.confirm)).toEqual({
         ok: false,
         refusal: 'invalid',
       });
-      expect(await store.links.check('leave', sent[0].tokens.leave)).toEqual({
+      expect(await store.addressLinks.check('leave', sent[0].tokens.leave)).toEqual({
         ok: false,
         refusal: 'invalid',
       });
@@ -248,23 +251,32 @@ function contract(engine: StoreEngine) {
       });
       if (invitation.outcome !== 'invited') throw new Error(invitation.outcome);
       const [key, leave] = invitation.mail.message.text.split(' ');
-      expect(await store.links.leaver(leave)).toEqual({ ok: true, email: 'Ann@example.org' });
-      expect(await store.links.check('leave', leave)).toEqual({
+      expect(await store.addressLinks.leaver(leave)).toEqual({
+        ok: true,
+        email: 'Ann@example.org',
+      });
+      expect(await store.addressLinks.check('leave', leave)).toEqual({
         ok: true,
         subscriptionActive: false,
       });
-      expect(await store.links.check('confirm', leave)).toEqual({ ok: false, refusal: 'invalid' });
+      expect(await store.addressLinks.check('confirm', leave)).toEqual({
+        ok: false,
+        refusal: 'invalid',
+      });
       await store.subscriptions.activate('ann@example.org', key);
-      expect(await store.links.check('leave', leave)).toEqual({
+      expect(await store.addressLinks.check('leave', leave)).toEqual({
         ok: true,
         subscriptionActive: true,
       });
       // A leave link keeps working (an unsubscribe link in an old mail), until the address is
       // erased.
       time += 400 * 24 * HOUR;
-      expect(await store.links.leaver(leave)).toEqual({ ok: true, email: 'Ann@example.org' });
+      expect(await store.addressLinks.leaver(leave)).toEqual({
+        ok: true,
+        email: 'Ann@example.org',
+      });
       await store.erase('ann@example.org');
-      expect(await store.links.leaver(leave)).toEqual({ ok: false, refusal: 'invalid' });
+      expect(await store.addressLinks.leaver(leave)).toEqual({ ok: false, refusal: 'invalid' });
     });
 
     /** A leave-link mail that remembers the token each message carried. */
@@ -288,13 +300,13 @@ function contract(engine: StoreEngine) {
     it('records a request for any address with one row, and mails a link only to an address on the list, at most three an hour', async () => {
       await store.signups.add({ email: 'ann@example.org', description: '' });
       const { compose, tokens } = leaveMail();
-      await store.links.askLeaveLink('nobody@example.org');
-      for (let i = 0; i < 5; i++) await store.links.askLeaveLink(' ANN@example.org');
+      await store.addressLinks.askLeaveLink('nobody@example.org');
+      for (let i = 0; i < 5; i++) await store.addressLinks.askLeaveLink(' ANN@example.org');
       // Nothing looked up yet: a row per request, listed or not, and no mail.
       expect(await countRows(store, 'leave_requests')).toBe(6);
       expect(await store.mail.counts()).toMatchObject({ queued: 0 });
 
-      const done = await store.links.mailLeaveLinks(10, compose);
+      const done = await store.addressLinks.mailLeaveLinks(10, compose);
       expect(done).toMatchObject({ requests: 6, queueFull: 0 });
       expect(done.mail.map((m) => m.message.to)).toEqual(Array(3).fill('ann@example.org'));
       // Answered requests are gone, the unlisted address's with them.
@@ -302,16 +314,19 @@ function contract(engine: StoreEngine) {
       expect(await store.mail.counts()).toMatchObject({ queued: 3 });
       // Queued claimed for the round that wrote them.
       expect(await store.mail.claim(10)).toEqual([]);
-      expect(await store.links.mailLeaveLinks(10, compose)).toEqual({
+      expect(await store.addressLinks.mailLeaveLinks(10, compose)).toEqual({
         mail: [],
         requests: 0,
         queueFull: 0,
       });
 
       time += HOUR + 1;
-      await store.links.askLeaveLink('ann@example.org');
-      expect((await store.links.mailLeaveLinks(10, compose)).mail).toHaveLength(1);
-      expect(await store.links.leaver(tokens[0])).toEqual({ ok: true, email: 'ann@example.org' });
+      await store.addressLinks.askLeaveLink('ann@example.org');
+      expect((await store.addressLinks.mailLeaveLinks(10, compose)).mail).toHaveLength(1);
+      expect(await store.addressLinks.leaver(tokens[0])).toEqual({
+        ok: true,
+        email: 'ann@example.org',
+      });
     });
 
     it('keeps a request until a round answers it, on whichever store instance, and answers it once', async () => {
@@ -319,8 +334,8 @@ function contract(engine: StoreEngine) {
       const listed = Array.from({ length: 12 }, (_, i) => `on-${i}@example.org`);
       for (const email of listed) await store.signups.add({ email, description: '' });
       for (const [i, email] of listed.entries()) {
-        await store.links.askLeaveLink(email);
-        await store.links.askLeaveLink(`off-${i}@example.org`);
+        await store.addressLinks.askLeaveLink(email);
+        await store.addressLinks.askLeaveLink(`off-${i}@example.org`);
       }
       // The instance that took the requests is gone (a restart, a killed replica): two others
       // answer them, at the same time.
@@ -329,7 +344,7 @@ function contract(engine: StoreEngine) {
       try {
         const mailed: string[] = [];
         let answered = 0;
-        const answer = (s: Store) => s.links.mailLeaveLinks(4, compose);
+        const answer = (s: Store) => s.addressLinks.mailLeaveLinks(4, compose);
         for (let round = 0; round < 10; round++) {
           // At once on PostgreSQL; SQLite's one writer is one process's, so there they take turns.
           const done =
@@ -354,8 +369,8 @@ function contract(engine: StoreEngine) {
       const { compose, tokens } = leaveMail();
       await store.signups.add({ email: 'ann@example.org', description: '' });
       await store.signups.add({ email: 'bob@example.org', description: '' });
-      await store.links.askLeaveLink('gone@example.org');
-      await store.links.askLeaveLink('ann@example.org');
+      await store.addressLinks.askLeaveLink('gone@example.org');
+      await store.addressLinks.askLeaveLink('ann@example.org');
       // Not on the list, and still erased: an erasure leaves no request of the address behind.
       await store.erase('Gone@example.org');
       expect(await countRows(store, 'leave_requests')).toBe(1);
@@ -363,18 +378,18 @@ function contract(engine: StoreEngine) {
       expect(await countRows(store, 'leave_requests')).toBe(0);
 
       // The requests are bounded as the mail queue is, for every address alike.
-      await store.links.askLeaveLink('bob@example.org');
-      await store.links.askLeaveLink('bob@example.org');
-      await expect(store.links.askLeaveLink('nobody@example.org')).rejects.toBeInstanceOf(
+      await store.addressLinks.askLeaveLink('bob@example.org');
+      await store.addressLinks.askLeaveLink('bob@example.org');
+      await expect(store.addressLinks.askLeaveLink('nobody@example.org')).rejects.toBeInstanceOf(
         QueueFullError,
       );
       // One mail fills the queue: the second request is answered without one, and its token goes.
       await store.subscriptions.invite('bob@example.org', { again: false, compose: inviteCompose });
-      const done = await store.links.mailLeaveLinks(10, compose);
+      const done = await store.addressLinks.mailLeaveLinks(10, compose);
       expect(done).toMatchObject({ requests: 2, queueFull: 1 });
       expect(done.mail).toHaveLength(1);
       expect(tokens).toHaveLength(2);
-      expect(await store.links.leaver(tokens[1])).toEqual({ ok: false, refusal: 'invalid' });
+      expect(await store.addressLinks.leaver(tokens[1])).toEqual({ ok: false, refusal: 'invalid' });
       expect(await countRows(store, 'leave_requests')).toBe(0);
     });
   });
@@ -435,7 +450,7 @@ function contract(engine: StoreEngine) {
     await store.signups.add({ email: 'a@example.org', description: '' });
     await addConfirming({ email: 'b@example.org', description: '' }, mail);
     await addConfirming({ email: 'c@example.org', description: '' }, mail);
-    await store.links.confirm(sent[1].tokens.confirm);
+    await store.addressLinks.confirm(sent[1].tokens.confirm);
     await store.signups.add({ email: 'd@example.org', description: '' });
     const invited = await store.subscriptions.invite('d@example.org', {
       again: false,

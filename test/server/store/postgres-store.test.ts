@@ -356,12 +356,12 @@ describeWithPostgres('the PostgreSQL store', () => {
         }),
       };
       const rounds = await Promise.all(
-        [a, b, a, b].map((store) => store.links.mailConfirmations(15, mail)),
+        [a, b, a, b].map((store) => store.addressLinks.mailConfirmations(15, mail)),
       );
       const written = rounds.flat().map((queued) => queued.message.to);
       expect(written).toHaveLength(40);
       expect(new Set(written).size).toBe(40);
-      expect(await a.links.mailConfirmations(15, mail)).toEqual([]);
+      expect(await a.addressLinks.mailConfirmations(15, mail)).toEqual([]);
     });
   });
 

@@ -134,7 +134,7 @@ describeEachEngine((engine) => {
     const { logger } = capturingLogger();
     const worker = startMailWorker({
       queue: store.mail,
-      leaveLinks: { links: store.links, compose: leaveLinkMailFor(config)! },
+      leaveLinks: { links: store.addressLinks, compose: leaveLinkMailFor(config)! },
       mailer: createMailer(config),
       logger,
       pollMs: 60_000,
@@ -179,7 +179,7 @@ describeEachEngine((engine) => {
     const { logger, lines } = capturingLogger();
     const worker = startMailWorker({
       queue: store.mail,
-      leaveLinks: { links: store.links, compose: leaveLinkMailFor(config)! },
+      leaveLinks: { links: store.addressLinks, compose: leaveLinkMailFor(config)! },
       mailer: createMailer(config),
       logger,
       pollMs: 60_000,
@@ -216,10 +216,10 @@ describeEachEngine((engine) => {
         request(app).post('/api/subscriptions').send({ email, description: 'emacs' });
       await signUp('known@example.org').expect(201);
       // As the mail worker leaves it: the confirmation it owed written (CONFIRM_SIGNUPS=on).
-      await store.links.mailConfirmations(10, confirmationMailFor(config)!);
+      await store.addressLinks.mailConfirmations(10, confirmationMailFor(config)!);
       // And the welcome it owed (WELCOME_MAIL=on).
       const welcomeMail = welcomeMailFor(config);
-      if (welcomeMail) await store.links.mailWelcomes(10, welcomeMail);
+      if (welcomeMail) await store.addressLinks.mailWelcomes(10, welcomeMail);
 
       let fresh: request.Response | undefined;
       let known: request.Response | undefined;

@@ -159,9 +159,9 @@ describeEachEngine((engine) => {
     expect(await store.signups.welcomesOwed()).toBe(2);
     await store.erase('dee@example.org');
     expect(await store.signups.welcomesOwed()).toBe(1);
-    const written = await store.links.mailWelcomes(10, welcomeMailFor(config)!);
+    const written = await store.addressLinks.mailWelcomes(10, welcomeMailFor(config)!);
     expect(written.map((item) => item.message.to)).toEqual(['eve@example.org']);
-    expect(await store.links.mailWelcomes(10, welcomeMailFor(config)!)).toEqual([]);
+    expect(await store.addressLinks.mailWelcomes(10, welcomeMailFor(config)!)).toEqual([]);
   });
 });
 

@@ -64,7 +64,7 @@ function events(engine: StoreEngine) {
   /** A new confirmation link for `email`, as the mail worker mails it. */
   async function confirmationToken(email: string): Promise<string> {
     let token = '';
-    await store.links.mailConfirmations(10, {
+    await store.addressLinks.mailConfirmations(10, {
       compose: (to, tokens) => {
         if (to === email) token = tokens.confirm;
         return { ...composeInvitation(to, tokens.confirm), subject: 'Confirm' };
@@ -105,8 +105,8 @@ function events(engine: StoreEngine) {
     const token = await confirmationToken('bea@example.org');
     time += 5 * 60_000;
     // Confirmed before the worker wrote the creation: the confirmation writes it first.
-    expect((await store.links.confirm(token)).ok).toBe(true);
-    expect((await store.links.confirm(token)).ok).toBe(false);
+    expect((await store.addressLinks.confirm(token)).ok).toBe(true);
+    expect((await store.addressLinks.confirm(token)).ok).toBe(false);
     await worker.flush();
 
     const got = received().sort((a, b) => a.data.time.localeCompare(b.data.time));
@@ -172,8 +172,10 @@ function events(engine: StoreEngine) {
     time += 60_000;
     await store.mail.failed(mail.id, '550 no such user', true);
     // A second refusal (a leave link the address asked for) changes nothing a receiver keeps.
-    await store.links.askLeaveLink('fay@example.org');
-    const asked = await store.links.mailLeaveLinks(5, (to, token) => composeInvitation(to, token));
+    await store.addressLinks.askLeaveLink('fay@example.org');
+    const asked = await store.addressLinks.mailLeaveLinks(5, (to, token) =>
+      composeInvitation(to, token),
+    );
     await store.mail.failed(asked.mail[0].id, '550 no such user', true);
     await worker.flush();
     const got = received().sort((a, b) => a.data.time.localeCompare(b.data.time));
