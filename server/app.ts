@@ -58,7 +58,7 @@ export interface AppDeps {
    * sends it now.
    */
   wakeMail?: () => void;
-  /** Told when a request queued a webhook event or a signup owes one: the worker sends it now. */
+  /** Told when a request queued a webhook event or a signup is due one: the worker sends it now. */
   wakeWebhooks?: () => void;
   /**
    * How old the names /privacy lists may get before a page reads the webhook endpoints again

@@ -92,18 +92,18 @@ async function main() {
       : createMetrics({
           pending: {
             outbox: () => store.outbox.depth(),
-            // Queued, and owed by signups (confirmations and welcomes not written yet): all wait
+            // Queued, and due to signups (confirmations and welcomes not written yet): all wait
             // for the mail worker.
             mail: async () =>
               (await store.mail.counts()).queued +
-              (await store.signups.confirmationsOwed()) +
-              (await store.signups.welcomesOwed()),
+              (await store.signups.confirmationsDue()) +
+              (await store.signups.welcomesDue()),
           },
           dead: {
             outbox: () => store.outbox.deadCount(),
             mail: async () => (await store.mail.counts()).dead,
           },
-          confirmationsOwed: () => store.signups.confirmationsOwed(),
+          confirmationsDue: () => store.signups.confirmationsDue(),
           webhooksDisabled: () => store.webhooks.disabledCount(),
           ready: () => isReady(store, config.databaseTimeoutMs),
           lastBackup: () => readBackupStamp(config.dataDir),

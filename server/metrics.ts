@@ -1,7 +1,7 @@
 // What an operator scrapes with METRICS_PORT set (Prometheus text, prom-client): requests by route
 // kind and status, signups by outcome, delivery attempts of the outbox, the mail queue and
 // webhooks, how much each queue holds and how much of it is dead, disabled webhook endpoints,
-// confirmation mail owed, whether the store is ready, console logins the throttle refused,
+// confirmation mail due, whether the store is ready, console logins the throttle refused,
 // requests from a proxy TRUST_PROXY does not trust, when the last scheduled backup succeeded, the
 // build, and Node's own process metrics
 // (what deploy/prometheus/alerts.yml and deploy/grafana/dashboard.json read). Each
@@ -108,11 +108,11 @@ interface MetricsOptions {
   pending: PendingCounts;
   /**
    * The rest of what the store is asked on a scrape: dead items of each queue, confirmation mail
-   * owed, and readiness as /readyz checks it. server/index.ts gives them all; a gauge whose source
+   * due, and readiness as /readyz checks it. server/index.ts gives them all; a gauge whose source
    * is not given is not exported.
    */
   dead?: Record<DeliveryQueue, StoreCount>;
-  confirmationsOwed?: StoreCount;
+  confirmationsDue?: StoreCount;
   /** Webhook endpoints disabled by a 410 or 5 days of failures. */
   webhooksDisabled?: StoreCount;
   ready?: () => Promise<boolean>;
@@ -153,7 +153,7 @@ export function createMetrics(options: MetricsOptions): Metrics & { registry: Re
   const {
     pending,
     dead,
-    confirmationsOwed,
+    confirmationsDue,
     webhooksDisabled,
     ready,
     lastBackup,
@@ -265,11 +265,11 @@ export function createMetrics(options: MetricsOptions): Metrics & { registry: Re
         dead[queue],
       );
   }
-  if (confirmationsOwed)
+  if (confirmationsDue)
     storeCount(
       'confirmations_owed',
       'Signups owed a confirmation mail not written yet (CONFIRM_SIGNUPS=on).',
-      confirmationsOwed,
+      confirmationsDue,
     );
   if (webhooksDisabled)
     storeCount(

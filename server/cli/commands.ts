@@ -120,9 +120,9 @@ export const COMMANDS: CommandRow<Options>[] = [
       await io.out(textTable(['state', 'signups'], states));
       const { queued, failed, dead, sent } = mail;
       await io.out(`mail: ${queued} queued, ${failed} failed, ${dead} dead, ${sent} sent\n`);
-      // Only where there is something to say: a site without confirmation owes none.
-      if (mail.owed > 0)
-        await io.out(`confirmations owed: ${mail.owed} (the running site writes and sends them)\n`);
+      // Only where there is something to say: a site without confirmation has none due.
+      if (mail.due > 0)
+        await io.out(`confirmations owed: ${mail.due} (the running site writes and sends them)\n`);
       return 0;
     },
   },

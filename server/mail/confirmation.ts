@@ -44,7 +44,7 @@ export function confirmationMail(options: {
 }
 
 /**
- * The mail the mail worker writes for each signup owed one (store: addressLinks.mailConfirmations);
+ * The mail the mail worker writes for each signup due one (store: addressLinks.mailConfirmations);
  * undefined without SITE_URL.
  */
 export function confirmationMailFor(

@@ -77,7 +77,7 @@ export function welcomeMail(options: {
 }
 
 /**
- * The mail the mail worker writes for each signup owed one (store: addressLinks.mailWelcomes); undefined
+ * The mail the mail worker writes for each signup due one (store: addressLinks.mailWelcomes); undefined
  * unless WELCOME_MAIL is on (config/rules.ts requires SITE_URL then, for its links).
  */
 export function welcomeMailFor(

@@ -1,8 +1,8 @@
 // Who signed up, and where each address stands (unconfirmed → waitlisted → invited → activated, or
 // undeliverable), for both engines. A signup is one statement that writes one row, new or a repeat
 // (ON CONFLICT on the normalised address), so two replicas taking the same address at once still
-// keep one row. With confirmation on, the same statement records the confirmation mail it owes
-// (with it off, the welcome mail a new address owes); the mail worker writes it (address-links/,
+// keep one row. With confirmation on, the same statement records the confirmation mail it is due
+// (with it off, the welcome mail a new address is due); the mail worker writes it (address-links/,
 // mailConfirmations, mailWelcomes), so a signup costs what it cost without mail (decision 0015).
 import { emailKey, type Signup } from '../../shared/form-checks';
 import { sinceInstant } from './since';
@@ -40,11 +40,11 @@ export interface Signups {
   /**
    * Adds a signup in one statement that writes one row, new or not, so both cost the same; true if
    * new. A repeat (same address, any case or spacing) keeps the row and clears an undeliverable
-   * mark. With `confirm`, a new signup is unconfirmed and owes a confirmation mail, recorded in
+   * mark. With `confirm`, a new signup is unconfirmed and due a confirmation mail, recorded in
    * that same statement (addressLinks.mailConfirmations writes it); a repeat of an address still
-   * unconfirmed owes a new one at most once an hour; a confirmed one is owed nothing. With
-   * `welcome` and without `confirm`, a new signup owes a welcome mail, recorded the same way
-   * (addressLinks.mailWelcomes writes it); a repeat owes none.
+   * unconfirmed is due a new one at most once an hour; a confirmed one is due nothing. With
+   * `welcome` and without `confirm`, a new signup is due a welcome mail, recorded the same way
+   * (addressLinks.mailWelcomes writes it); a repeat is due none.
    */
   add(signup: Signup, options?: { confirm?: boolean; welcome?: boolean }): Promise<boolean>;
   count(): Promise<number>;
@@ -77,12 +77,12 @@ export interface Signups {
    */
   daily(sinceDay: string): Promise<DailyCounts[]>;
   /**
-   * Confirmation mails owed and not written yet: a few while the worker keeps up, growing when it
+   * Confirmation mails due and not written yet: a few while the worker keeps up, growing when it
    * does not.
    */
-  confirmationsOwed(): Promise<number>;
-  /** Welcome mails owed and not written yet (WELCOME_MAIL=on). */
-  welcomesOwed(): Promise<number>;
+  confirmationsDue(): Promise<number>;
+  /** Welcome mails due and not written yet (WELCOME_MAIL=on). */
+  welcomesDue(): Promise<number>;
 }
 
 export interface SignupPageQuery {
@@ -139,7 +139,7 @@ export const WAITING = `invited_at IS NULL AND activated_at IS NULL AND confirme
   AND undeliverable_at IS NULL`;
 
 /**
- * An unconfirmed signup owed no mail, none of whose confirmation links still works ($1: now, ISO).
+ * An unconfirmed signup due no mail, none of whose confirmation links still works ($1: now, ISO).
  */
 export const EXPIRED_UNCONFIRMED = `confirmed_at IS NULL AND confirmation_due_at IS NULL
   AND NOT EXISTS (
@@ -152,14 +152,14 @@ export const EXPIRED_UNCONFIRMED = `confirmed_at IS NULL AND confirmation_due_at
 /**
  * A signup, new or a repeat, as one statement that writes one row either way, so the answer costs
  * the same and tells nobody whether the address was stored already (decision 0021).
- * New: confirmed from the start ($5 = $4) when confirmation is off, and then owed a welcome mail
- * ($8 = $4) with WELCOME_MAIL on; unconfirmed and owed a confirmation mail ($6 = $4) when on. A new
- * signup always owes its `signup.created` webhook event (webhooks/signup-events.ts).
- * A repeat never owes a welcome: the address had its own when it joined.
+ * New: confirmed from the start ($5 = $4) when confirmation is off, and then due a welcome mail
+ * ($8 = $4) with WELCOME_MAIL on; unconfirmed and due a confirmation mail ($6 = $4) when on. A new
+ * signup is always due its `signup.created` webhook event (webhooks/signup-events.ts).
+ * A repeat is never due a welcome: the address had its own when it joined.
  * A repeat keeps the row and records when it came ($4): its row is written too, since SQLite
  * writes (and syncs) nothing for an update that changes no byte. The person typed the address
  * again, so a refusal for good is worth another try; with confirmation on ($6 set), an address
- * still unconfirmed is owed a new mail (the first may be lost or in spam), unless one is owed
+ * still unconfirmed is due a new mail (the first may be lost or in spam), unless one is due
  * already or went out within MAIL_AGAIN_AFTER_MS ($7: that window's start): never a flood.
  */
 const ADD = `INSERT INTO signups (email, email_key, description, created_at, confirmed_at,
@@ -318,9 +318,9 @@ export function createSignups(sql: Sql, now: () => number): Signups {
       return [...days.values()].sort((a, b) => a.day.localeCompare(b.day));
     },
 
-    confirmationsOwed: () => count('confirmation_due_at IS NOT NULL'),
+    confirmationsDue: () => count('confirmation_due_at IS NOT NULL'),
 
-    welcomesOwed: () => count('welcome_due_at IS NOT NULL'),
+    welcomesDue: () => count('welcome_due_at IS NOT NULL'),
 
     async expiredUnconfirmed(createdBefore: string, limit: number) {
       const { rows } = await sql.query<{ email: string }>(

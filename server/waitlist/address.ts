@@ -41,7 +41,7 @@ export async function confirmAddress(
   const welcome = config.welcomeMail;
   const used = await store.addressLinks.confirm(token, { welcome });
   if (used.ok) metrics.address('confirmed');
-  // The welcome it may owe and its signup.confirmed go out now rather than at the next polls.
+  // The welcome it may be due and its signup.confirmed go out now rather than at the next polls.
   if (used.ok && welcome) wakeMail?.();
   if (used.ok) wakeWebhooks?.();
   logger.info(

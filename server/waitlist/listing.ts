@@ -31,10 +31,10 @@ export function listSignups(
 export interface WaitlistReport {
   signups: WaitlistStats;
   /**
-   * The queue by state, and `owed`: confirmation mails signups owe that the running site has not
+   * The queue by state, and `due`: confirmation mails signups are due that the running site has not
    * written yet.
    */
-  mail: Record<MailState | 'owed', number>;
+  mail: Record<MailState | 'due', number>;
 }
 
 export async function waitlistStats({
@@ -44,7 +44,7 @@ export async function waitlistStats({
 }): Promise<WaitlistReport> {
   return {
     signups: await store.signups.stats(),
-    mail: { ...(await store.mail.counts()), owed: await store.signups.confirmationsOwed() },
+    mail: { ...(await store.mail.counts()), due: await store.signups.confirmationsDue() },
   };
 }
 

@@ -15,12 +15,7 @@ import {
   type SignupRules,
 } from '../../shared/form-checks';
 import type { Config } from '../config';
-import {
-  isNotNow,
-  postSignup,
-  type BackendAnswer,
-  type SignupRequest,
-} from '../backend/client';
+import { isNotNow, postSignup, type BackendAnswer, type SignupRequest } from '../backend/client';
 import type { SignupGuard } from '../guard';
 import type { Logger } from '../logger';
 import { NO_METRICS, type GuardRoute, type Metrics } from '../metrics';
@@ -64,7 +59,7 @@ export interface SignupDeps {
   logger: Logger;
   metrics?: Pick<Metrics, 'signup'>;
   /**
-   * Told when a confirmation may be owed, so the mail worker writes and sends it now rather than at
+   * Told when a confirmation may be due, so the mail worker writes and sends it now rather than at
    * its next poll.
    */
   wakeMail?: () => void;
@@ -110,9 +105,9 @@ export async function signup(
     const { confirmSignups: confirm, welcomeMail: welcome } = config;
     const added = await store.signups.add(checked.value, { confirm, welcome });
     // The mail worker writes and sends the confirmation or welcome now rather than at its next poll
-    // (woken for a repeat too, which may owe a confirmation: the same work for every address).
+    // (woken for a repeat too, which may be due a confirmation: the same work for every address).
     if (confirm || welcome) deps.wakeMail?.();
-    // A new signup's signup.created likewise (woken for a repeat too, which owes none).
+    // A new signup's signup.created likewise (woken for a repeat too, which is due none).
     deps.wakeWebhooks?.();
     logger.info({ event: 'signup', added }, 'signup stored');
     metrics.signup(added ? 'stored' : 'duplicate');

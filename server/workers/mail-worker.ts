@@ -1,5 +1,5 @@
 // Background delivery of the site's mail: every poll (or 50 ms after a request wakes it) it writes
-// the confirmations and welcomes signups owe and the leave links /leave was asked for, claims what
+// the confirmations and welcomes signups are due and the leave links /leave was asked for, claims what
 // else is due (messages that failed for a while, or that a CLI run left behind) and sends it
 // through the pool, a batch at a time. A full batch is followed at once by the next one, unless
 // the server was unavailable: then the rest waits for the next poll and its own backoff, rather
@@ -17,11 +17,11 @@ import { SMTP_POOL_SIZE, type Mailer } from '../mail/transport';
 interface MailWorkerOptions {
   queue: MailQueue;
   /**
-   * Confirmations owed by signups (CONFIRM_SIGNUPS=on) and the mail to write for them: each round
+   * Confirmations due to signups (CONFIRM_SIGNUPS=on) and the mail to write for them: each round
    * writes those first, then claims what else is due. Without it, none are written.
    */
   confirmations?: { links: Pick<AddressLinks, 'mailConfirmations'>; mail: ConfirmationMail };
-  /** The welcome mails signups owe (WELCOME_MAIL=on), written next. Without it, none are. */
+  /** The welcome mails signups are due (WELCOME_MAIL=on), written next. Without it, none are. */
   welcomes?: { links: Pick<AddressLinks, 'mailWelcomes'>; mail: WelcomeMail };
   /**
    * The requests /leave recorded and the mail to write for them: each round answers those next.

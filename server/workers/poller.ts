@@ -67,7 +67,7 @@ export function startPoller(
 
 /**
  * How long after a request's wake a round starts: the answer that woke it reaches the visitor
- * before the round takes the machine, so the work an address owes never lengthens its own answer
+ * before the round takes the machine, so the work an address is due never lengthens its own answer
  * (decision 0021), and the wakes of a burst share one round.
  */
 export const WAKE_AFTER_MS = 50;

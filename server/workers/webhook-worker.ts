@@ -20,7 +20,7 @@ import { startPoller, wakeLater } from './poller';
 
 interface WebhookWorkerOptions {
   webhooks: Webhooks;
-  /** The `signup.created` events signups owe, written at the start of each round. */
+  /** The `signup.created` events signups are due, written at the start of each round. */
   signupEvents?: SignupEvents;
   allowPrivate: boolean;
   logger: Logger;
@@ -88,8 +88,8 @@ export function startWebhookWorker({
 
   async function runRound(): Promise<boolean> {
     try {
-      // The signup.created events new signups owe first, so this round sends them.
-      const written = signupEvents ? await signupEvents.writeOwedCreations(BATCH) : 0;
+      // The signup.created events new signups are due first, so this round sends them.
+      const written = signupEvents ? await signupEvents.writeDueCreations(BATCH) : 0;
       const deliveries = await webhooks.claim(BATCH);
       const results = await Promise.allSettled(deliveries.map(deliver));
       const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');

@@ -1,5 +1,5 @@
 // The figures deploy/prometheus/alerts.yml rests on, as an operator's Prometheus reads them: dead
-// items of both queues, confirmation mail owed, the store's readiness (the check /readyz makes),
+// items of both queues, confirmation mail due, the store's readiness (the check /readyz makes),
 // logins the console's throttle refused, and build_info. First createMetrics with a real SQLite
 // store, then the built server on a seeded database, scraped over HTTP.
 import { execFileSync } from 'node:child_process';
@@ -43,7 +43,7 @@ describe('the gauges counted on each scrape', () => {
     const metrics = createMetrics({
       pending: noPending,
       dead: { outbox: async () => dead, mail: () => 1 },
-      confirmationsOwed: async () => 5,
+      confirmationsDue: async () => 5,
     });
     let text = await metrics.text();
     expect([sample(text, 'outbox_dead'), sample(text, 'mail_dead')]).toEqual([2, 1]);
@@ -58,7 +58,7 @@ describe('the gauges counted on each scrape', () => {
     const metrics = createMetrics({
       pending: noPending,
       dead: { outbox: () => Promise.reject(new Error('postgres://site:s3cret@db')), mail: zero },
-      confirmationsOwed: () => new Promise<number>(() => {}),
+      confirmationsDue: () => new Promise<number>(() => {}),
       logger,
       pendingTimeoutMs: 50,
     });

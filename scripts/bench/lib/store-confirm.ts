@@ -163,7 +163,7 @@ export async function measureConfirmation(
     const loadEnded = Date.now();
     // Waiting to go out: queued, or owed by signups and not written yet (confirmation on).
     const waiting = async (store: Store) =>
-      (await store.mail.counts()).queued + (await store.signups.confirmationsOwed());
+      (await store.mail.counts()).queued + (await store.signups.confirmationsDue());
     const queuedAfterLoad = await readStore(at, waiting);
     const states = await readStore(at, async (store) => {
       for (;;) {

@@ -19,7 +19,7 @@ export interface AddressLinks extends LinkMail {
   check(purpose: LinkPurpose, token: string): Promise<LinkCheck>;
   /**
    * Confirms the address a confirmation link was mailed to, and spends the link. With `welcome`,
-   * the address's first confirmation owes a welcome mail, recorded in the same transaction.
+   * the address's first confirmation makes a welcome mail due, recorded in the same transaction.
    */
   confirm(token: string, options?: { welcome?: boolean }): Promise<LinkUse>;
   /** The address a good leave link belongs to; the caller erases it (waitlist/remove.ts). */
@@ -43,7 +43,7 @@ export function createAddressLinks(sql: Sql, now: () => number, linkMail: LinkMa
         const found = await lookUp(tx, 'confirm', token, at, sql.lockRows);
         if (typeof found === 'string') return { ok: false, refusal: found };
         const time = new Date(at).toISOString();
-        // Only the update that confirms owes the welcome and the event: an address confirmed
+        // Only the update that confirms makes the welcome and the event due and the event: an address confirmed
         // already (a second link, a replica racing under the row's lock) matches no row here.
         const confirmed = await tx.query<SignupOfEvent>(
           `UPDATE signups

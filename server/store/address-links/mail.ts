@@ -20,7 +20,7 @@ export interface ConfirmationTokens {
   leave: string;
 }
 
-/** The confirmation mail the mail worker writes for a signup that owes one (CONFIRM_SIGNUPS=on). */
+/** The confirmation mail the mail worker writes for a signup that is due one (CONFIRM_SIGNUPS=on). */
 export interface ConfirmationMail {
   /** The mail around the tokens (server/mail/confirmation.ts). */
   compose(to: string, tokens: ConfirmationTokens): OutgoingMail;
@@ -36,7 +36,7 @@ export interface ConfirmationMail {
   validMs: number;
 }
 
-/** The welcome mail the mail worker writes for a signup that owes one (WELCOME_MAIL=on). */
+/** The welcome mail the mail worker writes for a signup that is due one (WELCOME_MAIL=on). */
 export interface WelcomeMail {
   /** The mail around the leave token (server/mail/welcome.ts). */
   compose(to: string, leaveToken: string): OutgoingMail;
@@ -47,15 +47,15 @@ export interface WelcomeMail {
 /** The mails that carry links: written by the mail worker, leave links asked for on /leave. */
 export interface LinkMail {
   /**
-   * Writes the confirmation mails owed (up to `limit`, oldest first): for each, new confirm and
+   * Writes the confirmation mails due (up to `limit`, oldest first): for each, new confirm and
    * leave tokens and the mail, queued and claimed for the caller, in one transaction that also
-   * clears what was owed. On PostgreSQL, rows another replica is writing are passed over.
+   * clears what was due. On PostgreSQL, rows another replica is writing are passed over.
    */
   mailConfirmations(limit: number, mail: ConfirmationMail): Promise<QueuedMail[]>;
   /**
-   * Writes the welcome mails owed (up to `limit`, oldest first) as mailConfirmations writes
+   * Writes the welcome mails due (up to `limit`, oldest first) as mailConfirmations writes
    * confirmations, each with a new leave token. An address no longer waitlisted by then (invited,
-   * undeliverable) is owed nothing more and gets none.
+   * undeliverable) is due nothing more and gets none.
    */
   mailWelcomes(limit: number, mail: WelcomeMail): Promise<QueuedMail[]>;
   /**
@@ -102,7 +102,7 @@ export function createLinkMail(
   /**
    * Up to `limit` signups a mail is due for (`due` set), oldest first, with `due` cleared in the
    * caller's transaction. A batch's statements at once, not per row: this runs beside the signups
-   * that owe the mail. On PostgreSQL, rows another replica's round holds are passed over.
+   * that are due the mail. On PostgreSQL, rows another replica's round holds are passed over.
    */
   async function takeDue<R extends { email_key: string }>(
     tx: Queryable,

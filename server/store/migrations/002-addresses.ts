@@ -1,7 +1,7 @@
 // Version 2, one text for both engines: people in control of their address.
 // - confirmed_at: when the address followed its confirmation link (double opt-in). Signups that
 //   exist when this lands were taken without one and count as confirmed from the time they joined.
-// - confirmation_due_at: a confirmation mail is owed (CONFIRM_SIGNUPS=on): set by the signup's
+// - confirmation_due_at: a confirmation mail is due (CONFIRM_SIGNUPS=on): set by the signup's
 //   own statement, cleared by the mail worker in the transaction that queues the mail, so no
 //   crash between the two loses it (decision 0015).
 // - undeliverable_at: when the mail server refused the address for good (a 5xx to RCPT TO).

@@ -1,5 +1,5 @@
 // Version 8, one text for both engines: the welcome mail (WELCOME_MAIL=on).
-// - signups.welcome_due_at: a welcome mail is owed, set in the statement that makes the address
+// - signups.welcome_due_at: a welcome mail is due, set in the statement that makes the address
 //   waitlisted (a new signup with confirmation off, or its confirmation) and cleared by the mail
 //   worker in the transaction that queues the mail, as confirmation_due_at is: no crash between
 //   the two loses it or sends it twice. Erasure deletes it with the row.

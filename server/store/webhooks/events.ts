@@ -36,7 +36,7 @@ export async function insertDelivery(
 
 /**
  * Queues each event for every endpoint that asks for it, on `tx`: the transaction of the state
- * change it reports. The endpoints are read once for all of them (a round of owed creations). A
+ * change it reports. The endpoints are read once for all of them (a round of due creations). A
  * disabled endpoint's events wait for it to be enabled again (a replay), so its receiver misses
  * nothing. The address goes only to endpoints configured to receive it.
  */

@@ -1,26 +1,26 @@
 // The webhook events of a signup's life, for both engines. A change a person makes through a link
 // or the operator through the CLI (a confirmation, an invitation, an activation, a bounce) writes
 // its event in its own transaction (emitSignupEvent), as an erasure writes its `signup.left`
-// (../erasure.ts). A new signup does not: its one statement only marks `signup.created` as owed
+// (../erasure.ts). A new signup does not: its one statement only marks `signup.created` as due
 // (../signups.ts), so a new and a known address cost the same before the answer (decision 0021),
-// and the webhook worker writes the owed events just after (writeOwedCreations). Every other
-// event of a signup first writes the creation it still owes, so a receiver is sent
+// and the webhook worker writes the due events just after (writeDueCreations). Every other
+// event of a signup first writes the creation it is still due, so a receiver is sent
 // `signup.created` before anything else about the signup.
 import { STATE } from '../signups';
 import type { Queryable, Sql } from '../sql';
 import { emitWebhookEvents } from './events';
 import type { WebhookEvent } from './types';
 
-/** The `signup.created` webhook events new signups owe. */
+/** The `signup.created` webhook events new signups are due. */
 export interface SignupEvents {
   /**
-   * Writes up to `limit` owed events, oldest first, in the transaction that clears their marks;
+   * Writes up to `limit` due events, oldest first, in the transaction that clears their marks;
    * how many. Signups another replica's round holds are passed over.
    */
-  writeOwedCreations(limit: number): Promise<number>;
+  writeDueCreations(limit: number): Promise<number>;
 }
 
-interface OwedRow {
+interface DueRow {
   id: number;
   email: string;
   email_key: string;
@@ -32,11 +32,11 @@ interface OwedRow {
  * The state the signup was created in: confirmed in its own statement (confirmation off), or
  * unconfirmed. Read from the row, since the event may be written after the state changed.
  */
-const OWED = `RETURNING id, email, email_key, created_at,
+const DUE_RETURNING = `RETURNING id, email, email_key, created_at,
   CASE WHEN confirmed_at = created_at THEN 'waitlisted' ELSE 'unconfirmed' END AS created_state`;
 
-/** The `signup.created` events of owed rows, oldest first. */
-function creations(rows: OwedRow[]) {
+/** The `signup.created` events of due rows, oldest first. */
+function creations(rows: DueRow[]) {
   return [...rows]
     .sort((a, b) => a.created_at.localeCompare(b.created_at))
     .map((row) => ({
@@ -67,7 +67,7 @@ export const SIGNUP_OF_EVENT = `id, email, email_key, ${STATE} AS state`;
 
 /**
  * `type` for the signup, on the transaction of the change it reports, after the `signup.created`
- * the signup may still owe.
+ * the signup may still be due.
  */
 export async function emitSignupEvent(
   tx: Queryable,
@@ -75,11 +75,11 @@ export async function emitSignupEvent(
   signup: SignupOfEvent,
   at: number,
 ): Promise<void> {
-  const { rows } = await tx.query<OwedRow>(
+  const { rows } = await tx.query<DueRow>(
     `UPDATE signups
      SET created_event_due_at = NULL
      WHERE email_key = $1 AND created_event_due_at IS NOT NULL
-     ${OWED}`,
+     ${DUE_RETURNING}`,
     [signup.email_key],
   );
   const { id, email, email_key: emailKey, state } = signup;
@@ -91,17 +91,17 @@ export async function emitSignupEvent(
 
 export function createSignupEvents(sql: Sql): SignupEvents {
   return {
-    async writeOwedCreations(limit) {
+    async writeDueCreations(limit) {
       // Most rounds find none: a read on the partial index, not a write transaction every second.
-      const owed = await sql.query(
+      const due = await sql.query(
         `SELECT 1 AS one
          FROM signups
          WHERE created_event_due_at IS NOT NULL
          LIMIT 1`,
       );
-      if (owed.rows.length === 0) return 0;
+      if (due.rows.length === 0) return 0;
       return sql.transaction(async (tx) => {
-        const { rows } = await tx.query<OwedRow>(
+        const { rows } = await tx.query<DueRow>(
           `UPDATE signups
            SET created_event_due_at = NULL
            WHERE email_key IN (
@@ -111,7 +111,7 @@ export function createSignupEvents(sql: Sql): SignupEvents {
              ORDER BY created_event_due_at
              LIMIT $1${sql.skipLocked}
            )
-           ${OWED}`,
+           ${DUE_RETURNING}`,
           [limit],
         );
         await emitWebhookEvents(tx, creations(rows));

@@ -79,9 +79,9 @@ function contract(engine: StoreEngine) {
       // Owed by the signup's own statement; the mail worker writes it, queued and claimed for
       // itself.
       expect(await store.mail.counts()).toMatchObject({ queued: 0 });
-      expect(await store.signups.confirmationsOwed()).toBe(1);
+      expect(await store.signups.confirmationsDue()).toBe(1);
       const written = await store.addressLinks.mailConfirmations(10, mail);
-      expect(await store.signups.confirmationsOwed()).toBe(0);
+      expect(await store.signups.confirmationsDue()).toBe(0);
       expect(written.map((m) => m.message.to)).toEqual(['Ann@Example.org']);
       expect(sent.map((s) => s.to)).toEqual(['Ann@Example.org']);
       expect(await store.mail.counts()).toMatchObject({ queued: 1 });

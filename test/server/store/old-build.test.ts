@@ -85,7 +85,7 @@ async function fill(store: any): Promise<void> {
   await store.subscriptions.activate('active@example.org', keys.get('active@example.org'), account);
   await store.subscriptions.issueKey('keyed@example.org');
   await store.addressLinks.askLeaveLink('leaving@example.org');
-  await store.signupEvents.writeOwedCreations(10);
+  await store.signupEvents.writeDueCreations(10);
   await store.outbox.enqueue({
     path: '/api/v1/waitlist?lang=ru',
     fields: [['email', 'invited@example.org'], ['description', 'Ёлка']],

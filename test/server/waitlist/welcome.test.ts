@@ -102,7 +102,7 @@ describeEachEngine((engine) => {
     await s.signUp(' ann@example.ORG ').expect(201);
     await s.workers.flush();
     expect(smtp.received).toHaveLength(1);
-    expect(await s.store.signups.welcomesOwed()).toBe(0);
+    expect(await s.store.signups.welcomesDue()).toBe(0);
 
     // The mail provider's one-click POST to the List-Unsubscribe URL erases the address.
     const left = await request(s.app)
@@ -146,7 +146,7 @@ describeEachEngine((engine) => {
     const s = await start(engine, { WELCOME_MAIL: '' });
     await s.signUp('cid@example.org').expect(201);
     await s.workers.flush();
-    expect(await s.store.signups.welcomesOwed()).toBe(0);
+    expect(await s.store.signups.welcomesDue()).toBe(0);
     expect(smtp.received).toHaveLength(0);
     expect(await s.store.mail.counts()).toEqual({ queued: 0, sent: 0, failed: 0, dead: 0 });
   });
@@ -156,9 +156,9 @@ describeEachEngine((engine) => {
     const store = await engine.open({ now: Date.now });
     await store.signups.add({ email: 'dee@example.org', description: '' }, { welcome: true });
     await store.signups.add({ email: 'eve@example.org', description: '' }, { welcome: true });
-    expect(await store.signups.welcomesOwed()).toBe(2);
+    expect(await store.signups.welcomesDue()).toBe(2);
     await store.erase('dee@example.org');
-    expect(await store.signups.welcomesOwed()).toBe(1);
+    expect(await store.signups.welcomesDue()).toBe(1);
     const written = await store.addressLinks.mailWelcomes(10, welcomeMailFor(config)!);
     expect(written.map((item) => item.message.to)).toEqual(['eve@example.org']);
     expect(await store.addressLinks.mailWelcomes(10, welcomeMailFor(config)!)).toEqual([]);

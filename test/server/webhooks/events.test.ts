@@ -192,7 +192,7 @@ function events(engine: StoreEngine) {
       const emails = Array.from({ length: 30 }, (_, i) => `p${i}@example.org`);
       for (const email of emails) await store.signups.add({ email, description: '' });
       const rounds = [store, other, store].map(
-        (replica) => () => replica.signupEvents.writeOwedCreations(20),
+        (replica) => () => replica.signupEvents.writeDueCreations(20),
       );
       // SQLite has one writer, and one process here: its rounds take turns.
       const written =
