@@ -77,8 +77,8 @@ export function welcomeMail(options: {
 }
 
 /**
- * The mail the mail worker writes for each signup due one (store: addressLinks.mailWelcomes); undefined
- * unless WELCOME_MAIL is on (config/rules.ts requires SITE_URL then, for its links).
+ * The mail the mail worker writes for each signup due one (store: addressLinks.mailWelcomes);
+ * undefined unless WELCOME_MAIL is on (config/rules.ts requires SITE_URL then, for its links).
  */
 export function welcomeMailFor(
   config: Pick<Config, 'siteUrl' | 'mailFrom' | 'welcomeMail' | 'mailTemplates' | 'backendUrl'>,

@@ -1,6 +1,6 @@
 // Background delivery of the site's mail: every poll (or 50 ms after a request wakes it) it writes
-// the confirmations and welcomes signups are due and the leave links /leave was asked for, claims what
-// else is due (messages that failed for a while, or that a CLI run left behind) and sends it
+// the confirmations and welcomes signups are due and the leave links /leave was asked for, claims
+// what else is due (messages that failed for a while, or that a CLI run left behind) and sends it
 // through the pool, a batch at a time. A full batch is followed at once by the next one, unless
 // the server was unavailable: then the rest waits for the next poll and its own backoff, rather
 // than thousands of due messages each meeting the same closed port in a burst. While the site is

@@ -43,7 +43,7 @@ export function createAddressLinks(sql: Sql, now: () => number, linkMail: LinkMa
         const found = await lookUp(tx, 'confirm', token, at, sql.lockRows);
         if (typeof found === 'string') return { ok: false, refusal: found };
         const time = new Date(at).toISOString();
-        // Only the update that confirms makes the welcome and the event due and the event: an address confirmed
+        // Only the update that confirms makes the welcome and the event due: an address confirmed
         // already (a second link, a replica racing under the row's lock) matches no row here.
         const confirmed = await tx.query<SignupOfEvent>(
           `UPDATE signups

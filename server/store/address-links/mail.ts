@@ -20,7 +20,7 @@ export interface ConfirmationTokens {
   leave: string;
 }
 
-/** The confirmation mail the mail worker writes for a signup that is due one (CONFIRM_SIGNUPS=on). */
+/** The confirmation mail the mail worker writes for a signup due one (CONFIRM_SIGNUPS=on). */
 export interface ConfirmationMail {
   /** The mail around the tokens (server/mail/confirmation.ts). */
   compose(to: string, tokens: ConfirmationTokens): OutgoingMail;
