@@ -40,7 +40,7 @@ export interface AuditLog {
 
 /**
  * What a walk of the audit log's chain found. `unchained`: entries from before the chain began
- * (schema 8 of SQLite, 5 of PostgreSQL), which it does not cover.
+ * (schema version 5, migrations/005-audit-chain.ts), which it does not cover.
  */
 export type AuditVerdict =
   | { kind: 'intact'; verified: number; unchained: number }
