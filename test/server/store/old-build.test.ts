@@ -30,6 +30,7 @@ const TSX = path.join(NEW_ROOT, 'node_modules/tsx/dist/cli.mjs');
 /**
  * Run by the old code (its API, not this checkout's): `fill` opens the store as the old site
  * does and writes rows into every table through it; `open` only opens it, and prints why not.
+ * Its names are OLD_COMMIT's (store.links, writeOwedCreations): a rename here must not reach it.
  */
 const OLD_SCRIPT = `
 import { openStore } from './server/store/open';
@@ -73,8 +74,8 @@ async function fill(store: any): Promise<void> {
   await store.signups.add({ email: 'leaving@example.org', description: '' });
   const canMail = () => true;
   const confirm = (to: string) => mail(to, 'Confirm');
-  await store.addressLinks.mailConfirmations(10, { compose: confirm, canMail, validMs: 86_400_000 });
-  await store.addressLinks.mailWelcomes(10, { compose: (to: string) => mail(to, 'Welcome'), canMail });
+  await store.links.mailConfirmations(10, { compose: confirm, canMail, validMs: 86_400_000 });
+  await store.links.mailWelcomes(10, { compose: (to: string) => mail(to, 'Welcome'), canMail });
   const keys = new Map<string, string>();
   const compose = (to: string, key: string) => (keys.set(to, key), mail(to, 'Invitation'));
   for (const email of ['invited@example.org', 'active@example.org']) {
@@ -84,8 +85,8 @@ async function fill(store: any): Promise<void> {
   const account = { provider: 'github', id: '4242', email: 'active@github.example' };
   await store.subscriptions.activate('active@example.org', keys.get('active@example.org'), account);
   await store.subscriptions.issueKey('keyed@example.org');
-  await store.addressLinks.askLeaveLink('leaving@example.org');
-  await store.signupEvents.writeDueCreations(10);
+  await store.links.askLeaveLink('leaving@example.org');
+  await store.signupEvents.writeOwedCreations(10);
   await store.outbox.enqueue({
     path: '/api/v1/waitlist?lang=ru',
     fields: [['email', 'invited@example.org'], ['description', 'Ёлка']],
