@@ -34,13 +34,17 @@ export const httpUrl = z
   )
   .transform(withoutTrailingSlash);
 
+/** The items of a comma-separated setting, trimmed, the empty ones dropped. */
+const commaItems = (value: string) =>
+  value
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
+
 /** Comma-separated http(s) origins, each kept as its serialised origin. */
 export const originList = z.string().transform((value, ctx) => {
   const origins: string[] = [];
-  for (const item of value
-    .split(',')
-    .map((part) => part.trim())
-    .filter(Boolean)) {
+  for (const item of commaItems(value)) {
     const url = URL.canParse(item) ? new URL(item) : undefined;
     if (!url || !/^https?:$/.test(url.protocol) || url.origin !== item.replace(/\/+$/, '')) {
       ctx.addIssue({ code: 'custom', message: `not an origin (scheme://host[:port]): ${item}` });
@@ -148,10 +152,7 @@ export function asciiDomain(name: string): string {
 /** Comma-separated email domains (example.com, bücher.de), kept as asciiDomain gives them. */
 export const domainList = z.string().transform((value, ctx) => {
   const domains: string[] = [];
-  for (const item of value
-    .split(',')
-    .map((part) => part.trim())
-    .filter(Boolean)) {
+  for (const item of commaItems(value)) {
     const domain = asciiDomain(item);
     if (!/^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*$/.test(domain)) {
       ctx.addIssue({ code: 'custom', message: `not a domain such as example.com: ${item}` });

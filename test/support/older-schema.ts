@@ -1,7 +1,7 @@
 // Stores as an older release left them, for the tests of what an upgrade opens: the schema of the
 // one list's first versions (migrations/index.ts), or a SQLite file numbered as files were before
 // that list (user_version 3 ahead, no application id; docs/decisions/0031-one-migration-list.md).
-import type Database from 'better-sqlite3';
+import Database from 'better-sqlite3';
 import { LATEST_VERSION, migrationSql } from '../../server/store/migrations';
 import { sqliteSteps } from '../../server/store/migrations/001-initial';
 import { recordVersion } from '../../server/store/sqlite/database';
@@ -56,4 +56,18 @@ export function postgresAtVersion(version: number): string[] {
 INSERT INTO schema_migrations (version)
 VALUES ${versions.map((v) => `(${v})`).join(', ')}`;
   return [SCHEMA_MIGRATIONS, ...versions.map((v) => migrationSql(v, 'postgres')), record];
+}
+
+/** A file's header fields and schema, read without changing it. */
+export function sqliteHeader(file: string) {
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    return {
+      userVersion: db.pragma('user_version', { simple: true }),
+      applicationId: db.pragma('application_id', { simple: true }),
+      schema: sqliteSchema(db),
+    };
+  } finally {
+    db.close();
+  }
 }

@@ -1,6 +1,7 @@
 // The mail queue and the outbox, one page each, as `waitlist mail` and `waitlist outbox` list
 // them (the same operations, waitlist/queues.ts): queued, failed and dead items, no message body,
 // no key. A dead item has a Retry button, as `… retry <id>` gives it one more life.
+import type { Response } from 'express';
 import { fieldsOf } from '../../http/body';
 import type { Store } from '../../store';
 import {
@@ -99,21 +100,20 @@ export function QueueView({ name, listing, csrf, notice }: QueueViewProps) {
 export const queueRoutes: RouteModule = ({ store }) =>
   (['mail', 'outbox'] as const).flatMap((name): ConsoleRoute[] => {
     const queue = queueOperations(store)[name];
+    /** The queue's page as it is now, with what a retry did when there was one. */
+    const page = async (res: Response, notice?: string) => ({
+      title: TITLES[name],
+      view: (
+        <QueueView
+          name={name}
+          listing={await queue.list()}
+          csrf={res.locals.consoleSession.csrf}
+          notice={notice}
+        />
+      ),
+    });
     return [
-      {
-        method: 'get',
-        name,
-        handle: async (_req, res) => ({
-          title: TITLES[name],
-          view: (
-            <QueueView
-              name={name}
-              listing={await queue.list()}
-              csrf={res.locals.consoleSession.csrf}
-            />
-          ),
-        }),
-      },
+      { method: 'get', name, handle: (_req, res) => page(res) },
       {
         method: 'post',
         name: `${name}Retry`,
@@ -128,18 +128,7 @@ export const queueRoutes: RouteModule = ({ store }) =>
           const notice = retried
             ? `Item ${id} is queued again; the running site sends it.`
             : `Item ${id} is not dead: nothing to retry.`;
-          return {
-            title: TITLES[name],
-            view: (
-              <QueueView
-                name={name}
-                listing={await queue.list()}
-                csrf={res.locals.consoleSession.csrf}
-                notice={notice}
-              />
-            ),
-            status: retried ? 200 : 409,
-          };
+          return { ...(await page(res, notice)), status: retried ? 200 : 409 };
         },
       },
     ];

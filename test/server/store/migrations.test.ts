@@ -9,7 +9,7 @@ import { LATEST_VERSION, MIGRATIONS, type Migration } from '../../../server/stor
 import { openSqliteStore } from '../../../server/store';
 import { APPLICATION_ID, recordVersion } from '../../../server/store/sqlite/database';
 import { tempDataDir } from '../../support/config';
-import { OLD_SQLITE_STEPS, sqliteAtOldVersion, sqliteSchema } from '../../support/older-schema';
+import { OLD_SQLITE_STEPS, sqliteAtOldVersion, sqliteHeader } from '../../support/older-schema';
 
 const fileIn = (dataDir: string) => path.join(dataDir, 'waitlist.db');
 
@@ -45,20 +45,6 @@ function schema2Database(dataDir: string): void {
   });
 }
 
-/** The file's header fields and schema, read without changing it. */
-function header(file: string) {
-  const db = new Database(file, { readonly: true, fileMustExist: true });
-  try {
-    return {
-      userVersion: db.pragma('user_version', { simple: true }),
-      applicationId: db.pragma('application_id', { simple: true }),
-      schema: sqliteSchema(db),
-    };
-  } finally {
-    db.close();
-  }
-}
-
 it('upgrades schema 2: a key issued by hand counts as an invitation, so invite --next does not revoke it', async () => {
   const dataDir = tempDataDir();
   schema2Database(dataDir);
@@ -91,7 +77,7 @@ it('opens a database newer than this release with a clear refusal, changing noth
   expect(() => openSqliteStore({ dataDir })).toThrow(
     `has schema version ${LATEST_VERSION + 1}, newer than this release knows (${LATEST_VERSION})`,
   );
-  expect(header(fileIn(dataDir)).userVersion).toBe(LATEST_VERSION + 1);
+  expect(sqliteHeader(fileIn(dataDir)).userVersion).toBe(LATEST_VERSION + 1);
 });
 
 it('upgrades schema 4: the signups it holds count as confirmed from when they joined, and stay waiting', async () => {
@@ -127,10 +113,10 @@ describe('the one list of versions', () => {
     openSqliteStore({ dataDir: fresh }).db.close();
     const old = tempDataDir();
     databaseAt(old, OLD_SQLITE_STEPS.length);
-    expect(header(fileIn(fresh))).toEqual({
+    expect(sqliteHeader(fileIn(fresh))).toEqual({
       userVersion: LATEST_VERSION,
       applicationId: APPLICATION_ID,
-      schema: header(fileIn(old)).schema,
+      schema: sqliteHeader(fileIn(old)).schema,
     });
   });
 
@@ -139,7 +125,7 @@ describe('the one list of versions', () => {
     databaseAt(dataDir, LATEST_VERSION + 3, {
       signups: [{ email: 'Kept@example.org', at: '2026-11-01T00:00:00.000Z' }],
     });
-    const before = header(fileIn(dataDir));
+    const before = sqliteHeader(fileIn(dataDir));
     expect(before).toMatchObject({ userVersion: LATEST_VERSION + 3, applicationId: 0 });
     const store = openSqliteStore({ dataDir });
     try {
@@ -148,7 +134,7 @@ describe('the one list of versions', () => {
     } finally {
       await store.close();
     }
-    expect(header(fileIn(dataDir))).toEqual({
+    expect(sqliteHeader(fileIn(dataDir))).toEqual({
       userVersion: LATEST_VERSION,
       applicationId: APPLICATION_ID,
       schema: before.schema,
@@ -167,7 +153,7 @@ describe('the one list of versions', () => {
     } finally {
       await store.close();
     }
-    expect(header(fileIn(dataDir))).toMatchObject({
+    expect(sqliteHeader(fileIn(dataDir))).toMatchObject({
       userVersion: LATEST_VERSION + 2,
       applicationId: 0,
     });
@@ -180,10 +166,10 @@ describe('the one list of versions', () => {
       `${fileIn(dataDir)} is from a build before the first release (user_version 2): ` +
         'start the site or run `waitlist migrate` to bring it up to date',
     );
-    expect(header(fileIn(dataDir)).userVersion).toBe(2);
+    expect(sqliteHeader(fileIn(dataDir)).userVersion).toBe(2);
     const store = openSqliteStore({ dataDir });
     await store.close();
-    expect(header(fileIn(dataDir))).toMatchObject({
+    expect(sqliteHeader(fileIn(dataDir))).toMatchObject({
       userVersion: LATEST_VERSION,
       applicationId: APPLICATION_ID,
     });
@@ -197,6 +183,6 @@ describe('the one list of versions', () => {
     expect(() => openSqliteStore({ dataDir })).toThrow(
       `has schema version ${LATEST_VERSION + 1}, newer than this release knows (${LATEST_VERSION})`,
     );
-    expect(header(fileIn(dataDir))).toMatchObject({ userVersion: LATEST_VERSION + 4 });
+    expect(sqliteHeader(fileIn(dataDir))).toMatchObject({ userVersion: LATEST_VERSION + 4 });
   });
 });

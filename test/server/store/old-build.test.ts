@@ -16,7 +16,7 @@ import { LATEST_VERSION } from '../../../server/store/migrations';
 import { openStore } from '../../../server/store/open';
 import { APPLICATION_ID } from '../../../server/store/sqlite/database';
 import { tempDataDir, testConfig } from '../../support/config';
-import { sqliteSchema } from '../../support/older-schema';
+import { sqliteHeader } from '../../support/older-schema';
 import { describeWithPostgres } from '../../support/postgres';
 import { sharedPostgres, type SharedPostgres } from '../../support/shared-postgres';
 
@@ -172,16 +172,14 @@ function sqliteRows(file: string): Rows {
   }
 }
 
-function sqliteHeader(file: string) {
-  const db = new Database(file, { readonly: true, fileMustExist: true });
+/** The new build opens the store as the site does: at the list's last version, and answering. */
+async function opensAtLatest(env: Record<string, string>): Promise<void> {
+  const store = await openStore(testConfig(env));
   try {
-    return {
-      userVersion: db.pragma('user_version', { simple: true }),
-      applicationId: db.pragma('application_id', { simple: true }),
-      schema: sqliteSchema(db),
-    };
+    expect(await store.schema()).toEqual({ found: LATEST_VERSION, release: LATEST_VERSION });
+    await expect(store.ping()).resolves.toBeUndefined();
   } finally {
-    db.close();
+    await store.close();
   }
 }
 
@@ -201,13 +199,7 @@ it("SQLite: the old build's file opens at the same version, every row intact", a
   expectEveryTableFilled(rows);
   expect(Object.keys(rows)).toHaveLength(14);
 
-  const store = await openStore(testConfig({ DATA_DIR: dataDir }));
-  try {
-    expect(await store.schema()).toEqual({ found: LATEST_VERSION, release: LATEST_VERSION });
-    await expect(store.ping()).resolves.toBeUndefined();
-  } finally {
-    await store.close();
-  }
+  await opensAtLatest({ DATA_DIR: dataDir });
   expect(sqliteRows(file)).toEqual(rows);
   const after = sqliteHeader(file);
   expect(after).toEqual({ ...before, userVersion: LATEST_VERSION, applicationId: APPLICATION_ID });
@@ -285,13 +277,7 @@ describeWithPostgres('PostgreSQL', () => {
     expect(rows.schema_migrations).toHaveLength(LATEST_VERSION);
     const schema = await postgresSchema(url);
 
-    const store = await openStore(testConfig({ DATABASE_URL: url }));
-    try {
-      expect(await store.schema()).toEqual({ found: LATEST_VERSION, release: LATEST_VERSION });
-      await expect(store.ping()).resolves.toBeUndefined();
-    } finally {
-      await store.close();
-    }
+    await opensAtLatest({ DATABASE_URL: url });
     expect(await postgresRows(url)).toEqual(rows);
     expect(await postgresSchema(url)).toEqual(schema);
     // A new database ends with the schema the old code's has.
