@@ -16,12 +16,12 @@ import { ISSUED_FIELD } from '../shared/native-form';
 import { apiHandler } from './api/router';
 import { isApiUrl } from './api/routes';
 import { publicConfigOf, type Config } from './config';
-import { healthCheck, readinessCheck } from './health';
+import { healthProbe, readinessCheck, watchOutbox, type OutboxWatch } from './health';
 import { readBody, readFields, type BodyRequest, type Middleware } from './http/body';
 import { compileTrust, type TrustProxy } from './http/client';
 import { refuseCrossSite } from './http/cross-site';
 import { CONTENT_TYPES, HttpError, sendText, statusAndMessage } from './http/errors';
-import { answeredAs, requestPipeline } from './http/request-pipeline';
+import { answeredAs, contextOf, requestPipeline } from './http/request-pipeline';
 import { signupRateLimit } from './http/rate-limit';
 import { securityHeaders } from './http/security-headers';
 import { CONSOLE_MOUNT } from './console/paths';
@@ -34,14 +34,14 @@ import { sendFormError } from './pages/error-page';
 import { isPrerendered, prerenderedPages, sha256Source } from './pages/prerendered';
 import { createRenderer } from './pages/render';
 import { seoFiles } from './pages/seo';
-import { hashedAssets, loadPageAssets, publicFiles, type PageAssets } from './pages/static-files';
+import { loadPageAssets, staticFiles, type PageAssets } from './pages/static-files';
 import { ASSETS_URL_PREFIX } from './paths';
 import { addressPages, isLeaveByLink } from './pages/address-pages';
 import { signupGuard } from './guard';
 import { nativeForm } from './pages/native-form';
 import { openSqliteStore, type Store } from './store';
 import { signup, type SubmitSignup } from './waitlist/signup';
-import { addressRecipients } from './webhooks/recipients';
+import { addressRecipients, RECIPIENTS_MAX_AGE_MS } from './webhooks/recipients';
 
 export interface AppDeps {
   logger?: Logger;
@@ -67,6 +67,11 @@ export interface AppDeps {
   recipientsMaxAgeMs?: number;
   /** The bot guard's clock (the plain form's issue times), so a test need not wait on it. */
   now?: () => number;
+  /**
+   * The outbox depth /healthz reports, which the running site keeps fresh (server/index.ts);
+   * without it, each probe asks for a read when the last is a second old.
+   */
+  outboxWatch?: OutboxWatch;
 }
 
 export function createApp(config: Config, deps: AppDeps = {}) {
@@ -90,10 +95,11 @@ export function createApp(config: Config, deps: AppDeps = {}) {
 
   // Every page embeds the public config, and /privacy names the services webhooks send addresses
   // to, which the CLI can change at any time.
+  const recipientsMaxAgeMs = deps.recipientsMaxAgeMs ?? RECIPIENTS_MAX_AGE_MS;
   const recipients = addressRecipients({
     webhooks: store.webhooks,
     logger,
-    maxAgeMs: deps.recipientsMaxAgeMs,
+    maxAgeMs: recipientsMaxAgeMs,
   });
   const renderer = createRenderer({
     assets,
@@ -124,6 +130,8 @@ export function createApp(config: Config, deps: AppDeps = {}) {
   const prerendered = prerenderedPages({
     render: renderer.renderShared,
     publicConfig: renderer.publicConfig,
+    publicConfigMaxAgeMs: recipientsMaxAgeMs,
+    securityHeaders: headers.fixed,
     pagePolicy: headers.pagePolicy,
     cacheSeconds: config.pageCacheSeconds,
     siteUrl: config.siteUrl,
@@ -133,12 +141,19 @@ export function createApp(config: Config, deps: AppDeps = {}) {
     now: deps.now,
   });
 
+  const files = staticFiles(headers.fixed);
+  const health = healthProbe(deps.outboxWatch ?? watchOutbox(store.outbox), headers.fixed);
+
   const consoleCss = `${assets.css}${CONSOLE_CSS}`;
   return requestPipeline({
     trust,
     securityHeaders: headers.fixed,
     logger,
     metrics,
+    // Answered from memory, before Express, once what they answer with is ready (a page rendered
+    // after its first request, the static files read at start, the probe's last reading): GET and
+    // HEAD of /, /activate and /privacy exactly as linked, /healthz, and every static file.
+    fromMemory: [prerendered.answer, health.answer, files.answer],
     router: siteRoutes({
       config,
       store,
@@ -147,6 +162,8 @@ export function createApp(config: Config, deps: AppDeps = {}) {
       trust,
       renderer,
       prerendered,
+      health,
+      files,
       api: apiHandler({
         config,
         subscriptions: store.subscriptions,
@@ -172,6 +189,8 @@ interface SiteRouteParts {
   trust: TrustProxy;
   renderer: ReturnType<typeof createRenderer>;
   prerendered: ReturnType<typeof prerenderedPages>;
+  health: ReturnType<typeof healthProbe>;
+  files: ReturnType<typeof staticFiles>;
   api: ReturnType<typeof apiHandler>;
   limitSubmissions: Middleware;
   sameSiteOnly: Middleware;
@@ -192,22 +211,24 @@ function siteRoutes(parts: SiteRouteParts) {
   app.use(answeredAs('api', (req) => isApiUrl(req.url!), parts.api));
 
   // GET and HEAD of /, /activate and /privacy, exactly as linked: rendered once, kept with their
-  // headers and their brotli and gzip bodies (pages/prerendered.ts).
+  // headers and their brotli and gzip bodies (pages/prerendered.ts). Here when not kept yet, or
+  // when due to be rendered again; the request pipeline answers the rest from memory.
   app.use(answeredAs('page', isPrerendered, parts.prerendered.serve));
 
   // Compression (gzip, brotli where accepted). React calls res.flush() after each chunk, so
   // streamed HTML still leaves in pieces.
   app.use(compression());
 
-  // Health probe for load balancers and the Docker HEALTHCHECK.
-  app.get('/healthz', healthCheck(store.outbox));
+  // Health probes for load balancers and the Docker HEALTHCHECK. The request pipeline answers
+  // /healthz itself; Express only sees its other spellings (/healthz/, /HEALTHZ).
+  app.get('/healthz', (req, res) => parts.health.send(req, res, contextOf(req)));
   app.get('/readyz', readinessCheck(store, config.databaseTimeoutMs));
 
-  // Content-hashed build output: long-lived cache; a miss is a plain 404.
-  app.use(ASSETS_URL_PREFIX, hashedAssets());
+  // Static files (the hashed build output, public/) are answered from memory by the request
+  // pipeline; anything else under /assets is a plain 404, never the HTML page.
+  app.use(ASSETS_URL_PREFIX, parts.files.missingAsset);
 
-  // Files from public/ with a short cache; /robots.txt and /sitemap.xml name the site's origin.
-  app.use(publicFiles());
+  // /robots.txt and /sitemap.xml name the site's origin.
   app.use(seoFiles(config));
 
   // The waitlist form without JavaScript: a native POST to /?index (docs/product.md §4,

@@ -6,8 +6,8 @@ import { createApp, type AppDeps } from './app';
 import { readBackupStamp } from './backup-stamp';
 import { ConfigError, loadConfig, type Config } from './config';
 import { ensureWritableDataDir } from './data-dir';
-import { createLogger, type Logger } from './logger';
-import { isReady } from './health';
+import { createSiteLog, type Logger } from './logger';
+import { isReady, watchOutbox, type OutboxWatch } from './health';
 import { createMetrics, NO_METRICS, type Metrics } from './metrics';
 import { startMetricsServer } from './metrics-server';
 import type { Store } from './store';
@@ -26,7 +26,7 @@ function startServer(
   logger: Logger,
   store: Store,
   metrics: Metrics,
-  wakes: Pick<AppDeps, 'wakeMail' | 'wakeWebhooks'>,
+  deps: Pick<AppDeps, 'wakeMail' | 'wakeWebhooks' | 'outboxWatch'>,
 ): Promise<Server> {
   const server = http.createServer(
     {
@@ -36,7 +36,7 @@ function startServer(
       // slow-loris client hold its socket half a minute longer.
       connectionsCheckingInterval: Math.min(5_000, Math.ceil(config.headersTimeoutMs / 4)),
     },
-    createApp(config, { logger, store, metrics, ...wakes }),
+    createApp(config, { logger, store, metrics, ...deps }),
   );
   server.keepAliveTimeout = config.keepAliveTimeoutMs;
   return new Promise((resolve, reject) => {
@@ -84,7 +84,7 @@ async function main() {
     }
     throw err;
   }
-  const logger = createLogger(config);
+  const { logger, flush: flushLog } = createSiteLog(config);
   const store = await openStore(config, logger);
   const metrics =
     config.metricsPort === undefined
@@ -120,7 +120,11 @@ async function main() {
           logger,
         });
   const workers = startWorkers({ config, store, logger, metrics });
-  const server = await startServer(config, logger, store, metrics, workers);
+  // What /healthz reports, read before the first probe and then every second.
+  const outboxWatch: OutboxWatch = watchOutbox(store.outbox);
+  await outboxWatch.refresh();
+  const stopWatching = outboxWatch.keepFresh();
+  const server = await startServer(config, logger, store, metrics, { ...workers, outboxWatch });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   logger.info(
@@ -139,6 +143,7 @@ async function main() {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down');
+    stopWatching();
     // The workers stop beside the HTTP drain, not after it, so the whole stop fits the grace an
     // orchestrator gives (Docker: 10 s; ours is 8).
     const [result] = await Promise.all([
@@ -148,6 +153,8 @@ async function main() {
     ]);
     await store.close();
     logger.info({ result }, 'stopped');
+    // Every access-log line of the requests answered, and this one, before the process ends.
+    flushLog();
     process.exit(0);
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));

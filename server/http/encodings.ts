@@ -18,6 +18,21 @@ export function compress(identity: Buffer): Record<Encoding, Buffer> {
   };
 }
 
+/**
+ * Browsers send a handful of different Accept-Encoding headers, each millions of times: each is
+ * negotiated once. The memo is cleared when full, so odd headers cannot grow it.
+ */
+const negotiated = new Map<string, Encoding>();
+const NEGOTIATED_MAX = 256;
+
 /** The encoding of the request's Accept-Encoding that we have, best first. */
-export const preferredEncoding = (req: IncomingMessage): Encoding =>
-  (new Negotiator(req).encoding(ENCODINGS) as Encoding | undefined) ?? 'identity';
+export function preferredEncoding(req: IncomingMessage): Encoding {
+  const header = req.headers['accept-encoding'] ?? '';
+  let encoding = negotiated.get(header);
+  if (encoding === undefined) {
+    encoding = (new Negotiator(req).encoding(ENCODINGS) as Encoding | undefined) ?? 'identity';
+    if (negotiated.size >= NEGOTIATED_MAX) negotiated.clear();
+    negotiated.set(header, encoding);
+  }
+  return encoding;
+}

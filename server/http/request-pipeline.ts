@@ -1,7 +1,10 @@
 // The request pipeline: every request passes the same short preamble, written once and in this
-// order: a request id, the client (TRUST_PROXY), the fixed security headers, the access-log line.
-// Then the site's router (Express, server/app.ts) answers it; a route tells the access log and the
-// metrics which kind of route it is (`answeredAs`), or it counts as 'app'.
+// order: a request id, the client (TRUST_PROXY), the access-log line, and the fixed security
+// headers. An answer kept in memory (a prerendered page, a static file, /healthz) is sent from
+// here with those headers already in its own (http/kept-answers.ts,
+// docs/decisions/0032-answers-kept-in-memory.md); every other request goes on to the site's router
+// (Express, server/app.ts). A route tells the access log and the metrics which kind of route it is
+// (`answeredAs`), or it counts as 'app'.
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../logger';
@@ -51,15 +54,28 @@ interface PipelineOptions {
   /** Set on every answer; a page replaces only its Content-Security-Policy. */
   securityHeaders: HeaderList;
   logger: Logger;
+  /**
+   * Answers kept in memory, tried in order before the router: each answers its requests whole,
+   * security headers included, and returns true, or returns false and touches nothing.
+   */
+  fromMemory?: ReadonlyArray<FastPath>;
   /** The site's router: answers every request after the preamble. */
   router: (req: IncomingMessage, res: ServerResponse) => void;
 }
+
+/** An answer kept in memory (http/kept-answers.ts): true when it answered the request. */
+export type FastPath = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  context: RequestContext,
+) => boolean;
 
 export function requestPipeline({
   trust,
   securityHeaders,
   logger,
   metrics,
+  fromMemory = [],
   router,
 }: PipelineOptions) {
   const watchProxy = untrustedProxyWatch(trust, logger, metrics ?? NO_METRICS);
@@ -72,9 +88,10 @@ export function requestPipeline({
     };
     (req as IncomingMessage & { [CONTEXT]: RequestContext })[CONTEXT] = context;
     watchProxy(req);
+    logWhenDone(logger, req, res, context, metrics);
+    for (const answer of fromMemory) if (answer(req, res, context)) return;
     res.setHeader('X-Request-Id', context.id);
     for (const [name, value] of securityHeaders) res.setHeader(name, value);
-    logWhenDone(logger, req, res, context, metrics);
     router(req, res);
   };
 }

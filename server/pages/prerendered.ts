@@ -10,22 +10,21 @@
 // every page kept is dropped and rendered again. A page is rendered again too when older than
 // maxAgeMs, before the plain form's signed issue time it carries expires.
 import { createHash } from 'node:crypto';
-import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import { compress, preferredEncoding, type Encoding } from '../http/encodings';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { compress, type Encoding } from '../http/encodings';
 import { CONTENT_TYPES, INTERNAL_ERROR, sendText } from '../http/errors';
+import { keptBody, sendKept, type KeptAnswer } from '../http/kept-answers';
 import type { RequestContext } from '../http/request-pipeline';
-import { CSP_HEADER } from '../http/security-headers';
+import { CSP_HEADER, type HeaderList } from '../http/security-headers';
 import type { PublicConfig } from '../../shared/public-config';
 import type { Logger } from '../logger';
 import { INDEXED_PATHS } from './seo';
 
-interface Variant {
-  etag: string;
-  body: Buffer;
-  headers: OutgoingHttpHeaders;
+/** A page kept and settled, and when its rendering began. */
+interface Settled {
+  page: KeptAnswer;
+  renderedAt: number;
 }
-
-type PrerenderedPage = Record<Encoding, Variant>;
 
 /** The store's one key: where the page is addressed (canonical links name it) and its path. */
 function pageKey(origin: string, path: string): string {
@@ -58,20 +57,19 @@ export function sha256Source(text: string): string {
   return `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 }
 
-/** If-None-Match matches with the weak comparison (RFC 9110 §13.1.2): W/ is ignored. */
-function matchesEtag(header: string | undefined, etag: string): boolean {
-  if (!header) return false;
-  return header.split(',').some((tag) => {
-    const trimmed = tag.trim();
-    return trimmed === '*' || trimmed.replace(/^W\//, '') === etag;
-  });
-}
-
 interface PrerenderedOptions {
   /** Renders a page the same for everyone with this public config (render.tsx renderShared). */
   render(path: string, origin: string, publicConfig?: PublicConfig): Promise<string>;
   /** The public config pages embed now (render.tsx); left out, it never changes. */
   publicConfig?: () => Promise<PublicConfig>;
+  /**
+   * How long the public config, once read, is taken to be what pages embed (the names /privacy
+   * lists are read again after that long: webhooks/recipients.ts). For that long a kept page is
+   * answered at once, without asking for it again.
+   */
+  publicConfigMaxAgeMs?: number;
+  /** Every answer's security headers; a page's policy takes the place of theirs. */
+  securityHeaders: HeaderList;
   /** The page policy with these script sources (security-headers.ts). */
   pagePolicy(scriptSources: string[]): string;
   /** How long a shared cache may keep a page (PAGE_CACHE_SECONDS). */
@@ -91,6 +89,8 @@ interface PrerenderedOptions {
 export function prerenderedPages({
   render,
   publicConfig,
+  publicConfigMaxAgeMs = 0,
+  securityHeaders,
   pagePolicy,
   cacheSeconds,
   siteUrl,
@@ -99,10 +99,13 @@ export function prerenderedPages({
   maxAgeMs = Infinity,
   now = Date.now,
 }: PrerenderedOptions) {
-  const pages = new Map<string, Promise<PrerenderedPage>>();
+  const pages = new Map<string, Promise<KeptAnswer>>();
   const renderedAt = new Map<string, number>();
-  // The public config the kept pages embed, as JSON.
+  // The same pages once rendered, for the fast path (`answer`).
+  const settled = new Map<string, Settled>();
+  // The public config the kept pages embed, as JSON, and when it was last read.
   let pagesEmbed: string | undefined;
+  let embedReadAt = -Infinity;
   // Browsers check back every time (a 304 when nothing changed). Shared caches keep the page only
   // when SITE_URL names it: otherwise it names whatever Host the request that filled it sent.
   const cacheControl = siteUrl
@@ -113,7 +116,7 @@ export function prerenderedPages({
     path: string,
     origin: string,
     config: PublicConfig | undefined,
-  ): Promise<PrerenderedPage> {
+  ): Promise<KeptAnswer> {
     const html = await render(path, origin, config);
     const bodies = compress(Buffer.from(html, 'utf8'));
     const tag = createHash('sha256').update(bodies.identity).digest('base64url').slice(0, 22);
@@ -123,68 +126,81 @@ export function prerenderedPages({
       'Cache-Control': cacheControl,
       Vary: 'Accept-Encoding',
     };
-    const variant = (encoding: Encoding): Variant => {
-      const etag = `"${tag}${encoding === 'identity' ? '' : `-${encoding}`}"`;
-      const body = bodies[encoding];
-      const encoded = encoding === 'identity' ? {} : { 'Content-Encoding': encoding };
-      return {
-        etag,
-        body,
-        headers: { ...common, ...encoded, ETag: etag, 'Content-Length': body.length },
-      };
+    const variant = (encoding: Encoding) =>
+      keptBody(
+        securityHeaders,
+        encoding === 'identity' ? common : { ...common, 'Content-Encoding': encoding },
+        bodies[encoding],
+        `"${tag}${encoding === 'identity' ? '' : `-${encoding}`}"`,
+      );
+    return {
+      variants: { br: variant('br'), gzip: variant('gzip'), identity: variant('identity') },
+      ranges: false,
     };
-    return { br: variant('br'), gzip: variant('gzip'), identity: variant('identity') };
+  }
+
+  function forget(key: string): void {
+    pages.delete(key);
+    renderedAt.delete(key);
+    settled.delete(key);
   }
 
   /**
    * The page for this key and the public config of now, rendered on first use; least recently used
    * goes first.
    */
-  async function pageFor(path: string, origin: string): Promise<PrerenderedPage> {
+  async function pageFor(path: string, origin: string): Promise<KeptAnswer> {
     const config = await publicConfig?.();
     const embeds = JSON.stringify(config);
     if (embeds !== pagesEmbed) {
       pages.clear();
       renderedAt.clear();
+      settled.clear();
       pagesEmbed = embeds;
     }
+    embedReadAt = now();
     const key = pageKey(origin, path);
     let page = pages.get(key);
     if (page) pages.delete(key);
     if (!page || now() - renderedAt.get(key)! >= maxAgeMs) {
-      renderedAt.set(key, now());
+      const startedAt = now();
+      renderedAt.set(key, startedAt);
       const rendering = prerender(path, origin, config);
-      // A failed render is not kept (unless another took its place): the next request tries again.
-      rendering.catch(() => pages.get(key) === rendering && pages.delete(key));
+      rendering.then(
+        (kept) => {
+          if (pages.get(key) === rendering) settled.set(key, { page: kept, renderedAt: startedAt });
+        },
+        // A failed render is not kept (unless another took its place): the next request tries
+        // again.
+        () => pages.get(key) === rendering && forget(key),
+      );
       page = rendering;
     }
     pages.set(key, page);
-    while (pages.size > maxEntries) {
-      const oldest = pages.keys().next().value!;
-      pages.delete(oldest);
-      renderedAt.delete(oldest);
-    }
+    while (pages.size > maxEntries) forget(pages.keys().next().value!);
     return page;
   }
 
-  function send(req: IncomingMessage, res: ServerResponse, page: PrerenderedPage): void {
-    const variant = page[preferredEncoding(req)];
-    if (matchesEtag(req.headers['if-none-match'], variant.etag)) {
-      // A 304 refreshes the cached copy's headers, so it carries the page's own policy too.
-      const { ETag, [CSP_HEADER]: policy, 'Cache-Control': cache, Vary } = variant.headers;
-      res.writeHead(304, { ETag, [CSP_HEADER]: policy, 'Cache-Control': cache, Vary });
-      res.end();
-      return;
-    }
-    res.writeHead(200, variant.headers);
-    res.end(req.method === 'HEAD' ? undefined : variant.body);
-  }
-
   return {
-    /** The request pipeline's handler for isPrerendered requests. */
-    serve(req: IncomingMessage, res: ServerResponse, { client }: RequestContext): void {
+    /**
+     * The request pipeline's fast path: a page rendered already, still fresh, while the public
+     * config it embeds was read less than publicConfigMaxAgeMs ago, answered at once. False for
+     * any other request, which Express hands to `serve`.
+     */
+    answer(req: IncomingMessage, res: ServerResponse, context: RequestContext): boolean {
+      if (!isPrerendered(req)) return false;
+      const at = now();
+      if (at - embedReadAt >= publicConfigMaxAgeMs) return false;
+      const kept = settled.get(pageKey(siteUrl ?? context.client.origin, req.url!));
+      if (!kept || at - kept.renderedAt >= maxAgeMs) return false;
+      context.kind = 'page';
+      sendKept(req, res, context.id, kept.page);
+      return true;
+    },
+    /** Express's handler for isPrerendered requests: reads the public config, renders if due. */
+    serve(req: IncomingMessage, res: ServerResponse, { id, client }: RequestContext): void {
       pageFor(req.url!, siteUrl ?? client.origin).then(
-        (page) => send(req, res, page),
+        (page) => sendKept(req, res, id, page),
         (err: unknown) => {
           logger.error({ err }, 'prerendering a page failed');
           sendText(res, 500, CONTENT_TYPES.text, INTERNAL_ERROR, { 'Cache-Control': 'no-store' });

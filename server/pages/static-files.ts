@@ -1,12 +1,27 @@
-// Static files. Build output under /assets has content-hashed names, so it is cached for a year
-// and marked immutable; a miss there is a plain 404 (never the HTML page, which a browser would
-// try to run as a script). Files in public/ keep their names, so they get a short max-age.
+// Static files, answered from memory. Build output under /assets has content-hashed names, so it is
+// cached for a year and marked immutable; a miss there is a plain 404 (never the HTML page, which a
+// browser would try to run as a script). Files in public/ keep their names, so they get a short
+// max-age. Each is kept with its brotli and gzip bodies and every header (http/kept-answers.ts).
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
-import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
+import compressible from 'compressible';
+import type { Request, Response } from 'express';
+import mime from 'mime-types';
 import type { AssetManifest } from '../../shared/manifest';
+import { compress, type Encoding } from '../http/encodings';
 import { CONTENT_TYPES, sendText } from '../http/errors';
-import { ASSETS_DIR, CLIENT_BUILD_DIR, MANIFEST_PATH, PUBLIC_DIR } from '../paths';
+import { keptBody, sendKept, type KeptAnswer, type KeptBody } from '../http/kept-answers';
+import type { RequestContext } from '../http/request-pipeline';
+import type { HeaderList } from '../http/security-headers';
+import {
+  ASSETS_DIR,
+  ASSETS_URL_PREFIX,
+  CLIENT_BUILD_DIR,
+  MANIFEST_PATH,
+  PUBLIC_DIR,
+} from '../paths';
 
 const ONE_YEAR_S = 31_536_000;
 const PUBLIC_MAX_AGE_S = 3600;
@@ -37,52 +52,67 @@ export function loadPageAssets(file = MANIFEST_PATH): PageAssets {
   return { ...manifest, css };
 }
 
-function plainNotFound(_req: Request, res: Response) {
-  sendText(res, 404, CONTENT_TYPES.text, 'Not found');
-}
-
-/** Encodings the build writes beside each asset, in order of preference. */
+/** Encodings the build writes beside each asset, and the file name each has there. */
 const PRECOMPRESSED = [
-  { encoding: 'br', extension: '.br' },
-  { encoding: 'gzip', extension: '.gz' },
+  ['br', '.br'],
+  ['gzip', '.gz'],
 ] as const;
 
 /**
- * Serves the build's .br/.gz copies (compressed once, at the highest level) to browsers that
- * accept them. The compression middleware leaves a response alone once Content-Encoding is set.
+ * Below this, a compressed body saves less than its headers cost; it is what the compression
+ * middleware skips too.
  */
-function precompressedVariants(dir: string): RequestHandler {
-  const files = new Set(fs.existsSync(dir) ? fs.readdirSync(dir) : []);
-  return (req, res, next) => {
-    if (req.method !== 'GET' && req.method !== 'HEAD') return next();
-    const name = req.path.slice(1);
-    if (!files.has(name)) return next();
-    const offered = PRECOMPRESSED.filter((variant) => files.has(name + variant.extension));
-    if (offered.length === 0) return next();
-    res.vary('Accept-Encoding');
-    const chosen = req.acceptsEncodings(...offered.map((variant) => variant.encoding));
-    const variant = offered.find((v) => v.encoding === chosen);
-    if (!variant) return next();
-    res.setHeader('Content-Encoding', variant.encoding);
-    res.type(path.extname(name));
-    req.url = `/${name}${variant.extension}`;
-    next();
-  };
-}
+const COMPRESS_MIN_BYTES = 1024;
 
-export function hashedAssets(dir = ASSETS_DIR): Router {
-  const router = express.Router();
-  router.use(precompressedVariants(dir));
-  router.use(
-    express.static(dir, {
-      index: false,
-      redirect: false,
-      setHeaders: (res) =>
-        res.setHeader('Cache-Control', `public, max-age=${ONE_YEAR_S}, immutable`),
-    }),
-  );
-  router.use(plainNotFound);
-  return router;
+/** A strong validator from the bytes themselves: the same on every replica of one build. */
+const contentTag = (body: Buffer) =>
+  `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`;
+
+/**
+ * One file and its compressed copies, with their headers: the build's .br/.gz beside it, or made
+ * now for a compressible file of public/ (a few kB of SVG) that has none.
+ */
+function keptFile(file: string, cacheControl: string, security: HeaderList): KeptAnswer {
+  const type = mime.contentType(path.extname(file)) || 'application/octet-stream';
+  const identity = fs.readFileSync(file);
+  const bodies: Partial<Record<Encoding, { body: Buffer; mtime: Date }>> = {
+    identity: { body: identity, mtime: fs.statSync(file).mtime },
+  };
+  for (const [encoding, extension] of PRECOMPRESSED) {
+    if (fs.existsSync(file + extension))
+      bodies[encoding] = {
+        body: fs.readFileSync(file + extension),
+        mtime: fs.statSync(file + extension).mtime,
+      };
+  }
+  const compressibleType = compressible(type.split(';')[0]) ?? false;
+  if (!bodies.br && compressibleType && identity.length >= COMPRESS_MIN_BYTES) {
+    const made = compress(identity);
+    bodies.br = { body: made.br, mtime: bodies.identity!.mtime };
+    bodies.gzip = { body: made.gzip, mtime: bodies.identity!.mtime };
+  }
+  // Whether another Accept-Encoding could get another body.
+  const varies = compressibleType || Boolean(bodies.br || bodies.gzip);
+  const variants: Partial<Record<Encoding, KeptBody>> = {};
+  for (const [encoding, kept] of Object.entries(bodies) as [
+    Encoding,
+    { body: Buffer; mtime: Date },
+  ][]) {
+    variants[encoding] = keptBody(
+      security,
+      {
+        ...(varies ? { Vary: 'Accept-Encoding' } : {}),
+        ...(encoding === 'identity' ? {} : { 'Content-Encoding': encoding }),
+        'Content-Type': type,
+        'Cache-Control': cacheControl,
+        'Accept-Ranges': 'bytes',
+      },
+      kept.body,
+      contentTag(kept.body),
+      kept.mtime.toUTCString(),
+    );
+  }
+  return { variants: variants as KeptAnswer['variants'], ranges: true };
 }
 
 /** Every file under dir, as URL paths ('/images/note-graph.svg'). */
@@ -97,19 +127,53 @@ function listFiles(dir: string, prefix = ''): string[] {
     );
 }
 
+/** The files a folder serves under `prefix`: the build's compressed copies are not files of it. */
+function keptFolder(
+  dir: string,
+  prefix: string,
+  cacheControl: string,
+  security: HeaderList,
+): [string, KeptAnswer][] {
+  const names = listFiles(dir);
+  const copies = new Set(names.flatMap((name) => PRECOMPRESSED.map(([, ext]) => name + ext)));
+  return names
+    .filter((name) => !copies.has(name))
+    .map((name) => [prefix + name, keptFile(path.join(dir, name), cacheControl, security)]);
+}
+
 /**
- * public/ is read once at start: only its known files reach the static server, so a page
- * request costs no file-system lookup (public/ ships with the build and does not change).
+ * The static files, read into memory once at start (the build does not change while it runs):
+ * the content-hashed build output under /assets, immutable for a year, and the files of public/
+ * under their own names with a short max-age. `answer` is the request pipeline's fast path for a
+ * GET or HEAD of one of them; anything else under /assets is `missingAsset`'s plain 404.
  */
-export function publicFiles(dir = PUBLIC_DIR): RequestHandler {
-  const known = new Set(listFiles(dir));
-  const serve = express.static(dir, {
-    index: false,
-    redirect: false,
-    setHeaders: (res) => res.setHeader('Cache-Control', `public, max-age=${PUBLIC_MAX_AGE_S}`),
-  });
-  return (req, res, next) => {
-    if (known.has(req.path)) serve(req, res, next);
-    else next();
+export function staticFiles(
+  security: HeaderList,
+  { assetsDir = ASSETS_DIR, publicDir = PUBLIC_DIR } = {},
+) {
+  const files = new Map<string, KeptAnswer>([
+    ...keptFolder(publicDir, '', `public, max-age=${PUBLIC_MAX_AGE_S}`, security),
+    ...keptFolder(
+      assetsDir,
+      ASSETS_URL_PREFIX,
+      `public, max-age=${ONE_YEAR_S}, immutable`,
+      security,
+    ),
+  ]);
+  return {
+    /** Answers a GET or HEAD of a kept file (a query string is ignored); false for the rest. */
+    answer(req: IncomingMessage, res: ServerResponse, { id }: RequestContext): boolean {
+      if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+      const url = req.url!;
+      const query = url.indexOf('?');
+      const file = files.get(query === -1 ? url : url.slice(0, query));
+      if (!file) return false;
+      sendKept(req, res, id, file);
+      return true;
+    },
+    /** Express's handler for whatever else is asked for under /assets: never the HTML page. */
+    missingAsset(_req: Request, res: Response) {
+      sendText(res, 404, CONTENT_TYPES.text, 'Not found');
+    },
   };
 }

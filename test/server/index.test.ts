@@ -185,6 +185,52 @@ describe('server entry point', () => {
     expect(result.stderr).toContain('PORT');
   });
 
+  it.each(['SIGTERM', 'SIGINT'] as const)(
+    'after 10 000 requests and a %s, the access log has a line for each of them',
+    async (signal) => {
+      server = await startServerProcess();
+      // The log is written asynchronously (server/logger.ts): what is still buffered when the
+      // signal comes must reach the output before the process ends.
+      const agent = new http.Agent({ keepAlive: true, maxSockets: 20 });
+      const paths = ['/', '/privacy', '/favicon.svg', '/robots.txt', '/assets/no-such-file.js'];
+      let sent = 0;
+      const statuses = new Map<number, number>();
+      await Promise.all(
+        Array.from({ length: 20 }, async () => {
+          while (sent < 10_000) {
+            const url = `${server!.url}${paths[sent++ % paths.length]}`;
+            const status = await new Promise<number>((resolve, reject) =>
+              http
+                .get(url, { agent }, (res) =>
+                  res.resume().on('end', () => resolve(res.statusCode!)),
+                )
+                .on('error', reject),
+            );
+            statuses.set(status, (statuses.get(status) ?? 0) + 1);
+          }
+        }),
+      );
+      agent.destroy();
+      server.child.kill(signal);
+      await expect(server.exited).resolves.toEqual({ code: 0, signal: null });
+      const lines = server
+        .output()
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { msg: string; res?: { status: number } });
+      const logged = lines.filter((line) => line.msg === 'request completed');
+      expect(logged).toHaveLength(10_000);
+      expect(statuses).toEqual(
+        new Map([
+          [200, 8_000],
+          [404, 2_000],
+        ]),
+      );
+      expect(logged.filter((line) => line.res?.status === 404)).toHaveLength(2_000);
+      expect(lines.at(-1)?.msg).toBe('stopped');
+    },
+  );
+
   it('writes structured JSON request logs without query strings', async () => {
     server = await startServerProcess();
     await get(`${server.url}/activate?email=someone%40example.org`);

@@ -187,6 +187,7 @@ describe('prerendered pages', () => {
     let failNext = false;
     const { logger } = capturingLogger();
     const pages = prerenderedPages({
+      securityHeaders: [],
       render: async (path, origin) => {
         rendered.push(origin + path);
         if (failNext) {
