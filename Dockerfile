@@ -58,4 +58,5 @@ EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=3s --start-period=45s --retries=3 \
   CMD ["node", "-e", "require('http').get({host:'127.0.0.1',port:process.env.PORT,path:'/healthz'},r=>process.exit(r.statusCode===200?0:1)).on('error',()=>process.exit(1))"]
 # Exec form: node runs as PID 1 and receives SIGTERM directly, so shutdown is graceful.
-CMD ["node", "dist/server/index.js"]
+# Node's options: the same as npm start's (scripts/lib/launch/server.ts, SITE_NODE_FLAGS).
+CMD ["node", "--max-semi-space-size=8", "dist/server/index.js"]

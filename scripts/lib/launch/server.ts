@@ -36,6 +36,8 @@ export interface BuiltServerOptions {
   timeoutMs?: number;
   /** Also listen for the inspector, on a free port (`inspectPort`). */
   inspect?: boolean;
+  /** Node's own options, before the script (e.g. --expose-gc, --require a preload). */
+  nodeArgs?: string[];
 }
 
 export interface Exit {
@@ -60,6 +62,14 @@ export interface BuiltServer {
    */
   stop(signal?: NodeJS.Signals): Promise<Exit>;
 }
+
+/**
+ * Node's options for the site, as the image (Dockerfile's CMD) and `npm start` run it too
+ * (test/deploy/node-flags.test.ts holds the three together). A young generation of at most 8 MB a
+ * half: under a spike V8 would otherwise grow it to 64 MB a half and keep the pages, about 50 MB
+ * of resident memory more after the spike (docs/benchmarks.md, "Memory").
+ */
+export const SITE_NODE_FLAGS = ['--max-semi-space-size=8'];
 
 const START_DEADLINE_MS = 45_000;
 const STOP_DEADLINE_MS = 15_000;
@@ -115,6 +125,7 @@ async function startOnPort(
     readyPath = '/healthz',
     timeoutMs = START_DEADLINE_MS,
     inspect,
+    nodeArgs = [],
   }: BuiltServerOptions,
 ): Promise<Omit<BuiltServer, 'stop'>> {
   const inspectPort = inspect ? await freePort() : undefined;
@@ -123,7 +134,12 @@ async function startOnPort(
   const out = log ? fs.openSync(log, 'a') : 'pipe';
   const child = spawn(
     process.execPath,
-    [...(inspectPort ? [`--inspect=127.0.0.1:${inspectPort}`] : []), 'dist/server/index.js'],
+    [
+      ...SITE_NODE_FLAGS,
+      ...(inspectPort ? [`--inspect=127.0.0.1:${inspectPort}`] : []),
+      ...nodeArgs,
+      'dist/server/index.js',
+    ],
     {
       cwd: root,
       env: {
