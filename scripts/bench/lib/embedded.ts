@@ -18,7 +18,7 @@ import { encodeMultipart } from '../../../server/backend/client';
 import { openSqliteStore } from '../../../server/store';
 import type { Account } from '../../../server/store/subscriptions';
 import { startBuiltServer } from '../../lib/launch/server';
-import { inRounds, mediansOf, type Case, type Measured } from './measure';
+import { inRounds, mediansOf, type Case, type Measured, type Traffic } from './measure';
 import { median } from './stats';
 
 export const EMBEDDED_ROUNDS = Number(process.env.BENCH_EMBEDDED_ROUNDS ?? 2);
@@ -70,7 +70,7 @@ async function seedStore(dataDir: string): Promise<string> {
   }
 }
 
-function multipartPost(fields: [string, string][]): Pick<Case[1], 'method' | 'body' | 'headers'> {
+function multipartPost(fields: [string, string][]): Pick<Traffic, 'method' | 'body' | 'headers'> {
   const form = encodeMultipart(fields);
   return { method: 'POST', body: form.body, headers: { 'content-type': form.contentType } };
 }
@@ -81,13 +81,7 @@ function multipartPost(fields: [string, string][]): Pick<Case[1], 'method' | 'bo
  */
 async function checkAnswers(cases: Case[]): Promise<void> {
   for (const [name, { url, method, headers, body }] of cases) {
-    // autocannon's option types are Node's (IncomingHttpHeaders, Buffer); these are plain strings
-    // and bytes.
-    const response = await fetch(url, {
-      method,
-      headers: headers as Record<string, string>,
-      body: typeof body === 'string' ? body : body && new Uint8Array(body),
-    });
+    const response = await fetch(url, { method, headers, body: body && new Uint8Array(body) });
     if (!response.ok)
       throw new Error(
         `${name} answered ${response.status} before measuring: ${await response.text()}`,

@@ -1,9 +1,10 @@
 // How npm run bench measures a case and folds its rounds into one figure, in a module of its own
 // so every section of the bench (index.ts) is measured the same way: a warm-up before every
-// window, this process's heap collected, autocannon with 50 connections for BENCH_SECONDS, the CPU
-// time of the watched processes read around the window, medians over the rounds.
-import autocannon from 'autocannon';
+// window, then the load generator of load.ts (a process of its own, 50 connections) for
+// BENCH_SECONDS, the CPU time of the watched processes read around the window, medians over the
+// rounds.
 import { cpuSeconds } from './cpu';
+import { load, toHundredths, type LoadOptions } from './load';
 import { median } from './stats';
 
 export const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -32,38 +33,27 @@ export const tableRow = (r: Measured) => ({
   non2xx: r.non2xx,
 });
 
+/** What a case sends: load.ts's options but the window's length and the connections. */
+export type Traffic = Omit<LoadOptions, 'seconds' | 'connections'>;
+
 /**
- * A case: its name, what autocannon sends, and the processes whose CPU per request to report, e.g.
+ * A case: its name, what it sends, and the processes whose CPU per request to report, e.g.
  * { site: pid }.
  */
-export type Case = [
-  name: string,
-  options: autocannon.Options,
-  watch: Record<string, number | undefined>,
-];
+export type Case = [name: string, traffic: Traffic, watch: Record<string, number | undefined>];
 
-export async function measure([name, options, watch]: Case): Promise<Measured> {
-  await autocannon({ ...options, connections: CONNECTIONS, duration: WARMUP_SECONDS });
-  // Every window starts with this process's heap collected: autocannon records each request, and
-  // without this the garbage of the case before (400 000 GETs) is collected inside the next one.
-  collectGarbage();
+export async function measure([name, traffic, watch]: Case): Promise<Measured> {
+  await load({ ...traffic, connections: CONNECTIONS, seconds: WARMUP_SECONDS });
   const before = Object.entries(watch).map(([who, pid]) => [who, pid, cpuSeconds(pid)] as const);
-  const result = await autocannon({ ...options, connections: CONNECTIONS, duration: SECONDS });
+  const result = await load({ ...traffic, connections: CONNECTIONS, seconds: SECONDS });
   const cpuMicros: Record<string, number> = {};
   for (const [who, pid, start] of before) {
     const end = cpuSeconds(pid);
-    if (start !== undefined && end !== undefined && result.requests.total > 0)
-      cpuMicros[who] = Math.round(((end - start) * 1e6) / result.requests.total);
+    if (start !== undefined && end !== undefined && result.requests > 0)
+      cpuMicros[who] = Math.round(((end - start) * 1e6) / result.requests);
   }
-  return {
-    name,
-    rps: Math.round(result.requests.average),
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    errors: result.errors + result.timeouts,
-    non2xx: result.non2xx,
-    cpuMicros,
-  };
+  const { rps, p50, p99, errors, non2xx } = result;
+  return { name, rps, p50, p99, errors, non2xx, cpuMicros };
 }
 
 /**
@@ -89,20 +79,15 @@ export function mediansOf(cases: Case[], rounds: Measured[][]): Measured[] {
   return cases.map(([name], i) => ({
     name,
     rps: Math.round(median(rounds.map((r) => r[i].rps))),
-    p50: median(rounds.map((r) => r[i].p50)),
-    p99: median(rounds.map((r) => r[i].p99)),
+    p50: toHundredths(median(rounds.map((r) => r[i].p50))),
+    p99: toHundredths(median(rounds.map((r) => r[i].p99))),
     errors: rounds.reduce((n, r) => n + r[i].errors, 0),
     non2xx: rounds.reduce((n, r) => n + r[i].non2xx, 0),
     cpuMicros: Object.fromEntries(
       Object.keys(rounds[0][i].cpuMicros).map((who) => [
         who,
-        median(rounds.map((r) => r[i].cpuMicros[who])),
+        Math.round(median(rounds.map((r) => r[i].cpuMicros[who]))),
       ]),
     ),
   }));
-}
-
-/** global.gc when the bench runs with --expose-gc (its npm script does); otherwise nothing. */
-function collectGarbage(): void {
-  (globalThis as { gc?: () => void }).gc?.();
 }
