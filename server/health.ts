@@ -9,7 +9,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import etag from 'etag';
 import type { Request, Response } from 'express';
-import { keptBody, sendKept, type KeptAnswer } from './http/kept-answers';
+import { keptBody, sendKept, urlPath, type KeptAnswer } from './http/kept-answers';
 import type { RequestContext } from './http/request-pipeline';
 import type { HeaderList } from './http/security-headers';
 import type { Outbox } from './store/outbox';
@@ -71,7 +71,7 @@ export function healthProbe(watch: OutboxWatch, securityHeaders: HeaderList) {
 
   function current(): KeptAnswer {
     const depth = watch.depth();
-    if (made?.depth !== depth || !made) {
+    if (!made || made.depth !== depth) {
       const body = Buffer.from(
         JSON.stringify({ status: 'ok', outbox: depth, version: currentBuild().version }),
       );
@@ -92,11 +92,9 @@ export function healthProbe(watch: OutboxWatch, securityHeaders: HeaderList) {
   }
 
   return {
-    /** The request pipeline's fast path: GET or HEAD of /healthz; false for the rest. */
+    /** The request pipeline's fast path (a GET or HEAD): /healthz; false for the rest. */
     answer(req: IncomingMessage, res: ServerResponse, context: RequestContext): boolean {
-      if (req.method !== 'GET' && req.method !== 'HEAD') return false;
-      const url = req.url!;
-      if (url !== '/healthz' && !url.startsWith('/healthz?')) return false;
+      if (urlPath(req.url!) !== '/healthz') return false;
       send(req, res, context);
       return true;
     },

@@ -7,7 +7,7 @@ import { readBackupStamp } from './backup-stamp';
 import { ConfigError, loadConfig, type Config } from './config';
 import { ensureWritableDataDir } from './data-dir';
 import { createSiteLog, type Logger } from './logger';
-import { isReady, watchOutbox, type OutboxWatch } from './health';
+import { isReady, watchOutbox } from './health';
 import { createMetrics, NO_METRICS, type Metrics } from './metrics';
 import { startMetricsServer } from './metrics-server';
 import type { Store } from './store';
@@ -121,7 +121,7 @@ async function main() {
         });
   const workers = startWorkers({ config, store, logger, metrics });
   // What /healthz reports, read before the first probe and then every second.
-  const outboxWatch: OutboxWatch = watchOutbox(store.outbox);
+  const outboxWatch = watchOutbox(store.outbox);
   await outboxWatch.refresh();
   const stopWatching = outboxWatch.keepFresh();
   const server = await startServer(config, logger, store, metrics, { ...workers, outboxWatch });

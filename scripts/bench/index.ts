@@ -141,27 +141,20 @@ function report({ visit, measured, results, memory, embedded }: Figures): boolea
   const medians = byPair(results);
   const weights = firstLoadWeights();
   const perRound = (ratioOf: (round: Pairs<Measured>) => number) => rounds.map(ratioOf);
+  // A pair's site req/s over its reference's, each round.
+  const siteOverReference = (pair: (typeof PAIRS)[number]) =>
+    perRound((round) => round[pair][0].rps / round[pair][1].rps);
   const ratios = {
-    page: ratio(
-      'GET / site / reference, req/s',
-      perRound(({ page: [site, reference] }) => site.rps / reference.rps),
-      { min: 0.5 },
-    ),
-    asset: ratio(
-      'entry script site / reference, req/s',
-      perRound(({ asset: [site, reference] }) => site.rps / reference.rps),
-      { min: 0.8 },
-    ),
+    page: ratio('GET / site / reference, req/s', siteOverReference('page'), { min: 0.5 }),
+    asset: ratio('entry script site / reference, req/s', siteOverReference('asset'), {
+      min: 0.8,
+    }),
     healthz: ratio(
       'site /healthz / site GET /, req/s',
       perRound(({ healthz: [healthz], page: [page] }) => healthz.rps / page.rps),
       { min: 1 },
     ),
-    visits: ratio(
-      'first visits site / nginx, req/s',
-      perRound(({ visits: [site, nginx] }) => site.rps / nginx.rps),
-      { min: 0.5 },
-    ),
+    visits: ratio('first visits site / nginx, req/s', siteOverReference('visits'), { min: 0.5 }),
     proxyP99: ratio(
       'proxy / direct, p99',
       perRound(({ proxy: [proxy, direct] }) => proxy.p99 / direct.p99),

@@ -25,14 +25,22 @@ export const directory = nonEmpty.transform((dir) => path.resolve(dir));
 
 const withoutTrailingSlash = (url: string) => url.replace(/\/+$/, '');
 
-export const httpUrl = z
-  .string()
-  .trim()
-  .refine(
-    (value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol),
-    'must be an http(s) URL',
-  )
-  .transform(withoutTrailingSlash);
+/** A URL of one of these schemes (`protocol`, e.g. /^smtps?:$/) with a host; else `message`. */
+const urlWith = (protocol: RegExp, message: string) =>
+  z
+    .string()
+    .trim()
+    .refine(
+      (value) =>
+        URL.canParse(value) &&
+        protocol.test(new URL(value).protocol) &&
+        new URL(value).hostname !== '',
+      message,
+    );
+
+export const httpUrl = urlWith(/^https?:$/, 'must be an http(s) URL').transform(
+  withoutTrailingSlash,
+);
 
 /** The items of a comma-separated setting, trimmed, the empty ones dropped. */
 const commaItems = (value: string) =>
@@ -56,22 +64,15 @@ export const originList = z.string().transform((value, ctx) => {
 });
 
 /** smtp:// (STARTTLS required off loopback; ?tls= says otherwise) or smtps:// (TLS at once). */
-export const smtpUrl = z
-  .string()
-  .trim()
-  .refine(
-    (value) =>
-      URL.canParse(value) &&
-      /^smtps?:$/.test(new URL(value).protocol) &&
-      new URL(value).hostname !== '',
-    'must be an smtp:// or smtps:// URL (percent-encode / ? # @ : in the user or password)',
-  )
-  .refine(
-    (value) =>
-      !URL.canParse(value) ||
-      [null, 'optional', 'required'].includes(new URL(value).searchParams.get('tls')),
-    'its ?tls= must be optional or required',
-  );
+export const smtpUrl = urlWith(
+  /^smtps?:$/,
+  'must be an smtp:// or smtps:// URL (percent-encode / ? # @ : in the user or password)',
+).refine(
+  (value) =>
+    !URL.canParse(value) ||
+    [null, 'optional', 'required'].includes(new URL(value).searchParams.get('tls')),
+  'its ?tls= must be optional or required',
+);
 
 /** 'address' or 'Name <address>'. */
 export const mailbox = z
@@ -83,16 +84,10 @@ export const mailbox = z
   );
 
 /** postgres:// or postgresql://, with a host and a database. */
-export const databaseUrl = z
-  .string()
-  .trim()
-  .refine(
-    (value) =>
-      URL.canParse(value) &&
-      /^postgres(ql)?:$/.test(new URL(value).protocol) &&
-      new URL(value).hostname !== '',
-    'must be a postgres:// URL (percent-encode / ? # @ : in the user or password)',
-  );
+export const databaseUrl = urlWith(
+  /^postgres(ql)?:$/,
+  'must be a postgres:// URL (percent-encode / ? # @ : in the user or password)',
+);
 
 /** Express 'trust proxy': true/false, a hop count, or addresses/subnets/names like 'loopback'. */
 export function parseTrustProxy(value: string): boolean | number | string {

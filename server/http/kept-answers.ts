@@ -5,6 +5,7 @@
 // If-Modified-Since where there is a Last-Modified) with a 304, one byte range with a 206 (416
 // when none of it exists; several ranges get the whole body), HEAD without the body
 // (docs/decisions/0032-answers-kept-in-memory.md).
+import { createHash } from 'node:crypto';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import fresh from 'fresh';
 import parseRange from 'range-parser';
@@ -29,6 +30,19 @@ export interface KeptAnswer {
   variants: Partial<Record<Encoding, KeptBody>> & { identity: KeptBody };
   /** Whether a Range header is honoured (static files), or ignored (pages, probes). */
   ranges: boolean;
+}
+
+/**
+ * A strong validator's opaque part, from the bytes themselves: the same on every replica of one
+ * build. The caller quotes it (and may mark the encoding in it).
+ */
+export const bytesTag = (body: Buffer): string =>
+  createHash('sha256').update(body).digest('base64url').slice(0, 22);
+
+/** The path a kept answer is looked up by: the request's URL without its query string. */
+export function urlPath(url: string): string {
+  const query = url.indexOf('?');
+  return query === -1 ? url : url.slice(0, query);
 }
 
 /** What no 304 carries (RFC 9110 §15.4.5: the metadata of the representation is not resent). */
@@ -84,11 +98,20 @@ export function sendKept(
   if (
     answer.ranges &&
     headers.range &&
-    rangeStillFits(req.headers['if-range'] as string | undefined, variant)
+    rangeStillFits(headers['if-range'] as string | undefined, variant)
   ) {
     sendRange(req, res, requestId, variant, headers.range);
     return;
   }
+  sendWhole(req, res, requestId, variant);
+}
+
+function sendWhole(
+  req: IncomingMessage,
+  res: ServerResponse,
+  requestId: string,
+  variant: KeptBody,
+): void {
   res.writeHead(200, ['X-Request-Id', requestId, ...variant.head]);
   res.end(req.method === 'HEAD' ? undefined : variant.body);
 }
@@ -126,8 +149,7 @@ function sendRange(
   }
   // A malformed header, or several ranges: the whole body, as if no range had been asked for.
   if (ranges === -2 || ranges.length !== 1) {
-    res.writeHead(200, ['X-Request-Id', requestId, ...variant.head]);
-    res.end(req.method === 'HEAD' ? undefined : variant.body);
+    sendWhole(req, res, requestId, variant);
     return;
   }
   const [{ start, end }] = ranges;

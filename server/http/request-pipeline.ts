@@ -55,8 +55,9 @@ interface PipelineOptions {
   securityHeaders: HeaderList;
   logger: Logger;
   /**
-   * Answers kept in memory, tried in order before the router: each answers its requests whole,
-   * security headers included, and returns true, or returns false and touches nothing.
+   * Answers kept in memory, tried in order before the router for a GET or HEAD: each answers its
+   * requests whole, security headers included, and returns true, or returns false and touches
+   * nothing.
    */
   fromMemory?: ReadonlyArray<FastPath>;
   /** The site's router: answers every request after the preamble. */
@@ -89,7 +90,8 @@ export function requestPipeline({
     (req as IncomingMessage & { [CONTEXT]: RequestContext })[CONTEXT] = context;
     watchProxy(req);
     logWhenDone(logger, req, res, context, metrics);
-    for (const answer of fromMemory) if (answer(req, res, context)) return;
+    if (req.method === 'GET' || req.method === 'HEAD')
+      for (const answer of fromMemory) if (answer(req, res, context)) return;
     res.setHeader('X-Request-Id', context.id);
     for (const [name, value] of securityHeaders) res.setHeader(name, value);
     router(req, res);

@@ -13,17 +13,18 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { compress, type Encoding } from '../http/encodings';
 import { CONTENT_TYPES, INTERNAL_ERROR, sendText } from '../http/errors';
-import { keptBody, sendKept, type KeptAnswer } from '../http/kept-answers';
+import { bytesTag, keptBody, sendKept, type KeptAnswer } from '../http/kept-answers';
 import type { RequestContext } from '../http/request-pipeline';
 import { CSP_HEADER, type HeaderList } from '../http/security-headers';
 import type { PublicConfig } from '../../shared/public-config';
 import type { Logger } from '../logger';
 import { INDEXED_PATHS } from './seo';
 
-/** A page kept and settled, and when its rendering began. */
-interface Settled {
-  page: KeptAnswer;
+/** A page kept: its rendering, when that began, and the page once it is done. */
+interface Kept {
+  rendering: Promise<KeptAnswer>;
   renderedAt: number;
+  page?: KeptAnswer;
 }
 
 /** The store's one key: where the page is addressed (canonical links name it) and its path. */
@@ -99,10 +100,8 @@ export function prerenderedPages({
   maxAgeMs = Infinity,
   now = Date.now,
 }: PrerenderedOptions) {
-  const pages = new Map<string, Promise<KeptAnswer>>();
-  const renderedAt = new Map<string, number>();
-  // The same pages once rendered, for the fast path (`answer`).
-  const settled = new Map<string, Settled>();
+  // By key, least recently used first.
+  const pages = new Map<string, Kept>();
   // The public config the kept pages embed, as JSON, and when it was last read.
   let pagesEmbed: string | undefined;
   let embedReadAt = -Infinity;
@@ -119,7 +118,7 @@ export function prerenderedPages({
   ): Promise<KeptAnswer> {
     const html = await render(path, origin, config);
     const bodies = compress(Buffer.from(html, 'utf8'));
-    const tag = createHash('sha256').update(bodies.identity).digest('base64url').slice(0, 22);
+    const tag = bytesTag(bodies.identity);
     const common = {
       'Content-Type': CONTENT_TYPES.html,
       [CSP_HEADER]: pagePolicy(inlineScriptHashes(html)),
@@ -139,12 +138,6 @@ export function prerenderedPages({
     };
   }
 
-  function forget(key: string): void {
-    pages.delete(key);
-    renderedAt.delete(key);
-    settled.delete(key);
-  }
-
   /**
    * The page for this key and the public config of now, rendered on first use; least recently used
    * goes first.
@@ -154,31 +147,25 @@ export function prerenderedPages({
     const embeds = JSON.stringify(config);
     if (embeds !== pagesEmbed) {
       pages.clear();
-      renderedAt.clear();
-      settled.clear();
       pagesEmbed = embeds;
     }
     embedReadAt = now();
     const key = pageKey(origin, path);
-    let page = pages.get(key);
-    if (page) pages.delete(key);
-    if (!page || now() - renderedAt.get(key)! >= maxAgeMs) {
-      const startedAt = now();
-      renderedAt.set(key, startedAt);
-      const rendering = prerender(path, origin, config);
-      rendering.then(
-        (kept) => {
-          if (pages.get(key) === rendering) settled.set(key, { page: kept, renderedAt: startedAt });
-        },
+    let kept = pages.get(key);
+    if (kept) pages.delete(key);
+    if (!kept || now() - kept.renderedAt >= maxAgeMs) {
+      const fresh: Kept = { rendering: prerender(path, origin, config), renderedAt: now() };
+      fresh.rendering.then(
+        (page) => (fresh.page = page),
         // A failed render is not kept (unless another took its place): the next request tries
         // again.
-        () => pages.get(key) === rendering && forget(key),
+        () => pages.get(key) === fresh && pages.delete(key),
       );
-      page = rendering;
+      kept = fresh;
     }
-    pages.set(key, page);
-    while (pages.size > maxEntries) forget(pages.keys().next().value!);
-    return page;
+    pages.set(key, kept);
+    while (pages.size > maxEntries) pages.delete(pages.keys().next().value!);
+    return kept.rendering;
   }
 
   return {
@@ -191,8 +178,8 @@ export function prerenderedPages({
       if (!isPrerendered(req)) return false;
       const at = now();
       if (at - embedReadAt >= publicConfigMaxAgeMs) return false;
-      const kept = settled.get(pageKey(siteUrl ?? context.client.origin, req.url!));
-      if (!kept || at - kept.renderedAt >= maxAgeMs) return false;
+      const kept = pages.get(pageKey(siteUrl ?? context.client.origin, req.url!));
+      if (!kept?.page || at - kept.renderedAt >= maxAgeMs) return false;
       context.kind = 'page';
       sendKept(req, res, context.id, kept.page);
       return true;

@@ -2,7 +2,6 @@
 // cached for a year and marked immutable; a miss there is a plain 404 (never the HTML page, which a
 // browser would try to run as a script). Files in public/ keep their names, so they get a short
 // max-age. Each is kept with its brotli and gzip bodies and every header (http/kept-answers.ts).
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
@@ -12,7 +11,14 @@ import mime from 'mime-types';
 import type { AssetManifest } from '../../shared/manifest';
 import { compress, type Encoding } from '../http/encodings';
 import { CONTENT_TYPES, sendText } from '../http/errors';
-import { keptBody, sendKept, type KeptAnswer, type KeptBody } from '../http/kept-answers';
+import {
+  bytesTag,
+  keptBody,
+  sendKept,
+  urlPath,
+  type KeptAnswer,
+  type KeptBody,
+} from '../http/kept-answers';
 import type { RequestContext } from '../http/request-pipeline';
 import type { HeaderList } from '../http/security-headers';
 import {
@@ -64,53 +70,69 @@ const PRECOMPRESSED = [
  */
 const COMPRESS_MIN_BYTES = 1024;
 
-/** A strong validator from the bytes themselves: the same on every replica of one build. */
-const contentTag = (body: Buffer) =>
-  `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`;
+/** A file's bodies, what they are, and whether the encoding asked for changes the answer. */
+interface FileBodies {
+  type: string;
+  varies: boolean;
+  bodies: [Encoding, { body: Buffer; etag: string; lastModified: string }][];
+}
 
 /**
- * One file and its compressed copies, with their headers: the build's .br/.gz beside it, or made
- * now for a compressible file of public/ (a few kB of SVG) that has none.
+ * What has been read, by file: every app of a process (a test run makes hundreds) shares the
+ * bytes, their tags and compressed copies, which the build does not change while it runs.
  */
-function keptFile(file: string, cacheControl: string, security: HeaderList): KeptAnswer {
+const read = new Map<string, FileBodies>();
+
+/**
+ * One file and its compressed copies: the build's .br/.gz beside it, or made now for a
+ * compressible file of public/ (a few kB of SVG) that has none.
+ */
+function bodiesOf(file: string): FileBodies {
+  const known = read.get(file);
+  if (known) return known;
   const type = mime.contentType(path.extname(file)) || 'application/octet-stream';
   const identity = fs.readFileSync(file);
-  const bodies: Partial<Record<Encoding, { body: Buffer; mtime: Date }>> = {
-    identity: { body: identity, mtime: fs.statSync(file).mtime },
-  };
+  const mtime = fs.statSync(file).mtime;
+  const found: [Encoding, Buffer, Date][] = [['identity', identity, mtime]];
   for (const [encoding, extension] of PRECOMPRESSED) {
     if (fs.existsSync(file + extension))
-      bodies[encoding] = {
-        body: fs.readFileSync(file + extension),
-        mtime: fs.statSync(file + extension).mtime,
-      };
+      found.push([
+        encoding,
+        fs.readFileSync(file + extension),
+        fs.statSync(file + extension).mtime,
+      ]);
   }
   const compressibleType = compressible(type.split(';')[0]) ?? false;
-  if (!bodies.br && compressibleType && identity.length >= COMPRESS_MIN_BYTES) {
+  if (found.length === 1 && compressibleType && identity.length >= COMPRESS_MIN_BYTES) {
     const made = compress(identity);
-    bodies.br = { body: made.br, mtime: bodies.identity!.mtime };
-    bodies.gzip = { body: made.gzip, mtime: bodies.identity!.mtime };
+    found.push(['br', made.br, mtime], ['gzip', made.gzip, mtime]);
   }
-  // Whether another Accept-Encoding could get another body.
-  const varies = compressibleType || Boolean(bodies.br || bodies.gzip);
+  const bodies: FileBodies = {
+    type,
+    // Whether another Accept-Encoding could get another body.
+    varies: compressibleType || found.length > 1,
+    bodies: found.map(([encoding, body, modified]) => [
+      encoding,
+      { body, etag: `"${bytesTag(body)}"`, lastModified: modified.toUTCString() },
+    ]),
+  };
+  read.set(file, bodies);
+  return bodies;
+}
+
+/** A file as a kept answer, with this app's security headers and the folder's cache policy. */
+function keptFile(file: string, cacheControl: string, security: HeaderList): KeptAnswer {
+  const { type, varies, bodies } = bodiesOf(file);
   const variants: Partial<Record<Encoding, KeptBody>> = {};
-  for (const [encoding, kept] of Object.entries(bodies) as [
-    Encoding,
-    { body: Buffer; mtime: Date },
-  ][]) {
-    variants[encoding] = keptBody(
-      security,
-      {
-        ...(varies ? { Vary: 'Accept-Encoding' } : {}),
-        ...(encoding === 'identity' ? {} : { 'Content-Encoding': encoding }),
-        'Content-Type': type,
-        'Cache-Control': cacheControl,
-        'Accept-Ranges': 'bytes',
-      },
-      kept.body,
-      contentTag(kept.body),
-      kept.mtime.toUTCString(),
-    );
+  for (const [encoding, { body, etag, lastModified }] of bodies) {
+    const headers = {
+      ...(varies ? { Vary: 'Accept-Encoding' } : {}),
+      ...(encoding === 'identity' ? {} : { 'Content-Encoding': encoding }),
+      'Content-Type': type,
+      'Cache-Control': cacheControl,
+      'Accept-Ranges': 'bytes',
+    };
+    variants[encoding] = keptBody(security, headers, body, etag, lastModified);
   }
   return { variants: variants as KeptAnswer['variants'], ranges: true };
 }
@@ -147,26 +169,20 @@ function keptFolder(
  * under their own names with a short max-age. `answer` is the request pipeline's fast path for a
  * GET or HEAD of one of them; anything else under /assets is `missingAsset`'s plain 404.
  */
-export function staticFiles(
-  security: HeaderList,
-  { assetsDir = ASSETS_DIR, publicDir = PUBLIC_DIR } = {},
-) {
+export function staticFiles(security: HeaderList) {
   const files = new Map<string, KeptAnswer>([
-    ...keptFolder(publicDir, '', `public, max-age=${PUBLIC_MAX_AGE_S}`, security),
+    ...keptFolder(PUBLIC_DIR, '', `public, max-age=${PUBLIC_MAX_AGE_S}`, security),
     ...keptFolder(
-      assetsDir,
+      ASSETS_DIR,
       ASSETS_URL_PREFIX,
       `public, max-age=${ONE_YEAR_S}, immutable`,
       security,
     ),
   ]);
   return {
-    /** Answers a GET or HEAD of a kept file (a query string is ignored); false for the rest. */
+    /** The request pipeline's fast path (a GET or HEAD): a kept file, whatever the query. */
     answer(req: IncomingMessage, res: ServerResponse, { id }: RequestContext): boolean {
-      if (req.method !== 'GET' && req.method !== 'HEAD') return false;
-      const url = req.url!;
-      const query = url.indexOf('?');
-      const file = files.get(query === -1 ? url : url.slice(0, query));
+      const file = files.get(urlPath(req.url!));
       if (!file) return false;
       sendKept(req, res, id, file);
       return true;
