@@ -8,6 +8,7 @@ import path from 'node:path';
 import { domainToASCII } from 'node:url';
 import { z } from 'zod';
 import { loadWelcomeTemplates, TemplateError } from '../mail/templates';
+import { DEFAULT_LANGUAGE, isLanguage, LANGUAGES } from '../../shared/i18n/languages';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -61,6 +62,21 @@ export const originList = z.string().transform((value, ctx) => {
     origins.push(url.origin);
   }
   return origins;
+});
+
+/** Comma-separated site languages (shared/i18n/languages.ts); English is always among them. */
+export const languageList = z.string().transform((value, ctx) => {
+  const languages = commaItems(value);
+  const unknown = languages.find((item) => !isLanguage(item));
+  if (unknown !== undefined) {
+    ctx.addIssue({ code: 'custom', message: `not a language of the site (${LANGUAGES}): ${unknown}` });
+    return z.NEVER;
+  }
+  if (!languages.includes(DEFAULT_LANGUAGE)) {
+    ctx.addIssue({ code: 'custom', message: `${DEFAULT_LANGUAGE} is always served: list it too` });
+    return z.NEVER;
+  }
+  return LANGUAGES.filter((language) => languages.includes(language));
 });
 
 /** smtp:// (STARTTLS required off loopback; ?tls= says otherwise) or smtps:// (TLS at once). */

@@ -12,6 +12,7 @@ import {
   hours,
   httpUrl,
   integer,
+  languageList,
   LOG_LEVELS,
   mailbox,
   nonEmpty,
@@ -197,6 +198,13 @@ export const SETTINGS = {
     dnsName.optional(),
     'The domain mail is signed for (d=).',
     'MAIL_FROM',
+  ),
+  languages: setting(
+    'LANGUAGES',
+    'en,ru',
+    languageList,
+    'The site\'s languages, comma-separated: en (always served) and ru (pages under /ru/, mail in ' +
+      'Russian to those who joined there). en alone: /ru/ answers 404 and every mail is English.',
   ),
   confirmSignups: setting(
     'CONFIRM_SIGNUPS',
