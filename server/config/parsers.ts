@@ -69,7 +69,10 @@ export const languageList = z.string().transform((value, ctx) => {
   const languages = commaItems(value);
   const unknown = languages.find((item) => !isLanguage(item));
   if (unknown !== undefined) {
-    ctx.addIssue({ code: 'custom', message: `not a language of the site (${LANGUAGES}): ${unknown}` });
+    ctx.addIssue({
+      code: 'custom',
+      message: `not a language of the site (${LANGUAGES.join(', ')}): ${unknown}`,
+    });
     return z.NEVER;
   }
   if (!languages.includes(DEFAULT_LANGUAGE)) {
