@@ -7,13 +7,16 @@ import { hydrateRoot } from './boot/react-dom';
 import { createBrowserRouter, matchRoutes, RouterProvider } from './boot/router';
 import { routes } from './routes';
 import { PublicConfigProvider, readEmbeddedPublicConfig } from './public-config';
+import { MessagesProvider } from './messages';
+import { languageBase, type Language } from '../shared/i18n/languages';
+import type { SiteMessages } from '../shared/messages/types';
 
 /**
  * A lazy route on this page is loaded before the router starts, or it would render nothing where
  * the server rendered the page (React Router's guide, "Lazy routes and server rendering").
  */
-async function loadLazyRoutesOfThisPage(): Promise<void> {
-  const matches = matchRoutes(routes, window.location) ?? [];
+async function loadLazyRoutesOfThisPage(basename: string): Promise<void> {
+  const matches = matchRoutes(routes, window.location, basename) ?? [];
   await Promise.all(
     matches.map(async ({ route }) => {
       if (typeof route.lazy === 'function')
@@ -22,10 +25,14 @@ async function loadLazyRoutesOfThisPage(): Promise<void> {
   );
 }
 
-export async function hydrate(): Promise<void> {
-  await loadLazyRoutesOfThisPage();
+/** Hydrates the page in its language (the document's, which the server wrote, as the entry's). */
+export async function hydrate(site: SiteMessages): Promise<void> {
+  const language = document.documentElement.lang as Language;
+  // The router works under the language's prefix: <Link to="/privacy"> is /ru/privacy in Russian.
+  const basename = languageBase(language) || '/';
+  await loadLazyRoutesOfThisPage(basename);
   // Reads window.__staticRouterHydrationData, written by the server's <StaticRouterProvider>.
-  const router = createBrowserRouter(routes);
+  const router = createBrowserRouter(routes, { basename });
   const publicConfig = readEmbeddedPublicConfig(document);
   // As a transition, hydration yields to the browser every few milliseconds instead of holding
   // the main thread in one long task (the page is already visible and usable as server HTML).
@@ -33,7 +40,9 @@ export async function hydrate(): Promise<void> {
     hydrateRoot(
       document.getElementById('root')!,
       <PublicConfigProvider value={publicConfig}>
-        <RouterProvider router={router} />
+        <MessagesProvider value={{ language, catalog: { site } }}>
+          <RouterProvider router={router} />
+        </MessagesProvider>
       </PublicConfigProvider>,
     );
   });

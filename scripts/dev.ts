@@ -14,6 +14,7 @@ import {
   clientBuildOptions,
   writeManifest,
 } from './build';
+import { LANGUAGES, type Language } from '../shared/i18n/languages';
 
 const ROOT = path.resolve(__dirname, '..');
 const SERVER_ENTRY = path.join(ROOT, 'dist/server/index.js');
@@ -26,7 +27,7 @@ let server: ChildProcess | undefined;
 let stopping = false;
 let restartTimer: NodeJS.Timeout | undefined;
 let restarting = Promise.resolve();
-const BUNDLES = ['client', 'server'];
+const BUNDLES = [...LANGUAGES.map((language) => `client-${language}`), 'server'];
 const built = new Set<string>();
 const failed = new Set<string>();
 
@@ -107,10 +108,18 @@ function watchPlugin(
   };
 }
 
-/** Keeps only what the last client build wrote, so dist/client does not grow with every change. */
-function writeClientOutput(result: esbuild.BuildResult): void {
+/** Each language's last client build (scripts/build.ts builds one a language). */
+const clientBuilds = new Map<Language, esbuild.Metafile>();
+
+/**
+ * Keeps only what the last client builds wrote, so dist/client does not grow with every change;
+ * the manifest once every language has built.
+ */
+function writeClientOutput(language: Language, result: esbuild.BuildResult): void {
   if (!result.metafile) return;
-  const { files } = writeManifest(result.metafile);
+  clientBuilds.set(language, result.metafile);
+  if (clientBuilds.size < LANGUAGES.length) return;
+  const { files } = writeManifest([...clientBuilds.values()]);
   const current = new Set(files);
   const assets = path.join(CLIENT_DIR, 'assets');
   for (const name of fs.readdirSync(assets)) {
@@ -124,11 +133,16 @@ async function main(): Promise<void> {
   fs.rmSync(STAMP, { force: true });
   fs.rmSync(CLIENT_DIR, { recursive: true, force: true });
   // The builds' own plugins (the workers' URLs) stay; the watch plugin comes after them.
-  const client = clientBuildOptions(true);
   const contexts = await Promise.all([
-    esbuild.context({
-      ...client,
-      plugins: [...(client.plugins ?? []), watchPlugin('client', writeClientOutput)],
+    ...LANGUAGES.map((language) => {
+      const client = clientBuildOptions(true, language);
+      return esbuild.context({
+        ...client,
+        plugins: [
+          ...(client.plugins ?? []),
+          watchPlugin(`client-${language}`, (result) => writeClientOutput(language, result)),
+        ],
+      });
     }),
     esbuild.context({
       ...SERVER_BUILD_OPTIONS,

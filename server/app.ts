@@ -31,7 +31,7 @@ import { createLogger, type Logger } from './logger';
 import { NO_METRICS, type Metrics } from './metrics';
 import { openActivation } from './pages/activation-open';
 import { sendFormError } from './pages/error-page';
-import { isPrerendered, prerenderedPages, sha256Source } from './pages/prerendered';
+import { prerenderedPages, sha256Source } from './pages/prerendered';
 import { createRenderer } from './pages/render';
 import { seoFiles } from './pages/seo';
 import { loadPageAssets, staticFiles, type PageAssets } from './pages/static-files';
@@ -42,6 +42,7 @@ import { nativeForm } from './pages/native-form';
 import { openSqliteStore, type Store } from './store';
 import { signup, type SubmitSignup } from './waitlist/signup';
 import { addressRecipients, RECIPIENTS_MAX_AGE_MS } from './webhooks/recipients';
+import { DEFAULT_LANGUAGE, languageBase, pathIn } from '../shared/i18n/languages';
 
 export interface AppDeps {
   logger?: Logger;
@@ -106,6 +107,7 @@ export function createApp(config: Config, deps: AppDeps = {}) {
     publicConfig: async () => publicConfigOf(config, await recipients.current()),
     logger,
     siteUrl: config.siteUrl,
+    languages: config.languages,
     pagePolicy: headers.pagePolicy,
     // What each request's loaders and actions call (client/route-context.ts).
     requestContext: (req) => {
@@ -136,6 +138,7 @@ export function createApp(config: Config, deps: AppDeps = {}) {
     cacheSeconds: config.pageCacheSeconds,
     siteUrl: config.siteUrl,
     logger,
+    languages: config.languages,
     // Rendered again before the issue time on `/` goes stale.
     maxAgeMs: guard.field?.reissueMs,
     now: deps.now,
@@ -213,7 +216,7 @@ function siteRoutes(parts: SiteRouteParts) {
   // GET and HEAD of /, /activate and /privacy, exactly as linked: rendered once, kept with their
   // headers and their brotli and gzip bodies (pages/prerendered.ts). Here when not kept yet, or
   // when due to be rendered again; the request pipeline answers the rest from memory.
-  app.use(answeredAs('page', isPrerendered, parts.prerendered.serve));
+  app.use(answeredAs('page', parts.prerendered.covers, parts.prerendered.serve));
 
   // Compression (gzip, brotli where accepted). React calls res.flush() after each chunk, so
   // streamed HTML still leaves in pieces.
@@ -228,26 +231,44 @@ function siteRoutes(parts: SiteRouteParts) {
   // pipeline; anything else under /assets is a plain 404, never the HTML page.
   app.use(ASSETS_URL_PREFIX, parts.files.missingAsset);
 
+  // A language's home is '/ru/', as linked: a bare '/ru' is sent there. With a query it is the
+  // page itself ('/ru?joined', where React Router sends a plain form back), canonically '/ru/'.
+  for (const language of config.languages.filter((each) => each !== DEFAULT_LANGUAGE)) {
+    const base = languageBase(language);
+    app.get(base, (req, res, next) =>
+      req.originalUrl === base ? res.redirect(301, `${base}/`) : next(),
+    );
+  }
+
   // /robots.txt and /sitemap.xml name the site's origin.
   app.use(seoFiles(config));
 
   // The waitlist form without JavaScript: a native POST to /?index (docs/product.md §4,
   // docs/decisions/0006-no-javascript.md), refused cross-site before anything is read or counted.
-  app.post('/', sameSiteOnly, limitSubmissions, readBody, readFields, renderer.streamPage);
+  // Each page's POST in every language served: '/' and '/ru/', '/confirm' and '/ru/confirm', ….
+  const inLanguages = (path: string) => config.languages.map((language) => pathIn(language, path));
+  app.post(
+    inLanguages('/'),
+    sameSiteOnly,
+    limitSubmissions,
+    readBody,
+    readFields,
+    renderer.streamPage,
+  );
   // The activation form without JavaScript: a POST answered with 303 to the web app
   // (docs/product.md §4), so the key stays out of URLs our proxies log. GET still works for a page
   // cached before.
   const openActivationForm = openActivation(config.webAppUrl);
-  app.post(ACTIVATION.formAction, sameSiteOnly, readBody, openActivationForm);
-  app.get(ACTIVATION.formAction, openActivationForm);
+  app.post(inLanguages(ACTIVATION.formAction), sameSiteOnly, readBody, openActivationForm);
+  app.get(inLanguages(ACTIVATION.formAction), openActivationForm);
   // The address pages' buttons: React Router runs the route's action with the address
   // handler's context. Confirming comes from our own page only. /leave?token=… is also the
   // one-click unsubscribe URL of every mail, which mail providers POST from their servers (RFC
   // 8058): the token is its authority, so no origin check and no limit; /leave alone mails a link,
   // so it is checked and limited like a signup.
-  app.post(CONFIRM_PATH, sameSiteOnly, readBody, readFields, renderer.streamPage);
+  app.post(inLanguages(CONFIRM_PATH), sameSiteOnly, readBody, readFields, renderer.streamPage);
   app.post(
-    LEAVE_PATH,
+    inLanguages(LEAVE_PATH),
     (req, res, next) => (isLeaveByLink(req) ? next('route') : next()),
     sameSiteOnly,
     limitSubmissions,
@@ -255,7 +276,7 @@ function siteRoutes(parts: SiteRouteParts) {
     readFields,
     renderer.streamPage,
   );
-  app.post(LEAVE_PATH, readBody, readFields, renderer.streamPage);
+  app.post(inLanguages(LEAVE_PATH), readBody, readFields, renderer.streamPage);
 
   // The operators' console (its paths: console/paths.ts): server-rendered, no script, off while
   // no account exists.

@@ -23,8 +23,17 @@ export type SubmitWaitlistForm = (form: FormData) => Promise<WaitlistSubmission>
 /** After a native submission the visitor lands on /?joined, which shows the joined view. */
 export const JOINED_PARAM = 'joined';
 
-/** Where the native form posts: '?index' makes React Router pick the index route's action. */
+/**
+ * Where the native form posts, under its language's prefix ('/ru/?index'): '?index' makes React
+ * Router pick the index route's action.
+ */
 export const WAITLIST_FORM_ACTION = '/?index';
+
+/**
+ * The signup's language, the page's (shared/i18n/languages.ts), which its mail is written in: sent
+ * by a page that is not English, by the API client and the plain form alike; left out, English.
+ */
+export const LANGUAGE_FIELD = 'language';
 
 /**
  * The form's signed issue time, with PROOF_OF_WORK on (server/guard/issued-field.ts): a form

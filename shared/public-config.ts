@@ -1,5 +1,6 @@
 // The only server settings the browser may see. The server builds this from its validated config
 // and embeds it in the page; nothing else about the server's configuration reaches the client.
+import { LANGUAGES, type Language } from './i18n/languages';
 
 export interface PublicConfig {
   /** Origin of the online web app ('Use online', activation tab), from WEB_APP_URL. */
@@ -26,6 +27,8 @@ export interface PublicConfig {
    * Never anything of an endpoint's URL, not even its host.
    */
   addressRecipients: readonly string[];
+  /** The site's languages (LANGUAGES): each page links the others in its header. */
+  languages: readonly Language[];
 }
 
 export const DEFAULT_PUBLIC_CONFIG: PublicConfig = {
@@ -34,4 +37,5 @@ export const DEFAULT_PUBLIC_CONFIG: PublicConfig = {
   confirmSignups: false,
   proofOfWork: false,
   addressRecipients: [],
+  languages: LANGUAGES,
 };

@@ -1,4 +1,4 @@
-// Step 3 of the entry (client/entry.tsx): React Router and its DOM binding, in a task of their own.
+// Step 3 of the entry (client/entry.tsx): React Router and its DOM binding, in a task of its own.
 import './react-dom';
 import { createBrowserRouter, matchRoutes } from 'react-router';
 import { RouterProvider } from 'react-router/dom';

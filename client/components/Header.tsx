@@ -1,17 +1,42 @@
 // Header of docs/product.md §2: logo, title, BETA tag, the menu button with its dropdown, and the
 // actions slot.
-import { Link } from 'react-router';
-import { useSiteLinks } from '../public-config';
+import { Link, useLocation } from 'react-router';
+import { languageBase } from '../../shared/i18n/languages';
+import { useMessages, usePageLanguage } from '../messages';
+import { usePublicConfig, useSiteLinks } from '../public-config';
 import { ExternalLink } from './ExternalLink';
 import { MenuDropdown } from './MenuDropdown';
 import { GithubIcon, OrgNoteLogo } from './icons';
 
+/**
+ * The same page in the other language: a plain link (a page load, which works without JavaScript),
+ * named in its own language. The site has two; with LANGUAGES=en there is none.
+ */
+function OtherLanguage() {
+  const m = useMessages();
+  const { language } = usePageLanguage();
+  // The router's location is under the page's prefix already: '/privacy' on /ru/privacy.
+  const { pathname, search } = useLocation();
+  const other = usePublicConfig().languages.find((each) => each !== language);
+  return other ? (
+    <a
+      className="language-link"
+      href={languageBase(other) + pathname + search}
+      hrefLang={other}
+      lang={other}
+    >
+      {m.otherLanguage_}
+    </a>
+  ) : null;
+}
+
 export function Header() {
   const links = useSiteLinks();
+  const m = useMessages();
   return (
     <header className="header">
       <a className="skip-link" href="#main">
-        Skip to content
+        {m.skipToContent_}
       </a>
       <MenuDropdown />
       <Link to="/" className="brand">
@@ -20,6 +45,7 @@ export function Header() {
         <span className="beta-tag">BETA</span>
       </Link>
       <div className="header-actions">
+        <OtherLanguage />
         <ExternalLink
           href={links.repository}
           className="icon-button"

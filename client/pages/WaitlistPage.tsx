@@ -14,6 +14,7 @@ import {
 import {
   ISSUED_FIELD,
   JOINED_PARAM,
+  LANGUAGE_FIELD,
   WAITLIST_FORM_ACTION,
   type WaitlistLoaded,
   type WaitlistSubmission,
@@ -29,6 +30,8 @@ import { useQueryParams } from '../hooks/useQueryParams';
 import { setSubscribedFlag, useSubscribedFlag } from '../hooks/useSubscribedFlag';
 import { useValidatedForm } from '../hooks/useValidatedForm';
 import { usePublicConfig, useSiteLinks } from '../public-config';
+import { usePageLanguage } from '../messages';
+import { DEFAULT_LANGUAGE, languageBase } from '../../shared/i18n/languages';
 import { useProofOfWork } from '../proof-of-work/useProofOfWork';
 import { issuedFieldContext, waitlistFormContext } from '../route-context';
 
@@ -104,6 +107,9 @@ function WaitlistForm() {
   const alreadySubscribed = useSubscribedFlag();
   const [status, setStatus] = useState<'idle' | 'submitting' | 'joined'>('idle');
   const api = useApiClient();
+  const { language } = usePageLanguage();
+  // English is what a signup without the field is: an English page sends none.
+  const otherLanguage = language === DEFAULT_LANGUAGE ? undefined : language;
   const proof = useProofOfWork(usePublicConfig().proofOfWork);
   const form = useValidatedForm(
     rejected?.values ?? { email: params.get('email') ?? '', description: '' },
@@ -126,7 +132,7 @@ function WaitlistForm() {
     setStatus('submitting');
     try {
       const altcha = await proof.take();
-      await api.subscriptionsPost({ email, description, website, altcha });
+      await api.subscriptionsPost({ email, description, website, altcha, language: otherLanguage });
     } catch (error) {
       // docs/product.md §4/§8: failures are not shown; the visitor still ends in joined. A message
       // about a field (a refused domain) is a validation outcome: the form stays, showing it.
@@ -144,7 +150,7 @@ function WaitlistForm() {
     <>
       <form
         className="form-card waitlist-form"
-        action={WAITLIST_FORM_ACTION}
+        action={languageBase(language) + WAITLIST_FORM_ACTION}
         method="post"
         encType="multipart/form-data"
         noValidate
@@ -161,6 +167,7 @@ function WaitlistForm() {
         <TextField label="About me (or github profile)" multiline {...form.field('description')} />
         <Honeypot />
         {issued ? <input type="hidden" name={ISSUED_FIELD} value={issued} /> : null}
+        {otherLanguage ? <input type="hidden" name={LANGUAGE_FIELD} value={otherLanguage} /> : null}
         {rejected?.reissued ? (
           <p className="form-note" role="status">
             Almost there: press Join again.

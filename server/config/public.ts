@@ -29,5 +29,6 @@ export function publicConfigOf(
     confirmSignups: config.confirmSignups && !config.backendUrl,
     proofOfWork: config.proofOfWork,
     addressRecipients,
+    languages: config.languages,
   };
 }

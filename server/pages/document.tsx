@@ -4,19 +4,30 @@ import type { ReactNode } from 'react';
 import { PUBLIC_CONFIG_ELEMENT_ID } from '../../client/public-config';
 import { SUBSCRIBED_STORAGE_KEY } from '../../shared/constants';
 import type { PublicConfig } from '../../shared/public-config';
+import { LOCALES, type Language } from '../../shared/i18n/languages';
+import type { PageScripts } from '../../shared/manifest';
 import type { PageAssets } from './static-files';
 
-const SITE_DESCRIPTION =
-  'OrgNote: a free, open-source note-taking app for org-mode lovers, built on the Zettelkasten ' +
-  'idea. Join the waitlist.';
+/** What search results and link previews show, in each language. */
+const HEAD_TEXTS: Record<Language, { description: string; socialTitle: string; imageAlt: string }> =
+  {
+    en: {
+      description:
+        'OrgNote: a free, open-source note-taking app for org-mode lovers, built on the ' +
+        'Zettelkasten idea. Join the waitlist.',
+      socialTitle: 'OrgNote: from an org-mode lover to org-mode lovers',
+      imageAlt: 'OrgNote: notes in org-mode, linked like a Zettelkasten',
+    },
+    ru: {
+      description:
+        'OrgNote\u00a0— свободное приложение для заметок с открытым кодом для тех, кто любит ' +
+        'org-mode, построенное на идее Zettelkasten. Запишитесь в лист ожидания.',
+      socialTitle: 'OrgNote: от любителя org-mode\u00a0— любителям org-mode',
+      imageAlt: 'OrgNote: заметки в org-mode, связанные как в Zettelkasten',
+    },
+  };
 
-const SOCIAL_TITLE = 'OrgNote: from an org-mode lover to org-mode lovers';
-const SOCIAL_IMAGE = {
-  path: '/images/og-card.png',
-  width: 1200,
-  height: 630,
-  alt: 'OrgNote: notes in org-mode, linked like a Zettelkasten',
-};
+const SOCIAL_IMAGE = { path: '/images/og-card.png', width: 1200, height: 630 };
 
 /** JSON that is safe inside a <script> element: no way to close the tag or open a comment. */
 function scriptSafeJson(value: unknown): string {
@@ -52,7 +63,7 @@ function bootScript({
   scripts,
   preloads,
   workers,
-}: Pick<PageAssets, 'scripts' | 'preloads' | 'workers'>): string {
+}: PageScripts & Pick<PageAssets, 'workers'>): string {
   return (
     `(()=>{const d=document;` +
     `try{localStorage.getItem(${scriptSafeJson(SUBSCRIBED_STORAGE_KEY)})!==null&&` +
@@ -89,8 +100,14 @@ function bootScript({
 }
 
 export interface DocumentProps {
+  language: Language;
   /** Absolute URL of this page without its query (canonical link, og:url). */
   canonicalUrl: string;
+  /**
+   * The same page in each of the site's languages (this one's included), as absolute URLs:
+   * `<link rel="alternate" hreflang>`, and x-default for the English one.
+   */
+  alternates: { language: Language; href: string }[];
   /** Public origin of the site, for absolute image URLs in social cards. */
   origin: string;
   /** The stylesheet comes as text and goes inline (its hash is in the page policy). */
@@ -102,39 +119,70 @@ export interface DocumentProps {
 }
 
 export function Document({
+  language,
   canonicalUrl,
+  alternates,
   origin,
   assets,
   publicConfig,
   nonce,
   children,
 }: DocumentProps) {
+  const texts = HEAD_TEXTS[language];
   return (
-    <html lang="en">
+    <html lang={LOCALES[language].tag}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         {/* <title> comes from the route (React hoists it here). */}
-        <meta name="description" content={SITE_DESCRIPTION} />
+        <meta name="description" content={texts.description} />
         <meta name="theme-color" content="#14121f" />
         <link rel="canonical" href={canonicalUrl} />
+        {alternates.map((alternate) => (
+          <link
+            key={alternate.language}
+            rel="alternate"
+            hrefLang={LOCALES[alternate.language].tag}
+            href={alternate.href}
+          />
+        ))}
+        {alternates
+          .filter((alternate) => alternate.language === 'en')
+          .map((alternate) => (
+            <link key="x-default" rel="alternate" hrefLang="x-default" href={alternate.href} />
+          ))}
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
         <meta property="og:type" content="website" />
         <meta property="og:site_name" content="OrgNote" />
-        <meta property="og:title" content={SOCIAL_TITLE} />
-        <meta property="og:description" content={SITE_DESCRIPTION} />
+        <meta property="og:locale" content={LOCALES[language].og} />
+        {alternates
+          .filter((alternate) => alternate.language !== language)
+          .map((alternate) => (
+            <meta
+              key={alternate.language}
+              property="og:locale:alternate"
+              content={LOCALES[alternate.language].og}
+            />
+          ))}
+        <meta property="og:title" content={texts.socialTitle} />
+        <meta property="og:description" content={texts.description} />
         <meta property="og:url" content={canonicalUrl} />
         <meta property="og:image" content={`${origin}${SOCIAL_IMAGE.path}`} />
         <meta property="og:image:width" content={String(SOCIAL_IMAGE.width)} />
         <meta property="og:image:height" content={String(SOCIAL_IMAGE.height)} />
-        <meta property="og:image:alt" content={SOCIAL_IMAGE.alt} />
+        <meta property="og:image:alt" content={texts.imageAlt} />
         <meta name="twitter:card" content="summary_large_image" />
-        <meta name="twitter:title" content={SOCIAL_TITLE} />
-        <meta name="twitter:description" content={SITE_DESCRIPTION} />
+        <meta name="twitter:title" content={texts.socialTitle} />
+        <meta name="twitter:description" content={texts.description} />
         <meta name="twitter:image" content={`${origin}${SOCIAL_IMAGE.path}`} />
         {assets.css && <style dangerouslySetInnerHTML={{ __html: assets.css }} />}
         {/* The policy allows this script by nonce or hash, and the files it adds by 'self'. */}
-        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: bootScript(assets) }} />
+        <script
+          nonce={nonce}
+          dangerouslySetInnerHTML={{
+            __html: bootScript({ ...assets.languages[language], workers: assets.workers }),
+          }}
+        />
       </head>
       <body>
         <div id="root">{children}</div>

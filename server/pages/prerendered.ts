@@ -18,7 +18,13 @@ import type { RequestContext } from '../http/request-pipeline';
 import { CSP_HEADER, type HeaderList } from '../http/security-headers';
 import type { PublicConfig } from '../../shared/public-config';
 import type { Logger } from '../logger';
-import { INDEXED_PATHS } from './seo';
+import {
+  DEFAULT_LANGUAGE,
+  languageOfPath,
+  LOCALES,
+  type Language,
+} from '../../shared/i18n/languages';
+import { indexedPaths } from './seo';
 
 /** A page kept: its rendering, when that began, and the page once it is done. */
 interface Kept {
@@ -33,14 +39,14 @@ function pageKey(origin: string, path: string): string {
 }
 
 /**
- * Only a plain GET/HEAD of one of the site's own pages, exactly as linked: '/ACTIVATE' or
- * '/activate/' render per request.
+ * Only a plain GET/HEAD of one of the site's own pages in a language served, exactly as linked:
+ * '/ACTIVATE' or '/activate/' render per request.
  */
-export function isPrerendered(req: IncomingMessage): boolean {
-  return (
-    (req.method === 'GET' || req.method === 'HEAD') &&
-    (INDEXED_PATHS as readonly (string | undefined)[]).includes(req.url)
-  );
+export function prerenderedPaths(
+  languages: readonly Language[],
+): (req: IncomingMessage) => boolean {
+  const paths: readonly (string | undefined)[] = indexedPaths(languages);
+  return (req) => (req.method === 'GET' || req.method === 'HEAD') && paths.includes(req.url);
 }
 
 /** 'sha256-…' sources for every inline script the page executes (JSON data blocks excluded). */
@@ -78,6 +84,8 @@ interface PrerenderedOptions {
   /** SITE_URL, when set: then there is one origin, rendered once, and shared caches may keep it. */
   siteUrl?: string;
   logger: Logger;
+  /** The languages served (LANGUAGES): their pages are kept. English alone unless said. */
+  languages?: readonly Language[];
   maxEntries?: number;
   /**
    * A page older than this is rendered again: what it carries expires (the plain form's issue
@@ -96,10 +104,12 @@ export function prerenderedPages({
   cacheSeconds,
   siteUrl,
   logger,
+  languages = [DEFAULT_LANGUAGE],
   maxEntries = 32,
   maxAgeMs = Infinity,
   now = Date.now,
 }: PrerenderedOptions) {
+  const isPrerendered = prerenderedPaths(languages);
   // By key, least recently used first.
   const pages = new Map<string, Kept>();
   // The public config the kept pages embed, as JSON, and when it was last read.
@@ -121,6 +131,7 @@ export function prerenderedPages({
     const tag = bytesTag(bodies.identity);
     const common = {
       'Content-Type': CONTENT_TYPES.html,
+      'Content-Language': LOCALES[languageOfPath(path)].tag,
       [CSP_HEADER]: pagePolicy(inlineScriptHashes(html)),
       'Cache-Control': cacheControl,
       Vary: 'Accept-Encoding',
@@ -169,6 +180,8 @@ export function prerenderedPages({
   }
 
   return {
+    /** Whether a request is for a kept page: Express hands those to `serve`. */
+    covers: isPrerendered,
     /**
      * The request pipeline's fast path: a page rendered already, still fresh, while the public
      * config it embeds was read less than publicConfigMaxAgeMs ago, answered at once. False for

@@ -19,7 +19,17 @@ import {
   type RouterContextProvider,
   type StaticHandlerContext,
 } from 'react-router';
+import { MessagesProvider } from '../../client/messages';
 import { PublicConfigProvider } from '../../client/public-config';
+import {
+  DEFAULT_LANGUAGE,
+  languageBase,
+  languageOfPath,
+  LOCALES,
+  pathIn,
+  type Language,
+} from '../../shared/i18n/languages';
+import { CATALOGS } from '../../shared/messages';
 import { waitlistLoader } from '../../client/pages/WaitlistPage';
 import { routes as siteRoutes } from '../../client/routes';
 import type { PublicConfig } from '../../shared/public-config';
@@ -155,6 +165,14 @@ interface RendererOptions {
   sharedContext?: () => RouterContextProvider;
   /** The site's route table unless a test renders its own. */
   routes?: RouteObject[];
+  /** The languages served (LANGUAGES): another's address is an unknown English path, a 404. */
+  languages?: readonly Language[];
+}
+
+/** The language a page address is served in: its own when served, else English (then a 404). */
+function servedLanguage(url: string, languages: readonly Language[]): Language {
+  const language = languageOfPath(url);
+  return languages.includes(language) ? language : DEFAULT_LANGUAGE;
 }
 
 export function createRenderer({
@@ -166,31 +184,46 @@ export function createRenderer({
   requestContext,
   sharedContext,
   routes = withServerLoaders(siteRoutes),
+  languages = [DEFAULT_LANGUAGE],
 }: RendererOptions) {
-  const handler = createStaticHandler(routes);
+  // One handler a language: the same route table under the language's prefix (its basename).
+  const handlers = Object.fromEntries(
+    languages.map((language) => [
+      language,
+      createStaticHandler(routes, { basename: languageBase(language) || '/' }),
+    ]),
+  ) as Record<Language, ReturnType<typeof createStaticHandler>>;
   const currentPublicConfig =
     typeof publicConfig === 'function' ? publicConfig : () => Promise.resolve(publicConfig);
 
   const documentFor = (
+    language: Language,
     context: StaticHandlerContext,
     embedded: PublicConfig,
-    canonicalUrl: string,
+    path: string,
     origin: string,
     nonce: string | undefined,
   ) => (
     <Document
-      canonicalUrl={canonicalUrl}
+      language={language}
+      canonicalUrl={`${origin}${path}`}
+      alternates={languages.map((other) => ({
+        language: other,
+        href: `${origin}${pathIn(other, path)}`,
+      }))}
       origin={origin}
       assets={assets}
       publicConfig={embedded}
       nonce={nonce}
     >
       <PublicConfigProvider value={embedded}>
-        <StaticRouterProvider
-          router={createStaticRouter(handler.dataRoutes, context)}
-          context={context}
-          nonce={nonce}
-        />
+        <MessagesProvider value={{ language, catalog: CATALOGS[language] }}>
+          <StaticRouterProvider
+            router={createStaticRouter(handlers[language].dataRoutes, context)}
+            context={context}
+            nonce={nonce}
+          />
+        </MessagesProvider>
       </PublicConfigProvider>
     </Document>
   );
@@ -204,13 +237,14 @@ export function createRenderer({
      * instead. With the public config given, the page is the one for that config.
      */
     async renderShared(path: string, origin: string, config?: PublicConfig): Promise<string> {
-      const context = await handler.query(toFetchRequest(path), {
+      const language = servedLanguage(path, languages);
+      const context = await handlers[language].query(toFetchRequest(path), {
         requestContext: sharedContext?.(),
       });
       if (context instanceof Response || context.statusCode !== 200)
         throw new Error(`${path} is not a plain page`);
       const embedded = config ?? (await currentPublicConfig());
-      return renderToHtml(documentFor(context, embedded, `${origin}${path}`, origin, undefined));
+      return renderToHtml(documentFor(language, context, embedded, path, origin, undefined));
     },
 
     /** Express handler: renders this request's page into res as it comes, with a fresh nonce. */
@@ -219,8 +253,12 @@ export function createRenderer({
       res.setHeader(CSP_HEADER, pagePolicy([`'nonce-${nonce}'`]));
       // A nonce must never be served twice, and these pages can carry what the visitor typed.
       res.setHeader('Cache-Control', 'private, no-store');
+      const language = servedLanguage(req.originalUrl, languages);
+      res.setHeader('Content-Language', LOCALES[language].tag);
       const request = toFetchRequest(req.originalUrl, req.method, { req, res });
-      const context = await handler.query(request, { requestContext: requestContext?.(req) });
+      const context = await handlers[language].query(request, {
+        requestContext: requestContext?.(req),
+      });
       if (context instanceof Response) {
         // Redirects (and other raw responses) from loaders/actions go out as they are.
         res.status(context.status);
@@ -239,7 +277,7 @@ export function createRenderer({
         stream.pipe(res);
       };
       const stream = renderToPipeableStream(
-        documentFor(context, embedded, `${origin}${new URL(request.url).pathname}`, origin, nonce),
+        documentFor(language, context, embedded, new URL(request.url).pathname, origin, nonce),
         {
           nonce,
           // Crawlers get the complete document at once; people get the shell as soon as it is

@@ -181,7 +181,7 @@ describe('configuration', () => {
     expect(() => loadConfig({ SIGNUP_RATE_LIMIT: '-1' })).toThrow('SIGNUP_RATE_LIMIT');
   });
 
-  it('exposes only the web app URL, the privacy contact and whether signups confirm to the browser', () => {
+  it('exposes only the web app URL, the privacy contact, whether signups confirm and the languages to the browser', () => {
     const config = loadConfig({
       BACKEND_URL: 'http://internal:4000',
       DATA_DIR: '/secret',
@@ -195,6 +195,7 @@ describe('configuration', () => {
       confirmSignups: false,
       proofOfWork: false,
       addressRecipients: [],
+      languages: ['en', 'ru'],
     });
     expect(
       publicConfigOf(

@@ -8,6 +8,9 @@ import * as ActivatePageModule from '../../client/pages/ActivatePage';
 import { activateRoute } from '../../client/pages/activate-route';
 import { ApiClientProvider } from '../../client/api-client';
 import { PublicConfigProvider } from '../../client/public-config';
+import { MessagesProvider } from '../../client/messages';
+import { CATALOGS } from '../../shared/messages';
+import { languageBase, type Language } from '../../shared/i18n/languages';
 import { createApiClient, type ApiClient } from '../../shared/api';
 import { DEFAULT_PUBLIC_CONFIG, type PublicConfig } from '../../shared/public-config';
 
@@ -16,6 +19,8 @@ interface RenderOptions {
   config?: Partial<PublicConfig>;
   api?: ApiClient;
   routeTable?: RouteObject[];
+  /** The page's language: English unless said; Russian routes under /ru, as the site does. */
+  language?: Language;
 }
 
 /**
@@ -34,14 +39,20 @@ const RESOLVED_ROUTES = (function resolve(table: RouteObject[]): RouteObject[] {
 })(routes);
 
 export function appTree(url: string, options: RenderOptions = {}) {
+  const language = options.language ?? 'en';
   const router = createMemoryRouter(options.routeTable ?? RESOLVED_ROUTES, {
     initialEntries: [url],
+    basename: languageBase(language) || '/',
   });
   const tree = (
     <PublicConfigProvider value={{ ...DEFAULT_PUBLIC_CONFIG, ...options.config }}>
-      <ApiClientProvider value={options.api ?? createApiClient({ baseUrl: 'http://127.0.0.1:9' })}>
-        <RouterProvider router={router} />
-      </ApiClientProvider>
+      <MessagesProvider value={{ language, catalog: CATALOGS[language] }}>
+        <ApiClientProvider
+          value={options.api ?? createApiClient({ baseUrl: 'http://127.0.0.1:9' })}
+        >
+          <RouterProvider router={router} />
+        </ApiClientProvider>
+      </MessagesProvider>
     </PublicConfigProvider>
   );
   return { router, tree };

@@ -10,6 +10,9 @@ import {
   StaticRouterProvider,
 } from 'react-router';
 import { PublicConfigProvider } from '../../../client/public-config';
+import { MessagesProvider } from '../../../client/messages';
+import { CATALOGS } from '../../../shared/messages';
+import { languageBase, type Language } from '../../../shared/i18n/languages';
 import { addressPagesContext } from '../../../client/route-context';
 import { routes } from '../../../client/routes';
 import type {
@@ -48,8 +51,9 @@ export async function serve(
   url: string,
   context: AddressPagesContext,
   method: 'GET' | 'POST' = 'GET',
+  language: Language = 'en',
 ): Promise<number> {
-  const handler = createStaticHandler(routes);
+  const handler = createStaticHandler(routes, { basename: languageBase(language) || '/' });
   const requestContext = new RouterContextProvider();
   requestContext.set(addressPagesContext, context);
   // A POST carries a form, as a browser's does; the operations above answer whatever it holds.
@@ -60,11 +64,13 @@ export async function serve(
     throw new Error(`${method} ${url} answered a bare ${result.status}, not a page`);
   render(
     <PublicConfigProvider value={DEFAULT_PUBLIC_CONFIG}>
-      <StaticRouterProvider
-        router={createStaticRouter(handler.dataRoutes, result)}
-        context={result}
-        hydrate={false}
-      />
+      <MessagesProvider value={{ language, catalog: CATALOGS[language] }}>
+        <StaticRouterProvider
+          router={createStaticRouter(handler.dataRoutes, result)}
+          context={result}
+          hydrate={false}
+        />
+      </MessagesProvider>
     </PublicConfigProvider>,
   );
   return result.statusCode;

@@ -33,7 +33,7 @@ describe('server-rendered pages', () => {
       // Asked for after the first paint, with the chunks it imports, by a small inline script the
       // policy allows: while the document loads, the parser fetches no script.
       expect(res.text).toMatch(/add\('script',\{type:'module',src\}\)/);
-      expect(res.text).toMatch(/\["\/assets\/entry-[A-Z0-9]+\.js"\]/);
+      expect(res.text).toMatch(/\["\/assets\/entry-en-[A-Z0-9]+\.js"\]/);
       expect(res.text).toContain(`add('link',{rel:'modulepreload',href})`);
       expect(res.text).toContain(JSON.stringify(preloads));
       expect(res.text).not.toContain('rel="modulepreload"');
@@ -114,6 +114,7 @@ describe('server-rendered pages', () => {
       confirmSignups: false,
       proofOfWork: false,
       addressRecipients: [],
+      languages: ['en', 'ru'],
     });
   });
 });

@@ -23,6 +23,7 @@ function appWith(routes: RouteObject[]) {
     scripts: [],
     styles: [],
     preloads: [],
+    languages: { en: { scripts: [], preloads: [] }, ru: { scripts: [], preloads: [] } },
     workers: { 'motion-check': '/assets/motion-check.js' },
     css: '',
   };

@@ -1,0 +1,2 @@
+// English messages of /activate, which travel in its lazy chunk (shared/messages/types.ts).
+export default {} as const;

@@ -1,0 +1,34 @@
+// Every language's whole catalog, for the server, which renders pages in both. A browser never
+// imports this: its entry holds its own language's `site` part and loads a lazy page's part with
+// the page (client/entry-*.tsx).
+import type { Language } from '../i18n/languages';
+import type { Catalog } from './types';
+import enSite from './en/site';
+import enActivate from './en/activate';
+import enPrivacy from './en/privacy';
+import enConfirm from './en/confirm';
+import enLeave from './en/leave';
+import ruSite from './ru/site';
+import ruActivate from './ru/activate';
+import ruPrivacy from './ru/privacy';
+import ruConfirm from './ru/confirm';
+import ruLeave from './ru/leave';
+
+export type { Catalog } from './types';
+
+export const CATALOGS: Record<Language, Required<Catalog>> = {
+  en: {
+    site: enSite,
+    activate: enActivate,
+    privacy: enPrivacy,
+    confirm: enConfirm,
+    leave: enLeave,
+  },
+  ru: {
+    site: ruSite,
+    activate: ruActivate,
+    privacy: ruPrivacy,
+    confirm: ruConfirm,
+    leave: ruLeave,
+  },
+};

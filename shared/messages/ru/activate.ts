@@ -1,0 +1,5 @@
+// Тексты страницы /ru/activate (её ленивый чанк). Ключи те же, что в en/activate.ts.
+import type { ActivateMessages } from '../types';
+
+const activate: ActivateMessages = {};
+export default activate;
