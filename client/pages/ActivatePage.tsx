@@ -4,6 +4,12 @@
 // A lazy chunk: what it would import of the first-load bundle comes as `deps` (activate-route.tsx,
 // client/routes.tsx says why).
 import type { ActivateDeps } from './activate-route';
+import type { ActivateMessages } from '../../shared/messages/types';
+// The build's language's messages (package.json "imports"), in this chunk; the server hands the
+// page its request's language's instead (activate-route.tsx).
+import messages from '#messages/activate';
+
+export { messages };
 
 type Status =
   | { kind: 'idle' }
@@ -14,10 +20,10 @@ type Status =
 // sic, docs/product.md §4
 const ACTIVATED_TEXT = 'You are successfully activated your free subscription';
 
-export function ActivatePage({ deps }: { deps: ActivateDeps }) {
+export function ActivatePage({ deps, m }: { deps: ActivateDeps; m: ActivateMessages }) {
   return (
     <>
-      <title>Activate your subscription · OrgNote</title>
+      <title>{m.title_}</title>
       <ActivationForm deps={deps} />
     </>
   );

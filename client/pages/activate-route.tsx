@@ -12,6 +12,8 @@ import { TextField } from '../components/TextField';
 import { useQueryParams } from '../hooks/useQueryParams';
 import { useValidatedForm } from '../hooks/useValidatedForm';
 import { useSiteLinks } from '../public-config';
+import { usePageLanguage } from '../messages';
+import type { ActivateMessages } from '../../shared/messages/types';
 
 const deps = {
   useState,
@@ -32,9 +34,17 @@ export type ActivateDeps = typeof deps;
 
 /** The lazy page's module, as routes.tsx imports it. */
 interface ActivatePageModule {
-  ActivatePage(props: { deps: ActivateDeps }): ReactElement;
+  ActivatePage(props: { deps: ActivateDeps; m: ActivateMessages }): ReactElement;
+  /** Its messages in the browser build's language. */
+  messages: ActivateMessages;
 }
 
-export function activateRoute({ ActivatePage }: ActivatePageModule) {
-  return { Component: () => <ActivatePage deps={deps} /> };
+export function activateRoute({ ActivatePage, messages }: ActivatePageModule) {
+  return {
+    // The server's catalog has every part of the request's language; a browser's has none of the
+    // lazy parts: the page's chunk brings its own, in the page's language.
+    Component: () => (
+      <ActivatePage deps={deps} m={usePageLanguage().catalog.activate ?? messages} />
+    ),
+  };
 }

@@ -1,2 +1,4 @@
 // English messages of /activate, which travel in its lazy chunk (shared/messages/types.ts).
-export default {} as const;
+export default {
+  title_: 'Activate your subscription · OrgNote',
+} as const;
