@@ -26,7 +26,7 @@ export type Block = { text: string } | { key: string } | { link: string };
 /** The site's signature line, last in every mail. */
 export const SIGNATURE: Record<Language, string> = {
   en: 'OrgNote, notes in org-mode linked the Zettelkasten way',
-  ru: 'OrgNote\u00a0— заметки в org-mode, связанные по методу Zettelkasten',
+  ru: 'OrgNote\u00a0— заметки в org-mode, связанные по принципу цеттелькастена',
 };
 
 /**

@@ -47,13 +47,15 @@ const TEXTS: Record<
     },
     home: '{{siteUrl}}',
   },
+  // Few Latin letters beside the links: SpamAssassin's MIXED_ES takes over 20 Latin "e" among
+  // Cyrillic ones for a disguise, so the brand is named in the subject and the signature only.
   ru: {
     subject: 'Вы в листе ожидания OrgNote',
     hello: 'Здравствуйте!',
-    thanks: 'Спасибо, что записались в лист ожидания OrgNote. Место в очереди за вами.',
+    thanks: 'Спасибо, что записались! Место в очереди за вами.',
     next:
       'Что дальше: когда подойдёт ваша очередь, мы снова напишем вам\u00a0— пришлём приглашение ' +
-      'и ключ активации бесплатной подписки OrgNote. До тех пор от вас ничего не требуется.',
+      'и ключ активации бесплатной подписки. До тех пор от вас ничего не требуется.',
     faster: 'Хотите получить приглашение раньше?',
     patreon: 'Присоединяйтесь к нам на Patreon',
     leave: {

@@ -92,7 +92,7 @@ const RUSSIAN: Record<string, { subject: string; says: string; page: string }> =
   },
   welcome: {
     subject: 'Вы в листе ожидания OrgNote',
-    says: 'Спасибо, что записались в лист ожидания OrgNote.',
+    says: 'Спасибо, что записались! Место в очереди за вами.',
     page: `${SITE_URL}/ru/leave?token=leave-token`,
   },
   invitation: {
