@@ -136,6 +136,10 @@ describe('MAIL_TEMPLATES_DIR with a folder a language', () => {
     const dir = templates(GOOD);
     expect(compose(dir, 'en').subject).toBe('Welcome');
     expect(compose(dir, 'ru').subject).toBe('Вы в листе ожидания OrgNote');
+    // A folder of the operator's own beside the flat files is theirs, as it was.
+    expect(compose(templates({ ...GOOD, 'drafts/welcome.txt': 'Hi' }), 'en').subject).toBe(
+      'Welcome',
+    );
   });
 
   it("with LANGUAGES=en, a Russian signup gets the operator's English", () => {
