@@ -4,9 +4,9 @@
 // read and checked once at start-up (config/parsers.ts): a missing file, an unknown placeholder or
 // a subject over one line stops the start with the file's name, never a silent fallback.
 //
-// The folder holds either the files themselves, read as English (the layout before the site had
-// languages), or one folder a language (en/, ru/) holding the same files. A language with no
-// folder of its own gets the default wording of that language (welcome.ts).
+// The folder holds either the files themselves, read as English, or one folder a language (en/,
+// ru/) holding the same files. A language with no folder of its own gets the default wording of
+// that language (welcome.ts), never another language's.
 import fs from 'node:fs';
 import path from 'node:path';
 import { isLanguage, LANGUAGES, type Language } from '../../shared/i18n/languages';
