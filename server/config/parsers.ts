@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { domainToASCII } from 'node:url';
 import { z } from 'zod';
-import { loadWelcomeTemplates, TemplateError } from '../mail/templates';
+import { loadMailTemplates, TemplateError } from '../mail/templates';
 import { DEFAULT_LANGUAGE, isLanguage, LANGUAGES } from '../../shared/i18n/languages';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -178,12 +178,13 @@ export const domainList = z.string().transform((value, ctx) => {
 });
 
 /**
- * The operator's mail templates, read and checked here once (mail/templates.ts), so a missing file
- * or a typo in a placeholder stops start-up with the file's name rather than the first mail.
+ * The operator's mail templates, in either layout (flat: English; a folder a language), read and
+ * checked here once (mail/templates.ts), so a missing file or a typo in a placeholder stops
+ * start-up with the file's name rather than the first mail.
  */
 export const templatesDir = directory.transform((dir, ctx) => {
   try {
-    return { dir, welcome: loadWelcomeTemplates(dir) };
+    return loadMailTemplates(dir);
   } catch (err) {
     if (!(err instanceof TemplateError)) throw err;
     ctx.addIssue({ code: 'custom', message: err.message });

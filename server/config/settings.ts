@@ -261,7 +261,8 @@ export const SETTINGS = {
     'MAIL_TEMPLATES_DIR',
     UNSET,
     templatesDir.optional(),
-    "A folder of the operator's own mail templates (welcome.subject, welcome.txt, welcome.html).",
+    "A folder of the operator's own mail templates (welcome.subject, welcome.txt, welcome.html): " +
+      'flat for English, or one folder a language (en/, ru/).',
   ),
   confirmWithinMs: setting(
     'CONFIRM_WITHIN_HOURS',

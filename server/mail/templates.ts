@@ -3,8 +3,13 @@
 // HTML-escaped, so an address or a link can never end an attribute or open a tag. The files are
 // read and checked once at start-up (config/parsers.ts): a missing file, an unknown placeholder or
 // a subject over one line stops the start with the file's name, never a silent fallback.
+//
+// The folder holds either the files themselves, read as English, or one folder a language (en/,
+// ru/) holding the same files. A language with no folder of its own gets the default wording of
+// that language (welcome.ts), never another language's.
 import fs from 'node:fs';
 import path from 'node:path';
+import { isLanguage, LANGUAGES, type Language } from '../../shared/i18n/languages';
 import { escapeMarkup } from '../../shared/markup';
 
 /** What a welcome template may name (docs/operating.md, "Welcome mail"). */
@@ -107,4 +112,48 @@ export function loadWelcomeTemplates(dir: string): WelcomeTemplates {
     if (err instanceof TemplateError) throw new TemplateError(`${dir}/${err.message}`);
     throw err;
   }
+}
+
+/** MAIL_TEMPLATES_DIR as read: the operator's wording of each language that has one. */
+export interface MailTemplates {
+  dir: string;
+  welcome: Partial<Record<Language, WelcomeTemplates>>;
+}
+
+/**
+ * The templates of MAIL_TEMPLATES_DIR in either layout: the welcome files at its top (English), or
+ * a folder a language. Both at once, a folder that names no language of the site beside language
+ * folders, or a language folder short of a file is refused: each is a mistake that would otherwise
+ * mail the default wording.
+ */
+export function loadMailTemplates(dir: string): MailTemplates {
+  let entries: fs.Dirent[];
+  try {
+    entries = fs.readdirSync(dir, { withFileTypes: true });
+  } catch (err) {
+    throw new TemplateError(
+      `cannot read the folder ${dir} (${(err as NodeJS.ErrnoException).code ?? 'error'})`,
+    );
+  }
+  const layout = `one folder a language (${LANGUAGES.map((language) => `${language}/`).join(', ')})`;
+  const welcomeFiles: string[] = Object.values(WELCOME_FILES);
+  const flat = entries.find((entry) => welcomeFiles.includes(entry.name));
+  const languages = entries.map((entry) => entry.name).filter(isLanguage);
+  // A dotted name (.git) is the tools' business; another folder beside flat files, as before.
+  const others = entries.filter(
+    (entry) => entry.isDirectory() && !entry.name.startsWith('.') && !isLanguage(entry.name),
+  );
+  if (flat && languages.length > 0)
+    throw new TemplateError(
+      `${dir} holds both ${flat.name} and the folder ${languages[0]}/: put the files in ` +
+        `${layout}, or all at the top for English alone`,
+    );
+  if (languages.length === 0 && (flat || others.length === 0))
+    return { dir, welcome: { en: loadWelcomeTemplates(dir) } };
+  if (others.length > 0)
+    throw new TemplateError(`${dir}/${others[0].name} is no language of the site: use ${layout}`);
+  const welcome: MailTemplates['welcome'] = {};
+  for (const language of languages)
+    welcome[language] = loadWelcomeTemplates(path.join(dir, language));
+  return { dir, welcome };
 }

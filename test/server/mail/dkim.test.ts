@@ -4,7 +4,6 @@
 import { generateKeyPairSync } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { dkimVerify, type DKIMResult } from 'mailauth';
 import { startSmtpServer, type SmtpTestServer } from '../../../scripts/lib/launch/smtp';
 import { runCommand } from '../../../server/cli/waitlist';
 import type { Config } from '../../../server/config';
@@ -12,6 +11,7 @@ import { createMailer, emlFile, mailFolder } from '../../../server/mail/transpor
 import { openSqliteStore } from '../../../server/store';
 import type { OutgoingMail } from '../../../server/store/mail-queue';
 import { tempDataDir, testConfig } from '../../support/config';
+import { headerBlock, verifyDkim as verify, zoneOf } from '../../support/dkim';
 
 const SITE_URL = 'https://orgnote.example';
 const MAIL_FROM = 'OrgNote <invite@orgnote.example>';
@@ -67,43 +67,6 @@ async function invite(config: Config): Promise<void> {
     void store.close();
   }
 }
-
-/**
- * The DNS a receiver would see: the TXT records of `waitlist dns`'s output, as character-strings.
- */
-function zoneOf(printed: string): Map<string, string[]> {
-  const zone = new Map<string, string[]>();
-  for (const line of printed.split('\n')) {
-    const record = /^(\S+)\. TXT (".*")$/.exec(line);
-    if (record)
-      zone.set(
-        record[1],
-        [...record[2].matchAll(/"((?:[^"\\]|\\.)*)"/g)].map(([, chunk]) =>
-          chunk.replace(/\\(.)/g, '$1'),
-        ),
-      );
-  }
-  return zone;
-}
-
-async function verify(
-  message: Buffer | string,
-  zone: Map<string, string[]>,
-): Promise<DKIMResult[]> {
-  const lookups: string[] = [];
-  const { results } = await dkimVerify(message, {
-    resolver: async (name, type) => {
-      lookups.push(`${name} ${type}`);
-      const data = type === 'TXT' ? zone.get(name) : undefined;
-      if (!data)
-        throw Object.assign(new Error(`no ${type} record for ${name}`), { code: 'ENOTFOUND' });
-      return [data];
-    },
-  });
-  return results;
-}
-
-const headerBlock = (raw: Buffer) => raw.subarray(0, raw.indexOf('\r\n\r\n')).toString('latin1');
 
 describe('DKIM signatures', () => {
   let zone: Map<string, string[]>;
