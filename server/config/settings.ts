@@ -203,7 +203,7 @@ export const SETTINGS = {
     'LANGUAGES',
     'en,ru',
     languageList,
-    'The site\'s languages, comma-separated: en (always served) and ru (pages under /ru/, mail in ' +
+    "The site's languages, comma-separated: en (always served) and ru (pages under /ru/, mail in " +
       'Russian to those who joined there). en alone: /ru/ answers 404 and every mail is English.',
   ),
   confirmSignups: setting(
