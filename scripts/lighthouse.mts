@@ -1,9 +1,8 @@
 // npm run lighthouse: Lighthouse 12.8 (mobile defaults: emulated phone, simulated slow 4G and
 // 4× CPU slowdown) with Debian's Chromium against the production build, on 127.0.0.1. Each page
 // (LIGHTHOUSE_PAGES, default `/,/activate,/ru/,/ru/activate`) is measured LIGHTHOUSE_RUNS times
-// (default 5) in one
-// Chromium; one Lighthouse run alone swings by several points of performance on this shared
-// machine. Prints each run's performance and TBT on one line (the spread), then the median of each
+// (default 5) in one Chromium; one Lighthouse run alone swings by several points of performance on
+// this shared machine. Prints each run's performance and TBT on one line (the spread), then the median of each
 // figure (the four category scores, LCP, TBT, CLS, FCP), and for the median run by TBT the long
 // tasks Lighthouse saw and where the main thread's time went. The targets are checked on the
 // medians: performance ≥ 0.98, TBT ≤ 100 ms, LCP ≤ 1200 ms, CLS 0, accessibility, best practices
