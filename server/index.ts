@@ -84,7 +84,7 @@ async function main() {
     }
     throw err;
   }
-  const { logger, close: closeLog } = createSiteLog(config);
+  const { logger, drained: logDrained } = createSiteLog(config);
   const store = await openStore(config, logger);
   const metrics =
     config.metricsPort === undefined
@@ -154,7 +154,7 @@ async function main() {
     await store.close();
     logger.info({ result }, 'stopped');
     // Every access-log line of the requests answered, and this one, before the process ends.
-    await closeLog();
+    await logDrained();
     process.exit(0);
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
