@@ -108,6 +108,8 @@ export async function invite(deps: InviteDeps, input: InviteInput): Promise<Invi
 }
 
 function composer(siteUrl: string, from: string): ComposeInvitation {
+  // TODO(i54-merge): pass the 4th argument, the signup's language, as invitationMail({ …, language
+  // }) once server/mail/invitation.ts takes it.
   return (to, key, leaveToken) => invitationMail({ siteUrl, from, to, key, leaveToken });
 }
 
