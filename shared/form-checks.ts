@@ -115,7 +115,8 @@ export function checkSignup(fields: Record<string, unknown>, rules: SignupRules 
   if (language?.ok === false) errors.language = language.shown;
   if (!email.ok) return { ok: false, field: 'email', error: email.error, errors };
   if (!description.ok) return { ok: false, field: 'description', error: description.error, errors };
-  if (language?.ok === false) return { ok: false, field: 'language', error: language.error, errors };
+  if (language?.ok === false)
+    return { ok: false, field: 'language', error: language.error, errors };
   const value: Signup = { email: email.value, description: description.value };
   return { ok: true, value: language ? { ...value, language: language.value } : value };
 }

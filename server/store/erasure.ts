@@ -3,9 +3,9 @@
 // signup, its activation keys and link tokens, its mail, its requests for a leave link, its
 // webhook events not yet delivered or holding the address, and any signup of it still waiting in
 // the outbox for the backend; then it queues the signup's `signup.left` event, which carries only
-// the signup's id and language. The transaction holds the signup's row lock, so an invitation racing it on
-// another replica either finishes first (and its key, mail and events are erased too) or finds no
-// signup.
+// the signup's id and language. The transaction holds the signup's row lock, so an invitation
+// racing it on another replica either finishes first (and its key, mail and events are erased
+// too) or finds no signup.
 import { emailKey, type FieldList } from '../../shared/form-checks';
 import type { Language } from '../../shared/i18n/languages';
 import { EXPIRED_UNCONFIRMED } from './signups';

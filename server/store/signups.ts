@@ -77,8 +77,8 @@ export interface Signups {
   expiredUnconfirmed(createdBefore: string, limit: number): Promise<string[]>;
   /**
    * One page of the console's table: addresses containing `q` (any case), in `state` and of
-   * `language` if given, newest or oldest first, `limit` rows after the keyset `after` (the last row of the page
-   * before).
+   * `language` if given, newest or oldest first, `limit` rows after the keyset `after` (the last
+   * row of the page before).
    */
   page(options: SignupPageQuery): Promise<(SignupRow & { id: number })[]>;
   /**
@@ -168,10 +168,11 @@ export const EXPIRED_UNCONFIRMED = `confirmed_at IS NULL AND confirmation_due_at
  * signup is always due its `signup.created` webhook event (webhooks/signup-events.ts).
  * A repeat is never due a welcome: the address had its own when it joined.
  * A repeat keeps the row and records when it came ($4) and from which language's page ($9): its
- * row is written too, since SQLite writes (and syncs) nothing for an update that changes no byte. The person typed the address
- * again, so a refusal for good is worth another try; with confirmation on ($6 set), an address
- * still unconfirmed is due a new mail (the first may be lost or in spam), unless one is due
- * already or went out within MAIL_AGAIN_AFTER_MS ($7: that window's start): never a flood.
+ * row is written too, since SQLite writes (and syncs) nothing for an update that changes no byte.
+ * The person typed the address again, so a refusal for good is worth another try; with
+ * confirmation on ($6 set), an address still unconfirmed is due a new mail (the first may be lost
+ * or in spam), unless one is due already or went out within MAIL_AGAIN_AFTER_MS ($7: that
+ * window's start): never a flood.
  */
 const ADD = `INSERT INTO signups (email, email_key, description, created_at, confirmed_at,
     confirmation_due_at, welcome_due_at, created_event_due_at, language)

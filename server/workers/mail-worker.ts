@@ -15,7 +15,7 @@ import type {
   ConfirmationMail,
   WelcomeMail,
 } from '../store/address-links';
-import type { MailQueue, OutgoingMail, QueuedMail } from '../store/mail-queue';
+import type { MailQueue, QueuedMail } from '../store/mail-queue';
 import { sendClaimed, type MailOutcome } from '../mail/send';
 import { SMTP_POOL_SIZE, type Mailer } from '../mail/transport';
 
