@@ -2,6 +2,7 @@
 // timeout, no Authorization header. Errors carry exactly the texts of product §8. The activation
 // form opens the web app instead of calling the API (§4), so the client has no activation call.
 import { API_PATHS, HTTP_TIMEOUT_MS } from './constants';
+import type { Language } from './i18n/languages';
 import { CHALLENGE_PATH, PROOF_FIELD } from './proof-of-work';
 
 interface SubscribeRequest {
@@ -11,6 +12,8 @@ interface SubscribeRequest {
   website?: string;
   /** A solved proof-of-work challenge (shared/proof-of-work.ts), with PROOF_OF_WORK on. */
   altcha?: string;
+  /** The page's language, which the signup records (English when not sent). */
+  language?: Language;
 }
 
 /** A missing required parameter (docs/product.md §8). */
@@ -128,6 +131,7 @@ export function createApiClient({
           description: params.description,
           website: params.website || undefined,
           [PROOF_FIELD]: params.altcha,
+          language: params.language,
         },
         options,
       );

@@ -3,7 +3,7 @@
 // webhook events show. A repeat from the other language's page sets it anew. Signups stored
 // before were all made on the English pages. No CHECK: the signup operation refuses an unknown
 // language, and a language added later then needs no rebuild of the table (SQLite cannot change a
-// CHECK in place).
+// CHECK in place). A constant default: neither engine rewrites the table to add the column.
 export const sql = `
 ALTER TABLE signups ADD COLUMN language TEXT NOT NULL DEFAULT 'en';
 `;
