@@ -1,9 +1,8 @@
 // The no-JavaScript way into the signup operation: the waitlist form's native POST to /?index.
 // Express reads the body, React Router runs the index route's action, which reads the form from its
 // request and hands it here (submitterFor); signup() checks it (the page's language, a hidden
-// field, included), once, for both forms. The visitor sees the product's messages
-// (docs/product.md §5) and is joined whatever the backend answered
-// (docs/decisions/0006-no-javascript.md).
+// field, included), once, for both forms. The visitor sees the product's messages (docs/product.md
+// §5) and is joined whatever the backend answered (docs/decisions/0006-no-javascript.md).
 import type { IncomingMessage } from 'node:http';
 import type { SubmitWaitlistForm, WaitlistSubmission } from '../../shared/native-form';
 import { asText, fieldsOfPairs } from '../http/body';
