@@ -2,6 +2,7 @@
 // timeout, no Authorization header. Errors carry exactly the texts of product §8. The activation
 // form opens the web app instead of calling the API (§4), so the client has no activation call.
 import { API_PATHS, HTTP_TIMEOUT_MS } from './constants';
+import type { Language } from './i18n/languages';
 import { LANGUAGE_FIELD } from './native-form';
 import { CHALLENGE_PATH, PROOF_FIELD } from './proof-of-work';
 
@@ -13,7 +14,7 @@ interface SubscribeRequest {
   /** A solved proof-of-work challenge (shared/proof-of-work.ts), with PROOF_OF_WORK on. */
   altcha?: string;
   /** The page's language when not English (shared/i18n/languages.ts); left out, English. */
-  language?: string;
+  language?: Language;
 }
 
 /** A missing required parameter (docs/product.md §8). */

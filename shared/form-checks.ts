@@ -1,5 +1,6 @@
 // What a signup or an activation must look like once it reaches a server: the docs/product.md §5
 // rules plus the limits a store needs (RFC 5321 address length, a bounded description).
+import { DEFAULT_LANGUAGE, type Language } from './i18n/languages';
 import { checkEmail, EMAIL_MAX_LENGTH, MESSAGES, NOT_TEXT, type FieldErrors } from './validation';
 
 const DESCRIPTION_MAX_LENGTH = 2000;
@@ -27,6 +28,8 @@ export interface Signup {
   /** trimmed, as the visitor typed it */
   email: string;
   description: string;
+  /** The language of the page it came from; English when not given. */
+  language?: Language;
 }
 
 /** A refusal names its field as data, so a form can put the message under it. */
@@ -38,7 +41,7 @@ type Checked<T, Field extends string = string> =
  * field without a message), and the first one as a sentence, which the API answers.
  */
 export type SignupCheck = { ok: true; value: Signup } | SignupRefusal;
-export type SignupField = 'email' | 'description';
+export type SignupField = 'email' | 'description' | 'language';
 export type SignupErrors = FieldErrors<SignupField>;
 
 interface SignupRefusal {
@@ -85,18 +88,37 @@ function checkDescription(raw: unknown, required: boolean): FieldCheck<string> {
 export interface SignupRules {
   /** The page's form requires a description (product §5); the API does not (§7). */
   descriptionRequired?: boolean;
+  /**
+   * The languages a signup may name (LANGUAGES), when it records one: the embedded store does,
+   * while with a backend the field goes to it unchecked, as sent.
+   */
+  languages?: readonly Language[];
+}
+
+/** The page's language: absent or empty is English, anything else must be one of `languages`. */
+function checkLanguage(raw: unknown, languages: readonly Language[]): FieldCheck<Language> {
+  if (raw === undefined || raw === '') return { ok: true, value: DEFAULT_LANGUAGE };
+  const language = languages.find((known) => known === raw);
+  if (language) return { ok: true, value: language };
+  const error = `Language must be one of: ${languages.join(', ')}`;
+  return { ok: false, error, shown: error };
 }
 
 /** The server's one check of a signup: every field at once, so a form can mark them all. */
 export function checkSignup(fields: Record<string, unknown>, rules: SignupRules = {}): SignupCheck {
   const email = checkSignupEmail(fields.email);
   const description = checkDescription(fields.description, rules.descriptionRequired === true);
+  const language = rules.languages ? checkLanguage(fields.language, rules.languages) : undefined;
   const errors: SignupErrors = {};
   if (!email.ok) errors.email = email.shown;
   if (!description.ok) errors.description = description.shown;
+  if (language?.ok === false) errors.language = language.shown;
   if (!email.ok) return { ok: false, field: 'email', error: email.error, errors };
   if (!description.ok) return { ok: false, field: 'description', error: description.error, errors };
-  return { ok: true, value: { email: email.value, description: description.value } };
+  if (language?.ok === false)
+    return { ok: false, field: 'language', error: language.error, errors };
+  const value: Signup = { email: email.value, description: description.value };
+  return { ok: true, value: language ? { ...value, language: language.value } : value };
 }
 
 export function checkActivation(

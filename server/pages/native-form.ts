@@ -1,8 +1,8 @@
 // The no-JavaScript way into the signup operation: the waitlist form's native POST to /?index.
 // Express reads the body, React Router runs the index route's action, which reads the form from its
-// request and hands it here (submitterFor); signup() checks it, once, for both forms. The visitor
-// sees the product's messages (docs/product.md §5) and is joined whatever the backend answered
-// (docs/decisions/0006-no-javascript.md).
+// request and hands it here (submitterFor); signup() checks it (the page's language, a hidden
+// field, included), once, for both forms. The visitor sees the product's messages (docs/product.md
+// §5) and is joined whatever the backend answered (docs/decisions/0006-no-javascript.md).
 import type { IncomingMessage } from 'node:http';
 import type { SubmitWaitlistForm, WaitlistSubmission } from '../../shared/native-form';
 import { asText, fieldsOfPairs } from '../http/body';
@@ -31,7 +31,11 @@ export function nativeForm(submitSignup: SubmitSignup, logger: Logger) {
           // The form again, as typed, with a fresh issue time (PROOF_OF_WORK, server/guard/).
           if (outcome.kind === 'reissue') return { ok: false, values, errors: {}, reissued: true };
           if (outcome.kind !== 'invalid') return { ok: true };
-          return { ok: false, values, errors: outcome.errors };
+          // The language is a hidden field, with no place of its own on the page: its refusal (a
+          // page from elsewhere, or a language turned off) is shown where the 503's reason is.
+          const { language, ...errors } = outcome.errors;
+          if (language !== undefined) errors.email ??= language;
+          return { ok: false, values, errors };
         } catch (err) {
           // The form again, with what was typed and the reason, so it can simply be sent again.
           if (isUnavailable(err)) {

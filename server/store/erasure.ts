@@ -3,10 +3,11 @@
 // signup, its activation keys and link tokens, its mail, its requests for a leave link, its
 // webhook events not yet delivered or holding the address, and any signup of it still waiting in
 // the outbox for the backend; then it queues the signup's `signup.left` event, which carries only
-// the signup's id. The transaction holds the signup's row lock, so an invitation racing it on
-// another replica either finishes first (and its key, mail and events are erased too) or finds no
-// signup.
+// the signup's id and language. The transaction holds the signup's row lock, so an invitation
+// racing it on another replica either finishes first (and its key, mail and events are erased
+// too) or finds no signup.
 import { emailKey, type FieldList } from '../../shared/form-checks';
+import type { Language } from '../../shared/i18n/languages';
 import { EXPIRED_UNCONFIRMED } from './signups';
 import type { Queryable, Sql } from './sql';
 import { emitWebhookEvent } from './webhooks/events';
@@ -37,15 +38,12 @@ const NOTHING: Erased = { signup: false, keys: 0, mailIds: [], outbox: 0 };
 /** The `signup.left` of an erased signup: no address, so no later erasure has anything to find. */
 async function emitLeft(
   tx: Queryable,
-  signupId: number,
+  { id, language }: { id: number; language: Language },
   reason: ErasureReason,
   at: number,
 ): Promise<void> {
-  await emitWebhookEvent(
-    tx,
-    { type: 'signup.left', signup: { id: Number(signupId), state: 'left' }, detail: { reason } },
-    at,
-  );
+  const signup = { id: Number(id), state: 'left', language };
+  await emitWebhookEvent(tx, { type: 'signup.left', signup, detail: { reason } }, at);
 }
 
 export function createErasure(
@@ -56,8 +54,8 @@ export function createErasure(
     sql.transaction(async (tx): Promise<Erased> => {
       const key = emailKey(email);
       const at = now();
-      const locked = await tx.query<{ id: number; expired: number }>(
-        `SELECT id, CASE WHEN ${EXPIRED_UNCONFIRMED} THEN 1 ELSE 0 END AS expired
+      const locked = await tx.query<{ id: number; language: Language; expired: number }>(
+        `SELECT id, language, CASE WHEN ${EXPIRED_UNCONFIRMED} THEN 1 ELSE 0 END AS expired
          FROM signups
          WHERE email_key = $2${sql.lockRows}`,
         [new Date(at).toISOString(), key],
@@ -113,7 +111,7 @@ export function createErasure(
       const signup = deleted.rowCount === 1;
       if (signup) {
         const reason = options.onlyIfExpired ? 'expired' : (options.reason ?? 'removed');
-        await emitLeft(tx, locked.rows[0].id, reason, at);
+        await emitLeft(tx, locked.rows[0], reason, at);
       }
       // Outbox rows hold the request's fields as JSON pairs; the address is compared in JS as the
       // store compares it (emailKey: JS trim and lower case, which SQL's lower() does not match

@@ -5,6 +5,7 @@
 // (with it off, the welcome mail a new address is due); the mail worker writes it (address-links/,
 // mailConfirmations, mailWelcomes), so a signup costs what it cost without mail (decision 0015).
 import { emailKey, type Signup } from '../../shared/form-checks';
+import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from '../../shared/i18n/languages';
 import { sinceInstant } from './since';
 import type { Sql } from './sql';
 
@@ -17,6 +18,8 @@ export interface SignupRow {
   /** Null while the address has not followed its confirmation link (CONFIRM_SIGNUPS=on). */
   confirmed_at: string | null;
   state: SignupState;
+  /** The language of the page it came from, the last time it came: its mail is written in it. */
+  language: Language;
 }
 
 /**
@@ -36,6 +39,9 @@ export const SIGNUP_STATES: readonly SignupState[] = [
 
 export type WaitlistStats = Record<SignupState | 'total', number>;
 
+/** Signups by the language of the page they came from; every language of the site, 0 or more. */
+export type LanguageCounts = Record<Language, number>;
+
 export interface Signups {
   /**
    * Adds a signup in one statement that writes one row, new or not, so both cost the same; true if
@@ -44,7 +50,9 @@ export interface Signups {
    * that same statement (addressLinks.mailConfirmations writes it); a repeat of an address still
    * unconfirmed is due a new one at most once an hour; a confirmed one is due nothing. With
    * `welcome` and without `confirm`, a new signup is due a welcome mail, recorded the same way
-   * (addressLinks.mailWelcomes writes it); a repeat is due none.
+   * (addressLinks.mailWelcomes writes it); a repeat is due none. The signup's language (English
+   * when not given) is recorded, a repeat's included: the person's mail follows the page they
+   * used last.
    */
   add(signup: Signup, options?: { confirm?: boolean; welcome?: boolean }): Promise<boolean>;
   count(): Promise<number>;
@@ -59,6 +67,8 @@ export interface Signups {
   oldestWaiting(limit: number): Promise<string[]>;
   /** Totals by state; each signup counts in exactly one. */
   stats(): Promise<WaitlistStats>;
+  /** Totals by language; each signup counts in exactly one. */
+  languages(): Promise<LanguageCounts>;
   /**
    * Up to `limit` addresses still unconfirmed whose every confirmation link has expired, oldest
    * first; only signups created at or before `createdBefore` (ISO) are looked at (the expiry
@@ -66,9 +76,9 @@ export interface Signups {
    */
   expiredUnconfirmed(createdBefore: string, limit: number): Promise<string[]>;
   /**
-   * One page of the console's table: addresses containing `q` (any case), in `state` if given,
-   * newest or oldest first, `limit` rows after the keyset `after` (the last row of the page
-   * before).
+   * One page of the console's table: addresses containing `q` (any case), in `state` and of
+   * `language` if given, newest or oldest first, `limit` rows after the keyset `after` (the last
+   * row of the page before).
    */
   page(options: SignupPageQuery): Promise<(SignupRow & { id: number })[]>;
   /**
@@ -88,6 +98,7 @@ export interface Signups {
 export interface SignupPageQuery {
   q?: string;
   state?: SignupState;
+  language?: Language;
   order: 'newest' | 'oldest';
   limit: number;
   after?: { createdAt: string; id: number };
@@ -123,7 +134,7 @@ export const STATE = `CASE
 END`;
 
 const COLUMNS = `email, description, created_at, invited_at, activated_at, confirmed_at,
-  ${STATE} AS state`;
+  ${STATE} AS state, language`;
 
 /** Newest first, in the order of the index both engines keep, (created_at, id). */
 const LIST = `SELECT ${COLUMNS}
@@ -156,17 +167,18 @@ export const EXPIRED_UNCONFIRMED = `confirmed_at IS NULL AND confirmation_due_at
  * ($8 = $4) with WELCOME_MAIL on; unconfirmed and due a confirmation mail ($6 = $4) when on. A new
  * signup is always due its `signup.created` webhook event (webhooks/signup-events.ts).
  * A repeat is never due a welcome: the address had its own when it joined.
- * A repeat keeps the row and records when it came ($4): its row is written too, since SQLite
- * writes (and syncs) nothing for an update that changes no byte. The person typed the address
- * again, so a refusal for good is worth another try; with confirmation on ($6 set), an address
- * still unconfirmed is due a new mail (the first may be lost or in spam), unless one is due
- * already or went out within MAIL_AGAIN_AFTER_MS ($7: that window's start): never a flood.
+ * A repeat keeps the row and records when it came ($4) and from which language's page ($9): its
+ * row is written too, since SQLite writes (and syncs) nothing for an update that changes no byte.
+ * The person typed the address again, so a refusal for good is worth another try; with
+ * confirmation on ($6 set), an address still unconfirmed is due a new mail (the first may be lost
+ * or in spam), unless one is due already or went out within MAIL_AGAIN_AFTER_MS ($7: that
+ * window's start): never a flood.
  */
 const ADD = `INSERT INTO signups (email, email_key, description, created_at, confirmed_at,
-    confirmation_due_at, welcome_due_at, created_event_due_at)
-  VALUES ($1, $2, $3, $4, $5, $6, $8, $4)
+    confirmation_due_at, welcome_due_at, created_event_due_at, language)
+  VALUES ($1, $2, $3, $4, $5, $6, $8, $4, $9)
   ON CONFLICT (email_key) DO UPDATE
-  SET repeated_at = $4, undeliverable_at = NULL,
+  SET repeated_at = $4, undeliverable_at = NULL, language = $9,
     confirmation_due_at = CASE
       WHEN $6 IS NOT NULL AND signups.confirmed_at IS NULL AND signups.confirmation_due_at IS NULL
         AND NOT EXISTS (
@@ -215,6 +227,7 @@ export function createSignups(sql: Sql, now: () => number): Signups {
         confirm ? time : null,
         new Date(at - MAIL_AGAIN_AFTER_MS).toISOString(),
         welcome && !confirm ? time : null,
+        signup.language ?? DEFAULT_LANGUAGE,
       ]);
       return rows.length === 0;
     },
@@ -257,7 +270,20 @@ export function createSignups(sql: Sql, now: () => number): Signups {
       return stats;
     },
 
-    async page({ q, state, order, limit, after }) {
+    async languages() {
+      const { rows } = await sql.query<{ language: Language; n: number }>(
+        `SELECT language, COUNT(*) AS n
+         FROM signups
+         GROUP BY language`,
+      );
+      const counts = Object.fromEntries(
+        LANGUAGES.map((language) => [language, 0]),
+      ) as LanguageCounts;
+      for (const { language, n } of rows) counts[language] = Number(n);
+      return counts;
+    },
+
+    async page({ q, state, language, order, limit, after }) {
       const where: string[] = [];
       const values: unknown[] = [];
       const param = (value: unknown) => `$${values.push(value)}`;
@@ -268,6 +294,7 @@ export function createSignups(sql: Sql, now: () => number): Signups {
         where.push(`email_key LIKE ${param(`%${literal}%`)} ESCAPE '\\'`);
       }
       if (state) where.push(`${STATE} = ${param(state)}`);
+      if (language) where.push(`language = ${param(language)}`);
       const newest = order === 'newest';
       if (after)
         where.push(

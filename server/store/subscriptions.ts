@@ -7,6 +7,7 @@
 // one replica or several. An invitation and a first activation queue their webhook events
 // (invitation.sent, subscription.activated) in the same transaction.
 import { emailKey } from '../../shared/form-checks';
+import type { Language } from '../../shared/i18n/languages';
 import { issueToken } from './address-links/tokens';
 import type { MailQueueWriter, OutgoingMail, QueuedMail } from './mail-queue';
 import { hashSecret, newSecret } from './secrets';
@@ -33,9 +34,14 @@ export type Invitation =
 
 /**
  * Writes an invitation around its secrets: the activation key, and the leave link's token
- * (List-Unsubscribe).
+ * (List-Unsubscribe), in the signup's language.
  */
-export type ComposeInvitation = (to: string, key: string, leaveToken: string) => OutgoingMail;
+export type ComposeInvitation = (
+  to: string,
+  key: string,
+  leaveToken: string,
+  language: Language,
+) => OutgoingMail;
 
 export type Activation =
   | { outcome: 'active'; email: string }
@@ -76,9 +82,11 @@ interface SubscriptionRow {
   state: SignupState;
   external_provider: string | null;
   external_id: string | null;
+  language: Language;
 }
 
-const SIGNUP = `SELECT id, email, email_key, ${STATE} AS state, external_provider, external_id
+const SIGNUP = `SELECT id, email, email_key, ${STATE} AS state, external_provider, external_id,
+    language
   FROM signups
   WHERE email_key = $1`;
 
@@ -165,7 +173,11 @@ export function createSubscriptions(
         return {
           outcome: 'invited',
           email: signup.email,
-          mail: await mail.enqueue(tx, signup.email_key, options.compose(signup.email, key, leave)),
+          mail: await mail.enqueue(
+            tx,
+            signup.email_key,
+            options.compose(signup.email, key, leave, signup.language),
+          ),
         };
       });
     },

@@ -5,7 +5,7 @@
 // unavailable (unreachable, silent, refusing our login), the rest are invited and queued without
 // trying: 10 000 connection timeouts in a row would keep the operator waiting for hours.
 import type { Config } from '../config';
-import { invitationMail } from '../mail/invitation';
+import { invitationMailFor } from '../mail/invitation';
 import { isMailable } from '../mail/message';
 import { sendClaimed, type MailOutcome } from '../mail/send';
 import { createMailer, SMTP_POOL_SIZE, type Mailer, type MailerConfig } from '../mail/transport';
@@ -36,7 +36,7 @@ export interface InviteInput {
 
 export interface InviteDeps {
   store: Store;
-  config: Pick<Config, 'backendUrl' | 'siteUrl' | 'mailFrom'> & MailerConfig;
+  config: Pick<Config, 'backendUrl' | 'siteUrl' | 'mailFrom' | 'languages'> & MailerConfig;
   /** The transport for this run, closed when it ends; SMTP_URL's pool or .eml files by default. */
   openMailer?: (config: MailerConfig) => Mailer;
 }
@@ -59,8 +59,9 @@ const IN_FLIGHT = SMTP_POOL_SIZE * 4;
 export async function invite(deps: InviteDeps, input: InviteInput): Promise<InviteResult> {
   const { store, config } = deps;
   if (config.backendUrl) return { kind: 'refused', reason: 'backend-owns-signups' };
-  const siteUrl = config.siteUrl;
-  if (!siteUrl) return { kind: 'refused', reason: 'no-site-url' };
+  // The invitation links the activation page: without SITE_URL there is none to link.
+  const compose = invitationMailFor(config);
+  if (!compose) return { kind: 'refused', reason: 'no-site-url' };
 
   const addresses =
     'next' in input.targets
@@ -92,23 +93,14 @@ export async function invite(deps: InviteDeps, input: InviteInput): Promise<Invi
   };
   const mailer = (deps.openMailer ?? createMailer)(config);
   try {
-    await inviteAll(
-      { store, mailer, compose: composer(siteUrl, config.mailFrom) },
-      addresses,
-      input.again,
-      (email, outcome) => {
-        counts[outcome]++;
-        input.onEach?.(email, outcome);
-      },
-    );
+    await inviteAll({ store, mailer, compose }, addresses, input.again, (email, outcome) => {
+      counts[outcome]++;
+      input.onEach?.(email, outcome);
+    });
   } finally {
     mailer.close();
   }
   return { kind: 'done', counts, mail: { smtp: Boolean(config.smtpUrl), where: mailer.where } };
-}
-
-function composer(siteUrl: string, from: string): ComposeInvitation {
-  return (to, key, leaveToken) => invitationMail({ siteUrl, from, to, key, leaveToken });
 }
 
 async function dryRun(
@@ -129,7 +121,8 @@ async function dryRun(
 interface SendDeps {
   store: Store;
   mailer: Mailer;
-  compose: ReturnType<typeof composer>;
+  /** The invitation in the signup's language (English where LANGUAGES lacks it). */
+  compose: ComposeInvitation;
 }
 
 async function inviteAll(

@@ -48,7 +48,7 @@ export async function waitlistStats({
   };
 }
 
-/** The original columns first, so scripts that read them by position keep working. */
+/** The original columns first and each new one last, so scripts that read by position work. */
 const EXPORT_HEADER = [
   'email',
   'description',
@@ -57,6 +57,7 @@ const EXPORT_HEADER = [
   'activated_at',
   'confirmed_at',
   'state',
+  'language',
 ];
 
 /** Text gathered before it is handed on: one write per chunk, not per row. */
@@ -81,6 +82,7 @@ export async function* exportSignups(
       r.activated_at,
       r.confirmed_at,
       r.state,
+      r.language,
     ]);
     if (chunk.length >= CHUNK_CHARS) {
       yield chunk;

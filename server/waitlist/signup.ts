@@ -1,15 +1,16 @@
 // The signup operation, the only way a signup enters the system
 // (docs/decisions/0011-one-operation-for-a-signup.md). The API and the no-JavaScript form both call
 // signup(); they only translate HTTP to it and its outcome back. It checks the fields, drops a
-// filled honeypot silently, and delivers exactly the checked signup (trimmed email, description):
-// to the embedded store without BACKEND_URL, otherwise to the backend, and to the outbox when the
-// backend cannot take it (docs/decisions/0005-outbox.md). It returns only once the signup is
-// committed somewhere.
+// filled honeypot silently, and delivers exactly the checked signup (trimmed email, description,
+// the page's language): to the embedded store without BACKEND_URL, otherwise to the backend (the
+// language as sent: the backend owns it), and to the outbox when the backend cannot take it
+// (docs/decisions/0005-outbox.md). It returns only once the signup is committed somewhere.
 import { randomUUID } from 'node:crypto';
 import { API_PATHS } from '../../shared/constants';
 import {
   checkSignup,
   isHoneypotFilled,
+  type FieldList,
   type SignupErrors,
   type SignupField,
   type SignupRules,
@@ -20,6 +21,7 @@ import type { SignupGuard } from '../guard';
 import type { Logger } from '../logger';
 import { NO_METRICS, type GuardRoute, type Metrics } from '../metrics';
 import type { Store } from '../store';
+import { LANGUAGES } from '../../shared/i18n/languages';
 
 export type SignupOutcome =
   /** `message` is the first field's problem, `errors` every field's, as a form shows them. */
@@ -77,7 +79,13 @@ export async function signup(
   { fields, from, rules, route = 'api' }: SignupInput,
 ): Promise<SignupOutcome> {
   const { config, store, logger, metrics = NO_METRICS } = deps;
-  const checked = checkSignup(fields, rules);
+  // The embedded store records the language; a backend gets it unchecked, with the other fields.
+  // Every language of the site is taken, one LANGUAGES turned off too (a page cached before, a
+  // program): its mail then goes out in English (server/mail/message.ts mailLanguage).
+  const checked = checkSignup(
+    fields,
+    config.backendUrl ? rules : { ...rules, languages: LANGUAGES },
+  );
   if (!checked.ok) {
     metrics.signup('refused');
     return {
@@ -113,12 +121,15 @@ export async function signup(
     metrics.signup(added ? 'stored' : 'duplicate');
     return { kind: 'stored', email };
   }
+  const forward: FieldList = [
+    ['email', email],
+    ['description', description],
+  ];
+  // The page's language as sent, even one this site does not serve: the backend owns signups.
+  if (typeof fields.language === 'string') forward.push(['language', fields.language]);
   return deliver(deps, config.backendUrl, {
     path: from.path ?? API_PATHS.subscriptions,
-    fields: [
-      ['email', email],
-      ['description', description],
-    ],
+    fields: forward,
     forwarded: from.client.forwarded,
     idempotencyKey: randomUUID(),
   });

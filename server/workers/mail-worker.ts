@@ -9,8 +9,13 @@ import { eventLoopBusy } from './busy';
 import { startPoller, wakeLater, type Poller } from './poller';
 import type { Logger } from '../logger';
 import { NO_METRICS, type DeliveryResult, type Metrics } from '../metrics';
-import type { AddressLinks, ConfirmationMail, WelcomeMail } from '../store/address-links';
-import type { MailQueue, OutgoingMail, QueuedMail } from '../store/mail-queue';
+import type {
+  AddressLinks,
+  ComposeLeaveMail,
+  ConfirmationMail,
+  WelcomeMail,
+} from '../store/address-links';
+import type { MailQueue, QueuedMail } from '../store/mail-queue';
 import { sendClaimed, type MailOutcome } from '../mail/send';
 import { SMTP_POOL_SIZE, type Mailer } from '../mail/transport';
 
@@ -29,7 +34,7 @@ interface MailWorkerOptions {
    */
   leaveLinks?: {
     links: Pick<AddressLinks, 'mailLeaveLinks'>;
-    compose: (to: string, leaveToken: string) => OutgoingMail;
+    compose: ComposeLeaveMail;
   };
   mailer: Mailer;
   logger: Logger;

@@ -38,6 +38,16 @@ describe('API client', () => {
     });
   });
 
+  it("sends the page's language when given, and nothing for it otherwise", async () => {
+    const api = createApiClient({ baseUrl: backend.url });
+    await api.subscriptionsPost({ email: 'a@b.co', description: 'я', language: 'ru' });
+    expect(backend.received[0].fields).toEqual({
+      email: 'a@b.co',
+      description: 'я',
+      language: 'ru',
+    });
+  });
+
   it('refuses a missing required parameter with the product §8 text', () => {
     const api = createApiClient({ baseUrl: backend.url });
     expect(() => api.subscriptionsPost({ email: undefined as unknown as string })).toThrow(

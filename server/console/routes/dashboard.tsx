@@ -1,5 +1,6 @@
-// The dashboard (the console's home): the signups by state, the mail queue and the outbox by
-// state, and the chart of the last 90 days.
+// The dashboard (the console's home): the signups by state and by language, the mail queue and
+// the outbox by state, and the chart of the last 90 days.
+import { LANGUAGES } from '../../../shared/i18n/languages';
 import type { Store } from '../../store';
 import { SIGNUP_STATES } from '../../store/signups';
 import { Chart, chartSince, lastDays } from '../chart';
@@ -11,6 +12,7 @@ type DashboardStore = Pick<Store, 'signups' | 'mail' | 'outbox'>;
 
 interface DashboardData {
   signups: Awaited<ReturnType<DashboardStore['signups']['stats']>>;
+  languages: Awaited<ReturnType<DashboardStore['signups']['languages']>>;
   mail: Awaited<ReturnType<DashboardStore['mail']['counts']>>;
   outbox: { queued: number; dead: number };
   /** The chart's days, oldest first. */
@@ -18,8 +20,9 @@ interface DashboardData {
 }
 
 export async function loadDashboard(store: DashboardStore, today: Date): Promise<DashboardData> {
-  const [stats, mail, outbox, daily] = await Promise.all([
+  const [stats, languages, mail, outbox, daily] = await Promise.all([
     store.signups.stats(),
+    store.signups.languages(),
     store.mail.counts(),
     store.outbox.all(),
     store.signups.daily(chartSince(today)),
@@ -27,6 +30,7 @@ export async function loadDashboard(store: DashboardStore, today: Date): Promise
   const dead = outbox.filter((item) => item.state === 'dead').length;
   return {
     signups: stats,
+    languages,
     mail,
     outbox: { queued: outbox.length - dead, dead },
     days: lastDays(daily, today),
@@ -51,13 +55,15 @@ function Figures({ caption, pairs }: { caption: string; pairs: [string, number][
   );
 }
 
-export function DashboardView({ signups, mail, outbox, days }: DashboardData) {
+export function DashboardView({ signups, languages, mail, outbox, days }: DashboardData) {
   const byState = SIGNUP_STATES.map((state): [string, number] => [state, signups[state]]);
+  const byLanguage = LANGUAGES.map((language): [string, number] => [language, languages[language]]);
   return (
     <>
       <h1>Dashboard</h1>
       <div className="console-grid">
         <Figures caption="Signups" pairs={[...byState, ['total', signups.total]]} />
+        <Figures caption="Signups by language" pairs={byLanguage} />
         <Figures
           caption="Mail"
           pairs={[

@@ -1,8 +1,10 @@
 // The signups: a table that searches by address (a substring, any case: field `q`, type
-// search), filters by state, sorts newest or oldest first, and pages with keyset pagination, 50 a
-// page. Each row can be invited ("Invite", or "Invite again" once invited: invite.tsx) and removed
-// ("Remove" leads to a confirmation button: remove.tsx); "Invite the next N" and the CSV export
-// start here too. Everything is a plain form: no script.
+// search), filters by state and by the language of the page they came from, sorts newest or
+// oldest first, and pages with keyset pagination, 50 a page. Each row can be invited ("Invite",
+// or "Invite again" once invited: invite.tsx) and removed ("Remove" leads to a confirmation
+// button: remove.tsx); "Invite the next N" and the CSV export start here too. Everything is a
+// plain form: no script.
+import { LANGUAGES, type Language } from '../../../shared/i18n/languages';
 import { asText } from '../../http/body';
 import type { Store } from '../../store';
 import { SIGNUP_STATES, type SignupState } from '../../store/signups';
@@ -19,6 +21,8 @@ export const SIGNUPS_PAGE = 50;
 export interface SignupsQuery {
   q: string;
   state?: SignupState;
+  /** Any known language, served or not: signups from a language since turned off stay listed. */
+  language?: Language;
   order: 'newest' | 'oldest';
   /** "<created_at>|<id>" of the last row of the page before. */
   after: string;
@@ -27,8 +31,10 @@ export interface SignupsQuery {
 /** The page's query: the search, the filter, the order and the cursor, as the forms send them. */
 export function signupsQuery(query: Record<string, unknown>): SignupsQuery {
   const state = SIGNUP_STATES.find((s) => s === asText(query.state));
+  const language = LANGUAGES.find((l) => l === asText(query.language));
   const order = asText(query.order) === 'oldest' ? 'oldest' : 'newest';
-  return { q: asText(query.q).trim().slice(0, 254), state, order, after: asText(query.after) };
+  const q = asText(query.q).trim().slice(0, 254);
+  return { q, state, language, order, after: asText(query.after) };
 }
 
 type SignupRow = Awaited<ReturnType<Store['signups']['page']>>[number];
@@ -42,6 +48,7 @@ export async function loadSignups(
   return store.signups.page({
     q: query.q || undefined,
     state: query.state,
+    language: query.language,
     order: query.order,
     limit: SIGNUPS_PAGE,
     after:
@@ -70,6 +77,24 @@ function SearchForms({ query }: { query: SignupsQuery }) {
             {SIGNUP_STATES.map((s) => (
               <option key={s} value={s}>
                 {s}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label className="field-label" htmlFor="language">
+            Language
+          </label>
+          <select
+            className="field-input"
+            id="language"
+            name="language"
+            defaultValue={query.language ?? ''}
+          >
+            <option value="">any</option>
+            {LANGUAGES.map((l) => (
+              <option key={l} value={l}>
+                {l}
               </option>
             ))}
           </select>
@@ -147,6 +172,7 @@ export function SignupsView({ query, rows, csrf }: SignupsViewProps) {
   const next = new URLSearchParams({
     q: query.q,
     state: query.state ?? '',
+    language: query.language ?? '',
     order: query.order,
     after: last ? `${last.created_at}|${last.id}` : '',
   });
@@ -159,7 +185,16 @@ export function SignupsView({ query, rows, csrf }: SignupsViewProps) {
       <SearchForms query={query} />
       <ConsoleTable
         caption="Signups"
-        columns={['Address', 'About me', 'Joined', 'Invited', 'Activated', 'State', 'Actions']}
+        columns={[
+          'Address',
+          'About me',
+          'Joined',
+          'Invited',
+          'Activated',
+          'State',
+          'Language',
+          'Actions',
+        ]}
         rows={rows.map((r) => ({
           key: r.id,
           cells: [
@@ -169,6 +204,7 @@ export function SignupsView({ query, rows, csrf }: SignupsViewProps) {
             <Timestamp iso={r.invited_at} />,
             <Timestamp iso={r.activated_at} />,
             <StateLabel>{r.state}</StateLabel>,
+            r.language,
             <RowActions email={r.email} state={r.state} csrf={csrf} />,
           ],
         }))}

@@ -11,7 +11,13 @@ import type { LinkMail } from './mail';
 import { lookUp } from './tokens';
 
 export { createLinkMail } from './mail';
-export type { ConfirmationMail, ConfirmationTokens, LeaveLinksMailed, WelcomeMail } from './mail';
+export type {
+  ComposeLeaveMail,
+  ConfirmationMail,
+  ConfirmationTokens,
+  LeaveLinksMailed,
+  WelcomeMail,
+} from './mail';
 
 /** The links mailed to an address (confirm, leave): tokens kept only as hashes. */
 export interface AddressLinks extends LinkMail {

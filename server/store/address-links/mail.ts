@@ -3,6 +3,7 @@
 // answered by the worker. Each mail is queued in the transaction that issues its tokens.
 import { randomUUID } from 'node:crypto';
 import { emailKey } from '../../../shared/form-checks';
+import type { Language } from '../../../shared/i18n/languages';
 import { QueueFullError } from '../errors';
 import type { QueueLimits } from '../limits';
 import type { MailQueueWriter, OutgoingMail, QueuedMail } from '../mail-queue';
@@ -20,10 +21,16 @@ export interface ConfirmationTokens {
   leave: string;
 }
 
+/**
+ * The mail around a leave token, in the signup's language (the page it last came from): a welcome
+ * or the answer to /leave.
+ */
+export type ComposeLeaveMail = (to: string, leaveToken: string, language: Language) => OutgoingMail;
+
 /** The confirmation mail the mail worker writes for a signup due one (CONFIRM_SIGNUPS=on). */
 export interface ConfirmationMail {
-  /** The mail around the tokens (server/mail/confirmation.ts). */
-  compose(to: string, tokens: ConfirmationTokens): OutgoingMail;
+  /** The mail around the tokens, in the signup's language (server/mail/confirmation.ts). */
+  compose(to: string, tokens: ConfirmationTokens, language: Language): OutgoingMail;
   /**
    * False for an address no mail can go to as it is written (server/mail/message.ts, isMailable):
    * it is stored unconfirmed with no mail and no link, and erased when a link would have expired.
@@ -39,7 +46,7 @@ export interface ConfirmationMail {
 /** The welcome mail the mail worker writes for a signup that is due one (WELCOME_MAIL=on). */
 export interface WelcomeMail {
   /** The mail around the leave token (server/mail/welcome.ts). */
-  compose(to: string, leaveToken: string): OutgoingMail;
+  compose: ComposeLeaveMail;
   /** As ConfirmationMail's: an address no mail can go to as written gets none. */
   canMail(address: string): boolean;
 }
@@ -70,10 +77,7 @@ export interface LinkMail {
    * caller, unless three went to it within the hour or the mail queue is full (`queueFull`); for
    * any other, nothing. On PostgreSQL, requests another replica is answering are passed over.
    */
-  mailLeaveLinks(
-    limit: number,
-    compose: (to: string, leaveToken: string) => OutgoingMail,
-  ): Promise<LeaveLinksMailed>;
+  mailLeaveLinks(limit: number, compose: ComposeLeaveMail): Promise<LeaveLinksMailed>;
 }
 
 /** What one round of mailLeaveLinks did. */
@@ -132,10 +136,10 @@ export function createLinkMail(
     async mailConfirmations(limit, confirmation) {
       return sql.transaction(async (tx) => {
         const at = now();
-        const rows = await takeDue<{ email: string; email_key: string }>(
+        const rows = await takeDue<{ email: string; email_key: string; language: Language }>(
           tx,
           'confirmation_due_at',
-          'email, email_key',
+          'email, email_key, language',
           limit,
         );
         // Never mailed (it would go to another address); it expires like any unconfirmed one.
@@ -149,14 +153,9 @@ export function createLinkMail(
           at,
         );
         const queued: QueuedMail[] = [];
-        for (const [i, { email, email_key: key }] of mailable.entries()) {
-          queued.push(
-            await mail.enqueue(
-              tx,
-              key,
-              confirmation.compose(email, { confirm: tokens[2 * i], leave: tokens[2 * i + 1] }),
-            ),
-          );
+        for (const [i, { email, email_key: key, language }] of mailable.entries()) {
+          const links = { confirm: tokens[2 * i], leave: tokens[2 * i + 1] };
+          queued.push(await mail.enqueue(tx, key, confirmation.compose(email, links, language)));
         }
         return queued;
       });
@@ -165,10 +164,15 @@ export function createLinkMail(
     async mailWelcomes(limit, welcome) {
       return sql.transaction(async (tx) => {
         const at = now();
-        const rows = await takeDue<{ email: string; email_key: string; waiting: boolean }>(
+        const rows = await takeDue<{
+          email: string;
+          email_key: string;
+          language: Language;
+          waiting: boolean;
+        }>(
           tx,
           'welcome_due_at',
-          `email, email_key, CASE WHEN ${WAITING} THEN 1 ELSE 0 END AS waiting`,
+          `email, email_key, language, CASE WHEN ${WAITING} THEN 1 ELSE 0 END AS waiting`,
           limit,
         );
         // Invited before its welcome was written: "your invitation comes later" would be wrong.
@@ -181,8 +185,8 @@ export function createLinkMail(
           at,
         );
         const queued: QueuedMail[] = [];
-        for (const [i, { email, email_key: key }] of mailable.entries())
-          queued.push(await mail.enqueue(tx, key, welcome.compose(email, tokens[i])));
+        for (const [i, { email, email_key: key, language }] of mailable.entries())
+          queued.push(await mail.enqueue(tx, key, welcome.compose(email, tokens[i], language)));
         return queued;
       });
     },
@@ -220,8 +224,8 @@ export function createLinkMail(
         let queueFull = 0;
         for (const key of keys) {
           const signup = (
-            await tx.query<{ email: string }>(
-              `SELECT email
+            await tx.query<{ email: string; language: Language }>(
+              `SELECT email, language
                FROM signups
                WHERE email_key = $1${sql.lockRows}`,
               [key],
@@ -235,7 +239,7 @@ export function createLinkMail(
           // A full queue inserts nothing and throws in JS alone: the transaction goes on.
           const token = await issueToken(tx, key, 'leave', at);
           try {
-            queued.push(await mail.enqueue(tx, key, compose(signup.email, token)));
+            queued.push(await mail.enqueue(tx, key, compose(signup.email, token, signup.language)));
           } catch (err) {
             if (!(err instanceof QueueFullError)) throw err;
             await tx.query(

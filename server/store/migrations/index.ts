@@ -20,6 +20,7 @@ import { sql as webhooks } from './009-webhooks';
 import { sql as signupEvents } from './010-signup-events';
 import { sql as botGuard } from './011-bot-guard';
 import { sql as webhookNames } from './012-webhook-names';
+import { sql as signupLanguage } from './013-signup-language';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -40,6 +41,7 @@ export const MIGRATIONS: readonly Migration[] = [
   signupEvents,
   botGuard,
   webhookNames,
+  signupLanguage,
 ];
 
 /** The version this release brings a store to. */

@@ -54,9 +54,16 @@ export async function emitWebhookEvents(
     for (const endpoint of rows) {
       const types = JSON.parse(endpoint.events) as WebhookEventType[];
       if (types.length > 0 && !types.includes(event.type)) continue;
-      const { id, email, emailKey, state } = event.signup;
+      const { id, email, emailKey, state, language } = event.signup;
       const withAddress = Number(endpoint.with_address) === 1 && email !== undefined;
-      const data = { id, state, time, ...event.detail, ...(withAddress ? { email } : {}) };
+      const data = {
+        id,
+        state,
+        time,
+        ...event.detail,
+        ...(withAddress ? { email } : {}),
+        language,
+      };
       await insertDelivery(
         tx,
         endpoint,

@@ -6,6 +6,7 @@
 // and the webhook worker writes the due events just after (writeDueCreations). Every other
 // event of a signup first writes the creation it is still due, so a receiver is sent
 // `signup.created` before anything else about the signup.
+import type { Language } from '../../../shared/i18n/languages';
 import { STATE } from '../signups';
 import type { Queryable, Sql } from '../sql';
 import { emitWebhookEvents } from './events';
@@ -26,13 +27,14 @@ interface DueRow {
   email_key: string;
   created_at: string;
   created_state: string;
+  language: Language;
 }
 
 /**
  * The state the signup was created in: confirmed in its own statement (confirmation off), or
  * unconfirmed. Read from the row, since the event may be written after the state changed.
  */
-const DUE_RETURNING = `RETURNING id, email, email_key, created_at,
+const DUE_RETURNING = `RETURNING id, email, email_key, created_at, language,
   CASE WHEN confirmed_at = created_at THEN 'waitlisted' ELSE 'unconfirmed' END AS created_state`;
 
 /** The `signup.created` events of due rows, oldest first. */
@@ -47,6 +49,7 @@ function creations(rows: DueRow[]) {
           email: row.email,
           emailKey: row.email_key,
           state: row.created_state,
+          language: row.language,
         },
       },
       // The event's time is the signup's, which also puts it first among the due deliveries.
@@ -60,10 +63,11 @@ export interface SignupOfEvent {
   email: string;
   email_key: string;
   state: string;
+  language: Language;
 }
 
 /** The signup's columns an event needs, in the state as stored (for SELECT or RETURNING). */
-export const SIGNUP_OF_EVENT = `id, email, email_key, ${STATE} AS state`;
+export const SIGNUP_OF_EVENT = `id, email, email_key, ${STATE} AS state, language`;
 
 /**
  * `type` for the signup, on the transaction of the change it reports, after the `signup.created`
@@ -82,10 +86,10 @@ export async function emitSignupEvent(
      ${DUE_RETURNING}`,
     [signup.email_key],
   );
-  const { id, email, email_key: emailKey, state } = signup;
+  const { id, email, email_key: emailKey, state, language } = signup;
   await emitWebhookEvents(tx, [
     ...creations(rows),
-    { event: { type, signup: { id: Number(id), email, emailKey, state } }, at },
+    { event: { type, signup: { id: Number(id), email, emailKey, state, language } }, at },
   ]);
 }
 

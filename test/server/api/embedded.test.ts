@@ -42,6 +42,7 @@ describe('POST /api/subscriptions (embedded store)', () => {
         activated_at: null,
         confirmed_at: expect.any(String),
         state: 'waitlisted',
+        language: 'en',
       },
     ]);
   });

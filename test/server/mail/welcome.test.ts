@@ -91,7 +91,7 @@ describe('WELCOME_MAIL and MAIL_TEMPLATES_DIR', () => {
       MAIL_TO_FILES: 'on',
       MAIL_TEMPLATES_DIR: templates(GOOD),
     });
-    const mail = welcomeMailFor(config)!.compose('ann@example.org', 'token');
+    const mail = welcomeMailFor(config)!.compose('ann@example.org', 'token', 'en');
     expect(mail.subject).toBe('Welcome');
     expect(mail.text).toBe(`Hello ann@example.org, leave at ${SITE_URL}/leave?token=token`);
     expect(mail.html).toBe('<p>Hello ann@example.org</p>');

@@ -95,6 +95,7 @@ function contract(engine: StoreEngine) {
           activated_at: null,
           confirmed_at: iso(START),
           state: 'waitlisted',
+          language: 'en',
         },
       ]);
     });

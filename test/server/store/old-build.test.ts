@@ -1,8 +1,9 @@
 // Stores an older build made, opened by this one: a SQLite file and a PostgreSQL database that
 // the code of OLD_COMMIT (where issue 52 began, the last build before the one list of versions)
 // created and filled through its own store, in every table. This build opens them as the site
-// does: both end at the same version of the one list, every row as it was, and with the schema
-// a store this build makes from nothing has (docs/decisions/0031-one-migration-list.md).
+// does: both end at this build's version of the one list, every row as it was (with what the
+// versions since add), and with the schema a store this build makes from nothing has
+// (docs/decisions/0031-one-migration-list.md).
 //
 // The old code runs from its own files (git archive) on this checkout's node_modules, through
 // tsx: no build needed. The clone needs the commit, as a full clone has it.
@@ -24,6 +25,8 @@ const run = promisify(execFile);
 
 /** main when issue 52 began: SQLite's user_version 15 and PostgreSQL's version 12 there. */
 const OLD_COMMIT = '9b263f93a8eda905826924304854cc2c3327a1a6';
+/** Its version in the one list. */
+const OLD_VERSION = 12;
 const NEW_ROOT = path.resolve(__dirname, '../../..');
 const TSX = path.join(NEW_ROOT, 'node_modules/tsx/dist/cli.mjs');
 
@@ -154,6 +157,15 @@ async function oldCode(...args: string[]): Promise<{ code: number; out: string }
 
 type Rows = Record<string, unknown[]>;
 
+/**
+ * The old build's rows as the versions since leave them: version 13 records every signup as
+ * English. schema_migrations is left out: the versions since add rows to it.
+ */
+function upgradedRows({ schema_migrations: _, ...rows }: Rows): Rows {
+  const signups = rows.signups.map((row) => ({ ...(row as object), language: 'en' }));
+  return { ...rows, signups };
+}
+
 const SQLITE_TABLES = `
 SELECT name
 FROM sqlite_master
@@ -189,20 +201,21 @@ function expectEveryTableFilled(rows: Rows): void {
   expect(empty).toEqual([]);
 }
 
-it("SQLite: the old build's file opens at the same version, every row intact", async () => {
+it("SQLite: the old build's file opens at this build's version, every row intact", async () => {
   const dataDir = tempDataDir();
   expect(await oldCode('fill', dataDir)).toEqual({ code: 0, out: '' });
   const file = path.join(dataDir, 'waitlist.db');
   const before = sqliteHeader(file);
-  expect(before).toMatchObject({ userVersion: LATEST_VERSION + 3, applicationId: 0 });
+  expect(before).toMatchObject({ userVersion: OLD_VERSION + 3, applicationId: 0 });
   const rows = sqliteRows(file);
   expectEveryTableFilled(rows);
   expect(Object.keys(rows)).toHaveLength(14);
 
   await opensAtLatest({ DATA_DIR: dataDir });
-  expect(sqliteRows(file)).toEqual(rows);
+  const upgraded = sqliteRows(file);
+  expect(upgraded).toEqual(upgradedRows(rows));
   const after = sqliteHeader(file);
-  expect(after).toEqual({ ...before, userVersion: LATEST_VERSION, applicationId: APPLICATION_ID });
+  expect(after).toMatchObject({ userVersion: LATEST_VERSION, applicationId: APPLICATION_ID });
 
   // A new file ends with the schema the old code's file has.
   const fresh = tempDataDir();
@@ -212,9 +225,9 @@ it("SQLite: the old build's file opens at the same version, every row intact", a
   // The old build, rolled back onto the renumbered file without the backup, stops at its first
   // statement, in a transaction that leaves the file as it was.
   const rolledBack = await oldCode('open', dataDir);
-  expect(rolledBack).toEqual({ code: 3, out: 'duplicate column name: created_event_due_at\n' });
+  expect(rolledBack).toEqual({ code: 3, out: 'table guard_tokens already exists\n' });
   expect(sqliteHeader(file)).toEqual(after);
-  expect(sqliteRows(file)).toEqual(rows);
+  expect(sqliteRows(file)).toEqual(upgraded);
 }, 120_000);
 
 describeWithPostgres('PostgreSQL', () => {
@@ -268,19 +281,21 @@ describeWithPostgres('PostgreSQL', () => {
     };
   }
 
-  it("the old build's database opens at the same version, every row intact", async () => {
+  it("the old build's database opens at this build's version, every row intact", async () => {
     const url = await server.createDatabase();
     expect(await oldCode('fill', tempDataDir(), url)).toEqual({ code: 0, out: '' });
     const rows = await postgresRows(url);
     expectEveryTableFilled(rows);
     expect(Object.keys(rows)).toHaveLength(16);
-    expect(rows.schema_migrations).toHaveLength(LATEST_VERSION);
-    const schema = await postgresSchema(url);
+    expect(rows.schema_migrations).toHaveLength(OLD_VERSION);
 
     await opensAtLatest({ DATABASE_URL: url });
-    expect(await postgresRows(url)).toEqual(rows);
-    expect(await postgresSchema(url)).toEqual(schema);
-    // A new database ends with the schema the old code's has.
-    expect(await postgresSchema(await server.createMigratedDatabase())).toEqual(schema);
+    const { schema_migrations: versions, ...upgraded } = await postgresRows(url);
+    expect(upgraded).toEqual(upgradedRows(rows));
+    expect(versions).toHaveLength(LATEST_VERSION);
+    // The old code's database ends with the schema a new one has.
+    expect(await postgresSchema(url)).toEqual(
+      await postgresSchema(await server.createMigratedDatabase()),
+    );
   }, 120_000);
 });

@@ -40,7 +40,7 @@ function upgrade(engine: StoreEngine) {
   let store: Store;
 
   beforeEach(async () => {
-    store = await engine.openUpgraded({ behind: 1, rows: OLDER_ROWS, now: () => START });
+    store = await engine.openUpgraded({ behind: 2, rows: OLDER_ROWS, now: () => START });
   });
 
   it('migrates a store of the release before names, every endpoint and delivery as it was', async () => {

@@ -77,6 +77,7 @@ function contract(engine: StoreEngine) {
         state: 'invited',
         time: new Date(START).toISOString(),
         email: 'Ann@Example.org',
+        language: 'en',
       },
     });
     expect(invited[0].secrets).toEqual([all.secret]);
@@ -101,6 +102,7 @@ function contract(engine: StoreEngine) {
       id: body.data.id,
       state: 'activated',
       time: new Date(time - SECOND).toISOString(),
+      language: 'en',
     });
     expect(withoutAddress.payload).not.toContain('example.org');
   });

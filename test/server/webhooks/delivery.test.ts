@@ -74,6 +74,7 @@ function delivery(engine: StoreEngine) {
         state: 'invited',
         time: new Date(START).toISOString(),
         email: 'ann@example.org',
+        language: 'en',
       },
     });
     expect(got.headers['webhook-id']).toMatch(/^msg_/);

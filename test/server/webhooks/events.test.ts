@@ -90,6 +90,7 @@ function events(engine: StoreEngine) {
           state: 'waitlisted',
           time: new Date(START).toISOString(),
           email: 'Ann@Example.org',
+          language: 'en',
         },
       },
     ]);
@@ -132,6 +133,7 @@ function events(engine: StoreEngine) {
         state: 'left',
         time: new Date(time).toISOString(),
         reason: 'left',
+        language: 'en',
       },
     });
     expect(hooks.received[1].body).not.toContain('cid@');
