@@ -302,11 +302,11 @@ function siteRoutes(parts: SiteRouteParts) {
   // Last resort: a client's mistake gets its status; ours is logged, and the client sees nothing
   // internal.
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
-    const { status, message, ours, retryAfterSeconds } = statusAndMessage(err);
+    const { status, message, ours, retryAfterSeconds, reason } = statusAndMessage(err);
     if (ours) logger.error({ err }, 'unhandled error');
     if (retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(retryAfterSeconds));
     if (err instanceof HttpError || retryAfterSeconds !== undefined)
-      return sendFormError(req, res, status, message);
+      return sendFormError(req, res, status, { message, reason });
     sendText(res, status, CONTENT_TYPES.text, message);
   });
 

@@ -1,11 +1,16 @@
 // Validation rules and messages of docs/product.md §5, shared by the browser forms and the server.
 // React-free so the server (native form POST, embedded store) checks exactly what the client
-// checks.
+// checks. The messages are the page's language's (its catalog); English when none is given.
+import type { SiteMessages } from './messages/types';
 
-export const MESSAGES = {
-  emailRequired: 'Email address is required',
-  required: 'Required',
-} as const;
+/** The two messages the rules show, in a page's language: its catalog's `site` part will do. */
+export type ValidationMessages = Pick<SiteMessages, 'emailRequired_' | 'required_'>;
+
+/** English, the spec's words: what a check says when no page's language is given. */
+export const MESSAGES: ValidationMessages = {
+  emailRequired_: 'Email address is required',
+  required_: 'Required',
+};
 
 /**
  * docs/product.md §5: an e-mail address with no whitespace; this is the exact pattern.
@@ -37,14 +42,20 @@ export type FieldErrors<K extends string> = Partial<Record<K, string>>;
  * Checks one email value. Returns the message to show, '' for a pattern mismatch (product §5 sets
  * no message, but the field still gets the error style), or undefined when valid.
  */
-export function checkEmail(value: string | undefined | null): string | undefined {
-  if (value == null || value === '') return MESSAGES.emailRequired;
+export function checkEmail(
+  value: string | undefined | null,
+  m: ValidationMessages = MESSAGES,
+): string | undefined {
+  if (value == null || value === '') return m.emailRequired_;
   if (value.length > EMAIL_MAX_LENGTH || !EMAIL_PATTERN.test(value)) return '';
   return undefined;
 }
 
-function checkRequired(value: string | undefined | null): string | undefined {
-  return value == null || value === '' ? MESSAGES.required : undefined;
+function checkRequired(
+  value: string | undefined | null,
+  m: ValidationMessages,
+): string | undefined {
+  return value == null || value === '' ? m.required_ : undefined;
 }
 
 export interface WaitlistFields {
@@ -68,18 +79,20 @@ function collect<K extends string>(checks: Record<K, string | undefined>): Field
 /** docs/product.md §5, waitlist form: email required + pattern, description required. */
 export function validateWaitlist(
   values: Partial<WaitlistFields>,
+  m: ValidationMessages = MESSAGES,
 ): FieldErrors<keyof WaitlistFields> {
   return collect({
-    email: checkEmail(values.email),
-    description: checkRequired(values.description),
+    email: checkEmail(values.email, m),
+    description: checkRequired(values.description, m),
   });
 }
 
 /** docs/product.md §5, activation form: email required + pattern, key required. */
 export function validateActivation(
   values: Partial<ActivationFields>,
+  m: ValidationMessages = MESSAGES,
 ): FieldErrors<keyof ActivationFields> {
-  return collect({ email: checkEmail(values.email), key: checkRequired(values.key) });
+  return collect({ email: checkEmail(values.email, m), key: checkRequired(values.key, m) });
 }
 
 export function hasErrors(errors: object): boolean {

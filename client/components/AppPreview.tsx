@@ -2,10 +2,12 @@
 // chooses, so the server HTML is already right and no script decides. The images are WebP drawn
 // from SVG sources (scripts/images/render-previews.ts says why), decoded off the main thread.
 import { PHONE_BREAKPOINT_PX } from '../../shared/constants';
+import { useMessages } from '../messages';
 
 export function AppPreview() {
+  const m = useMessages();
   return (
-    <section className="preview" aria-label="App preview">
+    <section className="preview" aria-label={m.preview_}>
       <picture>
         <source
           media={`(max-width: ${PHONE_BREAKPOINT_PX - 0.02}px)`}
@@ -19,7 +21,7 @@ export function AppPreview() {
           srcSet="/images/preview-desktop-1x.webp 1x, /images/preview-desktop-2x.webp 2x"
           width="1200"
           height="750"
-          alt="OrgNote showing a note with its headings, links and the graph of connected notes"
+          alt={m.previewAlt_}
           loading="lazy"
           decoding="async"
         />

@@ -1,84 +1,68 @@
 // Features grid of docs/product.md §1: seven cards, badges 'beta'/'wip', and the notes on their
-// cards.
-interface Feature {
-  title: string;
-  text: string;
+// cards. The words are the catalog's (`cards_`, in this order); a badge's kind is its style, and
+// its word the language's.
+import { useMessages } from '../messages';
+
+interface Look {
   badge?: 'beta' | 'wip';
-  note?: string;
-  image?: { src: string; alt: string; width: number; height: number };
+  image?: { src: string; width: number; height: number };
 }
 
-const FEATURES: Feature[] = [
-  {
-    title: 'Open Source',
-    text: 'Free software under the GNU GPL v3. Read the code, fork it, improve it.',
-  },
-  {
-    title: 'Links between notes',
-    text: 'Connect ideas with org-mode id links and explore them as a graph.',
-    image: {
-      src: '/images/note-graph.svg',
-      alt: 'A graph of notes connected by links',
-      width: 320,
-      height: 200,
-    },
-  },
-  {
-    title: 'Sync with Emacs',
-    badge: 'beta',
-    text: 'Keep notes in sync with your Emacs org files.',
-  },
-  {
-    title: 'Self hosted',
-    badge: 'wip',
-    note: 'not tested',
-    text: 'Run your own server and keep your notes at home.',
-  },
-  { title: 'Share', badge: 'wip', text: 'Publish a note and share it with a link.' },
-  {
-    title: 'Extensions',
-    badge: 'wip',
-    note: 'API under development',
-    text: 'Extend the app with your own code.',
-  },
-  {
-    title: 'Literate programming',
-    badge: 'wip',
-    note: 'only javascript supported right now',
-    text: 'Run source blocks right inside your notes.',
-  },
+/** How each card of the catalog's `cards_` looks, in the same order. */
+const LOOKS: Look[] = [
+  {},
+  { image: { src: '/images/note-graph.svg', width: 320, height: 200 } },
+  { badge: 'beta' },
+  { badge: 'wip' },
+  { badge: 'wip' },
+  { badge: 'wip' },
+  { badge: 'wip' },
 ];
 
+interface CardWords {
+  title_: string;
+  text_: string;
+  note_?: string;
+  alt_?: string;
+}
+
 export function FeaturesGrid() {
+  const m = useMessages();
+  const cards: readonly CardWords[] = m.cards_;
   return (
     <section className="features" aria-labelledby="features-title">
       <h2 id="features-title" className="section-title">
-        Features
+        {m.features_}
       </h2>
       <ul className="features-grid">
-        {FEATURES.map((feature) => (
-          <li key={feature.title} className="feature-card">
-            <h3 className="feature-title">
-              {feature.title}
-              {feature.badge && (
-                <span className={`badge badge-${feature.badge}`}>{feature.badge}</span>
+        {cards.map((card, i) => {
+          const { badge, image } = LOOKS[i];
+          return (
+            <li key={card.title_} className="feature-card">
+              <h3 className="feature-title">
+                {card.title_}
+                {badge && (
+                  <span className={`badge badge-${badge}`}>
+                    {badge === 'beta' ? m.beta_ : m.wip_}
+                  </span>
+                )}
+              </h3>
+              {image && (
+                <img
+                  className="feature-image"
+                  src={image.src}
+                  alt={card.alt_}
+                  width={image.width}
+                  height={image.height}
+                  loading="lazy"
+                  decoding="async"
+                />
               )}
-            </h3>
-            {feature.image && (
-              <img
-                className="feature-image"
-                src={feature.image.src}
-                alt={feature.image.alt}
-                width={feature.image.width}
-                height={feature.image.height}
-                loading="lazy"
-                decoding="async"
-              />
-            )}
-            <p>{feature.text}</p>
-            {feature.note && <p className="feature-note">({feature.note})</p>}
-          </li>
-        ))}
+              <p>{card.text_}</p>
+              {card.note_ && <p className="feature-note">({card.note_})</p>}
+            </li>
+          );
+        })}
       </ul>
     </section>
   );

@@ -42,15 +42,11 @@ export function Header() {
       <Link to="/" className="brand">
         <OrgNoteLogo className="brand-logo" />
         <span className="brand-title">OrgNote</span>
-        <span className="beta-tag">BETA</span>
+        <span className="beta-tag">{m.betaTag_}</span>
       </Link>
       <div className="header-actions">
         <OtherLanguage />
-        <ExternalLink
-          href={links.repository}
-          className="icon-button"
-          aria-label="Source code on GitHub"
-        >
+        <ExternalLink href={links.repository} className="icon-button" aria-label={m.sourceCode_}>
           <GithubIcon />
         </ExternalLink>
       </div>

@@ -1,20 +1,19 @@
 // Hero of docs/product.md §1/§2: tagline, prototype notice, the three buttons and the form area.
 import type { ReactNode } from 'react';
+import { useMessages } from '../messages';
 import { useSiteLinks } from '../public-config';
 import { ExternalLink } from './ExternalLink';
 
 export function Hero({ children }: { children: ReactNode }) {
   const links = useSiteLinks();
+  const m = useMessages();
   return (
     <section className="hero" aria-labelledby="hero-title">
       <div className="hero-text">
         <h1 id="hero-title" className="hero-title">
-          From an org-mode lover to org-mode lovers
+          {m.tagline_}
         </h1>
-        <p className="hero-lead">
-          OrgNote is a free, open-source note-taking app built on the Zettelkasten idea and
-          org-mode. The current version is a prototype: expect bugs.
-        </p>
+        <p className="hero-lead">{m.lead_}</p>
         <div className="hero-buttons">
           <ExternalLink href={links.googlePlay} className="store-badge">
             {/* Lazy, though on screen: the preload scanner leaves it out of the navigation's
@@ -23,16 +22,16 @@ export function Hero({ children }: { children: ReactNode }) {
               src="/images/google-play-badge.svg"
               width="180"
               height="53"
-              alt="Get it on Google Play"
+              alt={m.googlePlay_}
               loading="lazy"
               decoding="async"
             />
           </ExternalLink>
           <ExternalLink href={links.releases} className="button button-secondary">
-            Download
+            {m.download_}
           </ExternalLink>
           <ExternalLink href={links.webApp} className="button button-secondary">
-            Use online
+            {m.useOnline_}
           </ExternalLink>
         </div>
       </div>

@@ -7,16 +7,17 @@
 // when the keyboard focus leaves the menu (server/pages/document.tsx), before hydration too.
 import { useId, useRef, type MouseEvent } from 'react';
 import { NavLink } from 'react-router';
+import { useMessages } from '../messages';
 import { MenuIcon } from './icons';
-
-const NAV_ITEMS = [
-  { to: '/', label: 'Waitlis' }, // sic, docs/product.md §2
-  { to: '/activate', label: 'Activate' },
-] as const;
 
 export function MenuDropdown() {
   const listRef = useRef<HTMLUListElement>(null);
   const listId = useId();
+  const m = useMessages();
+  const items = [
+    { to: '/', label: m.navWaitlist_ },
+    { to: '/activate', label: m.navActivate_ },
+  ];
 
   // A page load closes it without the script; a client-side route change has to. Browsers older
   // than the Popover API (2023-24) open it through :focus-within instead (app.css): there the
@@ -28,18 +29,18 @@ export function MenuDropdown() {
   };
 
   return (
-    <nav className="menu" aria-label="Main">
+    <nav className="menu" aria-label={m.mainMenu_}>
       <button
         type="button"
         className="icon-button menu-button"
-        aria-label="Menu"
+        aria-label={m.menuButton_}
         aria-controls={listId}
         popoverTarget={listId}
       >
         <MenuIcon />
       </button>
       <ul id={listId} ref={listRef} className="menu-dropdown" popover="auto">
-        {NAV_ITEMS.map((item) => (
+        {items.map((item) => (
           <li key={item.to}>
             <NavLink to={item.to} end className="menu-item" onClick={closeOnItem}>
               {item.label}

@@ -1,9 +1,8 @@
 // The success and error views that replace a form (docs/product.md §4). The title takes focus when
 // the view appears after an action, so keyboard and screen-reader users land on the news.
 import { useEffect, useRef, type ReactNode } from 'react';
+import { useMessages } from '../messages';
 import { ArrowBackIcon } from './icons';
-
-const DEFAULT_TITLES = { success: 'Congratulations', error: 'Error' } as const;
 
 interface ResultViewProps {
   kind: 'success' | 'error';
@@ -17,12 +16,13 @@ interface ResultViewProps {
 
 export function ResultView({
   kind,
-  title = DEFAULT_TITLES[kind],
+  title,
   children,
   onBack,
   focusOnMount = true,
 }: ResultViewProps) {
   const titleRef = useRef<HTMLHeadingElement>(null);
+  const m = useMessages();
   useEffect(() => {
     if (focusOnMount) titleRef.current?.focus();
   }, [focusOnMount]);
@@ -34,14 +34,14 @@ export function ResultView({
           <button
             type="button"
             className="icon-button result-back"
-            aria-label="Back to the form"
+            aria-label={m.backToForm_}
             onClick={onBack}
           >
             <ArrowBackIcon />
           </button>
         ) : null}
         <h2 id="result-title" className="form-title" tabIndex={-1} ref={titleRef}>
-          {title}
+          {title ?? (kind === 'success' ? m.congratulations_ : m.error_)}
         </h2>
       </div>
       <div className="result-body" role={kind === 'error' ? 'alert' : 'status'}>

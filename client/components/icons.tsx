@@ -1,5 +1,7 @@
 // Inline SVG: the icons are decorative, so hidden from assistive technology (the control carries
 // the label); the logo below is an image with a name of its own.
+import { useMessages } from '../messages';
+
 const common = {
   width: 24,
   height: 24,
@@ -41,6 +43,7 @@ export function ArrowBackIcon() {
 // thread when the file arrives (docs/benchmarks.md).
 
 export function OrgNoteLogo({ className }: { className?: string }) {
+  const m = useMessages();
   return (
     <svg
       className={className}
@@ -48,7 +51,7 @@ export function OrgNoteLogo({ className }: { className?: string }) {
       height="32"
       viewBox="0 0 32 32"
       role="img"
-      aria-label="OrgNote logo"
+      aria-label={m.logo_}
     >
       <path
         d="M7.5 2.5H20l9 9v14a4 4 0 0 1-4 4H7.5a4 4 0 0 1-4-4v-19a4 4 0 0 1 4-4z"

@@ -1,20 +1,24 @@
 // Fallback screen of docs/product.md §2/§8: 'Unexpected Application Error!' with the status and
-// text, or the message.
+// text, or the message. The status's text is the page's language's: a Response's statusText is
+// English, and so is an error's message, which another language shows in its own words instead.
 import { isRouteErrorResponse, useRouteError } from 'react-router';
+import { useMessages } from '../messages';
+import type { SiteMessages } from '../../shared/messages/types';
 
-function describe(error: unknown): string {
-  if (isRouteErrorResponse(error)) return `${error.status} ${error.statusText}`.trim();
-  if (error instanceof Error) return error.message;
-  return typeof error === 'string' && error !== '' ? error : 'Unknown error';
+function describe(error: unknown, m: SiteMessages): string {
+  if (isRouteErrorResponse(error)) return m.status_(error.status, error.statusText);
+  if (error instanceof Error) return m.thrown_(error.message);
+  return typeof error === 'string' && error !== '' ? m.thrown_(error) : m.unknownError_;
 }
 
 export function ErrorScreen() {
   const error = useRouteError();
+  const m = useMessages();
   return (
     <section className="error-screen" aria-labelledby="error-screen-title">
-      <title>Unexpected Application Error! · OrgNote</title>
-      <h2 id="error-screen-title">Unexpected Application Error!</h2>
-      <h3>{describe(error)}</h3>
+      <title>{m.errorTitle_}</title>
+      <h2 id="error-screen-title">{m.errorHeading_}</h2>
+      <h3>{describe(error, m)}</h3>
     </section>
   );
 }

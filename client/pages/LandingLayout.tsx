@@ -4,16 +4,21 @@ import { Hero } from '../components/Hero';
 import { AppPreview } from '../components/AppPreview';
 import { PlainTextDemo } from '../components/PlainTextDemo';
 import { FeaturesGrid } from '../components/FeaturesGrid';
+import { languageBase } from '../../shared/i18n/languages';
+import { useMessages, usePageLanguage } from '../messages';
 
 export function LandingLayout() {
+  const m = useMessages();
+  const { language } = usePageLanguage();
   return (
     <>
       <Hero>
         <Outlet />
         {/* Beside both forms and their results. /leave is a page load:
-            the server alone answers it. */}
+            the server alone answers it, so its link names the language's prefix itself. */}
         <p className="form-note">
-          <Link to="/privacy">Privacy</Link> <a href="/leave">Leave the waitlist</a>
+          <Link to="/privacy">{m.privacy_}</Link>{' '}
+          <a href={`${languageBase(language)}/leave`}>{m.leave_}</a>
         </p>
       </Hero>
       <AppPreview />

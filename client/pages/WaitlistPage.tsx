@@ -30,7 +30,7 @@ import { useQueryParams } from '../hooks/useQueryParams';
 import { setSubscribedFlag, useSubscribedFlag } from '../hooks/useSubscribedFlag';
 import { useValidatedForm } from '../hooks/useValidatedForm';
 import { usePublicConfig, useSiteLinks } from '../public-config';
-import { usePageLanguage } from '../messages';
+import { useMessages, usePageLanguage } from '../messages';
 import { DEFAULT_LANGUAGE, languageBase } from '../../shared/i18n/languages';
 import { useProofOfWork } from '../proof-of-work/useProofOfWork';
 import { issuedFieldContext, waitlistFormContext } from '../route-context';
@@ -40,7 +40,7 @@ function Honeypot() {
   return (
     <div className="honeypot" aria-hidden="true">
       <label>
-        Leave this field empty
+        {useMessages().honeypot_}
         <input type="text" name={HONEYPOT_FIELD} tabIndex={-1} autoComplete="off" defaultValue="" />
       </label>
     </div>
@@ -50,14 +50,14 @@ function Honeypot() {
 function WaitlistJoined({ focusOnMount }: { focusOnMount: boolean }) {
   const links = useSiteLinks();
   const { confirmSignups } = usePublicConfig();
+  const m = useMessages();
   return (
     <ResultView kind="success" focusOnMount={focusOnMount}>
       <p>
-        You are successfully joined to the wait list. Want to get your invitation faster?{' '}
-        <ExternalLink href={links.donation}>Join patreon</ExternalLink>
+        {m.joined_} <ExternalLink href={links.donation}>{m.patreon_}</ExternalLink>
       </p>
       {/* With double opt-in, a signup waits for its address to be confirmed. */}
-      {confirmSignups ? <p>Please confirm your address with the link we have mailed you.</p> : null}
+      {confirmSignups ? <p>{m.confirmMail_}</p> : null}
     </ResultView>
   );
 }
@@ -93,7 +93,7 @@ export async function waitlistLoader({
 export function WaitlistPage() {
   return (
     <>
-      <title>Join the waitlist · OrgNote</title>
+      <title>{useMessages().waitlistTitle_}</title>
       <WaitlistForm />
     </>
   );
@@ -108,12 +108,13 @@ function WaitlistForm() {
   const [status, setStatus] = useState<'idle' | 'submitting' | 'joined'>('idle');
   const api = useApiClient();
   const { language } = usePageLanguage();
+  const m = useMessages();
   // English is what a signup without the field is: an English page sends none.
   const otherLanguage = language === DEFAULT_LANGUAGE ? undefined : language;
   const proof = useProofOfWork(usePublicConfig().proofOfWork);
   const form = useValidatedForm(
     rejected?.values ?? { email: params.get('email') ?? '', description: '' },
-    validateWaitlist,
+    (values) => validateWaitlist(values, m),
     rejected?.errors,
   );
 
@@ -136,7 +137,7 @@ function WaitlistForm() {
     } catch (error) {
       // docs/product.md §4/§8: failures are not shown; the visitor still ends in joined. A message
       // about a field (a refused domain) is a validation outcome: the form stays, showing it.
-      const refused = fieldRefusal(error, ['email', 'description'] as const);
+      const refused = fieldRefusal(error, ['email', 'description'] as const, m);
       if (refused) {
         setStatus('idle');
         return form.refuseField(refused.field, refused.message);
@@ -161,19 +162,19 @@ function WaitlistForm() {
         aria-labelledby="waitlist-title"
       >
         <h2 id="waitlist-title" className="form-title">
-          Join wait list
+          {m.joinHeading_}
         </h2>
-        <TextField label="Email" type="email" autoComplete="email" {...form.field('email')} />
-        <TextField label="About me (or github profile)" multiline {...form.field('description')} />
+        <TextField label={m.email_} type="email" autoComplete="email" {...form.field('email')} />
+        <TextField label={m.about_} multiline {...form.field('description')} />
         <Honeypot />
         {issued ? <input type="hidden" name={ISSUED_FIELD} value={issued} /> : null}
         {otherLanguage ? <input type="hidden" name={LANGUAGE_FIELD} value={otherLanguage} /> : null}
         {rejected?.reissued ? (
           <p className="form-note" role="status">
-            Almost there: press Join again.
+            {m.again_}
           </p>
         ) : null}
-        <SubmitButton busy={status === 'submitting'}>Join</SubmitButton>
+        <SubmitButton busy={status === 'submitting'}>{m.join_}</SubmitButton>
       </form>
       {/* The joined view as a visitor who joined before sees it, hidden unless the document's
           inline script found the flag (html[data-joined], server/pages/document.tsx): shown from

@@ -16,9 +16,14 @@ export function signupEndpoint(submitSignup: SubmitSignup) {
   ): Promise<void> => {
     const outcome = await submitSignup({ fields: fieldsOf(req), from: { client, path: req.url } });
     switch (outcome.kind) {
-      // The field it is about, so a form shows the message under it (a refused domain, say).
+      // The field it is about, so a form shows the message under it (a refused domain, say);
+      // `code` and its parameters (`max`, `domains`) let a page say it in its own language.
       case 'invalid':
-        return sendJson(res, 400, { error: outcome.message, field: outcome.field });
+        return sendJson(res, 400, {
+          error: outcome.message,
+          field: outcome.field,
+          ...outcome.problem,
+        });
       // Only the plain form is sent back for a fresh issue time; the API never meets one.
       case 'reissue':
         throw new HttpError(400, 'Send the signup again');

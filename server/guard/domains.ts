@@ -2,10 +2,13 @@
 // disposable-email-domains list (DISPOSABLE_ADDRESSES), and the operator's BLOCKED_EMAIL_DOMAINS
 // and ALLOWED_EMAIL_DOMAINS. A listed domain covers its subdomains (mail.mailinator.com), as the
 // list's wildcard file implies. Blocked wins over allowed, and an allowed domain is the operator's
-// word over the list. The answer is a message under the email field, never a silent drop.
+// word over the list. The answer is a problem shown under the email field in the page's language
+// (in English by the API), never a silent drop.
 import { createRequire } from 'node:module';
 import { domainToUnicode } from 'node:url';
 import { asciiDomain, type Config } from '../config';
+import { problemText, type FieldProblem } from '../../shared/field-problems';
+import enSite from '../../shared/messages/en/site';
 
 /**
  * The list's two files, each an array of names, as Node loads them. Not imported: an import of a
@@ -14,7 +17,10 @@ import { asciiDomain, type Config } from '../config';
  */
 const requireList = (file: string) => createRequire(__filename)(file) as string[];
 
-export const REFUSED_DOMAIN = "Addresses at this domain can't join: please use your own address";
+/** The English sentences of the problems, as the API answers them (shared/field-problems.ts). */
+const english = (problem: FieldProblem) => problemText(problem, enSite)!;
+
+export const REFUSED_DOMAIN = english({ code: 'domain-refused' });
 
 /** More allowed domains than this are not spelled out in the message. */
 const NAMED_AT_MOST = 3;
@@ -42,25 +48,32 @@ function listed(domains: ReadonlySet<string>, domain: string): boolean {
   }
 }
 
-/** "Only addresses at a.org, b.org or c.org can join", with the names as people write them. */
-function onlyAllowedMessage(allowed: readonly string[]): string {
-  if (allowed.length > NAMED_AT_MOST) return 'Only addresses at invited domains can join';
-  const names = allowed.map((name) => domainToUnicode(name));
-  const last = names.pop();
-  const list = names.length > 0 ? `${names.join(', ')} or ${last}` : last;
-  return `Only addresses at ${list} can join`;
+/** "Only addresses at a.org, b.org or c.org", with the names as people write them. */
+function onlyAllowed(allowed: readonly string[]): FieldProblem {
+  if (allowed.length > NAMED_AT_MOST) return { code: 'domain-not-invited' };
+  return { code: 'domain-not-allowed', domains: allowed.map((name) => domainToUnicode(name)) };
 }
 
-/** The message shown under the email field for an address that may not join; undefined: it may. */
-export function domainRefusal(config: Config): (email: string) => string | undefined {
+/** The problem of an address that may not join, for a page to word; undefined: it may. */
+export function domainProblem(config: Config): (email: string) => FieldProblem | undefined {
   const blocked = new Set(config.blockedEmailDomains);
   const allowed = new Set(config.allowedEmailDomains);
-  const onlyAllowed = onlyAllowedMessage(config.allowedEmailDomains);
+  const notAllowed = onlyAllowed(config.allowedEmailDomains);
   const throwaway = config.disposableAddresses === 'refuse' ? disposableSet() : new Set<string>();
+  const refused: FieldProblem = { code: 'domain-refused' };
   return (email) => {
     const domain = asciiDomain(email.slice(email.lastIndexOf('@') + 1));
-    if (listed(blocked, domain)) return REFUSED_DOMAIN;
-    if (allowed.size > 0) return listed(allowed, domain) ? undefined : onlyAllowed;
-    return listed(throwaway, domain) ? REFUSED_DOMAIN : undefined;
+    if (listed(blocked, domain)) return refused;
+    if (allowed.size > 0) return listed(allowed, domain) ? undefined : notAllowed;
+    return listed(throwaway, domain) ? refused : undefined;
+  };
+}
+
+/** The English message (the API's) for an address that may not join; undefined: it may. */
+export function domainRefusal(config: Config): (email: string) => string | undefined {
+  const problemOf = domainProblem(config);
+  return (email) => {
+    const problem = problemOf(email);
+    return problem && english(problem);
   };
 }

@@ -7,9 +7,10 @@
 // a person is never dropped. Every turn-away is counted (signup_guard_refusals_total). It runs
 // before the store and does the same work for any address (decision 0021).
 import type { Config } from '../config';
+import type { FieldProblem } from '../../shared/field-problems';
 import type { GuardRoute, Metrics } from '../metrics';
 import type { Store } from '../store';
-import { domainRefusal } from './domains';
+import { domainProblem } from './domains';
 import { issuedField, type IssuedField } from './issued-field';
 import { proofOfWork, type ProofOfWork } from './proof-of-work';
 
@@ -19,8 +20,8 @@ export type GuardVerdict =
   | { kind: 'drop' }
   /** The plain form again, with what was typed and a fresh issue time. */
   | { kind: 'reissue' }
-  /** A validation outcome: the message shows under the email field. */
-  | { kind: 'refuse'; message: string };
+  /** A validation outcome: the problem shows under the email field. */
+  | { kind: 'refuse'; problem: FieldProblem };
 
 export interface SignupGuard {
   /** The verdict on a signup whose fields passed their checks. */
@@ -43,17 +44,17 @@ interface GuardDeps {
 }
 
 export function signupGuard({ config, store, metrics, now = Date.now }: GuardDeps): SignupGuard {
-  const refused = domainRefusal(config);
+  const refused = domainProblem(config);
   const proof = config.proofOfWork ? proofOfWork({ config, store, now }) : undefined;
   const field = config.proofOfWork ? issuedField({ config, store, now }) : undefined;
   return {
     proof,
     field,
     async check({ fields, email, route }) {
-      const message = refused(email);
-      if (message !== undefined) {
+      const problem = refused(email);
+      if (problem !== undefined) {
         metrics.guarded(route, 'domain');
-        return { kind: 'refuse', message };
+        return { kind: 'refuse', problem };
       }
       if (route === 'api' && proof) {
         const checked = await proof.check(fields);

@@ -5,7 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import express from 'express';
 import multer, { MulterError } from 'multer';
 import typeis from 'type-is';
-import { HttpError } from './errors';
+import { HttpError, type RefusalReason } from './errors';
 import type { FieldList } from '../../shared/form-checks';
 
 /** A request whose body has been read: multipart fields (multer), raw bytes, or nothing. */
@@ -57,32 +57,38 @@ const multipartFields = multer({
   },
 }).none() as Middleware;
 
-const MULTER_STATUS: Record<string, [number, string]> = {
-  LIMIT_UNEXPECTED_FILE: [400, 'File uploads are not accepted'],
-  LIMIT_FILE_COUNT: [400, 'File uploads are not accepted'],
-  LIMIT_FILE_SIZE: [400, 'File uploads are not accepted'],
-  LIMIT_PART_COUNT: [413, 'Too many form parts'],
-  LIMIT_FIELD_COUNT: [413, 'Too many form fields'],
-  LIMIT_FIELD_VALUE: [413, 'A form field is too long'],
-  LIMIT_FIELD_KEY: [413, 'A form field name is too long'],
+const MULTER_STATUS: Record<string, [number, string, RefusalReason]> = {
+  LIMIT_UNEXPECTED_FILE: [400, 'File uploads are not accepted', 'fileUpload_'],
+  LIMIT_FILE_COUNT: [400, 'File uploads are not accepted', 'fileUpload_'],
+  LIMIT_FILE_SIZE: [400, 'File uploads are not accepted', 'fileUpload_'],
+  LIMIT_PART_COUNT: [413, 'Too many form parts', 'tooManyParts_'],
+  LIMIT_FIELD_COUNT: [413, 'Too many form fields', 'tooManyFields_'],
+  LIMIT_FIELD_VALUE: [413, 'A form field is too long', 'fieldTooLong_'],
+  LIMIT_FIELD_KEY: [413, 'A form field name is too long', 'fieldNameTooLong_'],
 };
 
 function multipartError(err: unknown): HttpError {
   if (err instanceof MulterError) {
-    const [status, message] = MULTER_STATUS[err.code] ?? [400, 'Malformed form data'];
-    return new HttpError(status, message);
+    const [status, message, reason] = MULTER_STATUS[err.code] ?? [
+      400,
+      'Malformed form data',
+      'malformed_',
+    ];
+    return new HttpError(status, message, reason);
   }
   // busboy: bad boundary, truncated body, malformed part headers…
-  return new HttpError(400, 'Malformed form data');
+  return new HttpError(400, 'Malformed form data', 'malformed_');
 }
 
 const rawParser = express.raw({ type: () => true, limit: BODY_LIMITS.rawBytes }) as Middleware;
 
 function rawError(err: unknown): HttpError {
   const e = err as { status?: number; type?: string };
-  if (e.type === 'entity.too.large') return new HttpError(413, 'Request body too large');
-  if (e.type === 'request.aborted') return new HttpError(400, 'Request aborted');
-  return new HttpError(e.status && e.status < 500 ? e.status : 400, 'Unreadable request body');
+  if (e.type === 'entity.too.large')
+    return new HttpError(413, 'Request body too large', 'tooLarge_');
+  if (e.type === 'request.aborted') return new HttpError(400, 'Request aborted', 'aborted_');
+  const status = e.status && e.status < 500 ? e.status : 400;
+  return new HttpError(status, 'Unreadable request body', 'unreadable_');
 }
 
 /**

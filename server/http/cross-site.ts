@@ -53,6 +53,6 @@ export function refuseCrossSite(
       { event: 'cross-site-refused', path: loggedPath(req.url) },
       'refused a cross-site request',
     );
-    next(new HttpError(403, CROSS_SITE_REFUSED));
+    next(new HttpError(403, CROSS_SITE_REFUSED, 'crossSite_'));
   };
 }

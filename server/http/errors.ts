@@ -3,14 +3,26 @@
 // stack trace or internal detail ever reaches a client; details go to the log where the error is
 // caught.
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { FormMessages } from '../../shared/messages/types';
+
+/** Why a form was turned away, as data: the key of its words on the form error page. */
+export type RefusalReason = keyof FormMessages['reasons_'];
 
 export class HttpError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    /** What the form error page says instead, in the page's language (server/pages/error-page). */
+    readonly reason?: RefusalReason,
   ) {
     super(message);
   }
+}
+
+/** The store's refusals (server/store/errors.ts) by what they are, for the form error page. */
+export function unavailableReason(err: { name?: unknown; queue?: unknown }): RefusalReason {
+  if (err.name !== 'QueueFullError') return 'storeUnavailable_';
+  return err.queue === 'mail' ? 'mailFull_' : 'outboxFull_';
 }
 
 /** What a client sees of an error of ours. */
@@ -68,17 +80,22 @@ export function statusAndMessage(err: unknown): {
   message: string;
   ours: boolean;
   retryAfterSeconds?: number;
+  /** What a person's page says instead of the English message, when known. */
+  reason?: RefusalReason;
 } {
-  if (err instanceof HttpError) return { status: err.status, message: err.message, ours: false };
+  if (err instanceof HttpError)
+    return { status: err.status, message: err.message, ours: false, reason: err.reason };
   // The store could not take it now (a full queue, the database away): 503, try again later.
   const unavailable = err as
-    { unavailable?: boolean; retryAfterSeconds?: number; message?: string } | undefined;
+    | { unavailable?: boolean; retryAfterSeconds?: number; message?: string; name?: string }
+    | undefined;
   if (unavailable?.unavailable === true)
     return {
       status: 503,
       message: String(unavailable.message),
       ours: false,
       retryAfterSeconds: unavailable.retryAfterSeconds,
+      reason: unavailableReason(unavailable),
     };
   const status = (err as { status?: unknown } | undefined)?.status;
   if (typeof status === 'number' && status >= 400 && status < 500)

@@ -88,7 +88,7 @@ export function signupRateLimit(
         { event: 'rate-limited', path: loggedPath(req.url) },
         'too many form submissions',
       );
-      next(new HttpError(429, RATE_LIMITED));
+      next(new HttpError(429, RATE_LIMITED, 'rateLimited_'));
     },
   });
   return limiter as unknown as Middleware;

@@ -6,9 +6,11 @@
 import type { IncomingMessage } from 'node:http';
 import type { SubmitWaitlistForm, WaitlistSubmission } from '../../shared/native-form';
 import { asText, fieldsOfPairs } from '../http/body';
+import { unavailableReason } from '../http/errors';
 import { contextOf } from '../http/request-pipeline';
 import type { Logger } from '../logger';
 import type { SubmitSignup } from '../waitlist/signup';
+import { fieldWords, requestLanguage } from './error-page';
 
 /** The store cannot take it now (the database away, a full queue): it may be sent again. */
 function isUnavailable(err: unknown): err is Error {
@@ -26,7 +28,8 @@ export function nativeForm(submitSignup: SubmitSignup, logger: Logger) {
         const values = { email, description: asText(fields.description) };
         try {
           const from = { client: contextOf(req).client };
-          const rules = { descriptionRequired: true };
+          // The messages under the fields in the page's language: '/ru/?index' is Russian.
+          const rules = { descriptionRequired: true, words: fieldWords(requestLanguage(req)) };
           const outcome = await submitSignup({ fields, from, rules, route: 'form' });
           // The form again, as typed, with a fresh issue time (PROOF_OF_WORK, server/guard/).
           if (outcome.kind === 'reissue') return { ok: false, values, errors: {}, reissued: true };
@@ -40,7 +43,9 @@ export function nativeForm(submitSignup: SubmitSignup, logger: Logger) {
           // The form again, with what was typed and the reason, so it can simply be sent again.
           if (isUnavailable(err)) {
             logger.warn({ reason: err.name }, 'store unavailable');
-            return { ok: false, values, errors: { email: err.message }, status: 503 };
+            const { forms } = fieldWords(requestLanguage(req));
+            const reason = forms.reasons_[unavailableReason(err)];
+            return { ok: false, values, errors: { email: reason }, status: 503 };
           }
           // The error page shows a status, never our internals (the hydration data carries it).
           logger.error({ err }, 'native waitlist signup failed');

@@ -10,12 +10,14 @@ import { API_PATHS } from '../../shared/constants';
 import {
   checkSignup,
   isHoneypotFilled,
+  shownText,
   type FieldList,
   type SignupErrors,
   type SignupField,
   type SignupRules,
 } from '../../shared/form-checks';
 import type { Config } from '../config';
+import type { FieldProblem } from '../../shared/field-problems';
 import { isNotNow, postSignup, type BackendAnswer, type SignupRequest } from '../backend/client';
 import type { SignupGuard } from '../guard';
 import type { Logger } from '../logger';
@@ -24,8 +26,17 @@ import type { Store } from '../store';
 import { LANGUAGES } from '../../shared/i18n/languages';
 
 export type SignupOutcome =
-  /** `message` is the first field's problem, `errors` every field's, as a form shows them. */
-  | { kind: 'invalid'; field: SignupField; message: string; errors: SignupErrors }
+  /**
+   * `message` is the first field's problem in English and `problem` the same as data (the API's),
+   * `errors` every field's, as the form shows them in its language.
+   */
+  | {
+      kind: 'invalid';
+      field: SignupField;
+      message: string;
+      problem: FieldProblem;
+      errors: SignupErrors;
+    }
   /** A filled honeypot, or no proof the bot guard takes: answered like a success, nothing kept. */
   | { kind: 'dropped'; email: string }
   /** The plain form came too soon, too late or used up (server/guard/): shown again to resend. */
@@ -92,6 +103,7 @@ export async function signup(
       kind: 'invalid',
       field: checked.field,
       message: checked.error,
+      problem: checked.problem,
       errors: checked.errors,
     };
   }
@@ -104,8 +116,10 @@ export async function signup(
   const verdict = deps.guard ? await deps.guard.check({ fields, email, route }) : undefined;
   if (verdict?.kind === 'refuse') {
     metrics.signup('refused');
-    const errors = { email: verdict.message };
-    return { kind: 'invalid', field: 'email', message: verdict.message, errors };
+    const { problem } = verdict;
+    const errors = { email: shownText(problem, rules?.words) };
+    const message = shownText(problem);
+    return { kind: 'invalid', field: 'email', message, problem, errors };
   }
   if (verdict?.kind === 'drop') return { kind: 'dropped', email };
   if (verdict?.kind === 'reissue') return { kind: 'reissue' };

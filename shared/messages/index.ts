@@ -4,11 +4,13 @@
 import type { Language } from '../i18n/languages';
 import type { Catalog } from './types';
 import enSite from './en/site';
+import enForms from './en/forms';
 import enActivate from './en/activate';
 import enPrivacy from './en/privacy';
 import enConfirm from './en/confirm';
 import enLeave from './en/leave';
 import ruSite from './ru/site';
+import ruForms from './ru/forms';
 import ruActivate from './ru/activate';
 import ruPrivacy from './ru/privacy';
 import ruConfirm from './ru/confirm';
@@ -19,6 +21,7 @@ export type { Catalog } from './types';
 export const CATALOGS: Record<Language, Required<Catalog>> = {
   en: {
     site: enSite,
+    forms: enForms,
     activate: enActivate,
     privacy: enPrivacy,
     confirm: enConfirm,
@@ -26,6 +29,7 @@ export const CATALOGS: Record<Language, Required<Catalog>> = {
   },
   ru: {
     site: ruSite,
+    forms: ruForms,
     activate: ruActivate,
     privacy: ruPrivacy,
     confirm: ruConfirm,

@@ -5,6 +5,7 @@
 // build shortens such names like variables (esbuild's mangleProps, scripts/build.ts), so a key
 // costs a page almost nothing.
 import type site from './en/site';
+import type forms from './en/forms';
 import type activate from './en/activate';
 import type privacy from './en/privacy';
 import type confirm from './en/confirm';
@@ -12,7 +13,7 @@ import type leave from './en/leave';
 
 /** English literals widened to what another language may say instead. */
 export type Widen<T> = {
-  -readonly [K in keyof T]: T[K] extends string
+  [K in keyof T]: T[K] extends string
     ? string
     : T[K] extends (...args: infer A) => infer R
       ? (...args: A) => R
@@ -21,6 +22,8 @@ export type Widen<T> = {
 
 /** What every page needs: header, footer, landing page, waitlist form, errors. */
 export type SiteMessages = Widen<typeof site>;
+/** What only the server words: the form error page, the refusals of its own checks. */
+export type FormMessages = Widen<typeof forms>;
 /** The lazy pages' own parts: each travels in its page's chunk, in the page's language only. */
 export type ActivateMessages = Widen<typeof activate>;
 export type PrivacyMessages = Widen<typeof privacy>;
@@ -37,6 +40,6 @@ export type LazyPart = keyof LazyParts;
 
 /**
  * A language's messages. The server holds every part of every language; a browser holds its page's
- * language only, `site` from its entry and a lazy part once its page is loaded.
+ * language only, `site` from its entry and a lazy part once its page is loaded, and never `forms`.
  */
-export type Catalog = { site: SiteMessages } & Partial<LazyParts>;
+export type Catalog = { site: SiteMessages; forms?: FormMessages } & Partial<LazyParts>;

@@ -76,31 +76,45 @@ describe('POST /api/subscriptions (embedded store)', () => {
   });
 
   it.each([
-    ['no email', { description: 'x' }, 'Email address is required'],
-    ['an invalid email', { email: 'not an email' }, 'Email address is invalid'],
-    ['an email with CRLF', { email: 'a@b.co\r\nBcc: x@y.z' }, 'Email address is invalid'],
+    ['no email', { description: 'x' }, 'Email address is required', { code: 'email-required' }],
+    [
+      'an invalid email',
+      { email: 'not an email' },
+      'Email address is invalid',
+      { code: 'email-mismatch' },
+    ],
+    [
+      'an email with CRLF',
+      { email: 'a@b.co\r\nBcc: x@y.z' },
+      'Email address is invalid',
+      { code: 'email-mismatch' },
+    ],
     [
       'an email over 254 characters',
       { email: `${'a'.repeat(250)}@b.co` },
       'Email address is longer than 254 characters',
+      { code: 'email-too-long', max: 254 },
     ],
     [
       'a description over 2000 characters',
       { email: 'a@b.co', description: 'x'.repeat(2001) },
       'Description is longer than 2000 characters',
+      { code: 'description-too-long', max: 2000 },
     ],
     [
       'an email that is not text',
       { email: ['a@b.co', 'c@d.co'] },
       'Email must be a single text value',
+      { code: 'email-not-one' },
     ],
-  ])('refuses %s with 400 and stores nothing', async (_case, body, error) => {
+  ])('refuses %s with 400 and stores nothing', async (_case, body, error, problem) => {
     const { app, store } = freshApp();
     const res = await request(app).post('/api/subscriptions').send(body);
     expect(res.status).toBe(400);
-    // The field travels with the message, so a form shows it under that field.
+    // The field travels with the message, so a form shows it under that field; the problem as
+    // data, so a page says it in its own language.
     const field = error.startsWith('Email') ? 'email' : 'description';
-    expect(res.body).toEqual({ error, field });
+    expect(res.body).toEqual({ error, field, ...problem });
     expect(await store.signups.count()).toBe(0);
   });
 

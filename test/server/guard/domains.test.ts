@@ -35,7 +35,7 @@ describe('a throwaway address (DISPOSABLE_ADDRESSES=refuse, the default)', () =>
     const s = site();
     const res = await s.join('someone@mailinator.com');
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ error: REFUSED_DOMAIN, field: 'email' });
+    expect(res.body).toEqual({ error: REFUSED_DOMAIN, field: 'email', code: 'domain-refused' });
     expect(await s.stored()).toEqual([]);
     expect(await s.refusals('api', 'domain')).toBe(1);
     expect(await s.refusals('form', 'domain')).toBe(0);
@@ -102,7 +102,7 @@ describe('a throwaway address (DISPOSABLE_ADDRESSES=refuse, the default)', () =>
       const app = createApp(testConfig({ BACKEND_URL: backend.url }));
       const res = await request(app).post('/api/subscriptions').field('email', 'a@mailinator.com');
       expect(res.status).toBe(400);
-      expect(res.body).toEqual({ error: REFUSED_DOMAIN, field: 'email' });
+      expect(res.body).toEqual({ error: REFUSED_DOMAIN, field: 'email', code: 'domain-refused' });
       expect(backend.received).toHaveLength(0);
       expect((await request(app).post('/api/subscriptions').field('email', 'a@b.co')).status).toBe(
         201,
@@ -120,7 +120,7 @@ describe('BLOCKED_EMAIL_DOMAINS', () => {
     for (const email of ['a@example.net', 'a@eu.EXAMPLE.net', 'a@BÜCHER.de', 'a@xn--bcher-kva.de'])
       expect([email, (await s.join(email)).body]).toEqual([
         email,
-        { error: REFUSED_DOMAIN, field: 'email' },
+        { error: REFUSED_DOMAIN, field: 'email', code: 'domain-refused' },
       ]);
     expect((await s.join('a@example.org')).status).toBe(201);
     expect(await s.stored()).toEqual(['a@example.org']);
@@ -139,6 +139,8 @@ describe('ALLOWED_EMAIL_DOMAINS', () => {
     expect(refused.body).toEqual({
       error: 'Only addresses at example.org or bücher.de can join',
       field: 'email',
+      code: 'domain-not-allowed',
+      domains: ['example.org', 'bücher.de'],
     });
     expect(await s.stored()).toEqual(['a@example.org', 'b@team.example.org', 'c@xn--bcher-kva.de']);
     expect(await s.refusals('api', 'domain')).toBe(1);

@@ -343,6 +343,7 @@ describe('validation errors name their field', () => {
       field: 'email',
       error: 'Email address is invalid',
       errors: { email: '', description: 'Required' },
+      problem: { code: 'email-mismatch' },
     });
     expect(checkSignup({ email: 'a@b.co' }).ok).toBe(true);
   });
