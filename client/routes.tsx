@@ -70,9 +70,13 @@ export const routes: RouteObject[] = [
       {
         id: 'confirm',
         path: 'confirm',
-        lazy: () => import('./pages/ConfirmPage').then(addressRoute),
+        lazy: () => import('./pages/ConfirmPage').then(addressRoute('confirm')),
       },
-      { id: 'leave', path: 'leave', lazy: () => import('./pages/LeavePage').then(addressRoute) },
+      {
+        id: 'leave',
+        path: 'leave',
+        lazy: () => import('./pages/LeavePage').then(addressRoute('leave')),
+      },
       {
         id: 'not-found',
         path: '*',
