@@ -36,7 +36,6 @@ function ActivationForm({ deps, m, base }: Props) {
     useSiteLinks,
     useValidatedForm,
     validateActivation,
-    VALIDATION_MESSAGES,
     activationUrl,
     errorMessage,
     ACTIVATION,
@@ -49,11 +48,11 @@ function ActivationForm({ deps, m, base }: Props) {
   const links = useSiteLinks();
   const [status, setStatus] = useState<Status>({ kind: 'idle' });
   // The rules word their refusals in English (shared/validation.ts): the page says them in its
-  // language. A pattern mismatch has no words ('') in any language.
+  // language. Only an empty field's refusal has words; a pattern mismatch has none ('').
   const validate: typeof validateActivation = (values) => {
     const errors = validateActivation(values);
-    if (errors.email === VALIDATION_MESSAGES.emailRequired) errors.email = m.emailRequired_;
-    if (errors.key === VALIDATION_MESSAGES.required) errors.key = m.keyRequired_;
+    if (!values.email && errors.email !== undefined) errors.email = m.emailRequired_;
+    if (!values.key && errors.key !== undefined) errors.key = m.keyRequired_;
     return errors;
   };
   const form = useValidatedForm({ email: params.get('email') ?? '', key: '' }, validate);

@@ -4,7 +4,7 @@
 import { useState, type ReactElement } from 'react';
 import { errorMessage } from '../../shared/api';
 import { ACTIVATION, activationUrl } from '../../shared/links';
-import { MESSAGES as VALIDATION_MESSAGES, validateActivation } from '../../shared/validation';
+import { validateActivation } from '../../shared/validation';
 import { ExternalLink } from '../components/ExternalLink';
 import { ResultView } from '../components/ResultView';
 import { SubmitButton } from '../components/SubmitButton';
@@ -22,7 +22,6 @@ const deps = {
   useSiteLinks,
   useValidatedForm,
   validateActivation,
-  VALIDATION_MESSAGES,
   activationUrl,
   errorMessage,
   ACTIVATION,
