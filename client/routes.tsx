@@ -16,6 +16,8 @@ import { activateRoute } from './pages/activate-route';
 import { ErrorScreen } from './pages/ErrorScreen';
 import { addressRoute } from './pages/address-route';
 import { usePublicConfig } from './public-config';
+import { usePageLanguage } from './messages';
+import { languageBase } from '../shared/i18n/languages';
 
 /** Unknown paths are a real 404 (status on the server, error screen inside the layout). */
 function notFound(): never {
@@ -47,11 +49,19 @@ export const routes: RouteObject[] = [
         id: 'privacy',
         path: 'privacy',
         lazy: async () => {
-          const { PrivacyPage } = await import('./pages/PrivacyPage');
+          const { PrivacyPage, messages } = await import('./pages/PrivacyPage');
           return {
-            Component: () => {
+            Component: function Privacy() {
               const { privacyContact, addressRecipients } = usePublicConfig();
-              return <PrivacyPage {...{ privacyContact, addressRecipients }} />;
+              // On the server the catalog holds the request's language; in a browser, the chunk's.
+              const { language, catalog } = usePageLanguage();
+              return (
+                <PrivacyPage
+                  {...{ privacyContact, addressRecipients, language }}
+                  m={catalog.privacy ?? messages}
+                  base={languageBase(language)}
+                />
+              );
             },
           };
         },
@@ -60,9 +70,13 @@ export const routes: RouteObject[] = [
       {
         id: 'confirm',
         path: 'confirm',
-        lazy: () => import('./pages/ConfirmPage').then(addressRoute),
+        lazy: () => import('./pages/ConfirmPage').then(addressRoute('confirm')),
       },
-      { id: 'leave', path: 'leave', lazy: () => import('./pages/LeavePage').then(addressRoute) },
+      {
+        id: 'leave',
+        path: 'leave',
+        lazy: () => import('./pages/LeavePage').then(addressRoute('leave')),
+      },
       {
         id: 'not-found',
         path: '*',

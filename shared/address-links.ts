@@ -48,11 +48,14 @@ export type LinkCheck =
 export type LinkUse = { ok: true } | { ok: false; refusal: LinkRefusal };
 
 /**
- * Asking for a leave link: the same answer whether or not the address is on the list. A refusal is
- * the form's own fault (no address, not an address: 400) or the waitlist's (503, try again).
+ * Why asking for a leave link was refused: the form's own fault (no address, not an address: 400)
+ * or the waitlist's (the mail queue is full, the store is away: 503, try again). The page words it.
  */
+export type LeaveLinkRefusal = 'required' | 'not-an-address' | 'busy' | 'unavailable';
+
+/** Asking for a leave link: the same answer whether or not the address is on the list. */
 export type LeaveLinkRequest =
-  { ok: true } | { ok: false; email: string; error: string; status: number };
+  { ok: true } | { ok: false; email: string; refusal: LeaveLinkRefusal; status: number };
 
 /**
  * What the server hands the address routes' loaders and actions as their context

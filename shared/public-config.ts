@@ -20,22 +20,30 @@ export interface PublicConfig {
    * its signup.
    */
   proofOfWork: boolean;
-  /**
-   * The names operators gave the webhook endpoints that send visitors' addresses on (added
-   * --with-address), which '/privacy' lists; endpoints stored before endpoints had names are
-   * counted as "a service of theirs" (server/webhooks/recipients.ts). Empty when there are none.
-   * Never anything of an endpoint's URL, not even its host.
-   */
-  addressRecipients: readonly string[];
+  /** Where webhooks send visitors' addresses, which '/privacy' lists. */
+  addressRecipients: AddressRecipients;
   /** The site's languages (LANGUAGES): each page links the others in its header. */
   languages: readonly Language[];
 }
+
+/**
+ * The webhook endpoints that send visitors' addresses on (added --with-address): the names
+ * operators gave them, and how many were stored before endpoints had names (counted by host,
+ * server/webhooks/recipients.ts), which each language words on its own. Never anything of an
+ * endpoint's URL, not even its host.
+ */
+export interface AddressRecipients {
+  names: readonly string[];
+  unnamed: number;
+}
+
+export const NO_RECIPIENTS: AddressRecipients = { names: [], unnamed: 0 };
 
 export const DEFAULT_PUBLIC_CONFIG: PublicConfig = {
   webAppUrl: 'https://org-note.com',
   privacyContact: 'OrgNote <no-reply@localhost>',
   confirmSignups: false,
   proofOfWork: false,
-  addressRecipients: [],
+  addressRecipients: NO_RECIPIENTS,
   languages: LANGUAGES,
 };

@@ -17,19 +17,19 @@ type Status =
   | { kind: 'blocked'; url: string }
   | { kind: 'error'; message: string };
 
-// sic, docs/product.md §4
-const ACTIVATED_TEXT = 'You are successfully activated your free subscription';
+/** `base`: the language's path prefix ('' or '/ru'), which a native form's action needs. */
+type Props = { deps: ActivateDeps; m: ActivateMessages; base: string };
 
-export function ActivatePage({ deps, m }: { deps: ActivateDeps; m: ActivateMessages }) {
+export function ActivatePage(props: Props) {
   return (
     <>
-      <title>{m.title_}</title>
-      <ActivationForm deps={deps} />
+      <title>{props.m.title_}</title>
+      <ActivationForm {...props} />
     </>
   );
 }
 
-function ActivationForm({ deps }: { deps: ActivateDeps }) {
+function ActivationForm({ deps, m, base }: Props) {
   const {
     useState,
     useQueryParams,
@@ -47,7 +47,15 @@ function ActivationForm({ deps }: { deps: ActivateDeps }) {
   const params = useQueryParams();
   const links = useSiteLinks();
   const [status, setStatus] = useState<Status>({ kind: 'idle' });
-  const form = useValidatedForm({ email: params.get('email') ?? '', key: '' }, validateActivation);
+  // The rules word their refusals in English (shared/validation.ts): the page says them in its
+  // language. Only an empty field's refusal has words; a pattern mismatch has none ('').
+  const validate: typeof validateActivation = (values) => {
+    const errors = validateActivation(values);
+    if (!values.email && errors.email !== undefined) errors.email = m.emailRequired_;
+    if (!values.key && errors.key !== undefined) errors.key = m.keyRequired_;
+    return errors;
+  };
+  const form = useValidatedForm({ email: params.get('email') ?? '', key: '' }, validate);
 
   const submit = form.handleSubmit(({ email, key }) => {
     try {
@@ -60,7 +68,7 @@ function ActivationForm({ deps }: { deps: ActivateDeps }) {
       tab.opener = null; // the web app gets no handle on this page
       setStatus({ kind: 'activated' });
     } catch (error) {
-      setStatus({ kind: 'error', message: errorMessage(error) });
+      setStatus({ kind: 'error', message: m.failed_(errorMessage(error)) });
     }
   });
 
@@ -71,24 +79,24 @@ function ActivationForm({ deps }: { deps: ActivateDeps }) {
   switch (status.kind) {
     case 'activated':
       return (
-        <ResultView kind="success">
-          <p>{ACTIVATED_TEXT}</p>
+        <ResultView kind="success" title={m.activatedTitle_}>
+          <p>{m.activated_}</p>
         </ResultView>
       );
     case 'blocked':
       return (
-        <ResultView kind="success" title="One more step">
-          <p>Your browser blocked the new tab. Open the activation page to finish:</p>
+        <ResultView kind="success" title={m.blockedTitle_}>
+          <p>{m.blocked_}</p>
           <p>
             <ExternalLink href={status.url} className="button button-primary">
-              Open the activation page
+              {m.openPage_}
             </ExternalLink>
           </p>
         </ResultView>
       );
     case 'error':
       return (
-        <ResultView kind="error" onBack={backToForm}>
+        <ResultView kind="error" title={m.errorTitle_} onBack={backToForm}>
           <p>{status.message}</p>
         </ResultView>
       );
@@ -97,7 +105,7 @@ function ActivationForm({ deps }: { deps: ActivateDeps }) {
   return (
     <form
       className="form-card"
-      action={ACTIVATION.formAction}
+      action={`${base}${ACTIVATION.formAction}`}
       method="post"
       target="_blank"
       noValidate
@@ -105,22 +113,22 @@ function ActivationForm({ deps }: { deps: ActivateDeps }) {
       aria-labelledby="activate-title"
     >
       <h2 id="activate-title" className="form-title">
-        Enter your activation key
+        {m.heading_}
       </h2>
       <TextField
-        label="Email"
+        label={m.emailLabel_}
         type="email"
         autoComplete="email"
         {...form.field('email')}
         name={ACTIVATION.emailParam}
       />
       <TextField
-        label="Activation key"
+        label={m.keyLabel_}
         autoComplete="one-time-code"
         {...form.field('key')}
         name={ACTIVATION.keyParam}
       />
-      <SubmitButton>Activate</SubmitButton>
+      <SubmitButton>{m.submit_}</SubmitButton>
     </form>
   );
 }

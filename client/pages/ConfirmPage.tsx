@@ -7,8 +7,14 @@ import {
   type LinkCheck,
   type LinkUse,
 } from '../../shared/address-links';
+import type { ConfirmMessages } from '../../shared/messages/types';
+// The build's language's messages (package.json "imports"), in this chunk; the server hands the
+// page its request's language's instead (address-route.tsx).
+import messages from '#messages/confirm';
 import { AddressCard, Heading, LinkRefused, linkAnswer } from './address-link';
-import type { AddressPage } from './address-route';
+import type { AddressPage, AddressViewProps } from './address-route';
+
+export { messages };
 
 interface Loaded {
   token: string;
@@ -24,27 +30,30 @@ export const act: AddressPage<Loaded, LinkUse>['act'] = async (server, _url, for
   return linkAnswer(await server.confirm(form));
 };
 
-export function View({ loaded, acted }: { loaded: Loaded; acted?: LinkUse }) {
+export function View({
+  loaded,
+  acted,
+  m,
+  base,
+}: AddressViewProps<Loaded, LinkUse, ConfirmMessages>) {
   const outcome = acted ?? loaded.check;
   return (
-    <AddressCard title="Confirm your address">
+    <AddressCard title={m.title_}>
       {!outcome.ok ? (
-        <LinkRefused purpose="confirm" refusal={outcome.refusal} />
+        <LinkRefused refusal={outcome.refusal} m={m} base={base} />
       ) : acted ? (
         <>
-          <Heading>Your address is confirmed</Heading>
-          <p>Thank you. We will write to you when your invitation is ready.</p>
+          <Heading>{m.confirmedHeading_}</Heading>
+          <p>{m.confirmed_}</p>
         </>
       ) : (
         <>
-          <Heading>Confirm your address</Heading>
-          <p>
-            Press the button to confirm that this address is yours; the invitation will go to it.
-          </p>
-          <form method="post" action={CONFIRM_PATH}>
+          <Heading>{m.heading_}</Heading>
+          <p>{m.ask_}</p>
+          <form method="post" action={`${base}${CONFIRM_PATH}`}>
             <input type="hidden" name={TOKEN_PARAM} value={loaded.token} />
             <button type="submit" className="button button-primary submit-button">
-              Confirm my address
+              {m.button_}
             </button>
           </form>
         </>

@@ -8,12 +8,19 @@ import {
   ONE_CLICK_FIELD,
   ONE_CLICK_VALUE,
   TOKEN_PARAM,
+  type LeaveLinkRefusal,
   type LeaveLinkRequest,
   type LinkCheck,
   type LinkUse,
 } from '../../shared/address-links';
+import type { LeaveMessages } from '../../shared/messages/types';
+// The build's language's messages (package.json "imports"), in this chunk; the server hands the
+// page its request's language's instead (address-route.tsx).
+import messages from '#messages/leave';
 import { AddressCard, Heading, LinkRefused, linkAnswer } from './address-link';
-import type { AddressPage } from './address-route';
+import type { AddressPage, AddressViewProps } from './address-route';
+
+export { messages };
 
 /** A token in the query: a leave link (checked, then used); none: a request for one. */
 type Loaded = { token: string; check: LinkCheck } | { token: null };
@@ -38,54 +45,69 @@ export const act: AddressPage<Loaded, Acted>['act'] = async (server, url, form) 
   return { value: asked, status: asked.ok ? 200 : asked.status };
 };
 
-export function View({ loaded, acted }: { loaded: Loaded; acted?: Acted }) {
+export function View({ loaded, acted, m, base }: AddressViewProps<Loaded, Acted, LeaveMessages>) {
   return (
-    <AddressCard title="Leave the waitlist">
+    <AddressCard title={m.title_}>
       {/* The loader and the action read one query: `acted` is of the same kind as `loaded`. */}
       {loaded.token === null ? (
-        <AskForLink answer={acted as LeaveLinkRequest | undefined} />
+        <AskForLink answer={acted as LeaveLinkRequest | undefined} m={m} base={base} />
       ) : (
         <LeaveByLink
           token={loaded.token}
           check={loaded.check}
           used={acted as LinkUse | undefined}
+          m={m}
+          base={base}
         />
       )}
     </AddressCard>
   );
 }
 
-function LeaveByLink({ token, check, used }: { token: string; check: LinkCheck; used?: LinkUse }) {
+/** The language's messages and path prefix, which every state needs. */
+interface InLanguage {
+  m: LeaveMessages;
+  base: string;
+}
+
+function LeaveByLink({
+  token,
+  check,
+  used,
+  m,
+  base,
+}: { token: string; check: LinkCheck; used?: LinkUse } & InLanguage) {
   const outcome = used ?? check;
-  if (!outcome.ok) return <LinkRefused purpose="leave" refusal={outcome.refusal} />;
+  if (!outcome.ok) return <LinkRefused refusal={outcome.refusal} m={m} base={base} />;
   if (used) {
     return (
       <>
-        <Heading>You have left the waitlist</Heading>
-        <p>Everything we kept about your address is erased. You are welcome back at any time.</p>
+        <Heading>{m.leftHeading_}</Heading>
+        <p>{m.left_}</p>
       </>
     );
   }
+  const action = `${base}${LEAVE_PATH}?${new URLSearchParams({ [TOKEN_PARAM]: token })}`;
   return (
     <>
-      <Heading>Leave the waitlist</Heading>
-      <p>Leaving erases:</p>
+      <Heading>{m.heading_}</Heading>
+      <p>{m.erases_}</p>
       <ul>
-        <li>your address and what you wrote about yourself;</li>
-        <li>your place on the waitlist;</li>
-        <li>any activation key we sent you;</li>
-        <li>mail still waiting to be sent to you.</li>
+        <li>{m.erasesAddress_}</li>
+        <li>{m.erasesPlace_}</li>
+        <li>{m.erasesKey_}</li>
+        <li>{m.erasesMail_}</li>
       </ul>
       {check.ok && check.subscriptionActive ? (
         <p>
-          <strong>Your free subscription is active: leaving ends it.</strong>
+          <strong>{m.subscriptionEnds_}</strong>
         </p>
       ) : null}
-      <form method="post" action={`${LEAVE_PATH}?${new URLSearchParams({ [TOKEN_PARAM]: token })}`}>
+      <form method="post" action={action}>
         <input type="hidden" name={TOKEN_PARAM} value={token} />
         <input type="hidden" name={ONE_CLICK_FIELD} value={ONE_CLICK_VALUE} />
         <button type="submit" className="button button-primary submit-button">
-          Leave the waitlist
+          {m.button_}
         </button>
       </form>
     </>
@@ -96,24 +118,30 @@ function LeaveByLink({ token, check, used }: { token: string; check: LinkCheck; 
  * The field is TextField's markup (label, aria-invalid, aria-describedby, an alert), written out:
  * importing TextField would pull React into a shared first-load chunk (client/routes.tsx).
  */
-function AskForLink({ answer }: { answer?: LeaveLinkRequest }) {
+function AskForLink({ answer, m, base }: { answer?: LeaveLinkRequest } & InLanguage) {
   if (answer?.ok) {
     return (
       <>
-        <Heading>Check your inbox</Heading>
-        <p>If this address is on the waitlist, we have sent it a link. Open it to leave.</p>
+        <Heading>{m.sentHeading_}</Heading>
+        <p>{m.sent_}</p>
       </>
     );
   }
-  const error = answer?.error;
+  const refusals: Record<LeaveLinkRefusal, string> = {
+    required: m.required_,
+    'not-an-address': m.notAnAddress_,
+    busy: m.busy_,
+    unavailable: m.unavailable_,
+  };
+  const error = answer ? refusals[answer.refusal] : undefined;
   return (
     <>
-      <Heading>Leave the waitlist</Heading>
-      <p>Enter the address you joined with, and we will mail it a link to leave.</p>
-      <form method="post" action={LEAVE_PATH}>
+      <Heading>{m.askHeading_}</Heading>
+      <p>{m.ask_}</p>
+      <form method="post" action={`${base}${LEAVE_PATH}`}>
         <div className="field">
           <label className="field-label" htmlFor="leave-email">
-            Email address
+            {m.emailLabel_}
           </label>
           <input
             id="leave-email"
@@ -133,7 +161,7 @@ function AskForLink({ answer }: { answer?: LeaveLinkRequest }) {
           ) : null}
         </div>
         <button type="submit" className="button button-primary submit-button">
-          Send me a link
+          {m.send_}
         </button>
       </form>
     </>

@@ -14,6 +14,7 @@ import { useValidatedForm } from '../hooks/useValidatedForm';
 import { useSiteLinks } from '../public-config';
 import { usePageLanguage } from '../messages';
 import type { ActivateMessages } from '../../shared/messages/types';
+import { languageBase } from '../../shared/i18n/languages';
 
 const deps = {
   useState,
@@ -34,7 +35,7 @@ export type ActivateDeps = typeof deps;
 
 /** The lazy page's module, as routes.tsx imports it. */
 interface ActivatePageModule {
-  ActivatePage(props: { deps: ActivateDeps; m: ActivateMessages }): ReactElement;
+  ActivatePage(props: { deps: ActivateDeps; m: ActivateMessages; base: string }): ReactElement;
   /** Its messages in the browser build's language. */
   messages: ActivateMessages;
 }
@@ -43,8 +44,11 @@ export function activateRoute({ ActivatePage, messages }: ActivatePageModule) {
   return {
     // The server's catalog has every part of the request's language; a browser's has none of the
     // lazy parts: the page's chunk brings its own, in the page's language.
-    Component: () => (
-      <ActivatePage deps={deps} m={usePageLanguage().catalog.activate ?? messages} />
-    ),
+    Component: function Activate() {
+      const { language, catalog } = usePageLanguage();
+      return (
+        <ActivatePage deps={deps} m={catalog.activate ?? messages} base={languageBase(language)} />
+      );
+    },
   };
 }

@@ -2,7 +2,8 @@
 // saying why, with its status. Part of their lazy chunks, so it imports nothing of the first-load
 // bundle (client/routes.tsx).
 import type { ReactNode } from 'react';
-import { REFUSAL_STATUS, type LinkPurpose, type LinkRefusal } from '../../shared/address-links';
+import { REFUSAL_STATUS, type LinkRefusal } from '../../shared/address-links';
+import type { ConfirmMessages, LeaveMessages } from '../../shared/messages/types';
 import type { Answer } from './address-route';
 
 /** A checked or used link's answer: 200, or its refusal's status. */
@@ -12,11 +13,11 @@ export function linkAnswer<T extends { ok: true } | { ok: false; refusal: LinkRe
   return { value, status: value.ok ? 200 : REFUSAL_STATUS[value.refusal] };
 }
 
-/** The page's card; each state's heading is its <h1 id="address-title">. */
+/** The page's card, `title` its <title>; each state's heading is its <h1 id="address-title">. */
 export function AddressCard({ title, children }: { title: string; children: ReactNode }) {
   return (
     <article className="form-card address-page" aria-labelledby="address-title">
-      <title>{`${title} · OrgNote`}</title>
+      <title>{title}</title>
       {children}
     </article>
   );
@@ -30,38 +31,43 @@ export function Heading({ children }: { children: string }) {
   );
 }
 
-const INCOMPLETE =
-  'This link is incomplete. Copy the whole link from the mail into your browser’s address bar.';
+/** What a refused link says: each page's part words it for its purpose. */
+type RefusalMessages = Pick<
+  ConfirmMessages & LeaveMessages,
+  'refusedHeading_' | 'malformed_' | 'invalid_' | 'expired_' | 'spent_' | 'backToWaitlist_'
+> & { askNewLink_?: string };
 
-const REASONS: Record<LinkPurpose, Record<LinkRefusal, string>> = {
-  confirm: {
-    malformed: INCOMPLETE,
-    invalid: 'This link is not valid.',
-    expired: 'This link has expired. Join the waitlist again, and we will send you a new one.',
-    spent: 'This link has been used already: your address is confirmed.',
-  },
-  leave: {
-    malformed: INCOMPLETE,
-    invalid:
-      'This link is not valid. If you followed a link from our mail, you may have left the ' +
-      'waitlist already.',
-    expired: 'This link has expired. Ask for a new one, and we will mail it to you.',
-    spent: 'This link has been used already: the address has left the waitlist.',
-  },
-};
-
-export function LinkRefused({ purpose, refusal }: { purpose: LinkPurpose; refusal: LinkRefusal }) {
+/**
+ * `m.askNewLink_`: a leave link, which a new one replaces. `base`: the language's path prefix; the
+ * links are page loads, outside the router (/leave is the server's alone).
+ */
+export function LinkRefused({
+  refusal,
+  m,
+  base,
+}: {
+  refusal: LinkRefusal;
+  m: RefusalMessages;
+  base: string;
+}) {
+  // Spelled out, not m[`${refusal}_`]: the browser build renames message keys (mangleProps).
+  const reasons: Record<LinkRefusal, string> = {
+    malformed: m.malformed_,
+    invalid: m.invalid_,
+    expired: m.expired_,
+    spent: m.spent_,
+  };
   return (
     <>
-      <Heading>This link does not work</Heading>
-      <p>{REASONS[purpose][refusal]}</p>
-      {purpose === 'leave' ? (
+      <Heading>{m.refusedHeading_}</Heading>
+      <p>{reasons[refusal]}</p>
+      {m.askNewLink_ ? (
         <p>
-          <a href="/leave">Ask for a new link to leave</a>
+          <a href={`${base}/leave`}>{m.askNewLink_}</a>
         </p>
       ) : null}
       <p>
-        <a href="/">Back to the waitlist</a>
+        <a href={`${base}/`}>{m.backToWaitlist_}</a>
       </p>
     </>
   );

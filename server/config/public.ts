@@ -1,6 +1,10 @@
 // What of the config may be shown: the whitelisted part the browser sees, and URLs as logs and
 // messages show them.
-import type { PublicConfig } from '../../shared/public-config';
+import {
+  NO_RECIPIENTS,
+  type AddressRecipients,
+  type PublicConfig,
+} from '../../shared/public-config';
 import type { Config } from './derived';
 
 /**
@@ -19,7 +23,7 @@ export function withoutCredentials(url: string): string {
  */
 export function publicConfigOf(
   config: Config,
-  addressRecipients: readonly string[] = [],
+  addressRecipients: AddressRecipients = NO_RECIPIENTS,
 ): PublicConfig {
   // Only the site that stores signups itself mails confirmations (with BACKEND_URL the backend owns
   // them).

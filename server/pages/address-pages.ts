@@ -23,6 +23,7 @@ import {
   requestLeaveLink,
   type AddressDeps,
 } from '../waitlist/address';
+import { QueueFullError } from '../store/errors';
 
 /** The token in the request's query (the mailed link, the one-click POST), if any. */
 function queryToken(req: IncomingMessage): string | null {
@@ -113,7 +114,7 @@ export function addressPages(deps: AddressDeps) {
             return {
               ok: false,
               email: asText(fields(form).email).trim(),
-              error: (err as Error).message,
+              refusal: err instanceof QueueFullError ? 'busy' : 'unavailable',
               status: 503,
             };
           }

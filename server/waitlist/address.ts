@@ -77,10 +77,8 @@ export async function requestLeaveLink(
 ): Promise<LeaveLinkRequest> {
   const { store, config, logger } = deps;
   const typed = typeof fields.email === 'string' ? fields.email.trim() : '';
-  const error = NOT_TEXT.test(typed) ? '' : checkEmail(typed);
-  // '' is the waitlist form's pattern mismatch, shown there by style alone; here it gets a message.
-  if (error !== undefined)
-    return { ok: false, email: typed, error: error || 'This is not an email address', status: 400 };
+  if (NOT_TEXT.test(typed) || checkEmail(typed) !== undefined)
+    return { ok: false, email: typed, refusal: typed ? 'not-an-address' : 'required', status: 400 };
   const { siteUrl } = config;
   // With BACKEND_URL the backend keeps the signups; without SITE_URL a link would have no origin.
   if (config.backendUrl || !siteUrl) {

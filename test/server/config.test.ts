@@ -194,7 +194,7 @@ describe('configuration', () => {
       privacyContact: 'OrgNote <no-reply@orgnote.example>',
       confirmSignups: false,
       proofOfWork: false,
-      addressRecipients: [],
+      addressRecipients: { names: [], unnamed: 0 },
       languages: ['en', 'ru'],
     });
     expect(

@@ -1,2 +1,54 @@
 // English messages of /privacy, which travel in its lazy chunk (shared/messages/types.ts).
-export default {} as const;
+// client/pages/privacy-notice.ts words the recipients from the public config with them.
+
+const NO_ONE_ELSE =
+  'It is not given or sold to anyone else, and the site has no tracking, analytics or advertising.';
+
+const services = new Intl.PluralRules('en');
+
+export default {
+  title_: 'Privacy · OrgNote',
+  heading_: 'Privacy',
+  stored_: {
+    heading_: 'What is stored',
+    text_:
+      'When you join the waitlist, this site stores your e-mail address, what you wrote under ' +
+      '“About me (or github profile)”, and the times you joined (the first and the last time), ' +
+      'confirmed your address, were sent an invitation and activated your subscription.',
+  },
+  why_: {
+    heading_: 'Why',
+    text_:
+      'To send you an invitation with an activation key, and the mail that comes before it ' +
+      '(a link to confirm your address, a link to leave), and for nothing else.',
+  },
+  howLong_: {
+    heading_: 'How long',
+    text_:
+      'Until you leave the waitlist or the site’s operators remove it. If we ask you to confirm ' +
+      'your address and you do not, it is erased when the link expires, after a few days.',
+  },
+  whoSeesItHeading_: 'Who sees it',
+  /** No webhook endpoint receives addresses. */
+  onlyOperators_: `Only the people who run this site. ${NO_ONE_ELSE}`,
+  /** `recipients`: the services' names and the unnamed ones, as a list (Intl.ListFormat). */
+  operatorsAnd_: (recipients: string): string =>
+    'The people who run this site, and the services they send your e-mail address to when you ' +
+    `join the waitlist or your place on it changes: ${recipients}. ${NO_ONE_ELSE}`,
+  /**
+   * The endpoints with no name (stored before endpoints had names), counted by host; the second
+   * argument says the list names others before them (Russian says «ещё»; English needs nothing).
+   */
+  unnamed_: (count: number, _afterNames: boolean): string =>
+    services.select(count) === 'one' ? 'a service of theirs' : `${count} services of theirs`,
+  leaveHeading_: 'How to leave',
+  /** A sentence around the link to /leave. */
+  leave_: {
+    before_: '',
+    link_: 'Leave the waitlist',
+    after_: ' at any time; what is stored about you goes with it.',
+  },
+  contactHeading_: 'Contact',
+  /** A sentence around the contact's address. */
+  contact_: { before_: 'Questions about your data: write to ', after_: '.' },
+} as const;

@@ -104,3 +104,70 @@ describe('activation form', () => {
     expect(key()).toHaveAttribute('name', 'token');
   });
 });
+
+describe('activation form in Russian, at /ru/activate', () => {
+  const ru = { language: 'ru' } as const;
+  const ruEmail = () => screen.getByLabelText('Электронная почта');
+  const ruKey = () => screen.getByLabelText('Ключ активации');
+  const ruActivate = () => screen.getByRole('button', { name: 'Активировать' });
+
+  async function fillAndSubmitRu(emailValue = 'a@b.co', keyValue = 'KEY') {
+    await userEvent.type(ruEmail(), emailValue);
+    await userEvent.type(ruKey(), keyValue);
+    await userEvent.click(ruActivate());
+  }
+
+  it('titles the page, heads the form and says what is missing in Russian', async () => {
+    stubWindowOpen('tab');
+    renderRoutes('/ru/activate', ru);
+    expect(document.title).toBe('Активация подписки · OrgNote');
+    expect(screen.getByRole('heading', { name: 'Введите ключ активации' })).toBeInTheDocument();
+    await userEvent.click(ruActivate());
+    expect(screen.getByText('Укажите адрес электронной почты')).toBeInTheDocument();
+    expect(screen.getByText('Укажите ключ активации')).toBeInTheDocument();
+    expect(ruKey()).toHaveAttribute('aria-invalid', 'true');
+    // A pattern mismatch is marked by style alone, as in English (product §5).
+    await userEvent.type(ruEmail(), 'not an address');
+    expect(ruEmail()).toHaveAttribute('aria-invalid', 'true');
+    expect(screen.queryByText('Укажите адрес электронной почты')).not.toBeInTheDocument();
+    expect(window.open).not.toHaveBeenCalled();
+  });
+
+  it('congratulates on the activation', async () => {
+    stubWindowOpen('tab');
+    renderRoutes('/ru/activate', ru);
+    await fillAndSubmitRu();
+    expect(await screen.findByRole('heading', { name: 'Поздравляем!' })).toBeInTheDocument();
+    expect(screen.getByText('Ваша бесплатная подписка активирована.')).toBeInTheDocument();
+  });
+
+  it('says how to go on when the new tab is blocked', async () => {
+    stubWindowOpen('blocked');
+    renderRoutes('/ru/activate', ru);
+    await fillAndSubmitRu();
+    expect(screen.getByRole('heading', { name: 'Остался один шаг' })).toBeInTheDocument();
+    expect(
+      screen.getByText('Браузер заблокировал новую вкладку. Откройте страницу активации сами:'),
+    ).toBeInTheDocument();
+    expect(link('Открыть страницу активации')).toHaveAttribute(
+      'href',
+      'https://org-note.com/auth/activate?email=a%40b.co&token=KEY&key=KEY',
+    );
+  });
+
+  it('shows a sentence of its own, not the engine’s English, when the tab cannot open', async () => {
+    stubWindowOpen(new Error('Blocked by a sandbox'));
+    renderRoutes('/ru/activate', ru);
+    await fillAndSubmitRu();
+    expect(await screen.findByRole('heading', { name: 'Ошибка' })).toBeInTheDocument();
+    expect(screen.getByRole('alert')).toHaveTextContent(
+      'Не удалось открыть страницу активации. Попробуйте ещё раз.',
+    );
+  });
+
+  it('posts without JavaScript to /ru/activate/open', () => {
+    renderRoutes('/ru/activate', ru);
+    const form = screen.getByRole('form', { name: 'Введите ключ активации' });
+    expect(form).toHaveAttribute('action', '/ru/activate/open');
+  });
+});

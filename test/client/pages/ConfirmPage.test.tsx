@@ -2,7 +2,7 @@
 // POST confirms, and a link that does nothing says why, with its status.
 import { screen, within } from '@testing-library/react';
 import type { LinkRefusal } from '../../../shared/address-links';
-import { pageHeading } from '../../support/screen';
+import { link, pageHeading } from '../../support/screen';
 import { expectRefusedLink, serve, serverContext } from './serve-address-page';
 
 const REFUSALS: [LinkRefusal, number, RegExp][] = [
@@ -74,4 +74,55 @@ describe('the confirmation page', () => {
     expect(screen.getByText('503 Service Unavailable')).toBeInTheDocument();
     expect(screen.getByRole('banner')).toBeInTheDocument();
   });
+});
+
+describe('the confirmation page in Russian, at /ru/confirm', () => {
+  it('shows the button in a form that posts to /ru/confirm', async () => {
+    const { context } = serverContext();
+    expect(await serve('/ru/confirm?token=t0k3n', context, 'GET', 'ru')).toBe(200);
+    expect(pageHeading('Подтвердите адрес')).toBeInTheDocument();
+    expect(
+      screen.getByText(
+        'Нажмите кнопку, чтобы подтвердить, что это ваш адрес: на него придёт приглашение.',
+      ),
+    ).toBeInTheDocument();
+    const form = screen.getByRole('button', { name: 'Подтвердить адрес' }).closest('form')!;
+    expect(form).toHaveAttribute('action', '/ru/confirm');
+    expect(form).toHaveFormValues({ token: 't0k3n' });
+    expect(document.title).toBe('Подтверждение адреса · OrgNote');
+  });
+
+  it('thanks for the confirmation', async () => {
+    const { context } = serverContext();
+    expect(await serve('/ru/confirm', context, 'POST', 'ru')).toBe(200);
+    expect(pageHeading('Адрес подтверждён')).toBeInTheDocument();
+    expect(
+      screen.getByText('Спасибо! Мы напишем вам, когда приглашение будет готово.'),
+    ).toBeInTheDocument();
+  });
+
+  it.each([
+    [
+      'malformed',
+      400,
+      'Ссылка неполная. Скопируйте её из письма целиком в адресную строку браузера.',
+    ],
+    ['invalid', 404, 'Ссылка недействительна.'],
+    [
+      'expired',
+      410,
+      'Срок действия ссылки истёк. Запишитесь в лист ожидания ещё раз, и мы пришлём новую.',
+    ],
+    ['spent', 410, 'Эта ссылка уже использована: ваш адрес подтверждён.'],
+  ] as [LinkRefusal, number, string][])(
+    'says why a %s link does nothing (%i), and leads back to /ru/',
+    async (refusal, status, reason) => {
+      const { context } = serverContext({ check: { ok: false, refusal } });
+      expect(await serve('/ru/confirm?token=t0k3n', context, 'GET', 'ru')).toBe(status);
+      expect(pageHeading('Ссылка не работает')).toBeInTheDocument();
+      expect(screen.getByText(reason)).toBeInTheDocument();
+      expect(link('Вернуться к листу ожидания')).toHaveAttribute('href', '/ru/');
+      expect(screen.queryByRole('link', { name: /ссылку для выхода/ })).not.toBeInTheDocument();
+    },
+  );
 });

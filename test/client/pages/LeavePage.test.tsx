@@ -3,7 +3,7 @@
 import { screen, within } from '@testing-library/react';
 import { RouterContextProvider } from 'react-router';
 import { routes } from '../../../client/routes';
-import type { LinkRefusal } from '../../../shared/address-links';
+import type { LeaveLinkRefusal, LinkRefusal } from '../../../shared/address-links';
 import { link, pageHeading } from '../../support/screen';
 import { expectRefusedLink, serve, serverContext } from './serve-address-page';
 
@@ -117,23 +117,25 @@ describe('the leave page, without a token', () => {
 
   it("shows the form again with the typed address and the error as the field's, with the status", async () => {
     const { context } = serverContext({
-      request: { ok: false, email: 'zoë@example', error: 'Enter an email address', status: 400 },
+      request: { ok: false, email: 'zoë@example', refusal: 'not-an-address', status: 400 },
     });
     expect(await serve('/leave', context, 'POST')).toBe(400);
     expect(field()).toHaveValue('zoë@example');
     expect(field()).toHaveAttribute('aria-invalid', 'true');
     expect(field()).toHaveClass('field-input-error');
-    expect(field()).toHaveAccessibleDescription('Enter an email address');
-    expect(screen.getByRole('alert')).toHaveTextContent('Enter an email address');
+    expect(field()).toHaveAccessibleDescription('This is not an email address');
+    expect(screen.getByRole('alert')).toHaveTextContent('This is not an email address');
     expect(screen.queryByText(SENT)).not.toBeInTheDocument();
   });
 
   it('keeps the status of a waitlist that cannot answer now', async () => {
     const { context } = serverContext({
-      request: { ok: false, email: 'a@b.co', error: 'Please try again in a moment.', status: 503 },
+      request: { ok: false, email: 'a@b.co', refusal: 'unavailable', status: 503 },
     });
     expect(await serve('/leave', context, 'POST')).toBe(503);
-    expect(field()).toHaveAccessibleDescription('Please try again in a moment.');
+    expect(field()).toHaveAccessibleDescription(
+      'The waitlist is unavailable right now; please try again shortly',
+    );
   });
 });
 
@@ -156,4 +158,109 @@ describe('the address pages in the browser', () => {
     expect(redirect.headers.get('Location')).toBe(url);
     expect(redirect.headers.get('X-Remix-Reload-Document')).toBe('true');
   });
+});
+
+describe('the leave page in Russian, at /ru/leave', () => {
+  const SENT_RU =
+    'Если этот адрес есть в листе ожидания, мы отправили на него ссылку. ' +
+    'Перейдите по ней, чтобы выйти из листа.';
+
+  it('lists what leaving erases, and its button posts to /ru/leave with the token', async () => {
+    const { context } = serverContext({ check: { ok: true, subscriptionActive: true } });
+    expect(await serve('/ru/leave?token=t0k3n%2B', context, 'GET', 'ru')).toBe(200);
+    expect(document.title).toBe('Выход из листа ожидания · OrgNote');
+    expect(pageHeading('Выйти из листа ожидания')).toBeInTheDocument();
+    expect(screen.getByText('При выходе будут удалены:')).toBeInTheDocument();
+    expect(
+      main()
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual([
+      'ваш адрес и то, что вы написали о себе;',
+      'ваше место в листе ожидания;',
+      'ключ активации, если мы его вам уже отправили;',
+      'письма, которые ещё ждут отправки.',
+    ]);
+    expect(
+      screen.getByText('Ваша бесплатная подписка активна: при выходе она будет отключена.'),
+    ).toBeInTheDocument();
+    const form = main().getByRole('button', { name: 'Выйти из листа ожидания' }).closest('form')!;
+    expect(form).toHaveAttribute('action', '/ru/leave?token=t0k3n%2B');
+  });
+
+  it('says the address has left', async () => {
+    const { context } = serverContext();
+    expect(await serve('/ru/leave?token=t0k3n', context, 'POST', 'ru')).toBe(200);
+    expect(pageHeading('Вы вышли из листа ожидания')).toBeInTheDocument();
+    expect(
+      screen.getByText(
+        'Всё, что мы хранили о вашем адресе, удалено. Возвращайтесь, когда захотите.',
+      ),
+    ).toBeInTheDocument();
+  });
+
+  it.each([
+    [
+      'malformed',
+      400,
+      'Ссылка неполная. Скопируйте её из письма целиком в адресную строку браузера.',
+    ],
+    [
+      'invalid',
+      404,
+      'Ссылка недействительна. Если вы перешли по ссылке из нашего письма, возможно, вы уже ' +
+        'вышли из листа ожидания.',
+    ],
+    ['expired', 410, 'Срок действия ссылки истёк. Запросите новую, и мы пришлём её вам на почту.'],
+    ['spent', 410, 'Эта ссылка уже использована: адрес удалён из листа ожидания.'],
+  ] as [LinkRefusal, number, string][])(
+    'says why a %s link does nothing (%i), with a way to ask for a new one',
+    async (refusal, status, reason) => {
+      const { context } = serverContext({ check: { ok: false, refusal } });
+      expect(await serve('/ru/leave?token=t0k3n', context, 'GET', 'ru')).toBe(status);
+      expect(pageHeading('Ссылка не работает')).toBeInTheDocument();
+      expect(screen.getByText(reason)).toBeInTheDocument();
+      expect(link('Запросить новую ссылку для выхода')).toHaveAttribute('href', '/ru/leave');
+      expect(link('Вернуться к листу ожидания')).toHaveAttribute('href', '/ru/');
+    },
+  );
+
+  it('asks for the address in a form that posts to /ru/leave', async () => {
+    const { context } = serverContext();
+    expect(await serve('/ru/leave', context, 'GET', 'ru')).toBe(200);
+    expect(pageHeading('Выйти из листа ожидания')).toBeInTheDocument();
+    expect(
+      screen.getByText(
+        'Введите адрес, с которым вы записывались, и мы пришлём на него ссылку для выхода.',
+      ),
+    ).toBeInTheDocument();
+    const field = screen.getByLabelText('Адрес электронной почты');
+    expect(field.closest('form')).toHaveAttribute('action', '/ru/leave');
+    expect(screen.getByRole('button', { name: 'Прислать ссылку' })).toBeInTheDocument();
+  });
+
+  it('answers that a link was mailed', async () => {
+    const { context } = serverContext({ request: { ok: true } });
+    expect(await serve('/ru/leave', context, 'POST', 'ru')).toBe(200);
+    expect(pageHeading('Проверьте почту')).toBeInTheDocument();
+    expect(screen.getByText(SENT_RU)).toBeInTheDocument();
+  });
+
+  it.each([
+    ['required', 400, 'Укажите адрес электронной почты'],
+    ['not-an-address', 400, 'Это не похоже на адрес электронной почты'],
+    ['busy', 503, 'Сейчас слишком много писем ждёт отправки, попробуйте ещё раз позже'],
+    ['unavailable', 503, 'Лист ожидания сейчас недоступен, попробуйте ещё раз чуть позже'],
+  ] as [LeaveLinkRefusal, number, string][])(
+    'says under the field why asking was refused (%s, %i)',
+    async (refusal, status, message) => {
+      const { context } = serverContext({
+        request: { ok: false, email: 'zoë@example', refusal, status },
+      });
+      expect(await serve('/ru/leave', context, 'POST', 'ru')).toBe(status);
+      const field = screen.getByLabelText('Адрес электронной почты');
+      expect(field).toHaveValue('zoë@example');
+      expect(field).toHaveAccessibleDescription(message);
+    },
+  );
 });

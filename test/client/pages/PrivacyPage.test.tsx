@@ -44,3 +44,41 @@ describe('privacy notice', () => {
     expect(screen.getByText(/About me \(or github profile\)/)).toBeInTheDocument();
   });
 });
+
+describe('privacy notice in Russian, at /ru/privacy', () => {
+  it('says every section in Russian, names the contact and links to /ru/leave', async () => {
+    renderRoutes('/ru/activate', {
+      language: 'ru',
+      config: { privacyContact: 'Privacy desk <privacy@orgnote.example>' },
+    });
+    // The link's words are the landing layout's; its address is this page's.
+    const toPrivacy = screen
+      .getAllByRole('link')
+      .find((a) => a.getAttribute('href') === '/ru/privacy');
+    await userEvent.click(toPrivacy!);
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Конфиденциальность' }),
+    ).toBeInTheDocument();
+    expect(document.title).toBe('Конфиденциальность · OrgNote');
+    const notice = screen.getByRole('article');
+    const headings = within(notice)
+      .getAllByRole('heading', { level: 2 })
+      .map((each) => each.textContent);
+    expect(headings).toEqual([
+      'Что хранится',
+      'Зачем',
+      'Как долго хранятся данные',
+      'Кто видит эти данные',
+      'Как выйти из листа ожидания',
+      'Контакты',
+    ]);
+    expect(screen.getByText(/в поле «О себе \(или профиль на GitHub\)»/)).toBeInTheDocument();
+    expect(link('Выйти из листа ожидания')).toHaveAttribute('href', '/ru/leave');
+    expect(link('Выйти из листа ожидания').parentElement).toHaveTextContent(
+      'Выйти из листа ожидания можно в любой момент: всё, что о вас хранится, при этом удаляется.',
+    );
+    expect(link('privacy@orgnote.example').parentElement).toHaveTextContent(
+      'С вопросами о ваших данных пишите на адрес privacy@orgnote.example.',
+    );
+  });
+});

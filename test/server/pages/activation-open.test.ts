@@ -8,6 +8,7 @@ import { securityHeaders } from '../../../server/http/security-headers';
 import { openSqliteStore, type Store } from '../../../server/store';
 import { capturingLogger, testConfig } from '../../support/config';
 import { until } from '../../support/wait';
+import { CATALOGS } from '../../../shared/messages';
 
 const BROWSER = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
 
@@ -195,5 +196,84 @@ describe('GET /activate/open', () => {
     const log = lines.join('\n');
     for (const secret of ['alice', 'bob', 'example.org', 'SECRET', 'token='])
       expect({ secret, logged: log.includes(secret) }).toEqual({ secret, logged: false });
+  });
+});
+
+describe('/ru/activate/open', () => {
+  it.each([
+    ['no email', '?token=KEY', 'Укажите адрес электронной почты', '/ru/activate'],
+    [
+      'an invalid email',
+      '?email=not+an+email&token=KEY',
+      'Это не похоже на адрес электронной почты',
+      '/ru/activate?email=not+an+email',
+    ],
+    [
+      'two emails',
+      '?email=a%40b.co&email=c%40d.co&token=KEY',
+      'Укажите один адрес электронной почты',
+      '/ru/activate',
+    ],
+    [
+      'an email too long',
+      `?email=${'a'.repeat(250)}%40b.co&token=KEY`,
+      'Адрес электронной почты не может быть длиннее 254\u00a0символов',
+      `/ru/activate?email=${'a'.repeat(250)}%40b.co`,
+    ],
+    ['no key', '?email=a%40b.co&token=+', 'Укажите ключ активации', '/ru/activate?email=a%40b.co'],
+    [
+      'a key too long',
+      `?email=a%40b.co&token=${'k'.repeat(201)}`,
+      'Неверный ключ активации',
+      '/ru/activate?email=a%40b.co',
+    ],
+  ])(
+    'shows a browser that sent %s a 400 page in Russian leading back to the Russian form',
+    async (_case, query, message, back) => {
+      const { app } = site();
+      const res = await request(app).get(`/ru/activate/open${query}`).set('Accept', BROWSER);
+      expect(res.status).toBe(400);
+      expect(res.headers['content-language']).toBe('ru');
+      expect(res.text).toContain(`<p>${message}</p>`);
+      expect(res.text).toContain(`<a href="${back}">Вернуться к форме активации</a>`);
+    },
+  );
+
+  it('answers the Russian form’s POST with the same 303, and its refusal in Russian', async () => {
+    const { app } = site();
+    const res = await request(app)
+      .post('/ru/activate/open')
+      .type('form')
+      .send({ email: ' zoë+1@example.org ', token: 'k&y=1 2' });
+    expectOpened(res);
+    const bad = await request(app)
+      .post('/ru/activate/open')
+      .type('form')
+      .send({ email: 'a@b.co', token: '' })
+      .set('Accept', BROWSER);
+    expect(bad.status).toBe(400);
+    expect(bad.headers['content-language']).toBe('ru');
+    expect(bad.text).toContain('<p>Укажите ключ активации</p>');
+    expect(bad.text).not.toContain('Activation key');
+  });
+
+  it('says the longest address with the number’s own form (Intl.PluralRules)', () => {
+    const tooLong = CATALOGS.ru.activate.emailTooLong_;
+    expect([1, 21, 2, 5, 254].map(tooLong)).toEqual(
+      [
+        '1\u00a0символа',
+        '21\u00a0символа',
+        '2\u00a0символов',
+        '5\u00a0символов',
+        '254\u00a0символов',
+      ].map((count) => `Адрес электронной почты не может быть длиннее ${count}`),
+    );
+  });
+
+  it('words the English page in English, with its language said', async () => {
+    const { app } = site();
+    const res = await request(app).get('/activate/open?email=a%40b.co').set('Accept', BROWSER);
+    expect(res.headers['content-language']).toBe('en');
+    expect(res.text).toContain('<p>Activation key: Required</p>');
   });
 });

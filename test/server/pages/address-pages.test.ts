@@ -255,6 +255,54 @@ describe('/leave without a token', () => {
   });
 });
 
+describe('the address pages in Russian', () => {
+  it('confirms at /ru/confirm, in Russian, with its form posting there', async () => {
+    const { confirm } = await unconfirmed('ann@example.org');
+    const page = await request(app).get(`/ru/confirm?token=${confirm}`);
+    expect(page.status).toBe(200);
+    expect(page.headers['content-language']).toBe('ru');
+    expect(page.text).toMatch(/<html lang="ru"/);
+    expect(page.text).toContain('<title>Подтверждение адреса · OrgNote</title>');
+    expect(page.text).toMatch(/<form action="\/ru\/confirm" method="post">/);
+    const done = await request(app).post('/ru/confirm').type('form').send({ token: confirm });
+    expect(done.status).toBe(200);
+    expect(done.text).toContain('Адрес подтверждён');
+    expect(await store.subscriptions.stateOf('ann@example.org')).toBe('waitlisted');
+    const again = await request(app).get(`/ru/confirm?token=${confirm}`);
+    expect(again.status).toBe(410);
+    expect(again.text).toContain('Эта ссылка уже использована: ваш адрес подтверждён.');
+  });
+
+  it('leaves by link at /ru/leave, in Russian', async () => {
+    const { leave } = await unconfirmed('bob@example.org');
+    const page = await request(app).get(`/ru/leave?token=${leave}`);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('При выходе будут удалены:');
+    expect(page.text).toContain(`action="/ru/leave?token=${leave}"`);
+    const left = await request(app)
+      .post(`/ru/leave?token=${leave}`)
+      .type('form')
+      .send('List-Unsubscribe=One-Click');
+    expect(left.status).toBe(200);
+    expect(left.text).toContain('Вы вышли из листа ожидания');
+    expect(await store.subscriptions.stateOf('bob@example.org')).toBeUndefined();
+  });
+
+  it('asks for a leave link at /ru/leave and refuses a missing address in Russian', async () => {
+    const form = await request(app).get('/ru/leave');
+    expect(form.text).toMatch(/<form action="\/ru\/leave" method="post">/);
+    const missing = await request(app).post('/ru/leave').type('form').send({ email: '' });
+    expect(missing.status).toBe(400);
+    expect(missing.text).toContain('Укажите адрес электронной почты');
+    const malformed = await request(app).post('/ru/leave').type('form').send({ email: 'nope' });
+    expect(malformed.status).toBe(400);
+    expect(malformed.text).toContain('Это не похоже на адрес электронной почты');
+    const asked = await request(app).post('/ru/leave').type('form').send({ email: 'a@b.co' });
+    expect(asked.status).toBe(200);
+    expect(asked.text).toContain('Проверьте почту');
+  });
+});
+
 describe('a failure of ours behind a page', () => {
   it("answers 500 with the fallback screen, never the failure's own message, and logs where it came from without them", async () => {
     const { confirm } = await unconfirmed('ann@example.org');

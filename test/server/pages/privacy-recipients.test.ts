@@ -12,16 +12,22 @@ import { besideStore, describeEachEngine, type StoreEngine } from '../../support
 const TODAY =
   'Only the people who run this site. It is not given or sold to anyone else, and the site has ' +
   'no tracking, analytics or advertising.';
-const naming = (names: string) =>
-  'The people who run this site, and the services they send your e-mail address to when you ' +
-  `join the waitlist or your place on it changes: ${names}. It is not given or sold to anyone ` +
-  'else, and the site has no tracking, analytics or advertising.';
+const naming = (names: string, language: 'en' | 'ru' = 'en') =>
+  language === 'en'
+    ? 'The people who run this site, and the services they send your e-mail address to when you ' +
+      `join the waitlist or your place on it changes: ${names}. It is not given or sold to ` +
+      'anyone else, and the site has no tracking, analytics or advertising.'
+    : 'Администраторы сайта, а также сервисы, которым они передают ваш адрес электронной ' +
+      'почты, когда вы записываетесь в лист ожидания или когда ваше место в нём меняется: ' +
+      `${names}. Больше никому данные не передаются и не продаются, а на сайте нет ни ` +
+      'отслеживания, ни аналитики, ни рекламы.';
 
 const CLI = { account: 'cli' };
+const OUR_CRM = { names: ['Our CRM'], unnamed: 0 };
 
 /** The "Who sees it" paragraph of a page's HTML. */
-function whoSeesIt(html: string): string | undefined {
-  return /<h2>Who sees it<\/h2><p>([^<]*)<\/p>/.exec(html)?.[1];
+function whoSeesIt(html: string, heading = 'Who sees it'): string | undefined {
+  return new RegExp(`<h2>${heading}</h2><p>([^<]*)</p>`).exec(html)?.[1];
 }
 
 /** The public config a page embeds for hydration. */
@@ -96,20 +102,23 @@ function contract(engine: StoreEngine) {
     expect(named.status).toBe(200);
     expect(named.headers.etag).not.toBe(before.headers.etag);
     expect(whoSeesIt(named.text)).toBe(naming('Our CRM'));
-    expect(embeddedConfig(named.text).addressRecipients).toEqual(['Our CRM']);
+    expect(embeddedConfig(named.text).addressRecipients).toEqual(OUR_CRM);
     const leaked = ['eo1a2b3c4d5e6f7', 'pipedream', '/incoming', 'T0k3nPath', 's3cretQuery'].filter(
       (part) => named.text.includes(part),
     );
     expect(leaked).toEqual([]);
     // Every page embeds the public config, so every kept page follows too.
     const landing = await request(app).get('/');
-    expect(embeddedConfig(landing.text).addressRecipients).toEqual(['Our CRM']);
+    expect(embeddedConfig(landing.text).addressRecipients).toEqual(OUR_CRM);
 
     expect(await removeWebhook({ store: cli }, CLI, id)).toBe(true);
     const removed = await request(app).get('/privacy');
     expect(whoSeesIt(removed.text)).toBe(TODAY);
     expect(removed.text.includes('Our CRM')).toBe(false);
-    expect(embeddedConfig((await request(app).get('/')).text).addressRecipients).toEqual([]);
+    expect(embeddedConfig((await request(app).get('/')).text).addressRecipients).toEqual({
+      names: [],
+      unnamed: 0,
+    });
   });
 
   it('calls endpoints stored before names "a service of theirs", counted by host, until they are renamed', async () => {
@@ -127,6 +136,11 @@ function contract(engine: StoreEngine) {
     expect(whoSeesIt(three.text)).toBe(naming('Sheet and 2 services of theirs'));
     expect(['pipedream', 'zapier', '1234567'].filter((part) => three.text.includes(part))).toEqual(
       [],
+    );
+
+    // Russian words the count itself: «ещё» after names, the plural form of the number.
+    expect(whoSeesIt((await request(app).get('/ru/privacy')).text, 'Кто видит эти данные')).toBe(
+      naming('Sheet и ещё 2\u00a0сервиса', 'ru'),
     );
 
     expect(await renameWebhook({ store: cli }, CLI, crm, 'Our CRM')).toEqual({ kind: 'renamed' });

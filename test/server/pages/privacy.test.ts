@@ -74,3 +74,19 @@ describe('the privacy notice', () => {
     expect((await request(app).get('/privac')).status).toBe(404);
   });
 });
+
+describe('the privacy notice in Russian', () => {
+  it('is served at /ru/privacy in Russian, linking to /ru/leave', async () => {
+    const app = createApp(testConfig({ PRIVACY_CONTACT: 'privacy@orgnote.example' }));
+    const res = await request(app).get('/ru/privacy');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-language']).toBe('ru');
+    expect(res.text).toMatch(/<html lang="ru"/);
+    expect(res.text).toContain('<title>Конфиденциальность · OrgNote</title>');
+    expect(res.text).toMatch(/<h1 id="privacy-title">Конфиденциальность<\/h1>/);
+    expect(res.text).toMatch(/<a href="\/ru\/leave"[^>]*>Выйти из листа ожидания<\/a>/);
+    expect(res.text).toContain('Только администраторы сайта.');
+    for (const english of ['What is stored', 'Who sees it', 'Leave the waitlist', 'no tracking'])
+      expect({ english, shown: res.text.includes(english) }).toEqual({ english, shown: false });
+  });
+});

@@ -113,7 +113,7 @@ describe('server-rendered pages', () => {
       privacyContact: 'OrgNote <no-reply@localhost>',
       confirmSignups: false,
       proofOfWork: false,
-      addressRecipients: [],
+      addressRecipients: { names: [], unnamed: 0 },
       languages: ['en', 'ru'],
     });
   });
