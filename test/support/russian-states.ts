@@ -24,7 +24,7 @@ export async function russianSignup(site: Site) {
   return { address, ...(await mailedTo(site, address)) };
 }
 
-/** The token of a mailed link, which /ru/confirm and /ru/leave take whatever the mail's language. */
+/** A mailed link's token: /ru/confirm and /ru/leave take it whatever the mail's language. */
 export const tokenOf = (link: string | undefined) =>
   new URL(link ?? 'about:blank').searchParams.get('token');
 

@@ -106,7 +106,7 @@ function keysOf(tree: Tree, english: string): string[] | undefined {
   if (tree === english) return [];
   if (typeof tree !== 'object' || tree === null) return undefined;
   for (const [key, value] of Object.entries(tree)) {
-    const below = keysOf(value as Tree, english);
+    const below = keysOf(value, english);
     if (below) return [key, ...below];
   }
   return undefined;
@@ -118,7 +118,7 @@ function keysOf(tree: Tree, english: string): string[] | undefined {
  * it in English.
  */
 export function ru(english: string): string {
-  const keys = keysOf(CATALOGS.en as unknown as Tree, english);
+  const keys = keysOf(CATALOGS.en, english);
   if (!keys)
     throw new Error(`"${english}" is not in shared/messages/en yet, so it has no Russian text`);
   let value = CATALOGS.ru as unknown as Tree;
