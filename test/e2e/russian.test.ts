@@ -4,6 +4,7 @@
 import { visibleEnglish } from '../support/russian';
 import { RUSSIAN_STATES } from '../support/russian-states';
 import { PHONE, startSiteOfItsOwn, type Site } from '../support/site';
+import { clearOfRateWindowEnd } from '../support/rate-window';
 
 let site: Site;
 beforeAll(async () => {
@@ -20,6 +21,35 @@ describe.each([
     const shown = await reach(page, site, javaScript);
     expect(await shown.evaluate(() => document.documentElement.lang)).toBe('ru');
     expect(await visibleEnglish(shown)).toEqual([]);
+    await context.close();
+  });
+});
+
+describe('the Russian site over its signup rate limit', () => {
+  let limited: Site;
+  beforeAll(async () => {
+    limited = await startSiteOfItsOwn({ SIGNUP_RATE_LIMIT: '1' });
+  });
+  afterAll(() => limited?.close());
+
+  it('shows no English on the refusal of a second form in a minute, without JavaScript', async () => {
+    // Both forms in one minute's window of the limit.
+    await clearOfRateWindowEnd(20_000);
+    const { page, context } = await limited.open({ ...PHONE, javaScriptEnabled: false });
+    const statuses: number[] = [];
+    for (const address of ['first@example.org', 'second@example.org']) {
+      await page.goto(limited.url('/ru/'));
+      await page.locator('input[name="email"]').fill(address);
+      await page.locator('textarea[name="description"]').fill('org-mode');
+      const [res] = await Promise.all([
+        page.waitForNavigation(),
+        page.locator('form.waitlist-form button[type="submit"]').click(),
+      ]);
+      statuses.push(res!.status());
+    }
+    expect(statuses).toEqual([200, 429]);
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('ru');
+    expect(await visibleEnglish(page)).toEqual([]);
     await context.close();
   });
 });

@@ -48,6 +48,11 @@ const LATIN_WORD = /[A-Za-z]{2,}/;
 async function visibleTexts(page: Page): Promise<[string, string][]> {
   return page.evaluate(() => {
     const texts: [string, string][] = [['<title>', document.title]];
+    // Sections below the fold skip rendering until scrolled to (content-visibility: auto), and
+    // innerText leaves skipped text out: render them all, as scrolling down would.
+    for (const element of document.querySelectorAll<HTMLElement>('body *'))
+      if (getComputedStyle(element).contentVisibility === 'auto')
+        element.style.contentVisibility = 'visible';
     const isCode = (element: Element) => element.closest('pre, code') !== null;
     const rendered = (element: Element) =>
       element.getClientRects().length > 0 || element.closest('[popover]') !== null;
