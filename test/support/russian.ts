@@ -53,7 +53,8 @@ async function visibleTexts(page: Page): Promise<[string, string][]> {
     for (const element of document.querySelectorAll<HTMLElement>('body *'))
       if (getComputedStyle(element).contentVisibility === 'auto')
         element.style.contentVisibility = 'visible';
-    const isCode = (element: Element) => element.closest('pre, code') !== null;
+    // Inside the sample: its own name (the <pre>'s aria-label) is prose, and checked.
+    const isCode = (element: Element) => element.parentElement?.closest('pre, code') != null;
     const rendered = (element: Element) =>
       element.getClientRects().length > 0 || element.closest('[popover]') !== null;
     // Hidden from people and from assistive technology alike (the form's honeypot): never read.
