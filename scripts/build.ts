@@ -62,6 +62,59 @@ export function isBuildStale(): boolean {
 const REACT_ROUTER_PRODUCTION = (file: string) =>
   path.join(ROOT, 'node_modules/react-router/dist/production', file);
 
+/** Where the string, template or character literal starting at `i` ends (the index after it). */
+function afterLiteral(source: string, i: number): number {
+  const quote = source[i];
+  for (let at = i + 1; at < source.length; at++) {
+    if (source[at] === '\\') at++;
+    else if (source[at] === quote) return at + 1;
+    else if (quote === '`' && source.startsWith('${', at)) at = afterExpression(source, at + 2);
+  }
+  throw new Error('unterminated literal');
+}
+
+/**
+ * Where the expression starting at `i` ends: at the first ',' or closing bracket outside brackets
+ * and literals (the '}' closing a template's `${` included, which it returns the index of).
+ */
+function afterExpression(source: string, i: number): number {
+  let depth = 0;
+  for (let at = i; at < source.length; at++) {
+    const char = source[at];
+    if (char === '"' || char === "'" || char === '`') at = afterLiteral(source, at) - 1;
+    else if ('([{'.includes(char)) depth++;
+    else if (')]}'.includes(char)) {
+      if (depth === 0) return at;
+      depth--;
+    } else if (char === ',' && depth === 0) return at;
+  }
+  throw new Error('unterminated expression');
+}
+
+/**
+ * React Router's `invariant(condition, message)` calls without their message, as React's own
+ * production build has its errors' messages replaced by numbers: the message is developer advice
+ * (a route id collision, a missing router), the thrown error stays.
+ */
+function withoutInvariantMessages(source: string): string {
+  let out = '';
+  let from = 0;
+  for (const call of source.matchAll(/(?<!function )\binvariant2?\(/g)) {
+    const condition = call.index + call[0].length;
+    if (condition < from) continue;
+    const comma = afterExpression(source, condition);
+    if (source[comma] !== ',') continue;
+    const literal = comma + 1 + /^\s*/.exec(source.slice(comma + 1))![0].length;
+    if (!`"'\``.includes(source[literal])) continue;
+    const end = afterLiteral(source, literal);
+    const close = end + /^\s*,?\s*/.exec(source.slice(end))![0].length;
+    if (source[close] !== ')') continue;
+    out += source.slice(from, comma);
+    from = close;
+  }
+  return out + source.slice(from);
+}
+
 /**
  * React Router's production build as React's own is: without what only a developer reads.
  * - It names its contexts and components for React DevTools in top-level statements
@@ -70,16 +123,19 @@ const REACT_ROUTER_PRODUCTION = (file: string) =>
  *   DevTools then shows React Router's components by their function names.
  * - Its `warning(condition, message)` writes advice to the console (a route without an element, a
  *   navigation outside the router); empty, its calls and their messages go with it, as React's
- *   production build has none: 0.4 kB gzip. Its invariants, which throw, keep their messages.
+ *   production build has none: 0.9 kB gzip.
+ * - Its invariants throw as before, without their messages (withoutInvariantMessages).
  */
 const withoutDisplayNames: esbuild.Plugin = {
   name: 'react-router-production',
   setup(build) {
     build.onLoad({ filter: /[\\/]react-router[\\/]dist[\\/]production[\\/].*\.mjs$/ }, (args) => ({
-      contents: fs
-        .readFileSync(args.path, 'utf8')
-        .replace(/^[\w$]+\.displayName = "[^"\n]*";$/gm, '')
-        .replace(/^function (warning|warningOnce)\(([^)]*)\) \{$/gm, 'function $1($2) {return;'),
+      contents: withoutInvariantMessages(
+        fs
+          .readFileSync(args.path, 'utf8')
+          .replace(/^[\w$]+\.displayName = "[^"\n]*";$/gm, '')
+          .replace(/^function (warning|warningOnce)\(([^)]*)\) \{$/gm, 'function $1($2) {return;'),
+      ).replace(/^( *)throw new Error\(message\);$/gm, '$1throw new Error("Invariant failed");'),
       loader: 'js',
     }));
   },

@@ -1,16 +1,16 @@
 // Validation rules and messages of docs/product.md §5, shared by the browser forms and the server.
 // React-free so the server (native form POST, embedded store) checks exactly what the client
 // checks. The messages are the page's language's (its catalog); English when none is given.
+// '#messages/site' is English on the server and in tests, and the build's language in a browser
+// (package.json "imports"), so a Russian page's script carries no English default.
+import site from '#messages/site';
 import type { SiteMessages } from './messages/types';
 
 /** The two messages the rules show, in a page's language: its catalog's `site` part will do. */
 export type ValidationMessages = Pick<SiteMessages, 'emailRequired_' | 'required_'>;
 
-/** English, the spec's words: what a check says when no page's language is given. */
-export const MESSAGES: ValidationMessages = {
-  emailRequired_: 'Email address is required',
-  required_: 'Required',
-};
+/** What a check says when no page's language is given: English (the spec's words) on a server. */
+export const MESSAGES: ValidationMessages = site;
 
 /**
  * docs/product.md §5: an e-mail address with no whitespace; this is the exact pattern.

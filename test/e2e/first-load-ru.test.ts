@@ -23,14 +23,33 @@ function strings(tree: unknown): string[] {
 }
 
 /**
- * The English catalog's phrases no Russian message shares: one of them in a Russian page's script
- * is the English catalog shipped to Russian readers. Phrases only (a space, 8 characters or more):
- * a single word such as a name may be in any script for another reason.
+ * Code every page runs whatever its language, which holds some of the catalog's English words
+ * itself: React Router's own error screen ('Unexpected Application Error!', which the spec's
+ * mirrors) and the API client's errors of docs/product.md §8 ('Request aborted').
+ */
+const LANGUAGE_FREE_CODE = [
+  require.resolve('react-router').replace(/development[\\/].*$/, 'production/'),
+  require.resolve('../../shared/api.ts'),
+].flatMap((source) =>
+  fs.statSync(source).isDirectory()
+    ? fs.readdirSync(source).map((name) => fs.readFileSync(`${source}${name}`, 'utf8'))
+    : [fs.readFileSync(source, 'utf8')],
+);
+
+/**
+ * The English catalog's phrases no Russian message shares, and no language-free code holds: one
+ * of them in a Russian page's script is the English catalog shipped to Russian readers. Phrases
+ * only (a space, 8 characters or more): a single word such as a name may be in any script for
+ * another reason.
  */
 const ENGLISH_ONLY = (() => {
   const russian = new Set(strings(CATALOGS.ru));
   return strings(CATALOGS.en).filter(
-    (text) => !russian.has(text) && text.includes(' ') && text.length >= 8,
+    (text) =>
+      !russian.has(text) &&
+      text.includes(' ') &&
+      text.length >= 8 &&
+      !LANGUAGE_FREE_CODE.some((code) => code.includes(text)),
   );
 })();
 

@@ -124,7 +124,7 @@ function keysOf(tree: Tree, english: string): string[] | undefined {
  * it in English.
  */
 export function ru(english: string): string {
-  const keys = keysOf(CATALOGS.en, english);
+  const keys = keysOf(CATALOGS.en as unknown as Tree, english);
   if (!keys)
     throw new Error(`"${english}" is not in shared/messages/en yet, so it has no Russian text`);
   let value = CATALOGS.ru as unknown as Tree;
