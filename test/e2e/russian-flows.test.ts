@@ -4,6 +4,7 @@
 // English the spec gives (test/support/russian.ts ru()), so no test spells Russian itself.
 import type { Page, Route } from 'playwright-core';
 import { REFUSED_DOMAIN } from '../../server/guard/domains';
+import { CATALOGS } from '../../shared/messages';
 import { ru } from '../support/russian';
 import { post, visit } from '../support/russian-states';
 import {
@@ -127,7 +128,7 @@ describe.each([
     await page.getByLabel(ru('Activation key'), { exact: true }).fill('KEY-RU');
     const [tab] = await Promise.all([
       context.waitForEvent('page'),
-      page.getByRole('button', { name: ru('Activate') }).click(),
+      page.getByRole('button', { name: CATALOGS.ru.activate.submit_, exact: true }).click(),
     ]);
     // Without JavaScript the form posts to /activate/open, whose 303 leads there.
     await tab.waitForURL((url) => url.pathname === '/auth/activate');

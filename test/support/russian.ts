@@ -25,6 +25,8 @@ export const NAMES = [
   'BETA',
   'GNU GPL',
   'JavaScript',
+  // An acronym Russian writes as it is ('API в разработке').
+  'API',
   'English',
 ] as const;
 
