@@ -15,13 +15,14 @@ import { GithubIcon, OrgNoteLogo } from './icons';
 function OtherLanguage() {
   const m = useMessages();
   const { language } = usePageLanguage();
-  // The router's location is under the page's prefix already: '/privacy' on /ru/privacy.
+  // The router's location is under the page's prefix already: '/privacy' on /ru/privacy. A plain
+  // form's answer keeps React Router's '?index', which names no page.
   const { pathname, search } = useLocation();
   const other = usePublicConfig().languages.find((each) => each !== language);
   return other ? (
     <a
       className="language-link"
-      href={languageBase(other) + pathname + search}
+      href={languageBase(other) + pathname + (search === '?index' ? '' : search)}
       hrefLang={other}
       lang={other}
     >

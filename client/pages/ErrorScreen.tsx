@@ -17,8 +17,9 @@ export function ErrorScreen() {
   return (
     <section className="error-screen" aria-labelledby="error-screen-title">
       <title>{m.errorTitle_}</title>
-      <h2 id="error-screen-title">{m.errorHeading_}</h2>
-      <h3>{describe(error, m)}</h3>
+      {/* The page's one h1 (a 404 has no hero), sized as the h2 it was. */}
+      <h1 id="error-screen-title">{m.errorHeading_}</h1>
+      <h2>{describe(error, m)}</h2>
     </section>
   );
 }

@@ -32,7 +32,10 @@ const LANGUAGE_FREE_CODE = [
   require.resolve('../../shared/api.ts'),
 ].flatMap((source) =>
   fs.statSync(source).isDirectory()
-    ? fs.readdirSync(source).map((name) => fs.readFileSync(`${source}${name}`, 'utf8'))
+    ? fs
+        .readdirSync(source, { withFileTypes: true })
+        .filter((entry) => entry.isFile())
+        .map((entry) => fs.readFileSync(`${source}${entry.name}`, 'utf8'))
     : [fs.readFileSync(source, 'utf8')],
 );
 

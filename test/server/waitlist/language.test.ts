@@ -8,6 +8,7 @@ import { createApp } from '../../../server/app';
 import { openSqliteStore, type Store } from '../../../server/store';
 import { testConfig } from '../../support/config';
 import { outboxSites } from '../../support/outbox-site';
+import { CATALOGS } from '../../../shared/messages';
 
 const { site, backendOn } = outboxSites();
 
@@ -70,7 +71,11 @@ describe.each(Object.keys(encodings))('POST /api/subscriptions, %s', (encoding) 
     for (const language of ['de', 'RU', 'ru ', '../en']) {
       const res = await post(app, { email: 'ann@example.org', language });
       expect(res.status).toBe(400);
-      expect(res.body).toEqual({ error: 'Language must be one of: en, ru', field: 'language' });
+      expect(res.body).toEqual({
+        error: 'Language must be one of: en, ru',
+        field: 'language',
+        code: 'language-unknown',
+      });
     }
     expect(await store.signups.count()).toBe(0);
   });
@@ -149,7 +154,7 @@ describe('the plain form records its hidden language field', () => {
     });
     expect(res.status).toBe(400);
     expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
-    expect(res.text).toContain('Language must be one of: en, ru');
+    expect(res.text).toContain(CATALOGS.en.forms.languageUnknown_);
     expect(res.text).toMatch(/<input[^>]*name="email"[^>]*value="ann@example.org"/);
     expect(res.text).toContain('about &lt;me&gt;</textarea>');
     expect(await store.signups.count()).toBe(0);
