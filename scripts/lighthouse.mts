@@ -2,11 +2,11 @@
 // 4× CPU slowdown) with Debian's Chromium against the production build, on 127.0.0.1. Each page
 // (LIGHTHOUSE_PAGES, default `/,/activate,/ru/,/ru/activate`) is measured LIGHTHOUSE_RUNS times
 // (default 5) in one Chromium; one Lighthouse run alone swings by several points of performance on
-// this shared machine. Prints each run's performance and TBT on one line (the spread), then the median of each
-// figure (the four category scores, LCP, TBT, CLS, FCP), and for the median run by TBT the long
-// tasks Lighthouse saw and where the main thread's time went. The targets are checked on the
-// medians: performance ≥ 0.98, TBT ≤ 100 ms, LCP ≤ 1200 ms, CLS 0, accessibility, best practices
-// and SEO 1.00; exits 1 on a miss. The median run's report goes to
+// this shared machine. Prints each run's performance and TBT on one line (the spread), then the
+// median of each figure (the four category scores, LCP, TBT, CLS, FCP), and for the median run by
+// TBT the long tasks Lighthouse saw and where the main thread's time went. The targets are checked
+// on the medians: performance ≥ 0.98, TBT ≤ 100 ms, LCP ≤ 1200 ms, CLS 0, accessibility, best
+// practices and SEO 1.00; exits 1 on a miss. The median run's report goes to
 // test-artifacts/lighthouse-*.json. About 10 s a run here: 4 minutes with the defaults.
 import fs from 'node:fs';
 import path from 'node:path';
