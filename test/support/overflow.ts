@@ -19,15 +19,25 @@ export function overflowingElements(page: Page): Promise<string[]> {
       }
       return false;
     };
-    return [...document.body.querySelectorAll('*')]
+    const describe = (element: Element, by: number) => {
+      const name = `${element.tagName.toLowerCase()}${[...element.classList].map((c) => `.${c}`).join('')}`;
+      const text = (element.textContent ?? '').trim().slice(0, 40);
+      return `${name} "${text}" by ${Math.round(by)} px`;
+    };
+    const boxes = [...document.body.querySelectorAll('*')]
       .filter((element) => sticksOut(element) && !clipped(element))
       .filter((element) => ![...element.children].some(sticksOut))
-      .map((element) => {
-        const name = `${element.tagName.toLowerCase()}${[...element.classList].map((c) => `.${c}`).join('')}`;
-        const text = (element.textContent ?? '').trim().slice(0, 40);
-        const by = Math.round(element.getBoundingClientRect().right - width);
-        return `${name} "${text}" by ${by} px`;
-      });
+      .map((element) => describe(element, element.getBoundingClientRect().right - width));
+    if (boxes.length > 0) return boxes;
+    // Text wider than its box (one long word) sticks out while every box fits: the element whose
+    // own text does so is named.
+    const pageWidth = document.documentElement.scrollWidth;
+    if (pageWidth <= width) return [];
+    const texts = [...document.body.querySelectorAll('*')]
+      .filter((element) => element.scrollWidth > element.clientWidth + 0.5 && !clipped(element))
+      .filter((element) => ![...element.children].some((child) => child.scrollWidth > width))
+      .map((element) => describe(element, element.scrollWidth - element.clientWidth));
+    return texts.length > 0 ? texts : [`the page, ${pageWidth - width} px wider than the window`];
   });
 }
 
