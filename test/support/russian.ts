@@ -16,6 +16,8 @@ import { CATALOGS } from '../../shared/messages';
 export const NAMES = [
   'OrgNote',
   'org-mode',
+  // Written with a non-breaking hyphen where a line must not break it (the landing's heading).
+  'org\u2011mode',
   'GitHub',
   'Patreon',
   'Emacs',

@@ -23,7 +23,8 @@ const site: SiteMessages = {
   navWaitlist_: 'Лист ожидания',
   navActivate_: 'Активация',
 
-  tagline_: 'От любителя org-mode\u00a0— любителям org-mode',
+  // A non-breaking hyphen (U+2011): the big heading never breaks «org-mode» apart.
+  tagline_: 'От любителя org\u2011mode\u00a0— любителям org\u2011mode',
   lead_:
     'OrgNote\u00a0— бесплатное приложение для заметок с открытым исходным кодом, основанное ' +
     'на идее Zettelkasten и на org-mode. Текущая версия\u00a0— прототип, так что возможны ошибки.',
