@@ -26,7 +26,7 @@ describe('the landing page in Russian', () => {
     expect(
       screen.getByRole('heading', {
         level: 1,
-        name: 'От любителя org-mode\u00a0— любителям org-mode',
+        name: ru.tagline_,
       }),
     ).toBeInTheDocument();
     expect(screen.getByRole('heading', { name: 'Записаться в лист ожидания' })).toBeInTheDocument();
