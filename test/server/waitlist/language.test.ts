@@ -9,6 +9,7 @@ import { openSqliteStore, type Store } from '../../../server/store';
 import { testConfig } from '../../support/config';
 import { outboxSites } from '../../support/outbox-site';
 import { CATALOGS } from '../../../shared/messages';
+import { encodings } from '../../support/signup-encodings';
 
 const { site, backendOn } = outboxSites();
 
@@ -25,21 +26,6 @@ function embedded(env: Record<string, string> = {}) {
   opened.push(store);
   return { app: createApp(config, { store }), store };
 }
-
-/** The three encodings the API takes, each sending the same fields. */
-const encodings: Record<string, (app: App, fields: Record<string, string>) => request.Test> = {
-  multipart: (app, fields) =>
-    Object.entries(fields).reduce(
-      (req, [name, value]) => req.field(name, value),
-      request(app).post('/api/subscriptions'),
-    ),
-  urlencoded: (app, fields) =>
-    request(app)
-      .post('/api/subscriptions')
-      .type('form')
-      .send(new URLSearchParams(fields).toString()),
-  JSON: (app, fields) => request(app).post('/api/subscriptions').send(fields),
-};
 
 /** The plain form's native POST, as the page's hidden field sends the language. */
 const formPost = (app: App, fields: Record<string, string>) =>

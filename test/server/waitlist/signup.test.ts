@@ -3,37 +3,22 @@
 // the outbox), the backend gets the same request: the checked fields as multipart, the visitor's
 // X-Forwarded-* and one Idempotency-Key. Checked against a real multer backend on 127.0.0.1.
 import request from 'supertest';
-import type { createApp } from '../../../server/app';
 import { checkSignup, HONEYPOT_FIELD } from '../../../shared/form-checks';
 import { closedPort, type Received } from '../../support/backend';
 import { outboxSites } from '../../support/outbox-site';
+import { encodings } from '../../support/signup-encodings';
 
 const { clock, site: outboxSite, backendOn } = outboxSites();
 
 /** The site in front of BACKEND_URL on `port` (or, without one, in embedded mode). */
 const site = (backendPort?: number) => outboxSite(backendPort, 2000);
 
-type App = ReturnType<typeof createApp>;
 
 const TYPED = { email: '  Zoë@Example.org  ', description: 'about me' };
 /** What the backend must get for TYPED: the address trimmed, the honeypot gone. */
 const CHECKED = { email: 'Zoë@Example.org', description: 'about me' };
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-/** The three encodings the API takes, each sending the same fields. */
-const encodings: Record<string, (app: App, fields: Record<string, string>) => request.Test> = {
-  multipart: (app, fields) =>
-    Object.entries(fields).reduce(
-      (req, [name, value]) => req.field(name, value),
-      request(app).post('/api/subscriptions'),
-    ),
-  urlencoded: (app, fields) =>
-    request(app)
-      .post('/api/subscriptions')
-      .type('form')
-      .send(new URLSearchParams(fields).toString()),
-  JSON: (app, fields) => request(app).post('/api/subscriptions').send(fields),
-};
 const ENCODINGS = Object.keys(encodings);
 
 /** What a received request must keep the same through every handler and on every attempt. */
