@@ -128,14 +128,26 @@ describe('the bot guard', () => {
     const link = site.url(`/?email=${encodeURIComponent(address)}`);
     await page.goto(link);
     await page.getByLabel('About me (or github profile)').fill('I type fast');
-    // Join pressed the moment the page arrived: the field of the page as the link renders it now
-    // (one per request), good MIN_FILL_MS later. So a busy machine's slow typing cannot make the
-    // press late.
+    // Join pressed the moment the page arrived: the form goes out with the field of the page as
+    // the link renders it at that moment (one per request), good MIN_FILL_MS later. Put in as the
+    // request leaves, so a busy machine's slow typing or clicking cannot make the press late.
     const issued = page.locator(`input[name="${ISSUED_FIELD}"]`);
-    const firstField = await fieldRenderedNow(link);
-    await issued.evaluate((input: HTMLInputElement, field) => (input.value = field), firstField);
+    let firstField = '';
+    await page.route(
+      /\/\?index$/,
+      async (route) => {
+        firstField = await fieldRenderedNow(link);
+        const postData = route
+          .request()
+          .postData()!
+          .replace(new RegExp(`(name="${ISSUED_FIELD}"\r\n\r\n)[^\r]+`), `$1${firstField}`);
+        await route.continue({ postData });
+      },
+      { times: 1 },
+    );
 
     const early = await pressJoin(page);
+    expect(firstField).not.toBe('');
     expect(early.status()).toBe(200);
     await page.getByText('Almost there: press Join again.').waitFor();
     expect(await page.getByLabel('Email', { exact: true }).inputValue()).toBe(address);
