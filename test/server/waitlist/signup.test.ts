@@ -13,7 +13,6 @@ const { clock, site: outboxSite, backendOn } = outboxSites();
 /** The site in front of BACKEND_URL on `port` (or, without one, in embedded mode). */
 const site = (backendPort?: number) => outboxSite(backendPort, 2000);
 
-
 const TYPED = { email: '  Zoë@Example.org  ', description: 'about me' };
 /** What the backend must get for TYPED: the address trimmed, the honeypot gone. */
 const CHECKED = { email: 'Zoë@Example.org', description: 'about me' };
