@@ -12,7 +12,8 @@ import { until } from '../support/wait';
 
 const ROOT = path.resolve(__dirname, '../..');
 const TREE = ['client', 'server', 'shared', 'scripts', 'public', 'package.json', 'tsconfig.json'];
-const PAGE = 'client/pages/PrivacyPage.tsx';
+// The page's words live in its catalog part (shared/messages/en/privacy.ts), in its lazy chunk.
+const PAGE = 'shared/messages/en/privacy.ts';
 
 let dev: ChildProcess | undefined;
 let exited: Promise<unknown> | undefined;
@@ -77,7 +78,10 @@ it('serves a fresh tree, and serves a page edited while it runs from both new bu
   expect(output).not.toMatch(/error/i);
 
   const source = path.join(copy, PAGE);
-  const edited = fs.readFileSync(source, 'utf8').replace('>Privacy</h1>', '>Privacy, edited</h1>');
+  const edited = fs
+    .readFileSync(source, 'utf8')
+    .replace("heading_: 'Privacy',", "heading_: 'Privacy, edited',");
+  expect(edited).toContain('Privacy, edited');
   fs.writeFileSync(source, edited);
   await until(
     'the server renders the edited page',
