@@ -46,6 +46,10 @@ export function PrivacyPage({
         </section>
       ))}
       <section>
+        <h2>{m.source_.heading_}</h2>
+        <p>{m.source_.text_}</p>
+      </section>
+      <section>
         <h2>{m.whoSeesItHeading_}</h2>
         <p>{whoSeesIt(m, language, addressRecipients)}</p>
       </section>
