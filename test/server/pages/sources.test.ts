@@ -1,8 +1,8 @@
 // Where a visitor came from, as the pages carry it without JavaScript: a page rendered for one
 // request (a query string) finds utm_source, utm_medium and utm_campaign in its query and another
-// site's host in its Referer, renders them as the plain form's hidden fields and into the site's own
-// links, so a landing on any page takes them to the form. The pages kept for everyone stay what they
-// were: the same bytes and headers whatever Referer came with the request.
+// site's host in its Referer, renders them as the plain form's hidden fields and into the site's
+// own links, so a landing on any page takes them to the form. The pages kept for everyone stay
+// what they were: the same bytes and headers whatever Referer came with the request.
 import { JSDOM } from 'jsdom';
 import request from 'supertest';
 import { createApp } from '../../../server/app';

@@ -10,14 +10,13 @@ import { describeEachEngine, type StoreEngine } from '../../support/stores';
 const START = Date.parse('2026-03-10T12:00:00.000Z');
 const DAY = 86_400_000;
 
-/** Two signups as the release before stored them: no source columns yet. */
-const OLDER_ROWS = [
-  `INSERT INTO signups (email, email_key, description, created_at, confirmed_at)
-   VALUES ('ann@example.org', 'ann@example.org', 'hi', '2026-02-01T00:00:00.000Z',
-     '2026-02-01T00:00:00.000Z')`,
-  `INSERT INTO signups (email, email_key, description, created_at)
-   VALUES ('bob@example.org', 'bob@example.org', '', '2026-02-02T00:00:00.000Z')`,
-];
+/** Signups as the release before stored them, in both languages: no source columns yet. */
+const BEFORE_SOURCES = ['en', 'ru'].map(
+  (language, i) =>
+    `INSERT INTO signups (email, email_key, description, created_at, confirmed_at, language)
+     VALUES ('${language}@example.org', '${language}@example.org', '', '2026-02-0${i + 1}', NULL,
+       '${language}')`,
+);
 
 const NONE = { utm_source: null, utm_medium: null, utm_campaign: null, referrer: null };
 
@@ -50,12 +49,12 @@ function sources(engine: StoreEngine) {
     );
 
   it('migrates a store of the release before: no signup it holds has a source', async () => {
-    const upgraded = await engine.openUpgraded({ behind: 1, rows: OLDER_ROWS, now });
+    const upgraded = await engine.openUpgraded({ behind: 1, rows: BEFORE_SOURCES, now });
     const { release } = await upgraded.schema();
     expect(await upgraded.schema()).toEqual({ found: release, release });
     expect(await upgraded.signups.list()).toEqual([
-      expect.objectContaining({ email: 'bob@example.org', ...NONE }),
-      expect.objectContaining({ email: 'ann@example.org', ...NONE }),
+      expect.objectContaining({ email: 'ru@example.org', language: 'ru', ...NONE }),
+      expect.objectContaining({ email: 'en@example.org', language: 'en', ...NONE }),
     ]);
     expect(await upgraded.signups.sources('', 10)).toEqual({
       top: [{ kind: 'direct', name: '', signups: 2 }],

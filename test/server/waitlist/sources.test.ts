@@ -5,34 +5,14 @@
 // fields reach a real multer backend as they were sent, through the outbox too, and the site keeps
 // nothing.
 import request from 'supertest';
-import { createApp } from '../../../server/app';
-import { openSqliteStore, type Store } from '../../../server/store';
-import { testConfig } from '../../support/config';
+import type { Store } from '../../../server/store';
 import { outboxSites } from '../../support/outbox-site';
-import { encodings } from '../../support/signup-encodings';
+import { encodings, formPost } from '../../support/signup-encodings';
 
 const { site, backendOn, clock } = outboxSites();
 
-type App = ReturnType<typeof createApp>;
-
-const opened: Store[] = [];
-afterEach(async () => {
-  await Promise.all(opened.splice(0).map((store) => store.close()));
-});
-
-function embedded() {
-  const config = testConfig();
-  const store = openSqliteStore(config);
-  opened.push(store);
-  return { app: createApp(config, { store }), store };
-}
-
-/** The plain form's native POST, with its hidden fields as the page rendered them. */
-const formPost = (app: App, fields: Record<string, string>) =>
-  Object.entries(fields).reduce(
-    (req, [name, value]) => req.field(name, value),
-    request(app).post('/?index'),
-  );
+/** The site storing signups itself (no BACKEND_URL), and its store. */
+const embedded = () => site();
 
 /** Each signup's address and the source fields it has, newest first. */
 const sourcesOf = async (store: Store) =>
