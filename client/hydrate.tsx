@@ -8,8 +8,10 @@ import { createBrowserRouter, matchRoutes, RouterProvider } from './boot/router'
 import { routes } from './routes';
 import { PublicConfigProvider, readEmbeddedPublicConfig } from './public-config';
 import { MessagesProvider } from './messages';
+import { keepLandingSource } from './landing-source';
 import { languageBase, type Language } from '../shared/i18n/languages';
 import type { SiteMessages } from '../shared/messages/types';
+import type { SignupSource } from '../shared/sources';
 
 /**
  * A lazy route on this page is loaded before the router starts, or it would render nothing where
@@ -33,6 +35,7 @@ export async function hydrate(site: SiteMessages): Promise<void> {
   await loadLazyRoutesOfThisPage(basename);
   // Reads window.__staticRouterHydrationData, written by the server's <StaticRouterProvider>.
   const router = createBrowserRouter(routes, { basename });
+  keepLandingSource(router.state.loaderData.root as SignupSource | undefined);
   const publicConfig = readEmbeddedPublicConfig(document);
   // As a transition, hydration yields to the browser every few milliseconds instead of holding
   // the main thread in one long task (the page is already visible and usable as server HTML).

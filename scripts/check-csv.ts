@@ -1,14 +1,15 @@
 // npm run check:csv: no cell of the signups export is a formula in LibreOffice, whichever of
-// ',', ';' or tab it is told to split on. Hostile signups go into a temporary SQLite store, the
-// export is written by the function the CLI and the console use, and LibreOffice headless
-// (Debian's libreoffice-calc-nogui) converts it to .fods, where a formula cell carries
-// `table:formula=`. A control file of bare formulas must turn into formulas with the same
-// options, so a LibreOffice that stopped evaluating them cannot pass the check by accident.
+// ',', ';' or tab it is told to split on. Hostile signups (notes and utm_* values) go into a
+// temporary SQLite store, the export is written by the function the CLI and the console use, and
+// LibreOffice headless (Debian's libreoffice-calc-nogui) converts it to .fods, where a formula
+// cell carries `table:formula=`. A control file of bare formulas must turn into formulas with the
+// same options, so a LibreOffice that stopped evaluating them cannot pass the check by accident.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { boundSource } from '../shared/sources';
 import { checkEmail } from '../shared/validation';
 import { openSqliteStore } from '../server/store';
 import { exportSignups } from '../server/waitlist/listing';
@@ -58,9 +59,15 @@ async function writeExport(file: string): Promise<number> {
   try {
     const emails = HOSTILE_EMAILS.filter((email) => checkEmail(email) === undefined);
     const rows = [
+      // A link's utm_* are anybody's text too, as the signup operation keeps them.
       ...HOSTILE_DESCRIPTIONS.map((description, i) => ({
         email: `n${i}@example.org`,
         description,
+        source: boundSource({
+          utm_source: description,
+          utm_medium: description,
+          utm_campaign: description,
+        }),
       })),
       ...emails.map((email) => ({ email, description: 'plain' })),
     ];

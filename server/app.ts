@@ -8,6 +8,7 @@ import { RouterContextProvider } from 'react-router';
 import {
   addressPagesContext,
   issuedFieldContext,
+  pageSourceContext,
   waitlistFormContext,
 } from '../client/route-context';
 import { CONFIRM_PATH, LEAVE_PATH } from '../shared/address-links';
@@ -33,7 +34,8 @@ import { openActivation } from './pages/activation-open';
 import { sendFormError } from './pages/error-page';
 import { prerenderedPages, sha256Source } from './pages/prerendered';
 import { createRenderer } from './pages/render';
-import { seoFiles } from './pages/seo';
+import { pageSource } from './pages/page-source';
+import { seoFiles, siteOrigin } from './pages/seo';
 import { loadPageAssets, staticFiles, type PageAssets } from './pages/static-files';
 import { ASSETS_URL_PREFIX } from './paths';
 import { addressPages, isLeaveByLink } from './pages/address-pages';
@@ -120,6 +122,8 @@ export function createApp(config: Config, deps: AppDeps = {}) {
       const posted = (req as BodyRequest).body;
       const issued = posted instanceof URLSearchParams ? posted.get(ISSUED_FIELD) : undefined;
       if (field) context.set(issuedFieldContext, () => field.issueFor(issued));
+      // Where the visitor came from, which the page's links and plain form carry on.
+      context.set(pageSourceContext, pageSource(req, siteOrigin(config, req)));
       return context;
     },
     sharedContext: () => {

@@ -5,6 +5,7 @@ import { API_PATHS, HTTP_TIMEOUT_MS } from './constants';
 import type { Language } from './i18n/languages';
 import { LANGUAGE_FIELD } from './native-form';
 import { CHALLENGE_PATH, PROOF_FIELD } from './proof-of-work';
+import type { SignupSource } from './sources';
 
 interface SubscribeRequest {
   email: string;
@@ -15,6 +16,8 @@ interface SubscribeRequest {
   altcha?: string;
   /** The page's language when not English (shared/i18n/languages.ts); left out, English. */
   language?: Language;
+  /** Where the visitor came from (shared/sources.ts): each field that is known. */
+  source?: SignupSource;
 }
 
 /** A missing required parameter (docs/product.md §8). */
@@ -133,6 +136,7 @@ export function createApiClient({
           website: params.website || undefined,
           [PROOF_FIELD]: params.altcha,
           [LANGUAGE_FIELD]: params.language,
+          ...params.source,
         },
         options,
       );

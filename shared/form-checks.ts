@@ -5,6 +5,7 @@ import { DEFAULT_LANGUAGE, type Language } from './i18n/languages';
 import enForms from './messages/en/forms';
 import enSite from './messages/en/site';
 import type { FormMessages, SiteMessages } from './messages/types';
+import { boundSource, type SignupSource } from './sources';
 import { checkEmail, EMAIL_MAX_LENGTH, MESSAGES, NOT_TEXT, type FieldErrors } from './validation';
 
 const DESCRIPTION_MAX_LENGTH = 2000;
@@ -34,6 +35,8 @@ export interface Signup {
   description: string;
   /** The language of the page it came from; English when not given. */
   language?: Language;
+  /** Where it came from (shared/sources.ts), bounded; none when not given. */
+  source?: SignupSource;
 }
 
 /** A refusal names its field as data, so a form can put the message under it. */
@@ -165,6 +168,9 @@ export function checkSignup(fields: Record<string, unknown>, rules: SignupRules 
   if (!description.ok) return { field: 'description', ...description, errors };
   if (language?.ok === false) return { field: 'language', ...language, errors };
   const value: Signup = { email: email.value, description: description.value };
+  // Where it came from is never a reason to refuse: bounded, what cannot be kept is left out.
+  const source = boundSource(fields);
+  if (source) value.source = source;
   return { ok: true, value: language ? { ...value, language: language.value } : value };
 }
 

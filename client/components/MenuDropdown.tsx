@@ -8,15 +8,18 @@
 import { useId, useRef, type MouseEvent } from 'react';
 import { NavLink } from 'react-router';
 import { useMessages } from '../messages';
+import { useSourceQuery } from '../landing-source';
 import { MenuIcon } from './icons';
 
 export function MenuDropdown() {
   const listRef = useRef<HTMLUListElement>(null);
   const listId = useId();
   const m = useMessages();
+  // Where the visitor came from goes along to the next page (client/landing-source.ts).
+  const source = useSourceQuery();
   const items = [
-    { to: '/', label: m.navWaitlist_ },
-    { to: '/activate', label: m.navActivate_ },
+    { to: `/${source}`, label: m.navWaitlist_ },
+    { to: `/activate${source}`, label: m.navActivate_ },
   ];
 
   // A page load closes it without the script; a client-side route change has to. Browsers older

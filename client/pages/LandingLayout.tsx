@@ -6,10 +6,12 @@ import { PlainTextDemo } from '../components/PlainTextDemo';
 import { FeaturesGrid } from '../components/FeaturesGrid';
 import { languageBase } from '../../shared/i18n/languages';
 import { useMessages, usePageLanguage } from '../messages';
+import { useSourceQuery } from '../landing-source';
 
 export function LandingLayout() {
   const m = useMessages();
   const { language } = usePageLanguage();
+  const source = useSourceQuery();
   return (
     <>
       <Hero>
@@ -17,7 +19,7 @@ export function LandingLayout() {
         {/* Beside both forms and their results. /leave is a page load:
             the server alone answers it, so its link names the language's prefix itself. */}
         <p className="form-note">
-          <Link to="/privacy">{m.privacy_}</Link>{' '}
+          <Link to={`/privacy${source}`}>{m.privacy_}</Link>{' '}
           <a href={`${languageBase(language)}/leave`}>{m.leave_}</a>
         </p>
       </Hero>

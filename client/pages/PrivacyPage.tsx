@@ -52,6 +52,10 @@ export function PrivacyPage({
         <p>{m.afterLeaving_(backupRetentionDays)}</p>
       </section>
       <section>
+        <h2>{m.source_.heading_}</h2>
+        <p>{m.source_.text_}</p>
+      </section>
+      <section>
         <h2>{m.whoSeesItHeading_}</h2>
         <p>{whoSeesIt(m, language, addressRecipients)}</p>
       </section>

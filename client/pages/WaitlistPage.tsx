@@ -34,6 +34,7 @@ import { useMessages, usePageLanguage } from '../messages';
 import { DEFAULT_LANGUAGE, languageBase } from '../../shared/i18n/languages';
 import { useProofOfWork } from '../proof-of-work/useProofOfWork';
 import { issuedFieldContext, waitlistFormContext } from '../route-context';
+import { keptSource, usePageSource } from '../landing-source';
 
 /** Invisible to people, to assistive technology and to Tab; bots filling every field fill it. */
 function Honeypot() {
@@ -112,6 +113,7 @@ function WaitlistForm() {
   // English is what a signup without the field is: an English page sends none.
   const otherLanguage = language === DEFAULT_LANGUAGE ? undefined : language;
   const proof = useProofOfWork(usePublicConfig().proofOfWork);
+  const source = usePageSource();
   const form = useValidatedForm(
     rejected?.values ?? { email: params.get('email') ?? '', description: '' },
     (values) => validateWaitlist(values, m),
@@ -133,7 +135,14 @@ function WaitlistForm() {
     setStatus('submitting');
     try {
       const altcha = await proof.take();
-      await api.subscriptionsPost({ email, description, website, altcha, language: otherLanguage });
+      await api.subscriptionsPost({
+        email,
+        description,
+        website,
+        altcha,
+        language: otherLanguage,
+        source: keptSource(),
+      });
     } catch (error) {
       // docs/product.md §4/§8: failures are not shown; the visitor still ends in joined. A message
       // about a field (a refused domain) is a validation outcome: the form stays, showing it.
@@ -169,6 +178,10 @@ function WaitlistForm() {
         <Honeypot />
         {issued ? <input type="hidden" name={ISSUED_FIELD} value={issued} /> : null}
         {otherLanguage ? <input type="hidden" name={LANGUAGE_FIELD} value={otherLanguage} /> : null}
+        {/* Where the visitor came from, as the server found it (the script sends its own). */}
+        {Object.entries(source).map(([name, value]) => (
+          <input key={name} type="hidden" name={name} value={value} />
+        ))}
         {rejected?.reissued ? (
           <p className="form-note" role="status">
             {m.again_}

@@ -17,6 +17,7 @@ import {
   type LoaderFunction,
   type RouteObject,
   type RouterContextProvider,
+  type StaticHandler,
   type StaticHandlerContext,
 } from 'react-router';
 import { MessagesProvider } from '../../client/messages';
@@ -31,6 +32,7 @@ import {
 } from '../../shared/i18n/languages';
 import { CATALOGS } from '../../shared/messages';
 import { waitlistLoader } from '../../client/pages/WaitlistPage';
+import { pageSourceLoader } from '../../client/pages/RootLayout';
 import { routes as siteRoutes } from '../../client/routes';
 import type { PublicConfig } from '../../shared/public-config';
 import type { BodyRequest } from '../http/body';
@@ -46,11 +48,23 @@ import { siteOrigin } from './seo';
  */
 const SERVER_LOADERS: Record<string, LoaderFunction> = { waitlist: waitlistLoader };
 
-function withServerLoaders(routes: RouteObject[]): RouteObject[] {
+/**
+ * And those of a page for one request only: what they read is that request's (its query, its
+ * Referer), so a page rendered once for everyone has none, and stays byte for byte what it was.
+ */
+const ONE_REQUEST_LOADERS: Record<string, LoaderFunction> = {
+  ...SERVER_LOADERS,
+  root: pageSourceLoader,
+};
+
+function withServerLoaders(
+  routes: RouteObject[],
+  loaders: Record<string, LoaderFunction>,
+): RouteObject[] {
   return routes.map((route): RouteObject => {
-    const loader = route.id ? SERVER_LOADERS[route.id] : undefined;
+    const loader = route.id ? loaders[route.id] : undefined;
     if (route.index) return loader ? { ...route, loader } : route;
-    const children = route.children && withServerLoaders(route.children);
+    const children = route.children && withServerLoaders(route.children, loaders);
     return { ...route, ...(loader ? { loader } : {}), children };
   });
 }
@@ -183,21 +197,28 @@ export function createRenderer({
   pagePolicy,
   requestContext,
   sharedContext,
-  routes = withServerLoaders(siteRoutes),
+  routes = siteRoutes,
   languages = [DEFAULT_LANGUAGE],
 }: RendererOptions) {
-  // One handler a language: the same route table under the language's prefix (its basename).
-  const handlers = Object.fromEntries(
-    languages.map((language) => [
-      language,
-      createStaticHandler(routes, { basename: languageBase(language) || '/' }),
-    ]),
-  ) as Record<Language, ReturnType<typeof createStaticHandler>>;
+  // One handler a language: the same route table under the language's prefix (its basename),
+  // with the loaders of a page for one request, or of a page for everyone.
+  const handlersWith = (loaders: Record<string, LoaderFunction>) =>
+    Object.fromEntries(
+      languages.map((language) => [
+        language,
+        createStaticHandler(withServerLoaders(routes, loaders), {
+          basename: languageBase(language) || '/',
+        }),
+      ]),
+    ) as Record<Language, StaticHandler>;
+  const handlers = handlersWith(ONE_REQUEST_LOADERS);
+  const sharedHandlers = handlersWith(SERVER_LOADERS);
   const currentPublicConfig =
     typeof publicConfig === 'function' ? publicConfig : () => Promise.resolve(publicConfig);
 
   const documentFor = (
     language: Language,
+    handler: StaticHandler,
     context: StaticHandlerContext,
     embedded: PublicConfig,
     path: string,
@@ -219,7 +240,7 @@ export function createRenderer({
       <PublicConfigProvider value={embedded}>
         <MessagesProvider value={{ language, catalog: CATALOGS[language] }}>
           <StaticRouterProvider
-            router={createStaticRouter(handlers[language].dataRoutes, context)}
+            router={createStaticRouter(handler.dataRoutes, context)}
             context={context}
             nonce={nonce}
           />
@@ -238,13 +259,16 @@ export function createRenderer({
      */
     async renderShared(path: string, origin: string, config?: PublicConfig): Promise<string> {
       const language = servedLanguage(path, languages);
-      const context = await handlers[language].query(toFetchRequest(path), {
+      const handler = sharedHandlers[language];
+      const context = await handler.query(toFetchRequest(path), {
         requestContext: sharedContext?.(),
       });
       if (context instanceof Response || context.statusCode !== 200)
         throw new Error(`${path} is not a plain page`);
       const embedded = config ?? (await currentPublicConfig());
-      return renderToHtml(documentFor(language, context, embedded, path, origin, undefined));
+      return renderToHtml(
+        documentFor(language, handler, context, embedded, path, origin, undefined),
+      );
     },
 
     /** Express handler: renders this request's page into res as it comes, with a fresh nonce. */
@@ -256,7 +280,8 @@ export function createRenderer({
       const language = servedLanguage(req.originalUrl, languages);
       res.setHeader('Content-Language', LOCALES[language].tag);
       const request = toFetchRequest(req.originalUrl, req.method, { req, res });
-      const context = await handlers[language].query(request, {
+      const handler = handlers[language];
+      const context = await handler.query(request, {
         requestContext: requestContext?.(req),
       });
       if (context instanceof Response) {
@@ -277,7 +302,15 @@ export function createRenderer({
         stream.pipe(res);
       };
       const stream = renderToPipeableStream(
-        documentFor(language, context, embedded, new URL(request.url).pathname, origin, nonce),
+        documentFor(
+          language,
+          handler,
+          context,
+          embedded,
+          new URL(request.url).pathname,
+          origin,
+          nonce,
+        ),
         {
           nonce,
           // Crawlers get the complete document at once; people get the shell as soon as it is

@@ -6,11 +6,15 @@
 // mailConfirmations, mailWelcomes), so a signup costs what it cost without mail (decision 0015).
 import { emailKey, type Signup } from '../../shared/form-checks';
 import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from '../../shared/i18n/languages';
+import { SOURCE_FIELDS, type SourceField } from '../../shared/sources';
 import { sinceInstant } from './since';
 import type { AddressHash } from './suppressions';
 import type { Sql } from './sql';
 
-export interface SignupRow {
+/** Where a signup came from (shared/sources.ts), as stored: null where not known. */
+export type SourceColumns = Record<SourceField, string | null>;
+
+export interface SignupRow extends SourceColumns {
   email: string;
   description: string;
   created_at: string;
@@ -43,6 +47,24 @@ export type WaitlistStats = Record<SignupState | 'total', number>;
 /** Signups by the language of the page they came from; every language of the site, 0 or more. */
 export type LanguageCounts = Record<Language, number>;
 
+/**
+ * Signups of a period by where they came from: the link's utm_source, else the referring site's
+ * host, else neither ('direct': typed, bookmarked, a mail app, a referrer withheld, or not known).
+ */
+export interface SourceCount {
+  kind: 'campaign' | 'site' | 'direct';
+  /** The utm_source or the host; '' for 'direct'. */
+  name: string;
+  signups: number;
+}
+
+export interface SourceCounts {
+  /** The most frequent, most first (ties by name), at most the limit asked for. */
+  top: SourceCount[];
+  /** Every signup of the period, those beyond the top included. */
+  total: number;
+}
+
 export interface Signups {
   /**
    * Adds a signup in one statement that writes one row, new or not, so both cost the same; true if
@@ -53,7 +75,8 @@ export interface Signups {
    * `welcome` and without `confirm`, a new signup is due a welcome mail, recorded the same way
    * (addressLinks.mailWelcomes writes it); a repeat is due none. The signup's language (English
    * when not given) is recorded, a repeat's included: the person's mail follows the page they
-   * used last.
+   * used last. Where it came from is the first signup's: a repeat changes none of it (first
+   * touch, decision 0035).
    */
   add(signup: Signup, options?: { confirm?: boolean; welcome?: boolean }): Promise<boolean>;
   count(): Promise<number>;
@@ -70,6 +93,11 @@ export interface Signups {
   stats(): Promise<WaitlistStats>;
   /** Totals by language; each signup counts in exactly one. */
   languages(): Promise<LanguageCounts>;
+  /**
+   * Signups created at or after `since` (ISO) by source, each in exactly one; the `limit` largest
+   * sources listed.
+   */
+  sources(since: string, limit: number): Promise<SourceCounts>;
   /**
    * Up to `limit` addresses still unconfirmed whose every confirmation link has expired, oldest
    * first; only signups created at or before `createdBefore` (ISO) are looked at (the expiry
@@ -135,7 +163,14 @@ export const STATE = `CASE
 END`;
 
 const COLUMNS = `email, description, created_at, invited_at, activated_at, confirmed_at,
-  ${STATE} AS state, language`;
+  ${STATE} AS state, language, ${SOURCE_FIELDS.join(', ')}`;
+
+/** A signup's source as counted: its utm_source, else its referrer, else none (SourceCount). */
+const SOURCE_KIND = `CASE
+  WHEN utm_source IS NOT NULL THEN 'campaign'
+  WHEN referrer IS NOT NULL THEN 'site'
+  ELSE 'direct'
+END`;
 
 /** Newest first, in the order of the index both engines keep, (created_at, id). */
 const LIST = `SELECT ${COLUMNS}
@@ -170,14 +205,16 @@ export const EXPIRED_UNCONFIRMED = `confirmed_at IS NULL AND confirmation_due_at
  * A repeat is never due a welcome: the address had its own when it joined.
  * A repeat keeps the row and records when it came ($4) and from which language's page ($9): its
  * row is written too, since SQLite writes (and syncs) nothing for an update that changes no byte.
+ * Where it came from ($10–$13) is the first signup's: the repeat leaves it (decision 0035).
  * The person typed the address again, so a refusal for good is worth another try; with
  * confirmation on ($6 set), an address still unconfirmed is due a new mail (the first may be lost
  * or in spam), unless one is due already or went out within MAIL_AGAIN_AFTER_MS ($7: that
  * window's start): never a flood.
  */
 const ADD = `INSERT INTO signups (email, email_key, description, created_at, confirmed_at,
-    confirmation_due_at, welcome_due_at, created_event_due_at, language)
-  VALUES ($1, $2, $3, $4, $5, $6, $8, $4, $9)
+    confirmation_due_at, welcome_due_at, created_event_due_at, language,
+    ${SOURCE_FIELDS.join(', ')})
+  VALUES ($1, $2, $3, $4, $5, $6, $8, $4, $9, $10, $11, $12, $13)
   ON CONFLICT (email_key) DO UPDATE
   SET repeated_at = $4, undeliverable_at = NULL, language = $9,
     confirmation_due_at = CASE
@@ -229,6 +266,7 @@ export function createSignups(sql: Sql, hashAddress: AddressHash, now: () => num
         new Date(at - MAIL_AGAIN_AFTER_MS).toISOString(),
         welcome && !confirm ? time : null,
         signup.language ?? DEFAULT_LANGUAGE,
+        ...SOURCE_FIELDS.map((field) => signup.source?.[field] ?? null),
       ]);
       // The person came back themselves: an import may bring them in again. Every signup runs
       // it, so it costs the same whether the address was suppressed or not.
@@ -289,6 +327,32 @@ export function createSignups(sql: Sql, hashAddress: AddressHash, now: () => num
       ) as LanguageCounts;
       for (const { language, n } of rows) counts[language] = Number(n);
       return counts;
+    },
+
+    async sources(since: string, limit: number) {
+      // One range of signups_created_at; the groups are as many as the period's distinct sources.
+      const [top, total] = await Promise.all([
+        sql.query<SourceCount>(
+          `SELECT ${SOURCE_KIND} AS kind, COALESCE(utm_source, referrer, '') AS name,
+             COUNT(*) AS signups
+           FROM signups
+           WHERE created_at >= $1
+           GROUP BY 1, 2
+           ORDER BY 3 DESC, 2, 1
+           LIMIT $2`,
+          [since, limit],
+        ),
+        sql.query<{ n: number }>(
+          `SELECT COUNT(*) AS n
+           FROM signups
+           WHERE created_at >= $1`,
+          [since],
+        ),
+      ]);
+      return {
+        top: top.rows.map((row) => ({ ...row, signups: Number(row.signups) })),
+        total: Number(total.rows[0].n),
+      };
     },
 
     async page({ q, state, language, order, limit, after }) {

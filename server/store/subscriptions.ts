@@ -11,9 +11,9 @@ import type { Language } from '../../shared/i18n/languages';
 import { issueToken } from './address-links/tokens';
 import type { MailQueueWriter, OutgoingMail, QueuedMail } from './mail-queue';
 import { hashSecret, newSecret } from './secrets';
-import { STATE, type SignupState } from './signups';
+import type { SignupState } from './signups';
 import type { Queryable, Sql } from './sql';
-import { emitSignupEvent } from './webhooks/signup-events';
+import { emitSignupEvent, SIGNUP_OF_EVENT, type SignupOfEvent } from './webhooks/signup-events';
 
 /** issueKey for an address that is not on the waitlist. */
 export class UnknownEmailError extends Error {}
@@ -74,19 +74,14 @@ export interface Subscriptions {
   ofAccount(provider: string, id: string): Promise<{ email: string } | undefined>;
 }
 
-/** What is read of a signup to invite or activate it. */
-interface SubscriptionRow {
-  id: number;
-  email: string;
-  email_key: string;
+/** What is read of a signup to invite or activate it, and to tell the webhooks. */
+interface SubscriptionRow extends SignupOfEvent {
   state: SignupState;
   external_provider: string | null;
   external_id: string | null;
-  language: Language;
 }
 
-const SIGNUP = `SELECT id, email, email_key, ${STATE} AS state, external_provider, external_id,
-    language
+const SIGNUP = `SELECT ${SIGNUP_OF_EVENT}, external_provider, external_id
   FROM signups
   WHERE email_key = $1`;
 

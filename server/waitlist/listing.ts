@@ -1,5 +1,6 @@
 // What the operator reads about the signups: the count, the list, the totals by state (with the
 // mail queue's, which answer "did my invitations go out?"), and the export, streamed as CSV.
+import { SOURCE_FIELDS } from '../../shared/sources';
 import type { Store } from '../store';
 import type { MailState } from '../store/mail-queue';
 import type { SignupRow, WaitlistStats } from '../store/signups';
@@ -67,6 +68,7 @@ const EXPORT_HEADER = [
   'confirmed_at',
   'state',
   'language',
+  ...SOURCE_FIELDS,
 ];
 
 /** Text gathered before it is handed on: one write per chunk, not per row. */
@@ -92,6 +94,7 @@ export async function* exportSignups(
       r.confirmed_at,
       r.state,
       r.language,
+      ...SOURCE_FIELDS.map((field) => r[field]),
     ]);
     if (chunk.length >= CHUNK_CHARS) {
       yield chunk;

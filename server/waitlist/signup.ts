@@ -2,9 +2,10 @@
 // (docs/decisions/0011-one-operation-for-a-signup.md). The API and the no-JavaScript form both call
 // signup(); they only translate HTTP to it and its outcome back. It checks the fields, drops a
 // filled honeypot silently, and delivers exactly the checked signup (trimmed email, description,
-// the page's language): to the embedded store without BACKEND_URL, otherwise to the backend (the
-// language as sent: the backend owns it), and to the outbox when the backend cannot take it
-// (docs/decisions/0005-outbox.md). It returns only once the signup is committed somewhere.
+// the page's language, where it came from): to the embedded store without BACKEND_URL, otherwise
+// to the backend (the language and the source as sent: the backend owns them), and to the outbox
+// when the backend cannot take it (docs/decisions/0005-outbox.md). It returns only once the signup
+// is committed somewhere.
 import { randomUUID } from 'node:crypto';
 import { API_PATHS } from '../../shared/constants';
 import {
@@ -24,6 +25,8 @@ import type { Logger } from '../logger';
 import { NO_METRICS, type GuardRoute, type Metrics } from '../metrics';
 import type { Store } from '../store';
 import { LANGUAGES } from '../../shared/i18n/languages';
+import { LANGUAGE_FIELD } from '../../shared/native-form';
+import { SOURCE_FIELDS } from '../../shared/sources';
 
 export type SignupOutcome =
   /**
@@ -139,8 +142,12 @@ export async function signup(
     ['email', email],
     ['description', description],
   ];
-  // The page's language as sent, even one this site does not serve: the backend owns signups.
-  if (typeof fields.language === 'string') forward.push(['language', fields.language]);
+  // The page's language and where the signup came from as sent, even a language this site does
+  // not serve or a value longer than it keeps: the backend owns signups.
+  for (const name of [LANGUAGE_FIELD, ...SOURCE_FIELDS]) {
+    const value = fields[name];
+    if (typeof value === 'string') forward.push([name, value]);
+  }
   return deliver(deps, config.backendUrl, {
     path: from.path ?? API_PATHS.subscriptions,
     fields: forward,

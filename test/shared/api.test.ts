@@ -48,6 +48,19 @@ describe('API client', () => {
     });
   });
 
+  it('sends each field of where the visitor came from that is known, and none of the others', async () => {
+    const api = createApiClient({ baseUrl: backend.url });
+    await api.subscriptionsPost({
+      email: 'a@b.co',
+      source: { utm_source: 'hn', referrer: 'news.ycombinator.com' },
+    });
+    await api.subscriptionsPost({ email: 'c@d.co', source: {} });
+    expect(backend.received.map((request) => request.fields)).toEqual([
+      { email: 'a@b.co', utm_source: 'hn', referrer: 'news.ycombinator.com' },
+      { email: 'c@d.co' },
+    ]);
+  });
+
   it('refuses a missing required parameter with the product §8 text', () => {
     const api = createApiClient({ baseUrl: backend.url });
     expect(() => api.subscriptionsPost({ email: undefined as unknown as string })).toThrow(

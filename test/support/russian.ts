@@ -27,8 +27,9 @@ export const NAMES = [
   'BETA',
   'GNU GPL',
   'JavaScript',
-  // An acronym Russian writes as it is ('API в разработке').
+  // Acronyms Russian writes as they are ('API в разработке', 'UTM-метки').
   'API',
+  'UTM',
   'English',
 ] as const;
 

@@ -1,14 +1,37 @@
 // The dashboard (the console's home): the signups by state and by language, the mail queue and
-// the outbox by state, and the chart of the last 90 days.
+// the outbox by state, the chart of the last 90 days, and where the signups of a period the
+// operator picks (a plain GET form) came from.
 import { LANGUAGES } from '../../../shared/i18n/languages';
+import { asText } from '../../http/body';
 import type { Store } from '../../store';
-import { SIGNUP_STATES } from '../../store/signups';
+import { SIGNUP_STATES, type SourceCount, type SourceCounts } from '../../store/signups';
 import { Chart, chartSince, lastDays } from '../chart';
+import { CONSOLE_URLS } from '../paths';
 import type { RouteModule } from '../route';
 
 // Loader
 
 type DashboardStore = Pick<Store, 'signups' | 'mail' | 'outbox'>;
+
+/** The periods the sources are counted over, in days, and all time; 30 days unless asked. */
+const PERIODS = ['7', '30', '90', '365', 'all'] as const;
+export type Period = (typeof PERIODS)[number];
+const DEFAULT_PERIOD: Period = '30';
+
+/** The most frequent sources listed; the rest are counted together. */
+export const SOURCES_LISTED = 20;
+
+/** The period the query names (`days`), or the default for anything else. */
+export function periodOf(query: Record<string, unknown>): Period {
+  return PERIODS.find((period) => period === asText(query.days)) ?? DEFAULT_PERIOD;
+}
+
+/** The first UTC day of the period ending today (YYYY-MM-DD); '' for all time. */
+function periodSince(period: Period, today: Date): string {
+  if (period === 'all') return '';
+  const [year, month, date] = [today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate()];
+  return new Date(Date.UTC(year, month, date - (Number(period) - 1))).toISOString().slice(0, 10);
+}
 
 interface DashboardData {
   signups: Awaited<ReturnType<DashboardStore['signups']['stats']>>;
@@ -17,15 +40,22 @@ interface DashboardData {
   outbox: { queued: number; dead: number };
   /** The chart's days, oldest first. */
   days: ReturnType<typeof lastDays>;
+  period: Period;
+  sources: SourceCounts;
 }
 
-export async function loadDashboard(store: DashboardStore, today: Date): Promise<DashboardData> {
-  const [stats, languages, mail, outbox, daily] = await Promise.all([
+export async function loadDashboard(
+  store: DashboardStore,
+  today: Date,
+  period: Period = DEFAULT_PERIOD,
+): Promise<DashboardData> {
+  const [stats, languages, mail, outbox, daily, sources] = await Promise.all([
     store.signups.stats(),
     store.signups.languages(),
     store.mail.counts(),
     store.outbox.all(),
     store.signups.daily(chartSince(today)),
+    store.signups.sources(periodSince(period, today), SOURCES_LISTED),
   ]);
   const dead = outbox.filter((item) => item.state === 'dead').length;
   return {
@@ -34,6 +64,8 @@ export async function loadDashboard(store: DashboardStore, today: Date): Promise
     mail,
     outbox: { queued: outbox.length - dead, dead },
     days: lastDays(daily, today),
+    period,
+    sources,
   };
 }
 
@@ -55,7 +87,64 @@ function Figures({ caption, pairs }: { caption: string; pairs: [string, number][
   );
 }
 
-export function DashboardView({ signups, languages, mail, outbox, days }: DashboardData) {
+/** A source as the table names it: by the field it was known from, the words of the export. */
+function sourceName({ kind, name }: SourceCount): string {
+  if (kind === 'campaign') return `utm_source=${name}`;
+  if (kind === 'site') return `referrer=${name}`;
+  return 'direct or unknown';
+}
+
+const PERIOD_WORDS: Record<Period, string> = {
+  '7': 'the last 7 days',
+  '30': 'the last 30 days',
+  '90': 'the last 90 days',
+  '365': 'the last 365 days',
+  all: 'all time',
+};
+
+/** Where the period's signups came from, the period chosen with a plain GET form. */
+function Sources({ period, sources }: Pick<DashboardData, 'period' | 'sources'>) {
+  const { top, total } = sources;
+  const others = total - top.reduce((sum, source) => sum + source.signups, 0);
+  const pairs = top.map((source): [string, number] => [sourceName(source), source.signups]);
+  if (others > 0) pairs.push(['all other sources', others]);
+  return (
+    <section aria-labelledby="sources-title">
+      <h2 id="sources-title">Where signups came from</h2>
+      <form method="get" action={CONSOLE_URLS.dashboard} className="console-search">
+        <div className="field">
+          <label className="field-label" htmlFor="days">
+            Period
+          </label>
+          <select className="field-input" id="days" name="days" defaultValue={period}>
+            {PERIODS.map((each) => (
+              <option key={each} value={each}>
+                {PERIOD_WORDS[each]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <button type="submit" className="button button-secondary">
+          Show
+        </button>
+      </form>
+      <Figures
+        caption={`Signups by source, ${PERIOD_WORDS[period]}`}
+        pairs={[...pairs, ['total', total]]}
+      />
+    </section>
+  );
+}
+
+export function DashboardView({
+  signups,
+  languages,
+  mail,
+  outbox,
+  days,
+  period,
+  sources,
+}: DashboardData) {
   const byState = SIGNUP_STATES.map((state): [string, number] => [state, signups[state]]);
   const byLanguage = LANGUAGES.map((language): [string, number] => [language, languages[language]]);
   return (
@@ -81,6 +170,7 @@ export function DashboardView({ signups, languages, mail, outbox, days }: Dashbo
         />
       </div>
       <Chart days={days} />
+      <Sources period={period} sources={sources} />
     </>
   );
 }
@@ -91,9 +181,9 @@ export const dashboardRoutes: RouteModule = ({ store, now = Date.now }) => [
   {
     method: 'get',
     name: 'dashboard',
-    handle: async () => ({
+    handle: async (req) => ({
       title: 'Dashboard',
-      view: <DashboardView {...await loadDashboard(store, new Date(now()))} />,
+      view: <DashboardView {...await loadDashboard(store, new Date(now()), periodOf(req.query))} />,
     }),
   },
 ];

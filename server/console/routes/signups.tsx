@@ -1,9 +1,9 @@
 // The signups: a table that searches by address (a substring, any case: field `q`, type
-// search), filters by state and by the language of the page they came from, sorts newest or
-// oldest first, and pages with keyset pagination, 50 a page. Each row can be invited ("Invite",
-// or "Invite again" once invited: invite.tsx) and removed ("Remove" leads to a confirmation
-// button: remove.tsx); "Invite the next N" and the CSV export start here too. Everything is a
-// plain form: no script.
+// search), filters by state and by the language of the page they came from, shows where each came
+// from, sorts newest or oldest first, and pages with keyset pagination, 50 a page. Each row can
+// be invited ("Invite", or "Invite again" once invited: invite.tsx) and removed ("Remove" leads
+// to a confirmation button: remove.tsx); "Invite the next N" and the CSV export start here too.
+// Everything is a plain form: no script.
 import { LANGUAGES, type Language } from '../../../shared/i18n/languages';
 import { asText } from '../../http/body';
 import type { Store } from '../../store';
@@ -193,6 +193,7 @@ export function SignupsView({ query, rows, csrf }: SignupsViewProps) {
           'Activated',
           'State',
           'Language',
+          'Source',
           'Actions',
         ]}
         rows={rows.map((r) => ({
@@ -205,6 +206,8 @@ export function SignupsView({ query, rows, csrf }: SignupsViewProps) {
             <Timestamp iso={r.activated_at} />,
             <StateLabel>{r.state}</StateLabel>,
             r.language,
+            // What the dashboard counts it by: the link's utm_source, else the referring site.
+            r.utm_source ?? r.referrer ?? '',
             <RowActions email={r.email} state={r.state} csrf={csrf} />,
           ],
         }))}

@@ -22,6 +22,7 @@ import { sql as botGuard } from './011-bot-guard';
 import { sql as webhookNames } from './012-webhook-names';
 import { sql as signupLanguage } from './013-signup-language';
 import { sql as suppressions } from './014-suppressions';
+import { sql as signupSources } from './015-signup-sources';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -44,6 +45,7 @@ export const MIGRATIONS: readonly Migration[] = [
   webhookNames,
   signupLanguage,
   suppressions,
+  signupSources,
 ];
 
 /** The version this release brings a store to. */

@@ -54,7 +54,7 @@ export async function emitWebhookEvents(
     for (const endpoint of rows) {
       const types = JSON.parse(endpoint.events) as WebhookEventType[];
       if (types.length > 0 && !types.includes(event.type)) continue;
-      const { id, email, emailKey, state, language } = event.signup;
+      const { id, email, emailKey, state, language, source } = event.signup;
       const withAddress = Number(endpoint.with_address) === 1 && email !== undefined;
       const data = {
         id,
@@ -63,6 +63,8 @@ export async function emitWebhookEvents(
         ...event.detail,
         ...(withAddress ? { email } : {}),
         language,
+        // Where it came from: the fields known, none when nothing is (decision 0035).
+        ...Object.fromEntries(Object.entries(source ?? {}).filter(([, value]) => value !== null)),
       };
       await insertDelivery(
         tx,

@@ -7,7 +7,8 @@
 // event of a signup first writes the creation it is still due, so a receiver is sent
 // `signup.created` before anything else about the signup.
 import type { Language } from '../../../shared/i18n/languages';
-import { STATE } from '../signups';
+import { SOURCE_FIELDS } from '../../../shared/sources';
+import { STATE, type SourceColumns } from '../signups';
 import type { Queryable, Sql } from '../sql';
 import { emitWebhookEvents } from './events';
 import type { WebhookEvent } from './types';
@@ -21,7 +22,7 @@ export interface SignupEvents {
   writeDueCreations(limit: number): Promise<number>;
 }
 
-interface DueRow {
+interface DueRow extends SourceColumns {
   id: number;
   email: string;
   email_key: string;
@@ -35,6 +36,7 @@ interface DueRow {
  * unconfirmed. Read from the row, since the event may be written after the state changed.
  */
 const DUE_RETURNING = `RETURNING id, email, email_key, created_at, language,
+  ${SOURCE_FIELDS.join(', ')},
   CASE WHEN confirmed_at = created_at THEN 'waitlisted' ELSE 'unconfirmed' END AS created_state`;
 
 /** The `signup.created` events of due rows, oldest first. */
@@ -50,6 +52,7 @@ function creations(rows: DueRow[]) {
           emailKey: row.email_key,
           state: row.created_state,
           language: row.language,
+          source: sourceOf(row),
         },
       },
       // The event's time is the signup's, which also puts it first among the due deliveries.
@@ -57,8 +60,13 @@ function creations(rows: DueRow[]) {
     }));
 }
 
+/** The signup's source columns alone, out of a row that holds more. */
+function sourceOf(row: SourceColumns): SourceColumns {
+  return Object.fromEntries(SOURCE_FIELDS.map((field) => [field, row[field]])) as SourceColumns;
+}
+
 /** What an event says of a signup, read in its transaction after the change. */
-export interface SignupOfEvent {
+export interface SignupOfEvent extends SourceColumns {
   id: number;
   email: string;
   email_key: string;
@@ -67,7 +75,8 @@ export interface SignupOfEvent {
 }
 
 /** The signup's columns an event needs, in the state as stored (for SELECT or RETURNING). */
-export const SIGNUP_OF_EVENT = `id, email, email_key, ${STATE} AS state, language`;
+export const SIGNUP_OF_EVENT = `id, email, email_key, ${STATE} AS state, language,
+  ${SOURCE_FIELDS.join(', ')}`;
 
 /**
  * `type` for the signup, on the transaction of the change it reports, after the `signup.created`
@@ -87,9 +96,10 @@ export async function emitSignupEvent(
     [signup.email_key],
   );
   const { id, email, email_key: emailKey, state, language } = signup;
+  const source = sourceOf(signup);
   await emitWebhookEvents(tx, [
     ...creations(rows),
-    { event: { type, signup: { id: Number(id), email, emailKey, state, language } }, at },
+    { event: { type, signup: { id: Number(id), email, emailKey, state, language, source } }, at },
   ]);
 }
 

@@ -1,6 +1,7 @@
 // The store's contract for outgoing webhooks (index.ts builds it), apart from ../types.ts so the
 // webhook rules and the signing code (server/webhooks/) share it without importing the whole store.
 import type { Language } from '../../../shared/i18n/languages';
+import type { SourceColumns } from '../signups';
 
 /** The events an endpoint can ask for; `webhook.test` goes only where `webhooks test` sends it. */
 export const WEBHOOK_EVENT_TYPES = [
@@ -84,7 +85,15 @@ export interface WebhookEvent {
    * The signup in the state the change left it in. Without its address (an erased signup's
    * `signup.left`), no body carries one and no erasure deletes the event.
    */
-  signup: { id: number; state: string; language: Language; email?: string; emailKey?: string };
+  signup: {
+    id: number;
+    state: string;
+    language: Language;
+    email?: string;
+    emailKey?: string;
+    /** Where it came from, as stored; `data` carries each field that is known. */
+    source?: SourceColumns;
+  };
   /** More of what happened, in `data` beside the id, the state and the time. */
   detail?: Record<string, string>;
 }

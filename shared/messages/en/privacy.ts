@@ -35,6 +35,17 @@ export default {
     'the address, so that importing an old list cannot add you again; signing up again ' +
     'yourself removes it. Backup copies made before you left keep your address until they are ' +
     `replaced, at most ${days(backupDays)} later.`,
+  /** Where a signup came from (docs/decisions/0035-where-signups-come-from.md). */
+  source_: {
+    heading_: 'Where you came from',
+    text_:
+      'If the link that brought you here has UTM tags (utm_source, utm_medium, utm_campaign), ' +
+      'or another site linked you here, we store that with your signup: the tags as the link ' +
+      'has them, and of the other site only its domain, never the page you came from. It tells ' +
+      'us where to tell people about OrgNote next. Only your first signup counts: joining ' +
+      'again does not change it. The site sets no cookie and keeps nothing in your browser for ' +
+      'this: the page only carries it to the form while you are here.',
+  },
   whoSeesItHeading_: 'Who sees it',
   /** No webhook endpoint receives addresses. */
   onlyOperators_: `Only the people who run this site. ${NO_ONE_ELSE}`,

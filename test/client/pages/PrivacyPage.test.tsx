@@ -43,6 +43,15 @@ describe('privacy notice', () => {
     expect(link('Leave the waitlist')).toHaveAttribute('href', '/leave');
     expect(screen.getByText(/About me \(or github profile\)/)).toBeInTheDocument();
   });
+
+  it('says where a visitor came from is recorded, and that the browser keeps nothing of it', async () => {
+    renderRoutes('/');
+    await userEvent.click(link('Privacy'));
+    const heading = await screen.findByRole('heading', { level: 2, name: 'Where you came from' });
+    const text = heading.nextElementSibling?.textContent;
+    for (const phrase of ['utm_source, utm_medium, utm_campaign', 'only its domain', 'no cookie'])
+      expect(text).toContain(phrase);
+  });
 });
 
 describe('privacy notice in Russian, at /ru/privacy', () => {
@@ -68,6 +77,7 @@ describe('privacy notice in Russian, at /ru/privacy', () => {
       'Что хранится',
       'Зачем',
       'Как долго хранятся данные',
+      'Откуда вы пришли',
       'Кто видит эти данные',
       'Как выйти из листа ожидания',
       'Контакты',

@@ -43,6 +43,11 @@ describe('POST /api/subscriptions (embedded store)', () => {
         confirmed_at: expect.any(String),
         state: 'waitlisted',
         language: 'en',
+        // Where it came from: nothing was said.
+        utm_source: null,
+        utm_medium: null,
+        utm_campaign: null,
+        referrer: null,
       },
     ]);
   });

@@ -71,10 +71,10 @@ describe('npm run waitlist', () => {
     const { code, out } = await cli(await seeded(), 'export');
     expect(code).toBe(0);
     expect(out).toBe(
-      '"email","description","created_at","invited_at","activated_at","confirmed_at","state","language"\r\n' +
-        '"last@example.org","","2026-11-01T10:03:00.000Z","","","2026-11-01T10:03:00.000Z","waitlisted","en"\r\n' +
-        '"zoë@example.org","Says ""hi"", then\r\nleaves, ünïcödé 📝","2026-11-01T10:02:00.000Z","","","2026-11-01T10:02:00.000Z","waitlisted","en"\r\n' +
-        '"first@example.org","plain","2026-11-01T10:01:00.000Z","","","2026-11-01T10:01:00.000Z","waitlisted","en"\r\n',
+      '"email","description","created_at","invited_at","activated_at","confirmed_at","state","language","utm_source","utm_medium","utm_campaign","referrer"\r\n' +
+        '"last@example.org","","2026-11-01T10:03:00.000Z","","","2026-11-01T10:03:00.000Z","waitlisted","en","","","",""\r\n' +
+        '"zoë@example.org","Says ""hi"", then\r\nleaves, ünïcödé 📝","2026-11-01T10:02:00.000Z","","","2026-11-01T10:02:00.000Z","waitlisted","en","","","",""\r\n' +
+        '"first@example.org","plain","2026-11-01T10:01:00.000Z","","","2026-11-01T10:01:00.000Z","waitlisted","en","","","",""\r\n',
     );
   });
 
@@ -83,7 +83,7 @@ describe('npm run waitlist', () => {
     const { out } = await cli(dataDir, 'export', '--since', '2026-11-01T10:02:00Z');
     expect(
       out.startsWith(
-        '"email","description","created_at","invited_at","activated_at","confirmed_at","state","language"\r\n"last@example.org",',
+        '"email","description","created_at","invited_at","activated_at","confirmed_at","state","language","utm_source","utm_medium","utm_campaign","referrer"\r\n"last@example.org",',
       ),
     ).toBe(true);
     expect(out).toContain('\r\n"zoë@example.org",');
@@ -194,7 +194,7 @@ describe('npm run waitlist', () => {
       expect(last).toMatch(/\bactivated\b/);
       const exported = (await cli(dataDir, 'export')).out.split('\r\n');
       expect(exported.find((line) => line.startsWith('"last@example.org",'))).toMatch(
-        /^"last@example\.org","","[^,]+Z","[^,]+Z","[^,]+Z","[^,]+Z","activated","en"$/,
+        /^"last@example\.org","","[^,]+Z","[^,]+Z","[^,]+Z","[^,]+Z","activated","en","","","",""$/,
       );
     });
 

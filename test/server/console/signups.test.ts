@@ -212,7 +212,7 @@ it("exports the CLI's CSV as a download, and records how many rows went out", as
   expect(res.headers['content-disposition']).toBe('attachment; filename="waitlist.csv"');
   const lines = res.text.split('\r\n');
   expect(lines[0]).toBe(
-    '"email","description","created_at","invited_at","activated_at","confirmed_at","state","language"',
+    '"email","description","created_at","invited_at","activated_at","confirmed_at","state","language","utm_source","utm_medium","utm_campaign","referrer"',
   );
   expect(lines.filter((line) => line.includes('"a, ""quoted"" note"'))).toHaveLength(3);
   // Opened in a spreadsheet, this description is text, not a formula.

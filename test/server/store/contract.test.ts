@@ -96,6 +96,11 @@ function contract(engine: StoreEngine) {
           confirmed_at: iso(START),
           state: 'waitlisted',
           language: 'en',
+          // Where it came from: nothing was said.
+          utm_source: null,
+          utm_medium: null,
+          utm_campaign: null,
+          referrer: null,
         },
       ]);
     });

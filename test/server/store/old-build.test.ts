@@ -160,10 +160,17 @@ type Rows = Record<string, unknown[]>;
 /**
  * The old build's rows as the versions since leave them: version 13 records every signup as
  * English; version 14 adds the suppression list and the store's keys, empty until someone
- * leaves. schema_migrations is left out: the versions since add rows to it.
+ * leaves; version 15 a signup's source, unknown for those before it. schema_migrations is left out: the versions since add rows to it.
  */
 function upgradedRows({ schema_migrations: _, ...rows }: Rows): Rows {
-  const signups = rows.signups.map((row) => ({ ...(row as object), language: 'en' }));
+  const signups = rows.signups.map((row) => ({
+    ...(row as object),
+    language: 'en',
+    utm_source: null,
+    utm_medium: null,
+    utm_campaign: null,
+    referrer: null,
+  }));
   return { ...rows, signups, store_keys: [], suppressions: [] };
 }
 

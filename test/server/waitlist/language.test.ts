@@ -9,11 +9,9 @@ import { openSqliteStore, type Store } from '../../../server/store';
 import { testConfig } from '../../support/config';
 import { outboxSites } from '../../support/outbox-site';
 import { CATALOGS } from '../../../shared/messages';
-import { encodings } from '../../support/signup-encodings';
+import { encodings, formPost } from '../../support/signup-encodings';
 
 const { site, backendOn } = outboxSites();
-
-type App = ReturnType<typeof createApp>;
 
 const opened: Store[] = [];
 afterEach(async () => {
@@ -26,13 +24,6 @@ function embedded(env: Record<string, string> = {}) {
   opened.push(store);
   return { app: createApp(config, { store }), store };
 }
-
-/** The plain form's native POST, as the page's hidden field sends the language. */
-const formPost = (app: App, fields: Record<string, string>) =>
-  Object.entries(fields).reduce(
-    (req, [name, value]) => req.field(name, value),
-    request(app).post('/?index'),
-  );
 
 const languagesOf = async (store: Store) =>
   (await store.signups.list()).map((row) => [row.email, row.language]);
