@@ -155,7 +155,11 @@ export function createLinkMail(
         const queued: QueuedMail[] = [];
         for (const [i, { email, email_key: key, language }] of mailable.entries()) {
           const links = { confirm: tokens[2 * i], leave: tokens[2 * i + 1] };
-          queued.push(await mail.enqueue(tx, key, confirmation.compose(email, links, language)));
+          queued.push(
+            await mail.enqueue(tx, key, confirmation.compose(email, links, language), {
+              kind: 'confirmation',
+            }),
+          );
         }
         return queued;
       });
@@ -186,7 +190,11 @@ export function createLinkMail(
         );
         const queued: QueuedMail[] = [];
         for (const [i, { email, email_key: key, language }] of mailable.entries())
-          queued.push(await mail.enqueue(tx, key, welcome.compose(email, tokens[i], language)));
+          queued.push(
+            await mail.enqueue(tx, key, welcome.compose(email, tokens[i], language), {
+              kind: 'welcome',
+            }),
+          );
         return queued;
       });
     },
@@ -239,7 +247,11 @@ export function createLinkMail(
           // A full queue inserts nothing and throws in JS alone: the transaction goes on.
           const token = await issueToken(tx, key, 'leave', at);
           try {
-            queued.push(await mail.enqueue(tx, key, compose(signup.email, token, signup.language)));
+            queued.push(
+              await mail.enqueue(tx, key, compose(signup.email, token, signup.language), {
+                kind: 'leave-link',
+              }),
+            );
           } catch (err) {
             if (!(err instanceof QueueFullError)) throw err;
             await tx.query(
