@@ -101,7 +101,7 @@ export async function requestLink(
   if (config.backendUrl || !config.siteUrl) {
     logger.warn(
       { event, reason: config.backendUrl ? 'backend-owns-signups' : 'no-site-url' },
-      `no ${event} can be mailed`,
+      `no ${event.replace('-', ' ')} can be mailed`,
     );
     return { ok: true };
   }

@@ -94,7 +94,7 @@ export function startMailWorker({
     if (done.queueFull > 0)
       logger.warn(
         { event, reason: 'mail queue full', requests: done.queueFull },
-        `no ${event} could be queued`,
+        `no ${event.replace('-', ' ')} could be queued`,
       );
     return { mail: done.mail, more: done.requests === limit };
   }
