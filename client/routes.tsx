@@ -3,11 +3,11 @@
 //
 // Pages that visitors of / do not need (/activate, /privacy, /confirm, /leave, /privacy/data) are
 // lazy: chunks of their own, loaded by the server before rendering and by the browser before
-// hydrating (client/entry.tsx), so first-load JS stays in budget (scripts/weights.ts). A lazy page imports
-// nothing of the first-load bundle but React's JSX runtime, and gets the rest (hooks, config) as
-// props from here or from its route glue: importing React, React Router or a component would
-// move them into a shared chunk, about 1.4 kB more for every visitor. Its JSX runtime then shares
-// the bundler's helper chunk, which every page loads.
+// hydrating (client/entry.tsx), so first-load JS stays in budget (scripts/weights.ts). A lazy page
+// imports nothing of the first-load bundle but React's JSX runtime, and gets the rest (hooks,
+// config) as props from here or from its route glue: importing React, React Router or a component
+// would move them into a shared chunk, about 1.4 kB more for every visitor. Its JSX runtime then
+// shares the bundler's helper chunk, which every page loads.
 import { useActionData, type RouteObject } from 'react-router';
 import { RootLayout } from './pages/RootLayout';
 import { LandingLayout } from './pages/LandingLayout';

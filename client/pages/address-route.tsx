@@ -1,9 +1,9 @@
 // The route glue of the address pages (/confirm, /leave, /privacy/data) and of /privacy's form.
 // Only the server answers them: it hands their loaders and actions an AddressPagesContext
-// (shared/address-links.ts), and their forms are native, so the browser never runs an action. The pages themselves (their text, their
-// views, which operation answers what) are lazy chunks, so this glue hands them what they would
-// otherwise import: the context, the loader's and action's data and the page's language as props
-// (client/routes.tsx says why).
+// (shared/address-links.ts), and their forms are native, so the browser never runs an action. The
+// pages themselves (their text, their views, which operation answers what) are lazy chunks, so this
+// glue hands them what they would otherwise import: the context, the loader's and action's data and
+// the page's language as props (client/routes.tsx says why).
 import type { ReactElement } from 'react';
 import {
   data,

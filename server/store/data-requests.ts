@@ -12,13 +12,7 @@ import { issueToken } from './address-links/tokens';
 import type { AuditLog } from './audit-log';
 import { QueueFullError } from './errors';
 import type { QueueLimits } from './limits';
-import type {
-  MailKind,
-  MailQueueWriter,
-  MailState,
-  OutgoingMail,
-  QueuedMail,
-} from './mail-queue';
+import type { MailKind, MailQueueWriter, MailState, OutgoingMail, QueuedMail } from './mail-queue';
 import { hashSecret, newSecret, SECRET_SHAPE } from './secrets';
 import { MAIL_AGAIN_AFTER_MS, STATE, type SignupState } from './signups';
 import type { Queryable, Sql } from './sql';
@@ -171,7 +165,10 @@ export function createDataRequests(
     return {
       signup,
       mail: mails,
-      webhooks: deliveries.map((row) => ({ ...row, holds_address: Number(row.holds_address) === 1 })),
+      webhooks: deliveries.map((row) => ({
+        ...row,
+        holds_address: Number(row.holds_address) === 1,
+      })),
     };
   }
 

@@ -36,7 +36,7 @@ export interface Store {
   /** The per-client signup counters (SIGNUP_RATE_LIMIT), shared by every replica on the store. */
   rate: RateCounter;
   addressLinks: AddressLinks;
-  /** A person's own data: /privacy's requests, the links they mail, the download (decision 0036). */
+  /** A person's own data: /privacy's requests, the links they mail, the download (0036). */
   dataRequests: DataRequests;
   admins: Admins;
   sessions: AdminSessions;

@@ -53,7 +53,8 @@ export function dataFile(data: HeldData, at: number, siteUrl?: string): DataFile
     mail: data.mail,
     webhooks: data.webhooks.map((delivery) => ({
       endpoint: delivery.endpoint_name,
-      endpoint_origin: delivery.endpoint_url === null ? null : endpointOrigin(delivery.endpoint_url),
+      endpoint_origin:
+        delivery.endpoint_url === null ? null : endpointOrigin(delivery.endpoint_url),
       event: delivery.type,
       state: delivery.state,
       address_included: delivery.holds_address,

@@ -42,7 +42,13 @@ beforeEach(() => {
   const logged = capturingLogger();
   lines = logged.lines;
   // Never saturated: the machine's load is not what this file tests.
-  workers = startWorkers({ config, store, logger: logged.logger, pollMs: 60_000, busy: () => false });
+  workers = startWorkers({
+    config,
+    store,
+    logger: logged.logger,
+    pollMs: 60_000,
+    busy: () => false,
+  });
   app = createApp(config, { store, logger: logged.logger, wakeMail: workers.wakeMail });
 });
 afterEach(async () => {
@@ -93,7 +99,9 @@ describe('/privacy’s data request form', () => {
     const { page, token } = linkOf(mail);
     expect(page).toBe(`${SITE_URL}/privacy/data`);
     // The token also stands alone, for a page without JavaScript to ask for.
-    expect(mail.parsed.text).toContain(`If the page asks you for a code, enter this one:\n\n${token}`);
+    expect(mail.parsed.text).toContain(
+      `If the page asks you for a code, enter this one:\n\n${token}`,
+    );
     expect(headerValue(mail.raw, 'list-unsubscribe-post')).toBe('List-Unsubscribe=One-Click');
     expect(headerValue(mail.raw, 'list-unsubscribe')).toMatch(
       /^<https:\/\/orgnote\.example\/leave\?token=[A-Za-z0-9_-]{32}>$/,
@@ -132,9 +140,7 @@ describe('/privacy’s data request form', () => {
     expect(page.text).toContain('action="/ru/privacy#data-request"');
     const sent = await ask('boris@example.org', '/ru');
     expect(sent.status).toBe(200);
-    expect(sent.text).toContain(
-      'Ссылка сработает один раз в течение 24\u00a0часов.',
-    );
+    expect(sent.text).toContain('Ссылка сработает один раз в течение 24\u00a0часов.');
   });
 });
 
@@ -155,7 +161,9 @@ describe('the data link', () => {
     expect(page.status).toBe(200);
     expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(page.headers['content-disposition']).toBeUndefined();
-    expect(page.text).toContain('<h1 id="address-title" class="form-title">Download your data</h1>');
+    expect(page.text).toContain(
+      '<h1 id="address-title" class="form-title">Download your data</h1>',
+    );
     expect(page.text).toMatch(/<form action="\/privacy\/data" method="post">/);
     expect(page.text).toContain('name="token"');
     expect(page.text).not.toContain(token);
@@ -194,7 +202,11 @@ describe('the data link', () => {
 
     const [entry, ...others] = await store.audit.list({ limit: 10 });
     expect(others).toEqual([]);
-    expect(entry).toMatchObject({ account: '(mailed link)', action: 'data download', addresses: 1 });
+    expect(entry).toMatchObject({
+      account: '(mailed link)',
+      action: 'data download',
+      addresses: 1,
+    });
     expect(JSON.stringify(entry).toLowerCase()).not.toContain('cid@example.org');
     expect(lines.join('\n')).not.toContain(token);
   });

@@ -65,7 +65,7 @@ function contract(engine: StoreEngine) {
     expect(done).toMatchObject({ requests: 2, queueFull: 0 });
     expect(done.mail.map((m) => m.message.to)).toEqual(['Ann@Example.org']);
     expect(sent.map(({ to, language }) => [to, language])).toEqual([['Ann@Example.org', 'ru']]);
-    // Answered requests are gone, the unlisted one's with the rest: no address outlives its request.
+    // Answered requests are gone, the unlisted one's too: no address outlives its request.
     expect(await countRows(store, 'data_requests')).toBe(0);
     // Queued claimed for the worker, which sends it at once.
     expect(await store.mail.claim(10)).toEqual([]);

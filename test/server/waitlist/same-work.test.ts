@@ -2,7 +2,8 @@
 // address on the list as for one that is not (and so does /privacy's data request), and a signup
 // the same for a known address as for a new one, so the time of the answer tells nobody who is on
 // the list. Measured on the store as a disk sees it: the write transactions committed (each one a
-// sync on SQLite) and the rows written, on both engines. The leave link itself arrives after the answer, from the mail worker.
+// sync on SQLite) and the rows written, on both engines. The leave link itself arrives after the
+// answer, from the mail worker.
 import fs from 'node:fs';
 import request from 'supertest';
 import { simpleParser } from 'mailparser';
