@@ -3,16 +3,14 @@
 // worker, as /leave's are (decision 0021); the links' tokens, kept only as hashes, each working
 // once for DATA_LINK_VALID_HOURS; and what a link downloads: everything the store holds about the
 // address, read in the transaction that spends the link and records it in the audit log.
-import { randomUUID } from 'node:crypto';
 import type { LinkRefusal } from '../../shared/address-links';
 import { DATA_LINK_VALID_HOURS } from '../../shared/data-requests';
-import { emailKey } from '../../shared/form-checks';
 import type { Language } from '../../shared/i18n/languages';
-import { issueToken } from './address-links/tokens';
+import { deleteTokens, issueToken } from './address-links/tokens';
 import type { AuditLog } from './audit-log';
-import { QueueFullError } from './errors';
 import type { QueueLimits } from './limits';
-import type { MailKind, MailQueueWriter, MailState, OutgoingMail, QueuedMail } from './mail-queue';
+import { answerRequests, recordRequest, type LinksMailed } from './link-requests';
+import type { MailKind, MailQueueWriter, MailState, OutgoingMail } from './mail-queue';
 import { hashSecret, newSecret, SECRET_SHAPE } from './secrets';
 import { MAIL_AGAIN_AFTER_MS, STATE, type SignupState } from './signups';
 import type { Queryable, Sql } from './sql';
@@ -37,15 +35,6 @@ export type ComposeDataMail = (
   tokens: DataLinkTokens,
   language: Language,
 ) => OutgoingMail;
-
-/** What one round of mailLinks did, as LeaveLinksMailed says of leave links. */
-export interface DataLinksMailed {
-  mail: QueuedMail[];
-  /** Requests answered (and deleted), mailed or not. */
-  requests: number;
-  /** Requests for a stored address that got no mail because the mail queue was full. */
-  queueFull: number;
-}
 
 /**
  * The signup as stored: every column of its row (columns added later included, with no change
@@ -102,7 +91,7 @@ export interface DataRequests {
    * and claimed for the caller, unless three went to it within the hour or the mail queue is full;
    * for any other, nothing. On PostgreSQL, requests another replica is answering are passed over.
    */
-  mailLinks(limit: number, compose: ComposeDataMail): Promise<DataLinksMailed>;
+  mailLinks(limit: number, compose: ComposeDataMail): Promise<LinksMailed>;
   /**
    * What the store holds about the address a good data link belongs to, read in one transaction
    * that spends the link and records `audit` (which names no address) in the audit log; or why
@@ -174,51 +163,22 @@ export function createDataRequests(
 
   return {
     async ask(email) {
-      const { rowCount } = await sql.query(
-        `INSERT INTO data_requests (id, email_key, created_at)
-         SELECT $1, $2, $3
-         WHERE (SELECT COUNT(*) FROM data_requests) < $4`,
-        [randomUUID(), emailKey(email), iso(now()), limits.mailMaxItems],
-      );
-      if (rowCount === 0) throw new QueueFullError('mail');
+      await recordRequest(sql, 'data_requests', email, now(), limits.mailMaxItems);
     },
 
-    async mailLinks(limit, compose) {
-      return sql.transaction(async (tx) => {
-        const at = now();
-        // Taken and deleted in one statement, as leave requests are (address-links/mail.ts).
-        const { rows: asked } = await tx.query<{ email_key: string }>(
-          `DELETE FROM data_requests
-           WHERE id IN (
-             SELECT id
-             FROM data_requests
-             ORDER BY created_at, id
-             LIMIT $1${sql.skipLocked}
-           )
-           RETURNING email_key`,
-          [limit],
-        );
-        // Signups locked in one order by every replica, so two rounds never wait on each other.
-        const keys = [...new Set(asked.map((row) => row.email_key))].sort();
-        const queued: QueuedMail[] = [];
-        let queueFull = 0;
-        for (const key of keys) {
-          const signup = (
-            await tx.query<{ email: string; language: Language }>(
-              `SELECT email, language
-               FROM signups
-               WHERE email_key = $1${sql.lockRows}`,
-              [key],
-            )
-          ).rows[0];
-          if (!signup) continue;
+    mailLinks: (limit, compose) =>
+      answerRequests(sql, mail, 'data_requests', 'data-link', {
+        limit,
+        now,
+        async answer(tx, signup, at) {
+          const key = signup.email_key;
           const recent = await tx.query<{ n: number | string }>(
             `SELECT COUNT(*) AS n
              FROM data_tokens
              WHERE email_key = $1 AND created_at > $2`,
             [key, iso(at - MAIL_AGAIN_AFTER_MS)],
           );
-          if (Number(recent.rows[0].n) >= DATA_LINKS_PER_WINDOW) continue;
+          if (Number(recent.rows[0].n) >= DATA_LINKS_PER_WINDOW) return undefined;
           const data = newSecret();
           await tx.query(
             `INSERT INTO data_tokens (token_hash, email_key, created_at, expires_at)
@@ -226,28 +186,15 @@ export function createDataRequests(
             [hashSecret(data), key, iso(at), iso(at + DATA_LINK_VALID_MS)],
           );
           const leave = await issueToken(tx, key, 'leave', at);
-          // A full queue inserts nothing and throws in JS alone: the transaction goes on.
-          try {
-            const message = compose(signup.email, { data, leave }, signup.language);
-            queued.push(await mail.enqueue(tx, key, message, { kind: 'data-link' }));
-          } catch (err) {
-            if (!(err instanceof QueueFullError)) throw err;
-            await tx.query(
-              `DELETE FROM data_tokens
-               WHERE token_hash = $1`,
-              [hashSecret(data)],
-            );
-            await tx.query(
-              `DELETE FROM address_tokens
-               WHERE token_hash = $1`,
-              [hashSecret(leave)],
-            );
-            queueFull++;
-          }
-        }
-        return { mail: queued, requests: asked.length, queueFull };
-      });
-    },
+          return {
+            message: compose(signup.email, { data, leave }, signup.language),
+            undo: async () => {
+              await deleteTokens(tx, 'data_tokens', [data]);
+              await deleteTokens(tx, 'address_tokens', [leave]);
+            },
+          };
+        },
+      }),
 
     async download(token, entry) {
       if (!SECRET_SHAPE.test(token)) return { ok: false, refusal: 'malformed' };
