@@ -106,24 +106,24 @@ export function startMailWorker({
         : [];
       if (welcomes && written.length < BATCH)
         written.push(...(await welcomes.links.mailWelcomes(BATCH - written.length, welcomes.mail)));
-      const askedLeave =
-        leaveLinks && written.length < BATCH
-          ? await answerRequests(
-              'leave-link',
-              (limit) => leaveLinks.links.mailLeaveLinks(limit, leaveLinks.compose),
-              BATCH - written.length,
-            )
-          : undefined;
-      if (askedLeave) written.push(...askedLeave.mail);
-      const askedData =
-        dataLinks && written.length < BATCH
-          ? await answerRequests(
-              'data-link',
-              (limit) => dataLinks.requests.mailLinks(limit, dataLinks.compose),
-              BATCH - written.length,
-            )
-          : undefined;
-      if (askedData) written.push(...askedData.mail);
+      // The requests for links, /leave's then /privacy's, while the batch has room.
+      let more = false;
+      const requests = [
+        leaveLinks && {
+          event: 'leave-link' as const,
+          answer: (limit: number) => leaveLinks.links.mailLeaveLinks(limit, leaveLinks.compose),
+        },
+        dataLinks && {
+          event: 'data-link' as const,
+          answer: (limit: number) => dataLinks.requests.mailLinks(limit, dataLinks.compose),
+        },
+      ];
+      for (const kind of requests) {
+        if (!kind || written.length >= BATCH) continue;
+        const asked = await answerRequests(kind.event, kind.answer, BATCH - written.length);
+        written.push(...asked.mail);
+        more ||= asked.more;
+      }
       const claimed = [
         ...written,
         ...(written.length < BATCH ? await queue.claim(BATCH - written.length) : []),
@@ -141,7 +141,7 @@ export function startMailWorker({
         if (undeliverable) metrics.address('undeliverable');
       }
       return (
-        (claimed.length === BATCH || askedLeave?.more === true || askedData?.more === true) &&
+        (claimed.length === BATCH || more) &&
         results.length === settled.length &&
         !results.some((sent) => sent.serverUnavailable)
       );

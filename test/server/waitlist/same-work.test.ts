@@ -107,6 +107,26 @@ describeEachEngine((engine) => {
     store = await engine.open({ now: Date.now });
   });
 
+  /** The running site's mail worker, answering the requests `links` names until none is left. */
+  async function mailRound(
+    config: Config,
+    links: Pick<Parameters<typeof startMailWorker>[0], 'leaveLinks' | 'dataLinks'>,
+  ) {
+    const { logger } = capturingLogger();
+    const worker = startMailWorker({
+      queue: store.mail,
+      ...links,
+      mailer: createMailer(config),
+      logger,
+      pollMs: 60_000,
+    });
+    try {
+      await worker.flush();
+    } finally {
+      await worker.stop();
+    }
+  }
+
   it('answers POST /leave for a listed and an unlisted address after the same writes, and mails the link afterwards', async () => {
     const config = testConfig({ SITE_URL: 'https://orgnote.example' });
     const app = createApp(config, { store });
@@ -133,19 +153,9 @@ describeEachEngine((engine) => {
 
     // The running site's mail worker answers both: a link to the listed address, nothing to the
     // other, and neither request stays behind.
-    const { logger } = capturingLogger();
-    const worker = startMailWorker({
-      queue: store.mail,
+    await mailRound(config, {
       leaveLinks: { links: store.addressLinks, compose: leaveLinkMailFor(config)! },
-      mailer: createMailer(config),
-      logger,
-      pollMs: 60_000,
     });
-    try {
-      await worker.flush();
-    } finally {
-      await worker.stop();
-    }
     expect(await mailedTo(config)).toEqual(['ann@example.org']);
     expect(await store.mail.counts()).toMatchObject({ queued: 0, sent: 1 });
     expect(await countRows(store, 'leave_requests')).toBe(0);
@@ -170,19 +180,9 @@ describeEachEngine((engine) => {
     expect(await countRows(store, 'data_requests')).toBe(2);
     expect(await countRows(store, 'data_tokens')).toBe(0);
 
-    const { logger } = capturingLogger();
-    const worker = startMailWorker({
-      queue: store.mail,
+    await mailRound(config, {
       dataLinks: { requests: store.dataRequests, compose: dataLinkMailFor(config)! },
-      mailer: createMailer(config),
-      logger,
-      pollMs: 60_000,
     });
-    try {
-      await worker.flush();
-    } finally {
-      await worker.stop();
-    }
     expect(await mailedTo(config)).toEqual(['bo@example.org']);
     expect(await countRows(store, 'data_requests')).toBe(0);
     expect(await countRows(store, 'data_tokens')).toBe(1);
