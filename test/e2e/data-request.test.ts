@@ -61,6 +61,11 @@ async function askForData(page: Page, language: 'en' | 'ru', address: string, js
   await page.goto(site.url(`${words.prefix}/privacy`));
   if (js) await hydrated(page);
   const section = page.locator('#data-request');
+  await section.scrollIntoViewIfNeeded();
+  if (js)
+    await atBothWidths(page, `data-request-form-${language}`, [
+      section.getByRole('button', { name: words.ask }),
+    ]);
   await section.getByLabel(words.label).fill(address);
   const [response] = await Promise.all([
     page.waitForNavigation(),
