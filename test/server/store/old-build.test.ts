@@ -159,11 +159,18 @@ type Rows = Record<string, unknown[]>;
 
 /**
  * The old build's rows as the versions since leave them: version 13 records every signup as
- * English. schema_migrations is left out: the versions since add rows to it.
+ * English; migration 016 adds the (empty) data requests and links, and keeps each mail's kind
+ * (unknown before it) and the subject of a message still held. schema_migrations is left out: the
+ * versions since add rows to it.
  */
 function upgradedRows({ schema_migrations: _, ...rows }: Rows): Rows {
   const signups = rows.signups.map((row) => ({ ...(row as object), language: 'en' }));
-  return { ...rows, signups };
+  const mail = rows.mail.map((row) => {
+    const { message } = row as { message: string | null };
+    const subject = message === null ? null : (JSON.parse(message) as { subject: string }).subject;
+    return { ...(row as object), kind: null, subject };
+  });
+  return { ...rows, signups, mail, data_requests: [], data_tokens: [] };
 }
 
 const SQLITE_TABLES = `
@@ -222,10 +229,12 @@ it("SQLite: the old build's file opens at this build's version, every row intact
   await (await openStore(testConfig({ DATA_DIR: fresh }))).close();
   expect(sqliteHeader(path.join(fresh, 'waitlist.db'))).toEqual(after);
 
-  // The old build, rolled back onto the renumbered file without the backup, stops at its first
-  // statement, in a transaction that leaves the file as it was.
+  // The old build, rolled back onto the renumbered file without the backup, reads its
+  // user_version in its own numbering, tries its next version, and stops at that version's first
+  // statement (at 14, its 15th: the webhook endpoints' name), in a transaction that leaves the
+  // file as it was.
   const rolledBack = await oldCode('open', dataDir);
-  expect(rolledBack).toEqual({ code: 3, out: 'table guard_tokens already exists\n' });
+  expect(rolledBack).toEqual({ code: 3, out: 'duplicate column name: name\n' });
   expect(sqliteHeader(file)).toEqual(after);
   expect(sqliteRows(file)).toEqual(upgraded);
 }, 120_000);
