@@ -12,9 +12,6 @@ export const DATA_REQUEST_SECTION = 'data-request';
 /** The page the mailed link opens; its button posts the token here. */
 export const DATA_PATH = '/privacy/data';
 
-/** The address field of /privacy's form. */
-export const DATA_EMAIL_FIELD = 'email';
-
 /** The download's form field holding the token (never a query parameter: decision 0036). */
 export const DATA_TOKEN_FIELD = 'token';
 
