@@ -1,20 +1,20 @@
 // The one route table (docs/product.md §2), imported by the server renderer and the browser entry
 // alike.
 //
-// Pages that visitors of / do not need (/activate, /privacy, /confirm, /leave) are lazy: chunks of
-// their own, loaded by the server before rendering and by the browser before hydrating
-// (client/entry.tsx), so first-load JS stays in budget (scripts/weights.ts). A lazy page imports
-// nothing of the first-load bundle but React's JSX runtime, and gets the rest (hooks, config) as
-// props from here or from its route glue: importing React, React Router or a component would
-// move them into a shared chunk, about 1.4 kB more for every visitor. Its JSX runtime then shares
-// the bundler's helper chunk, which every page loads.
-import type { RouteObject } from 'react-router';
+// Pages that visitors of / do not need (/activate, /privacy, /confirm, /leave, /privacy/data) are
+// lazy: chunks of their own, loaded by the server before rendering and by the browser before
+// hydrating (client/entry.tsx), so first-load JS stays in budget (scripts/weights.ts). A lazy page
+// imports nothing of the first-load bundle but React's JSX runtime, and gets the rest (hooks,
+// config) as props from here or from its route glue: importing React, React Router or a component
+// would move them into a shared chunk, about 1.4 kB more for every visitor. Its JSX runtime then
+// shares the bundler's helper chunk, which every page loads.
+import { useActionData, type RouteObject } from 'react-router';
 import { RootLayout } from './pages/RootLayout';
 import { LandingLayout } from './pages/LandingLayout';
 import { waitlistAction, WaitlistPage } from './pages/WaitlistPage';
 import { activateRoute } from './pages/activate-route';
 import { ErrorScreen } from './pages/ErrorScreen';
-import { addressRoute } from './pages/address-route';
+import { addressRoute, dataRequestAction } from './pages/address-route';
 import { usePublicConfig } from './public-config';
 import { usePageLanguage } from './messages';
 import { languageBase } from '../shared/i18n/languages';
@@ -51,6 +51,8 @@ export const routes: RouteObject[] = [
         lazy: async () => {
           const { PrivacyPage, messages } = await import('./pages/PrivacyPage');
           return {
+            // Its form asks for a data link; only the server answers it, as the address pages'.
+            action: dataRequestAction,
             Component: function Privacy() {
               const { privacyContact, addressRecipients, backupRetentionDays } = usePublicConfig();
               // On the server the catalog holds the request's language; in a browser, the chunk's.
@@ -60,6 +62,7 @@ export const routes: RouteObject[] = [
                   {...{ privacyContact, addressRecipients, backupRetentionDays, language }}
                   m={catalog.privacy ?? messages}
                   base={languageBase(language)}
+                  dataRequest={useActionData<typeof dataRequestAction>()}
                 />
               );
             },
@@ -76,6 +79,11 @@ export const routes: RouteObject[] = [
         id: 'leave',
         path: 'leave',
         lazy: () => import('./pages/LeavePage').then(addressRoute('leave')),
+      },
+      {
+        id: 'data',
+        path: 'privacy/data',
+        lazy: () => import('./pages/DataPage').then(addressRoute('data')),
       },
       {
         id: 'not-found',

@@ -12,6 +12,7 @@ import {
   waitlistFormContext,
 } from '../client/route-context';
 import { CONFIRM_PATH, LEAVE_PATH } from '../shared/address-links';
+import { DATA_PATH, PRIVACY_PATH } from '../shared/data-requests';
 import { ACTIVATION } from '../shared/links';
 import { ISSUED_FIELD } from '../shared/native-form';
 import { apiHandler } from './api/router';
@@ -182,6 +183,7 @@ export function createApp(config: Config, deps: AppDeps = {}) {
       }),
       limitSubmissions,
       sameSiteOnly,
+      address,
       consoleCss,
       consolePolicy: securityHeaders(config, [sha256Source(consoleCss)]).pagePolicy([]),
     }),
@@ -201,6 +203,7 @@ interface SiteRouteParts {
   api: ReturnType<typeof apiHandler>;
   limitSubmissions: Middleware;
   sameSiteOnly: Middleware;
+  address: ReturnType<typeof addressPages>;
   consoleCss: string;
   consolePolicy: string;
 }
@@ -281,6 +284,26 @@ function siteRoutes(parts: SiteRouteParts) {
     renderer.streamPage,
   );
   app.post(inLanguages(LEAVE_PATH), readBody, readFields, renderer.streamPage);
+  // A person's own data (decision 0036): /privacy's form mails a data link, so it is checked and
+  // limited like /leave's; the link page's button posts the token (in its body, never its query)
+  // and gets the file, or the page saying why the link does nothing.
+  app.post(
+    inLanguages(PRIVACY_PATH),
+    sameSiteOnly,
+    limitSubmissions,
+    readBody,
+    readFields,
+    renderer.streamPage,
+  );
+  app.post(
+    inLanguages(DATA_PATH),
+    sameSiteOnly,
+    limitSubmissions,
+    readBody,
+    readFields,
+    parts.address.downloadData,
+    renderer.streamPage,
+  );
 
   // The operators' console (its paths: console/paths.ts): server-rendered, no script, off while
   // no account exists.

@@ -70,4 +70,11 @@ export interface AddressPagesContext {
   leave(form: FormData): Promise<LinkUse>;
   /** POST /leave with an address and no token. */
   requestLeaveLink(form: FormData): Promise<LeaveLinkRequest>;
+  /** POST /privacy with an address: a data link (shared/data-requests.ts). */
+  requestDataLink(form: FormData): Promise<LeaveLinkRequest>;
+  /**
+   * POST /privacy/data that downloaded nothing: why (the server sent the file when the link was
+   * good, and the page is not rendered then).
+   */
+  dataLinkRefusal(): LinkRefusal;
 }

@@ -3,12 +3,10 @@
 // such a link by address, and answers the same whether or not the address is on the waitlist.
 // A lazy chunk, glued to its route by address-route.tsx (client/routes.tsx says why).
 import {
-  LEAVE_EMAIL_FIELD,
   LEAVE_PATH,
   ONE_CLICK_FIELD,
   ONE_CLICK_VALUE,
   TOKEN_PARAM,
-  type LeaveLinkRefusal,
   type LeaveLinkRequest,
   type LinkCheck,
   type LinkUse,
@@ -19,6 +17,7 @@ import type { LeaveMessages } from '../../shared/messages/types';
 import messages from '#messages/leave';
 import { AddressCard, Heading, LinkRefused, linkAnswer } from './address-link';
 import type { AddressPage, AddressViewProps } from './address-route';
+import { EmailField, refusalText } from './email-field';
 
 export { messages };
 
@@ -114,10 +113,6 @@ function LeaveByLink({
   );
 }
 
-/**
- * The field is TextField's markup (label, aria-invalid, aria-describedby, an alert), written out:
- * importing TextField would pull React into a shared first-load chunk (client/routes.tsx).
- */
 function AskForLink({ answer, m, base }: { answer?: LeaveLinkRequest } & InLanguage) {
   if (answer?.ok) {
     return (
@@ -127,39 +122,17 @@ function AskForLink({ answer, m, base }: { answer?: LeaveLinkRequest } & InLangu
       </>
     );
   }
-  const refusals: Record<LeaveLinkRefusal, string> = {
-    required: m.required_,
-    'not-an-address': m.notAnAddress_,
-    busy: m.busy_,
-    unavailable: m.unavailable_,
-  };
-  const error = answer ? refusals[answer.refusal] : undefined;
   return (
     <>
       <Heading>{m.askHeading_}</Heading>
       <p>{m.ask_}</p>
       <form method="post" action={`${base}${LEAVE_PATH}`}>
-        <div className="field">
-          <label className="field-label" htmlFor="leave-email">
-            {m.emailLabel_}
-          </label>
-          <input
-            id="leave-email"
-            className={`field-input${error ? ' field-input-error' : ''}`}
-            name={LEAVE_EMAIL_FIELD}
-            type="email"
-            autoComplete="email"
-            required
-            defaultValue={answer?.email}
-            aria-invalid={error ? true : undefined}
-            aria-describedby={error ? 'leave-email-message' : undefined}
-          />
-          {error ? (
-            <p id="leave-email-message" className="field-message" role="alert">
-              {error}
-            </p>
-          ) : null}
-        </div>
+        <EmailField
+          id="leave-email"
+          label={m.emailLabel_}
+          error={refusalText(answer, m)}
+          typed={answer?.email}
+        />
         <button type="submit" className="button button-primary submit-button">
           {m.send_}
         </button>

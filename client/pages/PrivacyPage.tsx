@@ -2,6 +2,12 @@
 // contact from PRIVACY_CONTACT and the names of the services webhooks send addresses to. A lazy
 // chunk with its text ('#messages/privacy', privacy-notice.ts), so the public config and the
 // page's language come as props (client/routes.tsx says why).
+import type { LeaveLinkRequest } from '../../shared/address-links';
+import {
+  DATA_LINK_VALID_HOURS,
+  DATA_REQUEST_SECTION,
+  PRIVACY_PATH,
+} from '../../shared/data-requests';
 import type { Language } from '../../shared/i18n/languages';
 import type { PrivacyMessages } from '../../shared/messages/types';
 import type { PublicConfig } from '../../shared/public-config';
@@ -9,6 +15,7 @@ import type { PublicConfig } from '../../shared/public-config';
 // page its request's language's instead (client/routes.tsx).
 import messages from '#messages/privacy';
 import { whoSeesIt } from './privacy-notice';
+import { EmailField, refusalText } from './email-field';
 
 export { messages };
 
@@ -25,6 +32,8 @@ export interface PrivacyPageProps extends Pick<
   language: Language;
   /** The language's path prefix ('' or '/ru'): /leave is a page load, outside the router. */
   base: string;
+  /** The answer to the data request form, after its POST. */
+  dataRequest?: LeaveLinkRequest;
 }
 
 export function PrivacyPage({
@@ -34,6 +43,7 @@ export function PrivacyPage({
   m,
   language,
   base,
+  dataRequest,
 }: PrivacyPageProps) {
   const contact = addressOf(privacyContact);
   return (
@@ -66,6 +76,7 @@ export function PrivacyPage({
         <a href={`${base}/leave`}>{m.leave_.link_}</a>
         {m.leave_.after_}
       </p>
+      <DataRequest answer={dataRequest} m={m.dataRequest_} base={base} />
       <h2>{m.contactHeading_}</h2>
       <p>
         {m.contact_.before_}
@@ -73,5 +84,44 @@ export function PrivacyPage({
         {m.contact_.after_}
       </p>
     </article>
+  );
+}
+
+/**
+ * A person's own data (decision 0036): the form mails a link to download it, and the answer is the
+ * same whether or not the address is on the list. A native form, with and without JavaScript: it
+ * posts to this page at this section, so the answer comes back in view.
+ */
+function DataRequest({
+  answer,
+  m,
+  base,
+}: {
+  answer?: LeaveLinkRequest;
+  m: PrivacyMessages['dataRequest_'];
+  base: string;
+}) {
+  return (
+    <section id={DATA_REQUEST_SECTION} aria-labelledby="data-request-title">
+      <h2 id="data-request-title">{m.heading_}</h2>
+      {answer?.ok ? (
+        <p role="status">{m.sent_(DATA_LINK_VALID_HOURS)}</p>
+      ) : (
+        <>
+          <p>{m.text_}</p>
+          <form method="post" action={`${base}${PRIVACY_PATH}#${DATA_REQUEST_SECTION}`}>
+            <EmailField
+              id="data-request-email"
+              label={m.emailLabel_}
+              error={refusalText(answer, m)}
+              typed={answer?.email}
+            />
+            <button type="submit" className="button button-primary submit-button">
+              {m.button_}
+            </button>
+          </form>
+        </>
+      )}
+    </section>
   );
 }

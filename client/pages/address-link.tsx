@@ -1,4 +1,4 @@
-// What the two address pages share: the card they sit in, and a link that does nothing
+// What the address pages share: the card they sit in, and a link that does nothing
 // saying why, with its status. Part of their lazy chunks, so it imports nothing of the first-load
 // bundle (client/routes.tsx).
 import type { ReactNode } from 'react';
@@ -38,17 +38,20 @@ type RefusalMessages = Pick<
 > & { askNewLink_?: string };
 
 /**
- * `m.askNewLink_`: a leave link, which a new one replaces. `base`: the language's path prefix; the
- * links are page loads, outside the router (/leave is the server's alone).
+ * `m.askNewLink_`: a leave or data link, which a new one from `askAt` (/leave by default)
+ * replaces. `base`: the language's path prefix; the links are page loads, outside the router
+ * (/leave is the server's alone).
  */
 export function LinkRefused({
   refusal,
   m,
   base,
+  askAt = '/leave',
 }: {
   refusal: LinkRefusal;
   m: RefusalMessages;
   base: string;
+  askAt?: string;
 }) {
   // Spelled out, not m[`${refusal}_`]: the browser build renames message keys (mangleProps).
   const reasons: Record<LinkRefusal, string> = {
@@ -63,7 +66,7 @@ export function LinkRefused({
       <p>{reasons[refusal]}</p>
       {m.askNewLink_ ? (
         <p>
-          <a href={`${base}/leave`}>{m.askNewLink_}</a>
+          <a href={`${base}${askAt}`}>{m.askNewLink_}</a>
         </p>
       ) : null}
       <p>

@@ -1,9 +1,9 @@
-// The route glue of the address pages (/confirm and /leave). Only the server answers them:
-// it hands their loaders and actions an AddressPagesContext (shared/address-links.ts), and their
-// forms are native, so the browser never runs an action. The pages themselves (their text, their
-// views, which operation answers what) are lazy chunks, so this glue hands them what they would
-// otherwise import: the context, the loader's and action's data and the page's language as props
-// (client/routes.tsx says why).
+// The route glue of the address pages (/confirm, /leave, /privacy/data) and of /privacy's form.
+// Only the server answers them: it hands their loaders and actions an AddressPagesContext
+// (shared/address-links.ts), and their forms are native, so the browser never runs an action. The
+// pages themselves (their text, their views, which operation answers what) are lazy chunks, so this
+// glue hands them what they would otherwise import: the context, the loader's and action's data and
+// the page's language as props (client/routes.tsx says why).
 import type { ReactElement } from 'react';
 import {
   data,
@@ -70,7 +70,7 @@ const withStatus = <T,>({ value, status }: Answer<T>) => data(value, { status })
 
 /** The route of the page whose messages are the catalog's `part`. */
 export const addressRoute =
-  <P extends 'confirm' | 'leave'>(part: P) =>
+  <P extends 'confirm' | 'leave' | 'data'>(part: P) =>
   <Loaded, Acted>(
     page: AddressPage<Loaded, Acted, LazyParts[P]>,
   ): Pick<RouteObject, 'loader' | 'action' | 'Component' | 'ErrorBoundary'> => {
@@ -99,3 +99,15 @@ export const addressRoute =
       ErrorBoundary: ErrorScreen,
     };
   };
+
+/**
+ * /privacy's form, which asks for a data link (shared/data-requests.ts): the page shows the answer
+ * in the form's own section.
+ */
+export async function dataRequestAction({
+  context,
+  request,
+}: ActionFunctionArgs<Readonly<RouterContextProvider>>) {
+  const answer = await serverContext(context, request).requestDataLink(await request.formData());
+  return withStatus({ value: answer, status: answer.ok ? 200 : answer.status });
+}

@@ -3,14 +3,15 @@
 // scripts/lib/launch/postgres.ts), each with CONFIRM_SIGNUPS on and off, mailing through a real
 // SMTP server on 127.0.0.1 in a process of its own (scripts/smtp-sink.ts). After
 // BENCH_TIMING_COUNT addresses of each kind are put on the list through the API (and their mail
-// has gone), it sends BENCH_TIMING_COUNT requests (default 200) of each kind: POST /leave for a
-// listed and for an unlisted address, a signup of a new and of a known address, one at a time in
-// a shuffled order, with a pause after each answer (BENCH_TIMING_PAUSE_MS, default 100) so the
-// mail a listed or new address owes goes out between requests. Each request's time runs from the
+// has gone), it sends BENCH_TIMING_COUNT requests (default 200) of each kind: POST /leave and
+// POST /privacy (a data link) for a listed and for an unlisted address, a signup of a new and of a
+// known address, one at a time in a shuffled order, with a pause after each answer
+// (BENCH_TIMING_PAUSE_MS, default 100) so the mail a listed or new address owes goes out between
+// requests. Each request's time runs from the
 // fetch to the last byte of its answer. Prints each kind's median and the ratio of each pair's
 // medians (slower / faster), and exits non-zero when a ratio is over 1.1.
 // BENCH_BASELINE=<commit> measures that commit's build instead (scripts/bench/lib/baseline.ts).
-// About 6 minutes.
+// About 9 minutes.
 import { startPostgres } from '../lib/launch/postgres';
 import { startBuiltServer } from '../lib/launch/server';
 import { startSmtpSink, type SmtpSink } from '../lib/launch/smtp-process';
@@ -30,10 +31,18 @@ const TARGET_RATIO = 1.1;
 /** How long the site may take to send the mail the seeding owes. */
 const MAIL_DRAIN_MS = 60_000;
 
-const KINDS = ['leave: listed', 'leave: unlisted', 'signup: new', 'signup: known'] as const;
+const KINDS = [
+  'leave: listed',
+  'leave: unlisted',
+  'data: listed',
+  'data: unlisted',
+  'signup: new',
+  'signup: known',
+] as const;
 type Kind = (typeof KINDS)[number];
 const PAIRS: [Kind, Kind][] = [
   ['leave: listed', 'leave: unlisted'],
+  ['data: listed', 'data: unlisted'],
   ['signup: new', 'signup: known'],
 ];
 
@@ -84,9 +93,10 @@ const signUp = (siteUrl: string, email: string) =>
     201,
   );
 
-const askLeaveLink = (siteUrl: string, email: string) =>
+/** /leave's form (a leave link) or /privacy's (a data link), as a browser without script posts. */
+const askForLink = (siteUrl: string, path: '/leave' | '/privacy', email: string) =>
   timed(
-    `${siteUrl}/leave`,
+    `${siteUrl}${path}`,
     {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -139,8 +149,10 @@ async function measure(
     await mailSettled(sink, confirm === 'on' ? 2 * (COUNT + WARM_UP) : 0);
 
     const send: Record<Kind, (i: number) => Promise<number>> = {
-      'leave: listed': (i) => askLeaveLink(site.url, address('listed', i)),
-      'leave: unlisted': (i) => askLeaveLink(site.url, address('unlisted', i)),
+      'leave: listed': (i) => askForLink(site.url, '/leave', address('listed', i)),
+      'leave: unlisted': (i) => askForLink(site.url, '/leave', address('unlisted', i)),
+      'data: listed': (i) => askForLink(site.url, '/privacy', address('listed', i)),
+      'data: unlisted': (i) => askForLink(site.url, '/privacy', address('unlisted', i)),
       'signup: new': (i) => signUp(site.url, address('new', i)),
       'signup: known': (i) => signUp(site.url, address('known', i)),
     };
@@ -151,12 +163,10 @@ async function measure(
         next,
       );
     for (const { kind, i } of round(COUNT, WARM_UP)) await send[kind](i);
-    const times: Record<Kind, number[]> = {
-      'leave: listed': [],
-      'leave: unlisted': [],
-      'signup: new': [],
-      'signup: known': [],
-    };
+    const times = Object.fromEntries(KINDS.map((kind) => [kind, [] as number[]])) as Record<
+      Kind,
+      number[]
+    >;
     for (const { kind, i } of round(0, COUNT)) {
       times[kind].push(await send[kind](i));
       await new Promise((resolve) => setTimeout(resolve, PAUSE_MS));

@@ -14,7 +14,7 @@ const RUSSIAN_HOURS: Partial<Record<Intl.LDMLPluralRule, string>> = {
   many: 'часов',
 };
 const russianPlural = new Intl.PluralRules('ru');
-const russianHours = (hours: number) =>
+export const russianHours = (hours: number) =>
   `${hours}\u00a0${RUSSIAN_HOURS[russianPlural.select(hours)] ?? 'часа'}`;
 
 /** Each language's words, side by side; the link comes between the second and third paragraph. */

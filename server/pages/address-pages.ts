@@ -1,9 +1,11 @@
-// The handler of the address pages (/confirm, /leave; shared/address-links.ts): Express reads the
-// body (readBody, readFields), React Router runs the route's loader or action, which reads the
-// form from its request and calls the context built here for the request (contextFor), and each
-// call goes to one operation in waitlist/address.ts. The
+// The handler of the address pages (/confirm, /leave; shared/address-links.ts) and of a person's
+// own data (/privacy's form, /privacy/data; shared/data-requests.ts): Express reads the body
+// (readBody, readFields), React Router runs the route's loader or action, which reads the form
+// from its request and calls the context built here for the request (contextFor), and each call
+// goes to one operation in waitlist/address.ts or waitlist/data-request.ts. A confirm or leave
 // token travels in the query (the mailed link, the one-click POST) or in the form (the pages'
-// buttons); it is never logged (the access log drops the query).
+// buttons); it is never logged (the access log drops the query). A data token travels in the form
+// only, and a good one is answered here with the file, before React Router (downloadData).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   LEAVE_PATH,
@@ -13,9 +15,13 @@ import {
   type AddressPagesContext,
   type LeaveLinkRequest,
   type LinkCheck,
+  type LinkRefusal,
   type LinkUse,
 } from '../../shared/address-links';
-import { asText, fieldsOfPairs, type FormFields } from '../http/body';
+import { DATA_TOKEN_FIELD, PRIVACY_PATH } from '../../shared/data-requests';
+import { asText, fieldsOfPairs, type BodyRequest, type FormFields } from '../http/body';
+import { contextOf } from '../http/request-pipeline';
+import type { Store } from '../store';
 import {
   checkLink,
   confirmAddress,
@@ -23,6 +29,7 @@ import {
   requestLeaveLink,
   type AddressDeps,
 } from '../waitlist/address';
+import { downloadData, requestDataLink } from '../waitlist/data-request';
 import { QueueFullError } from '../store/errors';
 
 /** The token in the request's query (the mailed link, the one-click POST), if any. */
@@ -62,8 +69,35 @@ function unavailable(err: unknown): boolean {
   return (err as { unavailable?: boolean }).unavailable === true;
 }
 
-export function addressPages(deps: AddressDeps) {
+/** Why a data link's POST downloaded nothing, left by `downloadData` for the page's action. */
+const DATA_REFUSAL = Symbol('data link refusal');
+type DataRequest = IncomingMessage & { [DATA_REFUSAL]?: LinkRefusal };
+
+export function addressPages(deps: AddressDeps & { store: Pick<Store, 'dataRequests'> }) {
   const fields = fieldsOfPairs;
+
+  /**
+   * A form asking for a link to be mailed (/leave's, /privacy's): its answer, or a 503 answer the
+   * page words when the store is away or the mail queue is full.
+   */
+  async function askForLink(
+    form: FormData,
+    path: string,
+    ask: (fields: FormFields) => Promise<LeaveLinkRequest>,
+  ): Promise<LeaveLinkRequest> {
+    try {
+      return await ask(fields(form));
+    } catch (err) {
+      if (!unavailable(err)) throw err;
+      deps.logger.warn({ reason: (err as Error).name, path }, 'store unavailable');
+      return {
+        ok: false,
+        email: asText(fields(form).email).trim(),
+        refusal: err instanceof QueueFullError ? 'busy' : 'unavailable',
+        status: 503,
+      };
+    }
+  }
 
   /** A link's use, or a 503 page (thrown to React Router) when the store is away. */
   async function use<T extends LinkUse | LinkCheck>(
@@ -102,24 +136,34 @@ export function addressPages(deps: AddressDeps) {
             if (left.ok) forgetJoined(req);
             return left;
           }),
-        async requestLeaveLink(form): Promise<LeaveLinkRequest> {
-          try {
-            return await requestLeaveLink(deps, fields(form));
-          } catch (err) {
-            if (!unavailable(err)) throw err;
-            deps.logger.warn(
-              { reason: (err as Error).name, path: LEAVE_PATH },
-              'store unavailable',
-            );
-            return {
-              ok: false,
-              email: asText(fields(form).email).trim(),
-              refusal: err instanceof QueueFullError ? 'busy' : 'unavailable',
-              status: 503,
-            };
-          }
-        },
+        requestLeaveLink: (form) =>
+          askForLink(form, LEAVE_PATH, (given) => requestLeaveLink(deps, given)),
+        requestDataLink: (form) =>
+          askForLink(form, PRIVACY_PATH, (given) => requestDataLink(deps, given)),
+        // Reached only when downloadData let the POST through: the file went out otherwise.
+        dataLinkRefusal: () => (req as DataRequest)[DATA_REFUSAL] ?? 'malformed',
       };
+    },
+
+    /**
+     * The data link page's POST (after readFields): the file, sent here as an attachment, or the
+     * refusal left for the page's action, which words it (a 4xx page in the page's language). The
+     * token comes in the form only, never in the query (decision 0036).
+     */
+    async downloadData(req: BodyRequest, res: ServerResponse, next: () => void): Promise<void> {
+      const token = (req.body as URLSearchParams).get(DATA_TOKEN_FIELD) ?? '';
+      const downloaded = await downloadData(deps, token.trim(), contextOf(req).client.ip);
+      if (!downloaded.ok) {
+        (req as DataRequest)[DATA_REFUSAL] = downloaded.refusal;
+        return next();
+      }
+      const { name, json } = downloaded.file;
+      res.statusCode = 200;
+      res.setHeader('Content-Type', 'application/json; charset=utf-8');
+      res.setHeader('Content-Disposition', `attachment; filename="${name}"`);
+      res.setHeader('Cache-Control', 'no-store');
+      res.setHeader('Referrer-Policy', 'no-referrer');
+      res.end(json);
     },
   };
 }

@@ -32,6 +32,11 @@ export interface AuditLog {
     entry: Pick<AuditEntry, 'account' | 'action' | 'addresses'> & { client?: string },
     since: string,
   ): Promise<boolean>;
+  /**
+   * Records the entry in the caller's transaction, which holds the chain until it ends: the entry
+   * and what it records commit together, or neither does.
+   */
+  recordIn(tx: Queryable, entry: NewAuditEntry): Promise<void>;
   /** Newest first, `limit` at a time; `before` is the last entry of the page before (keyset). */
   list(options: { limit: number; before?: Pick<AuditEntry, 'at' | 'id'> }): Promise<AuditEntry[]>;
   /** Walks the hash chain from its first entry, and stops at the first link that does not hold. */
@@ -126,6 +131,11 @@ export function createAuditLog(sql: Sql, now: () => number): AuditLog {
         await lockChain(tx);
         await append(tx, entry);
       });
+    },
+
+    async recordIn(tx, entry) {
+      await lockChain(tx);
+      await append(tx, entry);
     },
 
     async recordOnce(entry, since) {

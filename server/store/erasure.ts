@@ -107,6 +107,21 @@ export function createErasure(
          )`,
         [key],
       );
+      // The address's data requests (passing over those a worker holds, as above) and data links.
+      await tx.query(
+        `DELETE FROM data_requests
+         WHERE id IN (
+           SELECT id
+           FROM data_requests
+           WHERE email_key = $1${sql.skipLocked}
+         )`,
+        [key],
+      );
+      await tx.query(
+        `DELETE FROM data_tokens
+         WHERE email_key = $1`,
+        [key],
+      );
       const deleted = await tx.query(
         `DELETE FROM signups
          WHERE email_key = $1`,

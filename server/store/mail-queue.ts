@@ -36,6 +36,12 @@ export interface QueuedMail {
 
 export type MailState = 'queued' | 'sent' | 'failed' | 'dead';
 
+/**
+ * What a message is, kept with its subject once it is sent and its body cleared, so a person's
+ * data can name the mail they were sent (data-requests.ts).
+ */
+export type MailKind = 'invitation' | 'confirmation' | 'welcome' | 'leave-link' | 'data-link';
+
 /** What `mail` lists: no body, no key. */
 export interface MailSummary {
   id: number;
@@ -124,15 +130,15 @@ const toMailSummary = (row: PendingRow): MailSummary => ({
 /** What an invitation's transaction writes into the queue (subscriptions.ts). */
 export interface MailQueueWriter {
   /**
-   * Queues a message for `emailKey`, claimed by the caller for one lease, so the caller sends it
-   * first; with `claimed: false` it is due at once for the mail worker. QueueFullError (which rolls
-   * the transaction back) past the configured size.
+   * Queues a message of `kind` for `emailKey`, claimed by the caller for one lease, so the caller
+   * sends it first; with `claimed: false` it is due at once for the mail worker. QueueFullError
+   * (which rolls the transaction back) past the configured size.
    */
   enqueue(
     tx: Queryable,
     emailKey: string,
     message: OutgoingMail,
-    options?: { claimed: boolean },
+    options: { kind: MailKind; claimed?: boolean },
   ): Promise<QueuedMail>;
   /**
    * Drops the address's messages still waiting: an earlier invitation carries a key that is now
@@ -157,7 +163,7 @@ export function createMailQueue(
     // The count and the insert are one statement: exact under SQLite's single writer; on
     // PostgreSQL two transactions enqueueing at the same moment may both see room for one, so the
     // bound can be passed by a few rows (it protects the disk, it is not a quota).
-    async enqueue(tx, emailKey, message, { claimed } = { claimed: true }) {
+    async enqueue(tx, emailKey, message, { kind, claimed = true }) {
       const at = now();
       const leaseUntil = claimed ? at + limits.mailLeaseMs : 0;
       const { rows } = await tx.query<{ id: number }>(
@@ -168,6 +174,8 @@ export function createMailQueue(
           'next_attempt_at',
           'lease_until',
           'created_at',
+          'kind',
+          'subject',
         ]),
         [
           emailKey,
@@ -176,6 +184,8 @@ export function createMailQueue(
           at,
           leaseUntil,
           new Date(at).toISOString(),
+          kind,
+          message.subject,
           limits.mailMaxItems,
         ],
       );

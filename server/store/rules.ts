@@ -5,6 +5,7 @@ import { createAddressLinks, createLinkMail } from './address-links';
 import { createAdmins } from './admins';
 import { createAuditLog } from './audit-log';
 import { createConsoleKeys } from './console-keys';
+import { createDataRequests } from './data-requests';
 import { createErasure } from './erasure';
 import { createGuardTokens } from './guard-tokens';
 import type { QueueLimits } from './limits';
@@ -24,6 +25,7 @@ export type StoreRules = Omit<Store, 'engine' | 'rate' | 'backup' | 'ping' | 'sc
 export function createStoreRules(sql: Sql, limits: QueueLimits, now: () => number): StoreRules {
   const mail = createMailQueue(sql, limits, now);
   const hashAddress = createAddressHash(sql);
+  const audit = createAuditLog(sql, now);
   return {
     signups: createSignups(sql, hashAddress, now),
     addressLinks: createAddressLinks(sql, now, createLinkMail(sql, mail, limits, now)),
@@ -31,7 +33,8 @@ export function createStoreRules(sql: Sql, limits: QueueLimits, now: () => numbe
     sessions: createAdminSessions(sql, now),
     loginThrottle: createLoginThrottle(sql, now),
     consoleKeys: createConsoleKeys(sql, now),
-    audit: createAuditLog(sql, now),
+    audit,
+    dataRequests: createDataRequests(sql, mail, audit, limits, now),
     subscriptions: createSubscriptions(sql, mail, now),
     outbox: createOutbox(sql, limits, now),
     mail,

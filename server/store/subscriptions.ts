@@ -172,6 +172,7 @@ export function createSubscriptions(
             tx,
             signup.email_key,
             options.compose(signup.email, key, leave, signup.language),
+            { kind: 'invitation' },
           ),
         };
       });

@@ -9,6 +9,7 @@ import type { AddressLinks } from './address-links';
 import type { Admins } from './admins';
 import type { AuditLog } from './audit-log';
 import type { ConsoleKeys } from './console-keys';
+import type { DataRequests } from './data-requests';
 import type { Erased, EraseOptions } from './erasure';
 import type { GuardTokens } from './guard-tokens';
 import type { LoginThrottle } from './login-throttle';
@@ -36,6 +37,8 @@ export interface Store {
   /** The per-client signup counters (SIGNUP_RATE_LIMIT), shared by every replica on the store. */
   rate: RateCounter;
   addressLinks: AddressLinks;
+  /** A person's own data: /privacy's requests, the links they mail, the download (0036). */
+  dataRequests: DataRequests;
   admins: Admins;
   sessions: AdminSessions;
   loginThrottle: LoginThrottle;

@@ -71,28 +71,43 @@ export async function leaveByLink(deps: AddressDeps, token: string): Promise<Lin
  * the list. The answer and the work before it are the same either way, so neither the page nor its
  * timing tells who is on it (decision 0021). Only a malformed address is refused.
  */
-export async function requestLeaveLink(
+export function requestLeaveLink(
   deps: AddressDeps,
   fields: Record<string, unknown>,
 ): Promise<LeaveLinkRequest> {
-  const { store, config, logger } = deps;
+  return requestLink(deps, fields, 'leave-link', (email) =>
+    deps.store.addressLinks.askLeaveLink(email),
+  );
+}
+
+/**
+ * A form that asks for a link to be mailed (/leave's, /privacy's): `record` stores the request
+ * with one insert, listed or not; the mail worker looks the address up and mails the link. A full
+ * queue (QueueFullError, a 503 page) is full for every address alike.
+ */
+export async function requestLink(
+  deps: Pick<AddressDeps, 'logger' | 'wakeMail'> & {
+    config: Pick<Config, 'siteUrl' | 'backendUrl'>;
+  },
+  fields: Record<string, unknown>,
+  event: 'leave-link' | 'data-link',
+  record: (email: string) => Promise<void>,
+): Promise<LeaveLinkRequest> {
+  const { config, logger } = deps;
   const typed = typeof fields.email === 'string' ? fields.email.trim() : '';
   if (NOT_TEXT.test(typed) || checkEmail(typed) !== undefined)
     return { ok: false, email: typed, refusal: typed ? 'not-an-address' : 'required', status: 400 };
-  const { siteUrl } = config;
   // With BACKEND_URL the backend keeps the signups; without SITE_URL a link would have no origin.
-  if (config.backendUrl || !siteUrl) {
+  if (config.backendUrl || !config.siteUrl) {
     logger.warn(
-      { event: 'leave-link', reason: config.backendUrl ? 'backend-owns-signups' : 'no-site-url' },
-      'no leave link can be mailed',
+      { event, reason: config.backendUrl ? 'backend-owns-signups' : 'no-site-url' },
+      `no ${event.replace('-', ' ')} can be mailed`,
     );
     return { ok: true };
   }
   // An address mail syntax would read as another ('evil,victim@x.org') is never mailed.
   if (!isMailable(typed)) return { ok: true };
-  // One insert, listed or not; the mail worker looks the address up and mails the link. A full
-  // queue (QueueFullError, a 503 page) is full for every address alike.
-  await store.addressLinks.askLeaveLink(typed);
+  await record(typed);
   deps.wakeMail?.();
   return { ok: true };
 }

@@ -1,8 +1,9 @@
 // The running site's expiry sweep: erases the addresses nobody confirmed in time, through the
 // operation in waitlist/address.ts, and deletes webhook deliveries past their month of history
-// (waitlist/webhooks.ts) and the bot guard's expired tokens (store/guard-tokens.ts), once a minute
-// and again at once after a full batch. Every replica sweeps: each is a delete of rows past a
-// time, which changes nothing when another did it first.
+// (waitlist/webhooks.ts), the bot guard's expired tokens (store/guard-tokens.ts) and the data links
+// and requests past their day (store/data-requests.ts), once a minute and again at once after a
+// full batch. Every replica sweeps: each is a delete of rows past a time, which changes nothing
+// when another did it first.
 import type { Store } from '../store';
 import { sweepUnconfirmed, SWEEP_BATCH, type AddressDeps } from '../waitlist/address';
 import { PRUNE_BATCH, pruneWebhookDeliveries } from '../waitlist/webhooks';
@@ -18,7 +19,7 @@ interface SweepOptions {
 }
 
 export function startExpirySweep(
-  deps: AddressDeps & { store: Pick<Store, 'webhooks' | 'guardTokens'> },
+  deps: AddressDeps & { store: Pick<Store, 'webhooks' | 'guardTokens' | 'dataRequests'> },
   { pollMs = SWEEP_EVERY_MS, now = Date.now }: SweepOptions = {},
 ): Poller {
   /** One task's round: whether it found a full batch, false when it failed (logged). */
@@ -43,6 +44,10 @@ export function startExpirySweep(
       'guard token pruning',
       async () => (await deps.store.guardTokens.prune(PRUNE_BATCH)) === PRUNE_BATCH,
     );
-    return expired || pruned || spent;
+    const data = await round(
+      'data link pruning',
+      async () => (await deps.store.dataRequests.prune(PRUNE_BATCH)) >= PRUNE_BATCH,
+    );
+    return expired || pruned || spent || data;
   }, pollMs);
 }

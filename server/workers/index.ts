@@ -1,11 +1,12 @@
 // The running site's background workers, wired from the settings in one place: the mail worker
-// (the confirmations and welcomes signups are due, the leave links /leave was asked for, and the
-// invitations a CLI run could not send), the webhook worker, the expiry sweep and, with
+// (the confirmations and welcomes signups are due, the links /leave and /privacy were asked for,
+// and the invitations a CLI run could not send), the webhook worker, the expiry sweep and, with
 // BACKEND_URL, the outbox. index.ts starts them beside the HTTP server; tests start them the same
 // way, with a long poll so that rounds run when the test wakes or flushes them.
 import type { Config } from '../config';
 import type { Logger } from '../logger';
 import { confirmationMailFor } from '../mail/confirmation';
+import { dataLinkMailFor } from '../mail/data-link';
 import { leaveLinkMailFor } from '../mail/leave-link';
 import { createMailer } from '../mail/transport';
 import { welcomeMailFor } from '../mail/welcome';
@@ -55,6 +56,7 @@ export function startWorkers({
   const confirmationMail = confirmationMailFor(config);
   const welcomeMail = welcomeMailFor(config);
   const leaveLinkMail = leaveLinkMailFor(config);
+  const dataLinkMail = dataLinkMailFor(config);
   const mail =
     mailer &&
     startMailWorker({
@@ -62,6 +64,7 @@ export function startWorkers({
       confirmations: confirmationMail && { links: store.addressLinks, mail: confirmationMail },
       welcomes: welcomeMail && { links: store.addressLinks, mail: welcomeMail },
       leaveLinks: leaveLinkMail && { links: store.addressLinks, compose: leaveLinkMail },
+      dataLinks: dataLinkMail && { requests: store.dataRequests, compose: dataLinkMail },
       mailer,
       logger,
       metrics,

@@ -1,10 +1,11 @@
 // Background delivery of the site's mail: every poll (or 50 ms after a request wakes it) it writes
-// the confirmations and welcomes signups are due and the leave links /leave was asked for, claims
-// what else is due (messages that failed for a while, or that a CLI run left behind) and sends it
-// through the pool, a batch at a time. A full batch is followed at once by the next one, unless
-// the server was unavailable: then the rest waits for the next poll and its own backoff, rather
-// than thousands of due messages each meeting the same closed port in a burst. While the site is
-// saturated, rounds keep their pause: signups are answered first (busy.ts).
+// the confirmations and welcomes signups are due and the links /leave and /privacy were asked for
+// (leave links, data links), claims what else is due (messages that failed for a while, or that a
+// CLI run left behind) and sends it through the pool, a batch at a time. A full batch is followed
+// at once by the next one, unless the server was unavailable: then the rest waits for the next
+// poll and its own backoff, rather than thousands of due messages each meeting the same closed
+// port in a burst. While the site is saturated, rounds keep their pause: signups are answered
+// first (busy.ts).
 import { eventLoopBusy } from './busy';
 import { startPoller, wakeLater, type Poller } from './poller';
 import type { Logger } from '../logger';
@@ -15,6 +16,7 @@ import type {
   ConfirmationMail,
   WelcomeMail,
 } from '../store/address-links';
+import type { ComposeDataMail, DataRequests } from '../store/data-requests';
 import type { MailQueue, QueuedMail } from '../store/mail-queue';
 import { sendClaimed, type MailOutcome } from '../mail/send';
 import { SMTP_POOL_SIZE, type Mailer } from '../mail/transport';
@@ -35,6 +37,14 @@ interface MailWorkerOptions {
   leaveLinks?: {
     links: Pick<AddressLinks, 'mailLeaveLinks'>;
     compose: ComposeLeaveMail;
+  };
+  /**
+   * The requests /privacy recorded for a data link and the mail to write for them, answered after
+   * the leave links. Without it (no SITE_URL), they wait, and the expiry sweep prunes them.
+   */
+  dataLinks?: {
+    requests: Pick<DataRequests, 'mailLinks'>;
+    compose: ComposeDataMail;
   };
   mailer: Mailer;
   logger: Logger;
@@ -62,24 +72,29 @@ export function startMailWorker({
   confirmations,
   welcomes,
   leaveLinks,
+  dataLinks,
   mailer,
   logger,
   pollMs = 1000,
   metrics = NO_METRICS,
   busy,
 }: MailWorkerOptions): Poller {
-  /** /leave's requests, up to `limit`; `more`: as many were answered, so more may wait. */
-  async function answerLeaveRequests(
-    { links, compose }: NonNullable<MailWorkerOptions['leaveLinks']>,
+  /**
+   * Requests for a link (/leave's, /privacy's), up to `limit`; `more`: as many were answered, so
+   * more may wait.
+   */
+  async function answerRequests(
+    event: 'leave-link' | 'data-link',
+    answer: (limit: number) => Promise<{ mail: QueuedMail[]; requests: number; queueFull: number }>,
     limit: number,
   ) {
-    const done = await links.mailLeaveLinks(limit, compose);
+    const done = await answer(limit);
     // The request was answered long ago, the same for every address: this tells nobody who is on
     // the list.
     if (done.queueFull > 0)
       logger.warn(
-        { event: 'leave-link', reason: 'mail queue full', requests: done.queueFull },
-        'no leave link could be queued',
+        { event, reason: 'mail queue full', requests: done.queueFull },
+        `no ${event.replace('-', ' ')} could be queued`,
       );
     return { mail: done.mail, more: done.requests === limit };
   }
@@ -91,11 +106,24 @@ export function startMailWorker({
         : [];
       if (welcomes && written.length < BATCH)
         written.push(...(await welcomes.links.mailWelcomes(BATCH - written.length, welcomes.mail)));
-      const asked =
-        leaveLinks && written.length < BATCH
-          ? await answerLeaveRequests(leaveLinks, BATCH - written.length)
-          : undefined;
-      if (asked) written.push(...asked.mail);
+      // The requests for links, /leave's then /privacy's, while the batch has room.
+      let more = false;
+      const requests = [
+        leaveLinks && {
+          event: 'leave-link' as const,
+          answer: (limit: number) => leaveLinks.links.mailLeaveLinks(limit, leaveLinks.compose),
+        },
+        dataLinks && {
+          event: 'data-link' as const,
+          answer: (limit: number) => dataLinks.requests.mailLinks(limit, dataLinks.compose),
+        },
+      ];
+      for (const kind of requests) {
+        if (!kind || written.length >= BATCH) continue;
+        const asked = await answerRequests(kind.event, kind.answer, BATCH - written.length);
+        written.push(...asked.mail);
+        more ||= asked.more;
+      }
       const claimed = [
         ...written,
         ...(written.length < BATCH ? await queue.claim(BATCH - written.length) : []),
@@ -113,7 +141,7 @@ export function startMailWorker({
         if (undeliverable) metrics.address('undeliverable');
       }
       return (
-        (claimed.length === BATCH || asked?.more === true) &&
+        (claimed.length === BATCH || more) &&
         results.length === settled.length &&
         !results.some((sent) => sent.serverUnavailable)
       );

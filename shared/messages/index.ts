@@ -9,12 +9,14 @@ import enActivate from './en/activate';
 import enPrivacy from './en/privacy';
 import enConfirm from './en/confirm';
 import enLeave from './en/leave';
+import enData from './en/data';
 import ruSite from './ru/site';
 import ruForms from './ru/forms';
 import ruActivate from './ru/activate';
 import ruPrivacy from './ru/privacy';
 import ruConfirm from './ru/confirm';
 import ruLeave from './ru/leave';
+import ruData from './ru/data';
 
 export type { Catalog } from './types';
 
@@ -26,6 +28,7 @@ export const CATALOGS: Record<Language, Required<Catalog>> = {
     privacy: enPrivacy,
     confirm: enConfirm,
     leave: enLeave,
+    data: enData,
   },
   ru: {
     site: ruSite,
@@ -34,5 +37,6 @@ export const CATALOGS: Record<Language, Required<Catalog>> = {
     privacy: ruPrivacy,
     confirm: ruConfirm,
     leave: ruLeave,
+    data: ruData,
   },
 };

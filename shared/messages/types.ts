@@ -10,6 +10,7 @@ import type activate from './en/activate';
 import type privacy from './en/privacy';
 import type confirm from './en/confirm';
 import type leave from './en/leave';
+import type data from './en/data';
 
 /** English literals widened to what another language may say instead. */
 export type Widen<T> = {
@@ -29,12 +30,14 @@ export type ActivateMessages = Widen<typeof activate>;
 export type PrivacyMessages = Widen<typeof privacy>;
 export type ConfirmMessages = Widen<typeof confirm>;
 export type LeaveMessages = Widen<typeof leave>;
+export type DataMessages = Widen<typeof data>;
 
 export interface LazyParts {
   activate: ActivateMessages;
   privacy: PrivacyMessages;
   confirm: ConfirmMessages;
   leave: LeaveMessages;
+  data: DataMessages;
 }
 export type LazyPart = keyof LazyParts;
 

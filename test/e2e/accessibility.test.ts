@@ -66,6 +66,34 @@ const addressScreens: [string, (page: Page) => Promise<void>][] = [
       await press(page, 'Send me a link');
     },
   ],
+  [
+    "/privacy's data request with the field's error",
+    async (page) => {
+      await page.goto(site.url('/privacy'));
+      await page.getByLabel('Email address').fill('zoe@example');
+      await press(page, 'Send me what you hold about me');
+    },
+  ],
+  [
+    "/privacy's data request answered",
+    async (page) => {
+      await page.goto(site.url('/privacy'));
+      await page.getByLabel('Email address').fill('nobody@example.org');
+      await press(page, 'Send me what you hold about me');
+    },
+  ],
+  [
+    '/privacy/data (the data link, asking for its code)',
+    async (page) => void (await page.goto(site.url('/privacy/data'))),
+  ],
+  [
+    '/privacy/data with a code that does not work',
+    async (page) => {
+      await page.goto(site.url('/privacy/data'));
+      await page.getByLabel('Code from the mail').fill('bad');
+      await press(page, 'Download my data');
+    },
+  ],
 ];
 
 const screens: [string, (page: Page) => Promise<void>][] = [

@@ -70,6 +70,20 @@ const documents: {
     status: 400,
     body: 'email=zoe%40example',
   },
+  {
+    name: "/privacy's data request answered",
+    path: '/privacy',
+    status: 200,
+    body: 'email=nobody%40example.org',
+  },
+  {
+    name: "/privacy's data request with the field's error",
+    path: '/privacy',
+    status: 400,
+    body: 'email=zoe%40example',
+  },
+  { name: 'the data link page', path: '/privacy/data', status: 200 },
+  { name: 'a refused data link', path: '/privacy/data', status: 400, body: 'token=bad' },
 ];
 
 let server: ServerProcess;

@@ -167,6 +167,40 @@ export const RUSSIAN_STATES: [string, Reach][] = [
     },
   ],
   [
+    '/ru/privacy once a data link is asked for',
+    async (page, site, js) => {
+      await visit(page, site, js, '/ru/privacy');
+      await page.locator('main input[name="email"]').fill('nobody@example.org');
+      await post(page, js, mainButton(page));
+      return page;
+    },
+  ],
+  [
+    "/ru/privacy with the data form's error",
+    async (page, site, js) => {
+      await visit(page, site, js, '/ru/privacy');
+      await page.locator('main input[name="email"]').fill('zoe@example');
+      await post(page, js, mainButton(page));
+      return page;
+    },
+  ],
+  [
+    '/ru/privacy/data from a mailed link',
+    async (page, site, js) => (
+      await visit(page, site, js, `/ru/privacy/data#${'A'.repeat(32)}`),
+      page
+    ),
+  ],
+  [
+    '/ru/privacy/data with a code that does not work',
+    async (page, site, js) => {
+      await visit(page, site, js, '/ru/privacy/data');
+      await page.locator('main input[name="token"]').fill('bad');
+      await post(page, js, mainButton(page));
+      return page;
+    },
+  ],
+  [
     '/ru/no-such-page (404)',
     async (page, site, js) => (await visit(page, site, js, '/ru/no-such-page'), page),
   ],

@@ -1,16 +1,13 @@
 // The mails that carry address links, for both engines: confirmations and welcomes, written by
 // the mail worker for the signups they are due for, and leave links, asked for on /leave and
 // answered by the worker. Each mail is queued in the transaction that issues its tokens.
-import { randomUUID } from 'node:crypto';
-import { emailKey } from '../../../shared/form-checks';
 import type { Language } from '../../../shared/i18n/languages';
-import { QueueFullError } from '../errors';
 import type { QueueLimits } from '../limits';
+import { answerRequests, recordRequest, type LinksMailed } from '../link-requests';
 import type { MailQueueWriter, OutgoingMail, QueuedMail } from '../mail-queue';
-import { hashSecret } from '../secrets';
 import { WAITING } from '../signups';
 import { placeholders, type Queryable, type Sql } from '../sql';
-import { issueToken, issueTokens, linksMailedRecently } from './tokens';
+import { deleteTokens, issueToken, issueTokens, linksMailedRecently } from './tokens';
 
 /**
  * The links a confirmation mail carries: its confirmation token and a leave token, both shown only
@@ -81,13 +78,7 @@ export interface LinkMail {
 }
 
 /** What one round of mailLeaveLinks did. */
-export interface LeaveLinksMailed {
-  mail: QueuedMail[];
-  /** Requests answered (and deleted), mailed or not. */
-  requests: number;
-  /** Requests for a stored address that got no mail because the mail queue was full. */
-  queueFull: number;
-}
+export type LeaveLinksMailed = LinksMailed;
 
 /**
  * Leave links per address and window (MAIL_AGAIN_AFTER_MS): every mail carries one, so a person
@@ -155,7 +146,11 @@ export function createLinkMail(
         const queued: QueuedMail[] = [];
         for (const [i, { email, email_key: key, language }] of mailable.entries()) {
           const links = { confirm: tokens[2 * i], leave: tokens[2 * i + 1] };
-          queued.push(await mail.enqueue(tx, key, confirmation.compose(email, links, language)));
+          queued.push(
+            await mail.enqueue(tx, key, confirmation.compose(email, links, language), {
+              kind: 'confirmation',
+            }),
+          );
         }
         return queued;
       });
@@ -186,72 +181,33 @@ export function createLinkMail(
         );
         const queued: QueuedMail[] = [];
         for (const [i, { email, email_key: key, language }] of mailable.entries())
-          queued.push(await mail.enqueue(tx, key, welcome.compose(email, tokens[i], language)));
+          queued.push(
+            await mail.enqueue(tx, key, welcome.compose(email, tokens[i], language), {
+              kind: 'welcome',
+            }),
+          );
         return queued;
       });
     },
 
     async askLeaveLink(email) {
-      const at = now();
-      const { rowCount } = await sql.query(
-        `INSERT INTO leave_requests (id, email_key, created_at)
-         SELECT $1, $2, $3
-         WHERE (SELECT COUNT(*) FROM leave_requests) < $4`,
-        [randomUUID(), emailKey(email), new Date(at).toISOString(), limits.mailMaxItems],
-      );
-      if (rowCount === 0) throw new QueueFullError('mail');
+      await recordRequest(sql, 'leave_requests', email, now(), limits.mailMaxItems);
     },
 
-    async mailLeaveLinks(limit, compose) {
-      return sql.transaction(async (tx) => {
-        const at = now();
-        // Taken and deleted in one statement: a request is answered once, by one replica, and a
-        // replica that dies before its commit leaves it for the next round.
-        const { rows: asked } = await tx.query<{ email_key: string }>(
-          `DELETE FROM leave_requests
-           WHERE id IN (
-             SELECT id
-             FROM leave_requests
-             ORDER BY created_at, id
-             LIMIT $1${sql.skipLocked}
-           )
-           RETURNING email_key`,
-          [limit],
-        );
-        // Signups locked in one order by every replica, so two rounds never wait on each other.
-        const keys = asked.map((row) => row.email_key).sort();
-        const queued: QueuedMail[] = [];
-        let queueFull = 0;
-        for (const key of keys) {
-          const signup = (
-            await tx.query<{ email: string; language: Language }>(
-              `SELECT email, language
-               FROM signups
-               WHERE email_key = $1${sql.lockRows}`,
-              [key],
-            )
-          ).rows[0];
-          if (
-            !signup ||
-            (await linksMailedRecently(tx, key, 'leave', at)) >= LEAVE_LINKS_PER_WINDOW
-          )
-            continue;
-          // A full queue inserts nothing and throws in JS alone: the transaction goes on.
+    mailLeaveLinks: (limit, compose) =>
+      answerRequests(sql, mail, 'leave_requests', 'leave-link', {
+        limit,
+        now,
+        async answer(tx, signup, at) {
+          const key = signup.email_key;
+          if ((await linksMailedRecently(tx, key, 'leave', at)) >= LEAVE_LINKS_PER_WINDOW)
+            return undefined;
           const token = await issueToken(tx, key, 'leave', at);
-          try {
-            queued.push(await mail.enqueue(tx, key, compose(signup.email, token, signup.language)));
-          } catch (err) {
-            if (!(err instanceof QueueFullError)) throw err;
-            await tx.query(
-              `DELETE FROM address_tokens
-               WHERE token_hash = $1`,
-              [hashSecret(token)],
-            );
-            queueFull++;
-          }
-        }
-        return { mail: queued, requests: asked.length, queueFull };
-      });
-    },
+          return {
+            message: compose(signup.email, token, signup.language),
+            undo: () => deleteTokens(tx, 'address_tokens', [token]),
+          };
+        },
+      }),
   };
 }

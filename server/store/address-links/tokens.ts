@@ -100,3 +100,17 @@ export async function lookUp(
   if (row.expires_at !== null && row.expires_at <= new Date(at).toISOString()) return 'expired';
   return row;
 }
+
+/** Deletes tokens issued in the caller's transaction whose mail could not be queued. */
+export async function deleteTokens(
+  tx: Queryable,
+  table: 'address_tokens' | 'data_tokens',
+  tokens: string[],
+): Promise<void> {
+  for (const token of tokens)
+    await tx.query(
+      `DELETE FROM ${table}
+       WHERE token_hash = $1`,
+      [hashSecret(token)],
+    );
+}

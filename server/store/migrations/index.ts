@@ -23,6 +23,7 @@ import { sql as webhookNames } from './012-webhook-names';
 import { sql as signupLanguage } from './013-signup-language';
 import { sql as suppressions } from './014-suppressions';
 import { sql as signupSources } from './015-signup-sources';
+import { sql as dataRequests } from './016-data-requests';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -46,6 +47,7 @@ export const MIGRATIONS: readonly Migration[] = [
   signupLanguage,
   suppressions,
   signupSources,
+  dataRequests,
 ];
 
 /** The version this release brings a store to. */

@@ -66,6 +66,25 @@ export default {
     link_: 'Leave the waitlist',
     after_: ' at any time; what is stored about you goes with it.',
   },
+  /** A person's own data: the form that mails a link to download it (shared/data-requests.ts). */
+  dataRequest_: {
+    heading_: 'Your data',
+    text_:
+      'We can mail you a file with everything this site holds about your address: what you ' +
+      'wrote and when, where your place stands, the mail we sent you, and the services your ' +
+      'address was sent to.',
+    emailLabel_: 'Email address',
+    button_: 'Send me what you hold about me',
+    /** After the form is sent: the same whether or not the address is on the waitlist. */
+    sent_: (hours: number): string =>
+      'If this address is on the waitlist, we have sent it a link to download its data. ' +
+      `The link works once, for ${hours} hours.`,
+    /** Under the address field, by why the request was refused (shared/data-requests.ts). */
+    required_: 'Email address is required',
+    notAnAddress_: 'This is not an email address',
+    busy_: 'Too many messages are waiting to be sent; please try again later',
+    unavailable_: 'The waitlist is unavailable right now; please try again shortly',
+  },
   contactHeading_: 'Contact',
   /** A sentence around the contact's address. */
   contact_: { before_: 'Questions about your data: write to ', after_: '.' },

@@ -42,6 +42,10 @@ describe('privacy notice', () => {
     );
     expect(link('Leave the waitlist')).toHaveAttribute('href', '/leave');
     expect(screen.getByText(/About me \(or github profile\)/)).toBeInTheDocument();
+    const data = screen.getByRole('region', { name: 'Your data' });
+    expect(
+      within(data).getByRole('button', { name: 'Send me what you hold about me' }).closest('form'),
+    ).toHaveAttribute('action', '/privacy#data-request');
   });
 
   it('says where a visitor came from is recorded, and that the browser keeps nothing of it', async () => {
@@ -80,8 +84,19 @@ describe('privacy notice in Russian, at /ru/privacy', () => {
       'Откуда вы пришли',
       'Кто видит эти данные',
       'Как выйти из листа ожидания',
+      'Ваши данные',
       'Контакты',
     ]);
+    // A person's own data: a native form, posting to this page's own section.
+    const form = screen
+      .getByRole('button', { name: 'Пришлите мне всё, что вы обо мне храните' })
+      .closest('form');
+    expect(form).toHaveAttribute('action', '/ru/privacy#data-request');
+    expect(form).toHaveAttribute('method', 'post');
+    expect(within(form!).getByLabelText('Адрес электронной почты')).toHaveAttribute(
+      'name',
+      'email',
+    );
     expect(screen.getByText(/в поле «О себе \(или профиль на GitHub\)»/)).toBeInTheDocument();
     expect(link('Выйти из листа ожидания')).toHaveAttribute('href', '/ru/leave');
     expect(link('Выйти из листа ожидания').parentElement).toHaveTextContent(

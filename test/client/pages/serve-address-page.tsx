@@ -19,6 +19,7 @@ import type {
   AddressPagesContext,
   LeaveLinkRequest,
   LinkCheck,
+  LinkRefusal,
   LinkUse,
 } from '../../../shared/address-links';
 import { DEFAULT_PUBLIC_CONFIG } from '../../../shared/public-config';
@@ -28,6 +29,8 @@ interface Answers {
   check?: LinkCheck;
   use?: LinkUse;
   request?: LeaveLinkRequest;
+  /** Why a data link's POST downloaded nothing. */
+  dataRefusal?: LinkRefusal;
 }
 
 /** A context answering as told; `asked` lists the operations called, in order. */
@@ -35,6 +38,7 @@ export function serverContext({
   check = { ok: true, subscriptionActive: false },
   use = { ok: true },
   request = { ok: true },
+  dataRefusal = 'spent',
 }: Answers = {}) {
   const asked: string[] = [];
   const context: AddressPagesContext = {
@@ -42,6 +46,8 @@ export function serverContext({
     confirm: async () => (asked.push('confirm'), use),
     leave: async () => (asked.push('leave'), use),
     requestLeaveLink: async () => (asked.push('requestLeaveLink'), request),
+    requestDataLink: async () => (asked.push('requestDataLink'), request),
+    dataLinkRefusal: () => (asked.push('dataLinkRefusal'), dataRefusal),
   };
   return { context, asked };
 }

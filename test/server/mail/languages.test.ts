@@ -1,4 +1,4 @@
-// The four mails in the person's language, as a receiver gets them: composed by the site's own
+// The five mails in the person's language, as a receiver gets them: composed by the site's own
 // composers, sent DKIM-signed through a real SMTP server on 127.0.0.1, and read back with
 // mailparser, which decodes the RFC 2047 subject and the UTF-8 parts the way a mail program does.
 import { generateKeyPairSync } from 'node:crypto';
@@ -8,6 +8,7 @@ import { startSmtpServer, type SmtpTestServer } from '../../../scripts/lib/launc
 import { runCommand } from '../../../server/cli/waitlist';
 import type { Config } from '../../../server/config';
 import { confirmationMailFor } from '../../../server/mail/confirmation';
+import { dataLinkMailFor } from '../../../server/mail/data-link';
 import { invitationMailFor } from '../../../server/mail/invitation';
 import { leaveLinkMailFor } from '../../../server/mail/leave-link';
 import { createMailer } from '../../../server/mail/transport';
@@ -67,6 +68,7 @@ function compose(config: Config, language: Language): Record<string, OutgoingMai
     welcome: welcomeMailFor(config)!.compose(TO, 'leave-token', language),
     invitation: invitationMailFor(config)!(TO, 'KEY-1234', 'leave-token', language),
     leaveLink: leaveLinkMailFor(config)!(TO, 'leave-token', language),
+    dataLink: dataLinkMailFor(config)!(TO, { data: 'data-token', leave: 'leave-token' }, language),
   };
 }
 
@@ -105,6 +107,11 @@ const RUSSIAN: Record<string, { subject: string; says: string; page: string }> =
     says: 'Перед удалением страница ещё раз спросит, уверены ли вы.',
     page: `${SITE_URL}/ru/leave?token=leave-token`,
   },
+  dataLink: {
+    subject: 'Что лист ожидания OrgNote хранит о вас',
+    says: 'Ссылка действует 24\u00a0часа и сработает один раз.',
+    page: `${SITE_URL}/ru/privacy/data#data-token`,
+  },
 };
 
 const ENGLISH_SUBJECTS: Record<string, string> = {
@@ -112,6 +119,7 @@ const ENGLISH_SUBJECTS: Record<string, string> = {
   welcome: 'Welcome to the OrgNote waitlist',
   invitation: 'Your OrgNote activation key',
   leaveLink: 'Your link to leave the OrgNote waitlist',
+  dataLink: 'What the OrgNote waitlist holds about you',
 };
 
 describe('mail in Russian', () => {

@@ -1,14 +1,16 @@
 // The same work, whatever the address: before it answers, POST /leave writes the same for an
-// address on the list as for one that is not, and a signup the same for a known address as for a
-// new one, so the time of the answer tells nobody who is on the list. Measured on the store as a
-// disk sees it: the write transactions committed (each one a sync on SQLite) and the rows written,
-// on both engines. The leave link itself arrives after the answer, from the mail worker.
+// address on the list as for one that is not (and so does /privacy's data request), and a signup
+// the same for a known address as for a new one, so the time of the answer tells nobody who is on
+// the list. Measured on the store as a disk sees it: the write transactions committed (each one a
+// sync on SQLite) and the rows written, on both engines. The leave link itself arrives after the
+// answer, from the mail worker.
 import fs from 'node:fs';
 import request from 'supertest';
 import { simpleParser } from 'mailparser';
 import { createApp } from '../../../server/app';
 import type { Config } from '../../../server/config';
 import { confirmationMailFor } from '../../../server/mail/confirmation';
+import { dataLinkMailFor } from '../../../server/mail/data-link';
 import { leaveLinkMailFor } from '../../../server/mail/leave-link';
 import { welcomeMailFor } from '../../../server/mail/welcome';
 import { createMailer, mailFolder } from '../../../server/mail/transport';
@@ -105,6 +107,26 @@ describeEachEngine((engine) => {
     store = await engine.open({ now: Date.now });
   });
 
+  /** The running site's mail worker, answering the requests `links` names until none is left. */
+  async function mailRound(
+    config: Config,
+    links: Pick<Parameters<typeof startMailWorker>[0], 'leaveLinks' | 'dataLinks'>,
+  ) {
+    const { logger } = capturingLogger();
+    const worker = startMailWorker({
+      queue: store.mail,
+      ...links,
+      mailer: createMailer(config),
+      logger,
+      pollMs: 60_000,
+    });
+    try {
+      await worker.flush();
+    } finally {
+      await worker.stop();
+    }
+  }
+
   it('answers POST /leave for a listed and an unlisted address after the same writes, and mails the link afterwards', async () => {
     const config = testConfig({ SITE_URL: 'https://orgnote.example' });
     const app = createApp(config, { store });
@@ -131,22 +153,39 @@ describeEachEngine((engine) => {
 
     // The running site's mail worker answers both: a link to the listed address, nothing to the
     // other, and neither request stays behind.
-    const { logger } = capturingLogger();
-    const worker = startMailWorker({
-      queue: store.mail,
+    await mailRound(config, {
       leaveLinks: { links: store.addressLinks, compose: leaveLinkMailFor(config)! },
-      mailer: createMailer(config),
-      logger,
-      pollMs: 60_000,
     });
-    try {
-      await worker.flush();
-    } finally {
-      await worker.stop();
-    }
     expect(await mailedTo(config)).toEqual(['ann@example.org']);
     expect(await store.mail.counts()).toMatchObject({ queued: 0, sent: 1 });
     expect(await countRows(store, 'leave_requests')).toBe(0);
+  });
+
+  it('answers /privacy’s data request for a listed and an unlisted address after the same writes, and mails the link afterwards', async () => {
+    const config = testConfig({ SITE_URL: 'https://orgnote.example' });
+    const app = createApp(config, { store });
+    await store.signups.add({ email: 'bo@example.org', description: '' });
+    const ask = (email: string) => request(app).post('/privacy').type('form').send({ email });
+
+    const statuses: number[] = [];
+    const listedWrites = await writesDuring(store, async () =>
+      statuses.push((await ask('bo@example.org')).status),
+    );
+    const unlistedWrites = await writesDuring(store, async () =>
+      statuses.push((await ask('nobody@example.org')).status),
+    );
+    expect(statuses).toEqual([200, 200]);
+    expect(unlistedWrites).toEqual(listedWrites);
+    expect(listedWrites).toEqual({ commits: 1, rows: 1 });
+    expect(await countRows(store, 'data_requests')).toBe(2);
+    expect(await countRows(store, 'data_tokens')).toBe(0);
+
+    await mailRound(config, {
+      dataLinks: { requests: store.dataRequests, compose: dataLinkMailFor(config)! },
+    });
+    expect(await mailedTo(config)).toEqual(['bo@example.org']);
+    expect(await countRows(store, 'data_requests')).toBe(0);
+    expect(await countRows(store, 'data_tokens')).toBe(1);
   });
 
   it('answers the same with the mail queue full, and refuses every address alike past the bound on requests', async () => {
