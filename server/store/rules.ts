@@ -7,6 +7,7 @@ import { createAuditLog } from './audit-log';
 import { createConsoleKeys } from './console-keys';
 import { createErasure } from './erasure';
 import { createGuardTokens } from './guard-tokens';
+import { createSignupImports } from './imports';
 import type { QueueLimits } from './limits';
 import { createLoginThrottle } from './login-throttle';
 import { createMailQueue } from './mail-queue';
@@ -24,6 +25,7 @@ export function createStoreRules(sql: Sql, limits: QueueLimits, now: () => numbe
   const mail = createMailQueue(sql, limits, now);
   return {
     signups: createSignups(sql, now),
+    imports: createSignupImports(sql, now),
     addressLinks: createAddressLinks(sql, now, createLinkMail(sql, mail, limits, now)),
     admins: createAdmins(sql, now),
     sessions: createAdminSessions(sql, now),

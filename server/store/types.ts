@@ -11,6 +11,7 @@ import type { AuditLog } from './audit-log';
 import type { ConsoleKeys } from './console-keys';
 import type { Erased, EraseOptions } from './erasure';
 import type { GuardTokens } from './guard-tokens';
+import type { SignupImports } from './imports';
 import type { LoginThrottle } from './login-throttle';
 import type { MailQueue } from './mail-queue';
 import type { Outbox } from './outbox';
@@ -29,6 +30,8 @@ export interface RateCounter {
 export interface Store {
   readonly engine: 'sqlite' | 'postgres';
   signups: Signups;
+  /** Lists brought in from a file (waitlist import), and their confirmation mails on request. */
+  imports: SignupImports;
   subscriptions: Subscriptions;
   outbox: Outbox;
   mail: MailQueue;

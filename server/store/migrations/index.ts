@@ -21,6 +21,7 @@ import { sql as signupEvents } from './010-signup-events';
 import { sql as botGuard } from './011-bot-guard';
 import { sql as webhookNames } from './012-webhook-names';
 import { sql as signupLanguage } from './013-signup-language';
+import { sql as importedUnconfirmed } from './017-imported-unconfirmed';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -42,6 +43,7 @@ export const MIGRATIONS: readonly Migration[] = [
   botGuard,
   webhookNames,
   signupLanguage,
+  importedUnconfirmed,
 ];
 
 /** The version this release brings a store to. */
