@@ -19,7 +19,7 @@ export interface ImportedSignup {
   confirmedAt: string | null;
   invitedAt: string | null;
   activatedAt: string | null;
-  /** The file says mail to it was refused for good: it stays so (undeliverable since the import). */
+  /** The file says mail to it was refused for good: it stays so (since the import). */
   undeliverable: boolean;
 }
 

@@ -137,10 +137,14 @@ export async function* csvRecords(
   const lines = physicalLines(source);
   /** Lines read again after a broken record: the one after its first, and on. */
   const again: Line[] = [];
+  const read = async (): Promise<Line | undefined> => {
+    const next = await lines.next();
+    return next.done ? undefined : next.value;
+  };
   let record: Line[] = [];
   let bytes = 0;
   for (;;) {
-    const line = again.shift() ?? (await lines.next()).value;
+    const line = again.shift() ?? (await read());
     if (line === undefined && record.length === 0) return;
     let parsed: Parsed;
     if (line === undefined)
