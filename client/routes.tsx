@@ -52,12 +52,12 @@ export const routes: RouteObject[] = [
           const { PrivacyPage, messages } = await import('./pages/PrivacyPage');
           return {
             Component: function Privacy() {
-              const { privacyContact, addressRecipients } = usePublicConfig();
+              const { privacyContact, addressRecipients, backupRetentionDays } = usePublicConfig();
               // On the server the catalog holds the request's language; in a browser, the chunk's.
               const { language, catalog } = usePageLanguage();
               return (
                 <PrivacyPage
-                  {...{ privacyContact, addressRecipients, language }}
+                  {...{ privacyContact, addressRecipients, backupRetentionDays, language }}
                   m={catalog.privacy ?? messages}
                   base={languageBase(language)}
                 />

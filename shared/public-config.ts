@@ -20,6 +20,11 @@ export interface PublicConfig {
    * its signup.
    */
   proofOfWork: boolean;
+  /**
+   * Days a backup is kept (BACKUP_RETENTION_DAYS): '/privacy' says an erased address lasts that
+   * long in the backups taken before it left.
+   */
+  backupRetentionDays: number;
   /** Where webhooks send visitors' addresses, which '/privacy' lists. */
   addressRecipients: AddressRecipients;
   /** The site's languages (LANGUAGES): each page links the others in its header. */
@@ -44,6 +49,7 @@ export const DEFAULT_PUBLIC_CONFIG: PublicConfig = {
   privacyContact: 'OrgNote <no-reply@localhost>',
   confirmSignups: false,
   proofOfWork: false,
+  backupRetentionDays: 7,
   addressRecipients: NO_RECIPIENTS,
   languages: LANGUAGES,
 };

@@ -19,7 +19,7 @@ function addressOf(mailbox: string): string {
 
 export interface PrivacyPageProps extends Pick<
   PublicConfig,
-  'privacyContact' | 'addressRecipients'
+  'privacyContact' | 'addressRecipients' | 'backupRetentionDays'
 > {
   m: PrivacyMessages;
   language: Language;
@@ -30,6 +30,7 @@ export interface PrivacyPageProps extends Pick<
 export function PrivacyPage({
   privacyContact,
   addressRecipients,
+  backupRetentionDays,
   m,
   language,
   base,
@@ -39,12 +40,17 @@ export function PrivacyPage({
     <article className="privacy" aria-labelledby="privacy-title">
       <title>{m.title_}</title>
       <h1 id="privacy-title">{m.heading_}</h1>
-      {[m.stored_, m.why_, m.howLong_].map(({ heading_, text_ }) => (
+      {[m.stored_, m.why_].map(({ heading_, text_ }) => (
         <section key={heading_}>
           <h2>{heading_}</h2>
           <p>{text_}</p>
         </section>
       ))}
+      <section>
+        <h2>{m.howLong_.heading_}</h2>
+        <p>{m.howLong_.text_}</p>
+        <p>{m.afterLeaving_(backupRetentionDays)}</p>
+      </section>
       <section>
         <h2>{m.whoSeesItHeading_}</h2>
         <p>{whoSeesIt(m, language, addressRecipients)}</p>

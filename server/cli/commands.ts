@@ -7,6 +7,7 @@ import { backup, migrate, restore } from '../waitlist/maintenance';
 import { remove } from '../waitlist/remove';
 import {
   countSignups,
+  countSuppressed,
   exportSignups,
   listSignups,
   SIGNUP_STATES,
@@ -108,6 +109,16 @@ export const COMMANDS: CommandRow<Options>[] = [
     help: 'number of signups',
     async run(context, _args, _options, io) {
       await io.out(`${await countSignups(context)}\n`);
+      return 0;
+    },
+  },
+  {
+    name: 'suppressed count',
+    help:
+      'number of suppressed addresses (left, removed, expired or refused by an import), which ' +
+      'an import never adds again',
+    async run(context, _args, _options, io) {
+      await io.out(`${await countSuppressed(context)}\n`);
       return 0;
     },
   },

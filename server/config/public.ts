@@ -32,6 +32,7 @@ export function publicConfigOf(
     privacyContact: config.privacyContact,
     confirmSignups: config.confirmSignups && !config.backendUrl,
     proofOfWork: config.proofOfWork,
+    backupRetentionDays: config.backupRetentionDays,
     addressRecipients,
     languages: config.languages,
   };

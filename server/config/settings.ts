@@ -270,6 +270,13 @@ export const SETTINGS = {
     hours(1, 24 * 365),
     'An address still unconfirmed this long after its last confirmation mail is erased.',
   ),
+  backupRetentionDays: setting(
+    'BACKUP_RETENTION_DAYS',
+    '7',
+    integer(1, 3650),
+    'Days a backup copy is kept before it is pruned (deploy/: BACKUP_INTERVAL × BACKUP_KEEP); ' +
+      '/privacy tells people an erased address lasts that long in older backups.',
+  ),
   privacyContact: setting(
     'PRIVACY_CONTACT',
     UNSET,

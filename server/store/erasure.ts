@@ -3,13 +3,15 @@
 // signup, its activation keys and link tokens, its mail, its requests for a leave link, its
 // webhook events not yet delivered or holding the address, and any signup of it still waiting in
 // the outbox for the backend; then it queues the signup's `signup.left` event, which carries only
-// the signup's id and language. The transaction holds the signup's row lock, so an invitation
-// racing it on another replica either finishes first (and its key, mail and events are erased
-// too) or finds no signup.
+// the signup's id and language, and suppresses the address (suppressions.ts: its keyed hash,
+// never the address), so no import brings the person back. The transaction holds the signup's
+// row lock, so an invitation racing it on another replica either finishes first (and its key,
+// mail and events are erased too) or finds no signup.
 import { emailKey, type FieldList } from '../../shared/form-checks';
 import type { Language } from '../../shared/i18n/languages';
 import { EXPIRED_UNCONFIRMED } from './signups';
 import type { Queryable, Sql } from './sql';
+import { suppressHashed, type AddressHash } from './suppressions';
 import { emitWebhookEvent } from './webhooks/events';
 
 export interface Erased {
@@ -48,10 +50,12 @@ async function emitLeft(
 
 export function createErasure(
   sql: Sql,
+  hashAddress: AddressHash,
   now: () => number,
 ): (email: string, options?: EraseOptions) => Promise<Erased> {
-  return (email, options = {}) =>
-    sql.transaction(async (tx): Promise<Erased> => {
+  return async (email, options = {}) => {
+    const hash = await hashAddress(email);
+    return sql.transaction(async (tx): Promise<Erased> => {
       const key = emailKey(email);
       const at = now();
       const locked = await tx.query<{ id: number; language: Language; expired: number }>(
@@ -112,6 +116,7 @@ export function createErasure(
       if (signup) {
         const reason = options.onlyIfExpired ? 'expired' : (options.reason ?? 'removed');
         await emitLeft(tx, locked.rows[0], reason, at);
+        await suppressHashed(tx, hash, reason, at);
       }
       // Outbox rows hold the request's fields as JSON pairs; the address is compared in JS as the
       // store compares it (emailKey: JS trim and lower case, which SQL's lower() does not match
@@ -135,4 +140,5 @@ export function createErasure(
         );
       return { signup, keys, mailIds, outbox: outbox.length };
     });
+  };
 }

@@ -15,6 +15,7 @@ import { createOutbox } from './outbox';
 import { createSignups } from './signups';
 import type { Sql } from './sql';
 import { createSubscriptions } from './subscriptions';
+import { createAddressHash, createSuppressions } from './suppressions';
 import type { Store } from './types';
 import { createWebhooks } from './webhooks';
 import { createSignupEvents } from './webhooks/signup-events';
@@ -23,8 +24,9 @@ export type StoreRules = Omit<Store, 'engine' | 'rate' | 'backup' | 'ping' | 'sc
 
 export function createStoreRules(sql: Sql, limits: QueueLimits, now: () => number): StoreRules {
   const mail = createMailQueue(sql, limits, now);
+  const hashAddress = createAddressHash(sql);
   return {
-    signups: createSignups(sql, now),
+    signups: createSignups(sql, hashAddress, now),
     imports: createSignupImports(sql, now),
     addressLinks: createAddressLinks(sql, now, createLinkMail(sql, mail, limits, now)),
     admins: createAdmins(sql, now),
@@ -38,6 +40,7 @@ export function createStoreRules(sql: Sql, limits: QueueLimits, now: () => numbe
     webhooks: createWebhooks(sql, now),
     signupEvents: createSignupEvents(sql),
     guardTokens: createGuardTokens(sql, now),
-    erase: createErasure(sql, now),
+    suppressions: createSuppressions(sql, hashAddress, now),
+    erase: createErasure(sql, hashAddress, now),
   };
 }

@@ -7,6 +7,7 @@
 import { emailKey, type Signup } from '../../shared/form-checks';
 import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from '../../shared/i18n/languages';
 import { sinceInstant } from './since';
+import type { AddressHash } from './suppressions';
 import type { Sql } from './sql';
 
 export interface SignupRow {
@@ -198,7 +199,7 @@ const ADD = `INSERT INTO signups (email, email_key, description, created_at, con
       ELSE signups.imported_unconfirmed_at
     END`;
 
-export function createSignups(sql: Sql, now: () => number): Signups {
+export function createSignups(sql: Sql, hashAddress: AddressHash, now: () => number): Signups {
   /** The signups `where` matches, or all of them. */
   const count = async (where?: string) => {
     const { rows } = await sql.query<{ n: number }>(
@@ -236,6 +237,13 @@ export function createSignups(sql: Sql, now: () => number): Signups {
         welcome && !confirm ? time : null,
         signup.language ?? DEFAULT_LANGUAGE,
       ]);
+      // The person came back themselves: an import may bring them in again. Every signup runs
+      // it, so it costs the same whether the address was suppressed or not.
+      await sql.query(
+        `DELETE FROM suppressions
+         WHERE address_hash = $1`,
+        [await hashAddress(key)],
+      );
       return rows.length === 0;
     },
 

@@ -17,6 +17,7 @@ import type { MailQueue } from './mail-queue';
 import type { Outbox } from './outbox';
 import type { Signups } from './signups';
 import type { Subscriptions } from './subscriptions';
+import type { Suppressions } from './suppressions';
 import type { SignupEvents, Webhooks } from './webhooks';
 
 /** Hits per key in fixed one-minute windows, shared by every replica using the store. */
@@ -47,9 +48,11 @@ export interface Store {
   webhooks: Webhooks;
   signupEvents: SignupEvents;
   guardTokens: GuardTokens;
+  /** Addresses never to be brought back by an import, as keyed hashes (suppressions.ts). */
+  suppressions: Suppressions;
   /**
    * Deletes everything kept about an address (waitlist remove, a leave link, the expiry sweep),
-   * and queues its `signup.left` webhook event.
+   * queues its `signup.left` webhook event and suppresses it.
    */
   erase(email: string, options?: EraseOptions): Promise<Erased>;
   /**

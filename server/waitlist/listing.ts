@@ -20,6 +20,15 @@ export function countSignups({ store }: SignupsDeps): Promise<number> {
   return store.signups.count();
 }
 
+/** Addresses that left or were refused, kept only as keyed hashes: an import skips them. */
+export function countSuppressed({
+  store,
+}: {
+  store: Pick<Store, 'suppressions'>;
+}): Promise<number> {
+  return store.suppressions.count();
+}
+
 /** Newest first. */
 export function listSignups(
   { store }: SignupsDeps,

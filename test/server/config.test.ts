@@ -181,7 +181,7 @@ describe('configuration', () => {
     expect(() => loadConfig({ SIGNUP_RATE_LIMIT: '-1' })).toThrow('SIGNUP_RATE_LIMIT');
   });
 
-  it('exposes only the web app URL, the privacy contact, whether signups confirm and the languages to the browser', () => {
+  it('exposes only the web app URL, the privacy contact, whether signups confirm, how long backups last and the languages to the browser', () => {
     const config = loadConfig({
       BACKEND_URL: 'http://internal:4000',
       DATA_DIR: '/secret',
@@ -194,9 +194,14 @@ describe('configuration', () => {
       privacyContact: 'OrgNote <no-reply@orgnote.example>',
       confirmSignups: false,
       proofOfWork: false,
+      backupRetentionDays: 7,
       addressRecipients: { names: [], unnamed: 0 },
       languages: ['en', 'ru'],
     });
+    expect(publicConfigOf(loadConfig({ BACKUP_RETENTION_DAYS: '30' })).backupRetentionDays).toBe(
+      30,
+    );
+    expect(() => loadConfig({ BACKUP_RETENTION_DAYS: '0' })).toThrow('BACKUP_RETENTION_DAYS');
     expect(
       publicConfigOf(
         loadConfig({

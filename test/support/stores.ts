@@ -178,12 +178,22 @@ export async function besideStore(
   });
 }
 
+/** The rows a query (no parameters) gives, on either engine: what a test looks inside for. */
+export async function selectRows<R = Record<string, unknown>>(
+  store: Store,
+  text: string,
+): Promise<R[]> {
+  if (store.engine === 'sqlite') return (store as SqliteStore).db.prepare(text).all() as R[];
+  return (await (store as PostgresStore).pool.query(text)).rows as R[];
+}
+
 /** How many rows `table` holds, on either engine: what a test checks is left (or not) behind. */
 export async function countRows(store: Store, table: string): Promise<number> {
-  const text = `SELECT COUNT(*) AS n FROM ${table}`;
-  if (store.engine === 'sqlite')
-    return Number(((store as SqliteStore).db.prepare(text).get() as { n: number }).n);
-  return Number((await (store as PostgresStore).pool.query<{ n: string }>(text)).rows[0].n);
+  const [row] = await selectRows<{ n: number | string }>(
+    store,
+    `SELECT COUNT(*) AS n FROM ${table}`,
+  );
+  return Number(row.n);
 }
 
 /**

@@ -21,6 +21,7 @@ import { sql as signupEvents } from './010-signup-events';
 import { sql as botGuard } from './011-bot-guard';
 import { sql as webhookNames } from './012-webhook-names';
 import { sql as signupLanguage } from './013-signup-language';
+import { sql as suppressions } from './014-suppressions';
 import { sql as importedUnconfirmed } from './017-imported-unconfirmed';
 
 export type Engine = 'sqlite' | 'postgres';
@@ -43,6 +44,7 @@ export const MIGRATIONS: readonly Migration[] = [
   botGuard,
   webhookNames,
   signupLanguage,
+  suppressions,
   importedUnconfirmed,
 ];
 

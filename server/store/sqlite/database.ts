@@ -90,6 +90,9 @@ export function openDatabase(dataDir: string, { migrate: migrating = true } = {}
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
   db.pragma('foreign_keys = ON');
+  // An erased address is overwritten with zeros in the file, not left in a free slot of a page
+  // (the erasure then checkpoints the WAL: sqlite/index.ts).
+  db.pragma('secure_delete = ON');
   // Concurrent CLI commands wait for the server's write instead of failing at once.
   db.pragma('busy_timeout = 5000');
   try {

@@ -28,10 +28,20 @@ export function openSqliteStore(config: StoreConfig, now: () => number = Date.no
   const { dataDir: _dataDir, migrate: _migrate, ...given } = config;
   const limits = queueLimits(given);
   const sql = sqliteSql(db);
+  const rules = createStoreRules(sql, limits, now);
   return {
     engine: 'sqlite',
     db,
-    ...createStoreRules(sql, limits, now),
+    ...rules,
+    // The erased rows are zeroed in their pages (secure_delete), but the WAL still holds the
+    // pages as they were written before: a checkpoint copies the zeroed pages into the file and
+    // truncates the WAL, so the address is nowhere in either (a reader holding an older
+    // snapshot can keep a checkpoint from finishing; the next erasure's, or SQLite's own, does).
+    async erase(email, options) {
+      const erased = await rules.erase(email, options);
+      if (erased.signup) await sql.query('PRAGMA wal_checkpoint(TRUNCATE)');
+      return erased;
+    },
     rate: createMemoryRateCounter(now),
     backup: (file) => backupDatabase(db, file),
     async ping() {

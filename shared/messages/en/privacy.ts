@@ -5,6 +5,7 @@ const NO_ONE_ELSE =
   'It is not given or sold to anyone else, and the site has no tracking, analytics or advertising.';
 
 const services = new Intl.PluralRules('en');
+const days = (count: number) => (services.select(count) === 'one' ? 'a day' : `${count} days`);
 
 export default {
   title_: 'Privacy · OrgNote',
@@ -28,6 +29,12 @@ export default {
       'Until you leave the waitlist or the site’s operators remove it. If we ask you to confirm ' +
       'your address and you do not, it is erased when the link expires, after a few days.',
   },
+  /** After "How long": what is left once a person left, and the backups' days (public config). */
+  afterLeaving_: (backupDays: number): string =>
+    'When you leave or your address is erased, the site keeps only a keyed hash of it, never ' +
+    'the address, so that importing an old list cannot add you again; signing up again ' +
+    'yourself removes it. Backup copies made before you left keep your address until they are ' +
+    `replaced, at most ${days(backupDays)} later.`,
   whoSeesItHeading_: 'Who sees it',
   /** No webhook endpoint receives addresses. */
   onlyOperators_: `Only the people who run this site. ${NO_ONE_ELSE}`,

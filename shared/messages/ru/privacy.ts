@@ -16,6 +16,15 @@ const SERVICE_FORMS: Record<Intl.LDMLPluralRule, string> = {
   other: 'сервиса',
 };
 
+const DAY_FORMS: Record<Intl.LDMLPluralRule, string> = {
+  zero: 'дней',
+  one: 'день',
+  two: 'дня',
+  few: 'дня',
+  many: 'дней',
+  other: 'дня',
+};
+
 const privacy: PrivacyMessages = {
   title_: 'Конфиденциальность · OrgNote',
   heading_: 'Конфиденциальность',
@@ -41,6 +50,12 @@ const privacy: PrivacyMessages = {
       'попросили вас подтвердить адрес, а вы этого не сделали, данные удаляются, как только ' +
       'истечёт срок действия ссылки,\u00a0— через несколько дней.',
   },
+  afterLeaving_: (backupDays) =>
+    'Когда вы выходите из листа ожидания или ваш адрес удаляется, сайт хранит не сам адрес, а ' +
+    'только его необратимый отпечаток (хеш с секретным ключом), чтобы импорт старого списка не ' +
+    'вернул вас в лист; если вы сами запишетесь снова, отпечаток удаляется. В резервных копиях, ' +
+    'сделанных до вашего выхода, адрес остаётся, пока их не заменят новые,\u00a0— не дольше ' +
+    `${backupDays}\u00a0${DAY_FORMS[services.select(backupDays)]}.`,
   whoSeesItHeading_: 'Кто видит эти данные',
   onlyOperators_: `Только администраторы сайта. ${NO_ONE_ELSE}`,
   operatorsAnd_: (recipients) =>

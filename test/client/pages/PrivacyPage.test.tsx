@@ -82,3 +82,42 @@ describe('privacy notice in Russian, at /ru/privacy', () => {
     );
   });
 });
+
+// What is left after leaving: a keyed hash, and the address in older backups for as many days as
+// the operator keeps them (BACKUP_RETENTION_DAYS), in each language's plural.
+describe('what the notice says is left after leaving', () => {
+  const afterLeaving = async (base: '' | '/ru', language: 'en' | 'ru', days: number) => {
+    renderRoutes(`${base}/activate`, { language, config: { backupRetentionDays: days } });
+    const toPrivacy = screen
+      .getAllByRole('link')
+      .find((a) => a.getAttribute('href') === `${base}/privacy`);
+    await userEvent.click(toPrivacy!);
+    await screen.findByRole('heading', { level: 1, name: /^(Privacy|Конфиденциальность)$/ });
+    const howLong = screen.getByRole('heading', {
+      level: 2,
+      name: language === 'en' ? 'How long' : 'Как долго хранятся данные',
+    });
+    return howLong.parentElement!.querySelectorAll('p')[1].textContent;
+  };
+
+  it.each([
+    [7, 'at most 7 days later.'],
+    [1, 'at most a day later.'],
+  ])('in English, with backups kept %i day(s)', async (days, end) => {
+    const text = await afterLeaving('', 'en', days);
+    expect(text).toMatch(/^When you leave or your address is erased, the site keeps only a keyed/);
+    expect(text).toContain('importing an old list cannot add you again');
+    expect(text.endsWith(end)).toBe(true);
+  });
+
+  it.each([
+    [7, 'не дольше 7\u00a0дней.'],
+    [1, 'не дольше 1\u00a0день.'],
+    [3, 'не дольше 3\u00a0дня.'],
+    [21, 'не дольше 21\u00a0день.'],
+  ])('in Russian, with backups kept %i day(s)', async (days, end) => {
+    const text = await afterLeaving('/ru', 'ru', days);
+    expect(text).toContain('импорт старого списка не вернул вас в лист');
+    expect(text.endsWith(end)).toBe(true);
+  });
+});

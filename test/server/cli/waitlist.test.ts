@@ -211,6 +211,8 @@ describe('npm run waitlist', () => {
       expect(fs.readdirSync(path.join(dataDir, 'mail'))).toEqual([]);
       expect((await cli(dataDir, 'count')).out).toBe('2\n');
       expect((await cli(dataDir, 'export')).out).not.toContain('first@example.org');
+      // Removed, so suppressed: an import will not add it again.
+      expect(await cli(dataDir, 'suppressed', 'count')).toMatchObject({ code: 0, out: '1\n' });
       const db = openSqliteStore({ dataDir });
       try {
         expect(

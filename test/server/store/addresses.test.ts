@@ -225,6 +225,9 @@ function contract(engine: StoreEngine) {
       // The sweep's erasure checks again under the lock: a confirmed address stays.
       expect((await store.erase('kept@example.org', { onlyIfExpired: true })).signup).toBe(false);
       expect((await store.erase('old@example.org', { onlyIfExpired: true })).signup).toBe(true);
+      // Expired, so suppressed as one who left: an import will not bring it back.
+      expect(await store.suppressions.has('old@example.org')).toBe(true);
+      expect(await store.suppressions.has('kept@example.org')).toBe(false);
       expect((await store.signups.list()).map((r) => r.email).sort()).toEqual([
         'kept@example.org',
         'plain@example.org',

@@ -159,11 +159,12 @@ type Rows = Record<string, unknown[]>;
 
 /**
  * The old build's rows as the versions since leave them: version 13 records every signup as
- * English. schema_migrations is left out: the versions since add rows to it.
+ * English; version 14 adds the suppression list and the store's keys, empty until someone
+ * leaves. schema_migrations is left out: the versions since add rows to it.
  */
 function upgradedRows({ schema_migrations: _, ...rows }: Rows): Rows {
   const signups = rows.signups.map((row) => ({ ...(row as object), language: 'en' }));
-  return { ...rows, signups };
+  return { ...rows, signups, store_keys: [], suppressions: [] };
 }
 
 const SQLITE_TABLES = `
@@ -223,9 +224,13 @@ it("SQLite: the old build's file opens at this build's version, every row intact
   expect(sqliteHeader(path.join(fresh, 'waitlist.db'))).toEqual(after);
 
   // The old build, rolled back onto the renumbered file without the backup, stops at its first
-  // statement, in a transaction that leaves the file as it was.
+  // statement (which one depends on how far this build's list has come: its own numbers read
+  // ours as older than its 15), in a transaction that leaves the file as it was.
   const rolledBack = await oldCode('open', dataDir);
-  expect(rolledBack).toEqual({ code: 3, out: 'table guard_tokens already exists\n' });
+  expect(rolledBack).toEqual({
+    code: 3,
+    out: expect.stringMatching(/^(table \w+ already exists|duplicate column name: \w+)\n$/),
+  });
   expect(sqliteHeader(file)).toEqual(after);
   expect(sqliteRows(file)).toEqual(upgraded);
 }, 120_000);
