@@ -108,10 +108,11 @@ export const IMPORT_ROWS: CommandRow<ImportOptions>[] = [
     store: 'writes',
     async run(context, [file], options, io) {
       const map = Object.fromEntries((options.map ?? []).map(mapping));
+      const name = file === '-' ? 'stdin' : file;
       let shown = 0;
       const result = await importList(context, {
         source: await sourceOf(file, io),
-        fileName: file === '-' ? 'stdin' : file,
+        fileName: name,
         map,
         unconfirmed: options.unconfirmed === true,
         dryRun: options['dry-run'] === true,
@@ -125,9 +126,9 @@ export const IMPORT_ROWS: CommandRow<ImportOptions>[] = [
       if (result.kind === 'refused') throw new CommandError(REFUSED[result.reason]);
       if (result.kind === 'not-csv')
         throw new CommandError(
-          `${file} is not a CSV file this import reads: ${notCsvText(result.why)}; nothing was stored`,
+          `${name} is not a CSV file this import reads: ${notCsvText(result.why)}; nothing was stored`,
         );
-      await io.out(reportText(result.report, file));
+      await io.out(reportText(result.report, name));
       const errors = Object.values(result.report.errors).some((tally) => tally.count > 0);
       return errors ? 1 : 0;
     },
