@@ -73,6 +73,7 @@ describe('the command table', () => {
     expect([...new Set(listed)]).toEqual([
       'list',
       'count',
+      'suppressed count',
       'stats',
       'export',
       'invite',

@@ -113,6 +113,7 @@ describe('server-rendered pages', () => {
       privacyContact: 'OrgNote <no-reply@localhost>',
       confirmSignups: false,
       proofOfWork: false,
+      backupRetentionDays: 7,
       addressRecipients: { names: [], unnamed: 0 },
       languages: ['en', 'ru'],
     });
