@@ -9,7 +9,7 @@ import { IMPORT_MAX_BYTES } from '../../../server/console/routes/import';
 import { openSqliteStore, type SqliteStore } from '../../../server/store';
 import { testConfig } from '../../support/config';
 import { addOperator, getAs, logIn, postAs, type Session } from '../../support/console';
-import { listmonkExport } from '../../support/import-files';
+import { listmonkExport } from '../../../scripts/lib/import-files';
 
 let store: SqliteStore;
 let app: ReturnType<typeof createApp>;

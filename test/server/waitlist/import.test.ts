@@ -1,5 +1,5 @@
 // The import operation on a real SQLite store, with export files as listmonk and Mailchimp write
-// them (test/support/import-files.ts) and as this site writes them: what each row becomes, what is
+// them (scripts/lib/import-files.ts) and as this site writes them: what each row becomes, what is
 // refused and suppressed, what is skipped and at which line, the dry run, running it twice, and
 // the round trip of the site's own export.
 import { Readable } from 'node:stream';
@@ -12,7 +12,7 @@ import {
   mailchimpExport,
   mailchimpFileName,
   type MailchimpStatus,
-} from '../../support/import-files';
+} from '../../../scripts/lib/import-files';
 import { composeInvitation } from '../../support/stores';
 
 const NOW = Date.parse('2026-06-01T12:00:00.000Z');
