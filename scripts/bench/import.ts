@@ -12,7 +12,7 @@ import readline from 'node:readline';
 import { listmonkExport } from '../lib/import-files';
 import { startPostgres } from '../lib/launch/postgres';
 import { runMeasuredCli, type MeasuredRun } from './lib/measured-cli';
-import { runOpenLoop, type Stream, type StreamResult } from './lib/open-loop';
+import { runOpenLoop, signupStream, type StreamResult } from './lib/open-loop';
 import { percentile } from './lib/stats';
 import { cleanUp, cleanups, readStore, withSites, type StoreAt } from './lib/store-sites';
 
@@ -45,23 +45,6 @@ function writeExport(file: string, rows: number): void {
   fs.closeSync(out);
 }
 
-/** Signups with addresses never used before, `run` keeping each window's apart. */
-function signups(run: string, seconds: number): Stream {
-  const bodies = Array.from({ length: Math.ceil(SIGNUPS_PER_SECOND * seconds) + 1 }, (_, i) =>
-    Buffer.from(JSON.stringify({ email: `live-${run}-${i}@example.org`, description: 'bench' })),
-  );
-  return {
-    name: 'signups',
-    perSecond: SIGNUPS_PER_SECOND,
-    request: (i) => ({
-      method: 'POST',
-      path: '/api/subscriptions',
-      headers: { 'content-type': 'application/json', 'content-length': bodies[i].length },
-      body: bodies[i],
-    }),
-  };
-}
-
 interface Latencies {
   sent: number;
   latencies: number[];
@@ -82,7 +65,8 @@ async function signupsUntil(origin: string, name: string, done: Promise<unknown>
   let over = false;
   void done.finally(() => (over = true));
   for (let window = 0; !over; window++) {
-    const [stream] = await runOpenLoop(origin, [signups(`${name}-${window}`, 1)], 1);
+    const live = signupStream(`live-${name}-${window}`, SIGNUPS_PER_SECOND, 1);
+    const [stream] = await runOpenLoop(origin, [live], 1);
     merge(result, stream);
   }
   return result;
@@ -103,12 +87,8 @@ async function importCase(engine: string, at: StoreAt, file: string): Promise<Ca
     'dataDir' in at ? { DATA_DIR: at.dataDir, DATABASE_URL: '' } : { DATABASE_URL: at.databaseUrl };
   return withSites(1, env, async ([site]) => {
     const before: Latencies = { sent: 0, latencies: [], failed: 0 };
-    merge(
-      before,
-      (
-        await runOpenLoop(site.url, [signups(`${engine}-before`, BEFORE_SECONDS)], BEFORE_SECONDS)
-      )[0],
-    );
+    const alone = signupStream(`live-${engine}-before`, SIGNUPS_PER_SECOND, BEFORE_SECONDS);
+    merge(before, (await runOpenLoop(site.url, [alone], BEFORE_SECONDS))[0]);
     const { child, done } = runMeasuredCli(['import', file], { ...env, LOG_LEVEL: 'silent' });
     let batches = 0;
     readline.createInterface({ input: child.stdout }).on('line', (line) => {

@@ -7,7 +7,11 @@ import path from 'node:path';
 import { openSqliteStore } from '../../../server/store';
 import { runCli, withStore } from '../../support/cli';
 import { tempDataDir } from '../../support/config';
-import { listmonkExport, mailchimpExport, mailchimpFileName } from '../../../scripts/lib/import-files';
+import {
+  listmonkExport,
+  mailchimpExport,
+  mailchimpFileName,
+} from '../../../scripts/lib/import-files';
 import { until } from '../../support/wait';
 
 const BUILT_CLI = path.resolve(__dirname, '../../../dist/server/waitlist.js');
