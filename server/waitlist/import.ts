@@ -254,7 +254,11 @@ function audit(
   report: ImportReport,
   finished: boolean,
 ) {
-  const name = basename(fileName).replace(new RegExp(NOT_ONE_LINE, 'g'), '').slice(0, 100);
+  // A file may be named after a person ("list-from-ann@example.org.csv"): the log keeps no address.
+  const name = basename(fileName)
+    .replace(new RegExp(NOT_ONE_LINE, 'g'), '')
+    .replace(/[^\s@]*@[^\s@]*/g, '(an address)')
+    .slice(0, 100);
   const refused = REFUSALS.reduce((sum, refusal) => sum + report.refused[refusal].count, 0);
   const errors = ROW_ERRORS.reduce((sum, error) => sum + report.errors[error].count, 0);
   const counts =

@@ -381,6 +381,12 @@ describe('a dry run, the batches and the audit', () => {
     });
   });
 
+  it('names no address in the log, not even in the file name', async () => {
+    await report('email\nann@example.org\n', { fileName: 'from ann@example.org.csv' });
+    const [entry] = await store.audit.list({ limit: 1 });
+    expect(entry.action).toMatch(/^import "from \(an address\)" \(site\): 1 added/);
+  });
+
   it('refuses with BACKEND_URL: the signups live in the backend', async () => {
     const result = await importList(
       { store, config: { backendUrl: 'http://127.0.0.1:9' } },
