@@ -191,9 +191,9 @@ export async function importList(deps: ImportDeps, input: ImportInput): Promise<
         if (emails.length > 0) await store.suppressions.add(emails, refusal);
       }
     }
-    // Committed: now it may be counted.
-    for (const row of [...repeats, ...unique.filter((row) => listed.has(emailKey(addressOf(row))))])
-      count(report.alreadyThere, row.line);
+    // Committed: now it may be counted, in the file's order.
+    const there = [...repeats, ...unique.filter((row) => listed.has(emailKey(addressOf(row))))];
+    for (const row of there.sort((a, b) => a.line - b.line)) count(report.alreadyThere, row.line);
     for (const row of signups) {
       const key = emailKey(row.signup.email);
       if (suppressed.has(key)) count(report.suppressed, row.line);
