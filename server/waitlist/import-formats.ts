@@ -94,7 +94,7 @@ function ownStanding({ value }: Row): Standing {
 
 /**
  * The site's own export; the columns the source branch adds after `language` (utm_source,
- * utm_medium, utm_campaign, referrer_host) are taken as any other column it does not know.
+ * utm_medium, utm_campaign, referrer) are taken as any other column it does not know.
  */
 const SITE: Format = {
   name: 'site',
