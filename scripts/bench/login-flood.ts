@@ -11,7 +11,13 @@ import { cpuSeconds } from './lib/cpu';
 import { writeBytes } from './lib/disk-writes';
 import { floodFromElsewhere, loginFlood } from './lib/flood-logins';
 import { settle, startFloodSite, type FloodSite } from './lib/flood-site';
-import { runOpenLoop, TIMEOUT_MS, type Stream, type StreamResult } from './lib/open-loop';
+import {
+  runOpenLoop,
+  signupStream,
+  TIMEOUT_MS,
+  type Stream,
+  type StreamResult,
+} from './lib/open-loop';
 import { writeReport } from './lib/report';
 import { percentile } from './lib/stats';
 
@@ -24,26 +30,13 @@ const THROTTLED_METRIC = 'console_logins_throttled_total';
 
 /** The visitors: the home page, and signups with addresses never used before. */
 function background(run: string): Stream[] {
-  const count = Math.ceil(RATES.signups * Math.max(SECONDS, WARM_UP_SECONDS)) + 1;
-  const bodies = Array.from({ length: count }, (_, i) =>
-    Buffer.from(JSON.stringify({ email: `flood-${run}-${i}@example.org`, description: 'bench' })),
-  );
   return [
     {
       name: 'pages',
       perSecond: RATES.pages,
       request: () => ({ method: 'GET', path: '/', headers: {} }),
     },
-    {
-      name: 'signups',
-      perSecond: RATES.signups,
-      request: (i) => ({
-        method: 'POST',
-        path: '/api/subscriptions',
-        headers: { 'content-type': 'application/json', 'content-length': bodies[i].length },
-        body: bodies[i],
-      }),
-    },
+    signupStream(`flood-${run}`, RATES.signups, Math.max(SECONDS, WARM_UP_SECONDS)),
   ];
 }
 

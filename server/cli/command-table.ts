@@ -1,6 +1,7 @@
 // The shape of the CLI: a table of command rows (name, arguments, one help line, what it runs) and
 // a table of options, like the subcommand tables of git or cargo. The help text and every usage
 // error about which command or how many arguments come from these rows, never from a second copy.
+import type { Readable } from 'node:stream';
 import type { Config } from '../config';
 import type { Store } from '../store';
 
@@ -16,6 +17,8 @@ export interface CliIo {
   out: (text: string) => void | Promise<void>;
   /** A secret (a password): the first line of stdin, or typed at a prompt without echo. */
   readSecret?: (prompt: string) => Promise<string>;
+  /** What a command reads from stdin when it is given `-` for a file (import). */
+  stdin?: Readable;
 }
 
 export interface CliContext {
@@ -29,11 +32,16 @@ export type Status = 0 | 1;
 /** An option as parseArgs reads it, with what help shows for it. */
 export interface OptionRow {
   type: 'string' | 'boolean';
+  /** Given more than once, each value kept (parseArgs hands over an array). */
+  multiple?: true;
   short?: string;
   /** The placeholder of its value in help ('DATE'). */
   value?: string;
   help: string;
-  /** Throws a UsageError for a value it cannot take: checked before any store is opened. */
+  /**
+   * Throws a UsageError for a value it cannot take (each value, for `multiple`): checked before
+   * any store is opened.
+   */
   check?: (value: string) => void;
 }
 

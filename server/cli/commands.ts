@@ -17,6 +17,7 @@ import {
 import { oneLine, textTable } from './columns';
 import { CommandError, UsageError, type CommandRow, type OptionRow } from './command-table';
 import { ADMIN_ROWS } from './admins';
+import { IMPORT_OPTIONS, IMPORT_ROWS, type ImportOptions } from './import';
 import { inviteCommand } from './invite';
 import { MAIL_ROWS, OUTBOX_ROWS } from './queues';
 import { WEBHOOK_OPTIONS, WEBHOOK_ROWS, type WebhookOptions } from './webhooks';
@@ -39,18 +40,22 @@ export const OPTIONS = {
     type: 'boolean',
     help: 'invite: also addresses already invited (a new key; the old one stops working)',
   },
-  'dry-run': { type: 'boolean', help: 'invite: list who would be invited, change nothing' },
+  'dry-run': {
+    type: 'boolean',
+    help: 'invite: list who would be invited; import: report what it would do; change nothing',
+  },
   verify: {
     type: 'boolean',
     help: "audit: check the audit log's hash chain instead of listing it",
   },
+  ...IMPORT_OPTIONS,
   ...WEBHOOK_OPTIONS,
   help: { type: 'boolean', short: 'h', help: 'show this help' },
   version: { type: 'boolean', help: 'print the version and the commit it was built from' },
 } as const satisfies Record<string, OptionRow>;
 
 /** The options as parseArgs hands them over. */
-export interface Options extends WebhookOptions {
+export interface Options extends WebhookOptions, ImportOptions {
   since?: string;
   next?: string;
   again?: boolean;
@@ -149,6 +154,7 @@ export const COMMANDS: CommandRow<Options>[] = [
       return 0;
     },
   },
+  ...IMPORT_ROWS,
   {
     name: 'invite',
     args: '<email>...',

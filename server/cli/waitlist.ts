@@ -49,7 +49,7 @@ function parseCommand(argv: string[]) {
   if (options.help || positionals.length === 0 || isHelp(positionals[0])) return undefined;
   const rows: Record<string, OptionRow> = OPTIONS;
   for (const [name, value] of Object.entries(options))
-    if (typeof value === 'string') rows[name].check?.(value);
+    for (const text of [value].flat()) if (typeof text === 'string') rows[name].check?.(text);
   return { ...commandFor(COMMANDS, positionals), options };
 }
 
@@ -115,6 +115,7 @@ export async function main(
     const io: CliIo = {
       out: (text) => writeOut(streams.stdout, text),
       readSecret: (prompt) => readSecret(streams, prompt),
+      stdin: streams.stdin,
     };
     if (row.store === 'none') return await row.run({ config }, args, options, io);
     // The CLI does not wait for a database that is down: it says so at once.

@@ -15,6 +15,8 @@ export const CONSOLE_PATHS = {
   invite: '/signups/invite',
   inviteNext: '/signups/next',
   export: '/signups/export',
+  importList: '/signups/import',
+  importResend: '/signups/import/resend',
   removeConfirm: '/signups/remove/confirm',
   remove: '/signups/remove',
   mail: '/mail',

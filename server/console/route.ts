@@ -45,6 +45,11 @@ export interface ConsoleRoute {
    * session, and for a POST the session's CSRF token.
    */
   open?: true;
+  /**
+   * A POST that uploads one file (multipart, in memory): its field and largest size, and the page
+   * a larger one gets (413). Other routes take no file.
+   */
+  upload?: { field: string; maxBytes: number; tooLarge: Page };
   /** Answers: a page to show, or nothing when it answered itself (a redirect, a download). */
   handle(req: Request, res: Response): Page | void | Promise<Page | void>;
 }

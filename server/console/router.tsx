@@ -8,6 +8,7 @@
 // handler.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import express, { type NextFunction, type Request, type Response } from 'express';
+import multer, { MulterError } from 'multer';
 import { readBody, fieldsOf } from '../http/body';
 import { refuseCrossSite } from '../http/cross-site';
 import { CONTENT_TYPES, HttpError, sendText } from '../http/errors';
@@ -16,10 +17,11 @@ import { httpsOrLoopback } from './https-only';
 import { pageHtml } from './layout';
 import { CONSOLE_PATHS } from './paths';
 import { anyNotText, NOT_TEXT_ERROR, text } from './request';
-import type { ConsoleDeps, ConsoleRoute, RouteModule } from './route';
+import type { ConsoleDeps, ConsoleRoute, Page, RouteModule } from './route';
 import { auditRoutes } from './routes/audit';
 import { dashboardRoutes } from './routes/dashboard';
 import { exportRoutes } from './routes/export';
+import { importRoutes } from './routes/import';
 import { inviteRoutes } from './routes/invite';
 import { loginRoutes } from './routes/login';
 import { queueRoutes } from './routes/queues';
@@ -35,6 +37,7 @@ const MODULES: RouteModule[] = [
   signupsRoutes,
   inviteRoutes,
   exportRoutes,
+  importRoutes,
   removeRoutes,
   queueRoutes,
   webhookRoutes,
@@ -81,17 +84,41 @@ export function consoleRouter(deps: ConsoleDeps) {
       );
     next();
   };
+  /** Shows a page in the console's layout. */
+  const show = (res: Response, page: Page) =>
+    sendText(
+      res,
+      page.status ?? 200,
+      CONTENT_TYPES.html,
+      pageHtml(css, page, res.locals.consoleSession),
+    );
+  /**
+   * An upload's body, read in memory once the session is known: nobody logged out makes the site
+   * hold a file. Past its size, the route's own 413 page, once multer has drained the rest.
+   */
+  const readUpload =
+    ({ field, maxBytes, tooLarge }: NonNullable<ConsoleRoute['upload']>) =>
+    (req: Request, res: Response, next: NextFunction) => {
+      const parse = multer({
+        storage: multer.memoryStorage(),
+        limits: { fileSize: maxBytes, files: 1, fields: 10, fieldSize: 16 * 1024, parts: 12 },
+      }).single(field);
+      parse(req, res, (err?: unknown) => {
+        if (err instanceof MulterError && err.code === 'LIMIT_FILE_SIZE')
+          return show(res, tooLarge);
+        next(err ? new HttpError(400, 'Malformed form data') : undefined);
+      });
+    };
   /** What a route's request crosses before its handler, by method and by who may use it. */
-  const checks = ({ method, open }: ConsoleRoute) => {
+  const checks = ({ method, open, upload }: ConsoleRoute) => {
     if (method === 'get') return open ? [] : [session];
+    if (upload) return [sameSiteOnly, session, readUpload(upload), csrf];
     return open ? [sameSiteOnly, readBody] : [sameSiteOnly, readBody, session, csrf];
   };
   /** Runs a route's handler, and shows the page it returns in the console's layout. */
   const answer = (route: ConsoleRoute) => async (req: Request, res: Response) => {
     const page = await route.handle(req, res);
-    if (!page) return;
-    const html = pageHtml(css, page, res.locals.consoleSession);
-    sendText(res, page.status ?? 200, CONTENT_TYPES.html, html);
+    if (page) show(res, page);
   };
 
   for (const route of MODULES.flatMap((routes) => routes(deps)))

@@ -8,6 +8,7 @@ import { createConsoleKeys } from './console-keys';
 import { createDataRequests } from './data-requests';
 import { createErasure } from './erasure';
 import { createGuardTokens } from './guard-tokens';
+import { createSignupImports } from './imports';
 import type { QueueLimits } from './limits';
 import { createLoginThrottle } from './login-throttle';
 import { createMailQueue } from './mail-queue';
@@ -28,6 +29,7 @@ export function createStoreRules(sql: Sql, limits: QueueLimits, now: () => numbe
   const audit = createAuditLog(sql, now);
   return {
     signups: createSignups(sql, hashAddress, now),
+    imports: createSignupImports(sql, now),
     addressLinks: createAddressLinks(sql, now, createLinkMail(sql, mail, limits, now)),
     admins: createAdmins(sql, now),
     sessions: createAdminSessions(sql, now),

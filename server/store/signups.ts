@@ -187,8 +187,10 @@ export const WAITING = `invited_at IS NULL AND activated_at IS NULL AND confirme
 
 /**
  * An unconfirmed signup due no mail, none of whose confirmation links still works ($1: now, ISO).
+ * An imported one that no confirmation mail was due yet is not expired (imports.ts).
  */
-export const EXPIRED_UNCONFIRMED = `confirmed_at IS NULL AND confirmation_due_at IS NULL
+export const EXPIRED_UNCONFIRMED = `confirmed_at IS NULL AND imported_unconfirmed_at IS NULL
+  AND confirmation_due_at IS NULL
   AND NOT EXISTS (
     SELECT 1
     FROM address_tokens
@@ -209,7 +211,8 @@ export const EXPIRED_UNCONFIRMED = `confirmed_at IS NULL AND confirmation_due_at
  * The person typed the address again, so a refusal for good is worth another try; with
  * confirmation on ($6 set), an address still unconfirmed is due a new mail (the first may be lost
  * or in spam), unless one is due already or went out within MAIL_AGAIN_AFTER_MS ($7: that
- * window's start): never a flood.
+ * window's start): never a flood. An imported row waiting for its first confirmation mail is due
+ * one then, so it expires from that mail as any signup does.
  */
 const ADD = `INSERT INTO signups (email, email_key, description, created_at, confirmed_at,
     confirmation_due_at, welcome_due_at, created_event_due_at, language,
@@ -227,6 +230,10 @@ const ADD = `INSERT INTO signups (email, email_key, description, created_at, con
         )
       THEN $4
       ELSE signups.confirmation_due_at
+    END,
+    imported_unconfirmed_at = CASE
+      WHEN $6 IS NOT NULL THEN NULL
+      ELSE signups.imported_unconfirmed_at
     END`;
 
 export function createSignups(sql: Sql, hashAddress: AddressHash, now: () => number): Signups {

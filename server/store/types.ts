@@ -12,6 +12,7 @@ import type { ConsoleKeys } from './console-keys';
 import type { DataRequests } from './data-requests';
 import type { Erased, EraseOptions } from './erasure';
 import type { GuardTokens } from './guard-tokens';
+import type { SignupImports } from './imports';
 import type { LoginThrottle } from './login-throttle';
 import type { MailQueue } from './mail-queue';
 import type { Outbox } from './outbox';
@@ -31,6 +32,8 @@ export interface RateCounter {
 export interface Store {
   readonly engine: 'sqlite' | 'postgres';
   signups: Signups;
+  /** Lists brought in from a file (waitlist import), and their confirmation mails on request. */
+  imports: SignupImports;
   subscriptions: Subscriptions;
   outbox: Outbox;
   mail: MailQueue;

@@ -10,6 +10,18 @@
  */
 const CELL_STARTING_A_FORMULA = /(?<=^|[;,\t\r\n])(?=[=+\-@\t\r])/g;
 
+/** The guard's apostrophe, where the export put one: what the import reads back. */
+const GUARDED_CELL = /(?<=^|[;,\t\r\n])'(?=[=+\-@\t\r])/g;
+
+/**
+ * A field of this site's export as it was before the formula guard: the apostrophe the guard put
+ * before a cell's start is taken away again, so an export imported and exported again is the same
+ * file, byte for byte.
+ */
+export function unguardedCell(text: string): string {
+  return text.replace(GUARDED_CELL, '');
+}
+
 function csvField(value: string | null | undefined): string {
   const text = (value ?? '').replace(CELL_STARTING_A_FORMULA, "'");
   return `"${text.replace(/"/g, '""')}"`;

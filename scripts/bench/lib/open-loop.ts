@@ -35,6 +35,26 @@ export interface StreamResult {
   sendLags: number[];
 }
 
+/**
+ * JSON signups through the API, `perSecond` for `seconds`, each with an address never used before
+ * (`<prefix>-<i>@example.org`); the bodies are built beforehand.
+ */
+export function signupStream(prefix: string, perSecond: number, seconds: number): Stream {
+  const bodies = Array.from({ length: Math.ceil(perSecond * seconds) + 1 }, (_, i) =>
+    Buffer.from(JSON.stringify({ email: `${prefix}-${i}@example.org`, description: 'bench' })),
+  );
+  return {
+    name: 'signups',
+    perSecond,
+    request: (i) => ({
+      method: 'POST',
+      path: '/api/subscriptions',
+      headers: { 'content-type': 'application/json', 'content-length': bodies[i].length },
+      body: bodies[i],
+    }),
+  };
+}
+
 const emptyResult = (name: string): StreamResult => ({
   name,
   sent: 0,

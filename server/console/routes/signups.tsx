@@ -134,6 +134,9 @@ function SearchForms({ query }: { query: SignupsQuery }) {
         <a className="button button-secondary" href={CONSOLE_URLS.export}>
           Export CSV
         </a>
+        <a className="button button-secondary" href={CONSOLE_URLS.importList}>
+          Import CSV
+        </a>
       </form>
     </>
   );

@@ -24,6 +24,7 @@ import { sql as signupLanguage } from './013-signup-language';
 import { sql as suppressions } from './014-suppressions';
 import { sql as signupSources } from './015-signup-sources';
 import { sql as dataRequests } from './016-data-requests';
+import { sql as importedUnconfirmed } from './017-imported-unconfirmed';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -48,6 +49,7 @@ export const MIGRATIONS: readonly Migration[] = [
   suppressions,
   signupSources,
   dataRequests,
+  importedUnconfirmed,
 ];
 
 /** The version this release brings a store to. */

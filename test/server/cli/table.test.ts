@@ -76,6 +76,8 @@ describe('the command table', () => {
       'suppressed count',
       'stats',
       'export',
+      'import',
+      'confirm',
       'invite',
       'mail',
       'mail retry',

@@ -4,7 +4,7 @@
 // migration that rebuilds it, the planner quietly falls back to reading every row. These plans
 // hold the two together, on both engines.
 import { openSqliteStore } from '../../../server/store';
-import { STATE } from '../../../server/store/signups';
+import { EXPIRED_UNCONFIRMED, STATE } from '../../../server/store/signups';
 import { tempDataDir } from '../../support/config';
 import { query } from '../../../scripts/lib/launch/postgres';
 import { describeWithPostgres } from '../../support/postgres';
@@ -14,6 +14,14 @@ import { openPostgresStore } from '../../../server/store/postgres';
 const COUNT_BY_STATE = `SELECT ${STATE} AS state, COUNT(*) AS n FROM signups GROUP BY 1`;
 const INVITED_NEWEST = `SELECT email FROM signups WHERE ${STATE} = 'invited' ORDER BY created_at DESC, id DESC LIMIT 50`;
 const SEARCH = `SELECT email FROM signups WHERE email_key LIKE '%ann%' ORDER BY created_at DESC, id DESC LIMIT 50`;
+// The expiry sweep's read (signups.ts, expiredUnconfirmed), which passes over imported rows still
+// waiting for their first confirmation mail, and what `confirm --resend` reads (imports.ts).
+const EXPIRED = `SELECT email FROM signups
+  WHERE ${EXPIRED_UNCONFIRMED.replace(/\$1/g, "'2026-01-01'")} AND created_at <= '2026-01-01'
+  ORDER BY created_at LIMIT 100`;
+const AWAITING_RESEND = `SELECT email_key FROM signups
+  WHERE imported_unconfirmed_at IS NOT NULL AND confirmed_at IS NULL AND undeliverable_at IS NULL
+  ORDER BY imported_unconfirmed_at LIMIT 1000`;
 
 describe('the SQLite store', () => {
   const plan = (sql: string) => {
@@ -39,6 +47,13 @@ describe('the SQLite store', () => {
 
   it('searches addresses along the list order index, which holds the address', () => {
     expect(plan(SEARCH)).toMatch(/SCAN signups USING INDEX signups_created_at/);
+  });
+
+  it('sweeps expired addresses, and finds imported ones waiting for a mail, by their own indexes', () => {
+    expect(plan(EXPIRED)).toMatch(
+      /SEARCH signups USING INDEX signups_unconfirmed \(created_at<\?\)/,
+    );
+    expect(plan(AWAITING_RESEND)).toMatch(/USING INDEX signups_imported_unconfirmed/);
   });
 });
 
@@ -67,5 +82,12 @@ describeWithPostgres('the PostgreSQL store', () => {
 
   it('has an index on the state expression that a state filter uses', async () => {
     expect(await plan(INVITED_NEWEST)).toMatch(/Index Scan Backward using signups_state/);
+  });
+
+  it('sweeps expired addresses, and finds imported ones waiting for a mail, by their own indexes', async () => {
+    expect(await plan(EXPIRED)).toMatch(/Index Scan using signups_unconfirmed/);
+    expect(await plan(AWAITING_RESEND)).toMatch(
+      /Index Scan on signups_imported_unconfirmed|Index Scan using signups_imported_unconfirmed/,
+    );
   });
 });
