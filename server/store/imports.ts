@@ -6,6 +6,7 @@
 // expiry sweep passes it over (migrations/017-imported-unconfirmed.ts).
 import { emailKey } from '../../shared/form-checks';
 import type { Language } from '../../shared/i18n/languages';
+import type { SignupSource } from '../../shared/sources';
 import { placeholders, type Sql } from './sql';
 
 /** A signup as the imported file had it; times are ISO strings (toISOString()). */
@@ -14,6 +15,8 @@ export interface ImportedSignup {
   email: string;
   description: string;
   language: Language;
+  /** Where it came from, as the file's source columns say (bounded); none when they say nothing. */
+  source?: SignupSource;
   createdAt: string;
   /** Null: it comes in unconfirmed, and waits for `confirm --resend`. */
   confirmedAt: string | null;
@@ -57,8 +60,9 @@ function chunks<T>(items: readonly T[]): T[][] {
 }
 
 const INSERT_COLUMNS = `email, email_key, description, language, created_at, confirmed_at,
-  invited_at, activated_at, undeliverable_at, imported_unconfirmed_at`;
-const COLUMN_COUNT = 10;
+  invited_at, activated_at, undeliverable_at, imported_unconfirmed_at, utm_source, utm_medium,
+  utm_campaign, referrer`;
+const COLUMN_COUNT = 14;
 
 /** `($1, …, $10), ($11, …)`: the VALUES of `rows` rows. */
 const valuesOf = (rows: number) =>
@@ -103,6 +107,10 @@ export function createSignupImports(sql: Sql, now: () => number): SignupImports 
             s.activatedAt,
             s.undeliverable ? time : null,
             s.confirmedAt === null ? time : null,
+            s.source?.utm_source ?? null,
+            s.source?.utm_medium ?? null,
+            s.source?.utm_campaign ?? null,
+            s.source?.referrer ?? null,
           ]);
           const { rows } = await tx.query<{ email_key: string }>(
             `INSERT INTO signups (${INSERT_COLUMNS})

@@ -9,6 +9,7 @@ import type { ImportedSignup } from '../store/imports';
 import { SIGNUP_STATES } from '../store/signups';
 import { unguardedCell } from './csv';
 import { importedDate } from './import-dates';
+import { boundSource, SOURCE_FIELDS } from '../../shared/sources';
 
 /** What a column can be read as. */
 export const IMPORT_FIELDS = [
@@ -20,6 +21,7 @@ export const IMPORT_FIELDS = [
   'activated_at',
   'state',
   'language',
+  ...SOURCE_FIELDS,
 ] as const;
 export type ImportField = (typeof IMPORT_FIELDS)[number];
 
@@ -93,8 +95,8 @@ function ownStanding({ value }: Row): Standing {
 }
 
 /**
- * The site's own export; the columns the source branch adds after `language` (utm_source,
- * utm_medium, utm_campaign, referrer) are taken as any other column it does not know.
+ * The site's own export, with the columns after `language` (utm_source, utm_medium, utm_campaign,
+ * referrer) when it has them: an export from before them has none.
  */
 const SITE: Format = {
   name: 'site',
@@ -233,6 +235,8 @@ function verdict(
   if (!checked.ok)
     return { kind: 'error', error: checked.field === 'email' ? 'bad-address' : 'bad-value' };
   const { email, description, language = 'en' } = checked.value;
+  // Bounded as a signup's are; a value the file cannot give is left out, never a refusal.
+  const source = boundSource(Object.fromEntries(SOURCE_FIELDS.map((f) => [f, value(f)])));
   if (standing.kind === 'error') return standing;
   if (standing.kind === 'refused') return { kind: 'refused', email, refusal: standing.refusal };
 
@@ -252,6 +256,7 @@ function verdict(
       email,
       description,
       language,
+      ...(source && { source }),
       createdAt: joined,
       confirmedAt: confirmed ? (confirmedAt ?? joined) : null,
       invitedAt,

