@@ -1,10 +1,14 @@
 // Erasure is complete on disk: once a person leaves, their address is in no byte of the SQLite
 // file, of its WAL, or of a backup taken afterwards (secure_delete zeroes the rows, a checkpoint
 // empties the WAL). A backup taken before still holds it: that is what the grep proves it can
-// find, and what /privacy tells people about (BACKUP_RETENTION_DAYS).
+// find, and what /privacy tells people about (BACKUP_RETENTION_DAYS). Importing the same list
+// afterwards leaves the person out (suppressed) and writes no trace of them either.
 import fs from 'node:fs';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { openSqliteStore, type SqliteStore } from '../../../server/store';
+import { exportSignups } from '../../../server/waitlist/listing';
+import { importList } from '../../../server/waitlist/import';
 import { databaseFile } from '../../../server/store/sqlite/database';
 import { tempDataDir } from '../../support/config';
 import { addInvited } from '../../support/stores';
@@ -61,5 +65,26 @@ describe('erasure on disk (SQLite)', () => {
     // What is left of the person is their keyed hash, which an import checks against.
     expect(await store.suppressions.has(GONE)).toBe(true);
     expect(holds(before, GONE)).toBe(true);
+  });
+
+  it('keeps who left out when the same list is imported again, and still holds no trace', async () => {
+    let list = '';
+    for await (const chunk of exportSignups({ store })) list += chunk;
+    expect(list).toContain(GONE);
+    await store.erase(GONE, { reason: 'left' });
+
+    const imported = await importList(
+      { store, config: { backendUrl: undefined } },
+      { source: Readable.from([list]), fileName: 'old-list.csv', actor: { account: 'cli' } },
+    );
+    expect(imported).toMatchObject({
+      kind: 'done',
+      report: { added: { count: 0 }, alreadyThere: { count: 1 }, suppressed: { count: 1 } },
+    });
+    expect((await store.signups.list()).map((row) => row.email)).toEqual([STAYS]);
+    const file = databaseFile(dataDir);
+    const backup = path.join(dataDir, 'after-import.db');
+    await store.backup!(backup);
+    for (const copy of [file, `${file}-wal`, backup]) expect(holds(copy, GONE)).toBe(false);
   });
 });
