@@ -162,7 +162,8 @@ type Rows = Record<string, unknown[]>;
  * English; version 14 adds the suppression list and the store's keys, empty until someone
  * leaves; version 15 a signup's source, unknown for those before it; version 16 the (empty) data
  * requests and links, and keeps each mail's kind (unknown before it) and the subject of a
- * message still held. schema_migrations is left out: the versions since add rows to it.
+ * message still held; version 17 marks imported unconfirmed rows (none here).
+ * schema_migrations is left out: the versions since add rows to it.
  */
 function upgradedRows({ schema_migrations: _, ...rows }: Rows): Rows {
   const signups = rows.signups.map((row) => ({
@@ -172,6 +173,7 @@ function upgradedRows({ schema_migrations: _, ...rows }: Rows): Rows {
     utm_medium: null,
     utm_campaign: null,
     referrer: null,
+    imported_unconfirmed_at: null,
   }));
   const mail = rows.mail.map((row) => {
     const { message } = row as { message: string | null };

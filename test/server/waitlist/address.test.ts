@@ -280,7 +280,9 @@ describe('undeliverable', () => {
     expect(await s.store.subscriptions.stateOf('gone@example.org')).toBe('undeliverable');
     expect(await metric(s, 'undeliverable')).toBe(1);
     expect(await cli(s, 'stats')).toMatch(/^undeliverable\s+1$/m);
-    expect(await cli(s, 'export')).toMatch(/^"gone@example\.org",.*,"undeliverable","en"\r$/m);
+    expect(await cli(s, 'export')).toMatch(
+      /^"gone@example\.org",.*,"undeliverable","en","","","",""\r$/m,
+    );
     smtp.mode('accept');
     expect(await cli(s, 'invite', '--next', '5')).toContain('0 sent');
     await signUp(s, 'gone@example.org').expect(201);
