@@ -58,9 +58,13 @@ function imports(engine: StoreEngine) {
     store = await engine.open({ now });
   });
 
-  it('adds rows with their own dates, states and language, and lists them as the export does', async () => {
+  it('adds rows with their own dates, states, language and source, and lists them as the export does', async () => {
     const added = await store.imports.add([
-      imported('Ann@Example.org', { description: 'a, "b"\r\nc', language: 'ru' }),
+      imported('Ann@Example.org', {
+        description: 'a, "b"\r\nc',
+        language: 'ru',
+        source: { utm_source: 'newsletter', referrer: 'news.example.com' },
+      }),
       imported('bob@example.org', { confirmedAt: null }),
       imported('cy@example.org', {
         invitedAt: '2025-02-01T00:00:00.000Z',
@@ -89,6 +93,10 @@ function imports(engine: StoreEngine) {
       confirmed_at: '2025-01-02T04:00:00.000Z',
       state: 'waitlisted',
       language: 'ru',
+      utm_source: 'newsletter',
+      utm_medium: null,
+      utm_campaign: null,
+      referrer: 'news.example.com',
     });
     expect(rows.map((row) => [row.email, row.state])).toEqual(
       expect.arrayContaining([
