@@ -76,7 +76,8 @@ export interface Signups {
    * (addressLinks.mailWelcomes writes it); a repeat is due none. The signup's language (English
    * when not given) is recorded, a repeat's included: the person's mail follows the page they
    * used last. Where it came from is the first signup's: a repeat changes none of it (first
-   * touch, decision 0035).
+   * touch, decision 0035). A person signing up again themselves lifts their suppression
+   * (suppressions.ts), so an import may bring them in again.
    */
   add(signup: Signup, options?: { confirm?: boolean; welcome?: boolean }): Promise<boolean>;
   count(): Promise<number>;
