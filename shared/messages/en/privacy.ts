@@ -4,8 +4,8 @@
 const NO_ONE_ELSE =
   'It is not given or sold to anyone else, and the site has no tracking, analytics or advertising.';
 
-const services = new Intl.PluralRules('en');
-const days = (count: number) => (services.select(count) === 'one' ? 'a day' : `${count} days`);
+const plural = new Intl.PluralRules('en');
+const days = (count: number) => (plural.select(count) === 'one' ? 'a day' : `${count} days`);
 
 export default {
   title_: 'Privacy · OrgNote',
@@ -58,7 +58,7 @@ export default {
    * argument says the list names others before them (Russian says «ещё»; English needs nothing).
    */
   unnamed_: (count: number, _afterNames: boolean): string =>
-    services.select(count) === 'one' ? 'a service of theirs' : `${count} services of theirs`,
+    plural.select(count) === 'one' ? 'a service of theirs' : `${count} services of theirs`,
   leaveHeading_: 'How to leave',
   /** A sentence around the link to /leave. */
   leave_: {

@@ -5,7 +5,7 @@ const NO_ONE_ELSE =
   'Больше никому данные не передаются и не продаются, а на сайте нет ни отслеживания, ' +
   'ни аналитики, ни рекламы.';
 
-const services = new Intl.PluralRules('ru');
+const plural = new Intl.PluralRules('ru');
 // Дробей здесь не бывает, но у формы `other` тот же вид, что у `few`.
 const SERVICE_FORMS: Record<Intl.LDMLPluralRule, string> = {
   zero: 'сервисов',
@@ -26,7 +26,6 @@ const DAY_FORMS: Record<Intl.LDMLPluralRule, string> = {
 };
 
 // «в течение 1 часа», «24 часов»: родительный падеж, у которого формы лишь две.
-const hoursRule = new Intl.PluralRules('ru');
 const HOUR_FORMS: Record<Intl.LDMLPluralRule, string> = {
   zero: 'часов',
   one: 'часа',
@@ -66,7 +65,7 @@ const privacy: PrivacyMessages = {
     'только его необратимый отпечаток (хеш с секретным ключом), чтобы импорт старого списка не ' +
     'вернул вас в лист; если вы сами запишетесь снова, отпечаток удаляется. В резервных копиях, ' +
     'сделанных до вашего выхода, адрес остаётся, пока их не заменят новые,\u00a0— не дольше ' +
-    `${backupDays}\u00a0${DAY_FORMS[services.select(backupDays)]}.`,
+    `${backupDays}\u00a0${DAY_FORMS[plural.select(backupDays)]}.`,
   source_: {
     heading_: 'Откуда вы пришли',
     text_:
@@ -88,7 +87,7 @@ const privacy: PrivacyMessages = {
   unnamed_: (count, afterNames) => {
     const more = afterNames ? 'ещё ' : '';
     if (count === 1) return `${more}один сервис`;
-    return `${more}${count}\u00a0${SERVICE_FORMS[services.select(count)]}`;
+    return `${more}${count}\u00a0${SERVICE_FORMS[plural.select(count)]}`;
   },
   leaveHeading_: 'Как выйти из листа ожидания',
   leave_: {
@@ -106,7 +105,7 @@ const privacy: PrivacyMessages = {
     button_: 'Пришлите мне всё, что вы обо мне храните',
     sent_: (hours) =>
       'Если этот адрес есть в листе ожидания, мы отправили на него ссылку для скачивания ' +
-      `данных. Ссылка сработает один раз в течение ${hours}\u00a0${HOUR_FORMS[hoursRule.select(hours)]}.`,
+      `данных. Ссылка сработает один раз в течение ${hours}\u00a0${HOUR_FORMS[plural.select(hours)]}.`,
     required_: 'Укажите адрес электронной почты',
     notAnAddress_: 'Это не похоже на адрес электронной почты',
     busy_: 'Сейчас слишком много писем ждёт отправки, попробуйте ещё раз позже',
