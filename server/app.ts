@@ -16,6 +16,8 @@ import { DATA_PATH, PRIVACY_PATH } from '../shared/data-requests';
 import { ACTIVATION } from '../shared/links';
 import { ISSUED_FIELD } from '../shared/native-form';
 import { apiHandler } from './api/router';
+import { bounceRoutes, isBounceUrl } from './bounces';
+import type { FetchText } from './bounces/endpoints';
 import { isApiUrl } from './api/routes';
 import { publicConfigOf, type Config } from './config';
 import { healthProbe, readinessCheck, watchOutbox, type OutboxWatch } from './health';
@@ -76,6 +78,11 @@ export interface AppDeps {
    * without it, each probe asks for a read when the last is a second old.
    */
   outboxWatch?: OutboxWatch;
+  /**
+   * How /bounces/ses fetches SNS's signing certificates and confirms subscriptions; over https
+   * unless given (tests serve their own certificate).
+   */
+  bounceFetch?: FetchText;
 }
 
 export function createApp(config: Config, deps: AppDeps = {}) {
@@ -184,6 +191,14 @@ export function createApp(config: Config, deps: AppDeps = {}) {
       limitSubmissions,
       sameSiteOnly,
       address,
+      bounces: bounceRoutes({
+        config,
+        store,
+        logger,
+        metrics,
+        wakeWebhooks,
+        fetchText: deps.bounceFetch,
+      }),
       consoleCss,
       consolePolicy: securityHeaders(config, [sha256Source(consoleCss)]).pagePolicy([]),
     }),
@@ -204,6 +219,7 @@ interface SiteRouteParts {
   limitSubmissions: Middleware;
   sameSiteOnly: Middleware;
   address: ReturnType<typeof addressPages>;
+  bounces: ReturnType<typeof bounceRoutes>;
   consoleCss: string;
   consolePolicy: string;
 }
@@ -219,6 +235,10 @@ function siteRoutes(parts: SiteRouteParts) {
   // /api and everything under it: POST /api/subscriptions, POST /api/subscription-activation,
   // GET /api/subscription-info/{provider}/{externalId} (api/router.ts). Small JSON, uncompressed.
   app.use(answeredAs('api', (req) => isApiUrl(req.url!), parts.api));
+
+  // POST /bounces/<provider>: the mail provider's bounces and complaints (bounces/index.ts), each
+  // route 404 until its setting is there. Small JSON, uncompressed, like /api.
+  app.use(answeredAs('api', isBounceUrl, parts.bounces.handle));
 
   // GET and HEAD of /, /activate and /privacy, exactly as linked: rendered once, kept with their
   // headers and their brotli and gzip bodies (pages/prerendered.ts). Here when not kept yet, or

@@ -14,6 +14,14 @@
 // interface and does nothing, so call sites record unconditionally.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { BackupStamp } from './backup-stamp';
+import {
+  BOUNCE_KINDS,
+  BOUNCE_PROVIDERS,
+  REFUSAL_REASONS,
+  type BounceKind,
+  type BounceProvider,
+  type RefusalReason,
+} from './bounces/notices';
 import type { Logger } from './logger';
 import { currentBuild, type BuildInfo } from './version';
 
@@ -89,6 +97,10 @@ export interface Metrics {
   guarded(route: GuardRoute, reason: GuardReason): void;
   delivery(queue: AttemptQueue, result: DeliveryResult): void;
   address(event: AddressEvent): void;
+  /** A provider's notice applied (not a duplicate), by provider and kind. */
+  bounce(provider: BounceProvider, kind: BounceKind): void;
+  /** A request to /bounces/<provider> refused with 401 (bad signature, stale, …). */
+  bounceRefused(provider: BounceProvider, reason: RefusalReason): void;
   /** A console login refused by the throttle (429). */
   loginThrottled(): void;
   /** A request whose X-Forwarded-For was ignored: its peer is not one TRUST_PROXY trusts. */
@@ -204,12 +216,29 @@ export function createMetrics(options: MetricsOptions): Metrics & { registry: Re
     registers,
   });
 
+  const bounces = new Counter({
+    name: 'bounces_total',
+    help: "Bounces and complaints the mail provider reported, by provider and kind (each once).",
+    labelNames: ['provider', 'kind'],
+    registers,
+  });
+  const bounceRefusals = new Counter({
+    name: 'bounce_refusals_total',
+    help: 'Requests to /bounces/<provider> refused with 401, by provider and reason.',
+    labelNames: ['provider', 'reason'],
+    registers,
+  });
+
   // Every series a dashboard or an alert names exists from the start, at 0, so a rate() or an
   // absent() means something before the first event.
   for (const outcome of SIGNUP_OUTCOMES) signups.inc({ outcome }, 0);
   for (const queue of ATTEMPT_QUEUES)
     for (const result of DELIVERY_RESULTS) deliveries.inc({ queue, result }, 0);
   for (const event of ADDRESS_EVENTS) addresses.inc({ event }, 0);
+  for (const provider of BOUNCE_PROVIDERS) {
+    for (const kind of BOUNCE_KINDS) bounces.inc({ provider, kind }, 0);
+    for (const reason of REFUSAL_REASONS) bounceRefusals.inc({ provider, reason }, 0);
+  }
   for (const route of GUARD_ROUTES)
     for (const reason of GUARD_REASONS) guarded.inc({ route, reason }, 0);
 
@@ -339,6 +368,14 @@ export function createMetrics(options: MetricsOptions): Metrics & { registry: Re
     address(event) {
       if (isOneOf(ADDRESS_EVENTS, event)) addresses.inc({ event });
     },
+    bounce(provider, kind) {
+      if (isOneOf(BOUNCE_PROVIDERS, provider) && isOneOf(BOUNCE_KINDS, kind))
+        bounces.inc({ provider, kind });
+    },
+    bounceRefused(provider, reason) {
+      if (isOneOf(BOUNCE_PROVIDERS, provider) && isOneOf(REFUSAL_REASONS, reason))
+        bounceRefusals.inc({ provider, reason });
+    },
     loginThrottled() {
       throttledLogins.inc();
     },
@@ -356,6 +393,8 @@ export const NO_METRICS: Metrics = Object.freeze({
   guarded() {},
   delivery() {},
   address() {},
+  bounce() {},
+  bounceRefused() {},
   loginThrottled() {},
   untrustedProxy() {},
   text: async () => '',

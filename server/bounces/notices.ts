@@ -8,6 +8,15 @@ import type { IncomingHttpHeaders } from 'node:http';
 export const BOUNCE_PROVIDERS = ['ses', 'postmark', 'sendgrid', 'mailgun', 'resend'] as const;
 export type BounceProvider = (typeof BOUNCE_PROVIDERS)[number];
 
+/** How operators know each provider (the console, the docs). */
+export const BOUNCE_PROVIDER_NAMES: Readonly<Record<BounceProvider, string>> = {
+  ses: 'Amazon SES',
+  postmark: 'Postmark',
+  sendgrid: 'SendGrid',
+  mailgun: 'Mailgun',
+  resend: 'Resend',
+};
+
 /**
  * What a notice does to an address: `permanent` makes it undeliverable at once, `transient`
  * counts against it (three in 7 days make it undeliverable), `complaint` is a leave.

@@ -2,7 +2,7 @@
 // mailboxes, DNS names and domains, and the files a setting names (a DKIM key, mail templates),
 // read and checked here once so a wrong one stops start-up, not the first mail. A failed parse
 // names what is wrong; the loader (load.ts) adds the variable's name.
-import { createPrivateKey, type KeyObject } from 'node:crypto';
+import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { domainToASCII } from 'node:url';
@@ -198,3 +198,40 @@ export const apiToken = z
   .trim()
   .min(16, 'must be at least 16 characters')
   .regex(/^\S+$/, 'must not contain whitespace (it travels in one header word)');
+
+/** BOUNCE_SES_TOPIC_ARNS: the SNS topics whose notifications /bounces/ses takes, comma-separated. */
+export const topicArnList = z.string().transform((value, ctx) => {
+  const arns = commaItems(value);
+  for (const arn of arns)
+    if (!/^arn:aws(?:-[a-z]+)*:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_-]{1,256}$/.test(arn)) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `not an SNS topic ARN such as arn:aws:sns:us-east-1:123456789012:ses-bounces: ${arn}`,
+      });
+      return z.NEVER;
+    }
+  return arns;
+});
+
+/** Basic credentials as `user:password` (BOUNCE_POSTMARK_AUTH): both parts present. */
+export const basicCredentials = z
+  .string()
+  .regex(/^[^:\s]+:\S+$/, 'must be user:password, as typed into the provider\'s webhook URL');
+
+/**
+ * An EC P-256 public key (BOUNCE_SENDGRID_PUBLIC_KEY): the base64 SendGrid's console shows, or a
+ * PEM; checked here, kept as written.
+ */
+export const ecPublicKey = nonEmpty.transform((value, ctx): string => {
+  try {
+    const key = value.includes('-----BEGIN')
+      ? createPublicKey(value)
+      : createPublicKey({ key: Buffer.from(value, 'base64'), format: 'der', type: 'spki' });
+    if (key.asymmetricKeyType === 'ec' && key.asymmetricKeyDetails?.namedCurve === 'prime256v1')
+      return value;
+  } catch {
+    // Reported below, with what was expected.
+  }
+  ctx.addIssue({ code: 'custom', message: 'must be an EC P-256 public key (base64 or PEM)' });
+  return z.NEVER;
+});

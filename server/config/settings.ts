@@ -5,10 +5,12 @@
 import { z } from 'zod';
 import {
   apiToken,
+  basicCredentials,
   databaseUrl,
   directory,
   dnsName,
   domainList,
+  ecPublicKey,
   hours,
   httpUrl,
   integer,
@@ -22,6 +24,7 @@ import {
   privateKeyFile,
   smtpUrl,
   templatesDir,
+  topicArnList,
 } from './parsers';
 
 export interface Setting<T> {
@@ -329,6 +332,44 @@ export const SETTINGS = {
     '168',
     hours(1, 24 * 365),
     'A queued item still failing after this long is set aside as dead.',
+  ),
+  // Bounces and complaints from the mail provider (docs/operating.md, "Bounces and complaints"):
+  // each endpoint answers 404 until its setting is there.
+  bounceSesTopicArns: setting(
+    'BOUNCE_SES_TOPIC_ARNS',
+    UNSET,
+    topicArnList.optional(),
+    'SNS topics whose SES bounces and complaints POST /bounces/ses takes; unset: off.',
+  ),
+  bouncePostmarkAuth: secret(
+    setting(
+      'BOUNCE_POSTMARK_AUTH',
+      UNSET,
+      basicCredentials.optional(),
+      "user:password of Postmark's webhook URL for POST /bounces/postmark; unset: off.",
+    ),
+  ),
+  bounceSendgridPublicKey: setting(
+    'BOUNCE_SENDGRID_PUBLIC_KEY',
+    UNSET,
+    ecPublicKey.optional(),
+    "SendGrid's Signed Event Webhook verification key for POST /bounces/sendgrid; unset: off.",
+  ),
+  bounceMailgunSigningKey: secret(
+    setting(
+      'BOUNCE_MAILGUN_SIGNING_KEY',
+      UNSET,
+      nonEmpty.optional(),
+      "Mailgun's HTTP webhook signing key for POST /bounces/mailgun; unset: off.",
+    ),
+  ),
+  bounceResendSecret: secret(
+    setting(
+      'BOUNCE_RESEND_SECRET',
+      UNSET,
+      z.string().regex(/^whsec_[A-Za-z0-9+/=]+$/, 'must be whsec_ and base64').optional(),
+      "Resend's webhook signing secret (whsec_…) for POST /bounces/resend; unset: off.",
+    ),
   ),
   metricsPort: setting(
     'METRICS_PORT',

@@ -148,6 +148,11 @@ export interface MailQueueWriter {
   dropWaiting(tx: Queryable, emailKey: string, at: number): Promise<void>;
 }
 
+/** An SMTP reply's code and enhanced status ("550 5.1.1") out of an error's text, or null. */
+export function replyCode(error: string): string | null {
+  return /\b[45]\d\d(?:[ -][245]\.\d{1,3}\.\d{1,3})?/.exec(error)?.[0].replace('-', ' ') ?? null;
+}
+
 export function createMailQueue(
   sql: Sql,
   limits: Pick<QueueLimits, 'mailMaxItems' | 'maxAgeMs' | 'mailLeaseMs'>,
@@ -283,12 +288,13 @@ export function createMailQueue(
              WHERE email_key = $1`,
             [rows[0].email_key],
           );
+          // Who found it and the server's reply code, never its text (it may quote the address).
           const { rows: signup } = await tx.query<SignupOfEvent>(
             `UPDATE signups
-             SET undeliverable_at = $1
+             SET undeliverable_at = $1, undeliverable_by = 'smtp', undeliverable_detail = $3
              WHERE email_key = $2
              RETURNING ${SIGNUP_OF_EVENT}`,
-            [time, rows[0].email_key],
+            [time, rows[0].email_key, replyCode(error)],
           );
           if (signup.length === 1 && before[0]?.undeliverable_at === null)
             await emitSignupEvent(tx, 'address.undeliverable', signup[0], Date.parse(time));

@@ -4,6 +4,7 @@ import { createAdminSessions } from './admin-sessions';
 import { createAddressLinks, createLinkMail } from './address-links';
 import { createAdmins } from './admins';
 import { createAuditLog } from './audit-log';
+import { createBounces } from './bounces';
 import { createConsoleKeys } from './console-keys';
 import { createDataRequests } from './data-requests';
 import { createErasure } from './erasure';
@@ -45,5 +46,6 @@ export function createStoreRules(sql: Sql, limits: QueueLimits, now: () => numbe
     guardTokens: createGuardTokens(sql, now),
     suppressions: createSuppressions(sql, hashAddress, now),
     erase: createErasure(sql, hashAddress, now),
+    bounces: createBounces(sql, hashAddress, audit, now),
   };
 }

@@ -27,6 +27,17 @@ export interface SignupRow extends SourceColumns {
   language: Language;
 }
 
+/** A row of the console's table: the signup, and who found it undeliverable and their words. */
+export interface SignupPageRow extends SignupRow {
+  id: number;
+  /**
+   * `smtp` (our mail server refused it), a bounce provider, or null (not undeliverable, or marked
+   * before the store recorded who did).
+   */
+  undeliverable_by: string | null;
+  undeliverable_detail: string | null;
+}
+
 /**
  * Where a signup stands; each is in exactly one (STATE, below):
  * unconfirmed → waitlisted (confirmed, waiting) → invited → activated, and undeliverable when the
@@ -110,7 +121,7 @@ export interface Signups {
    * `language` if given, newest or oldest first, `limit` rows after the keyset `after` (the last
    * row of the page before).
    */
-  page(options: SignupPageQuery): Promise<(SignupRow & { id: number })[]>;
+  page(options: SignupPageQuery): Promise<SignupPageRow[]>;
   /**
    * Per UTC day from `sinceDay` (YYYY-MM-DD) on: signups, invitations and activations that day;
    * days without any are left out.
@@ -382,8 +393,8 @@ export function createSignups(sql: Sql, hashAddress: AddressHash, now: () => num
         );
       const filter = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
       const direction = newest ? 'DESC' : 'ASC';
-      const { rows } = await sql.query<SignupRow & { id: number }>(
-        `SELECT id, ${COLUMNS}
+      const { rows } = await sql.query<SignupPageRow>(
+        `SELECT id, ${COLUMNS}, undeliverable_by, undeliverable_detail
          FROM signups
          ${filter}
          ORDER BY created_at ${direction}, id ${direction}

@@ -7,6 +7,7 @@
 import type { AdminSessions } from './admin-sessions';
 import type { AddressLinks } from './address-links';
 import type { Admins } from './admins';
+import type { Bounces } from './bounces';
 import type { AuditLog } from './audit-log';
 import type { ConsoleKeys } from './console-keys';
 import type { DataRequests } from './data-requests';
@@ -53,6 +54,8 @@ export interface Store {
   guardTokens: GuardTokens;
   /** Addresses never to be brought back by an import, as keyed hashes (suppressions.ts). */
   suppressions: Suppressions;
+  /** What mail providers report after they took our mail: bounces and complaints (bounces.ts). */
+  bounces: Bounces;
   /**
    * Deletes everything kept about an address (waitlist remove, a leave link, the expiry sweep),
    * queues its `signup.left` webhook event and suppresses it.

@@ -35,18 +35,7 @@ export async function remove(
   options: EraseOptions = {},
 ): Promise<RemoveResult> {
   const erased = await store.erase(email, options);
-  let emlFiles = 0;
-  for (const id of erased.mailIds) {
-    // The finished file, and one a crash left half-written: both hold the address and a key.
-    for (const file of [emlFile(config.dataDir, id), emlTemporaryFile(config.dataDir, id)]) {
-      try {
-        fs.unlinkSync(file);
-        if (file.endsWith('.eml')) emlFiles++;
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err; // sent over SMTP: no file
-      }
-    }
-  }
+  const emlFiles = removeMailCopies(config.dataDir, erased.mailIds);
   const shown = email.trim();
   if (!erased.signup && erased.outbox === 0) return { kind: 'nothing-stored', email: shown };
   return {
@@ -58,4 +47,24 @@ export async function remove(
     emlFiles,
     outbox: erased.outbox,
   };
+}
+
+/**
+ * Deletes the .eml copies (MAIL_TO_FILES) of erased mail, by the ids the store handed back; how
+ * many finished files there were.
+ */
+export function removeMailCopies(dataDir: string, mailIds: readonly number[]): number {
+  let emlFiles = 0;
+  for (const id of mailIds) {
+    // The finished file, and one a crash left half-written: both hold the address and a key.
+    for (const file of [emlFile(dataDir, id), emlTemporaryFile(dataDir, id)]) {
+      try {
+        fs.unlinkSync(file);
+        if (file.endsWith('.eml')) emlFiles++;
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err; // sent over SMTP: no file
+      }
+    }
+  }
+  return emlFiles;
 }

@@ -1,7 +1,8 @@
 // The running site's expiry sweep: erases the addresses nobody confirmed in time, through the
 // operation in waitlist/address.ts, and deletes webhook deliveries past their month of history
-// (waitlist/webhooks.ts), the bot guard's expired tokens (store/guard-tokens.ts) and the data links
-// and requests past their day (store/data-requests.ts), once a minute and again at once after a
+// (waitlist/webhooks.ts), the bot guard's expired tokens (store/guard-tokens.ts), the data links
+// and requests past their day (store/data-requests.ts) and the providers' bounce ids and
+// transient bounces past theirs (store/bounces.ts), once a minute and again at once after a
 // full batch. Every replica sweeps: each is a delete of rows past a time, which changes nothing
 // when another did it first.
 import type { Store } from '../store';
@@ -19,7 +20,7 @@ interface SweepOptions {
 }
 
 export function startExpirySweep(
-  deps: AddressDeps & { store: Pick<Store, 'webhooks' | 'guardTokens' | 'dataRequests'> },
+  deps: AddressDeps & { store: Pick<Store, 'webhooks' | 'guardTokens' | 'dataRequests' | 'bounces'> },
   { pollMs = SWEEP_EVERY_MS, now = Date.now }: SweepOptions = {},
 ): Poller {
   /** One task's round: whether it found a full batch, false when it failed (logged). */
@@ -48,6 +49,11 @@ export function startExpirySweep(
       'data link pruning',
       async () => (await deps.store.dataRequests.prune(PRUNE_BATCH)) >= PRUNE_BATCH,
     );
+    // A delete by time of a month of one site's bounces: never a batch to come back for.
+    await round('bounce pruning', async () => {
+      await deps.store.bounces.sweep();
+      return false;
+    });
     return expired || pruned || spent || data;
   }, pollMs);
 }

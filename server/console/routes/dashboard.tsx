@@ -1,9 +1,10 @@
 // The dashboard (the console's home): the signups by state and by language, the mail queue and
-// the outbox by state, the chart of the last 90 days, and where the signups of a period the
+// the outbox by state, the providers' bounce and complaint rates, the chart of the last 90 days, and where the signups of a period the
 // operator picks (a plain GET form) came from.
 import { LANGUAGES } from '../../../shared/i18n/languages';
 import { asText } from '../../http/body';
 import type { Store } from '../../store';
+import type { BounceCounts } from '../../store/bounces';
 import { SIGNUP_STATES, type SourceCount, type SourceCounts } from '../../store/signups';
 import { Chart, chartSince, lastDays } from '../chart';
 import { CONSOLE_URLS } from '../paths';
@@ -11,7 +12,7 @@ import type { RouteModule } from '../route';
 
 // Loader
 
-type DashboardStore = Pick<Store, 'signups' | 'mail' | 'outbox'>;
+type DashboardStore = Pick<Store, 'signups' | 'mail' | 'outbox' | 'bounces'>;
 
 /** The periods the sources are counted over, in days, and all time; 30 days unless asked. */
 const PERIODS = ['7', '30', '90', '365', 'all'] as const;
@@ -42,20 +43,27 @@ interface DashboardData {
   days: ReturnType<typeof lastDays>;
   period: Period;
   sources: SourceCounts;
+  /** What the mail providers reported over the last BOUNCE_DAYS, beside the mail sent. */
+  bounces: BounceCounts;
 }
+
+/** The days the bounce and complaint rates are taken over. */
+export const BOUNCE_DAYS = 30;
 
 export async function loadDashboard(
   store: DashboardStore,
   today: Date,
   period: Period = DEFAULT_PERIOD,
 ): Promise<DashboardData> {
-  const [stats, languages, mail, outbox, daily, sources] = await Promise.all([
+  const bouncesSince = new Date(today.getTime() - BOUNCE_DAYS * 24 * 60 * 60_000).toISOString();
+  const [stats, languages, mail, outbox, daily, sources, bounces] = await Promise.all([
     store.signups.stats(),
     store.signups.languages(),
     store.mail.counts(),
     store.outbox.all(),
     store.signups.daily(chartSince(today)),
     store.signups.sources(periodSince(period, today), SOURCES_LISTED),
+    store.bounces.counts(bouncesSince),
   ]);
   const dead = outbox.filter((item) => item.state === 'dead').length;
   return {
@@ -66,12 +74,13 @@ export async function loadDashboard(
     days: lastDays(daily, today),
     period,
     sources,
+    bounces,
   };
 }
 
 // View
 
-function Figures({ caption, pairs }: { caption: string; pairs: [string, number][] }) {
+function Figures({ caption, pairs }: { caption: string; pairs: [string, number | string][] }) {
   return (
     <table className="console-figures">
       <caption>{caption}</caption>
@@ -84,6 +93,30 @@ function Figures({ caption, pairs }: { caption: string; pairs: [string, number][
         ))}
       </tbody>
     </table>
+  );
+}
+
+/** `n` and its share of `of`, as "12 (2.4 %)"; no share while nothing was sent. */
+function withRate(n: number, of: number, digits: number): string {
+  return of > 0 ? `${n} (${((100 * n) / of).toFixed(digits)} %)` : String(n);
+}
+
+/**
+ * The providers' bounces and complaints over the mail sent: the rates providers watch (SES reviews
+ * an account past 5 % bounces or 0.1 % complaints), so complaints get one more digit.
+ */
+function Bounces({ bounces }: Pick<DashboardData, 'bounces'>) {
+  const { sent, permanent, transient, complaint } = bounces;
+  return (
+    <Figures
+      caption={`Bounces and complaints, the last ${BOUNCE_DAYS} days`}
+      pairs={[
+        ['mail sent', sent],
+        ['permanent bounces', withRate(permanent, sent, 1)],
+        ['transient bounces', withRate(transient, sent, 1)],
+        ['complaints', withRate(complaint, sent, 2)],
+      ]}
+    />
   );
 }
 
@@ -144,6 +177,7 @@ export function DashboardView({
   days,
   period,
   sources,
+  bounces,
 }: DashboardData) {
   const byState = SIGNUP_STATES.map((state): [string, number] => [state, signups[state]]);
   const byLanguage = LANGUAGES.map((language): [string, number] => [language, languages[language]]);
@@ -168,6 +202,7 @@ export function DashboardView({
             ['dead', outbox.dead],
           ]}
         />
+        <Bounces bounces={bounces} />
       </div>
       <Chart days={days} />
       <Sources period={period} sources={sources} />

@@ -7,7 +7,8 @@
 import { LANGUAGES, type Language } from '../../../shared/i18n/languages';
 import { asText } from '../../http/body';
 import type { Store } from '../../store';
-import { SIGNUP_STATES, type SignupState } from '../../store/signups';
+import { BOUNCE_PROVIDER_NAMES, type BounceProvider } from '../../bounces/notices';
+import { SIGNUP_STATES, type SignupPageRow, type SignupState } from '../../store/signups';
 import { Hidden, PostForm } from '../layout';
 import { CONSOLE_URLS } from '../paths';
 import type { RouteModule } from '../route';
@@ -142,6 +143,16 @@ function SearchForms({ query }: { query: SignupsQuery }) {
   );
 }
 
+/** Why a row is undeliverable, as its row says it: who found it, and their words. */
+export function whyUndeliverable(
+  row: Pick<SignupPageRow, 'undeliverable_by' | 'undeliverable_detail'>,
+) {
+  const { undeliverable_by: by, undeliverable_detail: detail } = row;
+  const words = detail ? `: ${detail}` : '';
+  if (by === null || by === 'smtp') return `refused by the mail server${words}`;
+  return `bounced at ${BOUNCE_PROVIDER_NAMES[by as BounceProvider] ?? by}${words}`;
+}
+
 function RowActions({ email, state, csrf }: { email: string; state: SignupState; csrf: string }) {
   const again = state === 'invited' || state === 'activated';
   return (
@@ -207,7 +218,15 @@ export function SignupsView({ query, rows, csrf }: SignupsViewProps) {
             <Timestamp iso={r.created_at} />,
             <Timestamp iso={r.invited_at} />,
             <Timestamp iso={r.activated_at} />,
-            <StateLabel>{r.state}</StateLabel>,
+            r.state === 'undeliverable' ? (
+              <>
+                <StateLabel>{r.state}</StateLabel>
+                <br />
+                <small>{whyUndeliverable(r)}</small>
+              </>
+            ) : (
+              <StateLabel>{r.state}</StateLabel>
+            ),
             r.language,
             // What the dashboard counts it by: the link's utm_source, else the referring site.
             r.utm_source ?? r.referrer ?? '',

@@ -25,6 +25,7 @@ import { sql as suppressions } from './014-suppressions';
 import { sql as signupSources } from './015-signup-sources';
 import { sql as dataRequests } from './016-data-requests';
 import { sql as importedUnconfirmed } from './017-imported-unconfirmed';
+import { sql as bounces } from './018-bounces';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -50,6 +51,7 @@ export const MIGRATIONS: readonly Migration[] = [
   signupSources,
   dataRequests,
   importedUnconfirmed,
+  bounces,
 ];
 
 /** The version this release brings a store to. */

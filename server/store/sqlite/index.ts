@@ -42,6 +42,15 @@ export function openSqliteStore(config: StoreConfig, now: () => number = Date.no
       if (erased.signup) await sql.query('PRAGMA wal_checkpoint(TRUNCATE)');
       return erased;
     },
+    // A complaint erases its address as a leave does: the same checkpoint after it.
+    bounces: {
+      ...rules.bounces,
+      async apply(provider, notice) {
+        const outcome = await rules.bounces.apply(provider, notice);
+        if (outcome.kind === 'left') await sql.query('PRAGMA wal_checkpoint(TRUNCATE)');
+        return outcome;
+      },
+    },
     rate: createMemoryRateCounter(now),
     backup: (file) => backupDatabase(db, file),
     async ping() {

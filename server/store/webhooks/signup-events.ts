@@ -80,13 +80,15 @@ export const SIGNUP_OF_EVENT = `id, email, email_key, ${STATE} AS state, languag
 
 /**
  * `type` for the signup, on the transaction of the change it reports, after the `signup.created`
- * the signup may still be due.
+ * the signup may still be due; `detail` adds what the event says beyond the signup (a bounce's
+ * provider and kind).
  */
 export async function emitSignupEvent(
   tx: Queryable,
   type: WebhookEvent['type'],
   signup: SignupOfEvent,
   at: number,
+  detail?: Record<string, string>,
 ): Promise<void> {
   const { rows } = await tx.query<DueRow>(
     `UPDATE signups
@@ -99,7 +101,14 @@ export async function emitSignupEvent(
   const source = sourceOf(signup);
   await emitWebhookEvents(tx, [
     ...creations(rows),
-    { event: { type, signup: { id: Number(id), email, emailKey, state, language, source } }, at },
+    {
+      event: {
+        type,
+        signup: { id: Number(id), email, emailKey, state, language, source },
+        ...(detail && { detail }),
+      },
+      at,
+    },
   ]);
 }
 
