@@ -23,11 +23,18 @@ const SUBSCRIPTION_ARN = `${SES_TOPIC}:c9135db0-26c4-47ec-8998-413945fb5a96`;
 /** A key and the self-signed certificate that holds its public half, as SNS's signer. */
 export interface SnsSigner {
   privateKey: KeyObject;
+  /** The same key in PEM, for a TLS server that serves the certificate itself. */
+  privateKeyPem: string;
   certificate: string;
 }
 
+export interface SnsSignerOptions {
+  /** An IP address for the certificate's subjectAltName, so a TLS client on loopback trusts it. */
+  ipAddress?: string;
+}
+
 /** A fresh RSA key and certificate (openssl, in a temporary folder removed at once). */
-export function snsSigner(): SnsSigner {
+export function snsSigner({ ipAddress }: SnsSignerOptions = {}): SnsSigner {
   const folder = fs.mkdtempSync(path.join(process.env[TEST_TMP_ENV] ?? os.tmpdir(), 'sns-cert-'));
   try {
     const keyFile = path.join(folder, 'key.pem');
@@ -37,11 +44,14 @@ export function snsSigner(): SnsSigner {
       [
         ...['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1'],
         ...['-subj', '/CN=sns.amazonaws.com', '-keyout', keyFile, '-out', certificateFile],
+        ...(ipAddress === undefined ? [] : ['-addext', `subjectAltName=IP:${ipAddress}`]),
       ],
       { stdio: 'ignore' },
     );
+    const privateKeyPem = fs.readFileSync(keyFile, 'utf8');
     return {
-      privateKey: createPrivateKey(fs.readFileSync(keyFile)),
+      privateKey: createPrivateKey(privateKeyPem),
+      privateKeyPem,
       certificate: fs.readFileSync(certificateFile, 'utf8'),
     };
   } finally {
