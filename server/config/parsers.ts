@@ -199,7 +199,7 @@ export const apiToken = z
   .min(16, 'must be at least 16 characters')
   .regex(/^\S+$/, 'must not contain whitespace (it travels in one header word)');
 
-/** BOUNCE_SES_TOPIC_ARNS: the SNS topics whose notifications /bounces/ses takes, comma-separated. */
+/** BOUNCE_SES_TOPIC_ARNS: the SNS topics /bounces/ses takes notifications of, comma-separated. */
 export const topicArnList = z.string().transform((value, ctx) => {
   const arns = commaItems(value);
   for (const arn of arns)

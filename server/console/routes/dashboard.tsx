@@ -1,6 +1,6 @@
 // The dashboard (the console's home): the signups by state and by language, the mail queue and
-// the outbox by state, the providers' bounce and complaint rates, the chart of the last 90 days, and where the signups of a period the
-// operator picks (a plain GET form) came from.
+// the outbox by state, the providers' bounce and complaint rates, the chart of the last 90
+// days, and where the signups of a period the operator picks (a plain GET form) came from.
 import { LANGUAGES } from '../../../shared/i18n/languages';
 import { asText } from '../../http/body';
 import type { Store } from '../../store';
