@@ -29,6 +29,8 @@ const ALERT_NAMES = [
   'OrgNoteLoginsThrottled',
   'OrgNoteWebhookEndpointDisabled',
   'OrgNoteBackupStale',
+  'OrgNoteBouncesHigh',
+  'OrgNoteComplaintReceived',
 ];
 
 /** promtool run from the repository's root, as the files' own comments say to run it. */

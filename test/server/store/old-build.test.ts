@@ -162,7 +162,8 @@ type Rows = Record<string, unknown[]>;
  * English; version 14 adds the suppression list and the store's keys, empty until someone
  * leaves; version 15 a signup's source, unknown for those before it; version 16 the (empty) data
  * requests and links, and keeps each mail's kind (unknown before it) and the subject of a
- * message still held; version 17 marks imported unconfirmed rows (none here).
+ * message still held; version 17 marks imported unconfirmed rows (none here); version 18 says who
+ * found an address undeliverable (unknown before it) and adds the (empty) bounce tables.
  * schema_migrations is left out: the versions since add rows to it.
  */
 function upgradedRows({ schema_migrations: _, ...rows }: Rows): Rows {
@@ -174,6 +175,8 @@ function upgradedRows({ schema_migrations: _, ...rows }: Rows): Rows {
     utm_campaign: null,
     referrer: null,
     imported_unconfirmed_at: null,
+    undeliverable_by: null,
+    undeliverable_detail: null,
   }));
   const mail = rows.mail.map((row) => {
     const { message } = row as { message: string | null };
@@ -188,6 +191,9 @@ function upgradedRows({ schema_migrations: _, ...rows }: Rows): Rows {
     suppressions: [],
     data_requests: [],
     data_tokens: [],
+    bounce_notices: [],
+    bounce_tokens: [],
+    transient_bounces: [],
   };
 }
 
