@@ -218,7 +218,7 @@ export function createMetrics(options: MetricsOptions): Metrics & { registry: Re
 
   const bounces = new Counter({
     name: 'bounces_total',
-    help: "Bounces and complaints the mail provider reported, by provider and kind (each once).",
+    help: 'Bounces and complaints the mail provider reported, by provider and kind (each once).',
     labelNames: ['provider', 'kind'],
     registers,
   });

@@ -216,7 +216,7 @@ export const topicArnList = z.string().transform((value, ctx) => {
 /** Basic credentials as `user:password` (BOUNCE_POSTMARK_AUTH): both parts present. */
 export const basicCredentials = z
   .string()
-  .regex(/^[^:\s]+:\S+$/, 'must be user:password, as typed into the provider\'s webhook URL');
+  .regex(/^[^:\s]+:\S+$/, "must be user:password, as typed into the provider's webhook URL");
 
 /**
  * An EC P-256 public key (BOUNCE_SENDGRID_PUBLIC_KEY): the base64 SendGrid's console shows, or a

@@ -367,7 +367,10 @@ export const SETTINGS = {
     setting(
       'BOUNCE_RESEND_SECRET',
       UNSET,
-      z.string().regex(/^whsec_[A-Za-z0-9+/=]+$/, 'must be whsec_ and base64').optional(),
+      z
+        .string()
+        .regex(/^whsec_[A-Za-z0-9+/=]+$/, 'must be whsec_ and base64')
+        .optional(),
       "Resend's webhook signing secret (whsec_…) for POST /bounces/resend; unset: off.",
     ),
   ),

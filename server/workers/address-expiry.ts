@@ -20,7 +20,9 @@ interface SweepOptions {
 }
 
 export function startExpirySweep(
-  deps: AddressDeps & { store: Pick<Store, 'webhooks' | 'guardTokens' | 'dataRequests' | 'bounces'> },
+  deps: AddressDeps & {
+    store: Pick<Store, 'webhooks' | 'guardTokens' | 'dataRequests' | 'bounces'>;
+  },
   { pollMs = SWEEP_EVERY_MS, now = Date.now }: SweepOptions = {},
 ): Poller {
   /** One task's round: whether it found a full batch, false when it failed (logged). */
