@@ -2,8 +2,9 @@
 // kind and status, signups by outcome, delivery attempts of the outbox, the mail queue and
 // webhooks, how much each queue holds and how much of it is dead, disabled webhook endpoints,
 // confirmation mail due, whether the store is ready, console logins the throttle refused,
-// requests from a proxy TRUST_PROXY does not trust, when the last scheduled backup succeeded, the
-// build, and Node's own process metrics
+// requests from a proxy TRUST_PROXY does not trust, the mail providers' bounces and complaints and
+// the requests of theirs refused, when the last scheduled backup succeeded, the build, and Node's
+// own process metrics
 // (what deploy/prometheus/alerts.yml and deploy/grafana/dashboard.json read). Each
 // createMetrics() has a registry of its own, not prom-client's global one, so tests and several
 // apps in one process never collide.
