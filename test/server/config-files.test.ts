@@ -19,6 +19,9 @@ const SAMPLES: Record<string, string> = {
   SMTP_URL: 'smtp://mailer:file-s3cret-pass@smtp.example.com:587',
   SUBSCRIPTION_API_TOKEN: 'file-token-0123456789abcdef',
   DATABASE_URL: 'postgres://site:file-db-pass@db.internal:5432/orgnote',
+  BOUNCE_POSTMARK_AUTH: 'orgnote:file-postmark-pass',
+  BOUNCE_MAILGUN_SIGNING_KEY: 'key-file0mailgun0signing0key0',
+  BOUNCE_RESEND_SECRET: 'whsec_ZmlsZS1yZXNlbmQtc2VjcmV0LWJ5dGVz',
 };
 
 type Key = keyof typeof SETTINGS;
@@ -46,7 +49,7 @@ function refusal(env: NodeJS.ProcessEnv): string {
 }
 
 describe('secrets from files', () => {
-  it('are SMTP_URL, SUBSCRIPTION_API_TOKEN and DATABASE_URL, read from a file as if set', () => {
+  it('are SMTP_URL, SUBSCRIPTION_API_TOKEN, DATABASE_URL and the bounce keys, read from a file as if set', () => {
     expect(SECRETS.map(([, declared]) => declared.env).sort()).toEqual(Object.keys(SAMPLES).sort());
     for (const [key, declared] of SECRETS) {
       const value = SAMPLES[declared.env];
