@@ -255,6 +255,37 @@ describe("this site's own export", () => {
   });
 });
 
+describe("a provider's bounces and complaints (decision 0038)", () => {
+  it('keeps a hard-bounced address undeliverable and a complained one out, whatever the file says', async () => {
+    for (const email of ['hard@example.org', 'spam@example.org'])
+      await store.signups.add({ email, description: '' });
+    const notice = { detail: 'Permanent/General 5.1.1' };
+    await store.bounces.apply('ses', {
+      ...notice,
+      id: 'm/0',
+      email: 'hard@example.org',
+      kind: 'permanent',
+    });
+    await store.bounces.apply('ses', {
+      ...notice,
+      id: 'm/1',
+      email: 'spam@example.org',
+      kind: 'complaint',
+    });
+    const before = (await rowsByEmail())['hard@example.org'];
+    expect(before.state).toBe('undeliverable');
+
+    const result = await report(
+      'email,confirmed_at,state\r\n' +
+        'hard@example.org,2020-01-01,waitlisted\r\n' +
+        'Spam@Example.org,2020-01-01,waitlisted\r\n',
+    );
+    expect(result).toMatchObject({ added: { count: 0 }, suppressed: { count: 1, lines: [3] } });
+    expect((await rowsByEmail())['hard@example.org']).toEqual(before);
+    expect((await rowsByEmail())['spam@example.org']).toBeUndefined();
+  });
+});
+
 describe('what is skipped', () => {
   it('reports each malformed row by kind, with its line; the rest go in', async () => {
     const file = [
