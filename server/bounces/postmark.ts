@@ -101,7 +101,8 @@ function noticeOf(record: PostmarkRecord, recordType: string): BounceNotice {
   if (typeof email !== 'string' || email === '')
     throw new Unreadable(`the ${recordType} record has no Email`);
   const name = typeof type === 'string' && TYPE_NAME.test(type) ? type : 'unnamed type';
-  const kind = recordType === 'SpamComplaint' ? 'complaint' : (BOUNCE_KINDS[name] ?? 'ignored');
+  const known = Object.hasOwn(BOUNCE_KINDS, name) ? BOUNCE_KINDS[name] : 'ignored';
+  const kind = recordType === 'SpamComplaint' ? 'complaint' : known;
   return {
     id: `${recordType}:${id}`,
     email,

@@ -68,8 +68,11 @@ interface SendgridEvent {
   bounce_classification?: unknown;
 }
 
-/** The key of `publicKey`, which must be an EC P-256 public key. */
-function verificationKey(publicKey: string): KeyObject {
+/**
+ * The key of `publicKey`, which must be an EC P-256 public key; the settings check it with this
+ * at start-up (BOUNCE_SENDGRID_PUBLIC_KEY).
+ */
+export function verificationKey(publicKey: string): KeyObject {
   const text = publicKey.trim();
   let key: KeyObject;
   try {

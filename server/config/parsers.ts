@@ -2,11 +2,12 @@
 // mailboxes, DNS names and domains, and the files a setting names (a DKIM key, mail templates),
 // read and checked here once so a wrong one stops start-up, not the first mail. A failed parse
 // names what is wrong; the loader (load.ts) adds the variable's name.
-import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
+import { createPrivateKey, type KeyObject } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { domainToASCII } from 'node:url';
 import { z } from 'zod';
+import { verificationKey } from '../bounces/sendgrid';
 import { loadMailTemplates, TemplateError } from '../mail/templates';
 import { DEFAULT_LANGUAGE, isLanguage, LANGUAGES } from '../../shared/i18n/languages';
 
@@ -219,19 +220,15 @@ export const basicCredentials = z
   .regex(/^[^:\s]+:\S+$/, "must be user:password, as typed into the provider's webhook URL");
 
 /**
- * An EC P-256 public key (BOUNCE_SENDGRID_PUBLIC_KEY): the base64 SendGrid's console shows, or a
- * PEM; checked here, kept as written.
+ * SendGrid's verification key (BOUNCE_SENDGRID_PUBLIC_KEY): an EC P-256 public key, the base64
+ * its console shows or a PEM; checked here as the endpoint reads it, kept as written.
  */
 export const ecPublicKey = nonEmpty.transform((value, ctx): string => {
   try {
-    const key = value.includes('-----BEGIN')
-      ? createPublicKey(value)
-      : createPublicKey({ key: Buffer.from(value, 'base64'), format: 'der', type: 'spki' });
-    if (key.asymmetricKeyType === 'ec' && key.asymmetricKeyDetails?.namedCurve === 'prime256v1')
-      return value;
-  } catch {
-    // Reported below, with what was expected.
+    verificationKey(value);
+    return value;
+  } catch (err) {
+    ctx.addIssue({ code: 'custom', message: (err as Error).message });
+    return z.NEVER;
   }
-  ctx.addIssue({ code: 'custom', message: 'must be an EC P-256 public key (base64 or PEM)' });
-  return z.NEVER;
 });

@@ -136,6 +136,15 @@ describe('configuration', () => {
       '10.0.0.0/8, loopback',
     );
     expect(loadConfig({ BACKEND_URL: '' }).backendUrl).toBeUndefined();
+    expect(
+      loadConfig({
+        BOUNCE_SES_TOPIC_ARNS:
+          'arn:aws:sns:eu-west-1:123456789012:ses-feedback, arn:aws-cn:sns:cn-north-1:123456789012:b',
+      }).bounceSesTopicArns,
+    ).toEqual([
+      'arn:aws:sns:eu-west-1:123456789012:ses-feedback',
+      'arn:aws-cn:sns:cn-north-1:123456789012:b',
+    ]);
   });
 
   it.each([
@@ -160,6 +169,11 @@ describe('configuration', () => {
     ['QUEUE_MAX_AGE_HOURS', '0'],
     ['METRICS_PORT', '70000'],
     ['METRICS_PORT', '3000'],
+    ['BOUNCE_SES_TOPIC_ARNS', 'ses-feedback'],
+    ['BOUNCE_SES_TOPIC_ARNS', 'arn:aws:sqs:us-east-1:123456789012:queue'],
+    ['BOUNCE_POSTMARK_AUTH', 'no-password'],
+    ['BOUNCE_SENDGRID_PUBLIC_KEY', 'not-a-key'],
+    ['BOUNCE_RESEND_SECRET', 'plain-secret'],
   ])('refuses %s=%s with a message naming the variable', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(name);

@@ -95,6 +95,14 @@ describe("Postmark's endpoint", () => {
     expect(await endpoint.read(signed(payload, CREDENTIALS), NOW)).toEqual({ notices: [] });
   });
 
+  it('ignores a Type it does not know, even one named like a property every object has', async () => {
+    for (const type of ['NewTypeFromPostmark', 'constructor', 'toString']) {
+      const payload = { ...bouncePayload({ email: 'cy@example.org' }), Type: type };
+      const { notices } = await endpoint.read(signed(payload, CREDENTIALS), NOW);
+      expect(notices.map((notice) => notice.kind)).toEqual(['ignored']);
+    }
+  });
+
   it('keeps 64-bit bounce IDs exact, so two neighbouring bounces stay two', async () => {
     const read = (id: bigint) =>
       endpoint.read(signed(bouncePayload({ email: 'dee@example.org', id }), CREDENTIALS), NOW);
