@@ -247,10 +247,19 @@ const BOUNCE_KINDS: Record<string, BounceNotice['kind']> = {
   Undetermined: 'transient',
 };
 
+/**
+ * Transient bounces of the message, not the address (SES: the same recipient may get a smaller
+ * message, other content, another attachment): ignored, as Resend's same subtypes are.
+ */
+const MESSAGE_SUBTYPES = new Set(['MessageTooLarge', 'ContentRejected', 'AttachmentRejected']);
+
 function bounceNotices(id: string, bounce: unknown): BounceNotice[] {
   if (!isRecord(bounce) || typeof bounce.bounceType !== 'string')
     throw new Unreadable('SES: a Bounce without its bounceType');
-  const kind = own(BOUNCE_KINDS, bounce.bounceType) ?? 'ignored';
+  const byType = own(BOUNCE_KINDS, bounce.bounceType) ?? 'ignored';
+  const ofMessage =
+    typeof bounce.bounceSubType === 'string' && MESSAGE_SUBTYPES.has(bounce.bounceSubType);
+  const kind = byType === 'transient' && ofMessage ? 'ignored' : byType;
   const type = `${word(bounce.bounceType)}/${word(bounce.bounceSubType)}`;
   return recipients(bounce.bouncedRecipients).map((recipient, index) => {
     const status = typeof recipient.status === 'string' ? statusCode(recipient.status) : '';

@@ -319,6 +319,9 @@ describe.each(['notification', 'event'] as const)('SES %s format', (format) => {
     ['Permanent', 'OnAccountSuppressionList', 'permanent'],
     ['Transient', 'MailboxFull', 'transient'],
     ['Transient', 'General', 'transient'],
+    ['Transient', 'MessageTooLarge', 'ignored'],
+    ['Transient', 'ContentRejected', 'ignored'],
+    ['Transient', 'AttachmentRejected', 'ignored'],
     ['Undetermined', 'Undetermined', 'transient'],
   ])('reads a %s/%s bounce as %s', async (bounceType, bounceSubType, kind) => {
     const status = bounceType === 'Permanent' ? '5.1.1' : '4.2.2';
