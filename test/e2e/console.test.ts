@@ -18,8 +18,20 @@ beforeAll(async () => {
   const dataDir = tempDataDir();
   const store = openSqliteStore({ dataDir });
   await store.admins.add('ops@example.org', await hashPassword(PASSWORD));
-  for (const email of ['zoe@example.org', 'yann@example.org', 'gone@example.org'])
+  for (const email of [
+    'zoe@example.org',
+    'yann@example.org',
+    'gone@example.org',
+    'dead@example.org',
+  ])
     await store.signups.add({ email, description: 'from the e2e' });
+  // Amazon SES reported a hard bounce for one of them (decision 0038).
+  await store.bounces.apply('ses', {
+    id: 'msg-1/0',
+    email: 'dead@example.org',
+    kind: 'permanent',
+    detail: 'Permanent/General 5.1.1',
+  });
   await store.close();
   site = await startSiteOfItsOwn({ DATA_DIR: dataDir });
 });
@@ -122,6 +134,24 @@ describe.each([
     await page.goto(site.url('/admin'));
     expect(new URL(page.url()).pathname).toBe('/admin/login');
     expect(cspViolations()).toEqual([]);
+    await context.close();
+  });
+});
+
+describe('bounces in the console', () => {
+  it('shows the providers’ rates on the dashboard, and why an address is undeliverable', async () => {
+    const { page, context } = await site.open({ javaScriptEnabled: false });
+    await logIn(page);
+    const rates = page.getByRole('table', { name: 'Bounces and complaints, the last 30 days' });
+    // One bounce, and its share of the mail the other tests of this file had sent by then.
+    expect(await rates.getByRole('row', { name: /permanent bounces/ }).textContent()).toMatch(
+      /^permanent bounces1( \(\d+\.\d %\))?$/,
+    );
+    await page.goto(site.url('/admin/signups?state=undeliverable'));
+    const row = page.getByRole('row', { name: /dead@example\.org/ });
+    expect(await row.textContent()).toContain(
+      'undeliverablebounced at Amazon SES: Permanent/General 5.1.1',
+    );
     await context.close();
   });
 });
