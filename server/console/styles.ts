@@ -28,6 +28,8 @@ export const CONSOLE_CSS = `
 .console-search .field{margin:0}
 .console-table td{overflow-wrap:anywhere}
 .console-table time,.console-word{white-space:nowrap;overflow-wrap:normal}
+.console-table button{overflow-wrap:normal}
+.console-note{display:block;max-width:13rem;font-size:.85em;color:var(--muted)}
 .console-table+p,.console-table{margin-bottom:1rem}
 .console-action{display:inline-block;margin:0 .25rem .25rem 0}
 .console-endpoint{margin:0 0 2.5rem}

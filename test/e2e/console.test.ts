@@ -145,7 +145,7 @@ describe('bounces in the console', () => {
     const rates = page.getByRole('table', { name: 'Bounces and complaints, the last 30 days' });
     // One bounce, and its share of the mail the other tests of this file had sent by then.
     expect(await rates.getByRole('row', { name: /permanent bounces/ }).textContent()).toMatch(
-      /^permanent bounces1( \(\d+\.\d %\))?$/,
+      /^permanent bounces1(\u00a0\(\d+\.\d\u00a0%\))?$/,
     );
     await page.goto(site.url('/admin/signups?state=undeliverable'));
     const row = page.getByRole('row', { name: /dead@example\.org/ });

@@ -98,7 +98,8 @@ function Figures({ caption, pairs }: { caption: string; pairs: [string, number |
 
 /** `n` and its share of `of`, as "12 (2.4 %)"; no share while nothing was sent. */
 function withRate(n: number, of: number, digits: number): string {
-  return of > 0 ? `${n} (${((100 * n) / of).toFixed(digits)} %)` : String(n);
+  // No-break spaces: the figure and its share stay on one line in a narrow column.
+  return of > 0 ? `${n}\u00a0(${((100 * n) / of).toFixed(digits)}\u00a0%)` : String(n);
 }
 
 /**

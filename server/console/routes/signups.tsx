@@ -221,8 +221,7 @@ export function SignupsView({ query, rows, csrf }: SignupsViewProps) {
             r.state === 'undeliverable' ? (
               <>
                 <StateLabel>{r.state}</StateLabel>
-                <br />
-                <small>{whyUndeliverable(r)}</small>
+                <small className="console-note">{whyUndeliverable(r)}</small>
               </>
             ) : (
               <StateLabel>{r.state}</StateLabel>
