@@ -4,10 +4,10 @@
 // event nor the request, so the token is returned with the event's id: the store refuses a token
 // seen before with another event (decision 0038). Mailgun sends one event a request, about one
 // recipient: `failed` (permanent or temporary) and `complained` are read, any other is left out.
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
+import { isRecord, refuseStale, sameSecret } from './checks';
 import {
   Refused,
-  TIMESTAMP_TOLERANCE_MS,
   Unreadable,
   type BounceKind,
   type BounceNotice,
@@ -35,17 +35,6 @@ interface Signature {
  */
 const IGNORED_REASONS = new Set(['old', 'esp-block']);
 
-/** Same text, compared in constant time (lengths first). */
-function sameText(given: string, expected: string): boolean {
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** The body as JSON, or undefined when it is not (then it holds no signature either). */
 function parse(body: Buffer): unknown {
   try {
@@ -57,8 +46,8 @@ function parse(body: Buffer): unknown {
 
 /** The body's `signature`, with `parent-signature` (a subaccount's event, signed by its parent). */
 function signatureOf(payload: unknown): Signature {
-  const signature = isObject(payload) ? payload.signature : undefined;
-  if (!isObject(signature)) throw new Refused('signature', 'no Mailgun signature in the body');
+  const signature = isRecord(payload) ? payload.signature : undefined;
+  if (!isRecord(signature)) throw new Refused('signature', 'no Mailgun signature in the body');
   const timestamp =
     typeof signature.timestamp === 'number' ? String(signature.timestamp) : signature.timestamp;
   const { token } = signature;
@@ -78,10 +67,9 @@ function verify(signature: Signature, signingKey: string, now: number): void {
   const expected = createHmac('sha256', signingKey)
     .update(signature.timestamp + signature.token)
     .digest('hex');
-  if (!signature.signatures.some((given) => sameText(given.toLowerCase(), expected)))
+  if (!signature.signatures.some((given) => sameSecret(given.toLowerCase(), expected)))
     throw new Refused('signature', 'the Mailgun signature does not match the signing key');
-  if (Math.abs(now - Number(signature.timestamp) * 1000) > TIMESTAMP_TOLERANCE_MS)
-    throw new Refused('stale', 'the Mailgun signature is more than 5 minutes from now');
+  refuseStale(signature.timestamp, now, 'Mailgun');
 }
 
 /** Mailgun's words for a failure, short and free of addresses: reason, SMTP and enhanced code. */
@@ -99,7 +87,7 @@ function failureDetail(severity: string, reason: unknown, status: Record<string,
 /** What a `failed` event does to its recipient (the table in docs/operating.md). */
 function failureKind(event: Record<string, unknown>): BounceKind | 'ignored' {
   const { severity, reason } = event;
-  const status = isObject(event['delivery-status']) ? event['delivery-status'] : {};
+  const status = isRecord(event['delivery-status']) ? event['delivery-status'] : {};
   if (typeof reason === 'string' && IGNORED_REASONS.has(reason)) return 'ignored';
   if (severity === 'permanent') return reason === 'suppress-complaint' ? 'complaint' : 'permanent';
   // Mailgun retries a temporary failure for hours, one `failed` event an attempt: the first
@@ -110,7 +98,7 @@ function failureKind(event: Record<string, unknown>): BounceKind | 'ignored' {
 
 /** The notice of one event, or none for an event the site does not read. */
 function noticesOf(event: unknown): BounceNotice[] {
-  if (!isObject(event)) throw new Unreadable('the Mailgun webhook has no event-data');
+  if (!isRecord(event)) throw new Unreadable('the Mailgun webhook has no event-data');
   const { event: name, id, recipient } = event;
   if (typeof name !== 'string') throw new Unreadable('the Mailgun event has no name');
   if (name !== 'failed' && name !== 'complained') return [];
@@ -123,7 +111,7 @@ function noticesOf(event: unknown): BounceNotice[] {
   const { severity } = event;
   if (severity !== 'permanent' && severity !== 'temporary')
     throw new Unreadable('the Mailgun failed event has no severity');
-  const status = isObject(event['delivery-status']) ? event['delivery-status'] : {};
+  const status = isRecord(event['delivery-status']) ? event['delivery-status'] : {};
   return [
     {
       id,
@@ -145,7 +133,7 @@ export function mailgunEndpoint(options: MailgunOptions): ProviderEndpoint {
       verify(signature, options.signingKey, now);
       const event = (payload as Record<string, unknown>)['event-data'];
       const notices = noticesOf(event);
-      const eventId = isObject(event) && typeof event.id === 'string' ? event.id : undefined;
+      const eventId = isRecord(event) && typeof event.id === 'string' ? event.id : undefined;
       return eventId
         ? { notices, token: { value: signature.token, notice: eventId } }
         : { notices };

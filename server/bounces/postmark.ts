@@ -4,7 +4,7 @@
 // One request is one record; the Bounce and SpamComplaint record types are read, every other one
 // (Delivery, Open, Click, SubscriptionChange) is answered with no notice. A bounce's kind comes
 // from its Type, as the table in docs/operating.md sets out from Postmark's list of bounce types.
-import { timingSafeEqual } from 'node:crypto';
+import { sameSecret } from './checks';
 import {
   Refused,
   Unreadable,
@@ -121,7 +121,7 @@ export function postmarkEndpoint(options: PostmarkOptions): ProviderEndpoint {
     provider: 'postmark',
     async read(request) {
       const given = basicCredentials(request);
-      if (!given || given.length !== expected.length || !timingSafeEqual(given, expected))
+      if (!given || !sameSecret(given, expected))
         throw new Refused('credentials', "not Postmark's credentials");
 
       const record = parseRecord(request.body);

@@ -5,11 +5,11 @@
 // is enough (a secret being rotated signs twice). The id is the message's, the same on every retry,
 // so it is the notice's id. `email.bounced` and `email.complained` are read, any other type is
 // left out.
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
+import { isRecord, MESSAGE_BOUNCE_SUBTYPES, refuseStale, sameSecret } from './checks';
 import {
   Refused,
-  TIMESTAMP_TOLERANCE_MS,
   Unreadable,
   type BounceKind,
   type BounceNotice,
@@ -31,13 +31,6 @@ interface Signed {
 }
 
 const PREFIX = 'whsec_';
-
-/**
- * Transient bounces whose cause is the message, not the address (Resend's "Email Bounces" page:
- * "you might be able to send … if you reduce the size / change the content / remove the
- * attachment"): they change nothing.
- */
-const MESSAGE_SUBTYPES = new Set(['MessageTooLarge', 'ContentRejected', 'AttachmentRejected']);
 
 /** The HMAC key: the base64 after `whsec_`. */
 function keyOf(secret: string): Buffer {
@@ -71,27 +64,15 @@ function signedHeaders(headers: IncomingHttpHeaders): Signed {
   return { id, timestamp, signatures };
 }
 
-/** Same text, compared in constant time (lengths first). */
-function sameText(given: string, expected: string): boolean {
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
-
 /** Throws Refused unless the secret signed this id, timestamp and body, within 5 minutes. */
 function verify(signed: Signed, body: Buffer, key: Buffer, now: number): void {
   const expected = createHmac('sha256', key)
     .update(`${signed.id}.${signed.timestamp}.`)
     .update(body)
     .digest('base64');
-  if (!signed.signatures.some((given) => sameText(given, expected)))
+  if (!signed.signatures.some((given) => sameSecret(given, expected)))
     throw new Refused('signature', 'no Resend signature matches the signing secret');
-  if (Math.abs(now - Number(signed.timestamp) * 1000) > TIMESTAMP_TOLERANCE_MS)
-    throw new Refused('stale', 'the Resend timestamp is more than 5 minutes from now');
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  refuseStale(signed.timestamp, now, 'Resend');
 }
 
 /** Resend's type and subtype, then the SMTP codes of its diagnostic (never its text). */
@@ -109,7 +90,7 @@ function bounceDetail(type: string, subType: unknown, diagnostic: unknown): stri
 /** What a bounce of this type and subtype does (the table in docs/operating.md). */
 function bounceKind(type: string, subType: unknown): BounceKind | 'ignored' {
   if (type === 'Permanent') return 'permanent';
-  if (typeof subType === 'string' && MESSAGE_SUBTYPES.has(subType)) return 'ignored';
+  if (typeof subType === 'string' && MESSAGE_BOUNCE_SUBTYPES.has(subType)) return 'ignored';
   // Transient, and Undetermined: a bounce Resend could not classify counts, but does not decide.
   return 'transient';
 }
@@ -122,13 +103,13 @@ function noticesOf(id: string, body: Buffer): BounceNotice[] {
   } catch {
     throw new Unreadable('the Resend webhook is not JSON');
   }
-  if (!isObject(event) || typeof event.type !== 'string')
+  if (!isRecord(event) || typeof event.type !== 'string')
     throw new Unreadable('the Resend webhook has no type');
   if (event.type !== 'email.bounced' && event.type !== 'email.complained') return [];
 
   const { data } = event;
-  const to = isObject(data) ? data.to : undefined;
-  if (!isObject(data) || !Array.isArray(to) || to.length === 0)
+  const to = isRecord(data) ? data.to : undefined;
+  if (!isRecord(data) || !Array.isArray(to) || to.length === 0)
     throw new Unreadable(`the Resend ${event.type} event has no recipients`);
   if (!to.every((email): email is string => typeof email === 'string' && email.includes('@')))
     throw new Unreadable(`the Resend ${event.type} event has a recipient that is not an address`);
@@ -138,7 +119,7 @@ function noticesOf(id: string, body: Buffer): BounceNotice[] {
   if (event.type === 'email.bounced') {
     const { bounce } = data;
     if (
-      !isObject(bounce) ||
+      !isRecord(bounce) ||
       typeof bounce.type !== 'string' ||
       !/^[A-Za-z]{1,32}$/.test(bounce.type)
     )

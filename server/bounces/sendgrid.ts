@@ -7,9 +7,9 @@
 // when SendGrid dropped the mail for an invalid or bounced address) and `spamreport` are read;
 // every other event (processed, delivered, deferred, open…) is left out.
 import { createPublicKey, verify, type KeyObject } from 'node:crypto';
+import { refuseStale } from './checks';
 import {
   Refused,
-  TIMESTAMP_TOLERANCE_MS,
   Unreadable,
   type BounceNotice,
   type ProviderEndpoint,
@@ -109,8 +109,7 @@ function checkSignature(request: ProviderRequest, key: KeyObject, now: number): 
     valid = false;
   }
   if (!valid) throw new Refused('signature', "not SendGrid's signature");
-  if (Math.abs(now - Number(timestamp) * 1000) > TIMESTAMP_TOLERANCE_MS)
-    throw new Refused('stale', 'the signed timestamp is more than 5 minutes from now');
+  refuseStale(timestamp, now, 'SendGrid');
 }
 
 /** The detail of a bounce: its type, status code and classification where they are clean. */

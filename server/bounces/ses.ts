@@ -9,6 +9,7 @@
 // `eventType`. SNS messages carry no timestamp window: a retry keeps its MessageId, and the
 // notices' ids are made from it, so the store applies each once.
 import { verify, X509Certificate, type KeyObject } from 'node:crypto';
+import { isRecord, MESSAGE_BOUNCE_SUBTYPES } from './checks';
 import {
   Refused,
   Unreadable,
@@ -247,18 +248,12 @@ const BOUNCE_KINDS: Record<string, BounceNotice['kind']> = {
   Undetermined: 'transient',
 };
 
-/**
- * Transient bounces of the message, not the address (SES: the same recipient may get a smaller
- * message, other content, another attachment): ignored, as Resend's same subtypes are.
- */
-const MESSAGE_SUBTYPES = new Set(['MessageTooLarge', 'ContentRejected', 'AttachmentRejected']);
-
 function bounceNotices(id: string, bounce: unknown): BounceNotice[] {
   if (!isRecord(bounce) || typeof bounce.bounceType !== 'string')
     throw new Unreadable('SES: a Bounce without its bounceType');
   const byType = own(BOUNCE_KINDS, bounce.bounceType) ?? 'ignored';
   const ofMessage =
-    typeof bounce.bounceSubType === 'string' && MESSAGE_SUBTYPES.has(bounce.bounceSubType);
+    typeof bounce.bounceSubType === 'string' && MESSAGE_BOUNCE_SUBTYPES.has(bounce.bounceSubType);
   const kind = byType === 'transient' && ofMessage ? 'ignored' : byType;
   const type = `${word(bounce.bounceType)}/${word(bounce.bounceSubType)}`;
   return recipients(bounce.bouncedRecipients).map((recipient, index) => {
@@ -311,8 +306,4 @@ function statusCode(value: string): string {
 /** The table's own entry for a key from the request (never one of Object's properties). */
 function own<T>(table: Record<string, T>, key: string): T | undefined {
   return Object.hasOwn(table, key) ? table[key] : undefined;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
