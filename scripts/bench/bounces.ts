@@ -1,16 +1,16 @@
 // npm run bench:bounces: what the providers' bounce and complaint notifications cost the visitors,
 // and whether each is applied once. The built site on SQLite in a temp DATA_DIR, its list seeded
 // with BENCH_BOUNCES_SIGNUPS addresses (default 2 000) by the built CLI's `waitlist import` of a
-// listmonk export, and the routes of Postmark, SendGrid, Mailgun and Resend on, with credentials,
-// a key pair and secrets made here. SES is left out: its notices are verified against a
-// certificate the site fetches from SNS's host, which cannot be reached from here, and the built
-// server has no way to be pointed elsewhere (its test, test/server/bounces/routes.test.ts, stands
-// a fake host in for it).
+// listmonk export, and the routes of all five providers on (Amazon SES through SNS, Postmark,
+// SendGrid, Mailgun, Resend), with credentials, keys and secrets made here. SNS's certificate host
+// cannot be reached from here: the site runs with the tests' stand-in for it preloaded
+// (test/support/bounces/sns-host-stand-in.cjs), which answers its certificate fetches from a file;
+// the signature checks are the site's own.
 // - Pages: GET /, /activate and /privacy in turn from wrk (lib/load.ts, a process of its own,
 //   BENCH_BOUNCES_CONNECTIONS connections, default 10), for BENCH_BOUNCES_SECONDS (default 10)
 //   alone (the baseline), then for as long again beside the notifications; 3 s of warm-up before
 //   each window.
-// - Notifications: BENCH_BOUNCES_COUNT (default 1 000) evenly over the window, a quarter to each
+// - Notifications: BENCH_BOUNCES_COUNT (default 1 000) evenly over the window, a fifth to each
 //   provider in turn, open-loop (lib/open-loop.ts: each sent when due whatever the answers, at
 //   most 128 open, timed from when it was due). Each is built and signed by the providers' own
 //   rules (test/support/bounces/) before the window, so no signing shares the cores with the site
@@ -33,6 +33,7 @@ import * as mailgun from '../../test/support/bounces/mailgun';
 import * as postmark from '../../test/support/bounces/postmark';
 import * as resend from '../../test/support/bounces/resend';
 import * as sendgrid from '../../test/support/bounces/sendgrid';
+import * as ses from '../../test/support/bounces/ses';
 import { listmonkExport } from '../lib/import-files';
 import { releasePort, reservePort, SCRIPT_PORTS } from '../lib/launch/ports';
 import { startBuiltServer, type BuiltServer } from '../lib/launch/server';
@@ -49,7 +50,9 @@ const SIGNUPS = Number(process.env.BENCH_BOUNCES_SIGNUPS ?? 2_000);
 const CONNECTIONS = Number(process.env.BENCH_BOUNCES_CONNECTIONS ?? 10);
 const WARM_UP_SECONDS = 3;
 const PAGES = ['/', '/activate', '/privacy'];
-const PROVIDERS = ['postmark', 'sendgrid', 'mailgun', 'resend'] as const;
+const PROVIDERS = ['ses', 'postmark', 'sendgrid', 'mailgun', 'resend'] as const;
+/** SNS's certificate host, stood in for in the site's process (node --require). */
+const SNS_STAND_IN = path.join(ROOT, 'test/support/bounces/sns-host-stand-in.cjs');
 /** Addresses per provider that get three transient bounces (the third makes them undeliverable). */
 const TRIPLES = 2;
 
@@ -71,6 +74,8 @@ interface Planned {
 
 /** The providers' secrets, made for this run. */
 interface Secrets {
+  /** SNS's signing key, and its certificate the stand-in serves. */
+  sns: ses.SnsSigner;
   postmarkAuth: string;
   sendgrid: sendgrid.SendgridKeys;
   mailgunKey: string;
@@ -93,7 +98,8 @@ async function main(): Promise<number> {
     !(CONNECTIONS >= 1 && CONNECTIONS <= 200)
   )
     throw new Error(
-      'BENCH_BOUNCES_COUNT must be 100-5000 and a multiple of 4, BENCH_BOUNCES_SECONDS 2-120, ' +
+      `BENCH_BOUNCES_COUNT must be 100-5000 and a multiple of ${PROVIDERS.length}, ` +
+        'BENCH_BOUNCES_SECONDS 2-120, ' +
         'BENCH_BOUNCES_SIGNUPS at least the count and at most 100000, ' +
         'BENCH_BOUNCES_CONNECTIONS 1-200',
     );
@@ -128,6 +134,7 @@ async function run(parts: Parts): Promise<number> {
   const dataDir = path.join(folder, 'data');
   fs.mkdirSync(dataDir, { mode: 0o700 });
   const secrets: Secrets = {
+    sns: ses.snsSigner(),
     postmarkAuth: `orgnote:${randomText(24)}`,
     sendgrid: sendgrid.sendgridKeys(),
     mailgunKey: `key-${randomText(32)}`,
@@ -143,6 +150,9 @@ async function run(parts: Parts): Promise<number> {
     SMTP_URL: '',
     // As production logs: the access line of every request is part of what it costs.
     LOG_LEVEL: 'info',
+    BOUNCE_SES_TOPIC_ARNS: ses.SES_TOPIC,
+    SNS_STAND_IN_CERTIFICATE: path.join(folder, 'sns.pem'),
+    SNS_STAND_IN_VISITS: path.join(folder, 'sns-visits'),
     BOUNCE_POSTMARK_AUTH: secrets.postmarkAuth,
     BOUNCE_SENDGRID_PUBLIC_KEY: secrets.sendgrid.publicKey,
     BOUNCE_MAILGUN_SIGNING_KEY: secrets.mailgunKey,
@@ -152,11 +162,17 @@ async function run(parts: Parts): Promise<number> {
   say(
     `bench:bounces: SQLite, ${SIGNUPS} signups; pages from wrk (${CONNECTIONS} connections) ` +
       `for ${SECONDS} s alone, then beside ${COUNT} notifications over ${SECONDS} s ` +
-      `(${PROVIDERS.join(', ')}; SES left out)`,
+      `(${PROVIDERS.join(', ')})`,
   );
   await seed(folder, settings);
   goOn(parts);
-  parts.server = await startBuiltServer({ env: settings, logFile: 'site.log' });
+  fs.writeFileSync(settings.SNS_STAND_IN_CERTIFICATE, secrets.sns.certificate);
+  fs.writeFileSync(settings.SNS_STAND_IN_VISITS, '');
+  parts.server = await startBuiltServer({
+    env: settings,
+    logFile: 'site.log',
+    nodeArgs: ['--require', SNS_STAND_IN],
+  });
   const server = parts.server;
   goOn(parts);
   const seeded = readStore(dataDir).signups;
@@ -308,6 +324,22 @@ function builderOf(
   });
   const at = Date.now();
   switch (provider) {
+    case 'ses':
+      return (kind, email) => {
+        const message =
+          kind === 'complaint'
+            ? ses.sesComplaint({ emails: [email], at })
+            : ses.sesBounce({
+                emails: [email],
+                at,
+                bounceType: kind === 'permanent' ? 'Permanent' : 'Transient',
+                bounceSubType: kind === 'permanent' ? 'General' : 'MailboxFull',
+                status: kind === 'permanent' ? '5.1.1' : '4.2.2',
+              });
+        const messageId = `bench-${serial++}-${randomText(12)}`;
+        const envelope = ses.snsNotification(message, { messageId, at });
+        return wire(ses.signed(envelope, secrets.sns, { version: 2 }));
+      };
     case 'postmark':
       return (kind, email) => {
         const id = 800_000_000 + serial++;
@@ -371,7 +403,7 @@ function builderOf(
 
 /**
  * The notifications as one open-loop stream, evenly over the window: the providers in turn, each
- * provider's in its planned order. (A stream a provider would send four at the same instant.)
+ * provider's in its planned order. (A stream a provider would send five at the same instant.)
  */
 function streamOf(plan: Map<Provider, Planned[]>): Stream {
   const orders = [...plan.values()];
