@@ -406,8 +406,16 @@ function contract(engine: StoreEngine) {
         compose: inviteCompose,
       });
       if (invitation.outcome !== 'invited') throw new Error(invitation.outcome);
-      await store.mail.failed(invitation.mail.id, '550 5.1.1 no such user', true);
+      await store.mail.failed(
+        invitation.mail.id,
+        '550-5.1.1 <gone@example.org>: Recipient address rejected',
+        true,
+      );
       expect(await store.subscriptions.stateOf('gone@example.org')).toBe('undeliverable');
+      // The console says who refused it and the reply's code, never its text (it quotes the
+      // address).
+      const gone = (await store.signups.page({ q: 'gone', order: 'newest', limit: 1 }))[0];
+      expect(gone).toMatchObject({ undeliverable_by: 'smtp', undeliverable_detail: '550 5.1.1' });
       expect(await store.signups.stats()).toMatchObject({
         undeliverable: 1,
         waitlisted: 1,
