@@ -89,6 +89,16 @@ function bounces(engine: StoreEngine) {
     expect(await store.signups.oldestWaiting(10)).toEqual([]);
   });
 
+  it('mails no leave link to a bounced address, however often it is asked for', async () => {
+    await store.signups.add({ email: 'bo@example.org', description: '' });
+    await store.bounces.apply('ses', notice());
+    for (const email of ['ann@example.org', 'bo@example.org'])
+      await store.addressLinks.askLeaveLink(email);
+    const round = await store.addressLinks.mailLeaveLinks(10, composeInvitation);
+    expect(round.requests).toBe(2);
+    expect(round.mail.map((mail) => mail.message.to)).toEqual(['bo@example.org']);
+  });
+
   it('counts transient bounces: the third within 7 days makes the address undeliverable', async () => {
     const transient = (id: string) =>
       notice({ id, kind: 'transient', detail: 'Transient/General' });
