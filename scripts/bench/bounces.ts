@@ -4,7 +4,7 @@
 // listmonk export, and the routes of all five providers on (Amazon SES through SNS, Postmark,
 // SendGrid, Mailgun, Resend), with credentials, keys and secrets made here. SNS's certificate host
 // cannot be reached from here: the site runs with the tests' stand-in for it preloaded
-// (test/support/bounces/sns-host-stand-in.cjs), which answers its certificate fetches from a file;
+// (scripts/lib/bounces/sns-host-stand-in.cjs), which answers its certificate fetches from a file;
 // the signature checks are the site's own.
 // - Pages: GET /, /activate and /privacy in turn from wrk (lib/load.ts, a process of its own,
 //   BENCH_BOUNCES_CONNECTIONS connections, default 10), for BENCH_BOUNCES_SECONDS (default 10)
@@ -13,7 +13,7 @@
 // - Notifications: BENCH_BOUNCES_COUNT (default 1 000) evenly over the window, a fifth to each
 //   provider in turn, open-loop (lib/open-loop.ts: each sent when due whatever the answers, at
 //   most 128 open, timed from when it was due). Each is built and signed by the providers' own
-//   rules (test/support/bounces/) before the window, so no signing shares the cores with the site
+//   rules (scripts/lib/bounces/) before the window, so no signing shares the cores with the site
 //   while it is measured. The mix of each provider's share: 5 % duplicates (an earlier request
 //   sent again, byte for byte, 1 to 3 s later), 5 % complaints, 20 % transient bounces (two
 //   addresses get three, which makes them undeliverable), the rest permanent bounces, 2 % of
@@ -29,11 +29,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
-import * as mailgun from '../../test/support/bounces/mailgun';
-import * as postmark from '../../test/support/bounces/postmark';
-import * as resend from '../../test/support/bounces/resend';
-import * as sendgrid from '../../test/support/bounces/sendgrid';
-import * as ses from '../../test/support/bounces/ses';
+import * as mailgun from '../lib/bounces/mailgun';
+import * as postmark from '../lib/bounces/postmark';
+import * as resend from '../lib/bounces/resend';
+import * as sendgrid from '../lib/bounces/sendgrid';
+import * as ses from '../lib/bounces/ses';
 import { listmonkExport } from '../lib/import-files';
 import { releasePort, reservePort, SCRIPT_PORTS } from '../lib/launch/ports';
 import { startBuiltServer, type BuiltServer } from '../lib/launch/server';
@@ -52,7 +52,7 @@ const WARM_UP_SECONDS = 3;
 const PAGES = ['/', '/activate', '/privacy'];
 const PROVIDERS = ['ses', 'postmark', 'sendgrid', 'mailgun', 'resend'] as const;
 /** SNS's certificate host, stood in for in the site's process (node --require). */
-const SNS_STAND_IN = path.join(ROOT, 'test/support/bounces/sns-host-stand-in.cjs');
+const SNS_STAND_IN = path.join(ROOT, 'scripts/lib/bounces/sns-host-stand-in.cjs');
 /** Addresses per provider that get three transient bounces (the third makes them undeliverable). */
 const TRIPLES = 2;
 

@@ -1,22 +1,22 @@
 // The built server (dist/, as `npm start` and the image run it) with every provider's route on:
 // one payload of each provider's, signed as the provider signs, changes the list, and /metrics
 // counts it. SNS's certificate host cannot be reached from here, so a preload answers its fetches
-// (test/support/bounces/sns-host-stand-in.cjs); everything else is the site as shipped.
+// (scripts/lib/bounces/sns-host-stand-in.cjs); everything else is the site as shipped.
 import fs from 'node:fs';
 import path from 'node:path';
 import { releasePort, reservePort } from '../../../scripts/lib/launch/ports';
 import { startBuiltServer, type BuiltServer } from '../../../scripts/lib/launch/server';
 import type { BounceProvider } from '../../../server/bounces/notices';
 import { tempDataDir } from '../../support/config';
-import * as mailgun from '../../support/bounces/mailgun';
-import * as postmark from '../../support/bounces/postmark';
-import * as resend from '../../support/bounces/resend';
-import * as sendgrid from '../../support/bounces/sendgrid';
-import * as ses from '../../support/bounces/ses';
+import * as mailgun from '../../../scripts/lib/bounces/mailgun';
+import * as postmark from '../../../scripts/lib/bounces/postmark';
+import * as resend from '../../../scripts/lib/bounces/resend';
+import * as sendgrid from '../../../scripts/lib/bounces/sendgrid';
+import * as ses from '../../../scripts/lib/bounces/ses';
 
 const POSTMARK_AUTH = 'orgnote:Jx7pQ2vLr9sT4wZk';
 const MAILGUN_KEY = 'key-3ax6xnjp29jd6fds4gc373sgvjxteol0';
-const STAND_IN = path.resolve(__dirname, '../../support/bounces/sns-host-stand-in.cjs');
+const STAND_IN = path.resolve(__dirname, '../../../scripts/lib/bounces/sns-host-stand-in.cjs');
 
 describe('the built server with every provider on', () => {
   const metricsPort = reservePort(30_000, 32_000);

@@ -11,7 +11,7 @@ import {
   failedEvent,
   mailgunSignature,
   signed,
-} from '../../support/bounces/mailgun';
+} from '../../../scripts/lib/bounces/mailgun';
 
 const KEY = 'key-3ax6xnjp29jd6fds4gc373sgvjxteol0';
 const NOW = Date.parse('2026-03-01T12:00:00.000Z');

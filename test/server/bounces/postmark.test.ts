@@ -10,7 +10,7 @@ import {
   deliveryPayload,
   signed,
   spamComplaintPayload,
-} from '../../support/bounces/postmark';
+} from '../../../scripts/lib/bounces/postmark';
 
 const CREDENTIALS = 'postmark:Wq3-secret-7Zk';
 const NOW = Date.parse('2026-03-01T12:00:30Z');

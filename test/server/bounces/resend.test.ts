@@ -14,7 +14,7 @@ import {
   newSecret,
   resendSignature,
   signed,
-} from '../../support/bounces/resend';
+} from '../../../scripts/lib/bounces/resend';
 
 const SECRET = newSecret();
 const NOW = Date.parse('2026-03-01T12:00:00.000Z');

@@ -1,5 +1,5 @@
 // POST /bounces/<provider> through the site's own handler (createApp, a real SQLite store in a temp
-// folder): each provider's real payloads, signed as the provider signs (test/support/bounces/),
+// folder): each provider's real payloads, signed as the provider signs (scripts/lib/bounces/),
 // change the list as an operator expects; forgeries, stale timestamps, a wrong topic and replays
 // get 401 and are counted; duplicates are applied once; an address not on the list leaves
 // nothing; nothing reaches the log that names an address. SNS's certificate host is the one part
@@ -10,11 +10,11 @@ import type { BounceProvider } from '../../../server/bounces/notices';
 import { createMetrics } from '../../../server/metrics';
 import { openSqliteStore, type SqliteStore } from '../../../server/store';
 import { capturingLogger, testConfig } from '../../support/config';
-import * as mailgun from '../../support/bounces/mailgun';
-import * as postmark from '../../support/bounces/postmark';
-import * as resend from '../../support/bounces/resend';
-import * as sendgrid from '../../support/bounces/sendgrid';
-import * as ses from '../../support/bounces/ses';
+import * as mailgun from '../../../scripts/lib/bounces/mailgun';
+import * as postmark from '../../../scripts/lib/bounces/postmark';
+import * as resend from '../../../scripts/lib/bounces/resend';
+import * as sendgrid from '../../../scripts/lib/bounces/sendgrid';
+import * as ses from '../../../scripts/lib/bounces/ses';
 import { countRows } from '../../support/stores';
 
 const POSTMARK_AUTH = 'orgnote:Jx7pQ2vLr9sT4wZk';

@@ -17,7 +17,7 @@ import {
   sendgridSignature,
   signed,
   spamreportEvent,
-} from '../../support/bounces/sendgrid';
+} from '../../../scripts/lib/bounces/sendgrid';
 
 const NOW = Date.parse('2026-03-01T12:00:30Z');
 const keys = sendgridKeys();

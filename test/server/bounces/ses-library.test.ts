@@ -1,5 +1,5 @@
 // What our test signer signs, checked by AWS's own validator (the sns-validator package, AWS's
-// aws-js-sns-message-validator). An independent check: the signer in test/support/bounces/ses.ts
+// aws-js-sns-message-validator). An independent check: the signer in scripts/lib/bounces/ses.ts
 // and the verifier in server/bounces/ses.ts were both written by us from the same AWS pages, so a
 // misreading shared by the two would pass ses.test.ts unseen; AWS's library is the third reading.
 // It fetches the signing certificate itself with https.get, so the certificate is served over TLS
@@ -16,7 +16,7 @@ import {
   snsSigner,
   type SnsEnvelope,
   type SnsSigner,
-} from '../../support/bounces/ses';
+} from '../../../scripts/lib/bounces/ses';
 
 const PEM_PATH = '/SimpleNotificationService-test.pem';
 

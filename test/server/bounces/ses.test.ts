@@ -23,7 +23,7 @@ import {
   subscribeUrl,
   type FakeSnsHost,
   type SnsSigner,
-} from '../../support/bounces/ses';
+} from '../../../scripts/lib/bounces/ses';
 
 const NOW = Date.parse('2026-03-01T12:00:05.000Z');
 const OTHER_TOPIC = 'arn:aws:sns:us-east-1:123456789012:someone-elses';

@@ -1,9 +1,9 @@
-// Preloaded into the built server by test/server/bounces/built-server.test.ts (node --require):
-// the one part of a provider that cannot run here, SNS's certificate host. A fetch of an https URL
-// on an sns.<region>.amazonaws.com host is answered from here: a .pem path with the certificate
-// in the file SNS_STAND_IN_CERTIFICATE, a ConfirmSubscription visit with SNS's answer (and a line
-// appended to SNS_STAND_IN_VISITS, so the test can see it happened). Every other fetch goes out as
-// it would.
+// Preloaded into the built server (node --require) by test/server/bounces/built-server.test.ts
+// and `npm run bench:bounces`: the one part of a provider that cannot run here, SNS's certificate
+// host. A fetch of an https URL on an sns.<region>.amazonaws.com host is answered from here: a
+// .pem path with the certificate in the file SNS_STAND_IN_CERTIFICATE, a ConfirmSubscription
+// visit with SNS's answer (and a line appended to SNS_STAND_IN_VISITS, so the caller can see it
+// happened). Every other fetch goes out as it would.
 'use strict';
 const fs = require('node:fs');
 

@@ -13,7 +13,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { ProviderRequest } from '../../../server/bounces/notices';
-import { TEST_TMP_ENV } from '../config';
 
 export const SES_TOPIC = 'arn:aws:sns:us-east-1:123456789012:ses-feedback';
 export const SNS_CERT_URL =
@@ -35,7 +34,7 @@ export interface SnsSignerOptions {
 
 /** A fresh RSA key and certificate (openssl, in a temporary folder removed at once). */
 export function snsSigner({ ipAddress }: SnsSignerOptions = {}): SnsSigner {
-  const folder = fs.mkdtempSync(path.join(process.env[TEST_TMP_ENV] ?? os.tmpdir(), 'sns-cert-'));
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'sns-cert-'));
   try {
     const keyFile = path.join(folder, 'key.pem');
     const certificateFile = path.join(folder, 'cert.pem');

@@ -1,4 +1,4 @@
-// Resend's webhook requests as Resend sends them, for the module's test and for the server's: the
+// Resend's webhook requests as Resend sends them, for the tests and npm run bench:bounces: the
 // events are shaped on the examples of Resend's webhook pages (email.bounced, email.complained,
 // email.delivered), with the recipients, ids and times as parameters, and `signed` signs one as
 // Svix does for Resend (Standard Webhooks): `svix-id`, `svix-timestamp` and `svix-signature`, the

@@ -1,4 +1,4 @@
-// Mailgun's webhook requests as Mailgun sends them, for the module's test and for the server's:
+// Mailgun's webhook requests as Mailgun sends them, for the tests and npm run bench:bounces:
 // the events are shaped on the samples of Mailgun's "Webhook Payloads" page (Permanent Failed,
 // Temporary Failed, Spam Complaint, Delivered), with the recipient, ids and times as parameters,
 // and `signed` wraps one in the body Mailgun posts, signed as its "Securing Webhooks" page says:
