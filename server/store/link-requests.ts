@@ -60,7 +60,8 @@ export async function recordRequest(
 /**
  * Answers up to `limit` requests of `table`, oldest first, in one transaction that deletes them:
  * for each address on the list, `answer`'s mail is queued as `kind`, claimed for the caller; for
- * any other, or one undeliverable (no mail goes to it, decision 0038), nothing. On PostgreSQL, requests another replica is answering are passed over.
+ * any other, or one undeliverable (no mail goes to it, decision 0038), nothing. On PostgreSQL,
+ * requests another replica is answering are passed over.
  */
 export function answerRequests(
   sql: Sql,
