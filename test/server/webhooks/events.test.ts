@@ -171,13 +171,14 @@ function events(engine: StoreEngine) {
     });
     if (invited.outcome !== 'invited') throw new Error(invited.outcome);
     const { mail } = invited;
-    time += 60_000;
-    await store.mail.failed(mail.id, '550 no such user', true);
-    // A second refusal (a leave link the address asked for) changes nothing a receiver keeps.
+    // A leave link the address asked for, queued before the server refused anything.
     await store.addressLinks.askLeaveLink('fay@example.org');
     const asked = await store.addressLinks.mailLeaveLinks(5, (to, token) =>
       composeInvitation(to, token),
     );
+    time += 60_000;
+    await store.mail.failed(mail.id, '550 no such user', true);
+    // Its refusal, the second, changes nothing a receiver keeps.
     await store.mail.failed(asked.mail[0].id, '550 no such user', true);
     await worker.flush();
     const got = received().sort((a, b) => a.data.time.localeCompare(b.data.time));
