@@ -17,7 +17,7 @@ import { ACTIVATION } from '../shared/links';
 import { ISSUED_FIELD } from '../shared/native-form';
 import { apiHandler } from './api/router';
 import { bounceRoutes, isBounceUrl } from './bounces';
-import type { FetchText } from './bounces/endpoints';
+import type { FetchText } from './bounces/ses';
 import { isApiUrl } from './api/routes';
 import { publicConfigOf, type Config } from './config';
 import { healthProbe, readinessCheck, watchOutbox, type OutboxWatch } from './health';

@@ -17,6 +17,7 @@ import { startBuiltServer } from '../lib/launch/server';
 import { startSmtpSink, type SmtpSink } from '../lib/launch/smtp-process';
 import { ROOT } from '../lib/root';
 import { buildBaseline } from './lib/baseline';
+import { seededRandom, shuffled } from './lib/seeded';
 import { median } from './lib/stats';
 
 const COUNT = Number(process.env.BENCH_TIMING_COUNT ?? 200);
@@ -50,26 +51,6 @@ interface Row {
   store: string;
   confirm: 'on' | 'off';
   medians: Record<Kind, number>;
-}
-
-/** A small seeded generator (mulberry32), so every run shuffles the same way. */
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
-function shuffled<T>(items: T[], next: () => number): T[] {
-  const out = [...items];
-  for (let i = out.length - 1; i > 0; i--) {
-    const j = Math.floor(next() * (i + 1));
-    [out[i], out[j]] = [out[j], out[i]];
-  }
-  return out;
 }
 
 /** One request, timed from the fetch to its last byte; throws on an unexpected status. */
@@ -156,7 +137,7 @@ async function measure(
       'signup: new': (i) => signUp(site.url, address('new', i)),
       'signup: known': (i) => signUp(site.url, address('known', i)),
     };
-    const next = random(41);
+    const next = seededRandom(41);
     const round = (from: number, count: number) =>
       shuffled(
         KINDS.flatMap((kind) => Array.from({ length: count }, (_, i) => ({ kind, i: from + i }))),

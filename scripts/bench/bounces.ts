@@ -39,6 +39,7 @@ import { releasePort, reservePort, SCRIPT_PORTS } from '../lib/launch/ports';
 import { startBuiltServer, type BuiltServer } from '../lib/launch/server';
 import { ROOT } from '../lib/root';
 import { cpuSeconds, machineBusySeconds } from './lib/cpu';
+import { seededRandom, shuffled } from './lib/seeded';
 import { load, type LoadResult } from './lib/load';
 import { runOpenLoop, type Stream, type StreamResult, type WireRequest } from './lib/open-loop';
 import { writeReport } from './lib/report';
@@ -296,11 +297,11 @@ function planNotifications(secrets: Secrets): Map<Provider, Planned[]> {
     }
     for (let i = 0; i < transients - 3 * TRIPLES; i++) add('transient', listed(next++));
     for (let i = 0; i < complaints; i++) add('complaint', listed(next++));
-    shuffle(originals, random);
-    const order = [...originals];
+    const sent = shuffled(originals, random);
+    const order = [...sent];
     const perSecond = share / SECONDS;
     for (let i = 0; i < duplicates; i++) {
-      const original = originals[Math.floor(random() * originals.length * 0.6)];
+      const original = sent[Math.floor(random() * sent.length * 0.6)];
       const at = order.indexOf(original) + Math.ceil(perSecond * (1 + 2 * random()));
       order.splice(Math.min(at, order.length), 0, { ...original, duplicate: true });
     }
@@ -646,26 +647,6 @@ function randomText(length: number): string {
   const alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789';
   const bytes = crypto.getRandomValues(new Uint8Array(length));
   return Array.from(bytes, (b) => alphabet[b % alphabet.length]).join('');
-}
-
-/** A small seeded generator (mulberry32), so every run sends the same mix in the same order. */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
-/** Fisher–Yates, in place. */
-function shuffle<T>(items: T[], random: () => number): void {
-  for (let i = items.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [items[i], items[j]] = [items[j], items[i]];
-  }
 }
 
 /** Stops the site, gives its port back, removes the temp folder; harmless to run twice. */

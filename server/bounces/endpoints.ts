@@ -6,10 +6,7 @@ import type { BounceProvider, ProviderEndpoint } from './notices';
 import { postmarkEndpoint } from './postmark';
 import { resendEndpoint } from './resend';
 import { sendgridEndpoint } from './sendgrid';
-import { sesEndpoint } from './ses';
-
-/** Fetches an https URL's body: SNS's signing certificates, and its subscription confirmations. */
-export type FetchText = (url: URL) => Promise<string>;
+import { sesEndpoint, type FetchText } from './ses';
 
 type BounceSettings = Pick<
   Config,

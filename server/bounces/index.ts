@@ -12,7 +12,7 @@ import type { Metrics } from '../metrics';
 import type { Store } from '../store';
 import type { BounceOutcome } from '../store/bounces';
 import { removeMailCopies } from '../waitlist/remove';
-import { configuredEndpoints, type FetchText } from './endpoints';
+import { configuredEndpoints } from './endpoints';
 import {
   Refused,
   Unreadable,
@@ -20,6 +20,7 @@ import {
   type BounceProvider,
   type ProviderEndpoint,
 } from './notices';
+import type { FetchText } from './ses';
 
 /** The mount every provider's route is under. */
 export const BOUNCES_PREFIX = '/bounces/';
@@ -143,8 +144,6 @@ export function bounceRoutes(deps: BounceDeps) {
   }
 
   return {
-    /** The providers whose route is on. */
-    providers: [...endpoints.keys()],
     handle: (req: IncomingMessage, res: ServerResponse) => void handle(req, res),
   };
 }

@@ -25,8 +25,11 @@ export interface SesOptions {
    * Fetches an https URL and resolves with its body: the signing certificate, and a
    * SubscribeURL. Tests give their own; the default is `fetchHttpsText`.
    */
-  fetchText?: (url: URL) => Promise<string>;
+  fetchText?: FetchText;
 }
+
+/** Fetches an https URL's body: SNS's signing certificates, and its subscription confirmations. */
+export type FetchText = (url: URL) => Promise<string>;
 
 /** How many signing certificates are kept (SNS uses one a region, changed now and then). */
 const CERTIFICATE_CACHE_SIZE = 16;
@@ -194,7 +197,7 @@ function stringToSign(message: SnsMessage): string {
  * CERTIFICATE_CACHE_SIZE. Messages arriving together share one fetch; a fetch that fails is
  * forgotten, so SNS's retry fetches again.
  */
-function certificateCache(fetchText: (url: URL) => Promise<string>) {
+function certificateCache(fetchText: FetchText) {
   const keys = new Map<string, Promise<KeyObject>>();
   const load = async (url: URL) => {
     const pem = await fetchText(url);

@@ -66,7 +66,7 @@ export const TRANSIENTS_UNDELIVERABLE = 3;
 const DAY_MS = 24 * 60 * 60_000;
 
 /** Who recorded a complaint in the audit log: the provider, never the address. */
-export const complaintAudit = (provider: BounceProvider) => ({
+const complaintAudit = (provider: BounceProvider) => ({
   account: `(${provider} complaint)`,
   action: 'complaint: left',
 });
@@ -88,7 +88,7 @@ export function createBounces(
     kind: BounceKind,
     detail: string,
     at: number,
-  ): Promise<boolean> {
+  ): Promise<void> {
     const time = new Date(at).toISOString();
     const { rows } = await tx.query<SignupOfEvent>(
       `UPDATE signups
@@ -98,7 +98,7 @@ export function createBounces(
        RETURNING ${SIGNUP_OF_EVENT}`,
       [time, provider, detail.slice(0, 200), key],
     );
-    if (rows.length === 0) return false;
+    if (rows.length === 0) return;
     await tx.query(
       `UPDATE mail
        SET state = 'failed', message = NULL, last_error = $1, done_at = $2
@@ -110,7 +110,6 @@ export function createBounces(
       provider,
       bounce: kind,
     });
-    return true;
   }
 
   return {

@@ -144,9 +144,7 @@ function SearchForms({ query }: { query: SignupsQuery }) {
 }
 
 /** Why a row is undeliverable, as its row says it: who found it, and their words. */
-export function whyUndeliverable(
-  row: Pick<SignupPageRow, 'undeliverable_by' | 'undeliverable_detail'>,
-) {
+function whyUndeliverable(row: Pick<SignupPageRow, 'undeliverable_by' | 'undeliverable_detail'>) {
   const { undeliverable_by: by, undeliverable_detail: detail } = row;
   const words = detail ? `: ${detail}` : '';
   if (by === null || by === 'smtp') return `refused by the mail server${words}`;

@@ -29,25 +29,26 @@ export function openSqliteStore(config: StoreConfig, now: () => number = Date.no
   const limits = queueLimits(given);
   const sql = sqliteSql(db);
   const rules = createStoreRules(sql, limits, now);
+  // The erased rows are zeroed in their pages (secure_delete), but the WAL still holds the pages
+  // as they were written before: a checkpoint copies the zeroed pages into the file and truncates
+  // the WAL, so the address is nowhere in either (a reader holding an older snapshot can keep a
+  // checkpoint from finishing; the next erasure's, or SQLite's own, does). After every erasure:
+  // a leave, a removal, an expiry, and a provider's complaint.
+  const truncateWal = () => sql.query('PRAGMA wal_checkpoint(TRUNCATE)');
   return {
     engine: 'sqlite',
     db,
     ...rules,
-    // The erased rows are zeroed in their pages (secure_delete), but the WAL still holds the
-    // pages as they were written before: a checkpoint copies the zeroed pages into the file and
-    // truncates the WAL, so the address is nowhere in either (a reader holding an older
-    // snapshot can keep a checkpoint from finishing; the next erasure's, or SQLite's own, does).
     async erase(email, options) {
       const erased = await rules.erase(email, options);
-      if (erased.signup) await sql.query('PRAGMA wal_checkpoint(TRUNCATE)');
+      if (erased.signup) await truncateWal();
       return erased;
     },
-    // A complaint erases its address as a leave does: the same checkpoint after it.
     bounces: {
       ...rules.bounces,
       async apply(provider, notice) {
         const outcome = await rules.bounces.apply(provider, notice);
-        if (outcome.kind === 'left') await sql.query('PRAGMA wal_checkpoint(TRUNCATE)');
+        if (outcome.kind === 'left') await truncateWal();
         return outcome;
       },
     },
