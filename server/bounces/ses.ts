@@ -44,27 +44,22 @@ const SNS_CHINA_HOST = /^sns\.cn-[a-z0-9-]+\.amazonaws\.com\.cn$/;
 /** The digest of each SignatureVersion SNS documents. */
 const DIGESTS: Record<string, string> = { '1': 'sha1', '2': 'sha256' };
 
+/** What a subscription's confirmation (or its end's) signs: the same fields for both. */
+const CONFIRMATION_FIELDS = [
+  'Message',
+  'MessageId',
+  'SubscribeURL',
+  'Timestamp',
+  'Token',
+  'TopicArn',
+  'Type',
+] as const;
+
 /** The fields each message type signs, in the order AWS documents for the string to sign. */
 const SIGNED_FIELDS = {
   Notification: ['Message', 'MessageId', 'Subject', 'Timestamp', 'TopicArn', 'Type'],
-  SubscriptionConfirmation: [
-    'Message',
-    'MessageId',
-    'SubscribeURL',
-    'Timestamp',
-    'Token',
-    'TopicArn',
-    'Type',
-  ],
-  UnsubscribeConfirmation: [
-    'Message',
-    'MessageId',
-    'SubscribeURL',
-    'Timestamp',
-    'Token',
-    'TopicArn',
-    'Type',
-  ],
+  SubscriptionConfirmation: CONFIRMATION_FIELDS,
+  UnsubscribeConfirmation: CONFIRMATION_FIELDS,
 } as const;
 type SnsType = keyof typeof SIGNED_FIELDS;
 

@@ -4,7 +4,7 @@
 // A tampered signature, another key, a missing or malformed signature, and a timestamp more than
 // 5 minutes either side of now are refused with their reasons.
 import { mailgunEndpoint } from '../../../server/bounces/mailgun';
-import { Refused, Unreadable, type ProviderRequest } from '../../../server/bounces/notices';
+import { Unreadable, type ProviderRequest } from '../../../server/bounces/notices';
 import {
   complainedEvent,
   deliveredEvent,
@@ -12,19 +12,14 @@ import {
   mailgunSignature,
   signed,
 } from '../../../scripts/lib/bounces/mailgun';
+import { refusalOf } from '../../support/bounce-refusal';
 
 const KEY = 'key-3ax6xnjp29jd6fds4gc373sgvjxteol0';
 const NOW = Date.parse('2026-03-01T12:00:00.000Z');
 const endpoint = mailgunEndpoint({ signingKey: KEY });
 
-async function refusal(request: ProviderRequest, now = NOW): Promise<Refused> {
-  const error: unknown = await endpoint.read(request, now).then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  expect(error).toBeInstanceOf(Refused);
-  return error as Refused;
-}
+/** What read() refused the request with (it fails the test when read() accepts it). */
+const refusal = (request: ProviderRequest, now = NOW) => refusalOf(endpoint.read(request, now));
 
 /** The body Mailgun posts, as the tests change it. */
 interface Body {

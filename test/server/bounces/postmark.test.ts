@@ -3,7 +3,7 @@
 // table says, a spam complaint is a complaint, other record types give no notice, and a request
 // without the right credentials is refused before its body is read.
 import { postmarkEndpoint } from '../../../server/bounces/postmark';
-import { Refused, Unreadable, type BounceNotice } from '../../../server/bounces/notices';
+import { Unreadable, type BounceNotice } from '../../../server/bounces/notices';
 import {
   POSTMARK_BOUNCE_TYPES,
   bouncePayload,
@@ -11,6 +11,7 @@ import {
   signed,
   spamComplaintPayload,
 } from '../../../scripts/lib/bounces/postmark';
+import { refusalOf } from '../../support/bounce-refusal';
 
 const CREDENTIALS = 'postmark:Wq3-secret-7Zk';
 const NOW = Date.parse('2026-03-01T12:00:30Z');
@@ -43,14 +44,8 @@ const EXPECTED: Record<string, BounceNotice['kind']> = {
 };
 
 /** What read() refused the request with (it fails the test when read() accepts it). */
-async function refusal(request: { headers: Record<string, string>; body: Buffer }) {
-  const error: unknown = await endpoint.read(request, NOW).then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  expect(error).toBeInstanceOf(Refused);
-  return error as Refused;
-}
+const refusal = (request: { headers: Record<string, string>; body: Buffer }) =>
+  refusalOf(endpoint.read(request, NOW));
 
 describe("Postmark's endpoint", () => {
   it("has a kind for every bounce type of Postmark's table", () => {

@@ -5,7 +5,7 @@
 // changed body, id or timestamp, another secret, a missing header, and a timestamp more than 5
 // minutes either side of now are refused with their reasons.
 import { Webhook } from 'standardwebhooks';
-import { Refused, Unreadable, type ProviderRequest } from '../../../server/bounces/notices';
+import { Unreadable, type ProviderRequest } from '../../../server/bounces/notices';
 import { resendEndpoint } from '../../../server/bounces/resend';
 import {
   bouncedEvent,
@@ -15,20 +15,15 @@ import {
   resendSignature,
   signed,
 } from '../../../scripts/lib/bounces/resend';
+import { refusalOf } from '../../support/bounce-refusal';
 
 const SECRET = newSecret();
 const NOW = Date.parse('2026-03-01T12:00:00.000Z');
 const ID = 'msg_2LhkyJb8VHbsAUl6fD1vPTeCsYt';
 const endpoint = resendEndpoint({ secret: SECRET });
 
-async function refusal(request: ProviderRequest, now = NOW): Promise<Refused> {
-  const error: unknown = await endpoint.read(request, now).then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  expect(error).toBeInstanceOf(Refused);
-  return error as Refused;
-}
+/** What read() refused the request with (it fails the test when read() accepts it). */
+const refusal = (request: ProviderRequest, now = NOW) => refusalOf(endpoint.read(request, now));
 
 describe("Resend's kinds", () => {
   const cases: [string, string, string, string[] | undefined, string, string][] = [

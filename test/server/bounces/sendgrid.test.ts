@@ -7,7 +7,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { EventWebhook } from '@sendgrid/eventwebhook';
 import { sendgridEndpoint } from '../../../server/bounces/sendgrid';
-import { Refused, Unreadable, type ProviderRequest } from '../../../server/bounces/notices';
+import { Unreadable, type ProviderRequest } from '../../../server/bounces/notices';
 import {
   bounceEvent,
   droppedEvent,
@@ -18,6 +18,7 @@ import {
   signed,
   spamreportEvent,
 } from '../../../scripts/lib/bounces/sendgrid';
+import { refusalOf } from '../../support/bounce-refusal';
 
 const NOW = Date.parse('2026-03-01T12:00:30Z');
 const keys = sendgridKeys();
@@ -28,14 +29,7 @@ const delivery = (events: Parameters<typeof signed>[0], at = NOW) =>
   signed(events, keys.privateKey, { at });
 
 /** What read() refused the request with (it fails the test when read() accepts it). */
-async function refusal(request: ProviderRequest, now = NOW): Promise<Refused> {
-  const error: unknown = await endpoint.read(request, now).then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  expect(error).toBeInstanceOf(Refused);
-  return error as Refused;
-}
+const refusal = (request: ProviderRequest, now = NOW) => refusalOf(endpoint.read(request, now));
 
 /** One byte of the body changed (a digit of the first timestamp). */
 function tampered(body: Buffer): Buffer {

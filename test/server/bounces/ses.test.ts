@@ -24,6 +24,7 @@ import {
   type FakeSnsHost,
   type SnsSigner,
 } from '../../../scripts/lib/bounces/ses';
+import { refusalOf } from '../../support/bounce-refusal';
 
 const NOW = Date.parse('2026-03-01T12:00:05.000Z');
 const OTHER_TOPIC = 'arn:aws:sns:us-east-1:123456789012:someone-elses';
@@ -46,14 +47,7 @@ const endpoint = (topicArns: readonly string[] = [SES_TOPIC]) =>
 const read = (request: ProviderRequest) => endpoint().read(request, NOW);
 
 /** The read's refusal, or a failure of the test when it was not refused. */
-async function refusal(reading: Promise<unknown>): Promise<Refused> {
-  const error = await reading.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  expect(error).toBeInstanceOf(Refused);
-  return error as Refused;
-}
+const refusal = refusalOf;
 
 describe('signatures', () => {
   it.each([1, 2] as const)('accepts SignatureVersion %i', async (version) => {
