@@ -14,6 +14,7 @@ import { emailKey } from '../../shared/form-checks';
 import type { BounceKind, BounceNotice, BounceProvider } from '../bounces/notices';
 import type { AuditLog } from './audit-log';
 import { eraseWithin, type Erased } from './erasure';
+import type { MailQueueWriter } from './mail-queue';
 import type { Queryable, Sql } from './sql';
 import type { AddressHash } from './suppressions';
 import { emitSignupEvent, SIGNUP_OF_EVENT, type SignupOfEvent } from './webhooks/signup-events';
@@ -75,6 +76,7 @@ export function createBounces(
   sql: Sql,
   hashAddress: AddressHash,
   audit: Pick<AuditLog, 'recordIn'>,
+  mail: Pick<MailQueueWriter, 'failWaiting'>,
   now: () => number,
 ): Bounces {
   /**
@@ -99,12 +101,7 @@ export function createBounces(
       [time, provider, detail.slice(0, 200), key],
     );
     if (rows.length === 0) return;
-    await tx.query(
-      `UPDATE mail
-       SET state = 'failed', message = NULL, last_error = $1, done_at = $2
-       WHERE email_key = $3 AND state = 'queued'`,
-      [`not sent: the address bounced (${provider})`, time, key],
-    );
+    await mail.failWaiting(tx, key, `not sent: the address bounced (${provider})`, at);
     await emitSignupEvent(tx, 'address.undeliverable', rows[0], at, {
       reason: 'bounced',
       provider,

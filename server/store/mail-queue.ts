@@ -146,6 +146,12 @@ export interface MailQueueWriter {
    * way and cannot be recalled.
    */
   dropWaiting(tx: Queryable, emailKey: string, at: number): Promise<void>;
+  /**
+   * Sets the address's messages still queued aside as failed, with `reason`: its address will
+   * take no mail (a provider's bounce). Kept, so `waitlist mail` says why they never went. Unlike
+   * dropWaiting, one a sender has claimed is set aside too (its sender's record of it then fails).
+   */
+  failWaiting(tx: Queryable, emailKey: string, reason: string, at: number): Promise<void>;
 }
 
 /** An SMTP reply's code and enhanced status ("550 5.1.1") out of an error's text, or null. */
@@ -205,6 +211,15 @@ export function createMailQueue(
         `DELETE FROM mail
          WHERE email_key = $1 AND state = 'queued' AND lease_until <= $2`,
         [emailKey, at],
+      );
+    },
+
+    async failWaiting(tx, emailKey, reason, at) {
+      await tx.query(
+        `UPDATE mail
+         SET state = 'failed', message = NULL, last_error = $1, done_at = $2
+         WHERE email_key = $3 AND state = 'queued'`,
+        [reason, new Date(at).toISOString(), emailKey],
       );
     },
 

@@ -46,6 +46,6 @@ export function createStoreRules(sql: Sql, limits: QueueLimits, now: () => numbe
     guardTokens: createGuardTokens(sql, now),
     suppressions: createSuppressions(sql, hashAddress, now),
     erase: createErasure(sql, hashAddress, now),
-    bounces: createBounces(sql, hashAddress, audit, now),
+    bounces: createBounces(sql, hashAddress, audit, mail, now),
   };
 }
